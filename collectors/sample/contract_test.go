@@ -1,0 +1,49 @@
+package sample
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"longhaul/collectors/schema"
+)
+
+// Every valid raw-sample example decodes into its Go type with no unknown field, and encodes
+// back into a message that still validates: the Go types cannot drift from the schemas.
+func TestGoTypesRoundTripEveryValidExample(t *testing.T) {
+	reg, err := schema.Load("../../ingest/schemas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]func() Sample{
+		"throughput_sample.v1": func() Sample { return &Throughput{} },
+		"path_sample.v1":       func() Sample { return &Path{} },
+		"rtt_sample.v1":        func() Sample { return &RTT{} },
+		"host_snapshot.v1":     func() Sample { return &Host{} },
+	}
+	for name, mk := range types {
+		files, _ := filepath.Glob(filepath.Join("../../ingest/schemas/examples", name, "valid", "*.json"))
+		if len(files) == 0 {
+			t.Fatalf("no examples for %s", name)
+		}
+		for _, f := range files {
+			raw, _ := os.ReadFile(f)
+			s := mk()
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(s); err != nil {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			out, _ := json.Marshal(s)
+			if err := reg.Validate(out); err != nil {
+				t.Errorf("%s re-encoded: %v\n%s", f, err, out)
+			}
+			if TopicOf(s) == TopicDeadLetter {
+				t.Errorf("%s: no raw topic", f)
+			}
+		}
+	}
+}

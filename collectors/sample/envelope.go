@@ -1,0 +1,84 @@
+// Package sample holds the Go form of the messages defined by ingest/schemas: what the
+// collectors publish and what every other component reads. Field names and types follow the
+// JSON Schemas exactly; pointer fields are the schema's nullable numbers.
+package sample
+
+import "fmt"
+
+// Envelope is the part every message has: its schema and version, the link, the probe and
+// its event time in epoch milliseconds.
+type Envelope struct {
+	Schema  string `json:"schema"`
+	Version int    `json:"version"`
+	Src     string `json:"src"`
+	Dst     string `json:"dst"`
+	ProbeID string `json:"probe_id"`
+	TS      int64  `json:"ts"`
+}
+
+// Key is the Kafka message key: one link's messages share a partition and stay ordered.
+func (e Envelope) Key() string { return LinkKey(e.Src, e.Dst) }
+
+// LinkKey formats the key of the link src→dst.
+func LinkKey(src, dst string) string { return fmt.Sprintf("%s|%s", src, dst) }
+
+// ErrorClass says why a probe run failed.
+type ErrorClass string
+
+// The error classes of the schemas, from the most specific to the catch-all.
+const (
+	ErrConnectionRefused ErrorClass = "connection_refused"
+	ErrTimeout           ErrorClass = "timeout"
+	ErrNoRoute           ErrorClass = "no_route"
+	ErrHostUnreachable   ErrorClass = "host_unreachable"
+	ErrServerBusy        ErrorClass = "server_busy"
+	ErrDNS               ErrorClass = "dns"
+	ErrNotStarted        ErrorClass = "not_started"
+	ErrToolMissing       ErrorClass = "tool_missing"
+	ErrToolFailed        ErrorClass = "tool_failed"
+	ErrOther             ErrorClass = "other"
+)
+
+// RunError is the error of a failed run, carried in its summary sample.
+type RunError struct {
+	Class   ErrorClass `json:"class"`
+	Message string     `json:"message"`
+}
+
+// Sample is any message a collector publishes.
+type Sample interface {
+	Head() *Envelope
+}
+
+// Topic names of the raw samples (ingest/topics.yaml).
+const (
+	TopicThroughput = "longhaul.raw.throughput"
+	TopicPath       = "longhaul.raw.path"
+	TopicRTT        = "longhaul.raw.rtt"
+	TopicHost       = "longhaul.raw.host"
+	TopicDeadLetter = "longhaul.deadletter"
+)
+
+// TopicOf returns the raw topic a sample is published to.
+func TopicOf(s Sample) string {
+	switch s.Head().Schema {
+	case SchemaThroughput:
+		return TopicThroughput
+	case SchemaPath:
+		return TopicPath
+	case SchemaRTT:
+		return TopicRTT
+	case SchemaHost:
+		return TopicHost
+	}
+	return TopicDeadLetter
+}
+
+// F64 and I64 make nullable numbers from literals.
+func F64(v float64) *float64 { return &v }
+
+// I64 makes a nullable integer.
+func I64(v int64) *int64 { return &v }
+
+// Str makes a nullable string.
+func Str(v string) *string { return &v }

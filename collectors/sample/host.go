@@ -1,0 +1,28 @@
+package sample
+
+// SchemaHost names host TCP-tuning snapshots.
+const SchemaHost = "host_snapshot"
+
+// Host is the sender's TCP tuning taken with a throughput run
+// (ingest/schemas/host_snapshot.v1.schema.json).
+type Host struct {
+	Envelope
+	RunID                      *string  `json:"run_id,omitempty"`
+	TCPRmem                    [3]int64 `json:"tcp_rmem"`
+	TCPWmem                    [3]int64 `json:"tcp_wmem"`
+	RmemMax                    int64    `json:"rmem_max"`
+	WmemMax                    int64    `json:"wmem_max"`
+	WindowScaling              *bool    `json:"window_scaling,omitempty"`
+	CongestionControl          string   `json:"congestion_control"`
+	AvailableCongestionControl []string `json:"available_congestion_control,omitempty"`
+	Interface                  *string  `json:"interface,omitempty"`
+	MTU                        *int64   `json:"mtu,omitempty"`
+}
+
+// Head returns the envelope.
+func (h *Host) Head() *Envelope { return &h.Envelope }
+
+// NewHost starts a host snapshot with its envelope filled in.
+func NewHost(src, dst, probeID string, ts int64) *Host {
+	return &Host{Envelope: Envelope{Schema: SchemaHost, Version: 1, Src: src, Dst: dst, ProbeID: probeID, TS: ts}}
+}

@@ -1,0 +1,34 @@
+package sample
+
+// SchemaRTT names RTT/loss samples.
+const SchemaRTT = "rtt_sample"
+
+// RTT is one ping run (ingest/schemas/rtt_sample.v1.schema.json).
+type RTT struct {
+	Envelope
+	RunID       string    `json:"run_id"`
+	Tool        string    `json:"tool"`
+	Target      *string   `json:"target,omitempty"`
+	PacketSize  *int64    `json:"packet_size,omitempty"`
+	IntervalS   *float64  `json:"interval_s,omitempty"`
+	Sent        int64     `json:"sent"`
+	Received    int64     `json:"received"`
+	Duplicates  *int64    `json:"duplicates,omitempty"`
+	LossPercent float64   `json:"loss_percent"`
+	MinMs       *float64  `json:"rtt_min_ms"`
+	AvgMs       *float64  `json:"rtt_avg_ms"`
+	MaxMs       *float64  `json:"rtt_max_ms"`
+	MdevMs      *float64  `json:"rtt_mdev_ms"`
+	Error       *RunError `json:"error,omitempty"`
+}
+
+// Head returns the envelope.
+func (r *RTT) Head() *Envelope { return &r.Envelope }
+
+// NewRTT starts an RTT sample with its envelope filled in.
+func NewRTT(src, dst, probeID, runID string, ts int64) *RTT {
+	return &RTT{
+		Envelope: Envelope{Schema: SchemaRTT, Version: 1, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		RunID:    runID,
+	}
+}

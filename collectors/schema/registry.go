@@ -1,0 +1,116 @@
+// Package schema validates messages against the versioned JSON Schemas of ingest/schemas.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Registry holds every compiled schema, by "<name>.v<version>".
+type Registry struct {
+	schemas map[string]*jsonschema.Schema
+}
+
+// Load compiles every *.schema.json file of dir.
+func Load(dir string) (*Registry, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.schema.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no *.schema.json in %s", dir)
+	}
+	c := jsonschema.NewCompiler()
+	r := &Registry{schemas: map[string]*jsonschema.Schema{}}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".schema.json")
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		url := "file://" + filepath.ToSlash(f)
+		if err := c.AddResource(url, doc); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		s, err := c.Compile(url)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		r.schemas[name] = s
+	}
+	return r, nil
+}
+
+// Names lists the loaded schemas as "<name>.v<version>".
+func (r *Registry) Names() []string {
+	out := make([]string, 0, len(r.schemas))
+	for n := range r.schemas {
+		out = append(out, n)
+	}
+	return out
+}
+
+// ValidateAs checks msg against the named schema ("throughput_sample.v1").
+func (r *Registry) ValidateAs(name string, msg []byte) error {
+	s, ok := r.schemas[name]
+	if !ok {
+		return fmt.Errorf("unknown schema %q", name)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(msg))
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	return s.Validate(inst)
+}
+
+// Validate checks msg against the schema it names in its `schema` and `version` fields.
+func (r *Registry) Validate(msg []byte) error {
+	var head struct {
+		Schema  string `json:"schema"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(msg, &head); err != nil {
+		return fmt.Errorf("not a JSON object: %w", err)
+	}
+	if head.Schema == "" || head.Version == 0 {
+		return fmt.Errorf("message names no schema and version")
+	}
+	return r.ValidateAs(fmt.Sprintf("%s.v%d", head.Schema, head.Version), msg)
+}
+
+// DefaultDir finds ingest/schemas: $LONGHAUL_SCHEMAS, else beside the executable's bin/, else
+// upwards from the working directory.
+func DefaultDir() string {
+	if d := os.Getenv("LONGHAUL_SCHEMAS"); d != "" {
+		return d
+	}
+	var starts []string
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	for _, s := range starts {
+		for d := s; ; d = filepath.Dir(d) {
+			cand := filepath.Join(d, "ingest", "schemas")
+			if st, err := os.Stat(cand); err == nil && st.IsDir() {
+				return cand
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return filepath.Join("ingest", "schemas")
+}

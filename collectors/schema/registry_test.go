@@ -1,0 +1,91 @@
+package schema
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The same example files are loaded by the Python (ingest/tests) and Java (flink-jobs) tests.
+const schemasDir = "../../ingest/schemas"
+
+func examples(t *testing.T, validity string) map[string][]string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(schemasDir, "examples", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no example folders: %v", err)
+	}
+	out := map[string][]string{}
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, validity, "*.json"))
+		out[filepath.Base(d)] = files
+	}
+	return out
+}
+
+func TestValidExamplesValidate(t *testing.T) {
+	reg, err := Load(schemasDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for name, files := range examples(t, "valid") {
+		for _, f := range files {
+			raw, _ := os.ReadFile(f)
+			if err := reg.ValidateAs(name, raw); err != nil {
+				t.Errorf("%s: %v", f, err)
+			}
+			if err := reg.Validate(raw); err != nil {
+				t.Errorf("%s by its own schema field: %v", f, err)
+			}
+			n++
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d valid examples", n)
+	}
+}
+
+func TestInvalidExamplesAreRejected(t *testing.T) {
+	reg, err := Load(schemasDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, files := range examples(t, "invalid") {
+		if len(files) == 0 {
+			t.Errorf("%s has no invalid example", name)
+		}
+		for _, f := range files {
+			raw, _ := os.ReadFile(f)
+			if err := reg.ValidateAs(name, raw); err == nil {
+				t.Errorf("%s: accepted, want rejected", f)
+			}
+		}
+	}
+}
+
+func TestValidateRejectsMessageWithoutSchema(t *testing.T) {
+	reg, err := Load(schemasDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{`{"src":"a"}`, `not json`, `{"schema":"nope","version":1}`} {
+		if err := reg.Validate([]byte(msg)); err == nil {
+			t.Errorf("%s: accepted", msg)
+		}
+	}
+}
+
+func TestLoadNamesEverySchema(t *testing.T) {
+	reg, err := Load(schemasDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(reg.Names(), ",")
+	for _, want := range []string{"throughput_sample.v1", "path_sample.v1", "rtt_sample.v1", "host_snapshot.v1", "link_stats.v1", "event.v1", "dead_letter.v1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s in %s", want, got)
+		}
+	}
+}

@@ -1,0 +1,52 @@
+"""Every example under ingest/schemas/examples validates (or fails) against its schema.
+
+The same example files are loaded by the Go (collectors/sample) and Java (flink-jobs) tests,
+so the three languages agree on the contract.
+"""
+import json
+import pathlib
+
+import pytest
+from jsonschema import Draft202012Validator
+
+SCHEMAS = pathlib.Path(__file__).resolve().parents[1] / "schemas"
+EXAMPLES = SCHEMAS / "examples"
+
+
+def _cases(validity):
+    for folder in sorted(EXAMPLES.iterdir()):
+        for f in sorted((folder / validity).glob("*.json")):
+            yield pytest.param(folder.name, f, id=f"{folder.name}/{f.stem}")
+
+
+def _validator(name_version):
+    schema = json.loads((SCHEMAS / f"{name_version}.schema.json").read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+@pytest.mark.parametrize("name_version,path", _cases("valid"))
+def test_valid_example_validates(name_version, path):
+    errors = list(_validator(name_version).iter_errors(json.loads(path.read_text())))
+    assert errors == [], [e.message for e in errors]
+
+
+@pytest.mark.parametrize("name_version,path", _cases("invalid"))
+def test_invalid_example_is_rejected(name_version, path):
+    assert list(_validator(name_version).iter_errors(json.loads(path.read_text()))), f"{path} should be invalid"
+
+
+def test_every_schema_has_valid_and_invalid_examples():
+    for schema in SCHEMAS.glob("*.schema.json"):
+        name_version = schema.name.removesuffix(".schema.json")
+        assert list((EXAMPLES / name_version / "valid").glob("*.json")), name_version
+        assert list((EXAMPLES / name_version / "invalid").glob("*.json")), name_version
+
+
+def test_messages_name_their_schema_and_version():
+    for folder in EXAMPLES.iterdir():
+        name, version = folder.name.rsplit(".v", 1)
+        for f in (folder / "valid").glob("*.json"):
+            msg = json.loads(f.read_text())
+            assert (msg["schema"], msg["version"]) == (name, int(version)), f
+            assert {"src", "dst", "probe_id", "ts"} <= msg.keys(), f
