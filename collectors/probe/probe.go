@@ -1,0 +1,80 @@
+// Package probe is the contract between the agent and the probes: a probe turns one Job into
+// samples; the agent schedules jobs and publishes what they return. Each probe kind lives in
+// its own folder under probes/ and registers a Factory here.
+package probe
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"longhaul/collectors/sample"
+)
+
+// Job is one run of a probe against one target.
+type Job struct {
+	Src     string    // this host's name in the mesh (the link's src)
+	Dst     string    // the target's name in the mesh (the link's dst)
+	Target  string    // address or hostname the tool is pointed at
+	ProbeID string    // the probe's id from the config
+	RunID   string    // unique per run; shared by every sample of the run
+	Start   time.Time // when the run starts (event time of summaries)
+}
+
+// Probe runs one kind of measurement. Run never returns an empty result for a run that was
+// attempted: a failed run still yields a sample carrying the error class and message.
+type Probe interface {
+	Run(ctx context.Context, job Job) []sample.Sample
+	// Exclusive probes (throughput) never overlap another exclusive run from this host or,
+	// when the target is shared, on the same target.
+	Exclusive() bool
+	// Timeout bounds one run; the scheduler cancels the context after it.
+	Timeout() time.Duration
+}
+
+// Factory builds a probe from the `params` node of its config entry. Errors should name the
+// field; the config loader adds file and line.
+type Factory func(params *yaml.Node, exec Exec) (Probe, error)
+
+// Exec runs a tool with an argument vector, never through a shell, and returns what it printed.
+// Tests replace it with captured outputs.
+type Exec func(ctx context.Context, argv []string) (stdout, stderr []byte, err error)
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Factory{}
+)
+
+// Register makes a probe kind available to configs. Called from the probe packages' init.
+func Register(kind string, f Factory) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[kind]; dup {
+		panic(fmt.Sprintf("probe kind %q registered twice", kind))
+	}
+	registry[kind] = f
+}
+
+// Lookup returns the factory of a kind.
+func Lookup(kind string) (Factory, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	f, ok := registry[kind]
+	return f, ok
+}
+
+// Kinds lists the registered kinds, sorted.
+func Kinds() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]string, 0, len(registry))
+	for k := range registry {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
