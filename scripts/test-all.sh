@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs every test of every language: unit tests first (Go, Java, Python), then the
+# integration tests against the real native stack (Kafka, Flink, InfluxDB, Telegraf), which
+# it starts and stops itself. Ends with one "N passed, N failed" line across all languages.
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+source scripts/stack/lib.sh
+OUT="$ROOT/tests/out"
+rm -rf "$OUT" && mkdir -p "$OUT"
+export PATH="/usr/local/go/bin:$PATH"
+PY="$ROOT/.venv/bin/python"
+status=0
+step() { printf '\n=== %s\n' "$*"; }
+run() { "$@" || status=1; }
+
+step "Go unit tests"
+(cd collectors && go test -json -count=1 ./... > "$OUT/go-unit.gojson"; rc=$?; \
+  "$PY" - "$OUT/go-unit.gojson" <<'PYEOF'
+import json, sys
+for line in open(sys.argv[1], errors="replace"):
+    try: ev = json.loads(line)
+    except ValueError: continue
+    if ev.get("Action") == "fail" and ev.get("Test"): print("FAIL", ev["Package"], ev["Test"])
+    if ev.get("Action") == "output" and ("FAIL" in ev.get("Output", "") or "panic" in ev.get("Output", "")): print(ev["Output"], end="")
+PYEOF
+  exit $rc) || status=1
+
+step "Java unit tests (Maven Surefire)"
+(cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q test) || status=1
+cp flink-jobs/target/surefire-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
+
+step "Python unit tests"
+run "$PY" -m pytest -q ingest/tests tests/unit --junitxml="$OUT/pytest-unit.xml"
+
+step "Integration tests on the native stack"
+started_here=0
+if ! bash scripts/stack/status.sh >/dev/null 2>&1; then
+  started_here=1
+  bash scripts/stack/up.sh || { status=1; echo "native stack failed to start"; }
+fi
+trap '[ "$started_here" = 1 ] && bash "$ROOT/scripts/stack/down.sh"' EXIT
+if bash scripts/stack/status.sh; then
+  bash scripts/build-flink.sh || status=1
+  export LONGHAUL_KAFKA="127.0.0.1:$LONGHAUL_KAFKA_PORT"
+  export LONGHAUL_FLINK_REST="http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT"
+  export LONGHAUL_INFLUX="http://127.0.0.1:$LONGHAUL_INFLUX_PORT"
+  export LONGHAUL_INFLUX_DB LONGHAUL_STACK_DIR
+  (cd collectors && go test -json -count=1 -tags integration -run Integration ./... > "$OUT/go-integration.gojson") || status=1
+  run "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
+  (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q verify -Pintegration -Dsurefire.skip=true -DskipTests=false) || status=1
+  cp flink-jobs/target/failsafe-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
+else
+  status=1
+fi
+
+step "Summary"
+"$PY" scripts/test-summary.py "$OUT" || status=1
+exit $status

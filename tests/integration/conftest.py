@@ -1,0 +1,88 @@
+"""Fixtures for integration tests: the real Kafka, Flink, InfluxDB and Telegraf of the
+native stack (scripts/test-all.sh starts it and exports LONGHAUL_* addresses)."""
+import json
+import os
+import time
+import uuid
+
+import pytest
+import requests
+from confluent_kafka import Consumer, Producer
+
+KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
+INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:8086")
+INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
+FLINK = os.environ.get("LONGHAUL_FLINK_REST", "http://127.0.0.1:8081")
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+@pytest.fixture
+def run_tag():
+    """A unique link name per test so tests never see each other's data."""
+    return "it-" + uuid.uuid4().hex[:10]
+
+
+@pytest.fixture(scope="session")
+def produce():
+    p = Producer({"bootstrap.servers": KAFKA, "enable.idempotence": True})
+
+    def send(topic, msg):
+        p.produce(topic, key=f"{msg['src']}|{msg['dst']}", value=json.dumps(msg).encode())
+        assert p.flush(15) == 0, "Kafka did not acknowledge every message"
+    return send
+
+
+@pytest.fixture
+def consume():
+    consumers = []
+
+    def read(topic, predicate, timeout_s=90):
+        """Read `topic` from the start (committed records only) until predicate(msg) holds."""
+        c = Consumer({"bootstrap.servers": KAFKA, "group.id": "it-" + uuid.uuid4().hex,
+                      "auto.offset.reset": "earliest", "isolation.level": "read_committed",
+                      "enable.auto.commit": False})
+        consumers.append(c)
+        c.subscribe([topic])
+        seen, deadline = [], time.time() + timeout_s
+        while time.time() < deadline:
+            m = c.poll(1.0)
+            if m is None or m.error():
+                continue
+            msg = json.loads(m.value())
+            if predicate(msg):
+                seen.append(msg)
+                return msg
+        raise AssertionError(f"no matching message on {topic} within {timeout_s}s")
+    yield read
+    for c in consumers:
+        c.close()
+
+
+def influx_query(q, rp_db=INFLUX_DB):
+    r = requests.post(f"{INFLUX}/query", params={"db": rp_db, "epoch": "ms"}, data={"q": q}, timeout=10)
+    r.raise_for_status()
+    res = r.json()["results"][0]
+    assert "error" not in res, res
+    return res.get("series", [])
+
+
+def wait_for_series(q, timeout_s=60):
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        series = influx_query(q)
+        if series:
+            return series
+        time.sleep(1)
+    raise AssertionError(f"no result for {q!r} within {timeout_s}s")
+
+
+def rows(series):
+    """InfluxQL series as a list of dicts."""
+    out = []
+    for s in series:
+        for values in s["values"]:
+            out.append({**s.get("tags", {}), **dict(zip(s["columns"], values))})
+    return out
