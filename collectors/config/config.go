@@ -1,0 +1,89 @@
+// Package config is the typed configuration of longhaul-probe: one YAML file per host naming
+// the host, its Kafka brokers, the on-disk spool, the health endpoint, the targets of the mesh
+// and the probes run against them. Load decodes it strictly (unknown fields are errors), applies
+// every default in one place (defaults.go) and validates it; every error names FILE:LINE and the
+// field path. longhaul-probe.example.yaml documents each field with its default.
+package config
+
+import "gopkg.in/yaml.v3"
+
+// Config is one agent's configuration.
+type Config struct {
+	// Src is this host's name in the mesh: the src of every sample it publishes. Required.
+	Src      string   `yaml:"src"`
+	Kafka    Kafka    `yaml:"kafka"`
+	Spool    Spool    `yaml:"spool"`
+	Health   Health   `yaml:"health"`
+	Schedule Schedule `yaml:"schedule"`
+	// SchemasDir holds ingest/schemas; samples that do not validate go to the dead-letter
+	// topic. Empty: found automatically (schema.DefaultDir); "off" disables validation.
+	SchemasDir string   `yaml:"schemas_dir"`
+	Targets    []Target `yaml:"targets"`
+	Probes     []Probe  `yaml:"probes"`
+
+	file string     // the file it was loaded from, for error messages
+	root *yaml.Node // the parsed document
+	idx  *nodeIndex // line numbers of its fields
+}
+
+// Kafka is the producer side: one long-lived client.
+type Kafka struct {
+	Brokers  []string `yaml:"brokers"`   // required, host:port
+	ClientID string   `yaml:"client_id"` // default "longhaul-probe-<src>"
+	// MaxInFlight bounds how many spooled samples are handed to the client before Kafka has
+	// acknowledged them. Default 1000.
+	MaxInFlight int `yaml:"max_in_flight"`
+}
+
+// Spool is the on-disk queue every sample goes through before Kafka.
+type Spool struct {
+	Dir          string   `yaml:"dir"`           // default /var/lib/longhaul-probe/spool
+	MaxBytes     ByteSize `yaml:"max_bytes"`     // default 256MiB
+	SegmentBytes ByteSize `yaml:"segment_bytes"` // default 8MiB
+	// Fsync is "always" (after every batch of samples, before the run is considered
+	// recorded; default), "interval" (every FsyncInterval) or "never" (left to the kernel).
+	Fsync         string   `yaml:"fsync"`
+	FsyncInterval Duration `yaml:"fsync_interval"` // default 1s
+}
+
+// Health is the HTTP endpoint and the periodic log line.
+type Health struct {
+	Listen   string   `yaml:"listen"`    // default 127.0.0.1:9273; "off" disables the endpoint
+	LogEvery Duration `yaml:"log_every"` // default 1m; 0 disables the log line
+}
+
+// Schedule tunes the scheduler.
+type Schedule struct {
+	// MaxBackground bounds concurrent background (non-exclusive) runs. Default 4.
+	MaxBackground int `yaml:"max_background"`
+}
+
+// Target is one host of the mesh this host measures against.
+type Target struct {
+	Name    string `yaml:"name"`    // the dst of samples; required, unique
+	Address string `yaml:"address"` // what the tool is pointed at; default: Name
+	// Shared targets are tested by other hosts too: exclusive probes take a slot offset
+	// derived from (src, target) so the hosts sharing it spread out (see schedule/).
+	Shared bool              `yaml:"shared"`
+	Labels map[string]string `yaml:"labels"`
+}
+
+// Probe is one measurement run against a set of targets at an interval.
+type Probe struct {
+	ID      string    `yaml:"id"`      // required, unique; the probe_id of samples
+	Kind    string    `yaml:"kind"`    // a registered probe kind (probe.Kinds())
+	Targets TargetSel `yaml:"targets"` // a list of target names, or "all" (default)
+	// Interval between runs of each (probe, target) pair. Required.
+	Interval Duration `yaml:"interval"`
+	// Jitter is the random slip: each run starts in [slot, slot+jitter). Default interval/4.
+	Jitter *Duration `yaml:"jitter"`
+	// MaxWait is how long past its planned start a run may wait for its turn (an exclusive
+	// run in progress) before it is reported not_started. Default: the interval. A run never
+	// waits past the planned start of the pair's next run.
+	MaxWait *Duration `yaml:"max_wait"`
+	// Params is passed as is to the kind's Factory.
+	Params yaml.Node `yaml:"params"`
+}
+
+// File is the path the configuration was loaded from.
+func (c *Config) File() string { return c.file }

@@ -1,0 +1,161 @@
+package config
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"longhaul/collectors/probe"
+	"longhaul/collectors/sample"
+)
+
+// testKind is a probe kind whose params accept only `port`, like a real factory would.
+type testKind struct{ Port int }
+
+func (testKind) Run(context.Context, probe.Job) []sample.Sample { return nil }
+func (testKind) Exclusive() bool                                { return true }
+func (testKind) Timeout() time.Duration                         { return time.Minute }
+
+func init() {
+	probe.Register("test-kind", func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {
+		var k testKind
+		for i := 0; i+1 < len(params.Content); i += 2 {
+			switch key := params.Content[i].Value; key {
+			case "port":
+				if err := params.Content[i+1].Decode(&k.Port); err != nil {
+					return nil, fmt.Errorf("port: %v", err)
+				}
+			default:
+				return nil, fmt.Errorf("%s: unknown field", key)
+			}
+		}
+		return k, nil
+	})
+}
+
+func loadAndBuild(path string) (*Config, []Instance, error) {
+	c, err := Load(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	insts, err := c.Build(nil)
+	return c, insts, err
+}
+
+func TestMinimalConfigTakesEveryDefault(t *testing.T) {
+	c, insts, err := loadAndBuild("testdata/good/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Kafka.ClientID != "longhaul-probe-cern-ps1" || c.Kafka.MaxInFlight != DefaultMaxInFlight {
+		t.Errorf("kafka defaults: %+v", c.Kafka)
+	}
+	if c.Spool.Dir != DefaultSpoolDir || c.Spool.MaxBytes != DefaultSpoolMaxBytes ||
+		c.Spool.SegmentBytes != DefaultSegmentBytes || c.Spool.Fsync != FsyncAlways ||
+		c.Spool.FsyncInterval.D() != time.Second {
+		t.Errorf("spool defaults: %+v", c.Spool)
+	}
+	if c.Health.Listen != "127.0.0.1:9273" || c.Health.LogEvery.D() != time.Minute {
+		t.Errorf("health defaults: %+v", c.Health)
+	}
+	if c.Schedule.MaxBackground != DefaultMaxBackground {
+		t.Errorf("max_background = %d", c.Schedule.MaxBackground)
+	}
+	if c.Targets[0].Address != "fnal-ps1" {
+		t.Errorf("address defaults to the name, got %q", c.Targets[0].Address)
+	}
+	p := c.Probes[0]
+	if !p.Targets.All || p.Jitter.D() != time.Hour || p.MaxWait.D() != 4*time.Hour {
+		t.Errorf("probe defaults: all=%v jitter=%s max_wait=%s", p.Targets.All, p.Jitter.D(), p.MaxWait.D())
+	}
+	if len(insts) != 1 || len(insts[0].Targets) != 1 || insts[0].Targets[0].Name != "fnal-ps1" {
+		t.Errorf("instances: %+v", insts)
+	}
+}
+
+func TestFullConfigKeepsEveryValue(t *testing.T) {
+	c, insts, err := loadAndBuild("testdata/good/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Spool.MaxBytes != 64<<20 || c.Spool.SegmentBytes != 1<<20 || c.Spool.Fsync != FsyncInterval ||
+		c.Spool.FsyncInterval.D() != 500*time.Millisecond {
+		t.Errorf("spool: %+v", c.Spool)
+	}
+	if c.Kafka.ClientID != "probe-cern" || c.Kafka.MaxInFlight != 200 || len(c.Kafka.Brokers) != 2 {
+		t.Errorf("kafka: %+v", c.Kafka)
+	}
+	if !c.Targets[0].Shared || c.Targets[0].Labels["site"] != "FNAL" || c.Targets[1].Address != "2001:db8::1" {
+		t.Errorf("targets: %+v", c.Targets)
+	}
+	if c.SchemasDir != "off" || c.Health.Listen != "0.0.0.0:9300" || c.Schedule.MaxBackground != 2 {
+		t.Errorf("other fields: %q %q %d", c.SchemasDir, c.Health.Listen, c.Schedule.MaxBackground)
+	}
+	tput, rtt := insts[0], insts[1]
+	if tput.Probe.(testKind).Port != 5201 || len(tput.Targets) != 1 || tput.Conf.MaxWait.D() != 30*time.Minute {
+		t.Errorf("tput: %+v", tput)
+	}
+	if len(rtt.Targets) != 2 || rtt.Conf.Jitter.D() != 0 {
+		t.Errorf("rtt: targets %d jitter %s (an explicit 0s jitter stays 0)", len(rtt.Targets), rtt.Conf.Jitter.D())
+	}
+}
+
+// Each bad fixture lists the errors it must produce in `# want:` lines: file, line, field path
+// and message.
+func TestBadConfigsNameFileLineAndField(t *testing.T) {
+	files, _ := filepath.Glob("testdata/bad/*.yaml")
+	if len(files) < 8 {
+		t.Fatalf("only %d bad fixtures", len(files))
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			raw, _ := os.ReadFile(f)
+			var wants []string
+			for _, line := range strings.Split(string(raw), "\n") {
+				if w, ok := strings.CutPrefix(line, "# want: "); ok {
+					wants = append(wants, w)
+				}
+			}
+			if len(wants) == 0 {
+				t.Fatal("fixture has no # want: line")
+			}
+			_, _, err := loadAndBuild(f)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error does not contain %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+func TestAddressCheckAllowsNamesAndIPs(t *testing.T) {
+	for _, ok := range []string{"ps1.fnal.gov", "192.0.2.7", "2001:db8::1", "fe80::1%eth0", "host-1_a"} {
+		if msg := checkAddress(ok); msg != "" {
+			t.Errorf("%q rejected: %s", ok, msg)
+		}
+	}
+	for _, bad := range []string{"", "-c", "a b", "a\tb", "a;b", "a|b", "`x`", "a&b", "a>b", "[::1]", "a/b"} {
+		if checkAddress(bad) == "" {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestByteSizeUnits(t *testing.T) {
+	for in, want := range map[string]ByteSize{"1024": 1024, "8MiB": 8 << 20, "1GiB": 1 << 30, "5MB": 5e6, "12 KiB": 12 << 10} {
+		var b ByteSize
+		if err := yaml.Unmarshal([]byte(in), &b); err != nil || b != want {
+			t.Errorf("%s: got %d, %v", in, b, err)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package config
+
+import "time"
+
+// Defaults, applied in one place. longhaul-probe.example.yaml repeats them as comments.
+const (
+	DefaultClientIDPrefix = "longhaul-probe"
+	DefaultMaxInFlight    = 1000
+	DefaultSpoolDir       = "/var/lib/longhaul-probe/spool"
+	DefaultSpoolMaxBytes  = 256 << 20
+	DefaultSegmentBytes   = 8 << 20
+	DefaultFsync          = FsyncAlways
+	DefaultFsyncInterval  = time.Second
+	DefaultHealthListen   = "127.0.0.1:9273"
+	DefaultLogEvery       = time.Minute
+	DefaultMaxBackground  = 4
+	// A probe's jitter defaults to interval/DefaultJitterDivisor; its max_wait to the interval.
+	DefaultJitterDivisor = 4
+)
+
+// Fsync policies of the spool.
+const (
+	FsyncAlways   = "always"
+	FsyncInterval = "interval"
+	FsyncNever    = "never"
+)
+
+// HealthOff disables the health endpoint.
+const HealthOff = "off"
+
+func applyDefaults(c *Config) {
+	if c.Kafka.ClientID == "" {
+		c.Kafka.ClientID = DefaultClientIDPrefix
+		if c.Src != "" {
+			c.Kafka.ClientID += "-" + c.Src
+		}
+	}
+	if c.Kafka.MaxInFlight == 0 {
+		c.Kafka.MaxInFlight = DefaultMaxInFlight
+	}
+	if c.Spool.Dir == "" {
+		c.Spool.Dir = DefaultSpoolDir
+	}
+	if c.Spool.MaxBytes == 0 {
+		c.Spool.MaxBytes = DefaultSpoolMaxBytes
+	}
+	if c.Spool.SegmentBytes == 0 {
+		c.Spool.SegmentBytes = DefaultSegmentBytes
+	}
+	if c.Spool.Fsync == "" {
+		c.Spool.Fsync = DefaultFsync
+	}
+	if c.Spool.FsyncInterval == 0 {
+		c.Spool.FsyncInterval = Duration(DefaultFsyncInterval)
+	}
+	if c.Health.Listen == "" {
+		c.Health.Listen = DefaultHealthListen
+	}
+	if c.Health.LogEvery == 0 {
+		c.Health.LogEvery = Duration(DefaultLogEvery)
+	}
+	if c.Schedule.MaxBackground == 0 {
+		c.Schedule.MaxBackground = DefaultMaxBackground
+	}
+	for i := range c.Targets {
+		t := &c.Targets[i]
+		if t.Address == "" {
+			t.Address = t.Name
+		}
+	}
+	for i := range c.Probes {
+		p := &c.Probes[i]
+		if !p.Targets.set {
+			p.Targets.All = true
+		}
+		if p.Jitter == nil {
+			j := p.Interval / DefaultJitterDivisor
+			p.Jitter = &j
+		}
+		if p.MaxWait == nil {
+			w := p.Interval
+			p.MaxWait = &w
+		}
+	}
+}

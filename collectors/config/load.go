@@ -1,0 +1,91 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Load reads, decodes, defaults and validates the file at path. Probe kinds are checked
+// against the probe registry; their params are checked by Build.
+func Load(path string) (*Config, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, raw)
+}
+
+// Parse is Load for bytes already read; file names them in errors.
+func Parse(file string, raw []byte) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, Errors{{File: file, Line: lineOf(err.Error()), Msg: err.Error()}}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, Errors{{File: file, Line: 1, Msg: "empty configuration"}}
+	}
+	idx := indexNodes(&doc)
+	c := &Config{file: file, root: &doc}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil {
+		return nil, decodeErrors(file, idx, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, Errors{{File: file, Line: extra.Line, Msg: "more than one YAML document"}}
+	}
+	applyDefaults(c)
+	if err := validate(c, idx); err != nil {
+		return nil, err
+	}
+	c.idx = idx
+	return c, nil
+}
+
+var (
+	lineRE    = regexp.MustCompile(`line (\d+)`)
+	typeErrRE = regexp.MustCompile(`^line (\d+): (.*)$`)
+	unknownRE = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+)
+
+func lineOf(msg string) int {
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 1
+}
+
+// decodeErrors turns yaml.v3's "line N: ..." messages into FieldErrors with the field path of
+// that line.
+func decodeErrors(file string, idx *nodeIndex, err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return Errors{{File: file, Line: lineOf(err.Error()), Msg: err.Error()}}
+	}
+	out := Errors{}
+	for _, e := range te.Errors {
+		m := typeErrRE.FindStringSubmatch(e)
+		if m == nil {
+			out = append(out, FieldError{File: file, Line: 1, Msg: e})
+			continue
+		}
+		line, _ := strconv.Atoi(m[1])
+		msg := m[2]
+		if u := unknownRE.FindStringSubmatch(msg); u != nil {
+			msg = fmt.Sprintf("unknown field %q", u[1])
+		}
+		out = append(out, FieldError{File: file, Line: line, Path: idx.pathAt(line), Msg: msg})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}

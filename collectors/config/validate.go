@@ -1,0 +1,189 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"longhaul/collectors/probe"
+)
+
+var (
+	// hostRE is the schemas' pattern for src and dst.
+	hostRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+	probeIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	addressRE = regexp.MustCompile(`^[A-Za-z0-9._:%-]+$`)
+)
+
+// shellMeta are the characters a shell would interpret. Tools are never run through a shell,
+// but an address carrying them is a mistake or an attack either way.
+const shellMeta = "`$;&|<>(){}[]*?!~'\"\\#="
+
+func validate(c *Config, idx *nodeIndex) error {
+	l := &errorList{file: c.file, idx: idx}
+	checkHostName(l, "src", c.Src)
+	validateKafka(l, &c.Kafka)
+	validateSpool(l, &c.Spool)
+	validateHealth(l, c)
+	names := validateTargets(l, c.Targets)
+	validateProbes(l, c.Probes, names)
+	return l.err()
+}
+
+func checkHostName(l *errorList, path, v string) {
+	switch {
+	case v == "":
+		l.at(path, "required")
+	case len(v) > 253 || !hostRE.MatchString(v):
+		l.at(path, "%q is not a valid host name (letters, digits and . _ : - ; starting with a letter or digit)", v)
+	}
+}
+
+func validateKafka(l *errorList, k *Kafka) {
+	if len(k.Brokers) == 0 {
+		l.at("kafka.brokers", "required: at least one host:port")
+	}
+	for i, b := range k.Brokers {
+		if err := checkHostPort(b); err != nil {
+			l.at(fmt.Sprintf("kafka.brokers[%d]", i), "%v", err)
+		}
+	}
+	if k.MaxInFlight < 1 || k.MaxInFlight > 10000 {
+		l.at("kafka.max_in_flight", "must be between 1 and 10000, got %d", k.MaxInFlight)
+	}
+}
+
+func checkHostPort(s string) error {
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port", s)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("%q: port must be 1-65535", s)
+	}
+	if strings.HasPrefix(host, "-") || strings.ContainsAny(host, shellMeta+" \t") {
+		return fmt.Errorf("%q: invalid host", s)
+	}
+	return nil
+}
+
+func validateSpool(l *errorList, s *Spool) {
+	if s.SegmentBytes < 64<<10 {
+		l.at("spool.segment_bytes", "must be at least 64KiB, got %d", s.SegmentBytes)
+	}
+	if s.MaxBytes < 4*s.SegmentBytes {
+		l.at("spool.max_bytes", "must be at least 4 × segment_bytes (%d), got %d", 4*s.SegmentBytes, s.MaxBytes)
+	}
+	switch s.Fsync {
+	case FsyncAlways, FsyncInterval, FsyncNever:
+	default:
+		l.at("spool.fsync", "must be always, interval or never, got %q", s.Fsync)
+	}
+}
+
+func validateHealth(l *errorList, c *Config) {
+	if c.Health.Listen != HealthOff {
+		if _, _, err := net.SplitHostPort(c.Health.Listen); err != nil {
+			l.at("health.listen", "%q is not host:port (or \"off\")", c.Health.Listen)
+		}
+	}
+	if c.Health.LogEvery.D() < time.Second {
+		l.at("health.log_every", "must be at least 1s, got %s", c.Health.LogEvery.D())
+	}
+	if c.Schedule.MaxBackground < 1 {
+		l.at("schedule.max_background", "must be at least 1, got %d", c.Schedule.MaxBackground)
+	}
+}
+
+func validateTargets(l *errorList, ts []Target) map[string]bool {
+	names := map[string]bool{}
+	if len(ts) == 0 {
+		l.at("targets", "required: at least one target")
+	}
+	for i, t := range ts {
+		p := fmt.Sprintf("targets[%d]", i)
+		checkHostName(l, p+".name", t.Name)
+		if names[t.Name] && t.Name != "" {
+			l.at(p+".name", "duplicate target name %q", t.Name)
+		}
+		names[t.Name] = true
+		if msg := checkAddress(t.Address); msg != "" {
+			l.at(p+".address", "%q %s", t.Address, msg)
+		}
+		for k := range t.Labels {
+			if k == "" {
+				l.at(p+".labels", "empty label name")
+			}
+		}
+	}
+	return names
+}
+
+// checkAddress returns why addr cannot be handed to a tool as its target, or "".
+func checkAddress(addr string) string {
+	switch {
+	case addr == "":
+		return "is empty"
+	case strings.HasPrefix(addr, "-"):
+		return "looks like a command-line flag"
+	case strings.IndexFunc(addr, unicode.IsSpace) >= 0:
+		return "contains whitespace"
+	case strings.ContainsAny(addr, shellMeta):
+		i := strings.IndexAny(addr, shellMeta)
+		return fmt.Sprintf("contains shell metacharacter %q", addr[i:i+1])
+	case len(addr) > 253 || !addressRE.MatchString(addr):
+		return "is not a host name or IP address (letters, digits and . - : _ % only)"
+	}
+	return ""
+}
+
+func validateProbes(l *errorList, ps []Probe, targets map[string]bool) {
+	if len(ps) == 0 {
+		l.at("probes", "required: at least one probe")
+	}
+	ids := map[string]bool{}
+	for i, p := range ps {
+		path := fmt.Sprintf("probes[%d]", i)
+		switch {
+		case p.ID == "":
+			l.at(path+".id", "required")
+		case len(p.ID) > 100 || !probeIDRE.MatchString(p.ID):
+			l.at(path+".id", "%q: letters, digits and . _ - only, at most 100", p.ID)
+		case ids[p.ID]:
+			l.at(path+".id", "duplicate probe id %q", p.ID)
+		}
+		ids[p.ID] = true
+		if p.Kind == "" {
+			l.at(path+".kind", "required (one of %s)", strings.Join(probe.Kinds(), ", "))
+		} else if _, ok := probe.Lookup(p.Kind); !ok {
+			l.at(path+".kind", "unknown kind %q (known: %s)", p.Kind, strings.Join(probe.Kinds(), ", "))
+		}
+		seen := map[string]bool{}
+		for j, n := range p.Targets.Names {
+			tp := fmt.Sprintf("%s.targets[%d]", path, j)
+			if !targets[n] {
+				l.at(tp, "unknown target %q", n)
+			}
+			if seen[n] {
+				l.at(tp, "target %q listed twice", n)
+			}
+			seen[n] = true
+		}
+		if p.Targets.set && !p.Targets.All && len(p.Targets.Names) == 0 {
+			l.at(path+".targets", "empty list (write \"all\" or name targets)")
+		}
+		if p.Interval <= 0 {
+			l.at(path+".interval", "required: a positive duration")
+		}
+		if p.Jitter.D() > p.Interval.D() {
+			l.at(path+".jitter", "%s is longer than the interval %s", p.Jitter.D(), p.Interval.D())
+		}
+		if p.Interval > 0 && p.MaxWait.D() <= 0 {
+			l.at(path+".max_wait", "must be positive")
+		}
+	}
+}
