@@ -1,0 +1,118 @@
+package publish
+
+import (
+	"fmt"
+	"os"
+)
+
+// Append stores records in order, assigning their sequence numbers. Under the "always"
+// fsync policy they are on disk when it returns. If the spool is full, room is made by the
+// drop policy (spool_drop.go); an error means the records could not be stored at all.
+func (s *Spool) Append(recs []Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	for i := range recs {
+		if err := validRecord(&recs[i]); err != nil {
+			return err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	size := int64(0)
+	for i := range recs {
+		size += int64(encodedSize(&recs[i]))
+	}
+	if s.bytes+size > s.opt.MaxBytes {
+		// Free down to 7/8 of the limit so a full spool is not rewritten on every append.
+		s.makeRoom(s.bytes + size - s.opt.MaxBytes + s.opt.MaxBytes/8)
+		if s.bytes+size > s.opt.MaxBytes {
+			recs, size = s.dropIncoming(recs, s.opt.MaxBytes-s.bytes)
+			if len(recs) == 0 {
+				return nil
+			}
+		}
+	}
+	if s.w == nil || s.segs[len(s.segs)-1].size+size > s.opt.SegmentBytes {
+		if err := s.rotate(); err != nil {
+			return err
+		}
+	}
+	seg := s.segs[len(s.segs)-1]
+	buf := make([]byte, 0, size)
+	for i := range recs {
+		recs[i].Seq = s.nextSeq
+		s.nextSeq++
+		buf = appendEncoded(buf, &recs[i])
+	}
+	if _, err := s.w.Write(buf); err != nil {
+		// Leave no torn record behind; the sequence numbers are simply not used.
+		s.w.Truncate(seg.size)
+		return fmt.Errorf("spool: write %s: %w", seg.path, err)
+	}
+	if s.opt.Fsync == "always" {
+		if err := s.w.Sync(); err != nil {
+			return fmt.Errorf("spool: fsync %s: %w", seg.path, err)
+		}
+	} else {
+		s.dirty = true
+	}
+	seg.size += size
+	seg.last = recs[len(recs)-1].Seq
+	for i := range recs {
+		seg.count++
+		if recs[i].Class == ClassInterval {
+			seg.intervals++
+		}
+	}
+	s.bytes += size
+	s.pending += len(recs)
+	s.st.Appended += uint64(len(recs))
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// rotate seals the active segment and starts a new one at the next sequence number.
+func (s *Spool) rotate() error {
+	if err := s.seal(); err != nil {
+		return err
+	}
+	seg := &segment{path: segName(s.dir, s.nextSeq), base: s.nextSeq}
+	f, err := os.OpenFile(seg.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	if s.opt.Fsync == "always" {
+		if err := syncDir(s.dir); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	s.w = f
+	s.segs = append(s.segs, seg)
+	return nil
+}
+
+// seal closes the active segment, which from then on may be rewritten or deleted.
+func (s *Spool) seal() error {
+	if s.w == nil {
+		return nil
+	}
+	err := s.w.Sync()
+	if cerr := s.w.Close(); err == nil {
+		err = cerr
+	}
+	s.w, s.dirty = nil, false
+	last := s.segs[len(s.segs)-1]
+	if last.count == 0 && last.size == 0 {
+		os.Remove(last.path)
+		s.segs = s.segs[:len(s.segs)-1]
+	}
+	return err
+}
