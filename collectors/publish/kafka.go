@@ -1,0 +1,51 @@
+package publish
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Producer is what the publisher needs of a Kafka client; *kgo.Client is one.
+type Producer interface {
+	Produce(ctx context.Context, r *kgo.Record, promise func(*kgo.Record, error))
+	Flush(ctx context.Context) error
+	Ping(ctx context.Context) error
+}
+
+// NewClient builds the agent's one long-lived Kafka client. Producing is idempotent (the
+// franz-go default, kept: retries cannot duplicate or reorder within a partition) with
+// acks from all in-sync replicas, unlimited record retries and no delivery timeout: a record
+// handed to the client is retried until the broker has it, so while Kafka is away records
+// wait in the client (at most maxInFlight) and in the spool.
+func NewClient(brokers []string, clientID string, maxInFlight int, log *slog.Logger) (*kgo.Client, error) {
+	return kgo.NewClient(
+		kgo.SeedBrokers(brokers...),
+		kgo.ClientID(clientID),
+		kgo.RequiredAcks(kgo.AllISRAcks()),
+		// Records are keyed "src|dst": the default partitioner hashes keys (murmur2, as the
+		// Java client), so one link stays in one partition and in order.
+		kgo.ProducerLinger(20*time.Millisecond),
+		kgo.MaxBufferedRecords(maxInFlight+1),
+		kgo.ProducerOnDataLossDetected(func(topic string, partition int32) {
+			log.Error("kafka reported data loss on a partition", "topic", topic, "partition", partition)
+		}),
+		kgo.WithLogger(kgoLogger{log}),
+	)
+}
+
+// kgoLogger sends franz-go's warnings and errors to slog. Connection errors while a broker
+// is down are logged by the publisher once per outage instead.
+type kgoLogger struct{ log *slog.Logger }
+
+func (kgoLogger) Level() kgo.LogLevel { return kgo.LogLevelError }
+
+func (l kgoLogger) Log(level kgo.LogLevel, msg string, keyvals ...any) {
+	lv := slog.LevelError
+	if level > kgo.LogLevelError {
+		lv = slog.LevelWarn
+	}
+	l.log.Log(context.Background(), lv, "kafka client: "+msg, keyvals...)
+}

@@ -1,0 +1,271 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// PublisherOptions tune the publisher.
+type PublisherOptions struct {
+	MaxInFlight  int           // records handed to the client and not yet acknowledged; default 1000
+	FlushTimeout time.Duration // on shutdown; default 10s
+	PingEvery    time.Duration // how often Kafka's reachability is checked; default 10s
+	MinBackoff   time.Duration // after a failed send, before sending again; default 500ms
+	MaxBackoff   time.Duration // default 30s
+	Logger       *slog.Logger
+}
+
+// Publisher moves records from the spool to Kafka: it reads them in order, produces them
+// asynchronously and acknowledges each in the spool from its callback. A failed record
+// (franz-go retries transient errors itself, so these are rare: a missing topic, say) stops
+// the feed; once every outstanding record has settled the spool is rewound and sending
+// resumes, after a backoff, from the oldest unacknowledged record, so nothing is skipped.
+type Publisher struct {
+	spool *Spool
+	prod  Producer
+	opt   PublisherOptions
+	log   *slog.Logger
+
+	mu          sync.Mutex
+	outstanding int
+	failed      bool
+	closing     bool
+	settled     chan struct{} // signalled when a callback returns
+	st          PublisherStats
+}
+
+// PublisherStats are the publisher's counters.
+type PublisherStats struct {
+	Connected     bool      // the last ping or produce succeeded
+	LastAck       time.Time // when Kafka last acknowledged a record
+	LastError     string
+	LastErrorAt   time.Time
+	Sent          uint64 // records produced, resends included
+	Acked         uint64
+	Failed        uint64 // failed sends (each is resent)
+	Undeliverable uint64 // records Kafka refused for good (too large), removed and logged
+	Outstanding   int
+}
+
+// NewPublisher publishes what s holds through prod.
+func NewPublisher(s *Spool, prod Producer, opt PublisherOptions) *Publisher {
+	if opt.MaxInFlight <= 0 {
+		opt.MaxInFlight = 1000
+	}
+	if opt.FlushTimeout <= 0 {
+		opt.FlushTimeout = 10 * time.Second
+	}
+	if opt.PingEvery <= 0 {
+		opt.PingEvery = 10 * time.Second
+	}
+	if opt.MinBackoff <= 0 {
+		opt.MinBackoff = 500 * time.Millisecond
+	}
+	if opt.MaxBackoff < opt.MinBackoff {
+		opt.MaxBackoff = 30 * time.Second
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &Publisher{spool: s, prod: prod, opt: opt, log: opt.Logger, settled: make(chan struct{}, 1)}
+}
+
+// Stats returns the counters.
+func (p *Publisher) Stats() PublisherStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := p.st
+	st.Outstanding = p.outstanding
+	return st
+}
+
+// Run publishes until ctx ends, then flushes what is in flight (bounded by FlushTimeout).
+// Whatever Kafka has not acknowledged by then stays in the spool for the next start.
+func (p *Publisher) Run(ctx context.Context) error {
+	go p.pingLoop(ctx)
+	backoff, ackedAtRewind := p.opt.MinBackoff, uint64(0)
+	for ctx.Err() == nil {
+		p.mu.Lock()
+		failed, room := p.failed, p.opt.MaxInFlight-p.outstanding
+		p.mu.Unlock()
+		switch {
+		case failed:
+			if !p.waitSettled(ctx) {
+				continue
+			}
+			// Back off longer while nothing gets through; start again short once it does.
+			if acked := p.Stats().Acked; acked > ackedAtRewind {
+				backoff, ackedAtRewind = p.opt.MinBackoff, acked
+			} else {
+				backoff = min(2*backoff, p.opt.MaxBackoff)
+			}
+			p.log.Warn("kafka: resending from the oldest unacknowledged sample", "after", backoff)
+			sleep(ctx, backoff)
+			p.spool.Rewind()
+			p.mu.Lock()
+			p.failed = false
+			p.mu.Unlock()
+			continue
+		case room <= 0:
+			p.wait(ctx, nil)
+			continue
+		}
+		recs, err := p.spool.Next(room)
+		if err != nil {
+			p.log.Error("spool: read", "err", err)
+			sleep(ctx, p.opt.MinBackoff)
+			continue
+		}
+		if len(recs) == 0 {
+			p.wait(ctx, p.spool.Notify())
+			continue
+		}
+		for i := range recs {
+			// After a failure send nothing more: franz-go fails every record buffered for
+			// the failed partition, so one link's later records cannot overtake it.
+			if p.isFailed() {
+				break
+			}
+			p.send(&recs[i])
+		}
+	}
+	return p.flush()
+}
+
+func (p *Publisher) isFailed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.failed
+}
+
+func (p *Publisher) send(r *Record) {
+	p.mu.Lock()
+	p.outstanding++
+	p.st.Sent++
+	p.mu.Unlock()
+	seq := r.Seq
+	kr := &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value}
+	// Not the run context: cancelling it must not fail records already handed over.
+	p.prod.Produce(context.Background(), kr, func(_ *kgo.Record, err error) { p.done(seq, err) })
+}
+
+func (p *Publisher) done(seq uint64, err error) {
+	undeliverable := errors.Is(err, kerr.MessageTooLarge) || errors.Is(err, kerr.RecordListTooLarge)
+	if err == nil || undeliverable {
+		p.spool.Ack(seq)
+	}
+	p.mu.Lock()
+	switch {
+	case err == nil:
+		p.st.Acked++
+		p.st.LastAck = time.Now()
+		p.st.Connected = true
+	case undeliverable:
+		p.st.Undeliverable++
+		p.log.Error("kafka refused a sample for good; removed from the spool", "seq", seq, "err", err)
+	case p.closing:
+		// the client is being closed with records in flight: they stay in the spool
+	default:
+		if !p.failed {
+			p.log.Warn("kafka: send failed; pausing", "seq", seq, "err", err)
+		}
+		p.st.Failed++
+		p.st.LastError, p.st.LastErrorAt = err.Error(), time.Now()
+		p.failed = true
+	}
+	p.outstanding--
+	p.mu.Unlock()
+	select {
+	case p.settled <- struct{}{}:
+	default:
+	}
+}
+
+// wait blocks until a callback returns, more is appended (more != nil), a second passes or
+// ctx ends.
+func (p *Publisher) wait(ctx context.Context, more <-chan struct{}) {
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-p.settled:
+	case <-more:
+	case <-t.C:
+	}
+}
+
+// waitSettled blocks until no record is outstanding; false if ctx ended first.
+func (p *Publisher) waitSettled(ctx context.Context) bool {
+	for ctx.Err() == nil {
+		p.mu.Lock()
+		n := p.outstanding
+		p.mu.Unlock()
+		if n == 0 {
+			return true
+		}
+		p.wait(ctx, nil)
+	}
+	return false
+}
+
+func (p *Publisher) flush() error {
+	defer func() {
+		p.mu.Lock()
+		p.closing = true
+		p.mu.Unlock()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), p.opt.FlushTimeout)
+	defer cancel()
+	err := p.prod.Flush(ctx)
+	st := p.Stats()
+	if err != nil {
+		p.log.Warn("kafka: flush on shutdown incomplete; the rest stays in the spool", "outstanding", st.Outstanding, "err", err)
+	}
+	return err
+}
+
+func (p *Publisher) pingLoop(ctx context.Context) {
+	t := time.NewTicker(p.opt.PingEvery)
+	defer t.Stop()
+	for {
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := p.prod.Ping(pctx)
+		cancel()
+		if ctx.Err() != nil {
+			return
+		}
+		p.mu.Lock()
+		was := p.st.Connected
+		p.st.Connected = err == nil
+		if err != nil {
+			p.st.LastError, p.st.LastErrorAt = err.Error(), time.Now()
+		}
+		p.mu.Unlock()
+		switch {
+		case was && err != nil:
+			p.log.Warn("kafka: unreachable; samples wait in the spool", "err", err)
+		case !was && err == nil:
+			p.log.Info("kafka: reachable")
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
