@@ -1,0 +1,55 @@
+package org.longhaul.flink.functions;
+
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.validate.MessageValidator;
+import org.longhaul.flink.validate.SchemaRegistry;
+
+/**
+ * Parses and validates each raw message of one stream against its schema: valid ones go on as
+ * records, the rest to the {@link #DEAD_LETTERS} side output. Never fails on bad input.
+ */
+public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> implements ResultTypeQueryable<T> {
+    private static final long serialVersionUID = 1L;
+    public static final String REJECTED_BY = "flink:validate";
+    public static final OutputTag<DeadLetter> DEAD_LETTERS =
+            new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
+
+    private final String schemaName;
+    private final Class<T> type;
+    private final String schemasDir;
+    private transient MessageValidator validator;
+
+    /** @param schemasDir a directory of *.schema.json, or null for the copy bundled in the jar */
+    public ValidateFunction(String schemaName, Class<T> type, String schemasDir) {
+        this.schemaName = schemaName;
+        this.type = type;
+        this.schemasDir = schemasDir;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        validator = new MessageValidator(SchemaRegistry.load(schemasDir), REJECTED_BY);
+    }
+
+    @Override
+    public void processElement(RawMessage raw, Context ctx, Collector<T> out) {
+        var checked = validator.check(raw, schemaName, type, System.currentTimeMillis());
+        if (checked.valid()) {
+            out.collect(checked.value());
+        } else {
+            ctx.output(DEAD_LETTERS, checked.deadLetter());
+        }
+    }
+
+    @Override
+    public TypeInformation<T> getProducedType() {
+        return TypeInformation.of(type);
+    }
+}

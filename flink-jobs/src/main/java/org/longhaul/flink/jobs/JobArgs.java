@@ -1,0 +1,45 @@
+package org.longhaul.flink.jobs;
+
+import java.time.Duration;
+import org.longhaul.flink.records.Contract;
+
+/** The command line of {@link LinkMonitorJob}: every argument, its default, in one place. */
+public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration checkpointInterval,
+                      int parallelism, String jobName) {
+
+    public static JobArgs parse(String[] argv) {
+        Args a = new Args(argv);
+        KafkaOptions kafka = new KafkaOptions(
+                a.string("bootstrap-servers", "127.0.0.1:9092"),
+                a.string("group-id", "longhaul-link-monitor"),
+                a.string("starting-offsets", "committed"),
+                a.string("topic-throughput", Contract.TOPIC_THROUGHPUT),
+                a.string("topic-path", Contract.TOPIC_PATH),
+                a.string("topic-rtt", Contract.TOPIC_RTT),
+                a.string("topic-host", Contract.TOPIC_HOST),
+                a.string("topic-stats", Contract.TOPIC_STATS),
+                a.string("topic-events", Contract.TOPIC_EVENTS),
+                a.string("topic-deadletter", Contract.TOPIC_DEAD_LETTER),
+                a.string("transactional-id-prefix", "longhaul-link-monitor"),
+                a.duration("transaction-timeout", Duration.ofMinutes(10)));
+        KafkaConnectors.startingOffsets(kafka.startingOffsets());
+        PipelineConfig pipeline = pipeline(a);
+        JobArgs args = new JobArgs(kafka, pipeline,
+                a.duration("checkpoint-interval", Duration.ofSeconds(5)),
+                (int) a.integer("parallelism", -1),
+                a.string("job-name", "longhaul-link-monitor"));
+        a.requireAllKnown();
+        return args;
+    }
+
+    /** The pipeline's own arguments, shared with the replay command. */
+    public static PipelineConfig pipeline(Args a) {
+        PipelineConfig d = PipelineConfig.defaults();
+        return new PipelineConfig(
+                a.duration("out-of-orderness", d.outOfOrderness()),
+                a.duration("idleness", d.idleness()),
+                a.duration("state-ttl", d.stateTtl()),
+                a.string("schemas-dir", null),
+                DetectorArgs.parse(a));
+    }
+}

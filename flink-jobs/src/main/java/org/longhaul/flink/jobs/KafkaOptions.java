@@ -1,0 +1,17 @@
+package org.longhaul.flink.jobs;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+/**
+ * Where the job reads and writes. Topic defaults are the contract's names (ingest/topics.yaml).
+ *
+ * @param startingOffsets committed (falls back to earliest), earliest or latest
+ * @param transactionTimeout Kafka transaction timeout of the exactly-once sinks; must stay below
+ *                           the broker's transaction.max.timeout.ms (15 min by default)
+ */
+public record KafkaOptions(
+        String bootstrapServers, String groupId, String startingOffsets,
+        String throughputTopic, String pathTopic, String rttTopic, String hostTopic,
+        String statsTopic, String eventsTopic, String deadLetterTopic,
+        String transactionalIdPrefix, Duration transactionTimeout) implements Serializable {}

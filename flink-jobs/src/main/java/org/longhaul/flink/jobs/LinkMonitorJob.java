@@ -1,0 +1,24 @@
+package org.longhaul.flink.jobs;
+
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The Longhaul job on Kafka: the four raw topics in, link statistics, events and dead letters
+ * out (exactly once). Only wiring; see README.md for the arguments.
+ */
+public final class LinkMonitorJob {
+    private LinkMonitorJob() {}
+
+    public static void main(String[] argv) throws Exception {
+        JobArgs args = JobArgs.parse(argv);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        if (args.parallelism() > 0) {
+            env.setParallelism(args.parallelism());
+        }
+        env.enableCheckpointing(args.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        LinkMonitorPipeline.wire(env, KafkaConnectors.sources(args.kafka()), KafkaConnectors.sinks(args.kafka()),
+                args.pipeline());
+        env.execute(args.jobName());
+    }
+}

@@ -1,0 +1,23 @@
+package org.longhaul.flink.jobs;
+
+import java.io.Serializable;
+import java.time.Duration;
+
+/**
+ * Settings of the pipeline itself (not of Kafka): event-time handling, state retention and where
+ * the schemas come from. Parsed from the command line by {@link JobArgs}.
+ *
+ * @param outOfOrderness how late a sample may arrive behind the newest one of its partition; must
+ *                       cover a whole probe run, because a summary's ts is its run start
+ * @param idleness       a partition silent this long stops holding the watermark back
+ * @param stateTtl       detector state of a key is dropped after this much event time without data
+ * @param schemasDir     directory of *.schema.json, or null for the copy bundled in the jar
+ */
+public record PipelineConfig(Duration outOfOrderness, Duration idleness, Duration stateTtl, String schemasDir,
+                             DetectorConfig detectors) implements Serializable {
+
+    public static PipelineConfig defaults() {
+        return new PipelineConfig(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofDays(7), null,
+                DetectorConfig.defaults());
+    }
+}

@@ -1,0 +1,49 @@
+package org.longhaul.flink.jobs;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.longhaul.flink.functions.RawTimestamps;
+import org.longhaul.flink.functions.ValidateFunction;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.HostSnapshot;
+import org.longhaul.flink.records.PathSample;
+import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.ThroughputSample;
+
+/** Wiring: each raw source with the shared watermark strategy, validated into typed streams. */
+public record RawStreams(
+        DataStream<ThroughputSample> throughput,
+        DataStream<PathSample> path,
+        DataStream<RttSample> rtt,
+        DataStream<HostSnapshot> host,
+        DataStream<DeadLetter> deadLetters) {
+
+    public static RawStreams wire(StreamExecutionEnvironment env, Sources sources, PipelineConfig cfg) {
+        WatermarkStrategy<RawMessage> watermarks = RawTimestamps.strategy(cfg.outOfOrderness(), cfg.idleness());
+        var throughput = validated(env, sources.throughput(), watermarks, "throughput", Contract.THROUGHPUT,
+                ThroughputSample.class, cfg);
+        var path = validated(env, sources.path(), watermarks, "path", Contract.PATH, PathSample.class, cfg);
+        var rtt = validated(env, sources.rtt(), watermarks, "rtt", Contract.RTT, RttSample.class, cfg);
+        var host = validated(env, sources.host(), watermarks, "host", Contract.HOST, HostSnapshot.class, cfg);
+        DataStream<DeadLetter> dead = throughput.getSideOutput(ValidateFunction.DEAD_LETTERS)
+                .union(path.getSideOutput(ValidateFunction.DEAD_LETTERS),
+                        rtt.getSideOutput(ValidateFunction.DEAD_LETTERS),
+                        host.getSideOutput(ValidateFunction.DEAD_LETTERS));
+        return new RawStreams(throughput, path, rtt, host, dead);
+    }
+
+    private static <T> SingleOutputStreamOperator<T> validated(
+            StreamExecutionEnvironment env, Source<RawMessage, ?, ?> source, WatermarkStrategy<RawMessage> watermarks,
+            String name, String schema, Class<T> type, PipelineConfig cfg) {
+        return env.fromSource(source, watermarks, "source: raw " + name)
+                .uid("source-raw-" + name)
+                .process(new ValidateFunction<>(schema, type, cfg.schemasDir()))
+                .name("validate: " + schema)
+                .uid("validate-" + name);
+    }
+}

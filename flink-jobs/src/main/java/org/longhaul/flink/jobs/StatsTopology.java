@@ -1,0 +1,47 @@
+package org.longhaul.flink.jobs;
+
+import java.time.Duration;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.longhaul.flink.functions.stats.AddWindowBounds;
+import org.longhaul.flink.functions.stats.LinkStatsAggregate;
+import org.longhaul.flink.functions.stats.Observation;
+import org.longhaul.flink.functions.stats.ObserveFunction;
+import org.longhaul.flink.functions.stats.RollupAggregate;
+import org.longhaul.flink.functions.stats.ToLinkStats;
+import org.longhaul.flink.functions.stats.WindowedStats;
+import org.longhaul.flink.records.LinkStats;
+
+/**
+ * Wiring of the link statistics: observations of throughput, ping and traceroute samples keyed
+ * by "src|dst|protocol" → 1m tumbling event-time windows (incremental aggregation) → 1h windows
+ * folding the 1m accumulators → 1d windows folding the 1h ones. Output: every window as LinkStats.
+ */
+public final class StatsTopology {
+    private StatsTopology() {}
+
+    public static DataStream<LinkStats> wire(RawStreams raw) {
+        DataStream<Observation> observations = raw.throughput()
+                .flatMap(ObserveFunction.throughput()).name("observe: throughput").uid("observe-throughput")
+                .union(raw.rtt().flatMap(ObserveFunction.rtt()).name("observe: rtt").uid("observe-rtt"),
+                        raw.path().flatMap(ObserveFunction.path()).name("observe: path").uid("observe-path"));
+        DataStream<WindowedStats> minute = observations
+                .keyBy(Observation::key, Types.STRING)
+                .window(TumblingEventTimeWindows.of(Duration.ofMinutes(1)))
+                .aggregate(new LinkStatsAggregate(), new AddWindowBounds("1m"))
+                .name("stats: 1m windows").uid("stats-1m");
+        DataStream<WindowedStats> hour = rollup(minute, Duration.ofHours(1), "1h");
+        DataStream<WindowedStats> day = rollup(hour, Duration.ofDays(1), "1d");
+        return minute.union(hour, day)
+                .map(new ToLinkStats()).name("stats: to link_stats.v1").uid("stats-to-message");
+    }
+
+    private static DataStream<WindowedStats> rollup(DataStream<WindowedStats> finer, Duration size, String label) {
+        return finer
+                .keyBy(WindowedStats::key, Types.STRING)
+                .window(TumblingEventTimeWindows.of(size))
+                .aggregate(new RollupAggregate(), new AddWindowBounds(label))
+                .name("stats: " + label + " windows").uid("stats-" + label);
+    }
+}

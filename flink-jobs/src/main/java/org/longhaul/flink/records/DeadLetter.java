@@ -1,0 +1,15 @@
+package org.longhaul.flink.records;
+
+/** A message that did not validate, kept whole with the reason (dead_letter.v1). */
+public record DeadLetter(
+        String schema, int version, String src, String dst, String probeId, long ts,
+        String sourceTopic, Integer partition, Long offset, String rejectedBy, String reason,
+        String payload) {
+
+    public static final String SCHEMA = "dead_letter";
+    public static final String UNKNOWN = "unknown";
+
+    public String link() {
+        return Links.key(src, dst);
+    }
+}

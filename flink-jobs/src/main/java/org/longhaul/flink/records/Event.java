@@ -1,0 +1,27 @@
+package org.longhaul.flink.records;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Something an operator should know about a link (event.v1). {@code ts} is the event time of
+ * the evidence; {@code evidence} holds the numbers behind it. Build with {@link EventBuilder}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Event(
+        String schema, int version, String kind, String src, String dst, String probeId, long ts,
+        String severity, String message, String protocol, String episodeId, String cause,
+        List<String> pathBefore, List<String> pathAfter, List<ChangedHop> changedHops,
+        Map<String, Object> evidence) {
+
+    public static final String SCHEMA = "event";
+
+    public static EventBuilder builder(String kind, String src, String dst, String detector, long ts) {
+        return new EventBuilder(kind, src, dst, detector, ts);
+    }
+
+    public String link() {
+        return Links.key(src, dst);
+    }
+}

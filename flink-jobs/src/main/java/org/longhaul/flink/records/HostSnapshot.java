@@ -1,0 +1,27 @@
+package org.longhaul.flink.records;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/** The sender's TCP tuning taken with a throughput run (host_snapshot.v1). */
+public record HostSnapshot(
+        String schema, int version, String src, String dst, String probeId, long ts, String runId,
+        List<Long> tcpRmem, List<Long> tcpWmem, long rmemMax, long wmemMax, Boolean windowScaling,
+        String congestionControl, List<String> availableCongestionControl, @JsonProperty("interface") String iface, Integer mtu) {
+
+    public static final String SCHEMA = "host_snapshot";
+
+    /** Largest send buffer TCP autotuning may reach (tcp_wmem max). */
+    public long autotuneSendMax() {
+        return tcpWmem.get(2);
+    }
+
+    /** Largest receive buffer TCP autotuning may reach (tcp_rmem max). */
+    public long autotuneReceiveMax() {
+        return tcpRmem.get(2);
+    }
+
+    public String link() {
+        return Links.key(src, dst);
+    }
+}

@@ -1,0 +1,104 @@
+package org.longhaul.flink.records;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The one JSON mapping of the contract: snake_case names, records by their components. */
+public final class Json {
+    /** Event times the contract accepts (epoch milliseconds; see $defs/epoch_ms). */
+    public static final long MIN_TS = 100_000_000_000L;
+    public static final long MAX_TS = 9_999_999_999_999L;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .build();
+
+    private Json() {}
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    public static <T> T read(String json, Class<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    public static <T> T convert(JsonNode node, Class<T> type) {
+        try {
+            return MAPPER.treeToValue(node, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static byte[] bytes(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The top-level integer {@code ts} of a message if it is a plausible epoch-ms value, else null. */
+    public static Long peekTs(String payload) {
+        JsonNode ts = peek(payload, "ts");
+        if (ts == null || !ts.canConvertToLong() || !ts.isIntegralNumber()) {
+            return null;
+        }
+        long v = ts.asLong();
+        return v >= MIN_TS && v <= MAX_TS ? v : null;
+    }
+
+    /** A top-level string field of a message, or null when absent, not a string or not JSON. */
+    public static String peekText(String payload, String field) {
+        JsonNode v = peek(payload, field);
+        return v != null && v.isTextual() ? v.asText() : null;
+    }
+
+    /** Reads one top-level field without building the whole tree; null on any problem. */
+    private static JsonNode peek(String payload, String field) {
+        if (payload == null || payload.isEmpty()) {
+            return null;
+        }
+        try (JsonParser p = MAPPER.getFactory().createParser(payload)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals(name)) {
+                    return MAPPER.readTree(p);
+                }
+                if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+                    p.skipChildren();
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

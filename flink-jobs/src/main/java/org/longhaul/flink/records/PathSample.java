@@ -1,0 +1,16 @@
+package org.longhaul.flink.records;
+
+import java.util.List;
+
+/** One traceroute run (path_sample.v1). */
+public record PathSample(
+        String schema, int version, String src, String dst, String probeId, long ts,
+        String runId, String tool, String target, String dstAddr, Integer maxTtl, Integer queries,
+        boolean reached, List<PathHop> hops, RunError error) {
+
+    public static final String SCHEMA = "path_sample";
+
+    public String link() {
+        return Links.key(src, dst);
+    }
+}

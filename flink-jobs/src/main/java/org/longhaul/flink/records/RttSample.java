@@ -1,0 +1,15 @@
+package org.longhaul.flink.records;
+
+/** One ping run (rtt_sample.v1). */
+public record RttSample(
+        String schema, int version, String src, String dst, String probeId, long ts,
+        String runId, String tool, String target, Integer packetSize, Double intervalS,
+        long sent, long received, Long duplicates, double lossPercent,
+        Double rttMinMs, Double rttAvgMs, Double rttMaxMs, Double rttMdevMs, RunError error) {
+
+    public static final String SCHEMA = "rtt_sample";
+
+    public String link() {
+        return Links.key(src, dst);
+    }
+}

@@ -1,0 +1,54 @@
+package org.longhaul.flink.records;
+
+/**
+ * One throughput record (throughput_sample.v1): a per-interval row or the summary of a run.
+ * Nullable numbers are boxed; names follow the schema in snake_case through {@link Json}.
+ */
+public record ThroughputSample(
+        String schema, int version, String src, String dst, String probeId, long ts,
+        String runId, String record, String tool, String toolVersion, String target, Integer port,
+        String protocol, String direction, Integer streams, Long windowBytes, String congestion,
+        Double durationS, Double startS, Double endS, Boolean omitted,
+        Long bytes, Double bitsPerSecond, Long sentBytes, Double sentBitsPerSecond,
+        Long receivedBytes, Double receivedBitsPerSecond, Long retransmits, Long sndCwndBytes,
+        Double rttMs, Double rttvarMs, Double minRttMs, Double maxRttMs,
+        Double jitterMs, Long lostPackets, Long packets, Double lossPercent, Long outOfOrder,
+        RunError error) {
+
+    public static final String SCHEMA = "throughput_sample";
+
+    public boolean summary() {
+        return "summary".equals(record);
+    }
+
+    public boolean interval() {
+        return "interval".equals(record);
+    }
+
+    /** A summary of a run that ran and measured (no error). */
+    public boolean succeeded() {
+        return summary() && error == null && bitsPerSecond != null;
+    }
+
+    /** A summary of a run that was attempted and failed. */
+    public boolean failed() {
+        return summary() && error != null && !error.notStarted();
+    }
+
+    /** Interval rows excluded by the tool's omit period (TCP slow start) do not count. */
+    public boolean countedInterval() {
+        return interval() && !Boolean.TRUE.equals(omitted) && bitsPerSecond != null;
+    }
+
+    public boolean tcp() {
+        return "tcp".equals(protocol);
+    }
+
+    public boolean reverse() {
+        return "reverse".equals(direction);
+    }
+
+    public String link() {
+        return Links.key(src, dst);
+    }
+}

@@ -1,0 +1,77 @@
+package org.longhaul.flink.replay;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.BlobServerOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.longhaul.flink.jobs.LinkMonitorPipeline;
+import org.longhaul.flink.jobs.PipelineConfig;
+import org.longhaul.flink.jobs.Sinks;
+import org.longhaul.flink.jobs.Sources;
+import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.LinkStats;
+
+/**
+ * Runs the job graph of {@link LinkMonitorPipeline} on an embedded MiniCluster over bounded
+ * in-memory input, parallelism 1, bound to 127.0.0.1 on pinned port ranges, with its temporary
+ * files in a private directory that is removed afterwards. Events, stats and dead letters go to
+ * the given streams as JSON Lines (stats only when a stream is given).
+ */
+public final class ReplayRunner {
+    private ReplayRunner() {}
+
+    public static void run(ReplayInput input, PipelineConfig cfg, PrintStream events, PrintStream stats,
+                           PrintStream deadLetters) throws Exception {
+        String id = UUID.randomUUID().toString();
+        Path tmp = Files.createTempDirectory("longhaul-replay-");
+        String eventsCh = "events-" + id;
+        String statsCh = "stats-" + id;
+        String deadCh = "deadletters-" + id;
+        Channels.open(eventsCh, events);
+        Channels.open(statsCh, stats != null ? stats : new PrintStream(OutputStream.nullOutputStream()));
+        Channels.open(deadCh, deadLetters);
+        try {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, clusterConfig(tmp));
+            Sources sources = new Sources(ListSource.of(input.throughput()), ListSource.of(input.path()),
+                    ListSource.of(input.rtt()), ListSource.of(input.host()));
+            Sinks sinks = new Sinks(new JsonLinesSink<LinkStats>(statsCh), new JsonLinesSink<Event>(eventsCh),
+                    new JsonLinesSink<DeadLetter>(deadCh));
+            LinkMonitorPipeline.wire(env, sources, sinks, cfg);
+            env.execute("longhaul-replay");
+        } finally {
+            Channels.close(eventsCh);
+            Channels.close(statsCh);
+            Channels.close(deadCh);
+            deleteTree(tmp);
+        }
+    }
+
+    static Configuration clusterConfig(Path tmp) {
+        Configuration conf = new Configuration();
+        conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.ADDRESS, "127.0.0.1");
+        conf.set(RestOptions.BIND_PORT, "18081-18180");
+        conf.set(BlobServerOptions.PORT, "18181-18280");
+        conf.set(CoreOptions.TMP_DIRS, tmp.toString());
+        return conf;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

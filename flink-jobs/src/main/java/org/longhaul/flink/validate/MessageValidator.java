@@ -1,0 +1,95 @@
+package org.longhaul.flink.validate;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import java.io.IOException;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.RawMessage;
+
+/**
+ * Parses a raw message, validates it against its schema and maps it to its record. Never throws
+ * on bad input: whatever does not pass becomes a {@link DeadLetter} whose reason names the JSON
+ * path(s) at fault and whose payload is the message, whole.
+ */
+public final class MessageValidator {
+    /** The contract's host pattern ($defs/host): dead letters only copy src/dst that match it. */
+    private static final Pattern HOST = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]*$");
+    private static final int MAX_REASON = 2000;
+
+    private final SchemaRegistry registry;
+    private final String rejectedBy;
+    private final ObjectReader reader = Json.mapper().reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    public MessageValidator(SchemaRegistry registry, String rejectedBy) {
+        this.registry = registry;
+        this.rejectedBy = rejectedBy;
+    }
+
+    public <T> Checked<T> check(RawMessage raw, String schemaName, Class<T> type, long now) {
+        JsonNode node;
+        try {
+            if (raw.payload() == null || raw.payload().isBlank()) {
+                return reject(raw, null, "not JSON: empty message", now);
+            }
+            node = reader.readTree(raw.payload());
+        } catch (IOException e) {
+            return reject(raw, null, "not JSON: " + oneLine(e), now);
+        }
+        List<String> problems = registry.problems(schemaName, node);
+        if (!problems.isEmpty()) {
+            return reject(raw, node, "not a valid " + schemaName + ": " + String.join("; ", problems), now);
+        }
+        try {
+            return new Checked<>(Json.convert(node, type), null);
+        } catch (IllegalArgumentException e) {
+            return reject(raw, node, "valid " + schemaName + " but unreadable: " + e.getMessage(), now);
+        }
+    }
+
+    private <T> Checked<T> reject(RawMessage raw, JsonNode node, String reason, long now) {
+        String topic = raw.sourceTopic() == null || raw.sourceTopic().isEmpty() ? DeadLetter.UNKNOWN : raw.sourceTopic();
+        DeadLetter letter = new DeadLetter(DeadLetter.SCHEMA, 1,
+                host(node, "src"), host(node, "dst"), probeId(node), now, topic,
+                raw.partition(), raw.offset(), rejectedBy, truncate(reason),
+                raw.payload() == null ? "" : raw.payload());
+        return new Checked<>(null, letter);
+    }
+
+    private static String host(JsonNode node, String field) {
+        String v = text(node, field);
+        return v != null && v.length() <= 253 && HOST.matcher(v).matches() ? v : DeadLetter.UNKNOWN;
+    }
+
+    private static String probeId(JsonNode node) {
+        String v = text(node, "probe_id");
+        return v != null && !v.isEmpty() && v.length() <= 200 ? v : DeadLetter.UNKNOWN;
+    }
+
+    private static String text(JsonNode node, String field) {
+        if (node == null || !node.isObject()) {
+            return null;
+        }
+        JsonNode v = node.get(field);
+        return v != null && v.isTextual() ? v.asText() : null;
+    }
+
+    private static String oneLine(IOException e) {
+        String m = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe
+                ? jpe.getOriginalMessage() + locationOf(jpe) : e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.replaceAll("\\s+", " ").trim();
+    }
+
+    private static String locationOf(com.fasterxml.jackson.core.JsonProcessingException e) {
+        return e.getLocation() == null ? ""
+                : " at line " + e.getLocation().getLineNr() + " column " + e.getLocation().getColumnNr();
+    }
+
+    private static String truncate(String reason) {
+        return reason.length() <= MAX_REASON ? reason : reason.substring(0, MAX_REASON - 1) + "…";
+    }
+}

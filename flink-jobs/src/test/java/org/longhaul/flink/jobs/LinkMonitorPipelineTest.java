@@ -1,0 +1,62 @@
+package org.longhaul.flink.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.Samples.DST;
+import static org.longhaul.flink.testing.Samples.SRC;
+import static org.longhaul.flink.testing.Samples.T0;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.validate.SchemaRegistry;
+import org.longhaul.flink.testing.ReplayOutput;
+import org.longhaul.flink.testing.Samples;
+
+/** The whole graph on a MiniCluster: validation, dead letters and 1-minute statistics. */
+class LinkMonitorPipelineTest {
+
+    @Test
+    void oneRunAndAPingGiveMinuteStatsAndABadLineGivesADeadLetter() throws Exception {
+        List<String> lines = new ArrayList<>();
+        lines.add(Samples.summary(SRC, DST, "r1", T0 + 5_000, 3.0e6).toString());
+        for (int s = 0; s < 10; s++) {
+            lines.add(Samples.interval(SRC, DST, "r1", T0 + 5_000, s, s + 1, 2.0e6 + s * 1e5).toString());
+        }
+        lines.add(Samples.ping(SRC, DST, T0 + 20_000, 10, 9, 283.3, 0.4).toString());
+        lines.add("{\"schema\":\"throug");
+
+        ReplayOutput out = ReplayOutput.of(lines);
+
+        assertEquals(1, out.deadLetters().size());
+        assertEquals("replay:test", out.deadLetters().get(0).get("source_topic").asText());
+        JsonNode tcp = only(out.stats(s -> s.get("protocol").asText().equals("tcp") && s.get("window").asText().equals("1m")));
+        assertEquals(T0, tcp.get("window_start").asLong());
+        assertEquals(T0 + 60_000, tcp.get("ts").asLong());
+        assertEquals(10, tcp.get("samples").asLong());
+        assertEquals(1, tcp.get("runs").asLong());
+        assertEquals(0, tcp.get("errors").asLong());
+        assertEquals(2.45e6, tcp.get("throughput_mean_bps").asDouble(), 1.0);
+        assertEquals(2.9e6, tcp.get("throughput_max_bps").asDouble(), 1.0);
+        assertEquals(2.4e6, tcp.get("throughput_median_bps").asDouble(), 2.4e6 * 0.02);
+        JsonNode icmp = only(out.stats(s -> s.get("protocol").asText().equals("icmp") && s.get("window").asText().equals("1m")));
+        assertEquals(10.0, icmp.get("loss_percent").asDouble(), 1e-9);
+        assertEquals(283.3, icmp.get("rtt_mean_ms").asDouble(), 1e-9);
+        assertEquals(1, out.stats(s -> s.get("window").asText().equals("1h") && s.get("protocol").asText().equals("tcp")).size());
+        assertEquals(1, out.stats(s -> s.get("window").asText().equals("1d") && s.get("protocol").asText().equals("tcp")).size());
+        for (JsonNode s : out.stats()) {
+            assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.LINK_STATS, s), s.toString());
+        }
+        for (JsonNode d : out.deadLetters()) {
+            assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.DEAD_LETTER, d), d.toString());
+        }
+        assertTrue(out.events().isEmpty(), out.events().toString());
+    }
+
+    private static JsonNode only(List<JsonNode> nodes) {
+        assertEquals(1, nodes.size(), nodes.toString());
+        return nodes.get(0);
+    }
+}

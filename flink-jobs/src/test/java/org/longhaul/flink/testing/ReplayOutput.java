@@ -1,0 +1,57 @@
+package org.longhaul.flink.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.longhaul.flink.jobs.PipelineConfig;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.replay.ReplayInput;
+import org.longhaul.flink.replay.ReplayRunner;
+
+/** Runs the whole job graph on an embedded MiniCluster over JSON lines and keeps what it wrote. */
+public record ReplayOutput(List<JsonNode> events, List<JsonNode> stats, List<JsonNode> deadLetters) {
+
+    public static ReplayOutput of(List<String> lines) throws Exception {
+        return of(lines, PipelineConfig.defaults());
+    }
+
+    public static ReplayOutput of(List<String> lines, PipelineConfig cfg) throws Exception {
+        var events = new ByteArrayOutputStream();
+        var stats = new ByteArrayOutputStream();
+        var dead = new ByteArrayOutputStream();
+        ReplayRunner.run(ReplayInput.route(lines, "test"), cfg, utf8(events), utf8(stats), utf8(dead));
+        return new ReplayOutput(parse(events), parse(stats), parse(dead));
+    }
+
+    public List<JsonNode> events(String kind) {
+        return events.stream().filter(e -> kind.equals(e.get("kind").asText())).toList();
+    }
+
+    public List<JsonNode> stats(Predicate<JsonNode> which) {
+        return stats.stream().filter(which).toList();
+    }
+
+    private static PrintStream utf8(ByteArrayOutputStream out) {
+        return new PrintStream(out, true, StandardCharsets.UTF_8);
+    }
+
+    private static List<JsonNode> parse(ByteArrayOutputStream out) {
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            if (!line.isBlank()) {
+                try {
+                    nodes.add(Json.mapper().readTree(line));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("not a JSON line: " + line, e);
+                }
+            }
+        }
+        return nodes;
+    }
+}

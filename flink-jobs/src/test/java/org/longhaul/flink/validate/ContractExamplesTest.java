@@ -1,0 +1,115 @@
+package org.longhaul.flink.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.HostSnapshot;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.PathSample;
+import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.testing.ContractFiles;
+
+/**
+ * Every example of ingest/schemas/examples — the files the Go and Python tests load too: each
+ * valid one validates, parses into its record and survives a round trip; each invalid one is
+ * rejected with a dead letter. Run against the bundled schemas and the repository's copy.
+ */
+class ContractExamplesTest {
+    private static final Map<String, Class<?>> RECORDS = Map.of(
+            "throughput_sample.v1", ThroughputSample.class, "path_sample.v1", PathSample.class,
+            "rtt_sample.v1", RttSample.class, "host_snapshot.v1", HostSnapshot.class,
+            "link_stats.v1", LinkStats.class, "event.v1", Event.class, "dead_letter.v1", DeadLetter.class);
+    private static final ObjectMapper WITHOUT_NULLS = Json.mapper().copy()
+            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+
+    @TestFactory
+    Stream<DynamicTest> everyValidExampleValidatesAndParses() throws IOException {
+        return examples("valid").stream().map(file -> DynamicTest.dynamicTest(name(file), () -> {
+            String schema = file.getParent().getParent().getFileName().toString();
+            for (SchemaRegistry registry : registries()) {
+                var checked = new MessageValidator(registry, "test").check(raw(file), schema, RECORDS.get(schema), Json.MIN_TS);
+                assertTrue(checked.valid(), () -> name(file) + " rejected: " + checked.deadLetter().reason());
+                JsonNode back = WITHOUT_NULLS.valueToTree(checked.value());
+                assertEquals(List.of(), registry.problems(schema, back), "round trip of " + name(file));
+                assertEquals(Json.mapper().readTree(Files.readString(file)).get("ts"), back.get("ts"));
+            }
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyInvalidExampleIsRejectedWithAReason() throws IOException {
+        return examples("invalid").stream().map(file -> DynamicTest.dynamicTest(name(file), () -> {
+            String schema = file.getParent().getParent().getFileName().toString();
+            for (SchemaRegistry registry : registries()) {
+                var checked = new MessageValidator(registry, "test").check(raw(file), schema, RECORDS.get(schema), Json.MIN_TS);
+                assertFalse(checked.valid(), name(file) + " accepted");
+                DeadLetter letter = checked.deadLetter();
+                assertNotNull(letter);
+                assertTrue(letter.reason().contains("$"), "reason names a JSON path: " + letter.reason());
+                assertEquals(Files.readString(file), letter.payload());
+                assertEquals(List.of(), registry.problems("dead_letter.v1", Json.mapper().valueToTree(letter)));
+            }
+        }));
+    }
+
+    @Test
+    void everySchemaHasValidAndInvalidExamples() throws IOException {
+        for (String schema : RECORDS.keySet()) {
+            Path dir = ContractFiles.examplesDir().resolve(schema);
+            assertFalse(list(dir.resolve("valid")).isEmpty(), schema + " has no valid example");
+            assertFalse(list(dir.resolve("invalid")).isEmpty(), schema + " has no invalid example");
+        }
+    }
+
+    private static List<SchemaRegistry> registries() {
+        return List.of(SchemaRegistry.bundled(), SchemaRegistry.load(ContractFiles.schemasDir().toString()));
+    }
+
+    private static RawMessage raw(Path file) throws IOException {
+        return RawMessage.of("test", 0, 0L, Files.readString(file));
+    }
+
+    private static List<Path> examples(String kind) throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(ContractFiles.examplesDir())) {
+            for (Path dir : dirs.sorted().toList()) {
+                out.addAll(list(dir.resolve(kind)));
+            }
+        }
+        assertFalse(out.isEmpty(), "no " + kind + " examples found");
+        return out;
+    }
+
+    private static List<Path> list(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+    }
+
+    private static String name(Path file) {
+        return file.getParent().getParent().getFileName() + "/" + file.getParent().getFileName() + "/" + file.getFileName();
+    }
+}

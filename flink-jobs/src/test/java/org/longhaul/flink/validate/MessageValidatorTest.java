@@ -1,0 +1,85 @@
+package org.longhaul.flink.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.testing.Samples;
+
+class MessageValidatorTest {
+    private static final long NOW = 1_700_000_000_000L;
+    private final MessageValidator validator = new MessageValidator(SchemaRegistry.bundled(), "flink:validate");
+
+    private DeadLetter reject(String payload) {
+        var checked = validator.check(new RawMessage("longhaul.raw.throughput", 2, 1041L, Json.peekTs(payload), payload),
+                Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        assertFalse(checked.valid(), "accepted: " + payload);
+        assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(checked.deadLetter())));
+        return checked.deadLetter();
+    }
+
+    @Test
+    void truncatedJsonBecomesADeadLetterWithUnknownLinkAndItsBytes() {
+        DeadLetter d = reject("{\"schema\":\"throug");
+        assertTrue(d.reason().startsWith("not JSON: "), d.reason());
+        assertEquals("unknown", d.src());
+        assertEquals("unknown", d.dst());
+        assertEquals("unknown", d.probeId());
+        assertEquals("{\"schema\":\"throug", d.payload());
+        assertEquals("longhaul.raw.throughput", d.sourceTopic());
+        assertEquals(2, d.partition());
+        assertEquals(1041L, d.offset());
+        assertEquals(NOW, d.ts());
+        assertEquals("flink:validate", d.rejectedBy());
+    }
+
+    @Test
+    void reasonNamesThePathAndTheLinkComesFromThePayload() {
+        var sample = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 1e6);
+        sample.put("ts", 1_325_746_800L);
+        DeadLetter d = reject(sample.toString());
+        assertTrue(d.reason().contains("$.ts"), d.reason());
+        assertEquals(Samples.SRC, d.src());
+        assertEquals(Samples.DST, d.dst());
+        assertEquals("tcp-default", d.probeId());
+    }
+
+    @Test
+    void hostsThatBreakTheHostPatternAreNotCopied() {
+        var sample = Samples.interval(Samples.SRC, "-c;rm", "r1", Samples.T0, 0, 1, 1e6);
+        DeadLetter d = reject(sample.toString());
+        assertTrue(d.reason().contains("$.dst"), d.reason());
+        assertEquals(Samples.SRC, d.src());
+        assertEquals("unknown", d.dst());
+    }
+
+    @Test
+    void aMessageOfAnotherSchemaOnThisTopicIsRejected() {
+        DeadLetter d = reject(Samples.ping(Samples.SRC, Samples.DST, Samples.T0, 10, 10, 283, 0.4).toString());
+        assertTrue(d.reason().contains("$.schema"), d.reason());
+    }
+
+    @Test
+    void emptyAndTrailingGarbageAreNotJson() {
+        assertTrue(reject("").reason().startsWith("not JSON"));
+        assertTrue(reject("{} {}").reason().startsWith("not JSON"));
+        assertTrue(reject("[1,2]").reason().contains("$"));
+    }
+
+    @Test
+    void aValidIntervalParsesIntoItsRecord() {
+        var json = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).toString();
+        var checked = validator.check(RawMessage.of("t", 0, 0L, json), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        assertTrue(checked.valid());
+        assertEquals(2.8e6, checked.value().bitsPerSecond());
+        assertEquals(Samples.T0 + 1000, checked.value().ts());
+        assertEquals(Samples.T0 + 1000, Json.peekTs(json));
+    }
+}
