@@ -55,6 +55,33 @@ class LinkMonitorPipelineTest {
         assertTrue(out.events().isEmpty(), out.events().toString());
     }
 
+    @Test
+    void hourAndDayWindowsFoldTheMinuteWindowsOfTheirSpan() throws Exception {
+        List<String> lines = new ArrayList<>();
+        long[] runStarts = {T0, T0 + 2 * Samples.MINUTE, T0 + 61 * Samples.MINUTE};
+        for (long start : runStarts) {
+            for (int s = 0; s < 10; s++) {
+                lines.add(Samples.interval(SRC, DST, "r" + start, start, s, s + 1, 1e6 * (s + 1)).toString());
+            }
+        }
+        ReplayOutput out = ReplayOutput.of(lines);
+
+        List<JsonNode> minutes = out.stats(s -> s.get("window").asText().equals("1m"));
+        List<JsonNode> hours = out.stats(s -> s.get("window").asText().equals("1h"));
+        List<JsonNode> days = out.stats(s -> s.get("window").asText().equals("1d"));
+        assertEquals(3, minutes.size(), minutes.toString());
+        assertEquals(2, hours.size(), hours.toString());
+        assertEquals(1, days.size());
+        JsonNode firstHour = hours.stream().filter(h -> h.get("window_start").asLong() == T0).findFirst().orElseThrow();
+        assertEquals(20, firstHour.get("samples").asLong());
+        assertEquals(T0 + Samples.HOUR, firstHour.get("ts").asLong());
+        assertEquals(10e6, firstHour.get("throughput_max_bps").asDouble());
+        assertEquals(5.5e6, firstHour.get("throughput_mean_bps").asDouble(), 1e-6);
+        JsonNode day = days.get(0);
+        assertEquals(30, day.get("samples").asLong());
+        assertEquals(day.get("window_start").asLong() + 24 * Samples.HOUR, day.get("window_end").asLong());
+    }
+
     private static JsonNode only(List<JsonNode> nodes) {
         assertEquals(1, nodes.size(), nodes.toString());
         return nodes.get(0);
