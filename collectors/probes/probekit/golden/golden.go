@@ -1,0 +1,179 @@
+// Package golden runs a parser over captured tool outputs kept as folders
+// testdata/<tool>/<case>/{input.txt|input.json, args.txt, expected.jsonl | error.txt} and
+// compares its samples with the expected JSON Lines. Every sample must also validate against
+// ingest/schemas. `go test -update` rewrites expected.jsonl from the parser; review the diff by
+// eye against the input before committing it.
+package golden
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/sample"
+	"longhaul/collectors/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata expected.jsonl from the parsers' output")
+
+// Case is one folder.
+type Case struct {
+	Name  string
+	Dir   string
+	Input []byte
+	Args  []string // the flags of `longhaul-probe parse`, from args.txt
+}
+
+// Cases lists the case folders of dir (testdata/<tool>).
+func Cases(t testing.TB, dir string) []Case {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("golden cases: %v", err)
+	}
+	var out []Case
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		c := Case{Name: e.Name(), Dir: filepath.Join(dir, e.Name())}
+		for _, in := range []string{"input.txt", "input.json"} {
+			if b, err := os.ReadFile(filepath.Join(c.Dir, in)); err == nil {
+				c.Input = b
+			}
+		}
+		if c.Input == nil {
+			t.Fatalf("%s: no input.txt or input.json", c.Dir)
+		}
+		if b, err := os.ReadFile(filepath.Join(c.Dir, "args.txt")); err == nil {
+			c.Args = strings.Fields(string(b))
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no golden cases in %s", dir)
+	}
+	return out
+}
+
+// Meta builds the parser context the way `longhaul-probe parse` does from the same flags:
+// --src, --dst, --probe-id (default "import"), --ts (epoch ms); the run id is derived from
+// the tool and the input.
+func (c Case) Meta(tool string) (probekit.Meta, error) {
+	m := probekit.Meta{ProbeID: "import", RunID: probekit.ImportRunID(tool, c.Input)}
+	for i := 0; i+1 < len(c.Args); i += 2 {
+		v := c.Args[i+1]
+		switch c.Args[i] {
+		case "--src":
+			m.Src = v
+		case "--dst":
+			m.Dst = v
+		case "--probe-id":
+			m.ProbeID = v
+		case "--ts":
+			ms, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return m, err
+			}
+			m.Start = time.UnixMilli(ms)
+		}
+	}
+	return m, nil
+}
+
+// Parse is a parser under test.
+type Parse func(c Case) ([]sample.Sample, error)
+
+// Run checks every case of dir.
+func Run(t *testing.T, dir string, parse Parse) {
+	reg := Schemas(t)
+	for _, c := range Cases(t, dir) {
+		t.Run(c.Name, func(t *testing.T) {
+			got, err := parse(c)
+			errFile := filepath.Join(c.Dir, "error.txt")
+			if want, rerr := os.ReadFile(errFile); rerr == nil {
+				if err == nil {
+					t.Fatalf("want error containing %q, got %d samples", strings.TrimSpace(string(want)), len(got))
+				}
+				if !strings.Contains(err.Error(), strings.TrimSpace(string(want))) {
+					t.Fatalf("error %q does not contain %q", err, strings.TrimSpace(string(want)))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			out := Encode(t, reg, got)
+			expFile := filepath.Join(c.Dir, "expected.jsonl")
+			if *update {
+				if err := os.WriteFile(expFile, out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(expFile)
+			if err != nil {
+				t.Fatalf("%v (run go test -update, then review the file)", err)
+			}
+			if !bytes.Equal(out, want) {
+				t.Errorf("samples differ from %s\n got:\n%s\nwant:\n%s", expFile, out, want)
+			}
+		})
+	}
+}
+
+// Encode writes samples as JSON Lines, failing the test on any sample the schemas refuse.
+func Encode(t testing.TB, reg *schema.Registry, ss []sample.Sample) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	for i, s := range ss {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatalf("sample %d: %v", i, err)
+		}
+		if err := reg.Validate(b); err != nil {
+			t.Fatalf("sample %d does not validate: %v\n%s", i, err, b)
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+var (
+	regOnce sync.Once
+	reg     *schema.Registry
+	regErr  error
+)
+
+// Schemas loads ingest/schemas once per test binary.
+func Schemas(t testing.TB) *schema.Registry {
+	t.Helper()
+	regOnce.Do(func() { reg, regErr = schema.Load(schema.DefaultDir()) })
+	if regErr != nil {
+		t.Fatalf("schemas: %v", regErr)
+	}
+	return reg
+}
+
+// Seeds adds every case input of dir to a fuzz corpus.
+func Seeds(f *testing.F, dir string) {
+	for _, c := range Cases(f, dir) {
+		f.Add(c.Input)
+	}
+}
+
+// CheckAll fails when a parser returned a sample the schemas refuse: the property every fuzz
+// target checks besides not panicking.
+func CheckAll(t *testing.T, ss []sample.Sample) {
+	t.Helper()
+	Encode(t, Schemas(t), ss)
+}

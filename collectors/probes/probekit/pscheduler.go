@@ -1,0 +1,132 @@
+package probekit
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// Archive is the envelope pScheduler's archivers (http, kafka) send: the run's schedule, its
+// test and tool, the participants and the result, whose form depends on the test type.
+type Archive struct {
+	ID       string `json:"id"`
+	Schedule struct {
+		Start    string `json:"start"`
+		Duration string `json:"duration"`
+	} `json:"schedule"`
+	Test struct {
+		Type string          `json:"type"`
+		Spec json.RawMessage `json:"spec"`
+	} `json:"test"`
+	Tool struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"tool"`
+	Participants []string        `json:"participants"`
+	Result       json.RawMessage `json:"result"`
+}
+
+// EndpointSpec is what every pScheduler test spec names: where the test runs from and to.
+type EndpointSpec struct {
+	Source string `json:"source"`
+	Dest   string `json:"dest"`
+}
+
+// DecodeArchive decodes an archive message and checks its envelope.
+func DecodeArchive(input []byte) (*Archive, error) {
+	var a Archive
+	if err := DecodeJSON(input, &a); err != nil {
+		return nil, err
+	}
+	if a.Test.Type == "" {
+		return nil, PathError("test.type", "missing: not a pScheduler archive message")
+	}
+	if len(a.Result) == 0 || string(a.Result) == "null" {
+		return nil, PathError("result", "missing")
+	}
+	return &a, nil
+}
+
+// StartMS is schedule.start in epoch milliseconds.
+func (a *Archive) StartMS() (int64, error) {
+	if a.Schedule.Start == "" {
+		return 0, PathError("schedule.start", "missing")
+	}
+	t, err := time.Parse(time.RFC3339Nano, a.Schedule.Start)
+	if err != nil {
+		return 0, PathError("schedule.start", "%q is not an ISO 8601 date and time", a.Schedule.Start)
+	}
+	ms, err := CheckEpochMS(t.UnixMilli())
+	if err != nil {
+		return 0, PathError("schedule.start", "%v", err)
+	}
+	return ms, nil
+}
+
+// Link fills src and dst left empty by the caller from the test spec: src is spec.source, or
+// the first participant (the host that ran the test) when the spec names no source; dst is
+// spec.dest.
+func (a *Archive) Link(src, dst string) (string, string, error) {
+	var spec EndpointSpec
+	if len(a.Test.Spec) > 0 {
+		if err := json.Unmarshal(a.Test.Spec, &spec); err != nil {
+			return "", "", PathError("test.spec", "%v", err)
+		}
+	}
+	if src == "" {
+		src = spec.Source
+		if src == "" && len(a.Participants) > 0 {
+			src = a.Participants[0]
+		}
+		if !ValidHost(src) {
+			return "", "", PathError("test.spec.source", "%q cannot be a src: pass --src", src)
+		}
+	}
+	if dst == "" {
+		dst = spec.Dest
+		if !ValidHost(dst) {
+			return "", "", PathError("test.spec.dest", "%q cannot be a dst: pass --dst", dst)
+		}
+	}
+	return src, dst, nil
+}
+
+// RunID is "pscheduler-<id>" when the message carries its run id, so re-imports of the same
+// run agree even when the JSON was re-serialised; otherwise the hash of the input.
+func (a *Archive) RunID(input []byte) string {
+	if runIDRE.MatchString(a.ID) {
+		return "pscheduler-" + a.ID
+	}
+	return ImportRunID("pscheduler", input)
+}
+
+var runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,180}$`)
+
+// isoDurRE matches the ISO 8601 durations pScheduler writes for times: PT0.000123S, PT1M2S,
+// P1DT2H; no years or months (their length varies).
+var isoDurRE = regexp.MustCompile(`^P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$`)
+
+// ISODurationSeconds parses an ISO 8601 duration into seconds.
+func ISODurationSeconds(s string) (float64, error) {
+	m := isoDurRE.FindStringSubmatch(s)
+	if m == nil || s == "P" || s == "PT" {
+		return 0, fmt.Errorf("%q is not an ISO 8601 duration like PT0.000123S", s)
+	}
+	total := 0.0
+	for i, mult := range []float64{86400, 3600, 60, 1} {
+		if m[i+1] == "" {
+			continue
+		}
+		v, err := strconv.ParseFloat(m[i+1], 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q: %v", s, err)
+		}
+		total += v * mult
+	}
+	if total > 1e9 {
+		return 0, fmt.Errorf("%q is out of range", s)
+	}
+	return total, nil
+}

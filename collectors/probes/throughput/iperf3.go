@@ -1,0 +1,181 @@
+package throughput
+
+import (
+	"fmt"
+	"strings"
+
+	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/sample"
+)
+
+// ParseIperf3 turns the output of `iperf3 -J` into one interval record per reporting interval
+// and exactly one summary, which carries `error` when iperf3 reported one (connection refused,
+// server busy, the server leaving mid-run…). Intervals printed before a failure are kept.
+// Times: the summary's ts is start.timestamp (or m.Start when iperf3 failed before printing
+// it); an interval's ts is that start plus its end offset, plus the omit period for the
+// intervals after it (iperf3 restarts its clock when the omitted seconds are over). An interval
+// repeated verbatim (iperf3 prints the last one twice when the server leaves) is kept once.
+func ParseIperf3(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error) {
+	if err := m.Check(); err != nil {
+		return nil, err
+	}
+	var o i3Output
+	if err := probekit.DecodeJSON(out, &o); err != nil {
+		return nil, err
+	}
+	r, err := iperf3Run(&o, m, q)
+	if err != nil {
+		return nil, err
+	}
+	startMS, err := iperf3Start(&o, m)
+	if err != nil {
+		return nil, err
+	}
+	var ss []sample.Sample
+	omit := 0.0
+	if o.Start.TestStart != nil {
+		omit = o.Start.TestStart.Omit
+	}
+	for i := range o.Intervals {
+		if i > 0 && repeated(&o.Intervals[i-1], &o.Intervals[i]) {
+			continue
+		}
+		rec, err := iperf3Interval(r, &o.Intervals[i], i, startMS, omit)
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, rec)
+	}
+	sum, err := iperf3Summary(r, &o, startMS)
+	if err != nil {
+		return nil, err
+	}
+	return append(ss, sum), nil
+}
+
+// repeated spots the interval iperf3 prints twice when the server leaves mid-run.
+func repeated(prev, cur *i3Interval) bool {
+	return prev.Sum != nil && cur.Sum != nil && prev.Sum.Start == cur.Sum.Start && prev.Sum.End == cur.Sum.End
+}
+
+func iperf3Run(o *i3Output, m probekit.Meta, q Requested) (*runInfo, error) {
+	r := &runInfo{meta: m, tool: "iperf3"}
+	if v := strings.TrimSpace(strings.TrimPrefix(o.Start.Version, "iperf ")); v != "" {
+		r.toolVersion = sample.Str(v)
+	}
+	if c := o.Start.ConnectingTo; c != nil {
+		if c.Host != "" {
+			r.target = sample.Str(c.Host)
+		}
+		if c.Port >= 1 && c.Port <= 65535 {
+			r.port = sample.I64(c.Port)
+		}
+	}
+	if ts := o.Start.TestStart; ts != nil {
+		switch p := strings.ToLower(ts.Protocol); p {
+		case "tcp", "udp":
+			r.protocol = p
+		default:
+			return nil, probekit.PathError("start.test_start.protocol", "%q is not tcp or udp", ts.Protocol)
+		}
+		if ts.NumStreams >= 1 {
+			r.streams = sample.I64(ts.NumStreams)
+		}
+		r.direction = "forward"
+		if ts.Reverse != 0 {
+			r.direction = "reverse"
+		}
+		if !finite(ts.Omit) || ts.Omit > 86400 {
+			return nil, probekit.PathError("start.test_start.omit", "%g is out of range", ts.Omit)
+		}
+	}
+	if b := o.Start.SockBufsize; b != nil && *b > 0 {
+		r.window = sample.I64(*b)
+	}
+	if c := o.End.SenderTCPCongestion; c != "" && r.protocol != "udp" {
+		r.congestion = sample.Str(c)
+	}
+	r.fromRequested(q)
+	return r, nil
+}
+
+func iperf3Start(o *i3Output, m probekit.Meta) (int64, error) {
+	if t := o.Start.Timestamp; t != nil && t.Timesecs != nil {
+		if *t.Timesecs > probekit.MaxEpochMS/1000 {
+			return 0, probekit.PathError("start.timestamp.timesecs", "%d is out of range", *t.Timesecs)
+		}
+		ms, err := probekit.CheckEpochMS(*t.Timesecs * 1000)
+		if err != nil {
+			return 0, probekit.PathError("start.timestamp.timesecs", "%v", err)
+		}
+		return ms, nil
+	}
+	return m.StartMS()
+}
+
+func iperf3Interval(r *runInfo, iv *i3Interval, i int, startMS int64, omit float64) (sample.Sample, error) {
+	path := fmt.Sprintf("intervals[%d].sum", i)
+	s := iv.Sum
+	if s == nil {
+		return nil, probekit.PathError(path, "missing")
+	}
+	if !finite(s.Start) || !finite(s.End) || s.End < s.Start || s.Bytes < 0 || !finite(s.BitsPerSecond) {
+		return nil, probekit.PathError(path, "start %g, end %g, bytes %d, bits_per_second %g are not a valid interval", s.Start, s.End, s.Bytes, s.BitsPerSecond)
+	}
+	omitted := s.Omitted != nil && *s.Omitted
+	offset := s.End
+	if !omitted {
+		offset += omit
+	}
+	ts, err := probekit.OffsetMS(startMS, offset)
+	if err != nil {
+		return nil, probekit.PathError(path+".end", "%v", err)
+	}
+	rec := r.record(sample.RecordInterval, ts)
+	rec.StartS, rec.EndS = sample.F64(s.Start), sample.F64(s.End)
+	rec.Omitted = &omitted
+	rec.Bytes = sample.I64(s.Bytes)
+	rec.BitsPerSecond = sample.F64(s.BitsPerSecond)
+	rec.Retransmits = count(s.Retransmits)
+	rec.Packets = count(s.Packets)
+	if j := s.JitterMs; j != nil && finite(*j) {
+		rec.JitterMs = sample.F64(*j)
+	}
+	rec.LostPackets = count(s.LostPackets)
+	rec.LossPercent = pct(s.LostPercent)
+	streamFigures(rec, iv.Streams)
+	return rec, nil
+}
+
+// streamFigures adds what only the per-stream rows carry: the congestion window, summed over
+// the streams (the data in flight of the whole transfer), and the smoothed RTT and its
+// variance, averaged over the streams that report one.
+func streamFigures(rec *sample.Throughput, streams []i3Stream) {
+	var cwnd int64
+	var haveCwnd bool
+	var rtt, rttvar float64
+	var nRTT, nVar int
+	for _, st := range streams {
+		if st.SndCwnd != nil && *st.SndCwnd >= 0 && *st.SndCwnd < 1<<50 {
+			cwnd += *st.SndCwnd
+			haveCwnd = true
+		}
+		if st.RTT != nil && finite(*st.RTT) && *st.RTT > 0 {
+			rtt += *st.RTT
+			nRTT++
+		}
+		if st.RTTVar != nil && finite(*st.RTTVar) && *st.RTTVar > 0 {
+			rttvar += *st.RTTVar
+			nVar++
+		}
+	}
+	if haveCwnd && cwnd >= 0 {
+		rec.SndCwndBytes = sample.I64(cwnd)
+	}
+	if nRTT > 0 {
+		rec.RTTMs = sample.F64(rtt / float64(nRTT) / 1000)
+	}
+	if nVar > 0 {
+		rec.RTTVarMs = sample.F64(rttvar / float64(nVar) / 1000)
+	}
+}
