@@ -1,0 +1,123 @@
+package schedule
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"longhaul/collectors/probe"
+	"longhaul/collectors/sample"
+)
+
+// Result is one run's outcome, handed to the Sink: the samples it produced or, for a run that
+// could not start in its slot, NotStarted with the reason (and the not_started samples, if
+// the kind has them).
+type Result struct {
+	Job        probe.Job
+	Kind       string
+	Samples    []sample.Sample
+	Ended      time.Time
+	NotStarted bool
+	Reason     string
+}
+
+// Sink receives results. It is called from several goroutines at once.
+type Sink func(Result)
+
+// Options of a Scheduler.
+type Options struct {
+	Src           string
+	MaxBackground int
+	Clock         Clock      // default RealClock
+	Rand          *rand.Rand // default seeded from the runtime's random source
+	Logger        *slog.Logger
+}
+
+// Scheduler runs tasks on their slots and hands every result to a sink.
+type Scheduler struct {
+	opt   Options
+	tasks []Task
+	sink  Sink
+	log   *slog.Logger
+}
+
+// New makes a scheduler; Run starts it.
+func New(tasks []Task, sink Sink, opt Options) *Scheduler {
+	if opt.Clock == nil {
+		opt.Clock = RealClock{}
+	}
+	if opt.Rand == nil {
+		opt.Rand = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	if opt.MaxBackground < 1 {
+		opt.MaxBackground = 1
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &Scheduler{opt: opt, tasks: tasks, sink: sink, log: opt.Logger}
+}
+
+type ended struct {
+	r       *run
+	samples []sample.Sample
+}
+
+// Run schedules until ctx ends, then cancels the runs in progress and waits for them (their
+// results still go to the sink).
+func (s *Scheduler) Run(ctx context.Context) error {
+	clock := s.opt.Clock
+	c := newCore(s.opt.Src, s.tasks, s.opt.MaxBackground, s.opt.Rand, clock.Now())
+	done := make(chan ended)
+	var wg sync.WaitGroup
+	runCtx, cancelRuns := context.WithCancel(ctx)
+	defer cancelRuns()
+	for {
+		now := clock.Now()
+		start, expired := c.step(now)
+		for _, r := range expired {
+			s.notStarted(r, now)
+		}
+		for _, r := range start {
+			wg.Add(1)
+			go func(r *run) {
+				defer wg.Done()
+				done <- ended{r, s.execute(runCtx, r)}
+			}(r)
+		}
+		timer := clock.NewTimer(c.next().Sub(now))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			cancelRuns()
+			go func() { wg.Wait(); close(done) }()
+			for range done { // runs in progress end promptly once cancelled
+			}
+			return nil
+		case e := <-done:
+			timer.Stop()
+			c.finish(e.r)
+		case <-timer.C():
+		}
+	}
+}
+
+// execute runs one job under its probe's timeout and hands the result to the sink.
+func (s *Scheduler) execute(ctx context.Context, r *run) []sample.Sample {
+	t := r.task
+	ctx, cancel := context.WithTimeout(ctx, t.Probe.Timeout())
+	defer cancel()
+	samples := t.Probe.Run(ctx, r.job)
+	s.sink(Result{Job: r.job, Kind: t.Kind, Samples: samples, Ended: s.opt.Clock.Now()})
+	return samples
+}
+
+func (s *Scheduler) notStarted(r *run, now time.Time) {
+	t := &r.task.Task
+	r.job.Start = r.planned
+	s.log.Warn("run not started in its slot", "probe", t.ProbeID, "dst", t.Dst, "run_id", r.job.RunID, "reason", r.reason)
+	s.sink(Result{Job: r.job, Kind: t.Kind, Samples: notStartedSamples(t, r.job, r.reason),
+		Ended: now, NotStarted: true, Reason: r.reason})
+}
