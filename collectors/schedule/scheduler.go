@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"longhaul/collectors/probe"
@@ -37,11 +38,15 @@ type Options struct {
 
 // Scheduler runs tasks on their slots and hands every result to a sink.
 type Scheduler struct {
-	opt   Options
-	tasks []Task
-	sink  Sink
-	log   *slog.Logger
+	opt     Options
+	tasks   []Task
+	sink    Sink
+	log     *slog.Logger
+	running atomic.Int64 // runs started and not yet seen to end by the loop
 }
+
+// Running is the number of runs in progress.
+func (s *Scheduler) Running() int { return int(s.running.Load()) }
 
 // New makes a scheduler; Run starts it.
 func New(tasks []Task, sink Sink, opt Options) *Scheduler {
@@ -81,6 +86,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 			s.notStarted(r, now)
 		}
 		for _, r := range start {
+			s.running.Add(1)
 			wg.Add(1)
 			go func(r *run) {
 				defer wg.Done()
@@ -99,6 +105,7 @@ func (s *Scheduler) Run(ctx context.Context) error {
 		case e := <-done:
 			timer.Stop()
 			c.finish(e.r)
+			s.running.Add(-1)
 		case <-timer.C():
 		}
 	}

@@ -1,0 +1,175 @@
+// Package agent wires longhaul-probe together: the scheduler's results are encoded and
+// appended to the spool, the publisher drains the spool into Kafka, and the health endpoint
+// reports on all of it.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/collectors/config"
+	"longhaul/collectors/probe"
+	"longhaul/collectors/publish"
+	"longhaul/collectors/schedule"
+	"longhaul/collectors/schema"
+)
+
+// Options are the agent's seams; zero values are the production ones.
+type Options struct {
+	Version  string
+	Logger   *slog.Logger
+	Clock    schedule.Clock   // default: the wall clock
+	Rand     *rand.Rand       // default: randomly seeded
+	Exec     probe.Exec       // default: SystemExec
+	Producer publish.Producer // default: a franz-go client built from the config
+	// Publisher tuning (backoffs, ping period); MaxInFlight comes from the config.
+	Publisher publish.PublisherOptions
+}
+
+// Agent is one running longhaul-probe.
+type Agent struct {
+	cfg     *config.Config
+	opt     Options
+	log     *slog.Logger
+	spool   *publish.Spool
+	pub     *publish.Publisher
+	client  *kgo.Client // nil when a Producer was given
+	sched   *schedule.Scheduler
+	enc     *encoder
+	stats   *runStats
+	started time.Time
+}
+
+// New builds the probes, opens the spool (reloading what a previous run left) and creates
+// the Kafka client. Nothing runs until Run.
+func New(cfg *config.Config, opt Options) (*Agent, error) {
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	if opt.Exec == nil {
+		opt.Exec = SystemExec
+	}
+	if opt.Clock == nil {
+		opt.Clock = schedule.RealClock{}
+	}
+	a := &Agent{cfg: cfg, opt: opt, log: opt.Logger, started: opt.Clock.Now()}
+	insts, err := cfg.Build(opt.Exec)
+	if err != nil {
+		return nil, err
+	}
+	tasks := schedule.TasksFrom(insts)
+	reg, err := loadSchemas(cfg.SchemasDir, a.log)
+	if err != nil {
+		return nil, err
+	}
+	a.enc = &encoder{reg: reg, now: opt.Clock.Now}
+	a.stats = newRunStats(tasks)
+	a.spool, err = publish.Open(cfg.Spool.Dir, publish.Options{
+		MaxBytes: int64(cfg.Spool.MaxBytes), SegmentBytes: int64(cfg.Spool.SegmentBytes),
+		Fsync: cfg.Spool.Fsync, FsyncInterval: cfg.Spool.FsyncInterval.D(), Logger: a.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	prod := opt.Producer
+	if prod == nil {
+		a.client, err = publish.NewClient(cfg.Kafka.Brokers, cfg.Kafka.ClientID, cfg.Kafka.MaxInFlight, a.log)
+		if err != nil {
+			a.spool.Close()
+			return nil, fmt.Errorf("kafka client: %w", err)
+		}
+		prod = a.client
+	}
+	popt := opt.Publisher
+	popt.MaxInFlight, popt.Logger = cfg.Kafka.MaxInFlight, a.log
+	a.pub = publish.NewPublisher(a.spool, prod, popt)
+	a.sched = schedule.New(tasks, a.sink, schedule.Options{Src: cfg.Src, MaxBackground: cfg.Schedule.MaxBackground,
+		Clock: opt.Clock, Rand: opt.Rand, Logger: a.log})
+	a.log.Info("longhaul-probe configured", "src", cfg.Src, "config", cfg.File(), "probes", len(insts),
+		"runs_per_interval", len(tasks), "spool", cfg.Spool.Dir, "brokers", cfg.Kafka.Brokers, "validation", reg != nil)
+	return a, nil
+}
+
+// loadSchemas returns the registry samples are validated against, or nil when disabled.
+func loadSchemas(dir string, log *slog.Logger) (*schema.Registry, error) {
+	switch dir {
+	case "off":
+		return nil, nil
+	case "":
+		d := schema.DefaultDir()
+		reg, err := schema.Load(d)
+		if err != nil {
+			log.Warn("no schemas found: samples are published without validation", "looked_in", d, "err", err)
+			return nil, nil
+		}
+		return reg, nil
+	}
+	reg, err := schema.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("schemas_dir: %w", err)
+	}
+	return reg, nil
+}
+
+// Run runs the agent until ctx ends: the health endpoint, the publisher and the scheduler.
+// On the way out, runs in progress are cancelled and their results spooled, what is in
+// flight is flushed to Kafka (for up to the flush timeout), and the spool is closed; what
+// Kafka has not acknowledged is sent after the next start.
+func (a *Agent) Run(ctx context.Context) error {
+	var srv *http.Server
+	if a.cfg.Health.Listen != config.HealthOff {
+		ln, err := net.Listen("tcp", a.cfg.Health.Listen)
+		if err != nil {
+			a.closeAll()
+			return fmt.Errorf("health.listen: %w", err)
+		}
+		srv = &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		go srv.Serve(ln)
+		a.log.Info("health endpoint", "url", "http://"+ln.Addr().String()+"/health")
+	}
+	pubCtx, stopPub := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); a.pub.Run(pubCtx) }()
+	go func() { defer wg.Done(); a.healthLoop(pubCtx) }()
+
+	err := a.sched.Run(ctx)
+	stopPub()
+	wg.Wait()
+	if srv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		srv.Shutdown(sctx)
+		cancel()
+	}
+	a.logHealth()
+	return errors.Join(err, a.closeAll())
+}
+
+func (a *Agent) closeAll() error {
+	if a.client != nil {
+		a.client.Close()
+	}
+	return a.spool.Close()
+}
+
+func (a *Agent) healthLoop(ctx context.Context) {
+	t := time.NewTicker(a.cfg.Health.LogEvery.D())
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			a.logHealth()
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package agent
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// Health is the agent's state, served as JSON on GET /health.
+type Health struct {
+	Status  string                 `json:"status"` // "ok", or "degraded" while Kafka is unreachable
+	Src     string                 `json:"src"`
+	Version string                 `json:"version"`
+	Started time.Time              `json:"started"`
+	UptimeS float64                `json:"uptime_s"`
+	Kafka   KafkaHealth            `json:"kafka"`
+	Spool   SpoolHealth            `json:"spool"`
+	Samples SampleHealth           `json:"samples"`
+	Probes  map[string]ProbeHealth `json:"probes"`
+}
+
+// KafkaHealth is the publisher's side.
+type KafkaHealth struct {
+	Connected     bool       `json:"connected"`
+	LastAck       *time.Time `json:"last_ack,omitempty"`
+	LastError     string     `json:"last_error,omitempty"`
+	LastErrorAt   *time.Time `json:"last_error_at,omitempty"`
+	Sent          uint64     `json:"sent"`
+	Acked         uint64     `json:"acked"`
+	Failed        uint64     `json:"failed"`
+	Undeliverable uint64     `json:"undeliverable"`
+	InFlight      int        `json:"in_flight"`
+}
+
+// SpoolHealth is the on-disk queue.
+type SpoolHealth struct {
+	DepthSamples    int    `json:"depth_samples"`
+	DepthBytes      int64  `json:"depth_bytes"`
+	MaxBytes        int64  `json:"max_bytes"`
+	Segments        int    `json:"segments"`
+	DroppedInterval uint64 `json:"dropped_interval"`
+	DroppedOther    uint64 `json:"dropped_other"`
+	DroppedTotal    uint64 `json:"dropped_total"`
+	CorruptSkipped  uint64 `json:"corrupt_skipped"`
+}
+
+// SampleHealth counts samples on their way into the spool.
+type SampleHealth struct {
+	Spooled      uint64 `json:"spooled"`
+	DeadLettered uint64 `json:"dead_lettered"`
+	Lost         uint64 `json:"lost"` // could not be written to the spool at all
+}
+
+// Health takes a snapshot of the agent's state.
+func (a *Agent) Health() Health {
+	ps := a.pub.Stats()
+	ss := a.spool.Stats()
+	probes, samples := a.stats.snapshot()
+	h := Health{
+		Status: "ok", Src: a.cfg.Src, Version: a.opt.Version, Started: a.started,
+		UptimeS: time.Since(a.started).Seconds(),
+		Kafka: KafkaHealth{Connected: ps.Connected, LastError: ps.LastError, Sent: ps.Sent, Acked: ps.Acked,
+			Failed: ps.Failed, Undeliverable: ps.Undeliverable, InFlight: ps.Outstanding},
+		Spool: SpoolHealth{DepthSamples: ss.Samples, DepthBytes: ss.Bytes, MaxBytes: int64(a.cfg.Spool.MaxBytes),
+			Segments: ss.Segments, DroppedInterval: ss.DroppedInterval, DroppedOther: ss.DroppedOther,
+			DroppedTotal: ss.Dropped(), CorruptSkipped: ss.Corrupt},
+		Samples: samples,
+		Probes:  probes,
+	}
+	if !ps.LastAck.IsZero() {
+		h.Kafka.LastAck = &ps.LastAck
+	}
+	if !ps.LastErrorAt.IsZero() {
+		h.Kafka.LastErrorAt = &ps.LastErrorAt
+	}
+	if !ps.Connected {
+		h.Status = "degraded"
+	}
+	return h
+}
+
+// Handler serves GET /health (JSON) and GET /metrics (Prometheus text format).
+func (a *Agent) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(a.Health())
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		writeMetrics(w, a.Health())
+	})
+	return mux
+}
+
+// logHealth writes the periodic health line.
+func (a *Agent) logHealth() {
+	h := a.Health()
+	failing := 0
+	for _, p := range h.Probes {
+		if p.LastError != "" && (p.LastSuccess == nil || (p.LastRun != nil && p.LastRun.After(*p.LastSuccess))) {
+			failing++
+		}
+	}
+	a.log.Info("health", "status", h.Status, "kafka_connected", h.Kafka.Connected,
+		"spool_samples", h.Spool.DepthSamples, "spool_bytes", h.Spool.DepthBytes,
+		"dropped", h.Spool.DroppedTotal, "acked", h.Kafka.Acked, "spooled", h.Samples.Spooled,
+		"probes", len(h.Probes), "probes_failing", failing, "lost", h.Samples.Lost)
+}

@@ -1,0 +1,44 @@
+package agent
+
+import (
+	"time"
+
+	"longhaul/collectors/publish"
+	"longhaul/collectors/schedule"
+)
+
+// sink spools the samples of one run as one batch (one fsync) and counts the run.
+func (a *Agent) sink(r schedule.Result) {
+	recs := make([]publish.Record, 0, len(r.Samples))
+	dead, lost := 0, 0
+	for _, s := range r.Samples {
+		rec, dl, err := a.enc.encode(s)
+		if err != nil {
+			a.log.Error("sample LOST: cannot encode it", "probe", r.Job.ProbeID, "run_id", r.Job.RunID, "err", err)
+			lost++
+			continue
+		}
+		if dl {
+			dead++
+			a.log.Warn("sample failed validation; spooled as a dead letter", "probe", r.Job.ProbeID,
+				"run_id", r.Job.RunID, "schema", s.Head().Schema)
+		}
+		recs = append(recs, rec)
+	}
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = a.spool.Append(recs); err == nil {
+			break
+		}
+		a.log.Error("spool append failed; retrying", "attempt", attempt+1, "err", err)
+		time.Sleep(time.Second)
+	}
+	if err != nil {
+		a.log.Error("samples LOST: the spool cannot store them", "probe", r.Job.ProbeID, "run_id", r.Job.RunID,
+			"samples", len(recs), "err", err)
+		lost += len(recs)
+		recs = nil
+	}
+	a.stats.add(len(recs), dead, lost)
+	a.stats.record(r)
+}
