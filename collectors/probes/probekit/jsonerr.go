@@ -60,3 +60,21 @@ func lineCol(input []byte, off int64) (int, int) {
 func PathError(path, format string, args ...any) error {
 	return fmt.Errorf("JSON path %s: %s", path, fmt.Sprintf(format, args...))
 }
+
+// DecodeAt decodes a part of a message already read (a json.RawMessage found at path) and
+// names the full JSON path of a value of the wrong type.
+func DecodeAt(path string, raw []byte, v any) error {
+	err := json.Unmarshal(raw, v)
+	var te *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &te):
+		field := path
+		if te.Field != "" {
+			field += "." + te.Field
+		}
+		return fmt.Errorf("JSON path %s: got %s, want %s", field, te.Value, te.Type)
+	}
+	return PathError(path, "%v", err)
+}

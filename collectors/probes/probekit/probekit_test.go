@@ -16,18 +16,18 @@ import (
 
 func TestClassifyNamesTheSchemasClassesFromRealToolMessages(t *testing.T) {
 	cases := map[string]sample.ErrorClass{
-		"unable to connect to server: Connection refused":               sample.ErrConnectionRefused,
-		"connect failed: Connection refused":                            sample.ErrConnectionRefused,
-		"the server is busy running a test. try again later":            sample.ErrServerBusy,
-		"unable to connect to server: Connection timed out":             sample.ErrTimeout,
-		"unable to connect to server: No route to host":                 sample.ErrNoRoute,
-		"ping: connect: Network is unreachable":                         sample.ErrNoRoute,
-		"From 10.99.0.254 icmp_seq=1 Destination Host Unreachable":      sample.ErrHostUnreachable,
-		"From 10.99.0.254 icmp_seq=1 Packet filtered":                   sample.ErrHostUnreachable,
+		"unable to connect to server: Connection refused":                sample.ErrConnectionRefused,
+		"connect failed: Connection refused":                             sample.ErrConnectionRefused,
+		"the server is busy running a test. try again later":             sample.ErrServerBusy,
+		"unable to connect to server: Connection timed out":              sample.ErrTimeout,
+		"unable to connect to server: No route to host":                  sample.ErrNoRoute,
+		"ping: connect: Network is unreachable":                          sample.ErrNoRoute,
+		"From 10.99.0.254 icmp_seq=1 Destination Host Unreachable":       sample.ErrHostUnreachable,
+		"From 10.99.0.254 icmp_seq=1 Packet filtered":                    sample.ErrHostUnreachable,
 		"ping: nosuchhost.invalid: Temporary failure in name resolution": sample.ErrDNS,
-		"traceroute: foo: Name or service not known":                    sample.ErrDNS,
-		"the server has terminated":                                     sample.ErrToolFailed,
-		"unable to connect to server: Resource temporarily unavailable": sample.ErrToolFailed,
+		"traceroute: foo: Name or service not known":                     sample.ErrDNS,
+		"the server has terminated":                                      sample.ErrToolFailed,
+		"unable to connect to server: Resource temporarily unavailable":  sample.ErrToolFailed,
 	}
 	for msg, want := range cases {
 		if got := Classify(msg); got != want {

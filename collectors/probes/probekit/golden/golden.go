@@ -89,6 +89,17 @@ func (c Case) Meta(tool string) (probekit.Meta, error) {
 	return m, nil
 }
 
+// MustMeta is Meta for cases whose args are known to be well formed; the run id is left
+// empty for parsers that find their own.
+func (c Case) MustMeta() probekit.Meta {
+	m, err := c.Meta("")
+	if err != nil {
+		panic(err)
+	}
+	m.RunID = ""
+	return m
+}
+
 // Parse is a parser under test.
 type Parse func(c Case) ([]sample.Sample, error)
 

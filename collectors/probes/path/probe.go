@@ -1,0 +1,88 @@
+// Package path is the "path" probe kind: Linux traceroute with a fixed flow, published as one
+// path sample per run (every hop, every answer, `*`, ICMP annotations, whether the destination
+// answered). It also imports traceroute text and pScheduler trace results for
+// `longhaul-probe parse`.
+package path
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"longhaul/collectors/probe"
+	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/sample"
+)
+
+// Kind is the registry name.
+const Kind = "path"
+
+func init() { probe.Register(Kind, Factory) }
+
+// Factory builds a path probe from its params.
+func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
+	p, err := DecodeParams(node)
+	if err != nil {
+		return nil, err
+	}
+	return &Probe{Params: p, Exec: exec, Now: time.Now}, nil
+}
+
+// Probe runs traceroute.
+type Probe struct {
+	Params Params
+	Exec   probe.Exec
+	Now    func() time.Time
+}
+
+// Exclusive is false: a traceroute is a trickle of packets.
+func (pr *Probe) Exclusive() bool { return false }
+
+// Timeout is the worst case of a run.
+func (pr *Probe) Timeout() time.Duration { return pr.Params.Timeout() }
+
+// Run traces the path to the job's target; it always returns one path sample, carrying the
+// error when traceroute could not run.
+func (pr *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
+	m := probekit.Meta{Src: job.Src, Dst: job.Dst, ProbeID: job.ProbeID, RunID: job.RunID, Target: job.Target, Start: job.Start}
+	if m.Start.IsZero() {
+		m.Start = pr.Now()
+	}
+	argv, err := Argv(pr.Params, job.Target)
+	if err != nil {
+		return []sample.Sample{failed(m, &sample.RunError{Class: sample.ErrNotStarted, Message: err.Error()})}
+	}
+	stdout, stderr, runErr := pr.Exec(ctx, argv)
+	out := append(append(append([]byte{}, stdout...), '\n'), stderr...)
+	if len(strings.TrimSpace(string(out))) == 0 {
+		return []sample.Sample{failed(m, probekit.ExecFailure(ctx, "traceroute", runErr, stderr))}
+	}
+	ss, err := ParseTraceroute(out, m, Requested{Queries: pr.Params.Queries, MaxTTL: pr.Params.MaxTTL})
+	if err != nil {
+		e := probekit.ExecFailure(ctx, "traceroute", runErr, stderr)
+		if runErr == nil || e.Class == sample.ErrToolFailed {
+			e = &sample.RunError{Class: sample.ErrToolFailed, Message: probekit.Message(fmt.Sprintf("unparseable traceroute output: %v", err))}
+		}
+		return []sample.Sample{failed(m, e)}
+	}
+	p := ss[0].(*sample.Path)
+	if p.Error == nil && runErr != nil {
+		p.Error = probekit.ExecFailure(ctx, "traceroute", runErr, stderr)
+	}
+	return ss
+}
+
+// failed is the path sample of a run that traced nothing.
+func failed(m probekit.Meta, e *sample.RunError) *sample.Path {
+	p := sample.NewPath(m.Src, m.Dst, m.ProbeID, m.RunID, m.Start.UnixMilli())
+	p.Tool = "traceroute"
+	if m.Target != "" {
+		t := m.Target
+		p.Target = &t
+	}
+	p.Error = e
+	return p
+}

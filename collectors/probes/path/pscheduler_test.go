@@ -1,0 +1,54 @@
+package path
+
+import (
+	"strings"
+	"testing"
+
+	"longhaul/collectors/probes/probekit/golden"
+	"longhaul/collectors/sample"
+)
+
+// The pScheduler cases are real traceroute captures turned into archive messages with
+// pScheduler's own traceroute parsing (testdata/pscheduler/README.md).
+func parsePSCase(c golden.Case) ([]sample.Sample, error) {
+	m, err := c.Meta("pscheduler")
+	if err != nil {
+		return nil, err
+	}
+	m.RunID = ""
+	return ParsePScheduler(c.Input, m)
+}
+
+func TestPSchedulerTraceGolden(t *testing.T) {
+	golden.Run(t, "testdata/pscheduler", parsePSCase)
+}
+
+func TestPSchedulerTraceRefusesWhatItCannotMap(t *testing.T) {
+	head := `{"test":{"type":"trace","spec":{"source":"a","dest":"10.0.0.1"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":`
+	for res, want := range map[string]string{
+		`{"succeeded":true,"paths":[[{"ip":"10.0.0.1","rtt":"0.5 ms"}]]}`:                    "JSON path result.paths[0][0].rtt",
+		`{"succeeded":true,"paths":[[{"ip":"10.0.0.1","rtt":"PT0.1S","error":"gremlins"}]]}`: "result.paths[0][0].error",
+		`{"succeeded":true,"paths":[]}`:                                                      "result.paths: 0 paths",
+		`{"succeeded":true,"paths":[[{"ip":1}]]}`:                                            "JSON path result.paths.ip",
+	} {
+		_, err := ParsePScheduler([]byte(head+res+"}"), (golden.Case{}).MustMeta())
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", res, err, want)
+		}
+	}
+	ss, err := ParsePScheduler([]byte(head+`{"succeeded":false,"error":"traceroute: connect: No route to host"}}`), (golden.Case{}).MustMeta())
+	if err != nil || ss[0].(*sample.Path).Error.Class != sample.ErrNoRoute {
+		t.Fatalf("%v %v", ss, err)
+	}
+}
+
+func FuzzPSchedulerTrace(f *testing.F) {
+	golden.Seeds(f, "testdata/pscheduler")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ss, err := parsePSCase(golden.Case{Input: in})
+		if err != nil {
+			return
+		}
+		golden.CheckAll(t, ss)
+	})
+}

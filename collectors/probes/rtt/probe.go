@@ -1,0 +1,91 @@
+// Package rtt is the "rtt" probe kind: iputils ping, published as one rtt sample per run
+// (sent, received, duplicates, loss, min/avg/max/mdev RTT). It also imports ping text for
+// `longhaul-probe parse`.
+package rtt
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"longhaul/collectors/probe"
+	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/sample"
+)
+
+// Kind is the registry name.
+const Kind = "rtt"
+
+func init() { probe.Register(Kind, Factory) }
+
+// Factory builds an rtt probe from its params.
+func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
+	p, err := DecodeParams(node)
+	if err != nil {
+		return nil, err
+	}
+	return &Probe{Params: p, Exec: exec, Now: time.Now}, nil
+}
+
+// Probe runs ping.
+type Probe struct {
+	Params Params
+	Exec   probe.Exec
+	Now    func() time.Time
+}
+
+// Exclusive is false.
+func (pr *Probe) Exclusive() bool { return false }
+
+// Timeout is the run's length plus slack.
+func (pr *Probe) Timeout() time.Duration { return pr.Params.RunTimeout() }
+
+// Run pings the job's target and returns one rtt sample; ping exits 1 when replies are
+// missing, which is a measurement, not a failure.
+func (pr *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
+	m := probekit.Meta{Src: job.Src, Dst: job.Dst, ProbeID: job.ProbeID, RunID: job.RunID, Target: job.Target, Start: job.Start}
+	if m.Start.IsZero() {
+		m.Start = pr.Now()
+	}
+	q := Requested{IntervalS: pr.Params.Interval.D().Seconds(), PacketSize: pr.Params.Size}
+	argv, err := Argv(pr.Params, job.Target)
+	if err != nil {
+		return []sample.Sample{failed(m, q, &sample.RunError{Class: sample.ErrNotStarted, Message: err.Error()})}
+	}
+	stdout, stderr, runErr := pr.Exec(ctx, argv)
+	out := append(append(append([]byte{}, stdout...), '\n'), stderr...)
+	if len(strings.TrimSpace(string(out))) == 0 {
+		return []sample.Sample{failed(m, q, probekit.ExecFailure(ctx, "ping", runErr, stderr))}
+	}
+	ss, err := ParsePing(out, m, q)
+	if err != nil {
+		e := probekit.ExecFailure(ctx, "ping", runErr, stderr)
+		if runErr == nil || e.Class == sample.ErrToolFailed {
+			e = &sample.RunError{Class: sample.ErrToolFailed, Message: probekit.Message(fmt.Sprintf("unparseable ping output: %v", err))}
+		}
+		return []sample.Sample{failed(m, q, e)}
+	}
+	if r := ss[0].(*sample.RTT); r.Error == nil && ctx.Err() != nil {
+		r.Error = probekit.ExecFailure(ctx, "ping", runErr, stderr)
+	}
+	return ss
+}
+
+// failed is the sample of a run that measured nothing: sent 0 and, as the schema needs a
+// number, loss 100.
+func failed(m probekit.Meta, q Requested, e *sample.RunError) *sample.RTT {
+	r := sample.NewRTT(m.Src, m.Dst, m.ProbeID, m.RunID, m.Start.UnixMilli())
+	r.Tool = "ping"
+	if m.Target != "" {
+		t := m.Target
+		r.Target = &t
+	}
+	r.PacketSize = sample.I64(int64(q.PacketSize))
+	r.IntervalS = sample.F64(q.IntervalS)
+	r.LossPercent = 100
+	r.Error = e
+	return r
+}

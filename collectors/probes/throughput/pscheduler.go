@@ -1,0 +1,257 @@
+package throughput
+
+import (
+	"fmt"
+	"math"
+
+	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/sample"
+)
+
+// psData is one row of a pScheduler throughput result ("throughput-data"). For the iperf3
+// tool it is iperf3's row renamed: throughput-bytes is the bytes moved, rtt is iperf3's
+// microseconds, tcp-window-size is the congestion window.
+type psData struct {
+	Start         float64  `json:"start"`
+	End           float64  `json:"end"`
+	Bytes         *float64 `json:"throughput-bytes"`
+	Bits          *float64 `json:"throughput-bits"`
+	ReceiverBits  *float64 `json:"receiver-throughput-bits"`
+	Sent          *int64   `json:"sent"`
+	Lost          *int64   `json:"lost"`
+	Jitter        *float64 `json:"jitter"`
+	RTT           *float64 `json:"rtt"`
+	TCPWindowSize *int64   `json:"tcp-window-size"`
+	Retransmits   *int64   `json:"retransmits"`
+	Omitted       *bool    `json:"omitted"`
+}
+
+type psGroup struct {
+	Streams []psData `json:"streams"`
+	Summary *psData  `json:"summary"`
+}
+
+type psResult struct {
+	Succeeded bool      `json:"succeeded"`
+	Error     *string   `json:"error"`
+	Intervals []psGroup `json:"intervals"`
+	Summary   *psGroup  `json:"summary"`
+}
+
+type psSpec struct {
+	UDP        bool    `json:"udp"`
+	Parallel   int64   `json:"parallel"`
+	WindowSize int64   `json:"window-size"`
+	Congestion string  `json:"congestion"`
+	Reverse    bool    `json:"reverse"`
+	Omit       *string `json:"omit"`
+}
+
+// ParsePScheduler imports a pScheduler archive message of a throughput test. src and dst
+// default to the test's source and dest (see probekit.Archive.Link), the run id to the
+// message's id, ts to schedule.start. A run that did not succeed yields its summary with the
+// error.
+func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	a, err := probekit.DecodeArchive(input)
+	if err != nil {
+		return nil, err
+	}
+	if a.Test.Type != "throughput" {
+		return nil, probekit.PathError("test.type", "%q is not a throughput test", a.Test.Type)
+	}
+	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
+		return nil, err
+	}
+	if m.RunID == "" {
+		m.RunID = a.RunID(input)
+	}
+	if err := m.Check(); err != nil {
+		return nil, err
+	}
+	startMS, err := a.StartMS()
+	if err != nil {
+		return nil, err
+	}
+	var spec psSpec
+	if len(a.Test.Spec) > 0 {
+		if err := probekit.DecodeAt("test.spec", a.Test.Spec, &spec); err != nil {
+			return nil, err
+		}
+	}
+	var res psResult
+	if err := probekit.DecodeAt("result", a.Result, &res); err != nil {
+		return nil, err
+	}
+	r := psRun(a, m, spec)
+	omit := 0.0
+	if spec.Omit != nil {
+		if omit, err = probekit.ISODurationSeconds(*spec.Omit); err != nil {
+			return nil, probekit.PathError("test.spec.omit", "%v", err)
+		}
+	}
+	var ss []sample.Sample
+	for i, g := range res.Intervals {
+		rec, err := psInterval(r, g, i, startMS, omit)
+		if err != nil {
+			return nil, err
+		}
+		ss = append(ss, rec)
+	}
+	sum, err := psSummary(r, &res, startMS)
+	if err != nil {
+		return nil, err
+	}
+	return append(ss, sum), nil
+}
+
+func psRun(a *probekit.Archive, m probekit.Meta, spec psSpec) *runInfo {
+	r := &runInfo{meta: m, tool: "pscheduler", protocol: "tcp", direction: "forward"}
+	if a.Tool.Name != "" {
+		v := a.Tool.Name
+		if a.Tool.Version != "" {
+			v += " " + a.Tool.Version
+		}
+		r.toolVersion = &v
+	}
+	if spec.UDP {
+		r.protocol = "udp"
+	}
+	if spec.Reverse {
+		r.direction = "reverse"
+	}
+	if spec.Parallel >= 1 {
+		r.streams = sample.I64(spec.Parallel)
+	}
+	if spec.WindowSize > 0 {
+		r.window = sample.I64(spec.WindowSize)
+	}
+	if spec.Congestion != "" && !spec.UDP {
+		r.congestion = sample.Str(spec.Congestion)
+	}
+	r.fromRequested(Requested{})
+	return r
+}
+
+func psRow(path string, d *psData) error {
+	if d == nil {
+		return probekit.PathError(path, "missing")
+	}
+	if !finite(d.Start) || !finite(d.End) || d.End < d.Start || d.End > 1e7 {
+		return probekit.PathError(path, "start %g, end %g are not a valid interval", d.Start, d.End)
+	}
+	for name, v := range map[string]*float64{"throughput-bits": d.Bits, "throughput-bytes": d.Bytes, "receiver-throughput-bits": d.ReceiverBits} {
+		if v != nil && (!finite(*v) || *v > 1e18) {
+			return probekit.PathError(path+"."+name, "%g is out of range", *v)
+		}
+	}
+	if d.Bits == nil {
+		return probekit.PathError(path+".throughput-bits", "missing")
+	}
+	return nil
+}
+
+func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (sample.Sample, error) {
+	path := fmt.Sprintf("result.intervals[%d].summary", i)
+	d := g.Summary
+	if err := psRow(path, d); err != nil {
+		return nil, err
+	}
+	omitted := d.Omitted != nil && *d.Omitted
+	offset := d.End
+	if !omitted {
+		offset += omit
+	}
+	ts, err := probekit.OffsetMS(startMS, offset)
+	if err != nil {
+		return nil, probekit.PathError(path+".end", "%v", err)
+	}
+	rec := r.record(sample.RecordInterval, ts)
+	rec.StartS, rec.EndS, rec.Omitted = sample.F64(d.Start), sample.F64(d.End), &omitted
+	rec.BitsPerSecond = sample.F64(*d.Bits)
+	if d.Bytes != nil {
+		rec.Bytes = sample.I64(int64(math.Round(*d.Bytes)))
+	}
+	psCounts(rec, d)
+	var cwnd int64
+	var rtts []float64
+	for _, s := range g.Streams {
+		if s.TCPWindowSize != nil && *s.TCPWindowSize >= 0 && *s.TCPWindowSize < 1<<50 {
+			cwnd += *s.TCPWindowSize
+			rec.SndCwndBytes = &cwnd
+		}
+		if s.RTT != nil && finite(*s.RTT) && *s.RTT > 0 && *s.RTT < 1e12 {
+			rtts = append(rtts, *s.RTT)
+		}
+	}
+	rec.RTTMs = meanMs(rtts)
+	return rec, nil
+}
+
+// psCounts copies retransmits and the UDP figures.
+func psCounts(rec *sample.Throughput, d *psData) {
+	rec.Retransmits = count(d.Retransmits)
+	rec.Packets = count(d.Sent)
+	rec.LostPackets = count(d.Lost)
+	if d.Jitter != nil && finite(*d.Jitter) {
+		rec.JitterMs = sample.F64(*d.Jitter)
+	}
+	if rec.Packets != nil && rec.LostPackets != nil && *rec.Packets > 0 {
+		rec.LossPercent = pct(sample.F64(float64(*rec.LostPackets) * 100 / float64(*rec.Packets)))
+	}
+}
+
+// meanMs is the mean of microsecond RTTs, in milliseconds.
+func meanMs(us []float64) *float64 {
+	if len(us) == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, v := range us {
+		sum += v
+	}
+	return sample.F64(sum / float64(len(us)) / 1000)
+}
+
+// psSummary: bits_per_second is the receiver's rate when the result has it
+// (receiver-throughput-bits), else the sender's; bytes are given only with the sender's rate,
+// as pScheduler reports no receiver byte count.
+func psSummary(r *runInfo, res *psResult, startMS int64) (sample.Sample, error) {
+	rec := r.record(sample.RecordSummary, startMS)
+	if !res.Succeeded {
+		msg := "the pScheduler run did not succeed"
+		if res.Error != nil && *res.Error != "" {
+			msg = *res.Error
+		}
+		rec.Error = probekit.RunError(msg)
+		return rec, nil
+	}
+	if res.Summary == nil {
+		return nil, probekit.PathError("result.summary", "missing in a run that succeeded")
+	}
+	d := res.Summary.Summary
+	if err := psRow("result.summary.summary", d); err != nil {
+		return nil, err
+	}
+	rec.StartS, rec.EndS, rec.DurationS = sample.F64(d.Start), sample.F64(d.End), sample.F64(d.End-d.Start)
+	rec.SentBitsPerSecond = sample.F64(*d.Bits)
+	if d.Bytes != nil {
+		rec.SentBytes = sample.I64(int64(math.Round(*d.Bytes)))
+	}
+	if d.ReceiverBits != nil {
+		rec.ReceivedBitsPerSecond = sample.F64(*d.ReceiverBits)
+		rec.BitsPerSecond = sample.F64(*d.ReceiverBits)
+	} else {
+		rec.BitsPerSecond, rec.Bytes = rec.SentBitsPerSecond, rec.SentBytes
+	}
+	psCounts(rec, d)
+	var rtts []float64
+	for _, s := range res.Summary.Streams {
+		if s.RTT != nil && finite(*s.RTT) && *s.RTT > 0 && *s.RTT < 1e12 {
+			rtts = append(rtts, *s.RTT)
+		}
+	}
+	if r.protocol == "tcp" && r.direction == "forward" {
+		rec.RTTMs = meanMs(rtts)
+	}
+	return rec, nil
+}
