@@ -1,6 +1,7 @@
 package path
 
 import (
+	"net"
 	"regexp"
 	"strconv"
 	"strings"
@@ -74,9 +75,11 @@ func parseHop(l probekit.Line, tokens []string) ([]sample.HopProbe, error) {
 			i++
 		case tok == "ms":
 			return nil, l.Errorf(`"ms" with no RTT before it`)
-		default:
+		case net.ParseIP(strings.SplitN(tok, "%", 2)[0]) != nil:
 			a := tok
 			addr, name, asn = &a, nil, nil
+		default:
+			return nil, l.Errorf("%q is neither an address, an RTT, '*' nor an annotation", tok)
 		}
 		if len(probes) > maxProbes {
 			return nil, l.Errorf("more than %d answers for one hop", maxProbes)

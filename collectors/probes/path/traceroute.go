@@ -11,9 +11,11 @@ import (
 )
 
 var (
-	reHeader  = regexp.MustCompile(`^traceroute6? to (\S+) \(([^)\s]+)\)(?: from \S+)?, (\d+) hops max\b`)
-	reTTL     = regexp.MustCompile(`^\d{1,3}$`)
-	reMessage = regexp.MustCompile(`^[A-Za-z][\w.-]*: \S`)
+	reHeader = regexp.MustCompile(`^traceroute6? to (\S+) \(([^)\s]+)\)(?: from \S+)?, (\d+) hops max\b`)
+	reTTL    = regexp.MustCompile(`^\d{1,3}$`)
+	// reMessage: what traceroute says when it stops: "connect: No route to host",
+	// "host: Name or service not known", "Cannot handle "host" cmdline arg …".
+	reMessage = regexp.MustCompile(`^(?:[A-Za-z][\w.-]*: \S|Cannot handle |Bad option |Extra arg )`)
 )
 
 // Requested is what the probe asked traceroute for, used where the output is silent.
@@ -56,8 +58,10 @@ func ParseTraceroute(out []byte, m probekit.Meta, q Requested) ([]sample.Sample,
 				return nil, l.Errorf("%s hops max is out of range", hm[3])
 			}
 			p.MaxTTL = sample.I64(int64(n))
-		case !header || reMessage.MatchString(t):
+		case reMessage.MatchString(t):
 			msgs = append(msgs, t)
+		case !header:
+			return nil, l.Errorf("not a line of traceroute output before its \"traceroute to …\" header: %q", t)
 		case isHopStart(t):
 			f := strings.Fields(t)
 			hopLines = append(hopLines, hopLine{line: l, ttl: f[0], tokens: f[1:]})
