@@ -1,18 +1,95 @@
 package org.longhaul.flink.jobs;
 
+import org.longhaul.flink.functions.detect.CollapseParams;
+import org.longhaul.flink.functions.detect.DiagnosisParams;
+import org.longhaul.flink.functions.detect.NoDataParams;
+import org.longhaul.flink.functions.detect.QualityParams;
+import org.longhaul.flink.functions.detect.ReachParams;
+import org.longhaul.flink.functions.detect.RouteParams;
 import org.longhaul.flink.functions.detect.StallParams;
 
-/** Detector parameters from the command line ("--stall.min-seconds 10"); defaults from each record. */
+/** Detector parameters from the command line ("--collapse.drop 0.4"); defaults from each record. */
 public final class DetectorArgs {
     private DetectorArgs() {}
 
     public static DetectorConfig parse(Args a) {
-        StallParams s = StallParams.defaults();
-        StallParams stall = new StallParams(
-                a.number("stall.min-seconds", s.minSeconds()),
-                a.number("stall.zero-bps", s.zeroBps()),
-                a.number("stall.zero-fraction", s.zeroFraction()),
-                a.duration("stall.run-idle", s.runIdle()));
-        return new DetectorConfig(stall);
+        return new DetectorConfig(collapse(a), stall(a), reach(a), quality(a), route(a), diagnosis(a), noData(a));
+    }
+
+    static CollapseParams collapse(Args a) {
+        CollapseParams d = CollapseParams.defaults();
+        CollapseParams c = new CollapseParams(
+                (int) a.integer("collapse.history", d.history()),
+                (int) a.integer("collapse.min-history", d.minHistory()),
+                a.number("collapse.k", d.k()),
+                a.number("collapse.drop", d.drop()),
+                (int) a.integer("collapse.confirm-runs", d.confirmRuns()),
+                a.number("collapse.catastrophic-drop", d.catastrophicDrop()),
+                (int) a.integer("collapse.recovery-runs", d.recoveryRuns()));
+        require(c.minHistory() >= 3 && c.minHistory() <= c.history(), "--collapse.min-history: between 3 and --collapse.history");
+        require(c.drop() > 0 && c.drop() < 1 && c.catastrophicDrop() > 0 && c.catastrophicDrop() <= 1,
+                "--collapse.drop / --collapse.catastrophic-drop: fractions between 0 and 1");
+        return c;
+    }
+
+    static StallParams stall(Args a) {
+        StallParams d = StallParams.defaults();
+        return new StallParams(a.number("stall.min-seconds", d.minSeconds()), a.number("stall.zero-bps", d.zeroBps()),
+                a.number("stall.zero-fraction", d.zeroFraction()), a.duration("stall.run-idle", d.runIdle()));
+    }
+
+    static ReachParams reach(Args a) {
+        ReachParams d = ReachParams.defaults();
+        return new ReachParams((int) a.integer("reach.confirm-runs", d.confirmRuns()),
+                a.duration("reach.site-recent", d.siteRecent()),
+                (int) a.integer("reach.site-min-sources", d.siteMinSources()));
+    }
+
+    static QualityParams quality(Args a) {
+        QualityParams d = QualityParams.defaults();
+        return new QualityParams(a.number("quality.loss-percent", d.lossPercent()),
+                a.number("quality.jitter-ms", d.jitterMs()),
+                a.overrides("quality.loss-overrides"), a.overrides("quality.jitter-overrides"),
+                (int) a.integer("quality.confirm-runs", d.confirmRuns()),
+                a.number("quality.recovery-ratio", d.recoveryRatio()));
+    }
+
+    static RouteParams route(Args a) {
+        RouteParams d = RouteParams.defaults();
+        RouteParams r = new RouteParams((int) a.integer("route.persist-runs", d.persistRuns()),
+                a.number("route.dominant-share", d.dominantShare()),
+                (int) a.integer("route.recent-runs", d.recentRuns()),
+                (int) a.integer("route.min-runs", d.minRuns()),
+                (int) a.integer("route.max-addrs-per-hop", d.maxAddrsPerHop()));
+        require(r.recentRuns() > r.persistRuns() && r.recentRuns() <= 63, "--route.recent-runs: above --route.persist-runs, at most 63");
+        return r;
+    }
+
+    static DiagnosisParams diagnosis(Args a) {
+        DiagnosisParams d = DiagnosisParams.defaults();
+        return new DiagnosisParams(a.number("diagnosis.window-tolerance", d.windowTolerance()),
+                a.number("diagnosis.capacity-ratio", d.capacityRatio()),
+                (int) a.integer("diagnosis.min-runs", d.minRuns()),
+                (int) a.integer("diagnosis.history", d.history()),
+                (int) a.integer("diagnosis.mss", d.mssBytes()),
+                a.number("diagnosis.mathis-c", d.mathisC()),
+                a.number("diagnosis.loss-tolerance", d.lossTolerance()),
+                a.number("diagnosis.capacity-bps", d.capacityBps()),
+                a.overrides("diagnosis.capacity-overrides"));
+    }
+
+    static NoDataParams noData(Args a) {
+        NoDataParams d = NoDataParams.defaults();
+        return new NoDataParams(a.number("no-data.factor", d.factor()),
+                (int) a.integer("no-data.min-gaps", d.minGaps()),
+                (int) a.integer("no-data.gap-history", d.gapHistory()),
+                a.duration("no-data.default-interval", d.defaultInterval()),
+                a.duration("no-data.min-silence", d.minSilence()));
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
     }
 }

@@ -1,12 +1,20 @@
 package org.longhaul.flink.jobs;
 
 import java.io.Serializable;
+import org.longhaul.flink.functions.detect.CollapseParams;
+import org.longhaul.flink.functions.detect.DiagnosisParams;
+import org.longhaul.flink.functions.detect.NoDataParams;
+import org.longhaul.flink.functions.detect.QualityParams;
+import org.longhaul.flink.functions.detect.ReachParams;
+import org.longhaul.flink.functions.detect.RouteParams;
 import org.longhaul.flink.functions.detect.StallParams;
 
 /** The parameters of every detector; defaults live in each parameter record. */
-public record DetectorConfig(StallParams stall) implements Serializable {
+public record DetectorConfig(CollapseParams collapse, StallParams stall, ReachParams reach, QualityParams quality,
+                             RouteParams route, DiagnosisParams diagnosis, NoDataParams noData) implements Serializable {
 
     public static DetectorConfig defaults() {
-        return new DetectorConfig(StallParams.defaults());
+        return new DetectorConfig(CollapseParams.defaults(), StallParams.defaults(), ReachParams.defaults(),
+                QualityParams.defaults(), RouteParams.defaults(), DiagnosisParams.defaults(), NoDataParams.defaults());
     }
 }

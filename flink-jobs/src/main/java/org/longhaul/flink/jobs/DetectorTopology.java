@@ -1,10 +1,24 @@
 package org.longhaul.flink.jobs;
 
+import java.time.Duration;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.longhaul.flink.functions.detect.DiagnosisDetector;
+import org.longhaul.flink.functions.detect.DiagnosisInput;
+import org.longhaul.flink.functions.detect.Heartbeat;
+import org.longhaul.flink.functions.detect.NoDataDetector;
+import org.longhaul.flink.functions.detect.QualityDetector;
+import org.longhaul.flink.functions.detect.QualitySample;
+import org.longhaul.flink.functions.detect.ReachabilityDetector;
+import org.longhaul.flink.functions.detect.RouteChangeDetector;
+import org.longhaul.flink.functions.detect.SiteReachabilityDetector;
 import org.longhaul.flink.functions.detect.StallDetector;
+import org.longhaul.flink.functions.detect.ThroughputCollapseDetector;
+import org.longhaul.flink.functions.MapNonNull;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Links;
+import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 
 /** Wiring of the detectors: each a keyed function on the validated streams; their events unioned. */
@@ -13,10 +27,56 @@ public final class DetectorTopology {
 
     public static DataStream<Event> wire(RawStreams raw, PipelineConfig cfg) {
         DetectorConfig d = cfg.detectors();
-        DataStream<Event> stalls = raw.throughput()
+        Duration ttl = cfg.stateTtl();
+        DataStream<ThroughputSample> summaries = raw.throughput()
+                .filter(ThroughputSample::summary).name("select: run summaries").uid("select-summaries");
+
+        DataStream<Event> collapse = summaries
+                .keyBy(t -> Links.key(t.src(), t.dst(), t.probeId()), Types.STRING)
+                .process(new ThroughputCollapseDetector(d.collapse(), ttl)).name("detect: throughput collapse").uid("detect-collapse");
+        DataStream<Event> stall = raw.throughput()
                 .filter(ThroughputSample::countedInterval).name("select: intervals").uid("select-intervals")
                 .keyBy(t -> Links.key(t.src(), t.dst(), t.runId()), Types.STRING)
                 .process(new StallDetector(d.stall())).name("detect: stall").uid("detect-stall");
-        return stalls;
+        DataStream<Event> unreachable = summaries
+                .keyBy(ThroughputSample::link, Types.STRING)
+                .process(new ReachabilityDetector(d.reach(), ttl)).name("detect: unreachable").uid("detect-unreachable");
+        DataStream<Event> site = summaries
+                .keyBy(ThroughputSample::dst, Types.STRING)
+                .process(new SiteReachabilityDetector(d.reach(), ttl)).name("detect: site unreachable").uid("detect-site");
+        TypeInformation<QualitySample> qualityType = TypeInformation.of(QualitySample.class);
+        DataStream<Event> quality = summaries
+                .flatMap(new MapNonNull<ThroughputSample, QualitySample>(QualitySample::of)).returns(qualityType)
+                .name("quality: udp runs").uid("quality-udp")
+                .union(raw.rtt().flatMap(new MapNonNull<RttSample, QualitySample>(QualitySample::of)).returns(qualityType)
+                        .name("quality: pings").uid("quality-ping"))
+                .keyBy(QualitySample::key, Types.STRING)
+                .process(new QualityDetector(d.quality(), ttl)).name("detect: loss and jitter").uid("detect-quality");
+        DataStream<Event> route = raw.path()
+                .keyBy(p -> Links.key(p.src(), p.dst()), Types.STRING)
+                .process(new RouteChangeDetector(d.route(), ttl)).name("detect: route change").uid("detect-route");
+        DataStream<Event> diagnosis = diagnosisInputs(raw, summaries)
+                .keyBy(DiagnosisInput::link, Types.STRING)
+                .process(new DiagnosisDetector(d.diagnosis(), ttl)).name("detect: diagnosis").uid("detect-diagnosis");
+        DataStream<Event> noData = heartbeats(raw, summaries)
+                .keyBy(Heartbeat::key, Types.STRING)
+                .process(new NoDataDetector(d.noData(), ttl, cfg.outOfOrderness())).name("detect: no data").uid("detect-no-data");
+        return collapse.union(stall, unreachable, site, quality, route, diagnosis, noData);
+    }
+
+    private static DataStream<DiagnosisInput> diagnosisInputs(RawStreams raw, DataStream<ThroughputSample> summaries) {
+        TypeInformation<DiagnosisInput> type = TypeInformation.of(DiagnosisInput.class);
+        return summaries.filter(DiagnosisInput::diagnosable).name("diagnosis: tcp runs").uid("diagnosis-runs-filter")
+                .map(DiagnosisInput::of).returns(type).name("diagnosis: runs").uid("diagnosis-runs")
+                .union(raw.host().map(DiagnosisInput::of).returns(type).name("diagnosis: hosts").uid("diagnosis-hosts"),
+                        raw.rtt().filter(DiagnosisInput::usable).name("diagnosis: pings with rtt").uid("diagnosis-pings-filter")
+                                .map(DiagnosisInput::of).returns(type).name("diagnosis: pings").uid("diagnosis-pings"));
+    }
+
+    private static DataStream<Heartbeat> heartbeats(RawStreams raw, DataStream<ThroughputSample> summaries) {
+        TypeInformation<Heartbeat> type = TypeInformation.of(Heartbeat.class);
+        return summaries.map(Heartbeat::of).returns(type).name("heartbeat: throughput").uid("heartbeat-throughput")
+                .union(raw.rtt().map(Heartbeat::of).returns(type).name("heartbeat: rtt").uid("heartbeat-rtt"),
+                        raw.path().map(Heartbeat::of).returns(type).name("heartbeat: path").uid("heartbeat-path"));
     }
 }

@@ -41,6 +41,15 @@ public final class CleanupTimer {
         return v != null && v == timestamp;
     }
 
+    /** Nothing left to clean: delete the timer and forget it. */
+    public void cancel(TimerService timers) throws IOException {
+        Long old = at.value();
+        if (old != null) {
+            timers.deleteEventTimeTimer(old);
+        }
+        at.clear();
+    }
+
     public void clear() {
         at.clear();
     }

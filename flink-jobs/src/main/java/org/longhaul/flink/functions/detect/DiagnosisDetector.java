@@ -1,0 +1,111 @@
+package org.longhaul.flink.functions.detect;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.HostSnapshot;
+
+/**
+ * diagnosis per link (key "src|dst") from TCP run summaries, host snapshots and pings, three
+ * topics whose records interleave arbitrarily: inputs wait in state until the watermark passes
+ * their ts and are then handled in event-time order (host and ping before a run of the same ts),
+ * so the verdict does not depend on arrival order. A late input is handled at once. Emits only
+ * when a probe's cause changes (not for a first "unknown"). See {@link Diagnosis} for the rule.
+ */
+public final class DiagnosisDetector extends KeyedProcessFunction<String, DiagnosisInput, Event> {
+    private static final long serialVersionUID = 1L;
+
+    private final DiagnosisParams p;
+    private final Duration ttl;
+    private transient MapState<Long, List<DiagnosisInput>> pending;
+    private transient ValueState<HostSnapshot> host;
+    private transient ValueState<Double> pingRtt;
+    private transient MapState<String, ProbeHistory> probes;
+    private transient CleanupTimer cleanup;
+
+    public DiagnosisDetector(DiagnosisParams params, Duration stateTtl) {
+        this.p = params;
+        this.ttl = stateTtl;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        var rc = getRuntimeContext();
+        pending = rc.getMapState(new MapStateDescriptor<>("diagnosis-pending", Types.LONG,
+                Types.LIST(TypeInformation.of(DiagnosisInput.class))));
+        host = rc.getState(new ValueStateDescriptor<>("host", TypeInformation.of(HostSnapshot.class)));
+        pingRtt = rc.getState(new ValueStateDescriptor<>("ping-rtt", Types.DOUBLE));
+        probes = rc.getMapState(new MapStateDescriptor<>("probes", Types.STRING, TypeInformation.of(ProbeHistory.class)));
+        cleanup = new CleanupTimer(rc, "diagnosis", ttl);
+    }
+
+    @Override
+    public void processElement(DiagnosisInput in, Context ctx, Collector<Event> out) throws Exception {
+        cleanup.touch(ctx.timerService(), in.ts());
+        if (in.ts() <= ctx.timerService().currentWatermark()) {
+            handle(in, out);
+            return;
+        }
+        List<DiagnosisInput> at = pending.get(in.ts());
+        List<DiagnosisInput> list = at == null ? new ArrayList<>() : new ArrayList<>(at);
+        list.add(in);
+        pending.put(in.ts(), list);
+        ctx.timerService().registerEventTimeTimer(in.ts());
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
+        List<DiagnosisInput> due = pending.get(timestamp);
+        if (due != null) {
+            pending.remove(timestamp);
+            List<DiagnosisInput> ordered = new ArrayList<>(due);
+            ordered.sort(Comparator.comparingInt(DiagnosisInput::rank));
+            for (DiagnosisInput in : ordered) {
+                handle(in, out);
+            }
+        }
+        if (cleanup.firesAt(timestamp)) {
+            pending.clear();
+            host.clear();
+            pingRtt.clear();
+            probes.clear();
+            cleanup.clear();
+        }
+    }
+
+    private void handle(DiagnosisInput in, Collector<Event> out) throws Exception {
+        if (in.host() != null) {
+            host.update(in.host());
+        } else if (in.ping() != null) {
+            pingRtt.update(in.ping().rttAvgMs());
+        } else {
+            diagnose(in, out);
+        }
+    }
+
+    private void diagnose(DiagnosisInput in, Collector<Event> out) throws Exception {
+        var run = in.run();
+        ProbeHistory h = probes.get(run.probeId());
+        h = h == null ? new ProbeHistory() : h;
+        h.recent = RobustStats.append(h.recent, run.bitsPerSecond(), p.history());
+        Event verdict = Diagnosis.diagnose(run, new Diagnosis.Context(host.value(), pingRtt.value(), h.best(),
+                h.recent.length), p);
+        boolean changed = !verdict.cause().equals(h.cause) && !(h.cause == null && "unknown".equals(verdict.cause()));
+        if (changed) {
+            out.collect(verdict);
+            h.cause = verdict.cause();
+        }
+        probes.put(run.probeId(), h);
+    }
+}

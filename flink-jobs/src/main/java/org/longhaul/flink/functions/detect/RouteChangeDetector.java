@@ -1,0 +1,126 @@
+package org.longhaul.flink.functions.detect;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.longhaul.flink.records.ChangedHop;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.PathSample;
+
+/**
+ * route_change per link (key "src|dst") from traceroute runs. A run that agrees with the dominant
+ * path at every hop where both have an answer (address sets intersect; `*` agrees with anything)
+ * is on it and teaches it new ECMP siblings. Runs off it form a candidate; if a run on the
+ * dominant path comes before the candidate persists, the candidate was load balancing or a blip
+ * and its addresses join the dominant model. After {@link RouteParams#persistRuns()} consecutive
+ * runs off a path that carried ≥ {@link RouteParams#dominantShare()} of the recent runs: ONE event
+ * naming the changed hops, and the candidate becomes the dominant path.
+ */
+public final class RouteChangeDetector extends KeyedProcessFunction<String, PathSample, Event> {
+    private static final long serialVersionUID = 1L;
+
+    private final RouteParams p;
+    private final Duration ttl;
+    private transient ValueState<RouteState> state;
+    private transient CleanupTimer cleanup;
+
+    public RouteChangeDetector(RouteParams params, Duration stateTtl) {
+        this.p = params;
+        this.ttl = stateTtl;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("route", TypeInformation.of(RouteState.class)));
+        cleanup = new CleanupTimer(getRuntimeContext(), "route", ttl);
+    }
+
+    @Override
+    public void processElement(PathSample sample, Context ctx, Collector<Event> out) throws Exception {
+        if (sample.error() != null || sample.hops() == null) {
+            return;
+        }
+        PathShape run = PathShape.of(sample);
+        if (!run.measured()) {
+            return;
+        }
+        cleanup.touch(ctx.timerService(), sample.ts());
+        RouteState s = state.value() == null ? new RouteState() : state.value();
+        if (s.dominant == null) {
+            s.dominant = PathModel.of(run, p.maxAddrsPerHop());
+            s.push(true, p.recentRuns());
+        } else if (s.dominant.differences(run).isEmpty()) {
+            s.dominant.absorb(run, p.maxAddrsPerHop());
+            if (s.candidate != null) {
+                s.dominant.absorb(s.candidate, p.maxAddrsPerHop());
+                s.candidate = null;
+                s.candidateRuns = 0;
+            }
+            s.push(true, p.recentRuns());
+        } else {
+            offDominant(s, run, sample, out);
+        }
+        state.update(s);
+    }
+
+    private void offDominant(RouteState s, PathShape run, PathSample sample, Collector<Event> out) {
+        if (s.candidate == null) {
+            s.candidate = PathModel.of(run, p.maxAddrsPerHop());
+        } else {
+            s.candidate.absorb(run, p.maxAddrsPerHop());
+        }
+        s.candidateRuns++;
+        s.push(false, p.recentRuns());
+        if (s.candidateRuns < p.persistRuns()) {
+            return;
+        }
+        double share = s.dominantShareBeforeStreak();
+        if (s.runsBeforeStreak() >= p.minRuns() && share >= p.dominantShare()) {
+            out.collect(routeChange(sample, s, share));
+        }
+        s.dominant = s.candidate;
+        s.candidate = null;
+        s.recent = (1L << s.candidateRuns) - 1;
+        s.recentCount = s.candidateRuns;
+        s.candidateRuns = 0;
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
+        if (cleanup.firesAt(timestamp)) {
+            state.clear();
+            cleanup.clear();
+        }
+    }
+
+    private Event routeChange(PathSample at, RouteState s, double share) {
+        List<ChangedHop> changed = s.dominant.differences(s.candidate).stream()
+                .map(h -> new ChangedHop(h.ttl(), h.before(), h.after())).toList();
+        String where = changed.isEmpty() ? "in hop count"
+                : changed.size() == 1 ? "at hop " + changed.get(0).ttl()
+                : "at hops " + changed.get(0).ttl() + "-" + changed.get(changed.size() - 1).ttl();
+        String first = changed.isEmpty() ? "" : String.format(" (%s → %s)", changed.get(0).before(), changed.get(0).after());
+        var e = Event.builder("route_change", at.src(), at.dst(), Detectors.ROUTE, at.ts())
+                .severity("warning")
+                .protocol("path")
+                .route(s.dominant.representatives(), s.candidate.representatives(), changed)
+                .message(String.format("dominant path changed %s%s; RTT %s → %s (%d runs on the new path)",
+                        where, first, rtt(s.dominant), rtt(s.candidate), s.candidateRuns))
+                .evidence("rtt_before_ms", Fmt.round(s.dominant.rttMs))
+                .evidence("rtt_after_ms", Fmt.round(s.candidate.rttMs))
+                .evidence("runs_on_new_path", (long) s.candidateRuns)
+                .evidence("dominant_share_percent", Fmt.round(100 * share))
+                .evidence("hops_before", (long) s.dominant.length())
+                .evidence("hops_after", (long) s.candidate.length());
+        return e.build();
+    }
+
+    private static String rtt(PathModel m) {
+        return Double.isNaN(m.rttMs) ? "unknown" : Fmt.ms(m.rttMs);
+    }
+}

@@ -1,0 +1,131 @@
+package org.longhaul.flink.functions.detect;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.ThroughputSample;
+
+/**
+ * site_unreachable / site_reachable per destination (key dst, src "*"): when every source that
+ * probed the destination within {@link ReachParams#siteRecent()} — at least
+ * {@link ReachParams#siteMinSources()} of them — failed its latest run with a reachability error,
+ * the site is unreachable (once); the first source that reaches it again ends the episode.
+ * State: the latest verdict per source (older sources are pruned) and the site's episode.
+ */
+public final class SiteReachabilityDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
+    private static final long serialVersionUID = 1L;
+
+    private final ReachParams p;
+    private final Duration ttl;
+    private transient MapState<String, SourceStatus> sources;
+    private transient ValueState<SiteState> site;
+    private transient CleanupTimer cleanup;
+
+    public SiteReachabilityDetector(ReachParams params, Duration stateTtl) {
+        this.p = params;
+        this.ttl = stateTtl;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        sources = getRuntimeContext().getMapState(new MapStateDescriptor<>("site-sources", Types.STRING,
+                TypeInformation.of(SourceStatus.class)));
+        site = getRuntimeContext().getState(new ValueStateDescriptor<>("site", TypeInformation.of(SiteState.class)));
+        cleanup = new CleanupTimer(getRuntimeContext(), "site", ttl);
+    }
+
+    @Override
+    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out) throws Exception {
+        int verdict = ReachabilityDetector.verdict(run);
+        if (verdict == 0) {
+            return;
+        }
+        cleanup.touch(ctx.timerService(), run.ts());
+        SourceStatus previous = sources.get(run.src());
+        if (previous == null || previous.ts() <= run.ts()) {
+            sources.put(run.src(), new SourceStatus(run.ts(), verdict < 0, verdict < 0 ? run.error().errorClass() : null));
+        }
+        List<SourceStatus> recent = pruneAndList(run.ts() - p.siteRecent().toMillis());
+        long failing = recent.stream().filter(SourceStatus::failing).count();
+        SiteState s = site.value() == null ? new SiteState() : site.value();
+        if (!s.down && recent.size() >= p.siteMinSources() && failing == recent.size()) {
+            s.down = true;
+            s.since = run.ts();
+            s.episodeId = "site_unreachable:" + run.dst() + "@" + run.ts();
+            site.update(s);
+            out.collect(siteUnreachable(run, recent));
+        } else if (s.down && failing < recent.size()) {
+            out.collect(siteReachable(run, s, recent.size()));
+            site.clear();
+        }
+    }
+
+    private List<SourceStatus> pruneAndList(long oldest) throws Exception {
+        List<String> stale = new ArrayList<>();
+        List<SourceStatus> recent = new ArrayList<>();
+        for (Map.Entry<String, SourceStatus> e : sources.entries()) {
+            if (e.getValue().ts() < oldest) {
+                stale.add(e.getKey());
+            } else {
+                recent.add(e.getValue());
+            }
+        }
+        for (String src : stale) {
+            sources.remove(src);
+        }
+        return recent;
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
+        if (cleanup.firesAt(timestamp)) {
+            sources.clear();
+            site.clear();
+            cleanup.clear();
+        }
+    }
+
+    private static String commonestClass(List<SourceStatus> statuses) {
+        Map<String, Integer> counts = new HashMap<>();
+        statuses.forEach(s -> counts.merge(String.valueOf(s.errorClass()), 1, Integer::sum));
+        return counts.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey).orElse("unknown");
+    }
+
+    private static Event siteUnreachable(ThroughputSample run, List<SourceStatus> recent) {
+        String cls = commonestClass(recent);
+        return Event.builder("site_unreachable", "*", run.dst(), Detectors.REACHABILITY, run.ts())
+                .severity("critical")
+                .episode("site_unreachable:" + run.dst() + "@" + run.ts())
+                .message(String.format("every source fails to reach %s: %d of %d recent sources, mostly %s",
+                        run.dst(), recent.size(), recent.size(), cls))
+                .evidence("sources", (long) recent.size())
+                .evidence("error_class", cls)
+                .build();
+    }
+
+    private static Event siteReachable(ThroughputSample run, SiteState s, int sources) {
+        double downFor = (run.ts() - s.since) / 1000.0;
+        return Event.builder("site_reachable", "*", run.dst(), Detectors.REACHABILITY, run.ts())
+                .severity("info")
+                .episode(s.episodeId)
+                .message(String.format("%s reachable again: %s got through after %s", run.dst(), run.src(),
+                        Fmt.seconds(downFor)))
+                .evidence("sources", (long) sources)
+                .evidence("reached_from", run.src())
+                .evidence("down_for_s", Fmt.round(downFor))
+                .build();
+    }
+}

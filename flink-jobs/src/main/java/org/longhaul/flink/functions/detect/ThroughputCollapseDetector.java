@@ -1,0 +1,152 @@
+package org.longhaul.flink.functions.detect;
+
+import java.time.Duration;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.ThroughputSample;
+
+/**
+ * Throughput collapse and recovery of one series (key "src|dst|probe_id": each probe config has
+ * its own baseline) from successful run summaries, relative to the series' own history, so a
+ * 20 Mbit/s and a 10 Gbit/s link are judged alike. See {@link CollapseParams} for the rule; low
+ * runs never enter the history, one alert per episode, a recovery event closes it (same
+ * episode_id). State is dropped after the state TTL without runs.
+ */
+public final class ThroughputCollapseDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
+    private static final long serialVersionUID = 1L;
+
+    private final CollapseParams p;
+    private final Duration ttl;
+    private transient ValueState<CollapseState> state;
+    private transient CleanupTimer cleanup;
+
+    public ThroughputCollapseDetector(CollapseParams params, Duration stateTtl) {
+        this.p = params;
+        this.ttl = stateTtl;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        state = getRuntimeContext().getState(
+                new ValueStateDescriptor<>("collapse", TypeInformation.of(CollapseState.class)));
+        cleanup = new CleanupTimer(getRuntimeContext(), "collapse", ttl);
+    }
+
+    @Override
+    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out) throws Exception {
+        if (!run.succeeded()) {
+            return;
+        }
+        cleanup.touch(ctx.timerService(), run.ts());
+        CollapseState s = state.value() == null ? new CollapseState() : state.value();
+        double x = run.bitsPerSecond();
+        if (s.inEpisode) {
+            duringEpisode(s, run, x, out);
+        } else if (s.history.length < p.minHistory()) {
+            s.history = RobustStats.append(s.history, x, p.history());
+        } else {
+            judge(s, run, x, out);
+        }
+        state.update(s);
+    }
+
+    private void judge(CollapseState s, ThroughputSample run, double x, Collector<Event> out) {
+        double median = RobustStats.median(s.history);
+        double sigma = RobustStats.sigma(s.history);
+        boolean low = x < median - p.k() * sigma && x <= (1 - p.drop()) * median;
+        if (!low) {
+            s.history = RobustStats.append(s.history, x, p.history());
+            s.lowRuns = 0;
+            s.lowSum = 0;
+            return;
+        }
+        if (s.lowRuns == 0) {
+            s.firstLowTs = run.ts();
+        }
+        s.lowRuns++;
+        s.lowSum += x;
+        boolean catastrophic = x <= (1 - p.catastrophicDrop()) * median;
+        if (s.lowRuns >= p.confirmRuns() || catastrophic) {
+            s.inEpisode = true;
+            s.episodeId = "collapse:" + run.src() + "|" + run.dst() + "|" + run.probeId() + "@" + s.firstLowTs;
+            s.episodeStart = s.firstLowTs;
+            s.baseline = median;
+            s.baselineSigma = sigma;
+            s.episodeRuns = s.lowRuns;
+            s.recovering = new double[0];
+            out.collect(collapse(run, s, s.lowSum / s.lowRuns));
+        }
+    }
+
+    private void duringEpisode(CollapseState s, ThroughputSample run, double x, Collector<Event> out) {
+        boolean recovered = x >= (1 - p.drop() / 2) * s.baseline;
+        if (!recovered) {
+            s.episodeRuns++;
+            s.recovering = new double[0];
+            return;
+        }
+        s.recovering = RobustStats.append(s.recovering, x, p.recoveryRuns());
+        if (s.recovering.length < p.recoveryRuns()) {
+            return;
+        }
+        out.collect(recovery(run, s, x));
+        for (double r : s.recovering) {
+            s.history = RobustStats.append(s.history, r, p.history());
+        }
+        s.inEpisode = false;
+        s.episodeId = null;
+        s.lowRuns = 0;
+        s.lowSum = 0;
+        s.recovering = new double[0];
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
+        if (cleanup.firesAt(timestamp)) {
+            state.clear();
+            cleanup.clear();
+        }
+    }
+
+    private Event collapse(ThroughputSample run, CollapseState s, double observed) {
+        double dropPct = 100 * (1 - observed / s.baseline);
+        boolean catastrophic = dropPct >= 100 * p.catastrophicDrop();
+        return Event.builder("throughput_collapse", run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
+                .severity(catastrophic ? "critical" : "warning")
+                .protocol(run.protocol())
+                .episode(s.episodeId)
+                .message(String.format("throughput %s is %s below the link's baseline of %s (%d run%s, probe %s)",
+                        Fmt.bps(observed), Fmt.percent(dropPct), Fmt.bps(s.baseline), s.lowRuns,
+                        s.lowRuns == 1 ? "" : "s", run.probeId()))
+                .evidence("baseline_bps", Fmt.round(s.baseline))
+                .evidence("baseline_stddev_bps", Fmt.round(s.baselineSigma))
+                .evidence("observed_bps", Fmt.round(observed))
+                .evidence("drop_percent", Fmt.round(dropPct))
+                .evidence("samples", (long) s.lowRuns)
+                .evidence("history_runs", (long) s.history.length)
+                .evidence("probe", run.probeId())
+                .build();
+    }
+
+    private Event recovery(ThroughputSample run, CollapseState s, double observed) {
+        double lasted = (run.ts() - s.episodeStart) / 1000.0;
+        return Event.builder("throughput_recovery", run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
+                .severity("info")
+                .protocol(run.protocol())
+                .episode(s.episodeId)
+                .message(String.format("throughput back to %s (baseline %s) after %s and %d low run%s (probe %s)",
+                        Fmt.bps(observed), Fmt.bps(s.baseline), Fmt.seconds(lasted), s.episodeRuns,
+                        s.episodeRuns == 1 ? "" : "s", run.probeId()))
+                .evidence("baseline_bps", Fmt.round(s.baseline))
+                .evidence("observed_bps", Fmt.round(observed))
+                .evidence("low_runs", (long) s.episodeRuns)
+                .evidence("duration_s", Fmt.round(lasted))
+                .evidence("probe", run.probeId())
+                .build();
+    }
+}

@@ -1,0 +1,103 @@
+package org.longhaul.flink.functions.detect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.Samples.HOUR;
+import static org.longhaul.flink.testing.Samples.T0;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.testing.Harness;
+import org.longhaul.flink.testing.Samples;
+
+/** Seed 002: SLAC → RL, 139 ms, a 64 KB maximum window, ~3.7 Mbit/s; then the window raised. */
+class DiagnosisDetectorTest {
+    private static final Duration TTL = Duration.ofDays(7);
+    private static final String SLAC = "slac-iepm";
+    private static final String RL = "rl-dev04";
+
+    private static Harness<DiagnosisInput> harness() throws Exception {
+        return Harness.of(new DiagnosisDetector(DiagnosisParams.defaults(), TTL), DiagnosisInput::link);
+    }
+
+    private static DiagnosisInput run(long ts, double bps, Long retransmits) {
+        var n = Samples.summary(SLAC, RL, "r" + ts, ts, bps).put("rtt_ms", 140.0);
+        if (retransmits != null) {
+            n.put("retransmits", retransmits);
+        }
+        return DiagnosisInput.of(Samples.throughput(n));
+    }
+
+    private static DiagnosisInput host(long ts, long maxWindow) {
+        return DiagnosisInput.of(Samples.hostSnapshot(Samples.host(SLAC, RL, ts, maxWindow, maxWindow)));
+    }
+
+    @Test
+    void shouldDiagnoseA64KWindowOver140msAsWindowLimitedWhateverTheArrivalOrder() throws Exception {
+        try (var h = harness()) {
+            h.add(run(T0, 3.6e6, 0L), T0);
+            h.add(host(T0, 65536), T0);
+            assertEquals(List.of(), h.events(), "waits for the watermark");
+            assertEquals(1, h.timers() - 1, "one pending timer besides the cleanup timer");
+            h.watermark(T0);
+            List<Event> events = h.events();
+            assertEquals(1, events.size());
+            Event e = events.get(0);
+            assertEquals("diagnosis", e.kind());
+            assertEquals("window_limited", e.cause());
+            assertEquals(65536L, e.evidence().get("window_bytes"));
+            assertEquals(3.745e6, (double) e.evidence().get("window_bound_bps"), 1e3);
+            assertEquals(17_500_000L, e.evidence().get("optimum_window_bytes"));
+            assertTrue(e.message().startsWith("window-limited: 64 KiB / 140 ms = 3.74 Mbit/s"), e.message());
+            assertEquals(1, h.timers(), "only the cleanup timer is left");
+        }
+    }
+
+    @Test
+    void shouldReportOnlyWhenTheCauseChanges() throws Exception {
+        try (var h = harness()) {
+            h.add(host(T0, 65536), T0);
+            for (int i = 0; i < 3; i++) {
+                h.add(run(T0 + i * HOUR, 3.6e6 + i * 1e4, 0L), T0 + i * HOUR);
+            }
+            long tuned = T0 + 10 * HOUR;
+            h.add(host(tuned, 268_435_456L), tuned);
+            for (int i = 0; i < 6; i++) {
+                h.add(run(tuned + i * HOUR, 95e6 + i * 1e5, 0L), tuned + i * HOUR);
+            }
+            h.watermark(tuned + 10 * HOUR);
+            List<String> causes = h.events().stream().map(Event::cause).toList();
+            assertEquals(List.of("window_limited", "unknown", "capacity"), causes);
+        }
+    }
+
+    @Test
+    void shouldDiagnoseLossLimitedByTheMathisBound() throws Exception {
+        try (var h = harness()) {
+            h.add(host(T0, 268_435_456L), T0);
+            // 10 s at 1.2 Mbit/s = 1.5 MB ≈ 1027 segments of 1460 B; 10 retransmitted: p ≈ 0.97 %,
+            // Mathis bound = 1460 × 8 / 0.14 s × 1.22 / √p ≈ 1.03 Mbit/s: the run sits at the loss limit
+            h.add(run(T0 + 1, 1.2e6, 10L), T0 + 1);
+            h.watermark(T0 + 1);
+            Event e = h.events().get(0);
+            assertEquals("loss_limited", e.cause());
+            assertEquals(1.03e6, (double) e.evidence().get("mathis_bound_bps"), 0.01e6);
+            assertEquals(0.00974, (double) e.evidence().get("loss_rate"), 0.0001);
+        }
+    }
+
+    @Test
+    void shouldHandleLateInputsAtOnceAndDropStateAfterTheTtl() throws Exception {
+        try (var h = harness()) {
+            h.watermark(T0 + HOUR);
+            h.add(host(T0, 65536), T0);
+            h.add(run(T0, 3.6e6, 0L), T0);
+            assertEquals("window_limited", h.events().get(0).cause());
+            h.watermark(T0 + TTL.toMillis());
+            assertEquals(0, h.timers());
+            assertEquals(0, h.stateEntries());
+        }
+    }
+}

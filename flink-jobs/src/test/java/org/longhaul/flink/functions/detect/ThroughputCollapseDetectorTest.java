@@ -1,0 +1,134 @@
+package org.longhaul.flink.functions.detect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.Samples.DST;
+import static org.longhaul.flink.testing.Samples.HOUR;
+import static org.longhaul.flink.testing.Samples.SRC;
+import static org.longhaul.flink.testing.Samples.T0;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.Links;
+import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.testing.Harness;
+import org.longhaul.flink.testing.Samples;
+
+class ThroughputCollapseDetectorTest {
+    private static final Duration TTL = Duration.ofDays(7);
+    private int run;
+
+    private static Harness<ThroughputSample> harness() throws Exception {
+        return Harness.of(new ThroughputCollapseDetector(CollapseParams.defaults(), TTL),
+                t -> Links.key(t.src(), t.dst(), t.probeId()));
+    }
+
+    /** One run summary per hour. */
+    private List<Event> feed(Harness<ThroughputSample> h, double bps) throws Exception {
+        long ts = T0 + (run++) * HOUR;
+        h.add(Samples.throughput(Samples.summary(SRC, DST, "r" + run, ts, bps)), ts);
+        return h.newEvents();
+    }
+
+    private void noisy(Harness<ThroughputSample> h, Random rnd, double baseline, int runs) throws Exception {
+        for (int i = 0; i < runs; i++) {
+            assertEquals(List.of(), feed(h, baseline * (0.7 + 0.6 * rnd.nextDouble())), "healthy run " + i);
+        }
+    }
+
+    @Test
+    void shouldStayQuietOnANoisyHealthyLink() throws Exception {
+        try (var h = harness()) {
+            noisy(h, new Random(42), 557e6, 24 * 30);
+            assertEquals(List.of(), h.events());
+        }
+    }
+
+    @Test
+    void shouldAlertOnceAtTheSecondLowRunAndRecoverWithTheSameEpisode() throws Exception {
+        try (var h = harness()) {
+            noisy(h, new Random(1), 557e6, 48);
+            assertEquals(List.of(), feed(h, 150e6), "first low run only enters the trigger");
+            List<Event> alert = feed(h, 140e6);
+            assertEquals(1, alert.size());
+            Event e = alert.get(0);
+            assertEquals("throughput_collapse", e.kind());
+            assertEquals("warning", e.severity());
+            assertEquals(145e6, e.evidence().get("observed_bps"));
+            assertEquals(2L, e.evidence().get("samples"));
+            double baseline = (double) e.evidence().get("baseline_bps");
+            assertTrue(baseline > 500e6 && baseline < 620e6, "baseline " + baseline);
+            for (int i = 0; i < 20; i++) {
+                assertEquals(List.of(), feed(h, 120e6 + i * 1e6), "no second alert, low runs never become the baseline");
+            }
+            assertEquals(List.of(), feed(h, 560e6));
+            List<Event> back = feed(h, 540e6);
+            assertEquals(1, back.size());
+            assertEquals("throughput_recovery", back.get(0).kind());
+            assertEquals(e.episodeId(), back.get(0).episodeId());
+            assertEquals(22L, back.get(0).evidence().get("low_runs"));
+            noisy(h, new Random(2), 557e6, 48);
+        }
+    }
+
+    @Test
+    void shouldAlertAtTheFirstRunOfACatastrophicDrop() throws Exception {
+        try (var h = harness()) {
+            noisy(h, new Random(3), 557e6, 20);
+            List<Event> alert = feed(h, 2.5e6);
+            assertEquals(1, alert.size());
+            assertEquals("critical", alert.get(0).severity());
+            assertTrue(alert.get(0).message().contains("2.5 Mbit/s"), alert.get(0).message());
+        }
+    }
+
+    @Test
+    void shouldIgnoreASingleLowRun() throws Exception {
+        try (var h = harness()) {
+            noisy(h, new Random(4), 557e6, 20);
+            assertEquals(List.of(), feed(h, 200e6));
+            noisy(h, new Random(5), 557e6, 20);
+            assertEquals(List.of(), h.events());
+        }
+    }
+
+    @Test
+    void shouldJudgeA20MbitAndA10GbitLinkAlike() throws Exception {
+        for (double scale : new double[] {20e6, 10e9}) {
+            run = 0;
+            try (var h = harness()) {
+                noisy(h, new Random(6), scale, 30);
+                feed(h, scale * 0.4);
+                List<Event> alert = feed(h, scale * 0.4);
+                assertEquals(1, alert.size(), "scale " + scale);
+                assertEquals(List.of(), feed(h, scale));
+                assertEquals("throughput_recovery", feed(h, scale).get(0).kind());
+            }
+        }
+    }
+
+    @Test
+    void shouldNeedAMinimumHistory() throws Exception {
+        try (var h = harness()) {
+            noisy(h, new Random(7), 557e6, 5);
+            assertEquals(List.of(), feed(h, 10e6));
+            assertEquals(List.of(), feed(h, 10e6));
+        }
+    }
+
+    @Test
+    void shouldIgnoreFailedRunsAndDropStateAfterTheTtl() throws Exception {
+        try (var h = harness()) {
+            noisy(h, new Random(8), 557e6, 12);
+            h.add(Samples.throughput(Samples.failed(SRC, DST, "x", T0 + run * HOUR, "connection_refused")), T0 + run * HOUR);
+            assertEquals(List.of(), h.events());
+            assertEquals(1, h.timers());
+            h.watermark(T0 + (run + 1) * HOUR + TTL.toMillis());
+            assertEquals(0, h.timers());
+            assertEquals(0, h.stateEntries());
+        }
+    }
+}
