@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Build the Flink job jar (flink-jobs/, shaded) with JDK 17 and copy it to bin/longhaul-flink.jar.
+# Skips Maven when bin/longhaul-flink.jar is newer than flink-jobs/pom.xml and every file under
+# flink-jobs/src.
+set -euo pipefail
+# shellcheck source=stack/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/stack/lib.sh"
+LOG_TAG=build-flink
+
+JOBS_DIR="${LONGHAUL_ROOT}/flink-jobs"
+OUT="${LONGHAUL_ROOT}/bin/longhaul-flink.jar"
+
+up_to_date() {
+  local sources=("${JOBS_DIR}/pom.xml")
+  [ -f "$OUT" ] || return 1
+  [ -d "${JOBS_DIR}/src" ] && sources+=("${JOBS_DIR}/src")
+  [ -z "$(find "${sources[@]}" -newer "$OUT" -print -quit)" ]
+}
+
+# The shaded jar: target/longhaul-flink-jobs-*.jar, not original-*, -sources or -tests.
+shaded_jar() {
+  find "${JOBS_DIR}/target" -maxdepth 1 -name 'longhaul-flink-jobs-*.jar' \
+    ! -name '*-sources.jar' ! -name '*-tests.jar' -printf '%T@ %p\n' 2>/dev/null \
+    | sort -rn | head -n 1 | cut -d' ' -f2-
+}
+
+main() {
+  local jar
+  [ -f "${JOBS_DIR}/pom.xml" ] || die "no flink-jobs/pom.xml yet: nothing to build"
+  if up_to_date; then
+    log "bin/longhaul-flink.jar is up to date"
+    return 0
+  fi
+  use_jdk17
+  log "mvn package in flink-jobs/ (JDK 17)"
+  (cd "${JOBS_DIR}" && mvn -q -B -Dstyle.color=never -DskipTests package) || die "mvn package failed in flink-jobs/"
+  jar="$(shaded_jar)"
+  [ -n "$jar" ] || die "no target/longhaul-flink-jobs-*.jar after mvn package (check artifactId/shade plugin)"
+  mkdir -p "$(dirname "$OUT")"
+  cp "$jar" "$OUT"
+  log "built bin/longhaul-flink.jar from target/${jar##*/}"
+}
+
+main "$@"

@@ -1,0 +1,180 @@
+# Shared helpers for the native stack scripts. Source it; it defines functions and loads defaults.env.
+# shellcheck shell=bash
+
+LONGHAUL_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+STACK_SCRIPTS="${LONGHAUL_ROOT}/scripts/stack"
+set -a
+# shellcheck source=defaults.env
+. "${STACK_SCRIPTS}/defaults.env"
+set +a
+# shellcheck disable=SC2034  # used by the service files sourced later
+CACHE_DIR="${LONGHAUL_STACK_DIR}/cache"
+RUN_ROOT="${LONGHAUL_STACK_DIR}/run"
+
+log()  { printf '%s [%s] %s\n' "$(date +%H:%M:%S)" "${LOG_TAG:-stack}" "$*" >&2; }
+warn() { log "WARN: $*"; }
+die()  { log "ERROR: $*"; exit 1; }
+
+now_ms() { date +%s%3N; }
+# Seconds with one decimal between two now_ms stamps.
+elapsed_s() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1000 }'; }
+
+# --- toolchains --------------------------------------------------------------------------------
+
+# Point LONGHAUL_JAVA_HOME at a JDK 17: the configured one, else any /usr/lib/jvm/*17*. Flink's
+# scripts break on JDK 24+ (see stack-recipes.md). Fails quietly; use_jdk17 dies instead.
+detect_jdk17() {
+  local home
+  for home in "${LONGHAUL_JAVA_HOME}" /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/*17*; do
+    if [ -x "$home/bin/java" ] && "$home/bin/java" -version 2>&1 | grep -q 'version "17\.'; then
+      LONGHAUL_JAVA_HOME="$home"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# Export JAVA_HOME and JAVA (the java binary) for JDK 17, or die.
+use_jdk17() {
+  detect_jdk17 || die "no JDK 17 found (set LONGHAUL_JAVA_HOME; apt-get install openjdk-17-jdk-headless)"
+  export JAVA_HOME="${LONGHAUL_JAVA_HOME}" JAVA="${LONGHAUL_JAVA_HOME}/bin/java"
+}
+
+# Print the go binary to use.
+go_bin() {
+  if [ -n "${LONGHAUL_GO}" ]; then echo "${LONGHAUL_GO}"
+  elif command -v go >/dev/null 2>&1; then command -v go
+  elif [ -x /usr/local/go/bin/go ]; then echo /usr/local/go/bin/go
+  else die "go not found (set LONGHAUL_GO)"; fi
+}
+
+# --- run directories, PID files, processes ----------------------------------------------------
+
+run_dir() { mkdir -p "${RUN_ROOT}/$1" && echo "${RUN_ROOT}/$1"; }
+# Process names are "svc" (run/svc/svc.pid) or "svc/proc" for services with several processes
+# (run/svc/proc.pid), e.g. flink/jobmanager.
+pid_file() {
+  case "$1" in
+    */*) echo "${RUN_ROOT}/${1%%/*}/${1#*/}.pid" ;;
+    *) echo "${RUN_ROOT}/$1/$1.pid" ;;
+  esac
+}
+
+# True if PID $1 is alive and was started from this stack (its command line mentions the stack dir),
+# so a recycled PID is never mistaken for ours.
+pid_is_ours() {
+  local pid="$1"
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "${LONGHAUL_STACK_DIR}/"
+}
+
+# Print the recorded PID of process name $1 if it is alive and ours; fail otherwise.
+svc_pid() {
+  local f pid
+  f="$(pid_file "$1")"
+  [ -f "$f" ] || return 1
+  pid="$(cat "$f")"
+  pid_is_ours "$pid" && echo "$pid"
+}
+
+# start_daemon NAME LOGFILE CMD...: run CMD detached in its own session (process group = its PID),
+# stdout/stderr appended to LOGFILE, PID recorded in $(pid_file NAME).
+start_daemon() {
+  local name="$1" logfile="$2" pid
+  shift 2
+  mkdir -p "$(dirname "$logfile")" "$(dirname "$(pid_file "$name")")"
+  printf '===== %s: starting %s =====\n' "$(date '+%F %T')" "$name" >>"$logfile"
+  # A non-interactive shell's background job is not a group leader, so setsid execs in place: $! is CMD.
+  nohup setsid "$@" >>"$logfile" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$(pid_file "$name")"
+  log "started ${name} (pid ${pid}), log ${logfile}"
+}
+
+# signal_daemon SIG PID: signal the daemon's whole process group if it leads one, else just PID.
+signal_daemon() {
+  local sig="$1" pid="$2" pgid
+  pgid="$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" || true
+  if [ "$pgid" = "$pid" ]; then
+    kill "-$sig" -- "-$pid" 2>/dev/null || true
+  else
+    kill "-$sig" "$pid" 2>/dev/null || true
+  fi
+}
+
+# stop_daemon NAME: SIGTERM the recorded PID and its process group, wait, SIGKILL after the timeout.
+stop_daemon() {
+  local name="$1" f pid waited=0
+  f="$(pid_file "$name")"
+  if ! pid="$(svc_pid "$name")"; then
+    rm -f "$f"
+    return 0
+  fi
+  log "stopping ${name} (pid ${pid})"
+  signal_daemon TERM "$pid"
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$((LONGHAUL_STOP_TIMEOUT * 5))" ]; do
+    sleep 0.2
+    waited=$((waited + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    warn "${name} (pid ${pid}) ignored SIGTERM for ${LONGHAUL_STOP_TIMEOUT}s: SIGKILL"
+    signal_daemon KILL "$pid"
+    sleep 0.5
+  fi
+  rm -f "$f"
+}
+
+# Resident memory of PID $1 in MB (integer), or "-".
+rss_mb() {
+  awk '/^VmRSS:/ { printf "%d", $2 / 1024; found = 1 } END { if (!found) printf "-" }' \
+    "/proc/$1/status" 2>/dev/null || echo "-"
+}
+
+# --- health ------------------------------------------------------------------------------------
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+http_get() { curl -fsS --max-time 3 "$@"; }
+
+# wait_for TIMEOUT_S FUNC [ARGS...]: poll FUNC once a second until it succeeds or TIMEOUT_S passes.
+# WAIT_PID_OF may list process names (see pid_file): give up as soon as one of them has died.
+wait_for() {
+  local timeout="$1" deadline name
+  shift
+  deadline=$(($(date +%s) + timeout))
+  while :; do
+    "$@" >/dev/null 2>&1 && return 0
+    for name in ${WAIT_PID_OF:-}; do
+      if ! svc_pid "$name" >/dev/null; then
+        log "${name} exited while starting"
+        return 1
+      fi
+    done
+    [ "$(date +%s)" -ge "$deadline" ] && return 1
+    sleep 1
+  done
+}
+
+# show_log FILE [N]: print the last N (default 40) lines of a service log to stderr.
+show_log() {
+  local file="$1" n="${2:-40}"
+  if [ -s "$file" ]; then
+    printf -- '----- last %s lines of %s -----\n' "$n" "$file" >&2
+    tail -n "$n" "$file" >&2
+    printf -- '-----\n' >&2
+  else
+    log "(${file} is missing or empty)"
+  fi
+}
+
+# Load every service definition (install_/configure_/start_/health_/stop_ functions).
+load_services() {
+  local svc
+  for svc in kafka influxdb flink telegraf; do
+    # shellcheck source=/dev/null
+    . "${STACK_SCRIPTS}/${svc}.sh"
+  done
+}
+
+# Callers that only read LONGHAUL_JAVA_HOME (e.g. scripts/test-all.sh) get a JDK 17 too.
+[ -x "${LONGHAUL_JAVA_HOME}/bin/java" ] || detect_jdk17 || true

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Bring the native stack up on 127.0.0.1: install what is missing (cached under .stack/cache),
+# write configs into .stack/run, start Kafka, InfluxDB and Flink, run `longhaul setup` (topics,
+# database, retention), then start Telegraf. Services that are already healthy are left alone.
+# Exits non-zero, with the tail of the failing service's log, if anything does not come up.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+LOG_TAG=up
+load_services
+use_jdk17
+
+declare -A INSTALL_S START_S STATE LAUNCHED_AT
+
+install_svc() {
+  local svc="$1" t0
+  t0="$(now_ms)"
+  "install_${svc}"
+  INSTALL_S[$svc]="$(elapsed_s "$t0" "$(now_ms)")"
+}
+
+# Start whichever of the service's processes is not running (a healthy service is left alone).
+launch_svc() {
+  local svc="$1" name missing=0
+  LAUNCHED_AT[$svc]="$(now_ms)"
+  if "health_${svc}" >/dev/null 2>&1; then
+    STATE[$svc]="already healthy"
+    log "${svc}: already healthy, left alone"
+    return 0
+  fi
+  for name in $("procs_${svc}"); do svc_pid "$name" >/dev/null || missing=1; done
+  if [ "$missing" = 0 ]; then
+    STATE[$svc]="was running"
+    log "${svc}: running but not healthy yet; waiting for it"
+    return 0
+  fi
+  "configure_${svc}"
+  "start_${svc}"
+  STATE[$svc]="started"
+}
+
+# await_all SVC...: poll every pending service once a second until all are healthy; each one's start
+# time is taken when it is first seen healthy. A service whose process dies, or that is not healthy
+# within LONGHAUL_START_TIMEOUT, fails the run with the tail of its logs.
+await_all() {
+  local pending=("$@") still svc name deadline
+  deadline=$(($(date +%s) + LONGHAUL_START_TIMEOUT))
+  while [ "${#pending[@]}" -gt 0 ]; do
+    still=()
+    for svc in "${pending[@]}"; do
+      if "health_${svc}" >/dev/null 2>&1; then
+        if [ "${STATE[$svc]}" != "already healthy" ]; then
+          START_S[$svc]="$(elapsed_s "${LAUNCHED_AT[$svc]}" "$(now_ms)")"
+          log "${svc}: healthy"
+        fi
+        continue
+      fi
+      for name in $("procs_${svc}"); do
+        svc_pid "$name" >/dev/null || fail_svc "$svc" "${name} exited while starting"
+      done
+      [ "$(date +%s)" -lt "$deadline" ] || fail_svc "$svc" "not healthy within ${LONGHAUL_START_TIMEOUT}s"
+      still+=("$svc")
+    done
+    pending=("${still[@]}")
+    [ "${#pending[@]}" -eq 0 ] || sleep 1
+  done
+}
+
+fail_svc() {
+  local svc="$1" f
+  log "${svc}: $2"
+  for f in $("logs_${svc}"); do show_log "$f" 40; done
+  print_timings
+  exit 1
+}
+
+run_setup() {
+  local t0
+  t0="$(now_ms)"
+  log "longhaul setup: topics, database, retention"
+  "${LONGHAUL_CLI}" setup --kafka "127.0.0.1:${LONGHAUL_KAFKA_PORT}" \
+    --influx "http://127.0.0.1:${LONGHAUL_INFLUX_PORT}" --db "${LONGHAUL_INFLUX_DB}" \
+    --topics "${LONGHAUL_TOPICS_FILE}" --retention "${LONGHAUL_RETENTION_FILE}" \
+    || die "'${LONGHAUL_CLI} setup' failed (build it with: make build-go)"
+  START_S[setup]="$(elapsed_s "$t0" "$(now_ms)")"
+  STATE[setup]="done"
+}
+
+print_timings() {
+  local svc
+  printf '%-9s %9s %8s  %s\n' service install_s start_s state
+  for svc in kafka influxdb flink setup telegraf; do
+    printf '%-9s %9s %8s  %s\n' "$svc" "${INSTALL_S[$svc]:--}" "${START_S[$svc]:--}" "${STATE[$svc]:--}"
+  done
+}
+
+main() {
+  local t0 svc
+  t0="$(now_ms)"
+  for svc in kafka influxdb flink telegraf; do install_svc "$svc"; done
+  # The three servers start side by side; each is timed from its launch to healthy.
+  for svc in kafka influxdb flink; do launch_svc "$svc"; done
+  await_all kafka influxdb flink
+  run_setup
+  # Telegraf consumes result topics into InfluxDB: only once both and the topics exist.
+  launch_svc telegraf
+  await_all telegraf
+  print_timings
+  log "stack up in $(elapsed_s "$t0" "$(now_ms)")s (status: bash scripts/stack/status.sh)"
+}
+
+main "$@"
