@@ -42,8 +42,8 @@ def test_every_build_context_has_its_dockerfile():
 
 
 @pytest.mark.parametrize("service,key", [
-    ("kafka", "KAFKA_VERSION"), ("jobmanager", "FLINK_VERSION"), ("taskmanager", "FLINK_VERSION"),
-    ("influxdb", "INFLUXDB_VERSION"), ("telegraf", "TELEGRAF_VERSION"),
+    ("kafka", "LONGHAUL_KAFKA_VERSION"), ("jobmanager", "LONGHAUL_FLINK_VERSION"), ("taskmanager", "LONGHAUL_FLINK_VERSION"),
+    ("influxdb", "LONGHAUL_INFLUXDB_VERSION"), ("telegraf", "LONGHAUL_TELEGRAF_VERSION"),
 ])
 def test_image_versions_match_the_native_stack(service, key):
     tag = SERVICES[service]["image"].split(":")[1]

@@ -1,0 +1,55 @@
+"""The whole pipeline on the real services: raw samples produced to Kafka are consumed by the
+Flink job submitted to the standalone cluster, whose statistics reach Kafka and, through
+Telegraf, InfluxDB; a malformed sample becomes a dead letter with its reason."""
+import pytest
+
+import flink_rest
+from conftest import FLINK, KAFKA, now_ms, rows, wait_for_series
+
+
+def interval(src, ts, bps, run_id="run-1"):
+    return {"schema": "throughput_sample", "version": 1, "src": src, "dst": "lyon", "probe_id": "tcp-1",
+            "ts": ts, "run_id": run_id, "record": "interval", "tool": "iperf3", "protocol": "tcp",
+            "start_s": 0.0, "end_s": 1.0, "bytes": int(bps / 8), "bits_per_second": bps,
+            "retransmits": 1, "rtt_ms": 140.0}
+
+
+@pytest.fixture
+def job(run_tag):
+    jar_id, job_id = flink_rest.submit(FLINK, [
+        "--bootstrap-servers", KAFKA, "--group-id", run_tag, "--transactional-id-prefix", run_tag,
+        "--starting-offsets", "earliest", "--out-of-orderness", "1s", "--idleness", "3s",
+        "--checkpoint-interval", "2s", "--job-name", run_tag])
+    flink_rest.wait_running(FLINK, job_id)
+    yield job_id
+    flink_rest.cancel(FLINK, job_id, jar_id)
+
+
+def test_raw_samples_become_link_statistics_in_kafka_and_influxdb(job, produce, consume, run_tag):
+    minute = (now_ms() // 60_000 - 2) * 60_000
+    for i, bps in enumerate([100e6, 120e6, 80e6]):
+        produce("longhaul.raw.throughput", interval(run_tag, minute + 10_000 * (i + 1), bps))
+    # a later sample of the same link moves the watermark past the end of that minute
+    produce("longhaul.raw.throughput", interval(run_tag, minute + 70_000, 90e6, run_id="run-2"))
+
+    stats = consume("longhaul.stats", lambda m: m["src"] == run_tag and m["window"] == "1m"
+                    and m["window_start"] == minute, timeout_s=120)
+    assert stats["samples"] == 3 and stats["protocol"] == "tcp" and stats["ts"] == minute + 60_000
+    assert stats["throughput_mean_bps"] == pytest.approx(100e6)
+    assert stats["throughput_max_bps"] == pytest.approx(120e6, rel=0.02)
+    assert stats["retransmits"] == 3
+
+    stored = rows(wait_for_series(
+        f'SELECT "samples", "throughput_mean_bps" FROM "raw"."link_stats" WHERE "src" = \'{run_tag}\' AND "window" = \'1m\''))
+    assert [(r["time"], r["samples"]) for r in stored if r["time"] == minute + 60_000] == [(minute + 60_000, 3)]
+
+
+def test_a_malformed_sample_becomes_a_dead_letter_and_the_job_keeps_running(job, produce, consume, run_tag):
+    bad = interval(run_tag, now_ms(), 5e6)
+    bad["ts"] = bad["ts"] // 1000  # seconds instead of milliseconds
+    produce("longhaul.raw.throughput", bad)
+    dead = consume("longhaul.deadletter", lambda m: m["src"] == run_tag, timeout_s=90)
+    assert dead["source_topic"] == "longhaul.raw.throughput"
+    assert "$.ts" in dead["reason"]
+    assert '"src": "%s"' % run_tag in dead["payload"] or run_tag in dead["payload"]
+    flink_rest.wait_running(FLINK, job, timeout_s=5)
