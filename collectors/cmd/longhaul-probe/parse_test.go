@@ -117,15 +117,15 @@ func TestUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		"no tool":           {[]string{"--src", "a", "--dst", "b", "--ts", "1795239679000", in}, "--tool"},
-		"unknown tool":      {[]string{"--tool", "mtr", "--src", "a", "--dst", "b", in}, `--tool: "mtr"`},
-		"no dst":            {[]string{"--tool", "ping", "--src", "a", "--ts", "1795239679000", in}, "--src and --dst are required"},
-		"flag-like src":     {[]string{"--tool", "ping", "--src", "-x", "--dst", "b", in}, "--src"},
-		"src with a space":  {[]string{"--tool", "ping", "--src", "a b", "--dst", "b", in}, `--src: "a b"`},
-		"ts in seconds":     {[]string{"--tool", "ping", "--src", "a", "--dst", "b", "--ts", "1795239679", in}, "--ts: time 1795239679 is not epoch milliseconds"},
-		"two files":         {[]string{"--tool", "ping", "--src", "a", "--dst", "b", in, in}, "give one FILE"},
-		"no file":           {[]string{"--tool", "ping", "--src", "a", "--dst", "b"}, "give one FILE"},
-		"unknown flag":      {[]string{"--tool", "ping", "--verbose", in}, "flag provided but not defined"},
+		"no tool":          {[]string{"--src", "a", "--dst", "b", "--ts", "1795239679000", in}, "--tool"},
+		"unknown tool":     {[]string{"--tool", "mtr", "--src", "a", "--dst", "b", in}, `--tool: "mtr"`},
+		"no dst":           {[]string{"--tool", "ping", "--src", "a", "--ts", "1795239679000", in}, "--src and --dst are required"},
+		"flag-like src":    {[]string{"--tool", "ping", "--src", "-x", "--dst", "b", in}, "--src"},
+		"src with a space": {[]string{"--tool", "ping", "--src", "a b", "--dst", "b", in}, `--src: "a b"`},
+		"ts in seconds":    {[]string{"--tool", "ping", "--src", "a", "--dst", "b", "--ts", "1795239679", in}, "--ts: time 1795239679 is not epoch milliseconds"},
+		"two files":        {[]string{"--tool", "ping", "--src", "a", "--dst", "b", in, in}, "give one FILE"},
+		"no file":          {[]string{"--tool", "ping", "--src", "a", "--dst", "b"}, "give one FILE"},
+		"unknown flag":     {[]string{"--tool", "ping", "--verbose", in}, "flag provided but not defined"},
 	} {
 		code, out, errOut := run(c.args, "")
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
