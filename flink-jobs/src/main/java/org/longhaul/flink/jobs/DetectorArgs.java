@@ -75,7 +75,8 @@ public final class DetectorArgs {
                 a.number("diagnosis.mathis-c", d.mathisC()),
                 a.number("diagnosis.loss-tolerance", d.lossTolerance()),
                 a.number("diagnosis.capacity-bps", d.capacityBps()),
-                a.overrides("diagnosis.capacity-overrides"));
+                a.overrides("diagnosis.capacity-overrides"),
+                (int) a.integer("diagnosis.confirm-runs", d.confirmRuns()));
     }
 
     static NoDataParams noData(Args a) {

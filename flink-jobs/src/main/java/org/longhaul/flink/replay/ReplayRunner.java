@@ -10,9 +10,11 @@ import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.BlobServerOptions;
+import org.apache.flink.configuration.ClusterOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.longhaul.flink.jobs.LinkMonitorPipeline;
 import org.longhaul.flink.jobs.PipelineConfig;
@@ -64,6 +66,9 @@ public final class ReplayRunner {
         conf.set(RestOptions.BIND_PORT, "18081-18180");
         conf.set(BlobServerOptions.PORT, "18181-18280");
         conf.set(CoreOptions.TMP_DIRS, tmp.toString());
+        conf.set(ClusterOptions.PROCESS_WORKING_DIR_BASE, tmp.toString());
+        conf.set(WebOptions.TMP_DIR, tmp.toString());
+        conf.set(WebOptions.UPLOAD_DIR, tmp.resolve("web-upload").toString());
         return conf;
     }
 

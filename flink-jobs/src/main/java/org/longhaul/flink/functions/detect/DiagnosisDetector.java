@@ -20,8 +20,9 @@ import org.longhaul.flink.records.HostSnapshot;
  * diagnosis per link (key "src|dst") from TCP run summaries, host snapshots and pings, three
  * topics whose records interleave arbitrarily: inputs wait in state until the watermark passes
  * their ts and are then handled in event-time order (host and ping before a run of the same ts),
- * so the verdict does not depend on arrival order. A late input is handled at once. Emits only
- * when a probe's cause changes (not for a first "unknown"). See {@link Diagnosis} for the rule.
+ * so the verdict does not depend on arrival order. A late input is handled at once. Emits when a
+ * probe becomes window- or loss-limited and when it stops being so ({@link ProbeHistory#observe});
+ * see {@link Diagnosis} for the per-run rule.
  */
 public final class DiagnosisDetector extends KeyedProcessFunction<String, DiagnosisInput, Event> {
     private static final long serialVersionUID = 1L;
@@ -101,10 +102,8 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
         h.recent = RobustStats.append(h.recent, run.bitsPerSecond(), p.history());
         Event verdict = Diagnosis.diagnose(run, new Diagnosis.Context(host.value(), pingRtt.value(), h.best(),
                 h.recent.length), p);
-        boolean changed = !verdict.cause().equals(h.cause) && !(h.cause == null && "unknown".equals(verdict.cause()));
-        if (changed) {
+        if (h.observe(verdict.cause(), p.confirmRuns())) {
             out.collect(verdict);
-            h.cause = verdict.cause();
         }
         probes.put(run.probeId(), h);
     }

@@ -15,13 +15,14 @@ import java.util.Map;
  * @param lossTolerance    loss-limited when throughput ≤ (1 + this) × the Mathis bound (0.5)
  * @param capacityBps      the path's capacity for the optimum window = capacity × RTT (1 Gbit/s)
  * @param capacityOverrides per link "src|dst" capacity in bit/s
+ * @param confirmRuns      consecutive runs with another cause needed to leave a limiting cause (2)
  */
 public record DiagnosisParams(double windowTolerance, double capacityRatio, int minRuns, int history,
                               int mssBytes, double mathisC, double lossTolerance, double capacityBps,
-                              Map<String, Double> capacityOverrides) implements Serializable {
+                              Map<String, Double> capacityOverrides, int confirmRuns) implements Serializable {
 
     public static DiagnosisParams defaults() {
-        return new DiagnosisParams(0.25, 0.8, 5, 48, 1460, 1.22, 0.5, 1e9, Map.of());
+        return new DiagnosisParams(0.25, 0.8, 5, 48, 1460, 1.22, 0.5, 1e9, Map.of(), 2);
     }
 
     public double capacity(String link) {
