@@ -20,15 +20,6 @@ const Kind = "host"
 
 func init() { probe.Register(Kind, Factory) }
 
-// Params of a host probe.
-type Params struct {
-	// Route also records the egress interface towards the target and its MTU. Default true.
-	Route bool `yaml:"route"`
-}
-
-// DefaultParams is every default in one place.
-func DefaultParams() Params { return Params{Route: true} }
-
 // Factory builds a host probe from its params.
 func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
 	p := DefaultParams()

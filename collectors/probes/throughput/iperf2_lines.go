@@ -14,7 +14,7 @@ var (
 	reClient    = regexp.MustCompile(`^Client connecting to (\S+), (TCP|UDP) port (\d+)\b`)
 	reServer    = regexp.MustCompile(`^Server listening on (TCP|UDP) port (\d+)\b`)
 	reWindow    = regexp.MustCompile(`^(?:TCP window|UDP buffer) size:\s*(\d+(?:\.\d+)?)\s*([KMG]?)Bytes?\s*(?:\((default|WARNING: requested\s*(\d+(?:\.\d+)?)\s*([KMG]?)Bytes?)\))?$`)
-	reDatagrams = regexp.MustCompile(`^(?:Sending|Receiving) \d+ byte datagrams$`)
+	reDatagrams = regexp.MustCompile(`^(?:Sending|Receiving) \d+ byte datagrams\b`)
 	reIDHeader  = regexp.MustCompile(`^\[\s*ID\]\s+Interval`)
 	reTag       = regexp.MustCompile(`^\[\s*(\d+|SUM)\]\s*(.*)$`)
 	reConnected = regexp.MustCompile(`^local \S+ port \d+\s+connected with \S+ port \d+\b`)
@@ -22,7 +22,7 @@ var (
 	reOOO       = regexp.MustCompile(`^(-?\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s+sec\s+(\d+) datagrams received out-of-order$`)
 	reSent      = regexp.MustCompile(`^Sent (\d+) datagrams\b`)
 	reNoAck     = regexp.MustCompile(`^WARNING: did not receive ack of last datagram after \d+ tries\.?$`)
-	reFailed    = regexp.MustCompile(`^((?:connect|read|write) failed: .+)$`)
+	reFailed    = regexp.MustCompile(`^((?:tcp |udp )?(?:connect|read|write) failed: .+)$`)
 )
 
 // i2Row is a throughput row: an interval, a run's final row or a server report.
