@@ -78,6 +78,8 @@ func parseCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("give one FILE, or - for stdin (got %d)", len(files))
 	case *tool != "pscheduler" && (*src == "" || *dst == ""):
 		return fail("--src and --dst are required for %s", *tool)
+	case *probeID == "" || len(*probeID) > 200:
+		return fail("--probe-id: 1 to 200 characters")
 	}
 	for flagName, v := range map[string]string{"--src": *src, "--dst": *dst} {
 		if v != "" && !probekit.ValidHost(v) {

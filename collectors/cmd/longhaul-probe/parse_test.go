@@ -125,6 +125,7 @@ func TestUsageErrors(t *testing.T) {
 		"ts in seconds":    {[]string{"--tool", "ping", "--src", "a", "--dst", "b", "--ts", "1795239679", in}, "--ts: time 1795239679 is not epoch milliseconds"},
 		"two files":        {[]string{"--tool", "ping", "--src", "a", "--dst", "b", in, in}, "give one FILE"},
 		"no file":          {[]string{"--tool", "ping", "--src", "a", "--dst", "b"}, "give one FILE"},
+		"empty probe id":   {[]string{"--tool", "ping", "--src", "a", "--dst", "b", "--probe-id", "", in}, "--probe-id"},
 		"unknown flag":     {[]string{"--tool", "ping", "--verbose", in}, "flag provided but not defined"},
 	} {
 		code, out, errOut := run(c.args, "")

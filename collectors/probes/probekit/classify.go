@@ -65,7 +65,7 @@ func ExecFailure(ctx context.Context, tool string, err error, stderr []byte) *sa
 	case ctx != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return &sample.RunError{Class: sample.ErrTimeout, Message: Message(joinMsg(tool+" run exceeded its timeout", text))}
 	case ctx != nil && errors.Is(ctx.Err(), context.Canceled):
-		return &sample.RunError{Class: sample.ErrNotStarted, Message: Message(joinMsg(tool+" run cancelled", text))}
+		return &sample.RunError{Class: sample.ErrOther, Message: Message(joinMsg(tool+" run cancelled (the agent is stopping)", text))}
 	case text != "":
 		return RunError(text)
 	case err != nil:

@@ -47,6 +47,11 @@ func TestExecFailureTellsMissingToolTimeoutAndStderr(t *testing.T) {
 	if e := ExecFailure(ctx, "iperf3", errors.New("signal: killed"), nil); e.Class != sample.ErrTimeout {
 		t.Errorf("deadline: %+v", e)
 	}
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	if e := ExecFailure(stopped, "iperf3", errors.New("signal: killed"), nil); e.Class != sample.ErrOther || !strings.Contains(e.Message, "cancelled") {
+		t.Errorf("cancelled: %+v", e)
+	}
 	if e := ExecFailure(context.Background(), "ping", errors.New("exit status 2"), []byte("ping: connect: No route to host\n")); e.Class != sample.ErrNoRoute || e.Message != "ping: connect: No route to host" {
 		t.Errorf("stderr: %+v", e)
 	}
