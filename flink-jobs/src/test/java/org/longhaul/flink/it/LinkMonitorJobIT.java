@@ -1,0 +1,145 @@
+package org.longhaul.flink.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.testing.Samples;
+import org.longhaul.flink.validate.SchemaRegistry;
+
+/**
+ * The shaded jar on the REAL native stack: uploaded to the standalone Flink cluster over REST, fed
+ * through the real Kafka broker (fresh topics of this run), its exactly-once output read with
+ * read_committed until a stall event, a dead letter and minute statistics arrive; then cancelled.
+ * Runs only in the "integration" profile (activated by LONGHAUL_KAFKA) and fails, never skips,
+ * when the stack is not there.
+ */
+class LinkMonitorJobIT {
+    private static final String SRC = "perfsonar.ihep.ac.cn";
+    private static final String DST = "ccxfert02.in2p3.fr";
+    private static final long DEADLINE_MS = 240_000;
+
+    private static String env(String name) {
+        String v = System.getenv(name);
+        if (v == null || v.isBlank()) {
+            fail(name + " is not set: this integration test needs the native stack (scripts/stack/up.sh), "
+                    + "e.g. LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK_REST=http://127.0.0.1:8081");
+        }
+        return v;
+    }
+
+    @Test
+    void theJarOnTheClusterTurnsKafkaSamplesIntoCommittedEventsStatsAndDeadLetters() throws Exception {
+        String kafka = env("LONGHAUL_KAFKA");
+        FlinkRest flink = new FlinkRest(env("LONGHAUL_FLINK_REST"));
+        Path jar = Path.of(System.getProperty("longhaul.jar", "target/longhaul-flink-jobs-0.1.0.jar"));
+        assertTrue(Files.isRegularFile(jar), "no jar at " + jar.toAbsolutePath() + ": run mvn verify");
+        String run = "it-" + UUID.randomUUID().toString().substring(0, 8);
+        String raw = run + ".raw.";
+        try (KafkaTopics topics = new KafkaTopics(kafka)) {
+            for (String t : List.of("throughput", "path", "rtt", "host")) {
+                topics.create(raw + t, 4);
+            }
+            topics.create(run + ".stats", 4);
+            topics.create(run + ".events", 1);
+            topics.create(run + ".deadletter", 1);
+            produceSamples(topics, raw, System.currentTimeMillis());
+
+            String jarId = flink.upload(jar);
+            String jobId = flink.run(jarId, "org.longhaul.flink.jobs.LinkMonitorJob", List.of(
+                    "--bootstrap-servers", kafka, "--group-id", run, "--job-name", run,
+                    "--transactional-id-prefix", run, "--starting-offsets", "earliest", "--parallelism", "1",
+                    "--topic-throughput", raw + "throughput", "--topic-path", raw + "path",
+                    "--topic-rtt", raw + "rtt", "--topic-host", raw + "host",
+                    "--topic-stats", run + ".stats", "--topic-events", run + ".events",
+                    "--topic-deadletter", run + ".deadletter",
+                    "--checkpoint-interval", "2s", "--out-of-orderness", "5s", "--idleness", "2s"));
+            try {
+                Output out = awaitOutput(flink, jobId, topics, run);
+                JsonNode stall = out.events.stream().filter(e -> e.get("kind").asText().equals("stall")).findFirst().orElseThrow();
+                assertEquals(SRC, stall.get("src").asText());
+                assertEquals(39.6e6, stall.get("evidence").get("peak_bps").asDouble());
+                JsonNode dead = out.deadLetters.get(0);
+                assertEquals(raw + "throughput", dead.get("source_topic").asText());
+                assertTrue(dead.get("reason").asText().startsWith("not JSON"), dead.toString());
+                assertFalse(out.stats.isEmpty());
+                SchemaRegistry schemas = SchemaRegistry.bundled();
+                out.events.forEach(e -> assertEquals(List.of(), schemas.problems(Contract.EVENT, e), e.toString()));
+                out.stats.forEach(s -> assertEquals(List.of(), schemas.problems(Contract.LINK_STATS, s), s.toString()));
+                out.deadLetters.forEach(d -> assertEquals(List.of(), schemas.problems(Contract.DEAD_LETTER, d), d.toString()));
+            } finally {
+                flink.cancel(jobId);
+                awaitState(flink, jobId, "CANCELED", 60_000);
+                flink.deleteJar(jarId);
+            }
+        }
+    }
+
+    /** Four minutes of pings, a stalled iperf2 run (seed 000), a host snapshot and a mangled message. */
+    private static void produceSamples(KafkaTopics topics, String raw, long now) {
+        String key = SRC + "|" + DST;
+        long base = now - 4 * 60_000;
+        List<String[]> pings = new ArrayList<>();
+        for (long ts = base; ts <= now; ts += 10_000) {
+            pings.add(new String[] {key, Samples.ping(SRC, DST, ts, 10, 10, 283.0, 0.4).toString()});
+        }
+        topics.produce(raw + "rtt", pings);
+        List<String[]> throughput = new ArrayList<>();
+        long start = base + 30_000;
+        throughput.add(new String[] {key, Samples.summary(SRC, DST, "r-it", start, 2.5e6).toString()});
+        double[] mbps = {39.6, 0, 0, 0, 0, 0, 0, 0, 0, 13.2, 0, 0, 0, 0};
+        for (int i = 0; i < mbps.length; i++) {
+            throughput.add(new String[] {key, Samples.interval(SRC, DST, "r-it", start, i * 5, i * 5 + 5, mbps[i] * 1e6).toString()});
+        }
+        throughput.add(new String[] {key, "{\"schema\":\"throughput_sample\",\"ts\":"});
+        topics.produce(raw + "throughput", throughput);
+        topics.produce(raw + "host", List.<String[]>of(new String[] {key, Samples.host(SRC, DST, start, 65536, 65536).toString()}));
+    }
+
+    private record Output(List<JsonNode> events, List<JsonNode> stats, List<JsonNode> deadLetters) {
+        boolean complete() {
+            return events.stream().anyMatch(e -> e.get("kind").asText().equals("stall")) && !deadLetters.isEmpty()
+                    && stats.stream().anyMatch(s -> s.get("protocol").asText().equals("icmp") && s.get("window").asText().equals("1m"));
+        }
+    }
+
+    private static Output awaitOutput(FlinkRest flink, String jobId, KafkaTopics topics, String run) throws Exception {
+        Output out = new Output(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        long until = System.currentTimeMillis() + DEADLINE_MS;
+        try (var consumer = topics.committedReader(List.of(run + ".events", run + ".stats", run + ".deadletter"))) {
+            while (!out.complete()) {
+                if (System.currentTimeMillis() > until) {
+                    fail("no complete output after " + DEADLINE_MS / 1000 + " s; job " + flink.state(jobId)
+                            + ", got " + out.events.size() + " events, " + out.stats.size() + " stats, "
+                            + out.deadLetters.size() + " dead letters; exception: " + flink.rootException(jobId));
+                }
+                String state = flink.state(jobId);
+                if (state.equals("FAILED")) {
+                    fail("job failed: " + flink.rootException(jobId));
+                }
+                for (String[] r : KafkaTopics.poll(consumer)) {
+                    JsonNode n = Json.mapper().readTree(r[1]);
+                    (r[0].endsWith(".events") ? out.events : r[0].endsWith(".stats") ? out.stats : out.deadLetters).add(n);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void awaitState(FlinkRest flink, String jobId, String wanted, long timeoutMs) throws Exception {
+        long until = System.currentTimeMillis() + timeoutMs;
+        while (!flink.state(jobId).equals(wanted) && System.currentTimeMillis() < until) {
+            Thread.sleep(500);
+        }
+    }
+}
