@@ -26,9 +26,9 @@ public final class KafkaConnectors {
 
     public static Sinks sinks(KafkaOptions o) {
         return new Sinks(
-                sink(o, "stats", new JsonKafkaSerializer<LinkStats>(o.statsTopic(), LinkStats::link, LinkStats::ts)),
-                sink(o, "events", new JsonKafkaSerializer<Event>(o.eventsTopic(), Event::link, Event::ts)),
-                sink(o, "deadletter", new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic(), DeadLetter::link, DeadLetter::ts)));
+                sink(o, "stats", new JsonKafkaSerializer<LinkStats>(o.statsTopic(), LinkStats::link)),
+                sink(o, "events", new JsonKafkaSerializer<Event>(o.eventsTopic(), Event::link)),
+                sink(o, "deadletter", new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic(), DeadLetter::link)));
     }
 
     static KafkaSource<RawMessage> source(KafkaOptions o, String topic) {
