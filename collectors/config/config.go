@@ -37,7 +37,7 @@ type Kafka struct {
 
 // Spool is the on-disk queue every sample goes through before Kafka.
 type Spool struct {
-	Dir          string   `yaml:"dir"`           // default /var/lib/longhaul-probe/spool
+	Dir          string   `yaml:"dir"`           // default /var/lib/longhaul/spool
 	MaxBytes     ByteSize `yaml:"max_bytes"`     // default 256MiB
 	SegmentBytes ByteSize `yaml:"segment_bytes"` // default 8MiB
 	// Fsync is "always" (after every batch of samples, before the run is considered

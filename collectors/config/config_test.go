@@ -159,3 +159,18 @@ func TestByteSizeUnits(t *testing.T) {
 		}
 	}
 }
+
+func TestBrokersCanBeOverriddenAndAreChecked(t *testing.T) {
+	c, err := Load("testdata/good/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetBrokers("kafka:9092, 10.0.0.2:9092"); err != nil || len(c.Kafka.Brokers) != 2 || c.Kafka.Brokers[0] != "kafka:9092" {
+		t.Fatalf("%v %v", c.Kafka.Brokers, err)
+	}
+	for _, bad := range []string{"", "kafka", "kafka:0", "-x:9092", "a;b:9092"} {
+		if err := c.SetBrokers(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -6,7 +6,7 @@ import "time"
 const (
 	DefaultClientIDPrefix = "longhaul-probe"
 	DefaultMaxInFlight    = 1000
-	DefaultSpoolDir       = "/var/lib/longhaul-probe/spool"
+	DefaultSpoolDir       = "/var/lib/longhaul/spool"
 	DefaultSpoolMaxBytes  = 256 << 20
 	DefaultSegmentBytes   = 8 << 20
 	DefaultFsync          = FsyncAlways
