@@ -115,6 +115,11 @@ func (p *Publisher) Run(ctx context.Context) error {
 		case room <= 0:
 			p.wait(ctx, nil)
 			continue
+		case room < p.opt.MaxInFlight/4:
+			// Refill in bursts: records trickled in one at a time make one-record batches,
+			// and five requests in flight per broker (the idempotent limit) then cap the
+			// rate. Wait a linger for a quarter of the window to free, then send anyway.
+			room = p.waitRoom(ctx, p.opt.MaxInFlight/4, 20*time.Millisecond)
 		}
 		recs, err := p.spool.Next(room)
 		if err != nil {
@@ -197,6 +202,27 @@ func (p *Publisher) wait(ctx context.Context, more <-chan struct{}) {
 	case <-p.settled:
 	case <-more:
 	case <-t.C:
+	}
+}
+
+// waitRoom waits until want records of room are free or d passes, and returns the room.
+func (p *Publisher) waitRoom(ctx context.Context, want int, d time.Duration) int {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		p.mu.Lock()
+		room := p.opt.MaxInFlight - p.outstanding
+		p.mu.Unlock()
+		if room >= want {
+			return room
+		}
+		select {
+		case <-ctx.Done():
+			return room
+		case <-t.C:
+			return room
+		case <-p.settled:
+		}
 	}
 }
 

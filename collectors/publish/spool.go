@@ -37,6 +37,7 @@ type Spool struct {
 	nextSeq, acked, saved uint64
 	bytes                 int64 // on disk, all segments
 	pending               int   // records not acknowledged
+	pendingBytes          int64 // their encoded size
 	dirty                 bool  // written since the last fsync
 	rd                    reader
 	inflight              []flight        // handed out by Next, ascending
@@ -52,7 +53,8 @@ type Spool struct {
 // Stats are the spool's counters.
 type Stats struct {
 	Samples         int    // records not yet acknowledged
-	Bytes           int64  // bytes on disk
+	SampleBytes     int64  // their size on disk
+	Bytes           int64  // bytes on disk, acknowledged records not yet removed included
 	Segments        int    // segment files
 	InFlight        int    // handed out, not yet acknowledged
 	Appended        uint64 // records appended since start
@@ -122,7 +124,7 @@ func (s *Spool) load() error {
 		return err
 	}
 	for _, seg := range segs {
-		st, err := scan(seg.path, func(r Record, _ int) {
+		st, err := scan(seg.path, func(r Record, size int) {
 			if r.Seq >= s.nextSeq {
 				s.nextSeq = r.Seq + 1
 			}
@@ -130,6 +132,7 @@ func (s *Spool) load() error {
 				seg.last = r.Seq
 			}
 			if r.Seq >= s.acked {
+				s.pendingBytes += int64(size)
 				seg.count++
 				if r.Class == ClassInterval {
 					seg.intervals++
@@ -174,7 +177,8 @@ func (s *Spool) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.st
-	st.Samples, st.Bytes, st.Segments, st.InFlight = s.pending, s.bytes, len(s.segs), s.inFlightLocked()
+	st.Samples, st.SampleBytes, st.Bytes = s.pending, s.pendingBytes, s.bytes
+	st.Segments, st.InFlight = len(s.segs), s.inFlightLocked()
 	return st
 }
 

@@ -70,6 +70,7 @@ func (s *Spool) Append(recs []Record) error {
 	}
 	s.bytes += size
 	s.pending += len(recs)
+	s.pendingBytes += size
 	s.st.Appended += uint64(len(recs))
 	select {
 	case s.notify <- struct{}{}:

@@ -56,7 +56,7 @@ func (s *Spool) dropPass(need int64, upTo Class) int64 {
 				return true // in flight
 			case r.Class <= upTo && freed+dropped < need:
 				dropped += int64(encodedSize(&r))
-				s.countDrop(seg, r.Class)
+				s.countDrop(seg, r.Class, encodedSize(&r))
 				return false
 			}
 			return true
@@ -77,9 +77,10 @@ func (s *Spool) dropPass(need int64, upTo Class) int64 {
 	return freed
 }
 
-func (s *Spool) countDrop(seg *segment, c Class) {
+func (s *Spool) countDrop(seg *segment, c Class, size int) {
 	seg.count--
 	s.pending--
+	s.pendingBytes -= int64(size)
 	if c == ClassInterval {
 		seg.intervals--
 		s.st.DroppedInterval++

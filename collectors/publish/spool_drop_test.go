@@ -31,7 +31,15 @@ func TestFullSpoolDropsTheOldestIntervalRecordsFirst(t *testing.T) {
 	if st.DroppedOther != 0 || st.DroppedInterval == 0 {
 		t.Fatalf("drops: %+v (only interval records should have gone)", st)
 	}
-	got := names(drain(t, s, true))
+	kept := drain(t, s, true)
+	var keptBytes int64
+	for i := range kept {
+		keptBytes += int64(encodedSize(&kept[i]))
+	}
+	if keptBytes != st.SampleBytes {
+		t.Fatalf("the kept samples take %d bytes but %d sample bytes are counted", keptBytes, st.SampleBytes)
+	}
+	got := names(kept)
 	if uint64(len(got))+st.DroppedInterval != 200 || len(got) != st.Samples {
 		t.Fatalf("kept %d + dropped %d != 200 appended (stats %+v)", len(got), st.DroppedInterval, st)
 	}

@@ -28,6 +28,7 @@ func (r *reader) close() {
 // order, waiting for the ones before it).
 type flight struct {
 	seq   uint64
+	size  int32
 	class Class
 	acked bool
 }
@@ -54,7 +55,7 @@ func (s *Spool) Next(max int) ([]Record, error) {
 			}
 			s.rd.f, s.rd.rr, s.rd.base, s.rd.gen = f, newRecordReader(f), seg.base, seg.gen
 		}
-		rec, _, err := s.rd.rr.next()
+		rec, size, err := s.rd.rr.next()
 		switch {
 		case err == nil:
 			if rec.Seq < s.rd.nextSeq {
@@ -65,7 +66,7 @@ func (s *Spool) Next(max int) ([]Record, error) {
 				delete(s.skip, rec.Seq)
 				continue
 			}
-			s.inflight = append(s.inflight, flight{seq: rec.Seq, class: rec.Class})
+			s.inflight = append(s.inflight, flight{seq: rec.Seq, size: int32(size), class: rec.Class})
 			out = append(out, rec)
 		case errors.Is(err, errCorrupt):
 			if _, err := s.rd.rr.resync(); err != nil {
@@ -118,6 +119,7 @@ func (s *Spool) Ack(seq uint64) {
 	}
 	s.inflight[i].acked = true
 	s.pending--
+	s.pendingBytes -= int64(s.inflight[i].size)
 	s.st.Acked++
 	if seg := s.segmentOf(seq); seg != nil {
 		seg.count--

@@ -77,7 +77,7 @@ func drain(t *testing.T, s *Spool, ack bool) []Record {
 func TestSpoolHandsOutRecordsInAppendOrderAcrossSegments(t *testing.T) {
 	s := openSpool(t, t.TempDir(), testOptions())
 	appendN(t, s, "r", 500, ClassKeep) // ~70 KiB: several 16 KiB segments
-	if st := s.Stats(); st.Segments < 4 || st.Samples != 500 {
+	if st := s.Stats(); st.Segments < 4 || st.Samples != 500 || st.SampleBytes != 500*int64(encodedSize(&Record{Topic: "longhaul.raw.throughput", Key: []byte("a|b"), Value: rec(ClassKeep, "r0000", 100).Value})) {
 		t.Fatalf("stats after append: %+v", st)
 	}
 	got := drain(t, s, true)
@@ -93,7 +93,7 @@ func TestSpoolHandsOutRecordsInAppendOrderAcrossSegments(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := s.Stats()
-	if st.Samples != 0 || st.Segments != 1 || st.InFlight != 0 || st.Acked != 500 {
+	if st.Samples != 0 || st.SampleBytes != 0 || st.Segments != 1 || st.InFlight != 0 || st.Acked != 500 {
 		t.Fatalf("after acking everything, only the active segment should remain: %+v", st)
 	}
 }
@@ -111,8 +111,8 @@ func TestSpoolResendsWhatWasNotAcknowledgedAfterRestart(t *testing.T) {
 	}
 
 	s2 := openSpool(t, dir, testOptions())
-	if st := s2.Stats(); st.Samples != 50 {
-		t.Fatalf("reloaded %d samples, want 50", st.Samples)
+	if st := s2.Stats(); st.Samples != 50 || st.SampleBytes != 50*int64(len(recs[0].Value)+headerSize+8+1+2+len(recs[0].Topic)+2+len(recs[0].Key)) {
+		t.Fatalf("reloaded %+v, want 50 samples", st)
 	}
 	appendN(t, s2, "new", 5, ClassKeep)
 	got := names(drain(t, s2, true))
