@@ -33,6 +33,9 @@ type Options struct {
 	Producer publish.Producer // default: a franz-go client built from the config
 	// Publisher tuning (backoffs, ping period); MaxInFlight comes from the config.
 	Publisher publish.PublisherOptions
+	// Observe, if set, sees every result once its samples are in the spool (for tests and
+	// tracing; it must not block).
+	Observe func(schedule.Result)
 }
 
 // Agent is one running longhaul-probe.
@@ -46,6 +49,7 @@ type Agent struct {
 	sched   *schedule.Scheduler
 	enc     *encoder
 	stats   *runStats
+	sinkMu  sync.Mutex // one run's batch at a time: spool order = Observe order
 	started time.Time
 }
 

@@ -34,8 +34,9 @@ type KafkaHealth struct {
 
 // SpoolHealth is the on-disk queue.
 type SpoolHealth struct {
-	DepthSamples    int    `json:"depth_samples"`
-	DepthBytes      int64  `json:"depth_bytes"`
+	DepthSamples    int    `json:"depth_samples"` // not yet acknowledged by Kafka
+	DepthBytes      int64  `json:"depth_bytes"`   // their size
+	DiskBytes       int64  `json:"disk_bytes"`    // the spool's files (what max_bytes bounds)
 	MaxBytes        int64  `json:"max_bytes"`
 	Segments        int    `json:"segments"`
 	DroppedInterval uint64 `json:"dropped_interval"`
@@ -61,7 +62,7 @@ func (a *Agent) Health() Health {
 		UptimeS: time.Since(a.started).Seconds(),
 		Kafka: KafkaHealth{Connected: ps.Connected, LastError: ps.LastError, Sent: ps.Sent, Acked: ps.Acked,
 			Failed: ps.Failed, Undeliverable: ps.Undeliverable, InFlight: ps.Outstanding},
-		Spool: SpoolHealth{DepthSamples: ss.Samples, DepthBytes: ss.Bytes, MaxBytes: int64(a.cfg.Spool.MaxBytes),
+		Spool: SpoolHealth{DepthSamples: ss.Samples, DepthBytes: ss.SampleBytes, DiskBytes: ss.Bytes, MaxBytes: int64(a.cfg.Spool.MaxBytes),
 			Segments: ss.Segments, DroppedInterval: ss.DroppedInterval, DroppedOther: ss.DroppedOther,
 			DroppedTotal: ss.Dropped(), CorruptSkipped: ss.Corrupt},
 		Samples: samples,

@@ -26,7 +26,8 @@ func writeMetrics(w io.Writer, h Health) {
 	counter("longhaul_probe_kafka_failed_total", "Failed sends (each is resent).", h.Kafka.Failed)
 	counter("longhaul_probe_kafka_undeliverable_total", "Samples Kafka refused for good.", h.Kafka.Undeliverable)
 	gauge("longhaul_probe_spool_samples", "Samples in the spool not yet acknowledged by Kafka.", h.Spool.DepthSamples)
-	gauge("longhaul_probe_spool_bytes", "Bytes of the spool on disk.", h.Spool.DepthBytes)
+	gauge("longhaul_probe_spool_sample_bytes", "Size of the samples not yet acknowledged.", h.Spool.DepthBytes)
+	gauge("longhaul_probe_spool_disk_bytes", "Bytes of the spool's files on disk.", h.Spool.DiskBytes)
 	fmt.Fprintf(w, "# HELP longhaul_probe_spool_dropped_total Samples dropped because the spool was full.\n"+
 		"# TYPE longhaul_probe_spool_dropped_total counter\n"+
 		"longhaul_probe_spool_dropped_total{class=\"interval\"} %d\nlonghaul_probe_spool_dropped_total{class=\"other\"} %d\n",

@@ -9,6 +9,8 @@ import (
 
 // sink spools the samples of one run as one batch (one fsync) and counts the run.
 func (a *Agent) sink(r schedule.Result) {
+	a.sinkMu.Lock()
+	defer a.sinkMu.Unlock()
 	recs := make([]publish.Record, 0, len(r.Samples))
 	dead, lost := 0, 0
 	for _, s := range r.Samples {
@@ -41,4 +43,7 @@ func (a *Agent) sink(r schedule.Result) {
 	}
 	a.stats.add(len(recs), dead, lost)
 	a.stats.record(r)
+	if a.opt.Observe != nil {
+		a.opt.Observe(r)
+	}
 }

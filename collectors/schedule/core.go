@@ -138,7 +138,7 @@ func (c *core) begin(r *run, now time.Time) {
 
 // whyWaiting says what kept r from starting.
 func (c *core) whyWaiting(r *run) string {
-	waited := r.deadline.Sub(r.planned)
+	waited := r.deadline.Sub(r.planned).Round(time.Millisecond)
 	switch {
 	case r.task.running != nil:
 		p := r.task.running

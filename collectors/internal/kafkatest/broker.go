@@ -1,0 +1,159 @@
+//go:build integration
+
+// Package kafkatest gives integration tests a real Kafka broker of their own, run through the
+// project's native stack scripts (scripts/stack/lib.sh + kafka.sh) with a separate stack
+// directory and ports, so a test can stop and restart it without touching anyone else's.
+package kafkatest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"gopkg.in/yaml.v3"
+)
+
+// Broker is one single-node KRaft broker on 127.0.0.1.
+type Broker struct {
+	Addr     string
+	stackDir string
+	port     int
+	ctrlPort int
+	t        testing.TB
+}
+
+// Root is the repository root (…/collectors/internal/kafkatest → …).
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
+}
+
+// Start brings up a fresh broker in stackDir (its cache/ of Kafka jars is kept between
+// runs, its run/ is recreated) on port and ctrlPort, and stops it when the test ends,
+// whatever the outcome. A broker left behind by an earlier, killed run is stopped first.
+func Start(t testing.TB, stackDir string, port, ctrlPort int) *Broker {
+	t.Helper()
+	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, port: port, ctrlPort: ctrlPort, t: t}
+	b.script("stop_kafka", time.Minute)
+	if err := os.RemoveAll(filepath.Join(stackDir, "run")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.script("stop_kafka", time.Minute) })
+	b.script("install_kafka && configure_kafka", 5*time.Minute)
+	b.Start()
+	return b
+}
+
+// Start starts the (stopped) broker and waits until it answers.
+func (b *Broker) Start() {
+	b.t.Helper()
+	t0 := time.Now()
+	b.script(`start_kafka && WAIT_PID_OF=kafka wait_for "$LONGHAUL_START_TIMEOUT" health_kafka || { show_log "$(kafka_run)/logs/server.log"; exit 1; }`, 3*time.Minute)
+	b.t.Logf("kafka %s healthy after %.1fs", b.Addr, time.Since(t0).Seconds())
+}
+
+// Stop stops the broker (SIGTERM, then SIGKILL after the stack's stop timeout).
+func (b *Broker) Stop() {
+	b.t.Helper()
+	b.script("stop_kafka", time.Minute)
+	b.t.Logf("kafka %s stopped", b.Addr)
+}
+
+// script runs bash with the stack libraries loaded and this broker's settings.
+func (b *Broker) script(cmds string, timeout time.Duration) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	stack := filepath.Join(Root(), "scripts", "stack")
+	src := fmt.Sprintf(`set -e; . %q; . %q; use_jdk17; %s`, filepath.Join(stack, "lib.sh"), filepath.Join(stack, "kafka.sh"), cmds)
+	cmd := exec.CommandContext(ctx, "bash", "-c", src)
+	cmd.Env = append(os.Environ(),
+		"LONGHAUL_STACK_DIR="+b.stackDir,
+		"LONGHAUL_KAFKA_PORT="+strconv.Itoa(b.port),
+		"LONGHAUL_KAFKA_CONTROLLER_PORT="+strconv.Itoa(b.ctrlPort),
+		"LONGHAUL_STOP_TIMEOUT=20",
+	)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		b.t.Fatalf("stack script %q: %v\n%s", cmds, err, out.String())
+	}
+}
+
+// topicsFile is the part of ingest/topics.yaml the tests need.
+type topicsFile struct {
+	Defaults struct {
+		ReplicationFactor int16 `yaml:"replication_factor"`
+	} `yaml:"defaults"`
+	Topics []struct {
+		Name       string `yaml:"name"`
+		Partitions int32  `yaml:"partitions"`
+	} `yaml:"topics"`
+}
+
+// CreateTopics creates every topic of ingest/topics.yaml with kadm.
+func (b *Broker) CreateTopics(ctx context.Context) {
+	b.t.Helper()
+	raw, err := os.ReadFile(filepath.Join(Root(), "ingest", "topics.yaml"))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	var f topicsFile
+	if err := yaml.Unmarshal(raw, &f); err != nil {
+		b.t.Fatal(err)
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	for _, tp := range f.Topics {
+		resp, err := adm.CreateTopic(ctx, tp.Partitions, f.Defaults.ReplicationFactor, nil, tp.Name)
+		if err == nil {
+			err = resp.Err
+		}
+		if err != nil {
+			b.t.Fatalf("create topic %s: %v", tp.Name, err)
+		}
+	}
+}
+
+// Record is one consumed message.
+type Record struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	Key       string
+	Value     []byte
+}
+
+// Consume reads topics from the start until stop says it has enough or timeout passes.
+func (b *Broker) Consume(topics []string, timeout time.Duration, stop func([]Record) bool) []Record {
+	b.t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.ConsumeTopics(topics...),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var out []Record
+	for !stop(out) && ctx.Err() == nil {
+		fs := cl.PollFetches(ctx)
+		fs.EachRecord(func(r *kgo.Record) {
+			out = append(out, Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: string(r.Key), Value: r.Value})
+		})
+	}
+	return out
+}
