@@ -86,3 +86,43 @@ def rows(series):
         for values in s["values"]:
             out.append({**s.get("tags", {}), **dict(zip(s["columns"], values))})
     return out
+
+
+@pytest.fixture(scope="session")
+def mesh_run():
+    """End to end, once per session: the real Flink job on the cluster turns mesh_story's three
+    hours of raw samples into statistics and events, Telegraf writes them (and the traceroute
+    hops) to InfluxDB. Returns the story's names once every kind of result is stored."""
+    import flink_rest
+    import mesh_story
+    tag = "e2e-" + uuid.uuid4().hex[:8]
+    jar_id, job_id = flink_rest.submit(FLINK, [
+        "--bootstrap-servers", KAFKA, "--group-id", tag, "--transactional-id-prefix", tag,
+        "--starting-offsets", "latest", "--out-of-orderness", "1s", "--idleness", "3s",
+        "--checkpoint-interval", "2s", "--job-name", tag])
+    try:
+        flink_rest.wait_running(FLINK, job_id)
+        time.sleep(5)  # the sources have their partitions: "latest" starts after this point
+        end = (now_ms() // 60_000 - 1) * 60_000
+        p = Producer({"bootstrap.servers": KAFKA, "enable.idempotence": True, "linger.ms": 20})
+        for topic, msg in mesh_story.story(tag, end):
+            p.produce(topic, key=f"{msg['src']}|{msg['dst']}", value=json.dumps(msg).encode())
+        assert p.flush(30) == 0
+        src, fnal, triumf, kek = mesh_story.links(tag)
+        expect = {
+            "hourly stats": f"SELECT count(\"samples\") FROM \"hourly\".\"link_stats\" WHERE \"src\" = '{src}'",
+            "collapse": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{fnal}' AND \"kind\" = 'throughput_collapse'",
+            "route change": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{fnal}' AND \"kind\" = 'route_change'",
+            "high loss": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{triumf}' AND \"kind\" = 'high_loss'",
+            "unreachable": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{kek}' AND \"kind\" = 'unreachable'",
+            "path hops": f"SELECT count(\"rtt_ms\") FROM \"raw\".\"path_hops\" WHERE \"src\" = '{src}'",
+            "ping stats": f"SELECT count(\"loss_percent\") FROM \"raw\".\"link_stats\" WHERE \"dst\" = '{triumf}' AND \"protocol\" = 'icmp'",
+        }
+        for what, q in expect.items():
+            try:
+                wait_for_series(q, timeout_s=240)
+            except AssertionError as e:
+                raise AssertionError(f"end-to-end run: no {what} in InfluxDB") from e
+        yield {"tag": tag, "src": src, "fnal": fnal, "triumf": triumf, "kek": kek, "end": end}
+    finally:
+        flink_rest.cancel(FLINK, job_id, jar_id)

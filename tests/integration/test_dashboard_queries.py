@@ -1,0 +1,114 @@
+"""Every query Grafana would run, run against the real InfluxDB after an end-to-end run: each
+dashboard's variable queries, panel targets and annotation queries, and each alert rule's query,
+with Grafana's macros expanded the way Grafana expands them ($timeFilter, $__interval, $var in
+'…' and in /^…$/), must return data."""
+import json
+import pathlib
+import re
+
+import pytest
+import yaml
+
+from conftest import influx_query, now_ms
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BOARDS = {f.stem: json.loads(f.read_text()) for f in sorted((ROOT / "dashboards/json").glob("*.json"))}
+RULES = yaml.safe_load((ROOT / "dashboards/provisioning/alerting/longhaul.yaml").read_text())["groups"][0]["rules"]
+UNITS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+# Grafana rounds range/maxDataPoints to one of these (kbn.roundInterval); 1000 px wide panels
+NICE_MS = [1000, 5000, 10_000, 15_000, 20_000, 30_000, 60_000, 300_000, 600_000, 900_000, 1_200_000,
+           1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000]
+
+
+def relative_ms(expr):
+    m = re.fullmatch(r"now-(\d+)([smhd])", expr)
+    return int(m.group(1)) * UNITS[m.group(2)]
+
+
+def interval(range_ms, points=1000):
+    raw = range_ms / points
+    return next((n for n in NICE_MS if n >= raw), NICE_MS[-1])
+
+
+def regex_escape(value):
+    return re.sub(r"([\\^$.|?*+()\[\]{}/])", r"\\\1", value)
+
+
+def expand(query, frm, to, variables):
+    """Grafana's InfluxQL interpolation: $timeFilter, $__interval, variables (regex-escaped inside /…/)."""
+    q = query.replace("$timeFilter", f"time >= {frm}ms and time <= {to}ms")
+    q = q.replace("$__interval", f"{interval(to - frm) // 1000}s")
+    q = re.sub(r"/\^\$(\w+)\$/", lambda m: "/^" + (variables[m.group(1)] if variables[m.group(1)] == ".*"
+                                                   else regex_escape(variables[m.group(1)])) + "$/", q)
+    return re.sub(r"\$(\w+)", lambda m: variables[m.group(1)], q)
+
+
+def values(series):
+    return [v for s in series for v in s["values"]]
+
+
+def chosen(mesh_run):
+    """The values a person would pick in the variable drop-downs: the story's links."""
+    return {"src": mesh_run["src"], "dst": mesh_run["fnal"], "site": mesh_run["triumf"]}
+
+
+def dashboard_queries(board):
+    for p in board["panels"]:
+        for t in p["targets"]:
+            yield f"{p['title']} [{t['refId']}]", t["query"]
+    for a in board["annotations"]["list"]:
+        if "target" in a:
+            yield f"annotation {a['name']}", a["target"]["query"]
+
+
+CASES = [pytest.param(name, where, q, id=f"{name}: {where}")
+         for name, board in BOARDS.items() for where, q in dashboard_queries(board)]
+
+
+def resolve_variables(board, mesh_run, frm, to):
+    """Run each variable's query in order, as Grafana does, and check the chosen value is offered."""
+    resolved = {}
+    for v in board["templating"]["list"]:
+        offered = [row[-1] for row in values(influx_query(expand(v["query"], frm, to, resolved)))]
+        want = chosen(mesh_run)[v["name"]]
+        assert want in offered, f"variable {v['name']}: {want} not among {offered[:20]}"
+        resolved[v["name"]] = want
+    return resolved
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_every_variable_query_offers_the_runs_links(mesh_run, name):
+    to = now_ms()
+    resolve_variables(BOARDS[name], mesh_run, to - relative_ms(BOARDS[name]["time"]["from"]), to)
+
+
+@pytest.mark.parametrize("name,where,query", CASES)
+def test_every_panel_and_annotation_query_returns_data(mesh_run, name, where, query):
+    board = BOARDS[name]
+    to = now_ms()
+    frm = to - relative_ms(board["time"]["from"])
+    variables = resolve_variables(board, mesh_run, frm, to)
+    q = expand(query, frm, to, variables)
+    series = influx_query(q)
+    assert values(series), f"{name} / {where}: no data for {q}"
+    if "$src" in query or "$site" in query:
+        return
+    # mesh-wide queries: the story's own links must be among the rows
+    assert any(mesh_run["tag"] in json.dumps(s.get("tags", {})) + json.dumps(s["values"]) for s in series), q
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r["uid"])
+def test_every_alert_rule_query_returns_data_and_fires_on_the_story(mesh_run, rule):
+    query = next(d for d in rule["data"] if d["datasourceUid"] != "__expr__")
+    to = now_ms()
+    frm = to - query["relativeTimeRange"]["from"] * 1000
+    series = influx_query(expand(query["model"]["query"], frm, to, {}))
+    ours = [s for s in series if s.get("tags", {}).get("src") == mesh_run["src"]]
+    assert ours, f"{rule['uid']}: no series for the story's links"
+    threshold = next(d for d in rule["data"] if d["refId"] == rule["condition"])["model"]["conditions"][0]["evaluator"]
+    last = {s["tags"]["dst"]: s["values"][-1][1] for s in ours}
+    firing = {dst for dst, v in last.items() if (v > threshold["params"][0] if threshold["type"] == "gt"
+                                                 else v < threshold["params"][0])}
+    expected = {"longhaul-throughput-collapse": {mesh_run["fnal"]}, "longhaul-unreachable": {mesh_run["kek"]},
+                "longhaul-high-loss": {mesh_run["triumf"]}, "longhaul-no-data": set()}[rule["uid"]]
+    assert firing == expected, f"{rule['uid']}: fires for {firing}, expected {expected} ({last})"
