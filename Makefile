@@ -18,6 +18,7 @@ build-go:
 	@mkdir -p $(BIN)
 	cd collectors && $(GO) build -o $(BIN)/longhaul-probe ./cmd/longhaul-probe
 	cd collectors && $(GO) build -o $(BIN)/longhaul ./cmd/longhaul
+	cd tests/testbed/netemu && $(GO) build -o $(BIN)/longhaul-netemu .
 
 build-flink:
 	@mkdir -p $(BIN)
@@ -38,7 +39,7 @@ status:
 	bash scripts/stack/status.sh
 
 ## test: every test of every language, unit and integration, with one summary line
-test: prereqs
+test: prereqs build
 	bash scripts/test-all.sh
 
 ## demo: the whole system on an emulated long-haul testbed
