@@ -93,7 +93,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 				done <- ended{r, s.execute(runCtx, r)}
 			}(r)
 		}
-		timer := clock.NewTimer(c.next().Sub(now))
+		wake := 24 * time.Hour // no task at all: only a run's end or ctx can wake the loop
+		if next := c.next(); !next.IsZero() {
+			wake = next.Sub(now)
+		}
+		timer := clock.NewTimer(wake)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -114,7 +118,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 // execute runs one job under its probe's timeout and hands the result to the sink.
 func (s *Scheduler) execute(ctx context.Context, r *run) []sample.Sample {
 	t := r.task
-	ctx, cancel := context.WithTimeout(ctx, t.Probe.Timeout())
+	timeout := t.Probe.Timeout()
+	if timeout <= 0 { // a kind without a bound of its own: one interval
+		timeout = t.Interval
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	samples := t.Probe.Run(ctx, r.job)
 	s.sink(Result{Job: r.job, Kind: t.Kind, Samples: samples, Ended: s.opt.Clock.Now()})

@@ -140,3 +140,17 @@ func TestSchedulerCancelsRunsInProgressOnShutdownAndStillDeliversTheirResults(t 
 		t.Fatalf("the cancelled run's result was not delivered: %+v", r)
 	}
 }
+
+func TestSchedulerWithNoTaskWaitsForShutdownWithoutSpinning(t *testing.T) {
+	clock := NewFakeClock(t0)
+	s := New(nil, func(Result) { t.Error("a result without tasks") }, Options{Src: "cern", Clock: clock, Rand: seeded(), Logger: quiet})
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error)
+	go func() { stopped <- s.Run(ctx) }()
+	waitTimer(t, clock)
+	if next, _ := clock.NextTimer(); next.Sub(t0) < time.Hour {
+		t.Fatalf("woke at %s", next)
+	}
+	cancel()
+	<-stopped
+}
