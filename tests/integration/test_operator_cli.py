@@ -1,0 +1,133 @@
+"""The operator commands against the real InfluxDB after the end-to-end run: `longhaul trends`,
+`longhaul alerts`, and `longhaul report` opened in real headless Chromium, whose screenshot must
+show the charts drawn (pixels of the series colours inside the page) and whose DOM must hold one
+drawn SVG per panel of the Mesh overview and Link detail dashboards."""
+import json
+import os
+import pathlib
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+import zlib
+
+from conftest import INFLUX, INFLUX_DB
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CLI = ROOT / "bin" / "longhaul"
+ENV = {**os.environ, "LONGHAUL_INFLUX_URL": INFLUX, "LONGHAUL_INFLUX_DB": INFLUX_DB}
+SERIES_COLOURS = ["#7EB26D", "#EAB839", "#6ED0E0", "#EF843C", "#E24D42", "#1F78C1", "#BA43A9", "#705DA0"]
+
+
+def longhaul(*args):
+    r = subprocess.run([str(CLI), *args], capture_output=True, text=True, env=ENV, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def chromium(*args):
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert exe, "chromium is missing: scripts/prereqs.sh installs it"
+    with tempfile.TemporaryDirectory() as profile:
+        r = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                            "--no-first-run", f"--user-data-dir={profile}", "--hide-scrollbars", *args],
+                           capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGB/RGBA non-interlaced PNG (what Chromium writes) into rows of bytes."""
+    data = pathlib.Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0
+            bpp = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, prev, rows = zlib.decompress(idat), width * bpp, bytearray(width * bpp), []
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, bpp, rows
+
+
+def colour_counts(path):
+    width, bpp, rows = png_pixels(path)
+    want = {tuple(int(h[i:i + 2], 16) for i in (1, 3, 5)): h for h in SERIES_COLOURS}
+    counts = dict.fromkeys(SERIES_COLOURS, 0)
+    for row in rows:
+        for x in range(width):
+            px = tuple(row[x * bpp:x * bpp + 3])
+            if px in want:
+                counts[want[px]] += 1
+    return counts
+
+
+def test_trends_prints_the_links_history(mesh_run):
+    out = longhaul("trends", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "--since", "6h", "--every", "30m")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{mesh_run['src']} → {mesh_run['fnal']}, last 6h every 30m")
+    assert lines[1].split()[:3] == ["time", "(UTC)", "throughput"]
+    rows = lines[2:]
+    assert len(rows) >= 5, out
+    assert any("Mbit/s" in r and "9" in r.split()[2] for r in rows), out   # ~900 Mbit/s before the collapse
+    assert any(re.search(r"\s(1[4-6]\d\.\d\d)\s", r) for r in rows), out     # RTT 140-165 ms from the pings
+    daily = longhaul("trends", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "--since", "90d", "--every", "1d")
+    assert "every 1d" in daily.splitlines()[0] and len(daily.splitlines()) >= 3, daily
+
+
+def test_alerts_prints_open_alerts_and_recent_events(mesh_run):
+    out = longhaul("alerts", "--since", "6h", "--site", mesh_run["kek"])
+    opened, _, recent = out.partition("\nevents in the last")
+    assert "unreachable" in opened and mesh_run["kek"] in opened, out
+    assert mesh_run["fnal"] not in out, "--site filters to one site"
+    everything = longhaul("alerts", "--since", "6h")
+    for dst, kind in ((mesh_run["fnal"], "throughput_collapse"), (mesh_run["fnal"], "route_change"),
+                      (mesh_run["triumf"], "high_loss")):
+        assert re.search(rf"{kind}\s+{mesh_run['src']} → {dst}", everything), (kind, everything)
+
+
+def test_report_renders_every_panel_in_chromium(mesh_run, tmp_path):
+    html = tmp_path / "report.html"
+    longhaul("report", "--since", "6h", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "-o", str(html))
+    page = html.read_text()
+    assert not re.search(r"(?i)(src|href)\s*=|url\(|<script|<link", page), "the report must be self-contained"
+    boards = {b["uid"]: b for b in (json.loads(f.read_text()) for f in (ROOT / "dashboards/json").glob("*.json"))}
+    panels = len(boards["longhaul-mesh"]["panels"]) + len(boards["longhaul-link"]["panels"])
+    assert page.count('class="panel"') == panels
+
+    dom = chromium("--dump-dom", html.as_uri())
+    drawn = re.findall(r'<path class="series" d="M[\d.]+ [\d.]+ (?:L[\d.]+ [\d.]+ ?){3,}"', dom)
+    charts = [p for p in boards["longhaul-link"]["panels"] if p["type"] != "table"]
+    lines_expected = 3 + 1 + 1 + 3 + 1 + 1   # mean/p10/p90, rolling, retransmits, min/mean/max RTT, loss, jitter
+    assert len(drawn) >= lines_expected, f"{len(drawn)} drawn series for {len(charts)} charts"
+    assert dom.count('<svg class="grid"') == 2 and "no data" not in dom
+    assert dom.count('class="mark"') >= len(charts), "events are drawn as annotations on every chart"
+
+    shot = tmp_path / "report.png"
+    chromium("--window-size=1240,3000", f"--screenshot={shot}", html.as_uri())
+    counts = colour_counts(shot)
+    assert counts["#7EB26D"] > 2000 and counts["#EAB839"] > 300 and counts["#6ED0E0"] > 300, counts
