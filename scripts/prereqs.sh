@@ -4,12 +4,15 @@
 #   - OS packages (probe tools and shell tools), one apt-get call
 #   - Python venv at .venv with tests/requirements.txt (reinstalled only when that file changes)
 #   - JDK 17, Maven and Go must exist (checked, not installed)
+#   - chromium (renders `longhaul report` in the integration tests) with the OS packages
+#   - dashboards/schema-tools: `npm ci` of the pinned Grafana foundation SDK + ts-json-schema-generator
+#     (again only when package-lock.json changes); Node.js and npm must exist
 set -euo pipefail
 # shellcheck source=stack/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/stack/lib.sh"
 LOG_TAG=prereqs
 
-APT_PACKAGES=(iperf3 traceroute iputils-ping iproute2 iptables procps curl jq)
+APT_PACKAGES=(iperf3 traceroute iputils-ping iproute2 iptables procps curl jq chromium)
 VENV="${LONGHAUL_ROOT}/.venv"
 REQUIREMENTS="${LONGHAUL_ROOT}/tests/requirements.txt"
 
@@ -65,10 +68,23 @@ check_toolchains() {
   log "ok: JDK 17 ($JAVA_HOME), $(mvn -v 2>/dev/null | head -n 1 | sed 's/\x1b\[[0-9;]*m//g'), $("$go" version | cut -d' ' -f3)"
 }
 
+SCHEMA_TOOLS="${LONGHAUL_ROOT}/dashboards/schema-tools"
+
+setup_schema_tools() {
+  local stamp="${SCHEMA_TOOLS}/node_modules/.package-lock.sha256" want
+  command -v npm >/dev/null || die "npm not found: install Node.js 20 (apt-get install -y nodejs npm)"
+  want="$(sha256sum "${SCHEMA_TOOLS}/package-lock.json" | cut -d' ' -f1)"
+  [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && return 0
+  log "npm ci in dashboards/schema-tools (Grafana foundation SDK, ts-json-schema-generator)"
+  (cd "${SCHEMA_TOOLS}" && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || die "npm ci failed in ${SCHEMA_TOOLS}"
+  echo "$want" >"$stamp"
+}
+
 main() {
   install_packages
   check_toolchains
   setup_venv
+  setup_schema_tools
 }
 
 main "$@"

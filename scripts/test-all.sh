@@ -26,9 +26,18 @@ for line in open(sys.argv[1], errors="replace"):
 PYEOF
   exit $rc) || status=1
 
+step "Go unit tests of the testbed's delay line and forwarder"
+(cd tests/testbed/netemu && go test -json -count=1 ./... > "$OUT/go-netemu.gojson") || status=1
+
 step "Java unit tests (Maven Surefire)"
 (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never test) || status=1
 cp flink-jobs/target/surefire-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
+
+step "Dashboard schema: regenerated from the pinned Grafana SDK types, must equal the committed one"
+(cd dashboards/schema-tools && node generate.js "$OUT/dashboard.schema.json" >/dev/null \
+  && cmp -s "$OUT/dashboard.schema.json" ../schema/dashboard.schema.json \
+  && echo "dashboards/schema/dashboard.schema.json is up to date") \
+  || { echo "FAIL dashboards/schema/dashboard.schema.json differs from its generator (cd dashboards/schema-tools && npm run schema)"; status=1; }
 
 step "Python unit tests"
 run "$PY" -m pytest -q ingest/tests tests/unit --junitxml="$OUT/pytest-unit.xml"
