@@ -86,7 +86,7 @@ def mesh():
             q('SELECT last("loss_percent") AS "loss" FROM "raw"."link_stats" '
               "WHERE \"protocol\" =~ /^(udp|icmp)$/ AND $timeFilter GROUP BY \"src\", \"dst\"", "A", "table")],
             unit="percent", transformations=matrix("loss")),
-        panel(3, "table", "Links: current throughput, baseline, loss", 0, 9, 24, 9, [
+        panel(3, "table", "Links: current throughput, RTT, retransmits", 0, 9, 24, 9, [
             q('SELECT last("throughput_mean_bps") AS "throughput", last("rtt_mean_ms") AS "rtt_ms", '
               'last("retransmits") AS "retransmits" FROM "raw"."link_stats" '
               "WHERE \"protocol\" = 'tcp' AND $timeFilter GROUP BY \"src\", \"dst\"", "A", "table")],
