@@ -78,7 +78,9 @@ def mesh():
               "WHERE \"protocol\" = 'tcp' AND time > now() - 30d GROUP BY \"src\", \"dst\"", "B", "table")],
             unit="percentunit",
             description="Latest 1-minute TCP throughput divided by the median of the link's hourly means over 30 days.",
-            transformations=[{"id": "merge", "options": {}},
+            # the aggregates' Time is each query's range start, which differs: drop it before merging
+            transformations=[{"id": "organize", "options": {"excludeByName": {"Time": True}}},
+                             {"id": "merge", "options": {}},
                              {"id": "calculateField", "options": {"mode": "binary", "alias": "ratio", "replaceFields": False,
                                                                   "binary": {"left": "current", "operator": "/", "right": "baseline"}}},
                              {"id": "groupingToMatrix", "options": {"rowField": "src", "columnField": "dst", "valueField": "ratio"}}]),
