@@ -26,9 +26,6 @@ for line in open(sys.argv[1], errors="replace"):
 PYEOF
   exit $rc) || status=1
 
-step "Go unit tests of the testbed's delay line and forwarder"
-(cd tests/testbed/netemu && go test -json -count=1 ./... > "$OUT/go-netemu.gojson") || status=1
-
 step "Java unit tests (Maven Surefire)"
 (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never test) || status=1
 cp flink-jobs/target/surefire-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
