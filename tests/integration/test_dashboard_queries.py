@@ -15,9 +15,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 BOARDS = {f.stem: json.loads(f.read_text()) for f in sorted((ROOT / "dashboards/json").glob("*.json"))}
 RULES = yaml.safe_load((ROOT / "dashboards/provisioning/alerting/longhaul.yaml").read_text())["groups"][0]["rules"]
 UNITS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
-# Grafana rounds range/maxDataPoints to one of these (kbn.roundInterval); 1000 px wide panels
-NICE_MS = [1000, 5000, 10_000, 15_000, 20_000, 30_000, 60_000, 300_000, 600_000, 900_000, 1_200_000,
-           1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000]
+# Grafana's kbn.roundInterval: a raw interval (range / maxDataPoints) below LIMIT becomes STEP (ms)
+ROUND = [(15, 10), (35, 20), (75, 50), (150, 100), (350, 200), (750, 500), (1500, 1000), (3500, 2000),
+         (7500, 5000), (12500, 10_000), (17500, 15_000), (25_000, 20_000), (45_000, 30_000), (90_000, 60_000),
+         (210_000, 120_000), (450_000, 300_000), (750_000, 600_000), (1_050_000, 900_000), (1_500_000, 1_200_000),
+         (2_700_000, 1_800_000), (5_400_000, 3_600_000), (9_000_000, 7_200_000), (16_200_000, 10_800_000),
+         (27_000_000, 21_600_000), (43_200_000, 43_200_000), (604_800_000, 86_400_000), (1_814_400_000, 604_800_000)]
 
 
 def relative_ms(expr):
@@ -27,7 +30,7 @@ def relative_ms(expr):
 
 def interval(range_ms, points=1000):
     raw = range_ms / points
-    return next((n for n in NICE_MS if n >= raw), NICE_MS[-1])
+    return next((step for limit, step in ROUND if raw < limit), 2_592_000_000)
 
 
 def regex_escape(value):
@@ -37,7 +40,7 @@ def regex_escape(value):
 def expand(query, frm, to, variables):
     """Grafana's InfluxQL interpolation: $timeFilter, $__interval, variables (regex-escaped inside /…/)."""
     q = query.replace("$timeFilter", f"time >= {frm}ms and time <= {to}ms")
-    q = q.replace("$__interval", f"{interval(to - frm) // 1000}s")
+    q = q.replace("$__interval", f"{interval(to - frm)}ms")
     q = re.sub(r"/\^\$(\w+)\$/", lambda m: "/^" + (variables[m.group(1)] if variables[m.group(1)] == ".*"
                                                    else regex_escape(variables[m.group(1)])) + "$/", q)
     return re.sub(r"\$(\w+)", lambda m: variables[m.group(1)], q)
