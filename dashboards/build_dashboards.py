@@ -45,7 +45,7 @@ def var_query(name, label, query):
 def events_annotation(name, where, color="red"):
     return {"name": name, "datasource": DS, "enable": True, "iconColor": color,
             "target": {"refId": "Anno", "limit": 100, "matchAny": False, "tags": [], "type": "tags",
-                       "query": f'SELECT "message", "kind" FROM "daily"."events" WHERE {where} AND $timeFilter',
+                       "query": f'SELECT "message" AS "text", "kind" AS "tags" FROM "daily"."events" WHERE {where} AND $timeFilter',
                        "rawQuery": True, "resultFormat": "table"}}
 
 

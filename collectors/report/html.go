@@ -15,6 +15,7 @@ type Table struct {
 	Title  string
 	Header []string
 	Rows   [][]string
+	More   string // a note under the table when rows were left out
 }
 
 // Grid is a src × dst matrix panel, drawn as a heat map of its values.
@@ -24,6 +25,7 @@ type Grid struct {
 	Cells              map[[2]string]float64
 	// Good says whether a value is healthy (green) or not (red); nil: neutral colour.
 	Good func(float64) bool
+	More string // a note under the grid when rows or columns were left out
 }
 
 // Item is one panel of a section: exactly one of Chart, Grid, Table.
@@ -111,15 +113,16 @@ circle.series{stroke:none}
 table{border-collapse:collapse;font-size:11px;max-width:1150px}
 th,td{border-bottom:1px solid #e4e8ec;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}
+.more{color:#59636e;font-size:11px;margin:6px 0 0}
 footer{color:#8c959f;font-size:11px;margin:18px 28px 28px}
 </style></head><body>
 <header><h1>{{.Title}}</h1><p>{{time .From}} – {{time .To}} · generated {{time .Generated}} from {{.Source}}</p></header>
 {{range .Sections}}<section><h2>{{.Title}}</h2>{{if .Subtitle}}<p class="sub">{{.Subtitle}}</p>{{end}}<div class="panels">
 {{range .Items}}{{if .Chart}}<div class="panel"><h3>{{.Chart.Title}}</h3>{{svg .Chart.SVG}}</div>
-{{else if .Grid}}<div class="panel"><h3>{{.Grid.Title}}</h3>{{svg .Grid.SVG}}</div>
+{{else if .Grid}}<div class="panel"><h3>{{.Grid.Title}}</h3>{{svg .Grid.SVG}}{{if .Grid.More}}<p class="more">{{.Grid.More}}</p>{{end}}</div>
 {{else if .Table}}<div class="panel"><h3>{{.Table.Title}}</h3><table><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{else}}<tr><td colspan="{{len .Table.Header}}">no rows</td></tr>{{end}}</table></div>
+{{else}}<tr><td colspan="{{len .Table.Header}}">no rows</td></tr>{{end}}</table>{{if .Table.More}}<p class="more">{{.Table.More}}</p>{{end}}</div>
 {{end}}{{end}}</div></section>
 {{end}}<footer>Longhaul · the same InfluxQL queries as the Grafana dashboards (dashboards/json) · self-contained: no scripts, no external resources</footer>
 </body></html>

@@ -75,14 +75,12 @@ def png_pixels(path):
 
 
 def colour_counts(path):
-    width, bpp, rows = png_pixels(path)
-    want = {tuple(int(h[i:i + 2], 16) for i in (1, 3, 5)): h for h in SERIES_COLOURS}
-    counts = dict.fromkeys(SERIES_COLOURS, 0)
-    for row in rows:
-        for x in range(width):
-            px = tuple(row[x * bpp:x * bpp + 3])
-            if px in want:
-                counts[want[px]] += 1
+    """Pixels of each series colour (opaque, exact) in the screenshot."""
+    _, bpp, rows = png_pixels(path)
+    counts = {}
+    for h in SERIES_COLOURS:
+        pixel = bytes(int(h[i:i + 2], 16) for i in (1, 3, 5)) + (b"\xff" if bpp == 4 else b"")
+        counts[h] = sum(row.count(pixel) for row in rows)
     return counts
 
 
@@ -128,6 +126,6 @@ def test_report_renders_every_panel_in_chromium(mesh_run, tmp_path):
     assert dom.count('class="mark"') >= len(charts), "events are drawn as annotations on every chart"
 
     shot = tmp_path / "report.png"
-    chromium("--window-size=1240,3000", f"--screenshot={shot}", html.as_uri())
+    chromium("--window-size=1240,4600", f"--screenshot={shot}", html.as_uri())   # tall enough for 12×12 matrices
     counts = colour_counts(shot)
     assert counts["#7EB26D"] > 2000 and counts["#EAB839"] > 300 and counts["#6ED0E0"] > 300, counts

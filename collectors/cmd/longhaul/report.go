@@ -70,6 +70,13 @@ func runReport(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// A mailed report stays readable: tables show at most maxTableRows rows, matrices at most
+// maxGridSide sources and destinations, each saying how much more there is.
+const (
+	maxTableRows = 25
+	maxGridSide  = 12
+)
+
 type reportBuilder struct {
 	c *influxq.Client
 	r dashq.Range
@@ -140,7 +147,7 @@ func (b *reportBuilder) linkSection(ctx context.Context, d *dashq.Dashboard, src
 			return sec, fmt.Errorf("annotation %s: %w", a.Name, err)
 		}
 		for _, s := range series {
-			mi := s.Col("message")
+			mi := s.Col("text") // Grafana shows the "text" column of an annotation query
 			for _, row := range s.Values {
 				marks = append(marks, report.Mark{T: s.Millis(row), Label: influxq.Str(row[mi])})
 			}
@@ -188,6 +195,11 @@ func (b *reportBuilder) tablePanel(ctx context.Context, p dashq.Panel, vars map[
 	if g := p.Transform("groupingToMatrix"); g != nil {
 		m := f.ToMatrix(g.Option("rowField"), g.Option("columnField"), g.Option("valueField"))
 		grid := &report.Grid{Title: p.Title, Unit: p.FieldConfig.Defaults.Unit, RowNames: m.RowNames, ColNames: m.ColNames, Cells: m.Cells}
+		if len(grid.RowNames) > maxGridSide || len(grid.ColNames) > maxGridSide {
+			grid.More = fmt.Sprintf("showing %d of %d sources × %d of %d destinations",
+				min(len(grid.RowNames), maxGridSide), len(grid.RowNames), min(len(grid.ColNames), maxGridSide), len(grid.ColNames))
+			grid.RowNames, grid.ColNames = grid.RowNames[:min(len(grid.RowNames), maxGridSide)], grid.ColNames[:min(len(grid.ColNames), maxGridSide)]
+		}
 		switch g.Option("valueField") {
 		case "ratio":
 			grid.Good = func(v float64) bool { return v >= 0.5 }
@@ -197,7 +209,12 @@ func (b *reportBuilder) tablePanel(ctx context.Context, p dashq.Panel, vars map[
 		return report.Item{Grid: grid}, f, nil
 	}
 	t := &report.Table{Title: p.Title, Header: f.Columns}
-	for _, row := range f.Rows {
+	rows := f.Rows
+	if len(rows) > maxTableRows {
+		t.More = fmt.Sprintf("… and %d more rows (longhaul alerts and trends print everything)", len(rows)-maxTableRows)
+		rows = rows[:maxTableRows]
+	}
+	for _, row := range rows {
 		cells := make([]string, len(row))
 		for i, v := range row {
 			cells[i] = cell(f.Columns[i], v)
