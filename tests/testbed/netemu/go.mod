@@ -1,0 +1,3 @@
+module longhaul/testbed/netemu
+
+go 1.22
