@@ -1,70 +1,92 @@
 #!/usr/bin/env bash
 # make demo: the whole system on an emulated long-haul testbed, with a scripted story.
 #   1. the native stack (Kafka, Flink, InfluxDB, Telegraf) and the Flink job
-#   2. the testbed: a sender, a router and two receivers in network namespaces, shaped links
-#   3. longhaul-probe on the sender, probing both receivers (iperf3, traceroute, ping)
-#   4. a story: healthy mesh → throughput collapse on dst-b and a firewall on dst-a → recovery,
-#      with every event printed as Flink raises it
-# It leaves everything running; `make demo-down` removes the testbed and the agent.
+#   2. the testbed (tests/testbed/testbed.sh): three senders, carrier routers with delay lines
+#      (RTT 140–230 ms), shaped links, ECMP, a router silent to traceroute, a 64 KB-window host
+#   3. longhaul-probe in each sender namespace (iperf3, traceroute, ping)
+#   4. a story: healthy mesh → dst-a collapses, dst-b's route flips, dst-c's firewall refuses the
+#      iperf port → recovery, with every event printed as Flink raises it
+#   5. the HTML report when `bin/longhaul report` exists
+# It leaves everything running; `make demo-down` removes the testbed and the agents.
+# Every port comes from scripts/stack/defaults.env (override LONGHAUL_* in the environment).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 source scripts/stack/lib.sh
 DEMO="$LONGHAUL_STACK_DIR/run/demo"
-HEALTHY_S="${LONGHAUL_DEMO_HEALTHY_S:-120}"
+HEALTHY_S="${LONGHAUL_DEMO_HEALTHY_S:-150}"
 FAULT_S="${LONGHAUL_DEMO_FAULT_S:-120}"
-RECOVER_S="${LONGHAUL_DEMO_RECOVER_S:-90}"
+RECOVER_S="${LONGHAUL_DEMO_RECOVER_S:-100}"
+TB=(bash tests/testbed/testbed.sh)
+KAFKA="127.0.0.1:$LONGHAUL_KAFKA_PORT"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 mkdir -p "$DEMO"
+T0=$(date +%s)
 
-say "1/5 native stack"
+say "1/5 native stack and the Flink job"
 bash scripts/stack/up.sh
-bash scripts/submit-job.sh longhaul-demo --out-of-orderness 20s --idleness 10s --checkpoint-interval 2s \
-  --collapse.min-history 5
+bash scripts/submit-job.sh longhaul-demo --bootstrap-servers "$KAFKA" --starting-offsets latest \
+  --out-of-orderness 20s --idleness 10s --checkpoint-interval 2s --collapse.min-history 5
 
-say "2/5 testbed: sender-1 → router → dst-a (100 Mbit/s), dst-b (40 Mbit/s)"
-bash tests/testbed/testbed.sh up
-
-say "3/5 longhaul-probe on sender-1 (health: http://127.0.0.1:9273/health, log $DEMO/agent.log)"
+say "2/5 testbed"
 bash scripts/demo-down.sh agent-only
-setsid nohup bin/longhaul-probe run --config tests/testbed/demo-mesh.yaml >"$DEMO/agent.log" 2>&1 &
-echo $! >"$DEMO/agent.pid"
-setsid nohup bin/longhaul tail --since 1s --stats >"$DEMO/results.log" 2>&1 &
+"${TB[@]}" up
+
+say "3/5 longhaul-probe on lab-s1, lab-s2, lab-s3 (each in its own namespace)"
+"${TB[@]}" agents-start
+setsid nohup bin/longhaul tail --kafka "$KAFKA" --since 1s >"$DEMO/events.log" 2>&1 &
 echo $! >"$DEMO/tail.pid"
-show_results() { # print what arrived since the last call
-  local n; n=$(wc -l <"$DEMO/results.log")
-  sed -n "$(( ${SHOWN:-0} + 1 )),${n}p" "$DEMO/results.log"
+show_events() { # print what arrived since the last call
+  local n; n=$(wc -l <"$DEMO/events.log")
+  [ "$n" -gt "${SHOWN:-0}" ] && sed -n "$(( ${SHOWN:-0} + 1 )),${n}p" "$DEMO/events.log" | sed 's/^/   EVENT /'
   SHOWN=$n
+}
+spool() { # samples each agent has handed to Kafka
+  local s out=""
+  for s in s1 s2 s3; do
+    out+="$s $("${TB[@]}" agent-health "$s" 2>/dev/null | jq -r '"acked \(.kafka.acked)"' 2>/dev/null || echo '?')  "
+  done
+  echo "$out"
 }
 wait_phase() { # seconds label
   local end=$(( $(date +%s) + $1 ))
   while [ "$(date +%s)" -lt "$end" ]; do
     sleep 10
-    show_results
-    printf '   [%s: %ss left; spool %s]\n' "$2" $(( end - $(date +%s) )) \
-      "$(curl -fsS http://127.0.0.1:9273/health 2>/dev/null | jq -c '{depth: .spool.depth_samples, dropped: .spool.dropped_total}' 2>/dev/null || echo '?')"
+    show_events
+    printf '   [%s: %3ss left | %s]\n' "$2" $(( end - $(date +%s) )) "$(spool)"
   done
 }
 
 say "4/5 the story"
-echo "-- healthy mesh for ${HEALTHY_S}s: each link learns its own baseline"
+echo "-- healthy mesh for ${HEALTHY_S}s: each link learns its own baseline (throughput, path, RTT)"
+echo "   (lab-s2 → dst-d has a 64 KB send window over 140 ms: expect a diagnosis window_limited)"
 wait_phase "$HEALTHY_S" healthy
-echo "-- fault: dst-b's link collapses to 2 Mbit/s; dst-a's firewall refuses the iperf port"
-bash tests/testbed/testbed.sh rate b 2mbit
-bash tests/testbed/testbed.sh block a
+echo "-- faults: dst-a collapses (100 → 5 Mbit/s, 10% loss); dst-b's route flips to the 230 ms carrier;"
+echo "   dst-c's firewall refuses the iperf port (ECMP and a silent hop on that path stay quiet)"
+"${TB[@]}" collapse a
+"${TB[@]}" flip b alt
+"${TB[@]}" block c
 wait_phase "$FAULT_S" faults
-echo "-- recovery: both links healed"
-bash tests/testbed/testbed.sh heal
+echo "-- recovery: every link healed, dst-b back on its usual route"
+"${TB[@]}" heal
 wait_phase "$RECOVER_S" recovery
 
-say "5/5 what happened"
-grep -E 'CRITICAL|WARNING|INFO' "$DEMO/results.log" || echo "(no events)"
+say "5/5 what happened ($(( $(date +%s) - T0 ))s so far)"
+show_events
+echo "   all events: $DEMO/events.log"
+if bin/longhaul report --help >/dev/null 2>&1; then
+  bin/longhaul report -o "$DEMO/report.html" && echo "   HTML report: $DEMO/report.html"
+else
+  echo "   (this build of bin/longhaul has no 'report' command: no HTML report written)"
+fi
 cat <<EOT
 
-The stack, the Flink job and the agent keep running.
-  bin/longhaul tail --since 15m          events as they are raised (add --stats for link statistics)
-  make status                            services, PIDs, ports, RSS
-  curl -s 'http://127.0.0.1:$LONGHAUL_INFLUX_PORT/query?db=longhaul' --data-urlencode 'q=SELECT * FROM "daily"."events" ORDER BY time DESC LIMIT 10'
+The stack, the Flink job, the testbed and the agents keep running.
+  bin/longhaul tail --kafka $KAFKA --since 15m         events as they are raised (--stats: link statistics)
+  bash tests/testbed/testbed.sh status|collapse a|flip b alt|block c|stall a 20|loss a 10|heal
+  bash tests/testbed/testbed.sh agent-health s1          an agent's health (s1 s2 s3)
+  make status                                            services, PIDs, ports, RSS
+  curl -s 'http://127.0.0.1:$LONGHAUL_INFLUX_PORT/query?db=$LONGHAUL_INFLUX_DB' --data-urlencode 'q=SELECT * FROM "daily"."events" ORDER BY time DESC LIMIT 10'
   Flink UI: http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT    Grafana (with Docker): docker compose up -d grafana
-  make demo-down                         remove the testbed and the agent;  make down  stops the services
+  make demo-down                                         remove the testbed and the agents;  make down  stops the services
 EOT

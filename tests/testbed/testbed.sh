@@ -1,97 +1,292 @@
 #!/usr/bin/env bash
-# An emulated long-haul testbed of network namespaces (root only; only addresses inside these
-# namespaces are ever targeted):
+# An emulated long-haul testbed of network namespaces (root only). Only addresses inside these
+# namespaces and loopback are ever targeted. Namespace names start with $P (default lhb).
 #
-#   root ns (sender, runs longhaul-probe)          lh-rtr (router)            receivers (iperf3 -s)
-#   lh-s0 10.77.0.1/30 ───────────────────── lh-r0 10.77.0.2/30
-#                                               lh-ra 10.77.1.1/24 ──tbf A──── lh-dsta 10.77.1.2
-#                                               lh-rb 10.77.2.1/24 ──tbf B──── lh-dstb 10.77.2.2
+#  senders        edge          carriers: delay lines (RTT)        gateways       receivers (iperf3 -s)
+#  s1 10.66.1.2 ┐          ┌── ca  (140 ms) ──────────────────────────────── tbf ── da dst-a 10.66.11.2 100 Mbit/s
+#  s2 10.66.2.2 ┼── edge ──┤                 └─────────────────────────────── tbf ── dd dst-d 10.66.12.2 100 Mbit/s
+#  s3 10.66.3.2 ┘ (10.66.   ├── cb1 (160 ms) ─┐
+#                 x.1)     ├── cb2 (230 ms) ─┴─ gb ──────────────────────── tbf ── db dst-b 10.66.24.2  50 Mbit/s
+#                          ├── e1 ─┐ ECMP
+#                          └── e2 ─┴── cc (190 ms) ── gc (silent: * * *) ─── tbf ── dc dst-c 10.66.35.2 200 Mbit/s
 #
-# Usage: testbed.sh up | down | status | rate a|b RATE | block a|b | unblock a|b | heal
+#  s1 probes dst-a (tcp, udp) and dst-b; s2 (64 KB maximum send window, seed 002) probes dst-d;
+#  s3 probes dst-c. dst-b normally goes through cb1; `flip b` moves both directions to cb2.
+#
+# Usage: testbed.sh up | down | status
+#        testbed.sh rate LINK RATE | loss LINK PERCENT | collapse LINK [PERCENT] | stall LINK SECONDS
+#        testbed.sh block LINK | unblock LINK | flip b alt|main | heal      (LINK: a b c d)
+#        testbed.sh agents-start | agents-stop | agent-health SENDER | ns NAME (prints the full name)
 set -euo pipefail
-RATE_A="${LONGHAUL_TESTBED_RATE_A:-100mbit}"
-RATE_B="${LONGHAUL_TESTBED_RATE_B:-40mbit}"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$ROOT/scripts/stack/lib.sh"
+P="${LONGHAUL_TESTBED_PREFIX:-lhb}"
+SITE="${LONGHAUL_TESTBED_SITE:-lab}"              # sender names are $SITE-s1 …
 IPERF_PORT=5201
-RUN_DIR="${LONGHAUL_STACK_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/.stack}/run/testbed"
-NS_ALL=(lh-rtr lh-dsta lh-dstb)
+AGENT_HEALTH_PORT="${LONGHAUL_AGENT_HEALTH_PORT:-9273}" # inside each sender namespace
+RUN="$LONGHAUL_STACK_DIR/run/testbed-$P"
+NETEMU="$ROOT/bin/longhaul-netemu"
+PROBE="$ROOT/bin/longhaul-probe"
+ROUTERS=(edge ca cb1 cb2 gb e1 e2 cc gc)
+SENDERS=(s1 s2 s3)
+RECEIVERS=(da db dc dd)
+declare -A RATE=([a]=100mbit [b]=50mbit [c]=200mbit [d]=100mbit)
+declare -A RTT_MS=([ca]=140 [cb1]=160 [cb2]=230 [cc]=190)
+declare -A SHAPER=([a]="ca to-da" [b]="gb to-db" [c]="gc to-dc" [d]="ca to-dd") # router, interface
+declare -A DST=([a]=10.66.11.2 [b]=10.66.24.2 [c]=10.66.35.2 [d]=10.66.12.2)
 
-nsx() { ip netns exec "$@"; }
-link_if() { case "$1" in a) echo lh-ra ;; b) echo lh-rb ;; *) echo "unknown link $1 (a or b)" >&2; exit 2 ;; esac; }
-dst_ns() { case "$1" in a) echo lh-dsta ;; b) echo lh-dstb ;; *) echo "unknown link $1 (a or b)" >&2; exit 2 ;; esac; }
+ns() { echo "$P-$1"; }
+nsx() { local n; n=$(ns "$1"); shift; ip netns exec "$n" "$@"; }
+link_ok() { [ -n "${RATE[$1]:-}" ] || { echo "unknown link '$1' (a b c d)" >&2; exit 2; }; }
 
-# shape: tbf on the router's egress towards the receiver (the direction iperf3 data flows)
-shape() {
-  local ifc; ifc=$(link_if "$1")
-  nsx lh-rtr tc qdisc replace dev "$ifc" root tbf rate "$2" burst 64kb latency 50ms
+new_ns() {
+  ip netns add "$(ns "$1")"
+  nsx "$1" ip link set lo up
+  nsx "$1" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 }
 
-receiver() { # namespace address router-side-interface router-address
-  local ns="$1" addr="$2" ifc="$3" raddr="$4"
-  ip netns add "$ns"
-  ip link add "$ifc" type veth peer name eth0 netns "$ns"
-  ip link set "$ifc" netns lh-rtr
-  nsx lh-rtr ip addr add "$raddr/24" dev "$ifc"
-  nsx lh-rtr ip link set "$ifc" up
-  nsx "$ns" ip addr add "$addr/24" dev eth0
-  nsx "$ns" ip link set lo up
-  nsx "$ns" ip link set eth0 up
-  nsx "$ns" ip route add default via "$raddr"
-  mkdir -p "$RUN_DIR"
-  nsx "$ns" iperf3 -s -D -p "$IPERF_PORT" -I "$RUN_DIR/$ns-iperf3.pid" --logfile "$RUN_DIR/$ns-iperf3.log"
+# wire A B NET: a veth between namespaces A (NET.1, "to-B") and B (NET.2, "to-A")
+wire() {
+  ip -n "$(ns "$1")" link add "to-$2" type veth peer name "to-$1" netns "$(ns "$2")"
+  ip -n "$(ns "$1")" addr add "$3.1/24" dev "to-$2"
+  ip -n "$(ns "$2")" addr add "$3.2/24" dev "to-$1"
+  ip -n "$(ns "$1")" link set "to-$2" up
+  ip -n "$(ns "$2")" link set "to-$1" up
+}
+
+router() {
+  new_ns "$1"
+  nsx "$1" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.icmp_errors_use_inbound_ifaddr=1 \
+    net.ipv4.fib_multipath_hash_policy=1
+  nsx "$1" iptables -N LH-FAULT
+  nsx "$1" iptables -A FORWARD -j LH-FAULT
+}
+
+# delay ROUTER RTT_MS: every packet the router forwards, either way, passes a TUN delay line
+# holding it RTT/2, so a round trip through the router costs RTT.
+delay() {
+  local r="$1" one_way; one_way=$(awk -v r="$2" 'BEGIN{print r/2}')
+  mkdir -p "$RUN"
+  ip netns exec "$(ns "$r")" setsid "$NETEMU" delay -dev dl0 -ms "$one_way" >"$RUN/delay-$r.log" 2>&1 &
+  echo $! >"$RUN/delay-$r.pid"
+  for _ in $(seq 1 50); do nsx "$r" ip link show dl0 >/dev/null 2>&1 && break; sleep 0.1; done
+  nsx "$r" ip link set dl0 up txqueuelen 10000
+  # the router's own ICMP (TTL exceeded) also goes through the line and comes back from dl0 with
+  # a local source address: accept it, or the kernel drops it as a martian and the hop is * * *
+  nsx "$r" sysctl -qw net.ipv4.conf.dl0.accept_local=1
+  nsx "$r" ip route add default dev dl0 table 100
+  nsx "$r" ip rule add pref 100 iif dl0 lookup main
+  nsx "$r" ip rule add pref 101 iif dl0 prohibit
+  nsx "$r" ip rule add pref 200 lookup 100
+}
+
+shape() { # LINK RATE: tbf on the gateway's egress towards the receiver (where iperf3 data flows)
+  local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
+  nsx "$r" tc qdisc replace dev "$ifc" root tbf rate "$2" burst 256kb latency 100ms
+}
+
+receiver() { # NAME GATEWAY_ADDR
+  nsx "$1" ip route add default via "$2"
+  nsx "$1" iptables -N LH-FAULT
+  nsx "$1" iptables -A INPUT -j LH-FAULT
+  nsx "$1" iperf3 -s -D -p "$IPERF_PORT" -I "$RUN/iperf3-$1.pid" --logfile "$RUN/iperf3-$1.log"
 }
 
 up() {
   down_quiet
-  ip netns add lh-rtr
-  nsx lh-rtr ip link set lo up
-  nsx lh-rtr sysctl -qw net.ipv4.ip_forward=1
-  ip link add lh-s0 type veth peer name lh-r0 netns lh-rtr
-  ip addr add 10.77.0.1/30 dev lh-s0
-  ip link set lh-s0 up
-  nsx lh-rtr ip addr add 10.77.0.2/30 dev lh-r0
-  nsx lh-rtr ip link set lh-r0 up
-  ip route replace 10.77.0.0/16 via 10.77.0.2 dev lh-s0
-  receiver lh-dsta 10.77.1.2 lh-ra 10.77.1.1
-  receiver lh-dstb 10.77.2.2 lh-rb 10.77.2.1
-  shape a "$RATE_A"
-  shape b "$RATE_B"
-  echo "testbed up: dst-a 10.77.1.2 ($RATE_A), dst-b 10.77.2.2 ($RATE_B), iperf3 -s on :$IPERF_PORT"
+  mkdir -p "$RUN"
+  [ -x "$NETEMU" ] || { echo "testbed: $NETEMU missing (make build)" >&2; exit 1; }
+  for r in "${ROUTERS[@]}"; do router "$r"; done
+  for n in "${SENDERS[@]}" "${RECEIVERS[@]}"; do new_ns "$n"; done
+  wire edge s1 10.66.1; wire edge s2 10.66.2; wire edge s3 10.66.3
+  wire edge ca 10.66.10; wire ca da 10.66.11; wire ca dd 10.66.12
+  wire edge cb1 10.66.20; wire edge cb2 10.66.21; wire cb1 gb 10.66.22; wire cb2 gb 10.66.23; wire gb db 10.66.24
+  wire edge e1 10.66.30; wire edge e2 10.66.31; wire e1 cc 10.66.32; wire e2 cc 10.66.33
+  wire cc gc 10.66.34; wire gc dc 10.66.35
+  # senders: default via the edge
+  for i in 1 2 3; do nsx "s$i" ip route add default via "10.66.$i.1"; done
+  # the edge: one route per destination; dst-c over two equal-cost carriers
+  nsx edge ip route add 10.66.11.0/24 via 10.66.10.2
+  nsx edge ip route add 10.66.12.0/24 via 10.66.10.2
+  nsx edge ip route add 10.66.24.0/24 via 10.66.20.2
+  nsx edge ip route add 10.66.35.0/24 nexthop via 10.66.30.2 nexthop via 10.66.31.2
+  # every other router: default back towards the edge, plus its destinations
+  nsx ca ip route add default via 10.66.10.1
+  nsx cb1 ip route add default via 10.66.20.1; nsx cb1 ip route add 10.66.24.0/24 via 10.66.22.2
+  nsx cb2 ip route add default via 10.66.21.1; nsx cb2 ip route add 10.66.24.0/24 via 10.66.23.2
+  nsx gb ip route add default via 10.66.22.1
+  nsx e1 ip route add default via 10.66.30.1; nsx e1 ip route add 10.66.35.0/24 via 10.66.32.2
+  nsx e2 ip route add default via 10.66.31.1; nsx e2 ip route add 10.66.35.0/24 via 10.66.33.2
+  nsx cc ip route add default nexthop via 10.66.32.1 nexthop via 10.66.33.1
+  nsx cc ip route add 10.66.35.0/24 via 10.66.34.2
+  nsx gc ip route add default via 10.66.34.1
+  # gc answers no traceroute: its TTL-exceeded messages never leave
+  nsx gc iptables -A OUTPUT -p icmp --icmp-type time-exceeded -j DROP
+  for r in "${!RTT_MS[@]}"; do delay "$r" "${RTT_MS[$r]}"; done
+  receiver da 10.66.11.1; receiver dd 10.66.12.1; receiver db 10.66.24.1; receiver dc 10.66.35.1
+  # s2 is seed 002's host: a 64 KB maximum send buffer (tcp_wmem is per namespace)
+  nsx s2 sysctl -qw net.ipv4.tcp_wmem="4096 16384 65536"
+  # s3 is a tuned transfer node (seed 003): 32 MB windows fill 200 Mbit/s over 190 ms
+  nsx s3 sysctl -qw net.ipv4.tcp_wmem="4096 16384 33554432"
+  for l in a b c d; do shape "$l" "${RATE[$l]}"; done
+  echo "testbed $P up: dst-a ${DST[a]} (${RATE[a]}, 140 ms), dst-b ${DST[b]} (${RATE[b]}, 160 ms; alt 230 ms)," \
+    "dst-c ${DST[c]} (${RATE[c]}, 190 ms, ECMP, silent hop), dst-d ${DST[d]} (${RATE[d]}, 140 ms, from s2: 64 KB window)"
+}
+
+kill_pidfile() {
+  local f="$1" pid
+  [ -f "$f" ] || return 0
+  pid=$(cat "$f")
+  if kill "$pid" 2>/dev/null; then
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$f"
 }
 
 down_quiet() {
-  for ns in lh-dsta lh-dstb; do
-    [ -f "$RUN_DIR/$ns-iperf3.pid" ] && kill "$(cat "$RUN_DIR/$ns-iperf3.pid")" 2>/dev/null || true
-    rm -f "$RUN_DIR/$ns-iperf3.pid"
+  agents_stop
+  for f in "$RUN"/delay-*.pid "$RUN"/iperf3-*.pid "$RUN"/fwd-*.pid; do kill_pidfile "$f"; done
+  for n in "${ROUTERS[@]}" "${SENDERS[@]}" "${RECEIVERS[@]}"; do ip netns del "$(ns "$n")" 2>/dev/null || true; done
+}
+
+# --- faults ------------------------------------------------------------------------------------
+# Faults match the gateway's interface towards the receiver, not addresses: a delay router
+# forwards every packet twice (into its delay line, then out), an address rule would hit twice.
+loss() { # LINK PERCENT: random drops of the receiver-bound packets (iptables statistic)
+  local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
+  nsx "$r" iptables -A LH-FAULT -o "$ifc" -m statistic --mode random \
+    --probability "$(awk -v p="$2" 'BEGIN{print p/100}')" -j DROP
+}
+clear_loss() { local r ifc; read -r r ifc <<<"${SHAPER[$1]}"; nsx "$r" iptables -F LH-FAULT; }
+stall() { # LINK SECONDS: everything to and from the receiver dropped, then restored
+  local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
+  nsx "$r" iptables -I LH-FAULT -o "$ifc" -j DROP
+  nsx "$r" iptables -I LH-FAULT -i "$ifc" -j DROP
+  ( sleep "$2"
+    nsx "$r" iptables -D LH-FAULT -o "$ifc" -j DROP
+    nsx "$r" iptables -D LH-FAULT -i "$ifc" -j DROP ) >/dev/null 2>&1 &
+}
+block() { # the receiver's firewall refuses the iperf port (seed 000): TCP reset
+  nsx "d$1" iptables -A LH-FAULT -p tcp --dport "$IPERF_PORT" -j REJECT --reject-with tcp-reset
+}
+flip() { # b alt|main: dst-b's route, both directions, through cb2 (230 ms) or cb1 (160 ms)
+  [ "$1" = b ] || { echo "only link b has an alternative route" >&2; exit 2; }
+  case "$2" in
+    alt) nsx edge ip route replace 10.66.24.0/24 via 10.66.21.2; nsx gb ip route replace default via 10.66.23.1 ;;
+    main) nsx edge ip route replace 10.66.24.0/24 via 10.66.20.2; nsx gb ip route replace default via 10.66.22.1 ;;
+    *) echo "flip b alt|main" >&2; exit 2 ;;
+  esac
+}
+heal() {
+  for l in a b c d; do shape "$l" "${RATE[$l]}"; clear_loss "$l"; nsx "d$l" iptables -F LH-FAULT; done
+  flip b main
+}
+
+# --- agents: one longhaul-probe per sender namespace, Kafka reached through a unix socket -----
+agent_config() { # SENDER: the agent's YAML, from the environment's ports
+  local s="$1"
+  cat <<EOT
+# generated by tests/testbed/testbed.sh for sender $s of testbed $P
+src: $SITE-$s
+kafka:
+  brokers: ["127.0.0.1:$LONGHAUL_KAFKA_PORT"]
+spool:
+  dir: $RUN/spool-$s
+  max_bytes: 64MiB
+health:
+  listen: 127.0.0.1:$AGENT_HEALTH_PORT
+  log_every: 30s
+EOT
+  case "$s" in
+    s1) printf 'targets:\n  - {name: dst-a, address: %s}\n  - {name: dst-b, address: %s}\n' "${DST[a]}" "${DST[b]}" ;;
+    s2) printf 'targets:\n  - {name: dst-d, address: %s}\n' "${DST[d]}" ;;
+    s3) printf 'targets:\n  - {name: dst-c, address: %s}\n' "${DST[c]}" ;;
+  esac
+  local tput="${LONGHAUL_TESTBED_TPUT_INTERVAL:-25s}" path="${LONGHAUL_TESTBED_PATH_INTERVAL:-12s}"
+  cat <<EOT
+probes:
+  - id: tcp
+    kind: throughput
+    targets: all
+    interval: $tput
+    jitter: 1s
+    # cubic, Linux's default: this machine runs bbr, which keeps the 100 ms tbf queue lossy
+    # (82 Mbit/s and ~3700 retransmits per run on the 100 Mbit/s link; cubic 95.6 Mbit/s)
+    params: {duration: 4s, omit: 3s, connect_timeout: 3s, congestion: cubic}
+  - id: path
+    kind: path
+    targets: all
+    interval: $path
+    jitter: 1s
+    params: {queries: 1, max_ttl: 8, wait: 1s}
+  - id: ping
+    kind: rtt
+    targets: all
+    interval: 15s
+    jitter: 2s
+    params: {count: 5, interval: 200ms}
+EOT
+  if [ "$s" = s1 ]; then cat <<EOT
+  - id: udp
+    kind: throughput
+    targets: [dst-a]
+    interval: $tput
+    jitter: 1s
+    params: {protocol: udp, bitrate: 2M, duration: 4s, connect_timeout: 3s}
+EOT
+  fi
+}
+
+agents_start() {
+  agents_stop
+  mkdir -p "$RUN"
+  setsid "$NETEMU" forward -listen "unix:$RUN/kafka.sock" -connect "tcp:127.0.0.1:$LONGHAUL_KAFKA_PORT" \
+    >"$RUN/fwd-root.log" 2>&1 &
+  echo $! >"$RUN/fwd-root.pid"
+  for s in "${SENDERS[@]}"; do
+    ip netns exec "$(ns "$s")" setsid "$NETEMU" forward -listen "tcp:127.0.0.1:$LONGHAUL_KAFKA_PORT" \
+      -connect "unix:$RUN/kafka.sock" >"$RUN/fwd-$s.log" 2>&1 &
+    echo $! >"$RUN/fwd-$s.pid"
+    agent_config "$s" >"$RUN/agent-$s.yaml"
+    ip netns exec "$(ns "$s")" setsid "$PROBE" run --config "$RUN/agent-$s.yaml" >"$RUN/agent-$s.log" 2>&1 &
+    echo $! >"$RUN/agent-$s.pid"
   done
-  ip route del 10.77.0.0/16 2>/dev/null || true
-  ip link del lh-s0 2>/dev/null || true
-  for ns in "${NS_ALL[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+  echo "agents started: $(for s in "${SENDERS[@]}"; do printf '%s-%s ' "$SITE" "$s"; done)(logs $RUN/agent-*.log)"
 }
 
-block() { # the receiver's firewall refuses the iperf port (seed 000)
-  local ns; ns=$(dst_ns "$1")
-  nsx "$ns" iptables -C INPUT -p tcp --dport "$IPERF_PORT" -j REJECT --reject-with tcp-reset 2>/dev/null ||
-    nsx "$ns" iptables -I INPUT -p tcp --dport "$IPERF_PORT" -j REJECT --reject-with tcp-reset
-}
-
-unblock() {
-  local ns; ns=$(dst_ns "$1")
-  while nsx "$ns" iptables -D INPUT -p tcp --dport "$IPERF_PORT" -j REJECT --reject-with tcp-reset 2>/dev/null; do :; done
+agents_stop() {
+  for s in "${SENDERS[@]}"; do kill_pidfile "$RUN/agent-$s.pid"; kill_pidfile "$RUN/fwd-$s.pid"; done
+  kill_pidfile "$RUN/fwd-root.pid"
 }
 
 status() {
-  for ns in "${NS_ALL[@]}"; do ip netns list | grep -qw "$ns" && echo "$ns: up" || echo "$ns: absent"; done
-  nsx lh-rtr tc -s qdisc show dev lh-ra 2>/dev/null | head -2 || true
-  nsx lh-rtr tc -s qdisc show dev lh-rb 2>/dev/null | head -2 || true
+  for n in "${SENDERS[@]}" "${ROUTERS[@]}" "${RECEIVERS[@]}"; do
+    ip netns list | grep -qw "$(ns "$n")" && printf '%s up  ' "$(ns "$n")" || printf '%s absent  ' "$(ns "$n")"
+  done
+  echo
+  for l in a b c d; do
+    local r ifc; read -r r ifc <<<"${SHAPER[$l]}"
+    printf 'link %s: %s\n' "$l" "$(nsx "$r" tc qdisc show dev "$ifc" 2>/dev/null | head -1)"
+  done
 }
 
-case "${1:-}" in
+cmd="${1:-}"; shift || true
+case "$cmd" in
   up) up ;;
-  down) down_quiet; echo "testbed down" ;;
+  down) down_quiet; echo "testbed $P down" ;;
   status) status ;;
-  rate) shape "$2" "$3"; echo "link $2 shaped to $3" ;;
-  block) block "$2"; echo "link $2: iperf port $IPERF_PORT refused" ;;
-  unblock) unblock "$2"; echo "link $2: iperf port open" ;;
-  heal) shape a "$RATE_A"; shape b "$RATE_B"; unblock a; unblock b; echo "testbed healed" ;;
-  *) sed -n '2,12p' "$0"; exit 2 ;;
+  rate) link_ok "$1"; shape "$1" "$2"; echo "link $1 shaped to $2" ;;
+  loss) link_ok "$1"; loss "$1" "$2"; echo "link $1: ${2}% loss" ;;
+  collapse) link_ok "$1"; shape "$1" 5mbit; loss "$1" "${2:-10}"; echo "link $1 collapsed: 5 Mbit/s, ${2:-10}% loss" ;;
+  stall) link_ok "$1"; stall "$1" "$2"; echo "link $1 stalls for ${2}s" ;;
+  block) link_ok "$1"; block "$1"; echo "link $1: receiver refuses port $IPERF_PORT" ;;
+  unblock) link_ok "$1"; nsx "d$1" iptables -F LH-FAULT; echo "link $1: port $IPERF_PORT open" ;;
+  flip) flip "$@"; echo "link $1 routed via ${2}" ;;
+  heal) heal; echo "testbed $P healed" ;;
+  agents-start) agents_start ;;
+  agents-stop) agents_stop; echo "agents stopped" ;;
+  agent-health) nsx "$1" curl -fsS "http://127.0.0.1:$AGENT_HEALTH_PORT/health" ;;
+  ns) ns "$1" ;;
+  *) sed -n '2,19p' "$0"; exit 2 ;;
 esac
