@@ -26,6 +26,9 @@ for line in open(sys.argv[1], errors="replace"):
 PYEOF
   exit $rc) || status=1
 
+step "Go unit tests of the testbed's delay line and forwarder"
+(cd tests/testbed/netemu && go test -json -count=1 ./... > "$OUT/go-netemu.gojson") || status=1
+
 step "Java unit tests (Maven Surefire)"
 (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never test) || status=1
 cp flink-jobs/target/surefire-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
@@ -56,6 +59,8 @@ if bash scripts/stack/status.sh; then
   run "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
   (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never verify -Pintegration -Dtest=NoUnitTestsHere -Dsurefire.failIfNoSpecifiedTests=false) || status=1
   cp flink-jobs/target/failsafe-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
+  step "End-to-end scenarios on the namespace testbed (real agents, Kafka, Flink, Telegraf, InfluxDB; ~7 min)"
+  run "$PY" -m pytest -q tests/e2e --junitxml="$OUT/pytest-e2e.xml"
 else
   status=1
 fi

@@ -1,0 +1,123 @@
+"""Fixtures for the end-to-end scenario tests: a testbed of network namespaces
+(tests/testbed/testbed.sh) with the real agents in its sender namespaces, the real Flink job,
+Kafka, Telegraf and InfluxDB of the native stack (scripts/test-all.sh starts it)."""
+import json
+import os
+import pathlib
+import subprocess
+import threading
+import time
+import uuid
+
+import pytest
+import requests
+from confluent_kafka import Consumer
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:" + os.environ.get("LONGHAUL_KAFKA_PORT", "9092"))
+INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:" + os.environ.get("LONGHAUL_INFLUX_PORT", "8086"))
+INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
+FLINK = os.environ.get("LONGHAUL_FLINK_REST", "http://127.0.0.1:" + os.environ.get("LONGHAUL_FLINK_REST_PORT", "8081"))
+# the job's detector parameters: short enough for a story of a few minutes
+JOB_ARGS = ["--bootstrap-servers", KAFKA, "--starting-offsets", "latest", "--out-of-orderness", "20s",
+            "--idleness", "10s", "--checkpoint-interval", "2s", "--collapse.min-history", "5"]
+
+
+class Testbed:
+    """tests/testbed/testbed.sh under its own namespace prefix and sender names."""
+
+    def __init__(self, prefix, site):
+        self.prefix, self.site = prefix, site
+        self.env = {**os.environ, "LONGHAUL_TESTBED_PREFIX": prefix, "LONGHAUL_TESTBED_SITE": site,
+                    "LONGHAUL_KAFKA_PORT": KAFKA.rsplit(":", 1)[1]}
+
+    def __call__(self, *args):
+        r = subprocess.run(["bash", str(ROOT / "tests/testbed/testbed.sh"), *args], env=self.env,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, f"testbed.sh {' '.join(args)}: {r.stdout}{r.stderr}"
+        return r.stdout
+
+    def src(self, sender):
+        return f"{self.site}-{sender}"
+
+
+@pytest.fixture(scope="session")
+def testbed():
+    tag = uuid.uuid4().hex[:6]
+    tb = Testbed("lhe", f"e2e{tag}")
+    try:
+        tb("up")
+        yield tb
+    finally:  # namespaces and their processes go even when a test failed
+        subprocess.run(["bash", str(ROOT / "tests/testbed/testbed.sh"), "down"], env=tb.env, timeout=120)
+
+
+@pytest.fixture(scope="session")
+def flink_job(testbed):
+    name = f"longhaul-{testbed.site}"
+    r = subprocess.run(["bash", str(ROOT / "scripts/submit-job.sh"), name, *JOB_ARGS],
+                       capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+    jid = next(j["jid"] for j in requests.get(f"{FLINK}/jobs/overview", timeout=10).json()["jobs"]
+               if j["name"] == name and j["state"] == "RUNNING")
+    try:
+        yield jid
+    finally:
+        requests.patch(f"{FLINK}/jobs/{jid}", params={"mode": "cancel"}, timeout=10)
+
+
+class Recorder:
+    """Collects, in a thread, every message of `topics` whose src starts with `site`, with the
+    wall-clock time it arrived."""
+
+    def __init__(self, topics, site, committed):
+        self.site, self.items, self.lock = site, [], threading.Lock()
+        self.c = Consumer({"bootstrap.servers": KAFKA, "group.id": "e2e-" + uuid.uuid4().hex,
+                           "auto.offset.reset": "latest", "enable.auto.commit": False,
+                           "isolation.level": "read_committed" if committed else "read_uncommitted"})
+        self.assigned = threading.Event()
+        self.c.subscribe(topics, on_assign=lambda c, parts: self.assigned.set())
+        self.stop = threading.Event()
+        self.t = threading.Thread(target=self._run, daemon=True)
+        self.t.start()
+        assert self.assigned.wait(60), f"no partitions of {topics} assigned within 60 s"
+
+    def _run(self):
+        while not self.stop.is_set():
+            m = self.c.poll(0.5)
+            if m is None or m.error():
+                continue
+            msg = json.loads(m.value())
+            if str(msg.get("src", "")).startswith(self.site):
+                with self.lock:
+                    self.items.append((time.time(), msg))
+        self.c.close()
+
+    def snapshot(self):
+        with self.lock:
+            return list(self.items)
+
+    def close(self):
+        self.stop.set()
+        self.t.join(10)
+
+
+@pytest.fixture(scope="session")
+def recorders(testbed):
+    ev = Recorder(["longhaul.events"], testbed.site, committed=True)
+    raw = Recorder(["longhaul.raw.throughput", "longhaul.raw.path"], testbed.site, committed=False)
+    yield ev, raw
+    ev.close()
+    raw.close()
+
+
+def influx_query(q):
+    r = requests.post(f"{INFLUX}/query", params={"db": INFLUX_DB, "epoch": "ms"}, data={"q": q}, timeout=10)
+    r.raise_for_status()
+    res = r.json()["results"][0]
+    assert "error" not in res, res
+    out = []
+    for s in res.get("series", []):
+        for values in s["values"]:
+            out.append({**s.get("tags", {}), **dict(zip(s["columns"], values))})
+    return out
