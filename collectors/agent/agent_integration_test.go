@@ -44,6 +44,9 @@ func TestIntegrationPublishedSamplesReachTheRawTopicsAndValidate(t *testing.T) {
 	ag := startAgent(t, itConfig(t, dir, b.Addr, spoolSection(dir+"/spool", "64MiB", "1MiB"), meshProbes), obs)
 	waitUntil(t, "15 s of runs", 30*time.Second, func() bool { return time.Since(ag.started) > 15*time.Second })
 	ag.stop(t)
+	if left := ag.Health().Spool.DepthSamples; left != 0 {
+		t.Errorf("a clean stop with Kafka reachable left %d samples in the spool", left)
+	}
 
 	out := verify(t, b, obs, 60*time.Second, 0)
 	t.Logf("samples: %s; not_started runs: %d", out, obs.notRun)
@@ -91,6 +94,9 @@ func TestIntegrationNoSampleLostWhileTheBrokerIsDownForAMinute(t *testing.T) {
 	t.Logf("backlog of %d samples drained %.1fs after the broker was healthy again", during.Spool.DepthSamples, drain.Seconds())
 	time.Sleep(5 * time.Second)
 	ag.stop(t)
+	if left := ag.Health().Spool.DepthSamples; left != 0 {
+		t.Errorf("a clean stop with Kafka reachable left %d samples in the spool", left)
+	}
 
 	out := verify(t, b, obs, 90*time.Second, 0)
 	t.Logf("samples: %s", out)

@@ -14,7 +14,7 @@ import (
 // PublisherOptions tune the publisher.
 type PublisherOptions struct {
 	MaxInFlight  int           // records handed to the client and not yet acknowledged; default 1000
-	FlushTimeout time.Duration // on shutdown; default 10s
+	FlushTimeout time.Duration // on shutdown, to send what is left and flush; default 10s
 	PingEvery    time.Duration // how often Kafka's reachability is checked; default 10s
 	MinBackoff   time.Duration // after a failed send, before sending again; default 500ms
 	MaxBackoff   time.Duration // default 30s
@@ -85,16 +85,31 @@ func (p *Publisher) Stats() PublisherStats {
 	return st
 }
 
-// Run publishes until ctx ends, then flushes what is in flight (bounded by FlushTimeout).
-// Whatever Kafka has not acknowledged by then stays in the spool for the next start.
+// Run publishes until ctx ends. Then, if Kafka is reachable, it goes on sending what the
+// spool holds and flushes, both within FlushTimeout, so a clean shutdown leaves nothing
+// behind; whatever Kafka has not acknowledged by then stays in the spool for the next start.
 func (p *Publisher) Run(ctx context.Context) error {
 	go p.pingLoop(ctx)
+	p.loop(ctx, false)
+	fctx, cancel := context.WithTimeout(context.Background(), p.opt.FlushTimeout)
+	defer cancel()
+	if p.Stats().Connected {
+		p.loop(fctx, true)
+	}
+	return p.flush(fctx)
+}
+
+// loop feeds the spool to Kafka until ctx ends; final, it also returns once nothing is left
+// to send or a send fails.
+func (p *Publisher) loop(ctx context.Context, final bool) {
 	backoff, ackedAtRewind := p.opt.MinBackoff, uint64(0)
 	for ctx.Err() == nil {
 		p.mu.Lock()
 		failed, room := p.failed, p.opt.MaxInFlight-p.outstanding
 		p.mu.Unlock()
 		switch {
+		case failed && final:
+			return
 		case failed:
 			if !p.waitSettled(ctx) {
 				continue
@@ -128,6 +143,9 @@ func (p *Publisher) Run(ctx context.Context) error {
 			continue
 		}
 		if len(recs) == 0 {
+			if final {
+				return
+			}
 			p.wait(ctx, p.spool.Notify())
 			continue
 		}
@@ -140,7 +158,6 @@ func (p *Publisher) Run(ctx context.Context) error {
 			p.send(&recs[i])
 		}
 	}
-	return p.flush()
 }
 
 func (p *Publisher) isFailed() bool {
@@ -192,106 +209,16 @@ func (p *Publisher) done(seq uint64, err error) {
 	}
 }
 
-// wait blocks until a callback returns, more is appended (more != nil), a second passes or
-// ctx ends.
-func (p *Publisher) wait(ctx context.Context, more <-chan struct{}) {
-	t := time.NewTimer(time.Second)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-p.settled:
-	case <-more:
-	case <-t.C:
-	}
-}
-
-// waitRoom waits until want records of room are free or d passes, and returns the room.
-func (p *Publisher) waitRoom(ctx context.Context, want int, d time.Duration) int {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	for {
-		p.mu.Lock()
-		room := p.opt.MaxInFlight - p.outstanding
-		p.mu.Unlock()
-		if room >= want {
-			return room
-		}
-		select {
-		case <-ctx.Done():
-			return room
-		case <-t.C:
-			return room
-		case <-p.settled:
-		}
-	}
-}
-
-// waitSettled blocks until no record is outstanding; false if ctx ended first.
-func (p *Publisher) waitSettled(ctx context.Context) bool {
-	for ctx.Err() == nil {
-		p.mu.Lock()
-		n := p.outstanding
-		p.mu.Unlock()
-		if n == 0 {
-			return true
-		}
-		p.wait(ctx, nil)
-	}
-	return false
-}
-
-func (p *Publisher) flush() error {
+func (p *Publisher) flush(ctx context.Context) error {
 	defer func() {
 		p.mu.Lock()
 		p.closing = true
 		p.mu.Unlock()
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), p.opt.FlushTimeout)
-	defer cancel()
 	err := p.prod.Flush(ctx)
 	st := p.Stats()
 	if err != nil {
 		p.log.Warn("kafka: flush on shutdown incomplete; the rest stays in the spool", "outstanding", st.Outstanding, "err", err)
 	}
 	return err
-}
-
-func (p *Publisher) pingLoop(ctx context.Context) {
-	t := time.NewTicker(p.opt.PingEvery)
-	defer t.Stop()
-	for {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		err := p.prod.Ping(pctx)
-		cancel()
-		if ctx.Err() != nil {
-			return
-		}
-		p.mu.Lock()
-		was := p.st.Connected
-		p.st.Connected = err == nil
-		if err != nil {
-			p.st.LastError, p.st.LastErrorAt = err.Error(), time.Now()
-		}
-		p.mu.Unlock()
-		switch {
-		case was && err != nil:
-			p.log.Warn("kafka: unreachable; samples wait in the spool", "err", err)
-		case !was && err == nil:
-			p.log.Info("kafka: reachable")
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
 }

@@ -17,6 +17,7 @@ import (
 type fakeKafka struct {
 	mu        sync.Mutex
 	down      bool
+	reachable bool   // while down, pings still answer (a slow broker, not a gone one)
 	failKey   string // fail the next failNext records with this key, as a partition would
 	failNext  int
 	held      []heldRecord
@@ -74,7 +75,7 @@ func (f *fakeKafka) Flush(context.Context) error {
 func (f *fakeKafka) Ping(context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.down {
+	if f.down && !f.reachable {
 		return errors.New("fake: dial tcp: connection refused")
 	}
 	return nil
@@ -224,5 +225,28 @@ func TestPublisherShutdownFlushesAndLeavesTheUnacknowledgedInTheSpool(t *testing
 	s2 := openSpool(t, dir, testOptions())
 	if got := names(drain(t, s2, true)); len(got) != 30 || got[0] != "r0000" {
 		t.Fatalf("after restart the spool holds %d records from %v", len(got), got[:1])
+	}
+}
+
+// The agent's last results reach the spool as it shuts down: with Kafka reachable, they are
+// sent before Run returns instead of waiting for the next start.
+func TestPublisherShutdownSendsWhatIsLeftWhileKafkaIsReachable(t *testing.T) {
+	s := openSpool(t, t.TempDir(), testOptions())
+	f := newFakeKafka()
+	f.down, f.reachable = true, true // slow, not gone: pings answer, acks wait
+	p, stop := startPublisher(t, s, f, 10)
+	appendN(t, s, "r", 30, ClassKeep)
+	eventually(t, f, "the window to fill", func() bool { _, held := f.snapshot(); return held == 10 && p.Stats().Connected })
+	stopped := make(chan struct{})
+	go func() { stop(); close(stopped) }()
+	f.up()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	got, _ := f.snapshot()
+	if fmt.Sprint(got) != fmt.Sprint(valuesOf("r", 30)) || s.Stats().Samples != 0 {
+		t.Fatalf("delivered %d of 30 on shutdown; %d left in the spool", len(got), s.Stats().Samples)
 	}
 }
