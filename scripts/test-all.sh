@@ -55,7 +55,7 @@ if bash scripts/stack/status.sh; then
   export LONGHAUL_FLINK_REST="http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT"
   export LONGHAUL_INFLUX="http://127.0.0.1:$LONGHAUL_INFLUX_PORT"
   export LONGHAUL_INFLUX_DB LONGHAUL_STACK_DIR
-  (cd collectors && go test -json -count=1 -tags integration -run Integration ./... > "$OUT/go-integration.gojson") || status=1
+  (cd collectors && go test -json -count=1 -timeout 25m -tags integration -run Integration ./... > "$OUT/go-integration.gojson" || { grep -h "\"Action\":\"fail\"" "$OUT/go-integration.gojson" | head -20; exit 1; }) || status=1
   run "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
   (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never verify -Pintegration -Dtest=NoUnitTestsHere -Dsurefire.failIfNoSpecifiedTests=false) || status=1
   cp flink-jobs/target/failsafe-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
