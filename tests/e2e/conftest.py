@@ -44,7 +44,8 @@ class Testbed:
 @pytest.fixture(scope="session")
 def testbed():
     tag = uuid.uuid4().hex[:6]
-    tb = Testbed("lhe", f"e2e{tag}")
+    # namespaces of their own per run: CI and a developer may run the tests on one machine at once
+    tb = Testbed(f"lhe{tag[:4]}", f"e2e{tag}")
     try:
         tb("up")
         yield tb
