@@ -1,0 +1,75 @@
+"""Shared helpers of the benchmarks (scripts/bench.sh): Flink REST, the generator, Kafka."""
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+import uuid
+
+import requests
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "integration"))
+import flink_rest  # noqa: E402
+
+KAFKA = os.environ.get("LONGHAUL_KAFKA_BROKERS", "127.0.0.1:9092")
+FLINK = os.environ.get("LONGHAUL_FLINK_REST", "http://127.0.0.1:8081")
+INFLUX = os.environ.get("LONGHAUL_INFLUX_URL", "http://127.0.0.1:8086")
+INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
+GEN = str(ROOT / "bin" / "longhaul-bench-gen")
+
+
+def tag(prefix):
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def generate(args, capture_stdout=False):
+    """Runs the generator to completion; returns (records sent, stdout)."""
+    p = subprocess.run([GEN, "-brokers", KAFKA, *args], capture_output=True, text=True, check=True)
+    m = re.search(r"bench-gen: (\d+) records", p.stderr)
+    return int(m.group(1)), p.stdout
+
+
+def submit(name, args):
+    jar, jid = flink_rest.submit(FLINK, ["--bootstrap-servers", KAFKA, "--group-id", name,
+                                         "--transactional-id-prefix", name, "--job-name", name, *args])
+    flink_rest.wait_running(FLINK, jid)
+    return jar, jid
+
+
+def cancel(jar, jid):
+    flink_rest.cancel(FLINK, jid, jar)
+
+
+def source_records(jid):
+    """Records read by the job's sources so far (task-level numRecordsIn of the source vertices)."""
+    total = 0
+    for v in requests.get(f"{FLINK}/jobs/{jid}", timeout=10).json()["vertices"]:
+        if v["name"].startswith("Source:"):
+            m = requests.get(f"{FLINK}/jobs/{jid}/vertices/{v['id']}/subtasks/metrics",
+                             params={"get": "numRecordsIn"}, timeout=10).json()
+            total += int(m[0]["sum"]) if m else 0
+    return total
+
+
+def checkpoints(jid):
+    c = requests.get(f"{FLINK}/jobs/{jid}/checkpoints", timeout=10).json()
+    s = c.get("summary", {})
+    last = (c.get("latest") or {}).get("completed") or {}
+    return {"completed": c["counts"]["completed"], "failed": c["counts"]["failed"],
+            "last_state_bytes": last.get("state_size"), "last_duration_ms": last.get("end_to_end_duration"),
+            "duration_ms_p50": s.get("end_to_end_duration", {}).get("p50"),
+            "duration_ms_max": s.get("end_to_end_duration", {}).get("max"),
+            "state_bytes_max": s.get("state_size", {}).get("max")}
+
+
+def pct(values, p):
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))] if v else None
+
+
+def emit(result):
+    """One JSON line per figure on stdout (collected by scripts/bench.sh)."""
+    print("RESULT " + json.dumps(result), flush=True)

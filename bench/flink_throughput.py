@@ -1,0 +1,54 @@
+"""Flink throughput: preload raw samples for many links into fresh topics, then time how fast the
+job (reading from the earliest offset) consumes them. Optional JFR profile of the TaskManager.
+
+python bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 180 [--profile 20]"""
+import argparse
+import time
+
+import common
+import profile_jfr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--partitions", type=int, default=4)
+    ap.add_argument("--parallelism", type=int, default=2)
+    ap.add_argument("--links", type=int, default=10000)
+    ap.add_argument("--steps", type=int, default=180)
+    ap.add_argument("--hops", type=int, default=15)
+    ap.add_argument("--profile", type=int, default=0, help="seconds of JFR recording during the run")
+    a = ap.parse_args()
+    name = common.tag("bench-tput")
+    tp, path = f"{name}.raw.throughput", f"{name}.raw.path"
+    t0 = time.time()
+    total, _ = common.generate(["-mode", "load", "-links", str(a.links), "-steps", str(a.steps), "-hops", str(a.hops),
+                                "-topic-throughput", tp, "-topic-path", path, "-create-partitions", str(a.partitions)])
+    print(f"preloaded {total} records in {time.time() - t0:.1f} s", flush=True)
+    jar, jid = common.submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path,
+                                    "--parallelism", str(a.parallelism)])
+    try:
+        marks, prof, deadline = [], None, time.time() + 600
+        while time.time() < deadline:
+            n = common.source_records(jid)
+            marks.append((time.time(), n))
+            if a.profile and prof is None and n > 0.05 * total:
+                prof = profile_jfr.start(a.profile)
+            if n >= total:
+                break
+            time.sleep(0.5)
+        lo = next(m for m in marks if m[1] >= 0.1 * total)
+        hi = next((m for m in marks if m[1] >= 0.9 * total), marks[-1])
+        rate = (hi[1] - lo[1]) / (hi[0] - lo[0])
+        time.sleep(6)  # at least one checkpoint with the state of the run
+        cp = common.checkpoints(jid)
+        res = {"figure": "flink_throughput", "samples_per_s": round(rate), "records": total, "links": a.links,
+               "hops": a.hops, "partitions": a.partitions, "parallelism": a.parallelism, **cp}
+        if prof:
+            res["profile"] = profile_jfr.finish(prof)
+        common.emit(res)
+    finally:
+        common.cancel(jar, jid)
+
+
+if __name__ == "__main__":
+    main()
