@@ -1,0 +1,101 @@
+"""End-to-end latency at a fixed rate: live samples (ts = wall clock) for many links; InfluxDB is
+polled for the 1m link_stats points of this run's src. A point's latency is the moment it first
+became readable in InfluxDB minus its window's end (= its timestamp). Polling resolution: --poll.
+
+python bench/latency.py --rate 10000 --links 10000 --duration 200"""
+import argparse
+import collections
+import subprocess
+import threading
+import time
+
+import json
+
+import requests
+from confluent_kafka import Consumer
+
+import common
+
+
+def influx_counts(src):
+    q = (f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}' "
+         f"AND time > now() - 15m GROUP BY time(1m)")
+    r = requests.post(f"{common.INFLUX}/query", params={"db": common.INFLUX_DB, "epoch": "ms"}, data={"q": q}, timeout=10)
+    out = {}
+    for s in r.json()["results"][0].get("series", []):
+        for t, c in s["values"]:
+            if c:
+                out[t] = c  # the point's time is its window end, a multiple of 1m: its own bucket
+    return out
+
+
+def kafka_arrivals(src, stop, lat):
+    """Moments 1m statistics of src become readable (read_committed) on longhaul.stats."""
+    c = Consumer({"bootstrap.servers": common.KAFKA, "group.id": src + "-lat", "auto.offset.reset": "latest",
+                  "isolation.level": "read_committed", "enable.auto.commit": False})
+    c.subscribe(["longhaul.stats"])
+    while not stop.is_set():
+        for m in c.consume(1000, 0.2):
+            if m.error():
+                continue
+            now = time.time() * 1000
+            v = json.loads(m.value())
+            if v.get("src") == src and v.get("window") == "1m":
+                lat[v["window_end"]].append((now - v["window_end"]) / 1000)
+    c.close()
+
+
+def summary(lat, start, duration):
+    # Whole windows only: the first window started before the generator, the last is cut by its end.
+    full = sorted(w for w in lat if w - 60000 >= start * 1000 and w <= start * 1000 + duration * 1000)
+    values = [v for w in full for v in lat[w]]
+    return {"windows": len(full), "points": len(values), "points_per_window": [len(lat[w]) for w in full],
+            "p50_s": common.pct(values, 50), "p99_s": common.pct(values, 99), "max_s": max(values, default=None)}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rate", type=float, default=10000)
+    ap.add_argument("--links", type=int, default=10000)
+    ap.add_argument("--duration", type=int, default=200)
+    ap.add_argument("--poll", type=float, default=0.25)
+    ap.add_argument("--job-args", default="--checkpoint-interval 1s --out-of-orderness 1s --idleness 30s")
+    a = ap.parse_args()
+    name = common.tag("bench-lat")
+    src = name
+    tp, path = f"{name}.raw.throughput", f"{name}.raw.path"
+    common.generate(["-mode", "load", "-links", "1", "-steps", "0", "-topic-throughput", tp, "-topic-path", path,
+                     "-create-partitions", "4"])
+    jar, jid = common.submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path,
+                                    *a.job_args.split()])
+    try:
+        stop, klat = threading.Event(), collections.defaultdict(list)
+        kt = threading.Thread(target=kafka_arrivals, args=(src, stop, klat), daemon=True)
+        kt.start()
+        time.sleep(3)
+        gen = subprocess.Popen([common.GEN, "-brokers", common.KAFKA, "-mode", "live", "-rate", str(a.rate),
+                                "-links", str(a.links), "-duration", f"{a.duration}s", "-src", src,
+                                "-topic-throughput", tp, "-topic-path", path], stderr=subprocess.PIPE, text=True)
+        start = time.time()
+        seen, lat = collections.Counter(), collections.defaultdict(list)
+        while gen.poll() is None or time.time() < start + a.duration + 5:
+            now_ms = time.time() * 1000
+            for wend, c in influx_counts(src).items():
+                if c > seen[wend]:
+                    lat[wend] += [(now_ms - wend) / 1000] * (c - seen[wend])
+                    seen[wend] = c
+            time.sleep(a.poll)
+        err = gen.stderr.read()
+        stop.set()
+        kt.join(5)
+        common.emit({"figure": "e2e_latency_window_end", "rate_per_s": a.rate, "links": a.links,
+                     "job_args": a.job_args, "influxdb": summary(lat, start, a.duration),
+                     "kafka_stats_read_committed": summary(klat, start, a.duration),
+                     "generator": err.strip().splitlines()[-1] if err.strip() else "",
+                     **common.checkpoints(jid)})
+    finally:
+        common.cancel(jar, jid)
+
+
+if __name__ == "__main__":
+    main()
