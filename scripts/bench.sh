@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make bench: performance figures of Longhaul on this machine (not part of make test).
+# Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
+# publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
+# .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
+# BENCH_ONLY="throughput latency detection agent publish scaleout" selects some.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/scripts/stack/lib.sh"
+export PATH="/usr/local/go/bin:$PATH"
+PY="$ROOT/.venv/bin/python"
+ONLY="${BENCH_ONLY:-machine throughput profile scaleout latency detection agent publish}"
+OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
+LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
+want() { [[ " $ONLY " == *" $1 "* ]]; }
+say() { echo "$*" | tee -a "$LOG"; }
+
+(cd "$ROOT/collectors" && go build -o "$ROOT/bin/longhaul-bench-gen" ./cmd/longhaul-bench-gen)
+curl -fsS "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/overview" >/dev/null 2>&1 || bash "$ROOT/scripts/stack/up.sh"
+
+if want machine; then
+  say "== machine"
+  say "RESULT $(jq -cn --arg nproc "$(nproc)" --arg cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" \
+    --arg mem "$(free -g | awk '/Mem:/ {print $2 " GiB"}')" --arg os "$(. /etc/os-release; echo "$PRETTY_NAME")" \
+    --arg go "$(go version | awk '{print $3}')" --arg java "$("$LONGHAUL_JAVA_HOME/bin/java" -version 2>&1 | head -1)" \
+    --arg flink "$LONGHAUL_FLINK_VERSION" --arg kafka "$LONGHAUL_KAFKA_VERSION" --arg influx "$LONGHAUL_INFLUXDB_VERSION" \
+    --arg tm "$LONGHAUL_FLINK_TM_PROCESS_SIZE" --arg slots "$LONGHAUL_FLINK_TASK_SLOTS" \
+    '{figure:"machine",nproc:$nproc,cpu:$cpu,memory:$mem,os:$os,go:$go,java:$java,flink:$flink,kafka:$kafka,influxdb:$influx,flink_tm_process:$tm,slots:$slots}')"
+fi
+if want throughput || want profile; then
+  say "== Flink throughput (4 partitions, parallelism 2, JFR profile): $PY bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 120 --profile 15"
+  "$PY" "$ROOT/bench/flink_throughput.py" --partitions 4 --parallelism 2 --steps 120 --profile 15 | tee -a "$LOG"
+fi
+if want scaleout; then
+  for p in 1 2; do for n in 1 4; do
+    say "== scale-out: $PY bench/flink_throughput.py --partitions $n --parallelism $p --steps 60"
+    "$PY" "$ROOT/bench/flink_throughput.py" --partitions "$n" --parallelism "$p" --steps 60 | tee -a "$LOG"
+  done; done
+fi
+if want latency; then
+  say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links 10000 --duration 150"
+  "$PY" "$ROOT/bench/latency.py" --rate 10000 --links 10000 --duration 150 | tee -a "$LOG"
+fi
+if want detection; then
+  say "== detection delay: $PY bench/detection.py --links 200 --probe-interval 10 --collapse-links 20"
+  "$PY" "$ROOT/bench/detection.py" --links 200 --probe-interval 10 --collapse-links 20 | tee -a "$LOG"
+fi
+if want agent; then
+  say "== agent idle cost: bash bench/agent_cost.sh 20 60"
+  bash "$ROOT/bench/agent_cost.sh" 20 60 | tee -a "$LOG"
+fi
+if want publish; then
+  say "== publish rate: cd collectors && go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./publish"
+  (cd "$ROOT/collectors" && go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./publish) 2>&1 \
+    | grep -E "Benchmark|ok|FAIL" | tee -a "$LOG"
+fi
+say "results: $LOG"
