@@ -12,20 +12,22 @@ JAVA_HOME = os.environ.get("LONGHAUL_JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-a
 JCMD = shutil.which("jcmd") or f"{JAVA_HOME}/bin/jcmd"
 JFR = shutil.which("jfr") or f"{JAVA_HOME}/bin/jfr"
 
-# First match wins, checked over the whole stack (root to leaf order does not matter: the
-# markers are exclusive enough). Order: most specific stage first.
+# A sample belongs to the stage of its leaf-most frame that matches a marker (what the CPU was
+# doing), e.g. Jackson called by the schema validator counts as validation only in networknt code.
 STAGES = [
     ("validation (json-schema)", ("com.networknt.",)),
     ("serialisation (stats/events JSON, Kafka sink)", ("KafkaSink", "KafkaWriter", "RecordSerializ", "ToMessage",
                                                         "writeValueAsBytes", "JsonGenerator", "StatsMessage")),
-    ("deserialisation (JSON parse of raw records)", ("readTree", "JsonParser", "ObjectMapper.read", "Deserializ")),
+    ("deserialisation (JSON parse of raw records, tree to record)", ("shaded.jackson", "com.fasterxml.jackson",
+                                                                    "records.Json", "RawMessage")),
     ("windows and keyed state", ("WindowOperator", "HeapKeyedStateBackend", "StateTable", "InternalTimer",
                                  "AbstractHeapState", "Accumulator", "RollupAggregate", "KeyedProcess")),
     ("Kafka consumer (fetch, decompress)", ("org.apache.kafka.clients.consumer", "org.apache.kafka.common.record",
                                             "KafkaSourceReader", "xerial.snappy", "KafkaPartitionSplitReader")),
-    ("network shuffle and Flink record serialisation", ("io.network", "TypeSerializer", "PojoSerializer",
-                                                        "RecordWriter", "SpanningRecordSerializer",
-                                                        "StreamElementSerializer", "Kryo")),
+    ("Flink record copies between chained operators, shuffle serialisation", (
+        "io.network", "TypeSerializer", "PojoSerializer", "RecordWriter", "SpanningRecordSerializer",
+        "StreamElementSerializer", "Kryo", "CopyingChainingOutput", "typeutils")),
+    ("checkpoint snapshots", ("FsCheckpoint", "Snapshot", "checkpoint")),
     ("detectors", ("functions.detect",)),
 ]
 
@@ -59,9 +61,16 @@ def finish(p):
         if not frames:
             continue
         total += 1
-        st = next((name for name, marks in STAGES if any(m in f for f in frames for m in marks)), "other")
+        snapshot = any(m in f for f in frames for m in ("AsyncSnapshot", "FsCheckpoint", "SnapshotStrategy"))
+        st = "checkpoint snapshots" if snapshot else next((name for f in frames for name, marks in STAGES if any(m in f for m in marks)), "other")
         stages[st] += 1
         leaves[frames[0]] += 1
     return {"jfr_file": p["file"], "samples": total,
             "stages_percent": {k: round(100 * v / total, 1) for k, v in stages.most_common()} if total else {},
             "top_leaf_frames_percent": {k: round(100 * v / total, 1) for k, v in leaves.most_common(12)} if total else {}}
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+    print(json.dumps(finish({"file": sys.argv[1], "until": 0}), indent=1))
