@@ -16,6 +16,7 @@ def main():
     ap.add_argument("--links", type=int, default=10000)
     ap.add_argument("--steps", type=int, default=180)
     ap.add_argument("--hops", type=int, default=15)
+    ap.add_argument("--job-args", default="", help="extra job arguments, e.g. \"--object-reuse true\"")
     ap.add_argument("--profile", type=int, default=0, help="seconds of JFR recording during the run")
     a = ap.parse_args()
     name = common.tag("bench-tput")
@@ -25,7 +26,7 @@ def main():
                                 "-topic-throughput", tp, "-topic-path", path, "-create-partitions", str(a.partitions)])
     print(f"preloaded {total} records in {time.time() - t0:.1f} s", flush=True)
     jar, jid = common.submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path,
-                                    "--parallelism", str(a.parallelism)])
+                                    "--parallelism", str(a.parallelism), *a.job_args.split()])
     try:
         marks, prof, deadline = [], None, time.time() + 600
         while time.time() < deadline:
@@ -42,7 +43,7 @@ def main():
         time.sleep(6)  # at least one checkpoint with the state of the run
         cp = common.checkpoints(jid)
         res = {"figure": "flink_throughput", "samples_per_s": round(rate), "records": total, "links": a.links,
-               "hops": a.hops, "partitions": a.partitions, "parallelism": a.parallelism, **cp}
+               "hops": a.hops, "partitions": a.partitions, "parallelism": a.parallelism, "job_args": a.job_args, **cp}
         if prof:
             res["profile"] = profile_jfr.finish(prof)
         common.emit(res)

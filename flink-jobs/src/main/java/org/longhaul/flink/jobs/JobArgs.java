@@ -5,7 +5,7 @@ import org.longhaul.flink.records.Contract;
 
 /** The command line of {@link LinkMonitorJob}: every argument, its default, in one place. */
 public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration checkpointInterval,
-                      int parallelism, String jobName) {
+                      int parallelism, String jobName, boolean objectReuse) {
 
     public static JobArgs parse(String[] argv) {
         Args a = new Args(argv);
@@ -27,9 +27,18 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
         JobArgs args = new JobArgs(kafka, pipeline,
                 a.duration("checkpoint-interval", Duration.ofSeconds(5)),
                 (int) a.integer("parallelism", -1),
-                a.string("job-name", "longhaul-link-monitor"));
+                a.string("job-name", "longhaul-link-monitor"),
+                objectReuse(a.string("object-reuse", "false")));
         a.requireAllKnown();
         return args;
+    }
+
+    /** --object-reuse true|false: Flink passes records between chained operators without copying them. */
+    private static boolean objectReuse(String v) {
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException("--object-reuse: true or false, not " + v);
+        }
+        return Boolean.parseBoolean(v);
     }
 
     /** The pipeline's own arguments, shared with the replay command. */

@@ -16,6 +16,9 @@ public final class LinkMonitorJob {
         if (args.parallelism() > 0) {
             env.setParallelism(args.parallelism());
         }
+        if (args.objectReuse()) {
+            env.getConfig().enableObjectReuse();
+        }
         env.enableCheckpointing(args.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         LinkMonitorPipeline.wire(env, KafkaConnectors.sources(args.kafka()), KafkaConnectors.sinks(args.kafka()),
                 args.pipeline());
