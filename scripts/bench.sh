@@ -3,13 +3,13 @@
 # Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
 # publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
 # .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="throughput latency detection agent publish scaleout" selects some.
+# BENCH_ONLY="machine throughput scaleout objectreuse latency detection agent publish" selects some.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile scaleout latency detection agent publish}"
+ONLY="${BENCH_ONLY:-machine throughput profile scaleout objectreuse latency detection agent publish}"
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
 LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
 want() { [[ " $ONLY " == *" $1 "* ]]; }
@@ -36,6 +36,10 @@ if want scaleout; then
     say "== scale-out: $PY bench/flink_throughput.py --partitions $n --parallelism $p --steps 60"
     "$PY" "$ROOT/bench/flink_throughput.py" --partitions "$n" --parallelism "$p" --steps 60 | tee -a "$LOG"
   done; done
+fi
+if want objectreuse; then
+  say "== object reuse: $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 60 --job-args '--object-reuse true'"
+  "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 60 --job-args "--object-reuse true" | tee -a "$LOG"
 fi
 if want latency; then
   say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links 10000 --duration 150"
