@@ -36,7 +36,8 @@ for jid in $(curl -fsS "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/jobs/overview
   done
 done
 bash scripts/submit-job.sh longhaul-demo --bootstrap-servers "$KAFKA" --starting-offsets latest \
-  --out-of-orderness 20s --idleness 10s --checkpoint-interval 2s --collapse.min-history 5
+  --out-of-orderness 20s --idleness 10s --checkpoint-interval 2s --collapse.min-history 5 \
+  --quality.jitter-ms 60
 
 say "2/5 testbed"
 bash scripts/demo-down.sh agent-only

@@ -20,7 +20,11 @@ INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
 FLINK = os.environ.get("LONGHAUL_FLINK_REST", "http://127.0.0.1:" + os.environ.get("LONGHAUL_FLINK_REST_PORT", "8081"))
 # the job's detector parameters: short enough for a story of a few minutes
 JOB_ARGS = ["--bootstrap-servers", KAFKA, "--starting-offsets", "latest", "--out-of-orderness", "20s",
-            "--idleness", "10s", "--checkpoint-interval", "2s", "--collapse.min-history", "5"]
+            "--idleness", "10s", "--checkpoint-interval", "2s", "--collapse.min-history", "5",
+            # A sender's ping overlaps its own iperf3 run, which fills the shaped link's tbf queue
+            # (latency 50 ms): ping mdev then reaches ~48 ms on a healthy link. The jitter alarm
+            # must sit above what the testbed's own queues produce.
+            "--quality.jitter-ms", "60"]
 
 
 class Testbed:
