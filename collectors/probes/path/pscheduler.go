@@ -58,23 +58,7 @@ var icmpAnnotation = map[string]string{
 // ISO 8601 durations; ts is schedule.start; src and dst default to the test's source (or first
 // participant) and dest; the run id is the message's id.
 func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
-	a, err := probekit.DecodeArchive(input)
-	if err != nil {
-		return nil, err
-	}
-	if a.Test.Type != "trace" {
-		return nil, probekit.PathError("test.type", "%q is not a trace test", a.Test.Type)
-	}
-	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
-		return nil, err
-	}
-	if m.RunID == "" {
-		m.RunID = a.RunID(input)
-	}
-	if err := m.Check(); err != nil {
-		return nil, err
-	}
-	ts, err := a.StartMS()
+	a, ts, err := probekit.OpenArchive(input, "trace", &m)
 	if err != nil {
 		return nil, err
 	}

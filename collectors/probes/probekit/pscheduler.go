@@ -130,3 +130,30 @@ func ISODurationSeconds(s string) (float64, error) {
 	}
 	return total, nil
 }
+
+// OpenArchive decodes a pScheduler archive message of the given test type and completes m
+// from it: src and dst (unless given), the run id (unless given), checked; it returns the
+// archive and the run's start in epoch ms. Every pScheduler importer starts here.
+func OpenArchive(input []byte, testType string, m *Meta) (*Archive, int64, error) {
+	a, err := DecodeArchive(input)
+	if err != nil {
+		return nil, 0, err
+	}
+	if a.Test.Type != testType {
+		return nil, 0, PathError("test.type", "%q is not a %s test", a.Test.Type, testType)
+	}
+	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
+		return nil, 0, err
+	}
+	if m.RunID == "" {
+		m.RunID = a.RunID(input)
+	}
+	if err := m.Check(); err != nil {
+		return nil, 0, err
+	}
+	start, err := a.StartMS()
+	if err != nil {
+		return nil, 0, err
+	}
+	return a, start, nil
+}

@@ -52,23 +52,7 @@ type psSpec struct {
 // message's id, ts to schedule.start. A run that did not succeed yields its summary with the
 // error.
 func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
-	a, err := probekit.DecodeArchive(input)
-	if err != nil {
-		return nil, err
-	}
-	if a.Test.Type != "throughput" {
-		return nil, probekit.PathError("test.type", "%q is not a throughput test", a.Test.Type)
-	}
-	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
-		return nil, err
-	}
-	if m.RunID == "" {
-		m.RunID = a.RunID(input)
-	}
-	if err := m.Check(); err != nil {
-		return nil, err
-	}
-	startMS, err := a.StartMS()
+	a, startMS, err := probekit.OpenArchive(input, "throughput", &m)
 	if err != nil {
 		return nil, err
 	}
