@@ -29,10 +29,11 @@ def influx_counts(src):
     return out
 
 
-def kafka_arrivals(src, stop, lat):
-    """Moments 1m statistics of src become readable (read_committed) on longhaul.stats."""
-    c = Consumer({"bootstrap.servers": common.KAFKA, "group.id": src + "-lat", "auto.offset.reset": "latest",
-                  "isolation.level": "read_committed", "enable.auto.commit": False})
+def kafka_arrivals(src, stop, lat, isolation):
+    """Moments 1m statistics of src become readable on longhaul.stats with the given isolation level:
+    read_uncommitted = written by the job, read_committed = its transaction committed."""
+    c = Consumer({"bootstrap.servers": common.KAFKA, "group.id": f"{src}-lat-{isolation}",
+                  "auto.offset.reset": "latest", "isolation.level": isolation, "enable.auto.commit": False})
     c.subscribe(["longhaul.stats"])
     while not stop.is_set():
         for m in c.consume(1000, 0.2):
@@ -69,9 +70,11 @@ def main():
     jar, jid = common.submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path,
                                     *a.job_args.split()])
     try:
-        stop, klat = threading.Event(), collections.defaultdict(list)
-        kt = threading.Thread(target=kafka_arrivals, args=(src, stop, klat), daemon=True)
-        kt.start()
+        stop, klat, ulat = threading.Event(), collections.defaultdict(list), collections.defaultdict(list)
+        kts = [threading.Thread(target=kafka_arrivals, args=(src, stop, lat, iso), daemon=True)
+               for lat, iso in ((klat, "read_committed"), (ulat, "read_uncommitted"))]
+        for kt in kts:
+            kt.start()
         time.sleep(3)
         gen = subprocess.Popen([common.GEN, "-brokers", common.KAFKA, "-mode", "live", "-rate", str(a.rate),
                                 "-links", str(a.links), "-duration", f"{a.duration}s", "-src", src,
@@ -87,10 +90,12 @@ def main():
             time.sleep(a.poll)
         err = gen.stderr.read()
         stop.set()
-        kt.join(5)
+        for kt in kts:
+            kt.join(5)
         common.emit({"figure": "e2e_latency_window_end", "rate_per_s": a.rate, "links": a.links,
                      "job_args": a.job_args, "influxdb": summary(lat, start, a.duration),
                      "kafka_stats_read_committed": summary(klat, start, a.duration),
+                     "kafka_stats_written": summary(ulat, start, a.duration),
                      "generator": err.strip().splitlines()[-1] if err.strip() else "",
                      **common.checkpoints(jid)})
     finally:
