@@ -12,6 +12,7 @@ import org.longhaul.flink.functions.detect.QualityDetector;
 import org.longhaul.flink.functions.detect.QualitySample;
 import org.longhaul.flink.functions.detect.ReachabilityDetector;
 import org.longhaul.flink.functions.detect.RouteChangeDetector;
+import org.longhaul.flink.functions.detect.RunInterval;
 import org.longhaul.flink.functions.detect.SiteReachabilityDetector;
 import org.longhaul.flink.functions.detect.StallDetector;
 import org.longhaul.flink.functions.detect.ThroughputCollapseDetector;
@@ -35,8 +36,9 @@ public final class DetectorTopology {
                 .keyBy(t -> Links.key(t.src(), t.dst(), t.probeId()), Types.STRING)
                 .process(new ThroughputCollapseDetector(d.collapse(), ttl)).name("detect: throughput collapse").uid("detect-collapse");
         DataStream<Event> stall = raw.throughput()
-                .filter(ThroughputSample::countedInterval).name("select: intervals").uid("select-intervals")
-                .keyBy(t -> Links.key(t.src(), t.dst(), t.runId()), Types.STRING)
+                .flatMap(new MapNonNull<ThroughputSample, RunInterval>(RunInterval::of)).returns(RunInterval.class)
+                .name("select: intervals").uid("select-intervals")
+                .keyBy(RunInterval::key, Types.STRING)
                 .process(new StallDetector(d.stall())).name("detect: stall").uid("detect-stall");
         DataStream<Event> unreachable = summaries
                 .keyBy(ThroughputSample::link, Types.STRING)

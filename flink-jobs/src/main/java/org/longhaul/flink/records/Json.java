@@ -63,42 +63,60 @@ public final class Json {
 
     /** The top-level integer {@code ts} of a message if it is a plausible epoch-ms value, else null. */
     public static Long peekTs(String payload) {
-        JsonNode ts = peek(payload, "ts");
-        if (ts == null || !ts.canConvertToLong() || !ts.isIntegralNumber()) {
-            return null;
-        }
-        long v = ts.asLong();
-        return v >= MIN_TS && v <= MAX_TS ? v : null;
+        return payload == null || payload.isEmpty() ? null : peekTs(parser -> parser.createParser(payload));
+    }
+
+    /** {@link #peekTs(String)} straight from the UTF-8 bytes (the Kafka value), without decoding them first. */
+    public static Long peekTs(byte[] payload) {
+        return payload == null || payload.length == 0 ? null : peekTs(parser -> parser.createParser(payload));
     }
 
     /** A top-level string field of a message, or null when absent, not a string or not JSON. */
     public static String peekText(String payload, String field) {
-        JsonNode v = peek(payload, field);
-        return v != null && v.isTextual() ? v.asText() : null;
-    }
-
-    /** Reads one top-level field without building the whole tree; null on any problem. */
-    private static JsonNode peek(String payload, String field) {
         if (payload == null || payload.isEmpty()) {
             return null;
         }
         try (JsonParser p = MAPPER.getFactory().createParser(payload)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                if (field.equals(name)) {
-                    return MAPPER.readTree(p);
-                }
-                if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
-                    p.skipChildren();
-                }
-            }
-            return null;
+            return seek(p, field) == JsonToken.VALUE_STRING ? p.getText() : null;
         } catch (IOException e) {
             return null;
         }
+    }
+
+    private interface ParserOpener {
+        JsonParser open(com.fasterxml.jackson.core.JsonFactory factory) throws IOException;
+    }
+
+    private static Long peekTs(ParserOpener opener) {
+        try (JsonParser p = opener.open(MAPPER.getFactory())) {
+            if (seek(p, "ts") != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                return null;
+            }
+            long v = p.getLongValue();
+            return v >= MIN_TS && v <= MAX_TS ? v : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Moves {@code p} onto the value of a top-level field without building a tree: returns the
+     * value's token, or null when the message is no object or has no such field.
+     */
+    private static JsonToken seek(JsonParser p, String field) throws IOException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            return null;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken value = p.nextToken();
+            if (field.equals(name)) {
+                return value;
+            }
+            if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
+                p.skipChildren();
+            }
+        }
+        return null;
     }
 }

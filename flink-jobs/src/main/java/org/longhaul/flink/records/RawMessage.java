@@ -1,15 +1,60 @@
 package org.longhaul.flink.records;
 
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * A raw message as read, before validation: where it came from, its bytes as UTF-8 (invalid
- * bytes replaced) and the {@code ts} it claims, when it has a usable one (else null).
+ * A raw message as read, before validation: where it came from, its bytes as they were on the
+ * topic and the {@code ts} it claims, when it has a usable one (else null). The bytes are parsed
+ * as they are (no decoding to a String first); {@link #text()} decodes them, invalid UTF-8
+ * replaced, only for a dead letter.
  */
-public record RawMessage(String sourceTopic, Integer partition, Long offset, Long eventTs, String payload)
+public record RawMessage(String sourceTopic, Integer partition, Long offset, Long eventTs, byte[] payload)
         implements Serializable {
 
+    public static RawMessage of(String sourceTopic, Integer partition, Long offset, byte[] payload) {
+        byte[] bytes = payload == null ? new byte[0] : payload;
+        return new RawMessage(sourceTopic, partition, offset, Json.peekTs(bytes), bytes);
+    }
+
     public static RawMessage of(String sourceTopic, Integer partition, Long offset, String payload) {
-        return new RawMessage(sourceTopic, partition, offset, Json.peekTs(payload), payload);
+        return of(sourceTopic, partition, offset, payload == null ? null : payload.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The payload as text (UTF-8, invalid bytes replaced); empty when there is none. */
+    public String text() {
+        return payload == null ? "" : new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** True when the payload is empty or only whitespace. */
+    public boolean blank() {
+        if (payload == null) {
+            return true;
+        }
+        for (byte b : payload) {
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RawMessage m && Objects.equals(sourceTopic, m.sourceTopic)
+                && Objects.equals(partition, m.partition) && Objects.equals(offset, m.offset)
+                && Objects.equals(eventTs, m.eventTs) && Arrays.equals(payload, m.payload);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(sourceTopic, partition, offset, eventTs, Arrays.hashCode(payload));
+    }
+
+    @Override
+    public String toString() {
+        return "RawMessage[" + sourceTopic + "/" + partition + "@" + offset + ", ts=" + eventTs + ", " + text() + "]";
     }
 }

@@ -45,6 +45,7 @@ public final class ReplayRunner {
         Channels.open(deadCh, deadLetters);
         try {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, clusterConfig(tmp));
+            env.getConfig().enableObjectReuse(); // as the job runs by default (--object-reuse true)
             Sources sources = new Sources(ListSource.of(input.throughput()), ListSource.of(input.path()),
                     ListSource.of(input.rtt()), ListSource.of(input.host()));
             Sinks sinks = new Sinks(new JsonLinesSink<LinkStats>(statsCh), new JsonLinesSink<Event>(eventsCh),

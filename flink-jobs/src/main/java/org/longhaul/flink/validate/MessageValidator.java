@@ -33,7 +33,7 @@ public final class MessageValidator {
     public <T> Checked<T> check(RawMessage raw, String schemaName, Class<T> type, long now) {
         JsonNode node;
         try {
-            if (raw.payload() == null || raw.payload().isBlank()) {
+            if (raw.blank()) {
                 return reject(raw, null, "not JSON: empty message", now);
             }
             node = reader.readTree(raw.payload());
@@ -56,7 +56,7 @@ public final class MessageValidator {
         DeadLetter letter = new DeadLetter(DeadLetter.SCHEMA, 1,
                 host(node, "src"), host(node, "dst"), probeId(node), now, topic,
                 raw.partition(), raw.offset(), rejectedBy, truncate(reason),
-                raw.payload() == null ? "" : raw.payload());
+                raw.text());
         return new Checked<>(null, letter);
     }
 

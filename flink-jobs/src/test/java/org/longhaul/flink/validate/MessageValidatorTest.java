@@ -18,7 +18,7 @@ class MessageValidatorTest {
     private final MessageValidator validator = new MessageValidator(SchemaRegistry.bundled(), "flink:validate");
 
     private DeadLetter reject(String payload) {
-        var checked = validator.check(new RawMessage("longhaul.raw.throughput", 2, 1041L, Json.peekTs(payload), payload),
+        var checked = validator.check(RawMessage.of("longhaul.raw.throughput", 2, 1041L, payload),
                 Contract.THROUGHPUT, ThroughputSample.class, NOW);
         assertFalse(checked.valid(), "accepted: " + payload);
         assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(checked.deadLetter())));
@@ -71,6 +71,27 @@ class MessageValidatorTest {
         assertTrue(reject("").reason().startsWith("not JSON"));
         assertTrue(reject("{} {}").reason().startsWith("not JSON"));
         assertTrue(reject("[1,2]").reason().contains("$"));
+    }
+
+    @Test
+    void invalidUtf8IsNotJsonAndTheDeadLetterKeepsTheRestOfTheText() {
+        String json = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).toString();
+        byte[] bytes = json.replace("\"r1\"", "\"r?\"").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        bytes[json.indexOf("\"r1\"") + 2] = (byte) 0xFF;
+        var checked = validator.check(RawMessage.of("t", 0, 0L, bytes), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        assertFalse(checked.valid());
+        assertTrue(checked.deadLetter().reason().startsWith("not JSON: Invalid UTF-8"), checked.deadLetter().reason());
+        assertTrue(checked.deadLetter().payload().contains("\"r\uFFFD\""), checked.deadLetter().payload());
+        assertEquals(DeadLetter.UNKNOWN, checked.deadLetter().src(), "nothing is read from a message that does not parse");
+    }
+
+    @Test
+    void tsIsPeekedFromBytesAndStringsAlike() {
+        var json = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).toString();
+        assertEquals(Json.peekTs(json), Json.peekTs(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(null, Json.peekTs("{\"ts\": 1.5e12}"));
+        assertEquals(null, Json.peekTs("{\"ts\": 99999999999999999999999}"));
+        assertEquals(null, Json.peekTs(new byte[] {(byte) 0xFF}));
     }
 
     @Test

@@ -7,7 +7,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
-import org.longhaul.flink.records.ThroughputSample;
 
 /**
  * A run that had throughput and then moves (near) zero bytes for at least
@@ -15,9 +14,10 @@ import org.longhaul.flink.records.ThroughputSample;
  * 0 bytes for 35 s, a burst, then 0 bytes again). One stall event per run, raised by the interval
  * that crosses the threshold. Keyed by "src|dst|run_id"; fed with counted interval records in
  * their run order (one link's records share a Kafka partition). State: one small record per
- * running run, dropped {@link StallParams#runIdle()} after the run's last interval.
+ * running run, dropped {@link StallParams#runIdle()} after the run's last interval. Input: the
+ * {@link RunInterval} of each counted interval.
  */
-public final class StallDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
+public final class StallDetector extends KeyedProcessFunction<String, RunInterval, Event> {
     private static final long serialVersionUID = 1L;
 
     /** Progress of one run: the peak rate so far and the current zero stretch (NaN when none). */
@@ -39,10 +39,7 @@ public final class StallDetector extends KeyedProcessFunction<String, Throughput
     }
 
     @Override
-    public void processElement(ThroughputSample interval, Context ctx, Collector<Event> out) throws Exception {
-        if (!interval.countedInterval() || interval.startS() == null || interval.endS() == null) {
-            return;
-        }
+    public void processElement(RunInterval interval, Context ctx, Collector<Event> out) throws Exception {
         cleanup.touch(ctx.timerService(), interval.ts());
         RunProgress run = progress.value();
         if (run == null) {
@@ -72,7 +69,7 @@ public final class StallDetector extends KeyedProcessFunction<String, Throughput
         }
     }
 
-    static Event stallEvent(ThroughputSample at, double peakBps, double startS, double stalledS) {
+    static Event stallEvent(RunInterval at, double peakBps, double startS, double stalledS) {
         return Event.builder("stall", at.src(), at.dst(), Detectors.STALL, at.ts())
                 .severity("warning")
                 .protocol(at.protocol())

@@ -9,22 +9,22 @@ import static org.longhaul.flink.testing.Samples.T0;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Event;
-import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.testing.Harness;
 import org.longhaul.flink.testing.Samples;
 
 class StallDetectorTest {
 
-    private static Harness<ThroughputSample> harness() throws Exception {
-        return Harness.of(new StallDetector(StallParams.defaults()), t -> Links.key(t.src(), t.dst(), t.runId()));
+    private static Harness<RunInterval> harness() throws Exception {
+        return Harness.of(new StallDetector(StallParams.defaults()), RunInterval::key);
     }
 
     /** Feeds 5-second intervals of one run with the given rates (Mbit/s). */
-    private static void run(Harness<ThroughputSample> h, String runId, double... mbps) throws Exception {
+    private static void run(Harness<RunInterval> h, String runId, double... mbps) throws Exception {
         for (int i = 0; i < mbps.length; i++) {
             ThroughputSample s = Samples.throughput(Samples.interval(SRC, DST, runId, T0, i * 5, i * 5 + 5, mbps[i] * 1e6));
-            h.add(s, s.ts());
+            RunInterval r = RunInterval.of(s);
+            h.add(r, r.ts());
         }
     }
 

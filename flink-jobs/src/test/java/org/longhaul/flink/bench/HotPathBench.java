@@ -1,0 +1,75 @@
+package org.longhaul.flink.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.PathSample;
+import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.validate.MessageValidator;
+import org.longhaul.flink.validate.SchemaRegistry;
+
+/**
+ * CPU per raw message of the job's hot path, one stage at a time, on one thread (no Flink, no
+ * Kafka): peek of ts, whole parse, schema validation, binding. Prints ns per message and messages
+ * per second per core. Input: JSON Lines from {@code longhaul-bench-gen -print}.
+ *
+ * <pre>mvn -q test-compile exec:java -Dexec.classpathScope=test \
+ *   -Dexec.mainClass=org.longhaul.flink.bench.HotPathBench -Dexec.args=FILE.jsonl</pre>
+ */
+public final class HotPathBench {
+    private HotPathBench() {}
+
+    public static void main(String[] args) throws Exception {
+        List<byte[]> lines = Files.readAllLines(Path.of(args[0])).stream()
+                .map(l -> l.getBytes(StandardCharsets.UTF_8)).toList();
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
+        MessageValidator validator = new MessageValidator(SchemaRegistry.bundled(), "bench");
+        var tree = Json.mapper().reader();
+        var registry = SchemaRegistry.bundled();
+        for (int warm = 0; warm < 2; warm++) {
+            boolean print = warm == 1;
+            run(print, "peek ts (bytes)", lines, rounds, b -> Json.peekTs(b));
+            run(print, "parse tree (bytes)", lines, rounds, tree::readTree);
+            run(print, "parse tree (String)", lines, rounds, b -> tree.readTree(new String(b, StandardCharsets.UTF_8)));
+            run(print, "validate tree", lines, rounds, b -> registry.problems(schemaOf(b), tree.readTree(b)));
+            run(print, "bind from tree", lines, rounds, b -> Json.convert(tree.readTree(b), typeOf(b)));
+            run(print, "whole check (RawMessage → record)", lines, rounds,
+                    b -> validator.check(RawMessage.of("t", 0, 0L, b), schemaOf(b), typeOf(b), 0L));
+        }
+    }
+
+    interface Stage {
+        Object apply(byte[] line) throws Exception;
+    }
+
+    private static void run(boolean print, String name, List<byte[]> lines, int rounds, Stage stage) throws Exception {
+        long sink = 0;
+        long t0 = System.nanoTime();
+        for (int r = 0; r < rounds; r++) {
+            for (byte[] line : lines) {
+                Object o = stage.apply(line);
+                sink += o == null ? 0 : 1;
+            }
+        }
+        double ns = (System.nanoTime() - t0) / (double) (rounds * lines.size());
+        if (print) {
+            System.out.printf("%-36s %8.0f ns/msg %10.0f msg/s/core  (%d)%n", name, ns, 1e9 / ns, sink);
+        }
+    }
+
+    private static boolean isPath(byte[] line) {
+        return line.length > 12 && line[11] == 'p';
+    }
+
+    private static String schemaOf(byte[] line) {
+        return isPath(line) ? Contract.PATH : Contract.THROUGHPUT;
+    }
+
+    private static Class<?> typeOf(byte[] line) {
+        return isPath(line) ? PathSample.class : ThroughputSample.class;
+    }
+}
