@@ -27,19 +27,21 @@ if want machine; then
     --arg tm "$LONGHAUL_FLINK_TM_PROCESS_SIZE" --arg slots "$LONGHAUL_FLINK_TASK_SLOTS" \
     '{figure:"machine",nproc:$nproc,cpu:$cpu,memory:$mem,os:$os,go:$go,java:$java,flink:$flink,kafka:$kafka,influxdb:$influx,flink_tm_process:$tm,slots:$slots}')"
 fi
+# 180 steps = 2.04 M records: long enough that the JIT warm-up of a freshly submitted job (C2 at
+# ~50 % of a core in the first seconds) does not dominate the rate.
 if want throughput || want profile; then
-  say "== Flink throughput (4 partitions, parallelism 2, JFR profile): $PY bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 120 --profile 15"
-  "$PY" "$ROOT/bench/flink_throughput.py" --partitions 4 --parallelism 2 --steps 120 --profile 15 | tee -a "$LOG"
+  say "== Flink throughput (1 partition, parallelism 1, JFR profile): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 180 --profile 15"
+  "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 180 --profile 15 | tee -a "$LOG"
 fi
 if want scaleout; then
   for p in 1 2; do for n in 1 4; do
-    say "== scale-out: $PY bench/flink_throughput.py --partitions $n --parallelism $p --steps 60"
-    "$PY" "$ROOT/bench/flink_throughput.py" --partitions "$n" --parallelism "$p" --steps 60 | tee -a "$LOG"
+    say "== scale-out: $PY bench/flink_throughput.py --partitions $n --parallelism $p --steps 180"
+    "$PY" "$ROOT/bench/flink_throughput.py" --partitions "$n" --parallelism "$p" --steps 180 | tee -a "$LOG"
   done; done
 fi
 if want objectreuse; then
-  say "== object reuse: $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 60 --job-args '--object-reuse true'"
-  "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 60 --job-args "--object-reuse true" | tee -a "$LOG"
+  say "== without object reuse: $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 180 --job-args '--object-reuse false'"
+  "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 180 --job-args "--object-reuse false" | tee -a "$LOG"
 fi
 if want latency; then
   say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links 10000 --duration 150"

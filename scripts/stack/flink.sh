@@ -86,6 +86,8 @@ taskmanager:
   memory:
     process:
       size: ${LONGHAUL_FLINK_TM_PROCESS_SIZE}
+    managed:
+      fraction: ${LONGHAUL_FLINK_TM_MANAGED_FRACTION}
 blob:
   server:
     port: ${LONGHAUL_FLINK_BLOB_PORT}
