@@ -3,13 +3,13 @@
 # Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
 # publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
 # .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="machine throughput scaleout objectreuse latency detection agent publish" selects some.
+# BENCH_ONLY="machine throughput scaleout objectreuse latency telegraf detection agent publish" selects some.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile scaleout objectreuse latency detection agent publish}"
+ONLY="${BENCH_ONLY:-machine throughput profile scaleout objectreuse latency telegraf detection agent publish}"
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
 LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
 want() { [[ " $ONLY " == *" $1 "* ]]; }
@@ -46,6 +46,10 @@ fi
 if want latency; then
   say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links 10000 --duration 150"
   "$PY" "$ROOT/bench/latency.py" --rate 10000 --links 10000 --duration 150 | tee -a "$LOG"
+fi
+if want telegraf; then
+  say "== Telegraf burst drain: $PY bench/telegraf_burst.py --links 20000 --repeat 5"
+  "$PY" "$ROOT/bench/telegraf_burst.py" --links 20000 --repeat 5 | tee -a "$LOG"
 fi
 if want detection; then
   say "== detection delay: $PY bench/detection.py --links 200 --probe-interval 10 --collapse-links 20"
