@@ -3,13 +3,13 @@
 # Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
 # publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
 # .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="machine throughput scaleout objectreuse latency telegraf detection agent publish" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection agent publish" selects some.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile scaleout objectreuse latency telegraf detection agent publish}"
+ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection agent publish}"
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
 LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
 want() { [[ " $ONLY " == *" $1 "* ]]; }
@@ -33,6 +33,10 @@ if want throughput || want profile; then
   say "== Flink throughput (1 partition, parallelism 1, JFR profile): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 180 --profile 15"
   "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 180 --profile 15 | tee -a "$LOG"
 fi
+if want hotpath; then
+  say "== hot path, CPU per message by stage: bash bench/hotpath.sh 30"
+  bash "$ROOT/bench/hotpath.sh" 30 | tee -a "$LOG"
+fi
 if want scaleout; then
   for p in 1 2; do for n in 1 4; do
     say "== scale-out: $PY bench/flink_throughput.py --partitions $n --parallelism $p --steps 180"
@@ -44,8 +48,10 @@ if want objectreuse; then
   "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 180 --job-args "--object-reuse false" | tee -a "$LOG"
 fi
 if want latency; then
-  say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links 10000 --duration 150"
-  "$PY" "$ROOT/bench/latency.py" --rate 10000 --links 10000 --duration 150 | tee -a "$LOG"
+  for links in 10000 1000; do
+    say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links $links --duration 150"
+    "$PY" "$ROOT/bench/latency.py" --rate 10000 --links "$links" --duration 150 | tee -a "$LOG"
+  done
 fi
 if want telegraf; then
   say "== Telegraf burst drain: $PY bench/telegraf_burst.py --links 20000 --repeat 5"

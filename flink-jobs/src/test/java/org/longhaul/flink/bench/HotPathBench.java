@@ -17,8 +17,7 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * Kafka): peek of ts, whole parse, schema validation, binding. Prints ns per message and messages
  * per second per core. Input: JSON Lines from {@code longhaul-bench-gen -print}.
  *
- * <pre>mvn -q test-compile exec:java -Dexec.classpathScope=test \
- *   -Dexec.mainClass=org.longhaul.flink.bench.HotPathBench -Dexec.args=FILE.jsonl</pre>
+ * <pre>bash bench/hotpath.sh [ROUNDS]</pre>
  */
 public final class HotPathBench {
     private HotPathBench() {}
@@ -35,8 +34,8 @@ public final class HotPathBench {
             run(print, "peek ts (bytes)", lines, rounds, b -> Json.peekTs(b));
             run(print, "parse tree (bytes)", lines, rounds, tree::readTree);
             run(print, "parse tree (String)", lines, rounds, b -> tree.readTree(new String(b, StandardCharsets.UTF_8)));
-            run(print, "validate tree", lines, rounds, b -> registry.problems(schemaOf(b), tree.readTree(b)));
-            run(print, "bind from tree", lines, rounds, b -> Json.convert(tree.readTree(b), typeOf(b)));
+            run(print, "parse + validate (tree)", lines, rounds, b -> registry.problems(schemaOf(b), tree.readTree(b)));
+            run(print, "parse + bind (tree → record)", lines, rounds, b -> Json.convert(tree.readTree(b), typeOf(b)));
             run(print, "whole check (RawMessage → record)", lines, rounds,
                     b -> validator.check(RawMessage.of("t", 0, 0L, b), schemaOf(b), typeOf(b), 0L));
         }

@@ -76,7 +76,7 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
                 handle(in, out);
             }
         }
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             pending.clear();
             host.clear();
             pingRtt.clear();

@@ -93,7 +93,7 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
             }
             state.update(s);
         }
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             state.clear();
             cleanup.clear();
         }

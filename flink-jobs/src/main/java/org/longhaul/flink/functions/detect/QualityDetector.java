@@ -71,7 +71,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             loss.clear();
             jitter.clear();
             cleanup.clear();

@@ -73,7 +73,7 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             state.clear();
             cleanup.clear();
         }

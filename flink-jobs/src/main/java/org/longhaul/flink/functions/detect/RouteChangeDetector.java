@@ -92,7 +92,7 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             state.clear();
             cleanup.clear();
         }

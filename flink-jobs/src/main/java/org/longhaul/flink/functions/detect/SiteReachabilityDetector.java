@@ -90,7 +90,7 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             sources.clear();
             site.clear();
             cleanup.clear();

@@ -63,7 +63,7 @@ public final class StallDetector extends KeyedProcessFunction<String, RunInterva
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             progress.clear();
             cleanup.clear();
         }

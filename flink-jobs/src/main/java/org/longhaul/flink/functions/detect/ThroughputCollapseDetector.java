@@ -107,7 +107,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.firesAt(timestamp)) {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
             state.clear();
             cleanup.clear();
         }

@@ -72,4 +72,22 @@ class StallDetectorTest {
             assertEquals(0, h.stateEntries());
         }
     }
+
+    @Test
+    void aRunStillSendingOutlivesItsFirstCleanupTimeAndIsDroppedOnceSilent() throws Exception {
+        long idle = StallParams.defaults().runIdle().toMillis();
+        try (var h = harness()) {
+            run(h, "r5", 10);                                  // one interval ending at T0 + 5 s
+            var late = Samples.throughput(Samples.interval(SRC, DST, "r5", T0, 300, 305, 10e6));
+            RunInterval r = RunInterval.of(late);              // ends at T0 + 305 s
+            h.add(r, r.ts());
+            assertEquals(1, h.timers(), "later data raises the expiry without another timer");
+            h.watermark(T0 + 5_000 + idle);                    // the first timer fires: not idle yet
+            assertTrue(h.stateEntries() > 0, "the run had data 300 s later: its state stays");
+            assertEquals(1, h.timers(), "the timer is set again at the new expiry");
+            h.watermark(T0 + 305_000 + idle);
+            assertEquals(0, h.timers());
+            assertEquals(0, h.stateEntries());
+        }
+    }
 }
