@@ -60,6 +60,7 @@ env:
     home: ${JAVA_HOME}
     opts:
       all: ${dist_opts} -Djava.io.tmpdir=${run}/tmp -Dconsole.log.level=OFF
+      taskmanager: ${LONGHAUL_FLINK_TM_JVM_OPTS}
   log:
     dir: ${run}/log
     max: 3
