@@ -27,10 +27,16 @@ if want machine; then
     --arg tm "$LONGHAUL_FLINK_TM_PROCESS_SIZE" --arg slots "$LONGHAUL_FLINK_TASK_SLOTS" \
     '{figure:"machine",nproc:$nproc,cpu:$cpu,memory:$mem,os:$os,go:$go,java:$java,flink:$flink,kafka:$kafka,influxdb:$influx,flink_tm_process:$tm,slots:$slots}')"
 fi
-# 180 steps = 2.04 M records: long enough that the JIT warm-up of a freshly submitted job (C2 at
-# ~50 % of a core in the first seconds) does not dominate the rate.
-if want throughput || want profile; then
-  say "== Flink throughput (1 partition, parallelism 1, JFR profile): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 180 --profile 15"
+# 180 steps = 2.04 M records, 300 steps = 3.4 M: long enough that the JIT warm-up of a freshly
+# submitted job (C2 at ~50 % of a core in its first seconds) does not dominate the rate.
+if want throughput; then
+  for i in 1 2 3; do
+    say "== Flink throughput, run $i of 3 (1 partition, parallelism 1): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 300"
+    "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 300 | tee -a "$LOG"
+  done
+fi
+if want profile; then
+  say "== Flink throughput with a JFR profile: $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 180 --profile 15"
   "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 180 --profile 15 | tee -a "$LOG"
 fi
 if want hotpath; then
