@@ -3,7 +3,6 @@ package org.longhaul.flink.functions.detect;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventBuilder;
 import org.longhaul.flink.records.HostSnapshot;
-import org.longhaul.flink.records.ThroughputSample;
 
 /**
  * The cause behind one TCP run's throughput, in this order:
@@ -24,7 +23,7 @@ public final class Diagnosis {
     /** What is known about the link besides the run. */
     public record Context(HostSnapshot host, Double pingRttMs, double bestBps, int runs) {}
 
-    public static Event diagnose(ThroughputSample run, Context c, DiagnosisParams p) {
+    public static Event diagnose(DiagnosisRun run, Context c, DiagnosisParams p) {
         double observed = run.bitsPerSecond();
         int streams = run.streams() == null ? 1 : Math.max(1, run.streams());
         Double rttMs = run.rttMs() != null ? run.rttMs() : c.pingRttMs();
@@ -84,7 +83,7 @@ public final class Diagnosis {
     }
 
     /** The effective window of the run's sender (receiver for a reverse run), or null when unknown. */
-    static Long window(ThroughputSample run, HostSnapshot host) {
+    static Long window(DiagnosisRun run, HostSnapshot host) {
         Long requested = run.windowBytes() != null && run.windowBytes() > 0 ? run.windowBytes() : null;
         if (host == null) {
             return requested;

@@ -4,11 +4,11 @@ import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 
-/** One input of the diagnosis: a TCP run summary, a host snapshot or a ping of the link. */
-public record DiagnosisInput(long ts, ThroughputSample run, HostSnapshot host, RttSample ping) {
+/** One input of the diagnosis: a TCP run summary (its {@link DiagnosisRun}), a host snapshot or a ping of the link. */
+public record DiagnosisInput(long ts, DiagnosisRun run, HostSnapshot host, RttSample ping) {
 
     public static DiagnosisInput of(ThroughputSample run) {
-        return new DiagnosisInput(run.ts(), run, null, null);
+        return new DiagnosisInput(run.ts(), DiagnosisRun.of(run), null, null);
     }
 
     public static DiagnosisInput of(HostSnapshot host) {
