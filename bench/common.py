@@ -9,6 +9,7 @@ import time
 import uuid
 
 import requests
+from confluent_kafka import Consumer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
@@ -30,6 +31,37 @@ def generate(args, capture_stdout=False):
     p = subprocess.run([GEN, "-brokers", KAFKA, *args], capture_output=True, text=True, check=True)
     m = re.search(r"bench-gen: (\d+) records", p.stderr)
     return int(m.group(1)), p.stdout
+
+
+def raw_topics(name):
+    """The run's own raw topics (throughput, path): each benchmark reads fresh ones."""
+    return f"{name}.raw.throughput", f"{name}.raw.path"
+
+
+def empty_raw_topics(name, partitions=4):
+    """Creates the run's raw topics, empty, for a live generator; returns them."""
+    tp, path = raw_topics(name)
+    generate(["-mode", "load", "-links", "1", "-steps", "0", "-topic-throughput", tp, "-topic-path", path,
+              "-create-partitions", str(partitions)])
+    return tp, path
+
+
+def submit_on(name, topics, args):
+    """Submits the job reading the given raw topics (throughput, path) from their start."""
+    tp, path = topics
+    return submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path, *args])
+
+
+def consume(topic, group, isolation, stop, handle, batch=1000):
+    """Calls handle(value as JSON, arrival in ms) for every message of topic from now on, until stop is set."""
+    c = Consumer({"bootstrap.servers": KAFKA, "group.id": group, "auto.offset.reset": "latest",
+                  "isolation.level": isolation, "enable.auto.commit": False})
+    c.subscribe([topic])
+    while not stop.is_set():
+        for m in c.consume(batch, 0.2):
+            if not m.error():
+                handle(json.loads(m.value()), time.time() * 1000)
+    c.close()
 
 
 def submit(name, args):

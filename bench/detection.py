@@ -10,7 +10,6 @@ import subprocess
 import threading
 import time
 
-from confluent_kafka import Consumer
 
 import common
 
@@ -26,27 +25,16 @@ def main():
     ap.add_argument("--job-args", default="--checkpoint-interval 1s --out-of-orderness 1s --idleness 30s")
     a = ap.parse_args()
     name = common.tag("bench-det")
-    tp, path = f"{name}.raw.throughput", f"{name}.raw.path"
-    common.generate(["-mode", "load", "-links", "1", "-steps", "0", "-topic-throughput", tp, "-topic-path", path,
-                     "-create-partitions", "4"])
-    jar, jid = common.submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path,
-                                    *a.job_args.split()])
+    tp, path = common.empty_raw_topics(name)
+    jar, jid = common.submit_on(name, (tp, path), a.job_args.split())
     events, stop = {}, threading.Event()
 
-    def consume():
-        c = Consumer({"bootstrap.servers": common.KAFKA, "group.id": name, "auto.offset.reset": "latest",
-                      "isolation.level": "read_committed", "enable.auto.commit": False})
-        c.subscribe(["longhaul.events"])
-        while not stop.is_set():
-            for m in c.consume(100, 0.2):
-                if m.error():
-                    continue
-                v = json.loads(m.value())
-                if v.get("src") == name and v.get("kind") == "throughput_collapse" and v["dst"] not in events:
-                    events[v["dst"]] = (time.time() * 1000, v["ts"])
-        c.close()
+    def handle(v, now):
+        if v.get("src") == name and v.get("kind") == "throughput_collapse" and v["dst"] not in events:
+            events[v["dst"]] = (now, v["ts"])
 
-    t = threading.Thread(target=consume, daemon=True)
+    t = threading.Thread(target=common.consume, args=("longhaul.events", name, "read_committed", stop, handle, 100),
+                         daemon=True)
     t.start()
     time.sleep(3)
     try:

@@ -9,10 +9,7 @@ import subprocess
 import threading
 import time
 
-import json
-
 import requests
-from confluent_kafka import Consumer
 
 import common
 
@@ -32,18 +29,10 @@ def influx_counts(src):
 def kafka_arrivals(src, stop, lat, isolation):
     """Moments 1m statistics of src become readable on longhaul.stats with the given isolation level:
     read_uncommitted = written by the job, read_committed = its transaction committed."""
-    c = Consumer({"bootstrap.servers": common.KAFKA, "group.id": f"{src}-lat-{isolation}",
-                  "auto.offset.reset": "latest", "isolation.level": isolation, "enable.auto.commit": False})
-    c.subscribe(["longhaul.stats"])
-    while not stop.is_set():
-        for m in c.consume(1000, 0.2):
-            if m.error():
-                continue
-            now = time.time() * 1000
-            v = json.loads(m.value())
-            if v.get("src") == src and v.get("window") == "1m":
-                lat[v["window_end"]].append((now - v["window_end"]) / 1000)
-    c.close()
+    def handle(v, now):
+        if v.get("src") == src and v.get("window") == "1m":
+            lat[v["window_end"]].append((now - v["window_end"]) / 1000)
+    common.consume("longhaul.stats", f"{src}-lat-{isolation}", isolation, stop, handle)
 
 
 def summary(lat, start, duration):
@@ -66,11 +55,8 @@ def main():
     a = ap.parse_args()
     name = common.tag("bench-lat")
     src = name
-    tp, path = f"{name}.raw.throughput", f"{name}.raw.path"
-    common.generate(["-mode", "load", "-links", "1", "-steps", "0", "-topic-throughput", tp, "-topic-path", path,
-                     "-create-partitions", "4"])
-    jar, jid = common.submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path,
-                                    *a.job_args.split()])
+    tp, path = common.empty_raw_topics(name)
+    jar, jid = common.submit_on(name, (tp, path), a.job_args.split())
     try:
         stop, klat, ulat = threading.Event(), collections.defaultdict(list), collections.defaultdict(list)
         kts = [threading.Thread(target=kafka_arrivals, args=(src, stop, lat, iso), daemon=True)
