@@ -16,9 +16,9 @@ build: build-go build-flink
 
 build-go:
 	@mkdir -p $(BIN)
-	cd collectors && $(GO) build -o $(BIN)/longhaul-probe ./cmd/longhaul-probe
-	cd collectors && $(GO) build -o $(BIN)/longhaul ./cmd/longhaul
-	cd tests/testbed/netemu && $(GO) build -o $(BIN)/longhaul-netemu .
+	$(GO) build -o $(BIN)/longhaul-probe ./collectors/cmd/longhaul-probe
+	$(GO) build -o $(BIN)/longhaul ./collectors/cmd/longhaul
+	$(GO) build -o $(BIN)/longhaul-netemu ./tests/testbed/netemu
 
 build-flink:
 	@mkdir -p $(BIN)

@@ -15,7 +15,7 @@ LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
 want() { [[ " $ONLY " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a "$LOG"; }
 
-(cd "$ROOT/collectors" && go build -o "$ROOT/bin/longhaul-bench-gen" ./cmd/longhaul-bench-gen)
+(cd "$ROOT" && go build -o "$ROOT/bin/longhaul-bench-gen" ./collectors/cmd/longhaul-bench-gen)
 curl -fsS "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/overview" >/dev/null 2>&1 || bash "$ROOT/scripts/stack/up.sh"
 
 if want machine; then
@@ -72,8 +72,8 @@ if want agent; then
   bash "$ROOT/bench/agent_cost.sh" 20 60 | tee -a "$LOG"
 fi
 if want publish; then
-  say "== publish rate: cd collectors && go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./publish"
-  (cd "$ROOT/collectors" && go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./publish) 2>&1 \
+  say "== publish rate: go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./collectors/publish"
+  (cd "$ROOT" && go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./collectors/publish) 2>&1 \
     | grep -E "Benchmark|ok|FAIL" | tee -a "$LOG"
 fi
 say "results: $LOG"

@@ -14,8 +14,8 @@ status=0
 step() { printf '\n=== %s\n' "$*"; }
 run() { "$@" || status=1; }
 
-step "Go unit tests"
-(cd collectors && go test -json -count=1 ./... > "$OUT/go-unit.gojson"; rc=$?; \
+step "Go unit tests (agent, operator CLI, testbed delay line, benchmarks generator)"
+(go test -json -count=1 ./... > "$OUT/go-unit.gojson"; rc=$?; \
   "$PY" - "$OUT/go-unit.gojson" <<'PYEOF'
 import json, sys
 for line in open(sys.argv[1], errors="replace"):
@@ -25,9 +25,6 @@ for line in open(sys.argv[1], errors="replace"):
     if ev.get("Action") == "output" and ("FAIL" in ev.get("Output", "") or "panic" in ev.get("Output", "")): print(ev["Output"], end="")
 PYEOF
   exit $rc) || status=1
-
-step "Go unit tests of the testbed's delay line and forwarder"
-(cd tests/testbed/netemu && go test -json -count=1 ./... > "$OUT/go-netemu.gojson") || status=1
 
 step "Java unit tests (Maven Surefire)"
 (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never test) || status=1
@@ -55,7 +52,7 @@ if bash scripts/stack/status.sh; then
   export LONGHAUL_FLINK_REST="http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT"
   export LONGHAUL_INFLUX="http://127.0.0.1:$LONGHAUL_INFLUX_PORT"
   export LONGHAUL_INFLUX_DB LONGHAUL_STACK_DIR
-  (cd collectors && go test -json -count=1 -timeout 25m -tags integration -run Integration ./... > "$OUT/go-integration.gojson" || { grep -h "\"Action\":\"fail\"" "$OUT/go-integration.gojson" | head -20; exit 1; }) || status=1
+  (go test -json -count=1 -timeout 25m -tags integration -run Integration ./... > "$OUT/go-integration.gojson" || { grep -h "\"Action\":\"fail\"" "$OUT/go-integration.gojson" | head -20; exit 1; }) || status=1
   run "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
   (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never verify -Pintegration -Dtest=NoUnitTestsHere -Dsurefire.failIfNoSpecifiedTests=false) || status=1
   cp flink-jobs/target/failsafe-reports/TEST-*.xml "$OUT/" 2>/dev/null || true

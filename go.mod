@@ -1,4 +1,4 @@
-module longhaul/collectors
+module longhaul
 
 go 1.26.8
 

@@ -1,3 +1,0 @@
-module longhaul/testbed/netemu
-
-go 1.22
