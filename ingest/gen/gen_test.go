@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const root = "../.."
+
+// The committed generated files are exactly what the generator writes from the committed
+// contract: a change to contract.yaml or topics.yaml without `go generate`, or a hand edit of a
+// generated file, fails here.
+func TestCommittedGeneratedFilesMatchTheContract(t *testing.T) {
+	files, err := Generate(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range sortedKeys(files) {
+		committed, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Errorf("%s: %v; run `go generate ./ingest/...`", name, err)
+			continue
+		}
+		if !bytes.Equal(committed, files[name]) {
+			t.Errorf("%s differs from what ingest/contract.yaml and ingest/topics.yaml generate (%s); run `go generate ./ingest/...`",
+				name, firstDifference(committed, files[name]))
+		}
+	}
+}
+
+func firstDifference(have, want []byte) string {
+	h, w := strings.Split(string(have), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(h) || i < len(w); i++ {
+		var hl, wl string
+		if i < len(h) {
+			hl = h[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if hl != wl {
+			return fmt.Sprintf("line %d is %q, would be %q", i+1, hl, wl)
+		}
+	}
+	return "same lines"
+}
+
+// A contract that breaks a rule is refused with every problem located as FILE:LINE: field.
+func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join(root, contractFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, old, new string
+		want           []string
+	}{
+		{"recovery of an info kind", "closes: high_loss", "closes: stall",
+			[]string{`event_kinds[8].closes: a recovery closes an alert kind; "stall" is not one`,
+				`alert "high_loss" is closed by 0 recovery kinds`}},
+		{"unknown role", "  - name: stall\n    role: info", "  - name: stall\n    role: warning",
+			[]string{`event_kinds[2].role: "warning" is not one of alert, recovery, info`}},
+		{"closes on an alert", "  - name: no_data\n    role: alert", "  - name: no_data\n    role: alert\n    closes: stall",
+			[]string{`event_kinds[13].closes: only a recovery closes an alert (role is "alert")`}},
+		{"kind the schema lacks", "name: route_change", "name: path_change",
+			[]string{"differ from the kind enum of ingest/schemas/event.v1.schema.json"}},
+		{"duplicate kind", "name: diagnosis", "name: stall",
+			[]string{`event_kinds[12].name: duplicate kind "stall"`}},
+		{"role with no topic", "schema: link_stats.v1", "schema: link_stats.v2",
+			[]string{`topic_roles[5].schema: 0 topics of ingest/topics.yaml carry "link_stats.v2"`,
+				"topic longhaul.stats (schema link_stats.v1) has no role"}},
+		{"threshold without value", "    value: 2\n", "",
+			[]string{"thresholds[0].value: required"}},
+		{"unknown field", "    role: info\n", "    role: info\n    severity: warning\n",
+			[]string{"field severity not found"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if !bytes.Contains(good, []byte(c.old)) {
+				t.Fatalf("contract.yaml no longer has %q: update the case", c.old)
+			}
+			dir := fakeRoot(t, bytes.Replace(good, []byte(c.old), []byte(c.new), 1))
+			_, err := Generate(dir)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+			if strings.Contains(c.want[0], "event_kinds[") && !strings.Contains(err.Error(), "ingest/contract.yaml:") {
+				t.Errorf("error does not name the file and line:\n%v", err)
+			}
+		})
+	}
+}
+
+// fakeRoot is a repository root holding the committed topics and schemas and the given contract.
+func fakeRoot(t *testing.T, contract []byte) string {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{contractFile: contract, topicsFile: read(t, topicsFile), eventSchema: read(t, eventSchema)} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func read(t *testing.T, name string) []byte {
+	b, err := os.ReadFile(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestNames(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"raw.rtt": {"RawRTT", "RAW_RTT"}, "dead_letter": {"DeadLetter", "DEAD_LETTER"},
+		"loss_alarm_percent": {"LossAlarmPercent", "LOSS_ALARM_PERCENT"}, "high_loss": {"HighLoss", "HIGH_LOSS"},
+	} {
+		if g, j := goName(in), javaConst(in); g != want[0] || j != want[1] {
+			t.Errorf("%s: %s %s, want %s %s", in, g, j, want[0], want[1])
+		}
+	}
+	for v, want := range map[float64]string{2: "2.0", 0.5: "0.5", 1e21: "1e+21"} {
+		if got := number(v); got != want {
+			t.Errorf("number(%v) = %s, want %s", v, got, want)
+		}
+	}
+}

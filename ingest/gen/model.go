@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The files the generator reads, relative to the repository root.
+const (
+	contractFile = "ingest/contract.yaml"
+	topicsFile   = "ingest/topics.yaml"
+	eventSchema  = "ingest/schemas/event.v1.schema.json"
+)
+
+// Contract is what ingest/contract.yaml declares, joined with the topic names of topics.yaml.
+type Contract struct {
+	Topics     []Topic // in the order of topics.yaml
+	Kinds      []Kind  // in the order of contract.yaml (and of event.v1's enum)
+	Thresholds []Threshold
+}
+
+// Topic is one topic of topics.yaml with the role contract.yaml gives it.
+type Topic struct {
+	Role, Name, Schema string
+}
+
+// Kind is one event kind; Closes is set for a recovery only, ClosedBy (derived) for an alert.
+type Kind struct {
+	Name     string `yaml:"name"`
+	Role     string `yaml:"role"`
+	Closes   string `yaml:"closes"`
+	ClosedBy string `yaml:"-"`
+}
+
+// Threshold is a number more than one component applies.
+type Threshold struct {
+	Name  string   `yaml:"name"`
+	Value *float64 `yaml:"value"`
+	Doc   string   `yaml:"doc"`
+}
+
+type contractYAML struct {
+	TopicRoles []struct {
+		Role   string `yaml:"role"`
+		Schema string `yaml:"schema"`
+	} `yaml:"topic_roles"`
+	EventKinds []Kind      `yaml:"event_kinds"`
+	Thresholds []Threshold `yaml:"thresholds"`
+}
+
+var (
+	snakeName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	roleName  = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$`)
+	kindRoles = []string{"alert", "recovery", "info"}
+)
+
+// Load reads the contract under root and checks it: every error at once, each as FILE:LINE: field.
+func Load(root string) (*Contract, error) {
+	raw, err := os.ReadFile(filepath.Join(root, contractFile))
+	if err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", contractFile, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	var c contractYAML
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("%s: %w", contractFile, err)
+	}
+	topics, err := loadTopics(root)
+	if err != nil {
+		return nil, err
+	}
+	kinds, err := schemaKinds(root)
+	if err != nil {
+		return nil, err
+	}
+	p := &problems{doc: &doc}
+	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds}
+	out.Topics = joinTopics(p, c, topics)
+	checkKinds(p, c.EventKinds, kinds)
+	checkThresholds(p, c.Thresholds)
+	if len(p.errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(p.errs, "\n"))
+	}
+	for i, k := range out.Kinds {
+		for _, r := range out.Kinds {
+			if r.Closes == k.Name {
+				out.Kinds[i].ClosedBy = r.Name
+			}
+		}
+	}
+	return out, nil
+}
+
+// problems collects errors, each located by the line of its list item in contract.yaml.
+type problems struct {
+	doc  *yaml.Node
+	errs []string
+}
+
+func (p *problems) at(list string, i int, field, format string, args ...any) {
+	p.errs = append(p.errs, fmt.Sprintf("%s:%d: %s[%d].%s: %s", contractFile, itemLine(p.doc, list, i), list, i, field,
+		fmt.Sprintf(format, args...)))
+}
+
+func (p *problems) add(format string, args ...any) {
+	p.errs = append(p.errs, fmt.Sprintf(format, args...))
+}
+
+// itemLine is the line of the i-th item of a top-level list, or 0.
+func itemLine(doc *yaml.Node, list string, i int) int {
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return 0
+	}
+	m := doc.Content[0].Content
+	for k := 0; k+1 < len(m); k += 2 {
+		if m[k].Value == list && i < len(m[k+1].Content) {
+			return m[k+1].Content[i].Line
+		}
+	}
+	return 0
+}
+
+// loadTopics reads name and schema of every topic of topics.yaml (operator/setup checks the rest).
+func loadTopics(root string) ([]Topic, error) {
+	raw, err := os.ReadFile(filepath.Join(root, topicsFile))
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Topics []struct {
+			Name   string `yaml:"name"`
+			Schema string `yaml:"schema"`
+		} `yaml:"topics"`
+	}
+	if err := yaml.Unmarshal(raw, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", topicsFile, err)
+	}
+	out := make([]Topic, len(f.Topics))
+	for i, t := range f.Topics {
+		out[i] = Topic{Name: t.Name, Schema: t.Schema}
+	}
+	return out, nil
+}
+
+// joinTopics gives each topic of topics.yaml the role of its schema; every topic needs one.
+func joinTopics(p *problems, c contractYAML, topics []Topic) []Topic {
+	roleOf := map[string]string{}
+	seenRole := map[string]bool{}
+	for i, r := range c.TopicRoles {
+		switch {
+		case !roleName.MatchString(r.Role):
+			p.at("topic_roles", i, "role", "%q is not a lower-case dotted name", r.Role)
+		case seenRole[r.Role]:
+			p.at("topic_roles", i, "role", "duplicate role %q", r.Role)
+		}
+		seenRole[r.Role] = true
+		n := 0
+		for _, t := range topics {
+			if t.Schema == r.Schema {
+				n++
+			}
+		}
+		if n != 1 {
+			p.at("topic_roles", i, "schema", "%d topics of %s carry %q; a role needs exactly one", n, topicsFile, r.Schema)
+		}
+		roleOf[r.Schema] = r.Role
+	}
+	out := make([]Topic, 0, len(topics))
+	for _, t := range topics {
+		role, ok := roleOf[t.Schema]
+		if !ok {
+			p.add("%s: topic %s (schema %s) has no role in %s topic_roles", topicsFile, t.Name, t.Schema, contractFile)
+			continue
+		}
+		out = append(out, Topic{Role: role, Name: t.Name, Schema: t.Schema})
+	}
+	return out
+}
+
+// checkKinds: unique names equal to event.v1's enum, known roles, and every alert closed by
+// exactly one recovery.
+func checkKinds(p *problems, kinds []Kind, enum []string) {
+	role := map[string]string{}
+	for _, k := range kinds {
+		if _, dup := role[k.Name]; !dup {
+			role[k.Name] = k.Role
+		}
+	}
+	closers := map[string]int{}
+	seen := map[string]bool{}
+	for i, k := range kinds {
+		switch {
+		case !snakeName.MatchString(k.Name):
+			p.at("event_kinds", i, "name", "%q is not a lower-case snake_case name", k.Name)
+		case seen[k.Name]:
+			p.at("event_kinds", i, "name", "duplicate kind %q", k.Name)
+		}
+		seen[k.Name] = true
+		if !slices.Contains(kindRoles, k.Role) {
+			p.at("event_kinds", i, "role", "%q is not one of %s", k.Role, strings.Join(kindRoles, ", "))
+		}
+		switch {
+		case k.Role == "recovery" && role[k.Closes] != "alert":
+			p.at("event_kinds", i, "closes", "a recovery closes an alert kind; %q is not one", k.Closes)
+		case k.Role != "recovery" && k.Closes != "":
+			p.at("event_kinds", i, "closes", "only a recovery closes an alert (role is %q)", k.Role)
+		case k.Role == "recovery":
+			closers[k.Closes]++
+		}
+	}
+	for i, k := range kinds {
+		if k.Role == "alert" && closers[k.Name] != 1 {
+			p.at("event_kinds", i, "name", "alert %q is closed by %d recovery kinds; it needs exactly one", k.Name, closers[k.Name])
+		}
+	}
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.Name
+	}
+	if !slices.Equal(names, enum) {
+		p.add("%s: event_kinds %v differ from the kind enum of %s %v (same kinds, same order)", contractFile, names, eventSchema, enum)
+	}
+}
+
+func checkThresholds(p *problems, ts []Threshold) {
+	seen := map[string]bool{}
+	for i, t := range ts {
+		switch {
+		case !snakeName.MatchString(t.Name):
+			p.at("thresholds", i, "name", "%q is not a lower-case snake_case name", t.Name)
+		case seen[t.Name]:
+			p.at("thresholds", i, "name", "duplicate threshold %q", t.Name)
+		}
+		seen[t.Name] = true
+		if t.Value == nil {
+			p.at("thresholds", i, "value", "required")
+		}
+		if strings.TrimSpace(t.Doc) == "" {
+			p.at("thresholds", i, "doc", "required: say what it means and who applies it")
+		}
+	}
+}
+
+// schemaKinds is the kind enum of event.v1.
+func schemaKinds(root string) ([]string, error) {
+	raw, err := os.ReadFile(filepath.Join(root, eventSchema))
+	if err != nil {
+		return nil, err
+	}
+	var s struct {
+		Properties struct {
+			Kind struct {
+				Enum []string `json:"enum"`
+			} `json:"kind"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", eventSchema, err)
+	}
+	if len(s.Properties.Kind.Enum) == 0 {
+		return nil, fmt.Errorf("%s: no properties.kind.enum", eventSchema)
+	}
+	return s.Properties.Kind.Enum, nil
+}
