@@ -17,7 +17,7 @@ build: build-go build-flink
 build-go:
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/longhaul-probe ./collectors/cmd/longhaul-probe
-	$(GO) build -o $(BIN)/longhaul ./collectors/cmd/longhaul
+	$(GO) build -o $(BIN)/longhaul ./operator/cmd/longhaul
 	$(GO) build -o $(BIN)/longhaul-netemu ./tests/testbed/netemu
 
 build-flink:

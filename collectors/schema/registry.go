@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"longhaul/internal/checkout"
 )
 
 // Registry holds every compiled schema, by "<name>.v<version>".
@@ -88,29 +90,11 @@ func (r *Registry) Validate(msg []byte) error {
 	return r.ValidateAs(fmt.Sprintf("%s.v%d", head.Schema, head.Version), msg)
 }
 
-// DefaultDir finds ingest/schemas: $LONGHAUL_SCHEMAS, else beside the executable's bin/, else
-// upwards from the working directory.
+// DefaultDir finds ingest/schemas: $LONGHAUL_SCHEMAS, else under the Longhaul root
+// (internal/checkout).
 func DefaultDir() string {
 	if d := os.Getenv("LONGHAUL_SCHEMAS"); d != "" {
 		return d
 	}
-	var starts []string
-	if exe, err := os.Executable(); err == nil {
-		starts = append(starts, filepath.Dir(exe))
-	}
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	for _, s := range starts {
-		for d := s; ; d = filepath.Dir(d) {
-			cand := filepath.Join(d, "ingest", "schemas")
-			if st, err := os.Stat(cand); err == nil && st.IsDir() {
-				return cand
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	return filepath.Join("ingest", "schemas")
+	return checkout.Path("ingest", "schemas")
 }

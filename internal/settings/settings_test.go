@@ -1,0 +1,43 @@
+package settings
+
+import (
+	"flag"
+	"strings"
+	"testing"
+)
+
+func TestAFlagDefaultsToItsVariableThenToTheDefault(t *testing.T) {
+	t.Setenv(Kafka.Env, "")
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	if v := Kafka.String(fs); *v != "127.0.0.1:9092" {
+		t.Fatalf("default = %q", *v)
+	}
+	t.Setenv(Kafka.Env, "broker:9093")
+	fs = flag.NewFlagSet("x", flag.ContinueOnError)
+	v := Kafka.String(fs)
+	if *v != "broker:9093" {
+		t.Fatalf("from env = %q", *v)
+	}
+	if err := fs.Parse([]string{"--kafka", "a:1,b:2"}); err != nil || *v != "a:1,b:2" {
+		t.Fatalf("flag = %q, %v", *v, err)
+	}
+	if !strings.Contains(fs.Lookup("kafka").Usage, "LONGHAUL_KAFKA") {
+		t.Fatal("the usage does not name the variable")
+	}
+}
+
+func TestEverySettingHasItsOwnFlagAndVariable(t *testing.T) {
+	flags, envs := map[string]bool{}, map[string]bool{}
+	for _, s := range []Setting{Kafka, Influx, InfluxDB, Flink, Dashboards} {
+		if flags[s.Flag] || envs[s.Env] || !strings.HasPrefix(s.Env, "LONGHAUL_") {
+			t.Fatalf("%+v: flag or variable taken twice, or not LONGHAUL_*", s)
+		}
+		flags[s.Flag], envs[s.Env] = true, true
+	}
+}
+
+func TestListDropsBlanks(t *testing.T) {
+	if got := List(" a:1, ,b:2 "); len(got) != 2 || got[0] != "a:1" || got[1] != "b:2" {
+		t.Fatal(got)
+	}
+}

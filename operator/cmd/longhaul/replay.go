@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"longhaul/internal/checkout"
+)
+
+func init() {
+	register("replay", "run the Flink job graph offline on a local MiniCluster over a file of raw samples; events to stdout", runReplay)
+}
+
+const replayUsage = `usage: longhaul replay [--input FILE|-] [--stats] [--<detector>.<param> VALUE]...
+
+Runs exactly the job graph of the Flink job (validation, link statistics, every detector) on a
+local MiniCluster over a bounded file of raw samples in JSON Lines, as longhaul-probe parse
+emits them, and prints every event as JSON Lines on stdout (--stats adds link statistics).
+Dead letters and diagnostics go to stderr. No Kafka is needed.
+
+  --input FILE|-   raw samples (default: stdin)
+  --stats          also print link_stats messages
+  --<d>.<param>    detector parameters, e.g. --collapse.drop 0.4 (flink-jobs/README.md)
+
+Environment: LONGHAUL_FLINK_JAR (default bin/longhaul-flink.jar beside this program),
+FLINK_HOME (a Flink 2.2 distribution; default the native stack's in .stack/cache, else the
+Maven build's flink-jobs/target/replay.classpath),
+LONGHAUL_JAVA_HOME (a JDK 17), LONGHAUL_REPLAY_HEAP (default 768m).
+`
+
+// jvmOpens are the module openings Flink needs on JDK 17 (as Flink's own config.yaml sets).
+var jvmOpens = []string{"java.lang", "java.util", "java.lang.reflect", "java.io", "java.net", "java.nio",
+	"sun.nio.ch", "java.time", "java.util.concurrent"}
+
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			fmt.Fprint(stdout, replayUsage)
+			return 0
+		}
+	}
+	argv, err := replayCommand(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "longhaul replay:", err)
+		return 2
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode()
+		}
+		fmt.Fprintln(stderr, "longhaul replay:", err)
+		return 2
+	}
+	return 0
+}
+
+// replayCommand builds the java command line: the job jar plus a Flink runtime.
+func replayCommand(args []string) ([]string, error) {
+	root := checkout.Root()
+	jar := envOr("LONGHAUL_FLINK_JAR", filepath.Join(root, "bin", "longhaul-flink.jar"))
+	if _, err := os.Stat(jar); err != nil {
+		return nil, fmt.Errorf("job jar %s not found (make build-flink)", jar)
+	}
+	runtime, err := flinkRuntime(root)
+	if err != nil {
+		return nil, err
+	}
+	java := "java"
+	if home := os.Getenv("LONGHAUL_JAVA_HOME"); home != "" {
+		java = filepath.Join(home, "bin", "java")
+	}
+	argv := []string{java, "-Xmx" + envOr("LONGHAUL_REPLAY_HEAP", "768m")}
+	for _, p := range jvmOpens {
+		argv = append(argv, "--add-opens=java.base/"+p+"=ALL-UNNAMED")
+	}
+	argv = append(argv, "-cp", jar+string(os.PathListSeparator)+runtime, "org.longhaul.flink.replay.Replay")
+	return append(argv, args...), nil
+}
+
+// flinkRuntime is the classpath of Flink's runtime: $FLINK_HOME/lib, else the native stack's
+// distribution, else the Maven build's target/replay.classpath (the local Maven repository).
+func flinkRuntime(root string) (string, error) {
+	cands := []string{}
+	if h := os.Getenv("FLINK_HOME"); h != "" {
+		cands = append(cands, filepath.Join(h, "lib"))
+	}
+	matches, _ := filepath.Glob(filepath.Join(root, ".stack", "cache", "flink-*", "site", "pyflink", "lib"))
+	cands = append(cands, matches...)
+	for _, c := range cands {
+		if jars, _ := filepath.Glob(filepath.Join(c, "flink-dist*.jar")); len(jars) > 0 {
+			return filepath.Join(c, "*"), nil
+		}
+	}
+	built := filepath.Join(root, "flink-jobs", "target", "replay.classpath")
+	if cp, err := os.ReadFile(built); err == nil && len(strings.TrimSpace(string(cp))) > 0 {
+		return strings.TrimSpace(string(cp)), nil
+	}
+	return "", fmt.Errorf("no Flink runtime: set FLINK_HOME, run make up once (it installs Flink under .stack/cache) "+
+		"or build flink-jobs with Maven (target/replay.classpath); looked in %s", strings.Join(append(cands, built), ", "))
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

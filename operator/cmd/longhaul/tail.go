@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/ingest/contract"
+	"longhaul/internal/kafkaconn"
+	"longhaul/internal/settings"
+)
+
+func init() {
+	register("tail", "follow events (and optionally link statistics) live from Kafka, one line each", runTail)
+}
+
+func runTail(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tail", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	kafka := settings.Kafka.String(fs)
+	since := fs.Duration("since", 10*time.Minute, "start with records written this long ago")
+	stats := fs.Bool("stats", false, "also print 1-minute link statistics")
+	asJSON := fs.Bool("json", false, "print the messages as JSON Lines")
+	forDur := fs.Duration("for", 0, "stop after this long (0: until interrupted)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	topics := []string{contract.TopicEvents}
+	if *stats {
+		topics = append(topics, contract.TopicStats)
+	}
+	conn, err := kafkaconn.Parse(*kafka)
+	if err != nil {
+		fmt.Fprintln(stderr, "longhaul tail:", err)
+		return 2
+	}
+	cl, err := kgo.NewClient(append(conn.Opts(), kgo.ConsumeTopics(topics...),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AfterMilli(time.Now().Add(-*since).UnixMilli())),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()))...)
+	if err != nil {
+		fmt.Fprintln(stderr, "longhaul tail:", err)
+		return 1
+	}
+	defer cl.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if *forDur > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *forDur)
+		defer cancel()
+	}
+	for ctx.Err() == nil {
+		fetches := cl.PollFetches(ctx)
+		fetches.EachRecord(func(r *kgo.Record) {
+			if *asJSON {
+				fmt.Fprintf(stdout, "%s\n", r.Value)
+				return
+			}
+			if line := describe(r.Topic, r.Value); line != "" {
+				fmt.Fprintln(stdout, line)
+			}
+		})
+	}
+	return 0
+}
+
+// describe renders one result message as a line a person reads.
+func describe(topic string, value []byte) string {
+	var m map[string]any
+	if err := json.Unmarshal(value, &m); err != nil {
+		return fmt.Sprintf("(unreadable %s record: %v)", topic, err)
+	}
+	ts, _ := m["ts"].(float64)
+	when := time.UnixMilli(int64(ts)).UTC().Format("15:04:05")
+	link := fmt.Sprintf("%v → %v", m["src"], m["dst"])
+	if topic == contract.TopicEvents {
+		return fmt.Sprintf("%s  %-8s %-20s %-28s %v", when, strings.ToUpper(fmt.Sprint(m["severity"])), m["kind"], link, m["message"])
+	}
+	if m["window"] != "1m" {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("%s  stats    %-4v %-28s samples=%v", when, m["protocol"], link, m["samples"])}
+	for _, f := range []struct {
+		key, label, unit string
+		scale            float64
+	}{
+		{"throughput_mean_bps", "throughput", "Mbit/s", 1e6}, {"rtt_mean_ms", "rtt", "ms", 1},
+		{"loss_percent", "loss", "%", 1}, {"hop_count", "hops", "", 1}, {"errors", "errors", "", 1},
+	} {
+		if v, ok := m[f.key].(float64); ok {
+			parts = append(parts, fmt.Sprintf("%s=%.4g%s", f.label, v/f.scale, f.unit))
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,80 @@
+package dashboards
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Range is the dashboard time range.
+type Range struct{ From, To time.Time }
+
+// roundSteps is Grafana's kbn.roundInterval: a raw interval below limit becomes step.
+var roundSteps = []struct{ limit, step time.Duration }{
+	{15 * time.Millisecond, 10 * time.Millisecond}, {35 * time.Millisecond, 20 * time.Millisecond},
+	{75 * time.Millisecond, 50 * time.Millisecond}, {150 * time.Millisecond, 100 * time.Millisecond},
+	{350 * time.Millisecond, 200 * time.Millisecond}, {750 * time.Millisecond, 500 * time.Millisecond},
+	{1500 * time.Millisecond, time.Second}, {3500 * time.Millisecond, 2 * time.Second},
+	{7500 * time.Millisecond, 5 * time.Second}, {12500 * time.Millisecond, 10 * time.Second},
+	{17500 * time.Millisecond, 15 * time.Second}, {25 * time.Second, 20 * time.Second},
+	{45 * time.Second, 30 * time.Second}, {90 * time.Second, time.Minute}, {210 * time.Second, 2 * time.Minute},
+	{450 * time.Second, 5 * time.Minute}, {750 * time.Second, 10 * time.Minute}, {1050 * time.Second, 15 * time.Minute},
+	{1500 * time.Second, 20 * time.Minute}, {2700 * time.Second, 30 * time.Minute}, {5400 * time.Second, time.Hour},
+	{9000 * time.Second, 2 * time.Hour}, {16200 * time.Second, 3 * time.Hour}, {27000 * time.Second, 6 * time.Hour},
+	{43200 * time.Second, 12 * time.Hour}, {604800 * time.Second, 24 * time.Hour}, {1814400 * time.Second, 7 * 24 * time.Hour},
+}
+
+// Interval is $__interval for a range drawn with about this many points, rounded like Grafana.
+func Interval(r Range, points int) time.Duration {
+	raw := r.To.Sub(r.From) / time.Duration(points)
+	for _, s := range roundSteps {
+		if raw < s.limit {
+			return s.step
+		}
+	}
+	return 30 * 24 * time.Hour
+}
+
+// influxDuration writes a duration as an InfluxQL literal: 60s, 500ms.
+func influxDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", int64(d/time.Second))
+	}
+	return fmt.Sprintf("%dms", d.Milliseconds())
+}
+
+var (
+	regexVar = regexp.MustCompile(`/\^\$(\w+)\$/`)
+	plainVar = regexp.MustCompile(`\$(\w+)`)
+	special  = regexp.MustCompile(`[\\^$.|?*+()\[\]{}/]`)
+)
+
+// Expand interpolates Grafana's macros and variables into an InfluxQL query: $timeFilter,
+// $__interval, $var inside /^…$/ (regex-escaped, or the variable's all-value) and elsewhere.
+// An unknown variable is an error, so a query cannot silently match nothing.
+func Expand(query string, r Range, points int, vars map[string]string) (string, error) {
+	q := strings.ReplaceAll(query, "$timeFilter",
+		fmt.Sprintf("time >= %dms and time <= %dms", r.From.UnixMilli(), r.To.UnixMilli()))
+	q = strings.ReplaceAll(q, "$__interval", influxDuration(Interval(r, points)))
+	var missing []string
+	lookup := func(name string) string {
+		v, ok := vars[name]
+		if !ok {
+			missing = append(missing, name)
+		}
+		return v
+	}
+	q = regexVar.ReplaceAllStringFunc(q, func(m string) string {
+		v := lookup(regexVar.FindStringSubmatch(m)[1])
+		if v != ".*" {
+			v = special.ReplaceAllString(v, `\$0`)
+		}
+		return "/^" + v + "$/"
+	})
+	q = plainVar.ReplaceAllStringFunc(q, func(m string) string { return lookup(m[1:]) })
+	if len(missing) > 0 {
+		return "", fmt.Errorf("query uses undefined variable(s) %s", strings.Join(missing, ", "))
+	}
+	return q, nil
+}

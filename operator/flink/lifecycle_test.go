@@ -1,0 +1,135 @@
+package flink
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// restCluster answers the REST calls of the lifecycle the way a Flink 2.2 JobManager does,
+// over a real socket, and records what it was asked.
+type restCluster struct {
+	mu       sync.Mutex
+	jobs     []Job
+	runArgs  []string
+	restored string
+	canceled []string
+	deleted  []string
+	failRun  bool
+}
+
+func (rc *restCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	p := r.URL.Path
+	switch {
+	case r.Method == http.MethodGet && p == "/jobs/overview":
+		json.NewEncoder(w).Encode(map[string]any{"jobs": rc.jobs})
+	case r.Method == http.MethodPost && p == "/jars/upload":
+		if _, _, err := r.FormFile("jarfile"); err != nil {
+			http.Error(w, `{"errors":["no jarfile"]}`, 400)
+			return
+		}
+		io.WriteString(w, `{"filename":"/tmp/flink-web/upload/abc_job.jar","status":"success"}`)
+	case r.Method == http.MethodPost && p == "/jars/abc_job.jar/run":
+		var req struct {
+			Args      []string `json:"programArgsList"`
+			Savepoint string   `json:"savepointPath"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		rc.runArgs, rc.restored = req.Args, req.Savepoint
+		state := "RUNNING"
+		if rc.failRun {
+			state = "FAILED"
+		}
+		rc.jobs = append(rc.jobs, Job{ID: "j2", Name: req.Args[1], State: state})
+		io.WriteString(w, `{"jobid":"j2"}`)
+	case r.Method == http.MethodDelete && strings.HasPrefix(p, "/jars/"):
+		rc.deleted = append(rc.deleted, p)
+	case r.Method == http.MethodGet && p == "/jobs/j2/exceptions":
+		io.WriteString(w, `{"root-exception":"java.lang.IllegalArgumentException: --collapse.drop: not a number"}`)
+	case r.Method == http.MethodGet && strings.HasPrefix(p, "/jobs/"):
+		id := strings.TrimPrefix(p, "/jobs/")
+		for _, j := range rc.jobs {
+			if j.ID == id {
+				json.NewEncoder(w).Encode(map[string]any{"state": j.State,
+					"vertices": []map[string]string{{"name": "source", "status": j.State}}})
+				return
+			}
+		}
+		http.Error(w, `{"errors":["Job not found"]}`, 404)
+	case r.Method == http.MethodPatch && strings.HasPrefix(p, "/jobs/"):
+		id := strings.TrimPrefix(p, "/jobs/")
+		rc.canceled = append(rc.canceled, id)
+		for i := range rc.jobs {
+			if rc.jobs[i].ID == id {
+				rc.jobs[i].State = "CANCELED"
+			}
+		}
+		w.WriteHeader(202)
+	default:
+		http.Error(w, `{"errors":["Not found: `+p+`"]}`, 404)
+	}
+}
+
+func jar(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "job.jar")
+	if err := os.WriteFile(p, []byte("PK"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestSubmitKeepsARunningJobOfTheSameName(t *testing.T) {
+	rc := &restCluster{jobs: []Job{{ID: "j1", Name: "longhaul-demo", State: "RUNNING"}}}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	id, started, err := (&Client{URL: srv.URL}).Submit(context.Background(), Submission{Name: "longhaul-demo", Jar: jar(t), Wait: 5 * time.Second})
+	if err != nil || started || id != "j1" || rc.runArgs != nil {
+		t.Fatalf("id %s started %v err %v args %v", id, started, err, rc.runArgs)
+	}
+}
+
+func TestSubmitReplacesRestoresAndNamesGroupAndTransactionsAfterTheJob(t *testing.T) {
+	rc := &restCluster{jobs: []Job{{ID: "j1", Name: "longhaul-demo", State: "RUNNING"}}}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	id, started, err := (&Client{URL: srv.URL}).Submit(context.Background(), Submission{Name: "longhaul-demo", Jar: jar(t),
+		Args: []string{"--kafka", "127.0.0.1:9092"}, Savepoint: "file:///data/sp-1", Replace: true, Wait: 5 * time.Second})
+	if err != nil || !started || id != "j2" {
+		t.Fatalf("id %s started %v err %v", id, started, err)
+	}
+	if got := strings.Join(rc.runArgs, " "); got != "--job-name longhaul-demo --transactional-id-prefix longhaul-demo --group-id longhaul-demo --kafka 127.0.0.1:9092" {
+		t.Fatalf("args: %s", got)
+	}
+	if rc.restored != "file:///data/sp-1" || len(rc.canceled) != 1 || rc.canceled[0] != "j1" || len(rc.deleted) != 1 {
+		t.Fatalf("restored %q canceled %v deleted %v", rc.restored, rc.canceled, rc.deleted)
+	}
+}
+
+func TestAJobThatFailsOnStartIsReportedWithItsRootException(t *testing.T) {
+	rc := &restCluster{failRun: true}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	_, _, err := (&Client{URL: srv.URL}).Submit(context.Background(), Submission{Name: "x", Jar: jar(t), Wait: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "FAILED") || !strings.Contains(err.Error(), "--collapse.drop") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestRestErrorsCarryFlinksOwnMessage(t *testing.T) {
+	srv := httptest.NewServer(&restCluster{})
+	defer srv.Close()
+	_, err := (&Client{URL: srv.URL}).Job(context.Background(), "nope")
+	if err == nil || !strings.Contains(err.Error(), "HTTP 404: Job not found") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,88 @@
+// Package setup creates what the pipeline needs on its services: Kafka topics from
+// ingest/topics.yaml and the InfluxDB database with its retention policies.
+package setup
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"gopkg.in/yaml.v3"
+)
+
+// TopicSpec is one entry of ingest/topics.yaml.
+type TopicSpec struct {
+	Name          string `yaml:"name"`
+	Schema        string `yaml:"schema"`
+	Partitions    int32  `yaml:"partitions"`
+	CleanupPolicy string `yaml:"cleanup_policy"`
+	RetentionMs   int64  `yaml:"retention_ms"`
+}
+
+// TopicsFile is ingest/topics.yaml.
+type TopicsFile struct {
+	Defaults struct {
+		ReplicationFactor int16 `yaml:"replication_factor"`
+	} `yaml:"defaults"`
+	Topics []TopicSpec `yaml:"topics"`
+}
+
+// LoadTopics reads and checks a topics file; errors name the file, line and field.
+func LoadTopics(path string) (*TopicsFile, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(raw, &root); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
+	dec.KnownFields(true)
+	var f TopicsFile
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if f.Defaults.ReplicationFactor == 0 {
+		f.Defaults.ReplicationFactor = 1
+	}
+	seen := map[string]bool{}
+	for i, t := range f.Topics {
+		line := topicLine(&root, i)
+		switch {
+		case t.Name == "":
+			return nil, fmt.Errorf("%s:%d: topics[%d].name: required", path, line, i)
+		case seen[t.Name]:
+			return nil, fmt.Errorf("%s:%d: topics[%d].name: duplicate topic %q", path, line, i, t.Name)
+		case t.Partitions < 1:
+			return nil, fmt.Errorf("%s:%d: topics[%d].partitions: must be >= 1", path, line, i)
+		case t.CleanupPolicy != "delete" && t.CleanupPolicy != "compact" && t.CleanupPolicy != "compact,delete":
+			return nil, fmt.Errorf("%s:%d: topics[%d].cleanup_policy: %q is not delete, compact or compact,delete", path, line, i, t.CleanupPolicy)
+		case t.RetentionMs == 0 || t.RetentionMs < -1:
+			return nil, fmt.Errorf("%s:%d: topics[%d].retention_ms: must be > 0 or -1 (forever)", path, line, i)
+		}
+		seen[t.Name] = true
+	}
+	return &f, nil
+}
+
+// topicLine finds the line of topics[i] in the parsed document, for error messages.
+func topicLine(root *yaml.Node, i int) int {
+	if len(root.Content) == 0 {
+		return 0
+	}
+	m := root.Content[0]
+	for k := 0; k+1 < len(m.Content); k += 2 {
+		if m.Content[k].Value == "topics" && i < len(m.Content[k+1].Content) {
+			return m.Content[k+1].Content[i].Line
+		}
+	}
+	return 0
+}
+
+// Configs returns the topic-level configs of a spec.
+func (t TopicSpec) Configs() map[string]*string {
+	policy := t.CleanupPolicy
+	retention := fmt.Sprint(t.RetentionMs)
+	return map[string]*string{"cleanup.policy": &policy, "retention.ms": &retention}
+}
