@@ -22,13 +22,13 @@ type synthetic struct {
 }
 
 func init() {
-	probe.Register("synthetic", func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {
+	probe.Register(probe.Registration{Kind: "synthetic", New: func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {
 		p := &synthetic{Intervals: 3}
 		if err := params.Decode(p); err != nil {
 			return nil, err
 		}
 		return p, nil
-	})
+	}})
 }
 
 func (p *synthetic) Exclusive() bool        { return p.Excl }

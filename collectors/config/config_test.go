@@ -23,7 +23,7 @@ func (testKind) Exclusive() bool                                { return true }
 func (testKind) Timeout() time.Duration                         { return time.Minute }
 
 func init() {
-	probe.Register("test-kind", func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {
+	probe.Register(probe.Registration{Kind: "test-kind", New: func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {
 		var k testKind
 		for i := 0; i+1 < len(params.Content); i += 2 {
 			switch key := params.Content[i].Value; key {
@@ -36,7 +36,7 @@ func init() {
 			}
 		}
 		return k, nil
-	})
+	}})
 }
 
 func loadAndBuild(path string) (*Config, []Instance, error) {

@@ -44,27 +44,59 @@ type Factory func(params *yaml.Node, exec Exec) (Probe, error)
 // Tests replace it with captured outputs.
 type Exec func(ctx context.Context, argv []string) (stdout, stderr []byte, err error)
 
+// Registration is what a probe kind registers: its name, its Factory and its sample config.
+type Registration struct {
+	Kind string
+	New  Factory
+	// SampleConfig returns the kind's entry of the sample config (its sample.yaml, embedded):
+	// one item of `probes:`, indented by two spaces, with every param shown with its default,
+	// commented, and the required ones set. `longhaul-probe config sample` prints it and the
+	// kind's README shows it; tests check its defaults against the code.
+	SampleConfig func() string
+}
+
+// ToolUser is implemented by probes that run programs. Tools names each one (argv[0] of
+// their runs), so the agent can say up front that one is missing from PATH rather than
+// publish tool_missing runs.
+type ToolUser interface {
+	Tools() []string
+}
+
 var (
 	mu       sync.RWMutex
-	registry = map[string]Factory{}
+	registry = map[string]Registration{}
 )
 
 // Register makes a probe kind available to configs. Called from the probe packages' init.
-func Register(kind string, f Factory) {
+func Register(r Registration) {
 	mu.Lock()
 	defer mu.Unlock()
-	if _, dup := registry[kind]; dup {
-		panic(fmt.Sprintf("probe kind %q registered twice", kind))
+	if _, dup := registry[r.Kind]; dup {
+		panic(fmt.Sprintf("probe kind %q registered twice", r.Kind))
 	}
-	registry[kind] = f
+	if r.New == nil {
+		panic(fmt.Sprintf("probe kind %q registered without a Factory", r.Kind))
+	}
+	registry[r.Kind] = r
 }
 
 // Lookup returns the factory of a kind.
 func Lookup(kind string) (Factory, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
-	f, ok := registry[kind]
-	return f, ok
+	r, ok := registry[kind]
+	return r.New, ok
+}
+
+// SampleConfig returns a kind's sample config entry, "" for an unknown kind or one that has
+// none (test kinds).
+func SampleConfig(kind string) string {
+	mu.RLock()
+	defer mu.RUnlock()
+	if r, ok := registry[kind]; ok && r.SampleConfig != nil {
+		return r.SampleConfig()
+	}
+	return ""
 }
 
 // Kinds lists the registered kinds, sorted.

@@ -18,7 +18,9 @@ import (
 // Kind is the registry name.
 const Kind = "host"
 
-func init() { probe.Register(Kind, Factory) }
+func init() {
+	probe.Register(probe.Registration{Kind: Kind, New: Factory, SampleConfig: SampleConfig})
+}
 
 // Factory builds a host probe from its params.
 func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
@@ -48,6 +50,9 @@ func (p *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
 	}
 	return []sample.Sample{h}
 }
+
+// Tools is ip when the route is recorded.
+func (p *Probe) Tools() []string { return p.Snap.Tools() }
 
 // Exclusive is false: reading sysctls disturbs nothing.
 func (p *Probe) Exclusive() bool { return false }

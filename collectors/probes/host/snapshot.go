@@ -77,4 +77,15 @@ func (s Snapshotter) egress(ctx context.Context, target string) (string, error) 
 }
 
 // RouteArgv is the route query for an address (never a name: ip does not resolve).
-func RouteArgv(addr string) []string { return []string{"ip", "-o", "route", "get", addr} }
+func RouteArgv(addr string) []string { return []string{RouteTool, "-o", "route", "get", addr} }
+
+// RouteTool is the program a snapshot runs (only with Route), looked up on PATH.
+const RouteTool = "ip"
+
+// Tools names the programs Take runs: ip with Route, else none.
+func (s Snapshotter) Tools() []string {
+	if s.Route {
+		return []string{RouteTool}
+	}
+	return nil
+}

@@ -79,7 +79,7 @@ func Argv(p Params, target string) ([]string, error) {
 	if err := probekit.CheckTarget(target); err != nil {
 		return nil, err
 	}
-	return []string{"traceroute", "-n", "-U",
+	return []string{Tool, "-n", "-U",
 		"-p", strconv.Itoa(p.Port),
 		"--sport=" + strconv.Itoa(p.sourcePort(target)),
 		"-q", strconv.Itoa(p.Queries),

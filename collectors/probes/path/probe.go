@@ -20,7 +20,9 @@ import (
 // Kind is the registry name.
 const Kind = "path"
 
-func init() { probe.Register(Kind, Factory) }
+func init() {
+	probe.Register(probe.Registration{Kind: Kind, New: Factory, SampleConfig: SampleConfig})
+}
 
 // Factory builds a path probe from its params.
 func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
@@ -37,6 +39,12 @@ type Probe struct {
 	Exec   probe.Exec
 	Now    func() time.Time
 }
+
+// Tool is the program a path run executes, looked up on PATH.
+const Tool = "traceroute"
+
+// Tools is traceroute.
+func (pr *Probe) Tools() []string { return []string{Tool} }
 
 // Exclusive is false: a traceroute is a trickle of packets.
 func (pr *Probe) Exclusive() bool { return false }

@@ -57,7 +57,7 @@ func Argv(p Params, target string) ([]string, error) {
 	if err := probekit.CheckTarget(target); err != nil {
 		return nil, err
 	}
-	return []string{"ping", "-n",
+	return []string{Tool, "-n",
 		"-c", strconv.Itoa(p.Count),
 		"-i", strconv.FormatFloat(p.Interval.D().Seconds(), 'f', -1, 64),
 		"-W", strconv.Itoa(int(p.Timeout.D() / time.Second)),

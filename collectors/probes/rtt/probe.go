@@ -19,7 +19,9 @@ import (
 // Kind is the registry name.
 const Kind = "rtt"
 
-func init() { probe.Register(Kind, Factory) }
+func init() {
+	probe.Register(probe.Registration{Kind: Kind, New: Factory, SampleConfig: SampleConfig})
+}
 
 // Factory builds an rtt probe from its params.
 func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
@@ -36,6 +38,12 @@ type Probe struct {
 	Exec   probe.Exec
 	Now    func() time.Time
 }
+
+// Tool is the program an rtt run executes, looked up on PATH.
+const Tool = "ping"
+
+// Tools is ping.
+func (pr *Probe) Tools() []string { return []string{Tool} }
 
 // Exclusive is false.
 func (pr *Probe) Exclusive() bool { return false }

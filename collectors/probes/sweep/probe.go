@@ -20,7 +20,9 @@ import (
 // Kind is the registry name.
 const Kind = "sweep"
 
-func init() { probe.Register(Kind, Factory) }
+func init() {
+	probe.Register(probe.Registration{Kind: Kind, New: Factory, SampleConfig: SampleConfig})
+}
 
 // Factory builds a sweep from its params.
 func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
@@ -45,6 +47,9 @@ type Probe struct {
 	Now     func() time.Time
 	Sleep   func(ctx context.Context, d time.Duration) error
 }
+
+// Tools are iperf3 for the cells and what the sweep's host snapshot runs.
+func (pr *Probe) Tools() []string { return append([]string{throughput.Tool}, pr.Snap.Tools()...) }
 
 // Exclusive: every cell is a throughput run.
 func (pr *Probe) Exclusive() bool { return true }

@@ -7,13 +7,16 @@ import (
 	"longhaul/collectors/probes/probekit"
 )
 
+// Tool is the program a throughput run executes, looked up on PATH.
+const Tool = "iperf3"
+
 // Argv is the iperf3 client command for params p against target, run without a shell. The
 // target is checked first: one starting with '-' would be read as an option.
 func Argv(p Params, target string) ([]string, error) {
 	if err := probekit.CheckTarget(target); err != nil {
 		return nil, err
 	}
-	argv := []string{"iperf3", "-c", target, "-J",
+	argv := []string{Tool, "-c", target, "-J",
 		"-p", strconv.Itoa(p.Port),
 		"-t", strconv.Itoa(int(p.Duration.D() / time.Second)),
 		"-P", strconv.Itoa(p.Streams),

@@ -22,7 +22,9 @@ import (
 // Kind is the registry name.
 const Kind = "throughput"
 
-func init() { probe.Register(Kind, Factory) }
+func init() {
+	probe.Register(probe.Registration{Kind: Kind, New: Factory, SampleConfig: SampleConfig})
+}
 
 // Factory builds a throughput probe from its params.
 func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
@@ -48,6 +50,14 @@ type Probe struct {
 // New builds a probe on the real host.
 func New(p Params, exec probe.Exec) *Probe {
 	return &Probe{Params: p, Exec: exec, Snap: host.NewSnapshotter(exec), Lookup: net.DefaultResolver.LookupHost, Now: time.Now}
+}
+
+// Tools are iperf3 and, with host snapshots, what the snapshot runs.
+func (pr *Probe) Tools() []string {
+	if pr.Params.HostSnapshot {
+		return append([]string{Tool}, pr.Snap.Tools()...)
+	}
+	return []string{Tool}
 }
 
 // Exclusive: two throughput runs from one host, or on one target, measure each other.
