@@ -2,7 +2,10 @@ package org.longhaul.flink.records;
 
 import java.util.List;
 
-/** Names from the committed contract: ingest/topics.yaml and ingest/schemas. */
+/**
+ * Names from the committed contract: ingest/schemas, and the topics of ingest/topics.yaml by their
+ * role (generated into {@link ContractNames}).
+ */
 public final class Contract {
     private Contract() {}
 
@@ -16,13 +19,13 @@ public final class Contract {
 
     public static final List<String> SCHEMAS = List.of(THROUGHPUT, PATH, RTT, HOST, LINK_STATS, EVENT, DEAD_LETTER);
 
-    public static final String TOPIC_THROUGHPUT = "longhaul.raw.throughput";
-    public static final String TOPIC_PATH = "longhaul.raw.path";
-    public static final String TOPIC_RTT = "longhaul.raw.rtt";
-    public static final String TOPIC_HOST = "longhaul.raw.host";
-    public static final String TOPIC_STATS = "longhaul.stats";
-    public static final String TOPIC_EVENTS = "longhaul.events";
-    public static final String TOPIC_DEAD_LETTER = "longhaul.deadletter";
+    public static final String TOPIC_THROUGHPUT = ContractNames.TOPIC_RAW_THROUGHPUT;
+    public static final String TOPIC_PATH = ContractNames.TOPIC_RAW_PATH;
+    public static final String TOPIC_RTT = ContractNames.TOPIC_RAW_RTT;
+    public static final String TOPIC_HOST = ContractNames.TOPIC_RAW_HOST;
+    public static final String TOPIC_STATS = ContractNames.TOPIC_STATS;
+    public static final String TOPIC_EVENTS = ContractNames.TOPIC_EVENTS;
+    public static final String TOPIC_DEAD_LETTER = ContractNames.TOPIC_DEAD_LETTER;
 
     /** The versioned schema name ("throughput_sample.v1") of a message's {@code schema} field. */
     public static String versioned(String schemaField) {

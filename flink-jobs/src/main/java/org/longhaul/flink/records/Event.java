@@ -17,8 +17,9 @@ public record Event(
 
     public static final String SCHEMA = "event";
 
-    public static EventBuilder builder(String kind, String src, String dst, String detector, long ts) {
-        return new EventBuilder(kind, src, dst, detector, ts);
+    /** Starts an event of a contract kind (ingest/contract.yaml); {@code kind} holds its wire name. */
+    public static EventBuilder builder(EventKind kind, String src, String dst, String detector, long ts) {
+        return new EventBuilder(kind.wire(), src, dst, detector, ts);
     }
 
     public String link() {

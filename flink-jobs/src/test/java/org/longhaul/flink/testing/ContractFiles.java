@@ -3,7 +3,7 @@ package org.longhaul.flink.testing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where the committed contract lives in the repository (ingest/schemas), for tests. */
+/** Where the committed contract lives in the repository (ingest/, ingest/schemas), for tests. */
 public final class ContractFiles {
     private ContractFiles() {}
 
@@ -13,6 +13,11 @@ public final class ContractFiles {
             throw new IllegalStateException("contract not found at " + dir.toAbsolutePath());
         }
         return dir;
+    }
+
+    /** ingest/: contract.yaml and topics.yaml, beside the schemas. */
+    public static Path ingestDir() {
+        return schemasDir().toAbsolutePath().normalize().getParent();
     }
 
     public static Path examplesDir() {

@@ -2,6 +2,7 @@ package org.longhaul.flink.functions.detect;
 
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventBuilder;
+import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.HostSnapshot;
 
 /**
@@ -28,7 +29,7 @@ public final class Diagnosis {
         int streams = run.streams() == null ? 1 : Math.max(1, run.streams());
         Double rttMs = run.rttMs() != null ? run.rttMs() : c.pingRttMs();
         double capacity = p.capacity(run.link());
-        EventBuilder e = Event.builder("diagnosis", run.src(), run.dst(), Detectors.DIAGNOSIS, run.ts())
+        EventBuilder e = Event.builder(EventKind.DIAGNOSIS, run.src(), run.dst(), Detectors.DIAGNOSIS, run.ts())
                 .protocol("tcp")
                 .evidence("observed_bps", Fmt.round(observed))
                 .evidence("streams", (long) streams)

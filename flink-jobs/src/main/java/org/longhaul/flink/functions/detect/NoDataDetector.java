@@ -8,6 +8,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 
 /**
  * no_data / data_resumed per probe of a link (key "src|dst|probe_id"): the usual gap between its
@@ -88,7 +89,7 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
             boolean endOfInput = ctx.timerService().currentWatermark() == Long.MAX_VALUE;
             if (!s.silent && (!endOfInput || timestamp <= maxSeen - outOfOrdernessMs)) {
                 s.silent = true;
-                s.episodeId = "no_data:" + ctx.getCurrentKey() + "@" + s.lastTs;
+                s.episodeId = EventKind.NO_DATA.wire() + ":" + ctx.getCurrentKey() + "@" + s.lastTs;
                 out.collect(noData(ctx.getCurrentKey(), s, timestamp));
             }
             state.update(s);
@@ -102,7 +103,7 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
     private static Event noData(String key, SilenceState s, long at) {
         String[] k = key.split("\\|", 3);
         double silentFor = (at - s.lastTs) / 1000.0;
-        return Event.builder("no_data", k[0], k[1], Detectors.NO_DATA, at)
+        return Event.builder(EventKind.NO_DATA, k[0], k[1], Detectors.NO_DATA, at)
                 .severity("warning")
                 .episode(s.episodeId)
                 .message(String.format("no %s runs from probe %s for %s (usually every %s)",
@@ -117,7 +118,7 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
 
     private static Event resumed(Heartbeat hb, SilenceState s) {
         double silentFor = (hb.ts() - s.lastTs) / 1000.0;
-        return Event.builder("data_resumed", hb.src(), hb.dst(), Detectors.NO_DATA, hb.ts())
+        return Event.builder(EventKind.DATA_RESUMED, hb.src(), hb.dst(), Detectors.NO_DATA, hb.ts())
                 .severity("info")
                 .episode(s.episodeId)
                 .message(String.format("%s runs from probe %s resumed after %s of silence",

@@ -8,6 +8,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.Links;
 
 /**
@@ -57,7 +58,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
         ThresholdEpisode e = state.value() == null ? new ThresholdEpisode() : state.value();
         int change = e.feed(value, threshold, p.recoveryRatio(), p.confirmRuns(), q.ts());
         if (change > 0) {
-            e.episodeId = (isLoss ? "high_loss:" : "high_jitter:") + q.key() + "@" + e.since;
+            e.episodeId = (isLoss ? EventKind.HIGH_LOSS : EventKind.HIGH_JITTER).wire() + ":" + q.key() + "@" + e.since;
             out.collect(isLoss ? highLoss(q, e, value, threshold) : highJitter(q, e, value, threshold));
         } else if (change < 0) {
             out.collect(recovery(q, e, value, threshold, isLoss));
@@ -79,7 +80,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
     }
 
     private Event highLoss(QualitySample q, ThresholdEpisode e, double value, double threshold) {
-        return Event.builder("high_loss", q.src(), q.dst(), Detectors.QUALITY, q.ts())
+        return Event.builder(EventKind.HIGH_LOSS, q.src(), q.dst(), Detectors.QUALITY, q.ts())
                 .severity(value >= 10 * threshold ? "critical" : "warning")
                 .protocol(q.protocol())
                 .episode(e.episodeId)
@@ -94,7 +95,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
     }
 
     private Event highJitter(QualitySample q, ThresholdEpisode e, double value, double threshold) {
-        return Event.builder("high_jitter", q.src(), q.dst(), Detectors.QUALITY, q.ts())
+        return Event.builder(EventKind.HIGH_JITTER, q.src(), q.dst(), Detectors.QUALITY, q.ts())
                 .severity("warning")
                 .protocol(q.protocol())
                 .episode(e.episodeId)
@@ -113,7 +114,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
         String what = isLoss ? "packet loss" : "jitter";
         String now = isLoss ? Fmt.percent(value) : Fmt.ms(value);
         String peak = isLoss ? Fmt.percent(e.peak) : Fmt.ms(e.peak);
-        return Event.builder(isLoss ? "loss_recovery" : "jitter_recovery", q.src(), q.dst(), Detectors.QUALITY, q.ts())
+        return Event.builder(isLoss ? EventKind.LOSS_RECOVERY : EventKind.JITTER_RECOVERY, q.src(), q.dst(), Detectors.QUALITY, q.ts())
                 .severity("info")
                 .protocol(q.protocol())
                 .episode(e.episodeId)

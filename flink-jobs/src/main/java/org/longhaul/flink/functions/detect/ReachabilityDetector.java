@@ -8,6 +8,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**
@@ -65,7 +66,7 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
         s.errorMessage = run.error().message();
         if (!s.down && s.failures >= p.confirmRuns()) {
             s.down = true;
-            s.episodeId = "unreachable:" + run.src() + "|" + run.dst() + "@" + s.firstFailureTs;
+            s.episodeId = EventKind.UNREACHABLE.wire() + ":" + run.src() + "|" + run.dst() + "@" + s.firstFailureTs;
             out.collect(unreachable(run, s));
         }
         state.update(s);
@@ -80,7 +81,7 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
     }
 
     private static Event unreachable(ThroughputSample run, ReachState s) {
-        return Event.builder("unreachable", run.src(), run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(EventKind.UNREACHABLE, run.src(), run.dst(), Detectors.REACHABILITY, run.ts())
                 .severity("critical")
                 .protocol(run.protocol())
                 .episode(s.episodeId)
@@ -95,7 +96,7 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
 
     private static Event reachable(ThroughputSample run, ReachState s) {
         double downFor = (run.ts() - s.firstFailureTs) / 1000.0;
-        return Event.builder("reachable", run.src(), run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(EventKind.REACHABLE, run.src(), run.dst(), Detectors.REACHABILITY, run.ts())
                 .severity("info")
                 .protocol(run.protocol())
                 .episode(s.episodeId)

@@ -10,6 +10,7 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.ChangedHop;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.PathSample;
 
 /**
@@ -105,7 +106,7 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
                 : changed.size() == 1 ? "at hop " + changed.get(0).ttl()
                 : "at hops " + changed.get(0).ttl() + "-" + changed.get(changed.size() - 1).ttl();
         String first = changed.isEmpty() ? "" : String.format(" (%s → %s)", changed.get(0).before(), changed.get(0).after());
-        var e = Event.builder("route_change", at.src(), at.dst(), Detectors.ROUTE, at.ts())
+        var e = Event.builder(EventKind.ROUTE_CHANGE, at.src(), at.dst(), Detectors.ROUTE, at.ts())
                 .severity("warning")
                 .protocol("path")
                 .route(s.dominant.representatives(), s.candidate.representatives(), changed)

@@ -15,6 +15,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**
@@ -63,7 +64,7 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
         if (!s.down && recent.size() >= p.siteMinSources() && failing == recent.size()) {
             s.down = true;
             s.since = run.ts();
-            s.episodeId = "site_unreachable:" + run.dst() + "@" + run.ts();
+            s.episodeId = EventKind.SITE_UNREACHABLE.wire() + ":" + run.dst() + "@" + run.ts();
             site.update(s);
             out.collect(siteUnreachable(run, recent));
         } else if (s.down && failing < recent.size()) {
@@ -106,9 +107,9 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
 
     private static Event siteUnreachable(ThroughputSample run, List<SourceStatus> recent) {
         String cls = commonestClass(recent);
-        return Event.builder("site_unreachable", "*", run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(EventKind.SITE_UNREACHABLE, "*", run.dst(), Detectors.REACHABILITY, run.ts())
                 .severity("critical")
-                .episode("site_unreachable:" + run.dst() + "@" + run.ts())
+                .episode(EventKind.SITE_UNREACHABLE.wire() + ":" + run.dst() + "@" + run.ts())
                 .message(String.format("every source fails to reach %s: %d of %d recent sources, mostly %s",
                         run.dst(), recent.size(), recent.size(), cls))
                 .evidence("sources", (long) recent.size())
@@ -118,7 +119,7 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
 
     private static Event siteReachable(ThroughputSample run, SiteState s, int sources) {
         double downFor = (run.ts() - s.since) / 1000.0;
-        return Event.builder("site_reachable", "*", run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(EventKind.SITE_REACHABLE, "*", run.dst(), Detectors.REACHABILITY, run.ts())
                 .severity("info")
                 .episode(s.episodeId)
                 .message(String.format("%s reachable again: %s got through after %s", run.dst(), run.src(),

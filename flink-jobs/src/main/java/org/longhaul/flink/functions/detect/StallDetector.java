@@ -7,6 +7,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 
 /**
  * A run that had throughput and then moves (near) zero bytes for at least
@@ -70,7 +71,7 @@ public final class StallDetector extends KeyedProcessFunction<String, RunInterva
     }
 
     static Event stallEvent(RunInterval at, double peakBps, double startS, double stalledS) {
-        return Event.builder("stall", at.src(), at.dst(), Detectors.STALL, at.ts())
+        return Event.builder(EventKind.STALL, at.src(), at.dst(), Detectors.STALL, at.ts())
                 .severity("warning")
                 .protocol(at.protocol())
                 .message(String.format("run %s stalled: no data for %s from %s into the run, after %s",

@@ -8,6 +8,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**
@@ -116,7 +117,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
     private Event collapse(ThroughputSample run, CollapseState s, double observed) {
         double dropPct = 100 * (1 - observed / s.baseline);
         boolean catastrophic = dropPct >= 100 * p.catastrophicDrop();
-        return Event.builder("throughput_collapse", run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
+        return Event.builder(EventKind.THROUGHPUT_COLLAPSE, run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
                 .severity(catastrophic ? "critical" : "warning")
                 .protocol(run.protocol())
                 .episode(s.episodeId)
@@ -135,7 +136,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
 
     private Event recovery(ThroughputSample run, CollapseState s, double observed) {
         double lasted = (run.ts() - s.episodeStart) / 1000.0;
-        return Event.builder("throughput_recovery", run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
+        return Event.builder(EventKind.THROUGHPUT_RECOVERY, run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
                 .severity("info")
                 .protocol(run.protocol())
                 .episode(s.episodeId)

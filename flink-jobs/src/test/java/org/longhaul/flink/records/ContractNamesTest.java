@@ -1,0 +1,88 @@
+package org.longhaul.flink.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.functions.detect.QualityParams;
+import org.longhaul.flink.testing.ContractFiles;
+
+/**
+ * The generated EventKind and ContractNames say what ingest/contract.yaml and ingest/topics.yaml
+ * say: a contract edited without `go generate ./ingest/...` fails here as well as in ingest/gen.
+ */
+class ContractNamesTest {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private static JsonNode read(String file) throws IOException {
+        return YAML.readTree(ContractFiles.ingestDir().resolve(file).toFile());
+    }
+
+    @Test
+    void eventKindsAreTheContractsKindsInOrderWithTheirRolesAndRecoveries() throws IOException {
+        List<String> want = new ArrayList<>();
+        List<String> have = new ArrayList<>();
+        for (JsonNode k : read("contract.yaml").get("event_kinds")) {
+            want.add(k.get("name").asText() + " " + k.get("role").asText() + " " + k.path("closes").asText(""));
+        }
+        for (EventKind k : EventKind.values()) {
+            have.add(k.wire() + " " + k.role().name().toLowerCase() + " " + (k.closes() == null ? "" : k.closes().wire()));
+        }
+        assertEquals(want, have);
+    }
+
+    @Test
+    void eachAlertIsClosedByTheRecoveryThatClosesIt() {
+        for (EventKind k : EventKind.values()) {
+            switch (k.role()) {
+                case ALERT -> assertEquals(k, k.closedBy().closes(), k.wire());
+                case RECOVERY -> assertEquals(k, k.closes().closedBy(), k.wire());
+                case INFO -> {
+                    assertNull(k.closes(), k.wire());
+                    assertNull(k.closedBy(), k.wire());
+                }
+            }
+            assertEquals(k, EventKind.ofWire(k.wire()));
+        }
+        assertNull(EventKind.ofWire("no_such_kind"));
+    }
+
+    @Test
+    void topicsAreTheNamesOfTopicsYamlByTheRolesOfTheContract() throws IOException {
+        Map<String, String> roleOfSchema = new HashMap<>();
+        for (JsonNode r : read("contract.yaml").get("topic_roles")) {
+            roleOfSchema.put(r.get("schema").asText(), r.get("role").asText());
+        }
+        Map<String, String> want = new LinkedHashMap<>();
+        List<String> raw = new ArrayList<>();
+        for (JsonNode t : read("topics.yaml").get("topics")) {
+            String role = roleOfSchema.get(t.get("schema").asText());
+            want.put(role, t.get("name").asText());
+            if (role.startsWith("raw.")) {
+                raw.add(t.get("name").asText());
+            }
+        }
+        assertEquals(want, ContractNames.TOPICS);
+        assertEquals(raw, ContractNames.RAW_TOPICS);
+        assertEquals(want.get("raw.throughput"), Contract.TOPIC_THROUGHPUT);
+        assertEquals(want.get("events"), Contract.TOPIC_EVENTS);
+    }
+
+    @Test
+    void thresholdsAreTheContractsAndTheQualityDetectorDefaultsToIt() throws Exception {
+        for (JsonNode t : read("contract.yaml").get("thresholds")) {
+            String constant = t.get("name").asText().toUpperCase();
+            assertEquals(t.get("value").asDouble(), ContractNames.class.getField(constant).getDouble(null), constant);
+        }
+        assertEquals(ContractNames.LOSS_ALARM_PERCENT, QualityParams.defaults().lossPercent());
+    }
+}
