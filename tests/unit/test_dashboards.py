@@ -15,6 +15,8 @@ import pytest
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "ingest"))
+from longhaul_contract import CONTRACT  # noqa: E402
 DASH = ROOT / "dashboards"
 SCHEMA = json.loads((DASH / "schema/dashboard.schema.json").read_text())
 FILES = sorted((DASH / "json").glob("*.json"))
@@ -165,6 +167,37 @@ def test_alert_rule_is_well_formed(rule):
             assert d["datasourceUid"] in DS_UIDS
             assert d["model"]["rawQuery"] is True and "$timeFilter" in d["model"]["query"]
             assert d["relativeTimeRange"]["from"] > d["relativeTimeRange"]["to"] == 0
+
+
+def kinds_selected(query):
+    """The contract's event kinds a query selects with "kind" = 'x' or "kind" =~ /regex/."""
+    named = re.findall(r"\"kind\"\s*=\s*'([^']*)'", query)
+    unknown = [k for k in named if k not in CONTRACT.kinds]
+    assert not unknown, f"{unknown} are no event kinds of ingest/contract.yaml: {query}"
+    patterns = re.findall(r'"kind"\s*=~\s*/(.*?)/', query)
+    return set(named) | {k for p in patterns for k in CONTRACT.kinds if re.search(p, k)}
+
+
+def test_the_high_loss_rule_fires_at_the_contracts_loss_alarm():
+    rule = next(r for r in RULES if r["uid"] == "longhaul-high-loss")
+    alarm = CONTRACT.threshold("loss_alarm_percent")
+    threshold = next(d["model"] for d in rule["data"] if d["model"].get("type") == "threshold")
+    assert threshold["conditions"][0]["evaluator"]["params"] == [alarm], \
+        "the High loss rule's threshold is not loss_alarm_percent of ingest/contract.yaml"
+    assert f"loss above {alarm:g} %" in rule["annotations"]["summary"]
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if '"events"' in r["data"][0]["model"]["query"]], ids=lambda r: r["uid"])
+def test_alert_rules_on_events_select_alert_kinds_of_the_contract(rule):
+    kinds = kinds_selected(rule["data"][0]["model"]["query"])
+    assert kinds, "selects no event kind of ingest/contract.yaml"
+    assert all(CONTRACT.kinds[k].role == "alert" for k in kinds), kinds
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_every_event_kind_a_dashboard_names_is_a_contract_kind(name):
+    for _, query in queries(BOARDS[name]):
+        kinds_selected(query)
 
 
 def test_the_contact_point_comes_from_the_environment_and_the_policy_uses_it():
