@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"longhaul/collectors/schema"
+	"longhaul/ingest/contract"
 )
 
 // Every valid raw-sample example decodes into its Go type with no unknown field, and encodes
@@ -45,5 +46,24 @@ func TestGoTypesRoundTripEveryValidExample(t *testing.T) {
 				t.Errorf("%s: no raw topic", f)
 			}
 		}
+	}
+}
+
+// Every raw topic of the contract has a sample type that is published to it, and no type is
+// published anywhere else: a raw topic added to ingest/topics.yaml without a Go type fails here.
+func TestEveryRawTopicOfTheContractHasItsSampleType(t *testing.T) {
+	got := map[string]bool{}
+	for _, s := range []Sample{NewThroughput("a", "b", "p", "r", RecordSummary, 1), NewPath("a", "b", "p", "r", 1),
+		NewRTT("a", "b", "p", "r", 1), NewHost("a", "b", "p", 1)} {
+		got[TopicOf(s)] = true
+	}
+	for _, topic := range contract.RawTopics {
+		if !got[topic] {
+			t.Errorf("raw topic %s: no sample type is published to it", topic)
+		}
+		delete(got, topic)
+	}
+	if len(got) > 0 {
+		t.Errorf("sample types published to topics that are not raw topics of the contract: %v", got)
 	}
 }

@@ -3,7 +3,11 @@
 // JSON Schemas exactly; pointer fields are the schema's nullable numbers.
 package sample
 
-import "fmt"
+import (
+	"fmt"
+
+	"longhaul/ingest/contract"
+)
 
 // Envelope is the part every message has: its schema and version, the link, the probe and
 // its event time in epoch milliseconds.
@@ -50,13 +54,14 @@ type Sample interface {
 	Head() *Envelope
 }
 
-// Topic names of the raw samples (ingest/topics.yaml).
+// Topic names of the raw samples: the contract's (ingest/topics.yaml, generated into
+// longhaul/ingest/contract), under the names the agent has always used.
 const (
-	TopicThroughput = "longhaul.raw.throughput"
-	TopicPath       = "longhaul.raw.path"
-	TopicRTT        = "longhaul.raw.rtt"
-	TopicHost       = "longhaul.raw.host"
-	TopicDeadLetter = "longhaul.deadletter"
+	TopicThroughput = contract.TopicRawThroughput
+	TopicPath       = contract.TopicRawPath
+	TopicRTT        = contract.TopicRawRTT
+	TopicHost       = contract.TopicRawHost
+	TopicDeadLetter = contract.TopicDeadLetter
 )
 
 // TopicOf returns the raw topic a sample is published to.
