@@ -11,7 +11,7 @@ dir=$(mktemp -d /tmp/longhaul-bench-agent.XXXX)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
 {
   echo "src: bench-agent"
-  echo "kafka: {brokers: [${LONGHAUL_KAFKA_BROKERS:-127.0.0.1:9092}]}"
+  echo "kafka: {bootstrap: [${LONGHAUL_KAFKA:-127.0.0.1:9092}]}"
   echo "spool: {dir: $dir/spool}"
   echo "health: {listen: \"off\"}"
   echo "targets:"

@@ -1,4 +1,4 @@
-"""Shared helpers of the benchmarks (scripts/bench.sh): Flink REST, the generator, Kafka."""
+"""Shared helpers of the benchmarks (scripts/bench.sh): the job lifecycle, Flink metrics, the generator, Kafka."""
 import json
 import os
 import pathlib
@@ -12,12 +12,12 @@ import requests
 from confluent_kafka import Consumer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "integration"))
-import flink_rest  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests" / "lib"))
+import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
 
-KAFKA = os.environ.get("LONGHAUL_KAFKA_BROKERS", "127.0.0.1:9092")
-FLINK = os.environ.get("LONGHAUL_FLINK_REST", "http://127.0.0.1:8081")
-INFLUX = os.environ.get("LONGHAUL_INFLUX_URL", "http://127.0.0.1:8086")
+KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
+FLINK = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:8086")
 INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
 GEN = str(ROOT / "bin" / "longhaul-bench-gen")
 
@@ -65,14 +65,12 @@ def consume(topic, group, isolation, stop, handle, batch=1000):
 
 
 def submit(name, args):
-    jar, jid = flink_rest.submit(FLINK, ["--bootstrap-servers", KAFKA, "--group-id", name,
-                                         "--transactional-id-prefix", name, "--job-name", name, *args])
-    flink_rest.wait_running(FLINK, jid)
-    return jar, jid
+    """Starts job `name` reading KAFKA; returns (name, job id) for cancel() and the metrics reads."""
+    return name, flink_job.submit(name, ["--kafka", KAFKA, *args])
 
 
-def cancel(jar, jid):
-    flink_rest.cancel(FLINK, jid, jar)
+def cancel(name, _jid):
+    flink_job.cancel(name)
 
 
 def source_records(jid):

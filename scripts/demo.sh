@@ -6,7 +6,7 @@
 #   3. longhaul-probe in each sender namespace (iperf3, traceroute, ping)
 #   4. a story: healthy mesh → dst-a collapses, dst-b's route flips, dst-c's firewall refuses the
 #      iperf port → recovery, with every event printed as Flink raises it
-#   5. the HTML report when `bin/longhaul report` exists
+#   5. the HTML report (bin/longhaul report)
 # It leaves everything running; `make demo-down` removes the testbed and the agents.
 # Every port comes from scripts/stack/defaults.env (override LONGHAUL_* in the environment).
 set -euo pipefail
@@ -18,26 +18,16 @@ HEALTHY_S="${LONGHAUL_DEMO_HEALTHY_S:-150}"
 FAULT_S="${LONGHAUL_DEMO_FAULT_S:-120}"
 RECOVER_S="${LONGHAUL_DEMO_RECOVER_S:-100}"
 TB=(bash tests/testbed/testbed.sh)
-KAFKA="127.0.0.1:$LONGHAUL_KAFKA_PORT"
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 mkdir -p "$DEMO"
 T0=$(date +%s)
 
 say "1/5 native stack and the Flink job"
 bash scripts/stack/up.sh
-# a fresh job each time: a previous story's detector state (a route already seen flipping) would
-# change this one's events
-for jid in $(curl -fsS "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/jobs/overview" |
-             jq -r '.jobs[] | select(.name=="longhaul-demo" and .state=="RUNNING") | .jid'); do
-  curl -fsS -X PATCH "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/jobs/$jid?mode=cancel" >/dev/null
-  for _ in $(seq 1 30); do
-    [ "$(curl -fsS "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/jobs/$jid" | jq -r .state)" = CANCELED ] && break
-    sleep 1
-  done
-done
-bash scripts/submit-job.sh longhaul-demo --bootstrap-servers "$KAFKA" --starting-offsets latest \
-  --out-of-orderness 20s --idleness 10s --checkpoint-interval 2s --collapse.min-history 5 \
-  --quality.jitter-ms 60
+# a fresh job each time (--replace): a previous story's detector state (a route already seen
+# flipping) would change this one's events. Its arguments: the testbed profile, shared with tests/e2e.
+mapfile -t PROFILE < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tests/testbed/job-profile.args)
+bin/longhaul job submit --name longhaul-demo --replace -- "${PROFILE[@]}" >/dev/null
 
 say "2/5 testbed"
 bash scripts/demo-down.sh agent-only
@@ -45,7 +35,7 @@ bash scripts/demo-down.sh agent-only
 
 say "3/5 longhaul-probe on lab-s1, lab-s2, lab-s3 (each in its own namespace)"
 "${TB[@]}" agents-start
-setsid nohup bin/longhaul tail --kafka "$KAFKA" --since 1s >"$DEMO/events.log" 2>&1 &
+setsid nohup bin/longhaul tail --since 1s >"$DEMO/events.log" 2>&1 &
 echo $! >"$DEMO/tail.pid"
 show_events() { # print what arrived since the last call
   local n; n=$(wc -l <"$DEMO/events.log")
@@ -85,20 +75,15 @@ wait_phase "$RECOVER_S" recovery
 say "5/5 what happened ($(( $(date +%s) - T0 ))s so far)"
 show_events
 echo "   all events: $DEMO/events.log"
-report_help=$(bin/longhaul report --help 2>&1 || true) # --help exits 2
-if grep -q '^usage: longhaul report' <<<"$report_help"; then
-  if bin/longhaul report --since 30m --influx "$LONGHAUL_INFLUX_URL" --db "$LONGHAUL_INFLUX_DB" -o "$DEMO/report.html"; then
-    echo "   HTML report: $DEMO/report.html"
-  else
-    echo "   longhaul report failed (above); the events and statistics are in InfluxDB all the same"
-  fi
+if bin/longhaul report --since 30m -o "$DEMO/report.html"; then
+  echo "   HTML report: $DEMO/report.html"
 else
-  echo "   (this build of bin/longhaul has no 'report' command: no HTML report written)"
+  echo "   longhaul report failed (above); the events and statistics are in InfluxDB all the same"
 fi
 cat <<EOT
 
 The stack, the Flink job, the testbed and the agents keep running.
-  bin/longhaul tail --kafka $KAFKA --since 15m         events as they are raised (--stats: link statistics)
+  bin/longhaul tail --since 15m                         events as they are raised (--stats: link statistics)
   bash tests/testbed/testbed.sh status|collapse a|flip b alt|block c|stall a 20|loss a 10|heal
   bash tests/testbed/testbed.sh agent-health s1          an agent's health (s1 s2 s3)
   make status                                            services, PIDs, ports, RSS

@@ -48,10 +48,7 @@ fi
 trap '[ "$started_here" = 1 ] && bash "$ROOT/scripts/stack/down.sh"' EXIT
 if bash scripts/stack/status.sh; then
   bash scripts/build-flink.sh || status=1
-  export LONGHAUL_KAFKA="127.0.0.1:$LONGHAUL_KAFKA_PORT"
-  export LONGHAUL_FLINK_REST="http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT"
-  export LONGHAUL_INFLUX="http://127.0.0.1:$LONGHAUL_INFLUX_PORT"
-  export LONGHAUL_INFLUX_DB LONGHAUL_STACK_DIR
+  export LONGHAUL_STACK_DIR  # LONGHAUL_KAFKA, _INFLUX, _INFLUX_DB, _FLINK: scripts/stack/defaults.env
   (go test -json -count=1 -timeout 25m -tags integration -run Integration ./... > "$OUT/go-integration.gojson" || { grep -h "\"Action\":\"fail\"" "$OUT/go-integration.gojson" | head -20; exit 1; }) || status=1
   run "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
   (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never verify -Pintegration -Dtest=NoUnitTestsHere -Dsurefire.failIfNoSpecifiedTests=false) || status=1

@@ -7,12 +7,14 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/internal/kafkaconn"
 )
 
 // EnsureTopics creates every missing topic of f and reports existing ones whose partition
 // count differs (it never deletes or shrinks). It returns how many topics it created.
-func EnsureTopics(ctx context.Context, brokers []string, f *TopicsFile, log io.Writer) (int, error) {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+func EnsureTopics(ctx context.Context, conn kafkaconn.Conn, f *TopicsFile, log io.Writer) (int, error) {
+	cl, err := kgo.NewClient(conn.Opts()...)
 	if err != nil {
 		return 0, err
 	}
@@ -20,7 +22,7 @@ func EnsureTopics(ctx context.Context, brokers []string, f *TopicsFile, log io.W
 	adm := kadm.NewClient(cl)
 	details, err := adm.ListTopics(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("kafka %v: list topics: %w", brokers, err)
+		return 0, fmt.Errorf("kafka %v: list topics: %w", conn.Bootstrap, err)
 	}
 	created := 0
 	for _, t := range f.Topics {

@@ -36,7 +36,7 @@ configure_telegraf() {
 
 # The variables telegraf.conf refers to; exported so ${VAR} substitution sees them.
 telegraf_env() {
-  export LONGHAUL_KAFKA_BROKERS LONGHAUL_INFLUX_URL LONGHAUL_INFLUX_DB LONGHAUL_TELEGRAF_HEALTH_PORT INFLUX_TOKEN
+  export LONGHAUL_KAFKA LONGHAUL_INFLUX LONGHAUL_INFLUX_DB LONGHAUL_TELEGRAF_HEALTH_PORT INFLUX_TOKEN
 }
 
 start_telegraf() {

@@ -78,9 +78,7 @@ run_setup() {
   local t0
   t0="$(now_ms)"
   log "longhaul setup: topics, database, retention"
-  "${LONGHAUL_CLI}" setup --kafka "127.0.0.1:${LONGHAUL_KAFKA_PORT}" \
-    --influx "http://127.0.0.1:${LONGHAUL_INFLUX_PORT}" --db "${LONGHAUL_INFLUX_DB}" \
-    --topics "${LONGHAUL_TOPICS_FILE}" --retention "${LONGHAUL_RETENTION_FILE}" \
+  "${LONGHAUL_CLI}" setup --topics "${LONGHAUL_TOPICS_FILE}" --retention "${LONGHAUL_RETENTION_FILE}" \
     || die "'${LONGHAUL_CLI} setup' failed (build it with: make build-go)"
   START_S[setup]="$(elapsed_s "$t0" "$(now_ms)")"
   STATE[setup]="done"

@@ -5,6 +5,7 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -17,14 +18,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:" + os.environ.get("LONGHAUL_KAFKA_PORT", "9092"))
 INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:" + os.environ.get("LONGHAUL_INFLUX_PORT", "8086"))
 INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
-FLINK = os.environ.get("LONGHAUL_FLINK_REST", "http://127.0.0.1:" + os.environ.get("LONGHAUL_FLINK_REST_PORT", "8081"))
-# the job's detector parameters: short enough for a story of a few minutes
-JOB_ARGS = ["--bootstrap-servers", KAFKA, "--starting-offsets", "latest", "--out-of-orderness", "20s",
-            "--idleness", "10s", "--checkpoint-interval", "2s", "--collapse.min-history", "5",
-            # A sender's ping overlaps its own iperf3 run, which fills the shaped link's tbf queue
-            # (latency 50 ms): ping mdev then reaches ~48 ms on a healthy link. The jitter alarm
-            # must sit above what the testbed's own queues produce.
-            "--quality.jitter-ms", "60"]
+sys.path.insert(0, str(ROOT / "tests" / "lib"))
+import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
+
+# the job's parameters for a story of a few minutes, shared with make demo
+JOB_ARGS = ["--kafka", KAFKA, *flink_job.testbed_profile()]
 
 
 class Testbed:
@@ -60,15 +58,11 @@ def testbed():
 @pytest.fixture(scope="session")
 def flink_job(testbed):
     name = f"longhaul-{testbed.site}"
-    r = subprocess.run(["bash", str(ROOT / "scripts/submit-job.sh"), name, *JOB_ARGS],
-                       capture_output=True, text=True, timeout=180)
-    assert r.returncode == 0, r.stdout + r.stderr
-    jid = next(j["jid"] for j in requests.get(f"{FLINK}/jobs/overview", timeout=10).json()["jobs"]
-               if j["name"] == name and j["state"] == "RUNNING")
+    jid = flink_job.submit(name, JOB_ARGS)
     try:
         yield jid
     finally:
-        requests.patch(f"{FLINK}/jobs/{jid}", params={"mode": "cancel"}, timeout=10)
+        flink_job.cancel(name)
 
 
 class Recorder:

@@ -2,6 +2,8 @@
 native stack (scripts/test-all.sh starts it and exports LONGHAUL_* addresses)."""
 import json
 import os
+import pathlib
+import sys
 import time
 import uuid
 
@@ -9,10 +11,12 @@ import pytest
 import requests
 from confluent_kafka import Consumer, Producer
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
+import flink_job  # noqa: E402  (tests/lib: the job lifecycle through bin/longhaul job)
+
 KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
 INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:8086")
 INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
-FLINK = os.environ.get("LONGHAUL_FLINK_REST", "http://127.0.0.1:8081")
 
 
 def now_ms():
@@ -93,18 +97,14 @@ def mesh_run():
     """End to end, once per session: the real Flink job on the cluster turns mesh_story's three
     hours of raw samples into statistics and events, Telegraf writes them (and the traceroute
     hops) to InfluxDB. Returns the story's names once every kind of result is stored."""
-    import flink_rest
     import mesh_story
     tag = "e2e-" + uuid.uuid4().hex[:8]
-    jar_id, job_id = flink_rest.submit(FLINK, [
-        "--bootstrap-servers", KAFKA, "--group-id", tag, "--transactional-id-prefix", tag,
-        "--starting-offsets", "latest", "--out-of-orderness", "1s", "--idleness", "30s",
-        "--checkpoint-interval", "2s", "--job-name", tag])
+    flink_job.submit(tag, ["--kafka", KAFKA, "--starting-offsets", "latest", "--out-of-orderness", "1s",
+                           "--idleness", "30s", "--checkpoint-interval", "2s"])
     # Idleness 30 s, not a few seconds: the story's three hours arrive within a second, and a
     # partition the job has not fetched yet must hold the watermark back until it has, or its
     # samples would be late and dropped. Partitions without data go idle after 30 s.
     try:
-        flink_rest.wait_running(FLINK, job_id)
         time.sleep(5)  # the sources have their partitions: "latest" starts after this point
         end = (now_ms() // 60_000 - 1) * 60_000
         p = Producer({"bootstrap.servers": KAFKA, "enable.idempotence": True, "linger.ms": 20})
@@ -128,4 +128,4 @@ def mesh_run():
                 raise AssertionError(f"end-to-end run: no {what} in InfluxDB") from e
         yield {"tag": tag, "src": src, "fnal": fnal, "triumf": triumf, "kek": kek, "end": end}
     finally:
-        flink_rest.cancel(FLINK, job_id, jar_id)
+        flink_job.cancel(tag)

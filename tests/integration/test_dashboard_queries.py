@@ -5,6 +5,7 @@ with Grafana's macros expanded the way Grafana expands them ($timeFilter, $__int
 import json
 import pathlib
 import re
+import subprocess
 
 import pytest
 import yaml
@@ -15,12 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 BOARDS = {f.stem: json.loads(f.read_text()) for f in sorted((ROOT / "dashboards/json").glob("*.json"))}
 RULES = yaml.safe_load((ROOT / "dashboards/provisioning/alerting/longhaul.yaml").read_text())["groups"][0]["rules"]
 UNITS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
-# Grafana's kbn.roundInterval: a raw interval (range / maxDataPoints) below LIMIT becomes STEP (ms)
-ROUND = [(15, 10), (35, 20), (75, 50), (150, 100), (350, 200), (750, 500), (1500, 1000), (3500, 2000),
-         (7500, 5000), (12500, 10_000), (17500, 15_000), (25_000, 20_000), (45_000, 30_000), (90_000, 60_000),
-         (210_000, 120_000), (450_000, 300_000), (750_000, 600_000), (1_050_000, 900_000), (1_500_000, 1_200_000),
-         (2_700_000, 1_800_000), (5_400_000, 3_600_000), (9_000_000, 7_200_000), (16_200_000, 10_800_000),
-         (27_000_000, 21_600_000), (43_200_000, 43_200_000), (604_800_000, 86_400_000), (1_814_400_000, 604_800_000)]
+CLI = ROOT / "bin" / "longhaul"
 
 
 def relative_ms(expr):
@@ -28,22 +24,15 @@ def relative_ms(expr):
     return int(m.group(1)) * UNITS[m.group(2)]
 
 
-def interval(range_ms, points=1000):
-    raw = range_ms / points
-    return next((step for limit, step in ROUND if raw < limit), 2_592_000_000)
-
-
-def regex_escape(value):
-    return re.sub(r"([\\^$.|?*+()\[\]{}/])", r"\\\1", value)
-
-
 def expand(query, frm, to, variables):
-    """Grafana's InfluxQL interpolation: $timeFilter, $__interval, variables (regex-escaped inside /…/)."""
-    q = query.replace("$timeFilter", f"time >= {frm}ms and time <= {to}ms")
-    q = q.replace("$__interval", f"{interval(to - frm)}ms")
-    q = re.sub(r"/\^\$(\w+)\$/", lambda m: "/^" + (variables[m.group(1)] if variables[m.group(1)] == ".*"
-                                                   else regex_escape(variables[m.group(1)])) + "$/", q)
-    return re.sub(r"\$(\w+)", lambda m: variables[m.group(1)], q)
+    """Grafana's InfluxQL interpolation ($timeFilter, $__interval, variables regex-escaped inside
+    /…/) by `longhaul dashboards expand`: the one expander, the one the CLI's alerts and report run."""
+    args = [str(CLI), "dashboards", "expand", "--from", str(frm), "--to", str(to)]
+    for name, value in variables.items():
+        args += ["--var", f"{name}={value}"]
+    r = subprocess.run([*args, query], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, f"longhaul dashboards expand: {r.stderr.strip()}"
+    return r.stdout.rstrip("\n")
 
 
 def values(series):

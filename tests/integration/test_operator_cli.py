@@ -16,7 +16,7 @@ from conftest import INFLUX, INFLUX_DB
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"
-ENV = {**os.environ, "LONGHAUL_INFLUX_URL": INFLUX, "LONGHAUL_INFLUX_DB": INFLUX_DB}
+ENV = {**os.environ, "LONGHAUL_INFLUX": INFLUX, "LONGHAUL_INFLUX_DB": INFLUX_DB}
 SERIES_COLOURS = ["#7EB26D", "#EAB839", "#6ED0E0", "#EF843C", "#E24D42", "#1F78C1", "#BA43A9", "#705DA0"]
 
 

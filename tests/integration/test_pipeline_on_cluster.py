@@ -3,8 +3,8 @@ Flink job submitted to the standalone cluster, whose statistics reach Kafka and,
 Telegraf, InfluxDB; a malformed sample becomes a dead letter with its reason."""
 import pytest
 
-import flink_rest
-from conftest import FLINK, KAFKA, now_ms, rows, wait_for_series
+import flink_job
+from conftest import KAFKA, now_ms, rows, wait_for_series
 
 
 def interval(src, ts, bps, run_id="run-1"):
@@ -16,13 +16,10 @@ def interval(src, ts, bps, run_id="run-1"):
 
 @pytest.fixture
 def job(run_tag):
-    jar_id, job_id = flink_rest.submit(FLINK, [
-        "--bootstrap-servers", KAFKA, "--group-id", run_tag, "--transactional-id-prefix", run_tag,
-        "--starting-offsets", "earliest", "--out-of-orderness", "1s", "--idleness", "3s",
-        "--checkpoint-interval", "2s", "--job-name", run_tag])
-    flink_rest.wait_running(FLINK, job_id)
-    yield job_id
-    flink_rest.cancel(FLINK, job_id, jar_id)
+    flink_job.submit(run_tag, ["--kafka", KAFKA, "--starting-offsets", "earliest", "--out-of-orderness", "1s",
+                               "--idleness", "3s", "--checkpoint-interval", "2s"])
+    yield run_tag
+    flink_job.cancel(run_tag)
 
 
 def test_raw_samples_become_link_statistics_in_kafka_and_influxdb(job, produce, consume, run_tag):
@@ -52,4 +49,4 @@ def test_a_malformed_sample_becomes_a_dead_letter_and_the_job_keeps_running(job,
     assert dead["source_topic"] == "longhaul.raw.throughput"
     assert "$.ts" in dead["reason"]
     assert '"src": "%s"' % run_tag in dead["payload"] or run_tag in dead["payload"]
-    flink_rest.wait_running(FLINK, job, timeout_s=5)
+    assert flink_job.states(job)[0] == "RUNNING", "a malformed sample must not fail the job"

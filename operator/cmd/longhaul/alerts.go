@@ -2,55 +2,40 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"longhaul/ingest/contract"
+	"longhaul/internal/cli"
 	"longhaul/operator/dashboards"
 	"longhaul/operator/render"
 	"longhaul/operator/results"
 )
 
-func init() {
-	register("alerts", "print open alerts and recent events from InfluxDB (the Alerts dashboard's query)", runAlerts)
-}
-
-func runAlerts(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("alerts", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: longhaul alerts [--since 24h] [--site NAME]")
-		fmt.Fprintln(stderr, "Open alerts (an alert event whose episode has no recovery yet), then every event of the range,")
-		fmt.Fprintln(stderr, "from the Alerts dashboard's event list.")
-		fs.PrintDefaults()
-	}
-	flags := addInfluxFlags(fs)
+func runAlerts(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--since 24h] [--site NAME]",
+		"Open alerts (an alert event whose episode has no recovery yet), then every event of the range,\nfrom the Alerts dashboard's event list.")
+	flags := addInfluxFlags(fs.FlagSet)
 	since := fs.Duration("since", 24*time.Hour, "events of this long until now")
 	site := fs.String("site", "", "only events whose source or destination is this site")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+	if code, done := fs.Parse(args); done {
+		return code
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	now := time.Now()
 	events, err := results.LoadEvents(ctx, flags.client(), flags.dashboardsDir(), dashboards.Range{From: now.Add(-*since), To: now}, *site)
 	if err != nil {
-		fmt.Fprintln(stderr, "longhaul alerts:", err)
-		return 1
+		return env.Fail("%v", err)
 	}
 	open := results.OpenAlerts(events, contract.Closes)
-	fmt.Fprintf(stdout, "open alerts (%d)\n", len(open))
-	writeEvents(stdout, open)
-	fmt.Fprintf(stdout, "\nevents in the last %s (%d)\n", *since, len(events))
-	writeEvents(stdout, events)
-	return 0
+	fmt.Fprintf(env.Stdout, "open alerts (%d)\n", len(open))
+	writeEvents(env.Stdout, open)
+	fmt.Fprintf(env.Stdout, "\nevents in the last %s (%d)\n", *since, len(events))
+	writeEvents(env.Stdout, events)
+	return cli.ExitOK
 }
 
 func writeEvents(w io.Writer, events []results.Event) {

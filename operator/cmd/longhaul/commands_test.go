@@ -25,7 +25,7 @@ func TestResultCommandsRefuseBadArguments(t *testing.T) {
 	if code := dispatch([]string{"report", "--src", "a"}, nil, &out, &errb); code != 2 {
 		t.Fatalf("report with --src only: %d", code)
 	}
-	if !strings.Contains(errb.String(), "usage: longhaul report") {
+	if !strings.Contains(errb.String(), "longhaul report: --src and --dst go together\nrun 'longhaul report --help' for usage\n") {
 		t.Fatal(errb.String())
 	}
 }
@@ -40,5 +40,23 @@ func TestDashboardsExpandPrintsWhatGrafanaWouldRun(t *testing.T) {
 	}
 	if code := dispatch([]string{"dashboards", "expand", "--from", "0", "--to", "1", "$nope"}, nil, &out, &errb); code != 1 {
 		t.Fatalf("unknown variable: %d", code)
+	}
+}
+
+func TestEveryCommandFollowsTheHelpAndExitCodeRule(t *testing.T) {
+	for _, c := range app.Commands {
+		var out, errb strings.Builder
+		if code := dispatch([]string{c.Name, "--help"}, nil, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "usage: longhaul "+c.Name) || errb.Len() > 0 {
+			t.Errorf("%s --help: exit %d, stdout %.60q, stderr %q", c.Name, code, out.String(), errb.String())
+		}
+		if c.Name == "replay" { // its flags are the job graph's, checked by Replay itself
+			continue
+		}
+		out.Reset()
+		errb.Reset()
+		code := dispatch([]string{c.Name, "--no-such-flag"}, nil, &out, &errb)
+		if lines := strings.Split(strings.TrimSpace(errb.String()), "\n"); code != 2 || len(lines) != 2 || !strings.HasPrefix(lines[1], "run 'longhaul "+c.Name) {
+			t.Errorf("%s --no-such-flag: exit %d, stderr %q", c.Name, code, errb.String())
+		}
 	}
 }

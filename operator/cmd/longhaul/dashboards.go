@@ -1,25 +1,25 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
+	"longhaul/internal/cli"
 	"longhaul/operator/dashboards"
 )
 
-func init() {
-	register("dashboards", "expand a dashboard query's Grafana macros and variables the way Grafana does", runDashboards)
+var dashboardsApp = &cli.App{
+	Name: "longhaul dashboards",
+	Doc:  "The Grafana dashboards' queries, as the CLI runs them.",
+	Commands: []cli.Command{
+		{Name: "expand", Summary: "print a query with Grafana's macros and variables expanded", Run: runDashboardsExpand},
+	},
 }
 
-const dashboardsUsage = `usage: longhaul dashboards expand --from MS --to MS [--points N] [--var NAME=VALUE]... QUERY
-
-Prints QUERY with $timeFilter, $__interval and every $variable expanded the way Grafana
-expands InfluxQL (the same code the alerts and report commands run), so tests and scripts
-run exactly what a panel runs. An unknown variable is an error.
-`
+func runDashboards(env *cli.Env, args []string) int {
+	return dashboardsApp.Run(args, env.Stdin, env.Stdout, env.Stderr)
+}
 
 // varFlags collects repeated --var NAME=VALUE.
 type varFlags map[string]string
@@ -35,35 +35,30 @@ func (v varFlags) Set(s string) error {
 	return nil
 }
 
-func runDashboards(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "expand" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprint(stdout, dashboardsUsage)
-			return 0
-		}
-		fmt.Fprint(stderr, dashboardsUsage)
-		return 2
-	}
-	fs := flag.NewFlagSet("dashboards expand", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, dashboardsUsage); fs.PrintDefaults() }
+func runDashboardsExpand(env *cli.Env, args []string) int {
+	fs := env.FlagSet("--from MS --to MS [--points N] [--var NAME=VALUE]... QUERY",
+		"Prints QUERY with $timeFilter, $__interval and every $variable expanded the way Grafana\n"+
+			"expands InfluxQL (the code the alerts and report commands run), so tests and scripts run\n"+
+			"exactly what a panel runs. An unknown variable is an error.")
+	fs.ArgsUsage = "QUERY"
 	from := fs.Int64("from", 0, "range start, epoch milliseconds")
 	to := fs.Int64("to", 0, "range end, epoch milliseconds")
 	points := fs.Int("points", 1000, "points across the range ($__interval = range / points, rounded like Grafana)")
 	vars := varFlags{}
 	fs.Var(vars, "var", "a variable's value, NAME=VALUE (repeatable)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	if code, done := fs.Parse(args); done {
+		return code
 	}
-	if fs.NArg() != 1 || *to <= *from || *points <= 0 {
-		fs.Usage()
-		return 2
+	if fs.NArg() != 1 {
+		return env.UsageError("give one QUERY (got %d)", fs.NArg())
 	}
-	q, err := dashboards.Expand(fs.Arg(0), dashboards.Range{From: time.UnixMilli(*from), To: time.UnixMilli(*to)}, *points, vars)
+	if *to <= *from || *points <= 0 {
+		return env.UsageError("want --from < --to and --points > 0")
+	}
+	q, err := dashboards.Expand(fs.Args()[0], dashboards.Range{From: time.UnixMilli(*from), To: time.UnixMilli(*to)}, *points, vars)
 	if err != nil {
-		fmt.Fprintln(stderr, "longhaul dashboards expand:", err)
-		return 1
+		return env.Fail("%v", err)
 	}
-	fmt.Fprintln(stdout, q)
-	return 0
+	fmt.Fprintln(env.Stdout, q)
+	return cli.ExitOK
 }

@@ -4,113 +4,79 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"time"
 
 	"longhaul/internal/checkout"
+	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
 	"longhaul/operator/render"
 )
 
-func init() {
-	register("job", "the Flink job's lifecycle: submit, list, savepoint, stop (with a savepoint), cancel", runJob)
+var jobApp = &cli.App{
+	Name: "longhaul job",
+	Doc: "The Flink job's lifecycle through Flink's REST API. A job's consumer group and transactional-id\n" +
+		"prefix are its name, so jobs of different names run side by side.",
+	Commands: []cli.Command{
+		{Name: "submit", Summary: "start the job unless one of that name runs; wait until every task runs; print its id", Run: runJobSubmit},
+		{Name: "list", Summary: "every job of the cluster: id, state, start, name", Run: runJobList},
+		{Name: "savepoint", Summary: "take a savepoint of the running job; print its location", Run: runJobSavepoint(false)},
+		{Name: "stop", Summary: "stop the job after a savepoint; print its location", Run: runJobSavepoint(true)},
+		{Name: "cancel", Summary: "cancel the job (no savepoint) and wait until it has ended", Run: runJobCancel},
+	},
 }
 
-const jobUsage = `usage: longhaul job <submit|list|savepoint|stop|cancel> [flags] [-- job arguments]
+func runJob(env *cli.Env, args []string) int {
+	return jobApp.Run(args, env.Stdin, env.Stdout, env.Stderr)
+}
 
-  submit     start the job unless one of that name runs; waits until every task runs and
-             prints its id. Job arguments after -- (flink-jobs/README.md); --kafka is passed
-             from LONGHAUL_KAFKA unless given there.
-  list       every job of the cluster: id, state, name
-  savepoint  take a savepoint of the running job; prints its location
-  stop       stop the job after a savepoint; prints its location
-  cancel     cancel the job (no savepoint)
-`
+// jobFlags are every job action's flags: the cluster, the job's name and how long to wait.
+type jobFlags struct {
+	url, name *string
+	wait      *time.Duration
+}
 
-func runJob(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		w, code := stderr, 2
-		if len(args) > 0 {
-			w, code = stdout, 0
-		}
-		fmt.Fprint(w, jobUsage)
+func addJobFlags(fs *flag.FlagSet) jobFlags {
+	return jobFlags{
+		url:  settings.Flink.String(fs),
+		name: fs.String("name", flink.DefaultName, "job name"),
+		wait: fs.Duration("wait", 2*time.Minute, "how long the job may take to run, stop or save"),
+	}
+}
+
+func (f jobFlags) client() *flink.Client { return &flink.Client{URL: *f.url} }
+
+func (f jobFlags) context() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), *f.wait+time.Minute)
+}
+
+func runJobSubmit(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--name N] [--replace] [--from-savepoint PATH] [-- JOB ARGUMENTS]",
+		"Job arguments after -- (flink-jobs/README.md); --kafka is passed from LONGHAUL_KAFKA unless given\n"+
+			"there. Prints the job's id on stdout, what happened on stderr.")
+	fs.ArgsUsage = "JOB ARGUMENTS"
+	f := addJobFlags(fs.FlagSet)
+	jar := fs.String("jar", checkout.Path("bin", "longhaul-flink.jar"), "the job jar")
+	restore := fs.String("from-savepoint", "", "restore the job's state from this savepoint or retained checkpoint")
+	replace := fs.Bool("replace", false, "cancel a running job of the same name first")
+	kafka := settings.Kafka.String(fs.FlagSet)
+	if code, done := fs.Parse(args); done {
 		return code
 	}
-	action, args := args[0], args[1:]
-	fs := flag.NewFlagSet("job "+action, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, jobUsage); fs.PrintDefaults() }
-	url := settings.Flink.String(fs)
-	name := fs.String("name", flink.DefaultName, "job name (its consumer group and transactional-id prefix too)")
-	wait := fs.Duration("wait", 2*time.Minute, "how long to wait for the job to run, stop or save")
-	var jar, restore, dir, kafka *string
-	var replace *bool
-	switch action {
-	case "submit":
-		jar = fs.String("jar", checkout.Path("bin", "longhaul-flink.jar"), "the job jar")
-		restore = fs.String("from-savepoint", "", "restore the job's state from this savepoint or retained checkpoint")
-		replace = fs.Bool("replace", false, "cancel a running job of the same name first")
-		kafka = settings.Kafka.String(fs)
-	case "savepoint", "stop":
-		dir = fs.String("dir", "", "savepoint folder (default: the cluster's state.savepoints.dir)")
-	case "list", "cancel":
-	default:
-		fmt.Fprintf(stderr, "longhaul job: unknown action %q\nrun 'longhaul job --help' for usage\n", action)
-		return 2
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if action != "submit" && fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "longhaul job %s: unexpected argument %q\nrun 'longhaul job --help' for usage\n", action, fs.Arg(0))
-		return 2
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), *wait+time.Minute)
+	ctx, cancel := f.context()
 	defer cancel()
-	c := &flink.Client{URL: *url}
-	err := func() error {
-		switch action {
-		case "submit":
-			return submitJob(ctx, c, stdout, stderr, flink.Submission{Name: *name, Jar: *jar, Savepoint: *restore,
-				Replace: *replace, Wait: *wait, Args: withKafka(fs.Args(), *kafka)})
-		case "list":
-			return listJobs(ctx, c, stdout)
-		}
-		jobs, err := c.Running(ctx, *name)
-		if err != nil {
-			return err
-		}
-		if len(jobs) == 0 {
-			return fmt.Errorf("no job named %s is running", *name)
-		}
-		id := jobs[0].ID
-		switch action {
-		case "cancel":
-			if err := c.CancelAndWait(ctx, id, *wait); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "job %s (%s) canceled\n", *name, id)
-			return nil
-		case "stop":
-			loc, err := c.StopWithSavepoint(ctx, id, *dir, *wait)
-			if err == nil {
-				fmt.Fprintln(stdout, loc)
-			}
-			return err
-		default:
-			loc, err := c.TakeSavepoint(ctx, id, *dir, *wait)
-			if err == nil {
-				fmt.Fprintln(stdout, loc)
-			}
-			return err
-		}
-	}()
+	id, started, err := f.client().Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,
+		Replace: *replace, Wait: *f.wait, Args: withKafka(fs.Args(), *kafka)})
 	if err != nil {
-		fmt.Fprintf(stderr, "longhaul job %s: %v\n", action, err)
-		return 1
+		return env.Fail("%v", err)
 	}
-	return 0
+	if started {
+		fmt.Fprintf(env.Stderr, "job %s running (%s)\n", *f.name, id)
+	} else {
+		fmt.Fprintf(env.Stderr, "job %s already running (%s): kept\n", *f.name, id)
+	}
+	fmt.Fprintln(env.Stdout, id)
+	return cli.ExitOK
 }
 
 // withKafka passes the Kafka setting to the job unless the job arguments name it already.
@@ -123,29 +89,81 @@ func withKafka(args []string, kafka string) []string {
 	return append([]string{"--" + settings.Kafka.Flag, kafka}, args...)
 }
 
-// submitJob prints the job's id on stdout (for scripts) and what happened on stderr.
-func submitJob(ctx context.Context, c *flink.Client, stdout, stderr io.Writer, s flink.Submission) error {
-	id, started, err := c.Submit(ctx, s)
-	if err != nil {
-		return err
+func runJobList(env *cli.Env, args []string) int {
+	fs := env.FlagSet("", "")
+	f := addJobFlags(fs.FlagSet)
+	if code, done := fs.Parse(args); done {
+		return code
 	}
-	if started {
-		fmt.Fprintf(stderr, "job %s running (%s)\n", s.Name, id)
-	} else {
-		fmt.Fprintf(stderr, "job %s already running (%s): kept\n", s.Name, id)
-	}
-	fmt.Fprintln(stdout, id)
-	return nil
-}
-
-func listJobs(ctx context.Context, c *flink.Client, stdout io.Writer) error {
-	jobs, err := c.Jobs(ctx)
+	ctx, cancel := f.context()
+	defer cancel()
+	jobs, err := f.client().Jobs(ctx)
 	if err != nil {
-		return err
+		return env.Fail("%v", err)
 	}
 	t := &render.TextTable{Header: []string{"id", "state", "started (UTC)", "name"}}
 	for _, j := range jobs {
 		t.Add(j.ID, j.State, render.FormatTime(j.Start), j.Name)
 	}
-	return t.Write(stdout)
+	_ = t.Write(env.Stdout)
+	return cli.ExitOK
+}
+
+// running finds the running job of the flags' name.
+func (f jobFlags) running(ctx context.Context) (string, error) {
+	jobs, err := f.client().Running(ctx, *f.name)
+	if err != nil {
+		return "", err
+	}
+	if len(jobs) == 0 {
+		return "", fmt.Errorf("no job named %s is running", *f.name)
+	}
+	return jobs[0].ID, nil
+}
+
+func runJobSavepoint(stop bool) func(*cli.Env, []string) int {
+	return func(env *cli.Env, args []string) int {
+		fs := env.FlagSet("[--name N] [--dir DIR]", "")
+		f := addJobFlags(fs.FlagSet)
+		dir := fs.String("dir", "", "savepoint folder (default: the cluster's state.savepoints.dir)")
+		if code, done := fs.Parse(args); done {
+			return code
+		}
+		ctx, cancel := f.context()
+		defer cancel()
+		id, err := f.running(ctx)
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		var loc string
+		if stop {
+			loc, err = f.client().StopWithSavepoint(ctx, id, *dir, *f.wait)
+		} else {
+			loc, err = f.client().TakeSavepoint(ctx, id, *dir, *f.wait)
+		}
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		fmt.Fprintln(env.Stdout, loc)
+		return cli.ExitOK
+	}
+}
+
+func runJobCancel(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--name N]", "")
+	f := addJobFlags(fs.FlagSet)
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	ctx, cancel := f.context()
+	defer cancel()
+	id, err := f.running(ctx)
+	if err == nil {
+		err = f.client().CancelAndWait(ctx, id, *f.wait)
+	}
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	fmt.Fprintf(env.Stdout, "job %s (%s) canceled\n", *f.name, id)
+	return cli.ExitOK
 }

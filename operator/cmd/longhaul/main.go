@@ -1,36 +1,30 @@
 // Command longhaul is the operator's entry point: one binary whose subcommands set up the
-// services, validate messages, replay history through the Flink jobs and query results.
+// services, run the Flink job's lifecycle, validate messages, replay history through the job
+// graph and read results. One file per subcommand, flags and printing only; the logic lives in
+// operator/results, dashboards, influx, render, setup and flink.
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"sort"
+
+	"longhaul/internal/cli"
 )
 
-type command struct {
-	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
-}
-
-var commands = map[string]command{}
-
-func register(name, summary string, run func([]string, io.Reader, io.Writer, io.Writer) int) {
-	commands[name] = command{summary, run}
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: longhaul <command> [flags]   (longhaul <command> --help for its flags)")
-	fmt.Fprintln(w, "\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
+var app = &cli.App{
+	Name: "longhaul",
+	Doc:  "The operator's command: set up the services, run the Flink job, follow events and read results.",
+	Commands: []cli.Command{
+		{Name: "setup", Summary: "create the Kafka topics (ingest/topics.yaml) and the InfluxDB database and retention policies", Run: runSetup},
+		{Name: "job", Summary: "the Flink job's lifecycle: submit, list, savepoint, stop (after a savepoint), cancel", Run: runJob},
+		{Name: "tail", Summary: "follow events (and optionally link statistics) live from Kafka, one line each", Run: runTail},
+		{Name: "trends", Summary: "print a link's throughput, loss and RTT history from InfluxDB as a table", Run: runTrends},
+		{Name: "alerts", Summary: "print open alerts and recent events from InfluxDB (the Alerts dashboard's event list)", Run: runAlerts},
+		{Name: "report", Summary: "write a self-contained HTML report: the mesh overview and link dashboards' panels as inline SVG", Run: runReport},
+		{Name: "dashboards", Summary: "expand a dashboard query's Grafana macros and variables the way Grafana does", Run: runDashboards},
+		{Name: "validate", Summary: "check JSON Lines messages against ingest/schemas; prints each invalid line with the reason", Run: runValidate},
+		{Name: "replay", Summary: "run the Flink job graph offline on a local MiniCluster over a file of raw samples; events to stdout", Run: runReplay},
+	},
 }
 
 func main() {
@@ -38,18 +32,5 @@ func main() {
 }
 
 func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "longhaul: unknown command %q\n", args[0])
-		usage(stderr)
-		return 2
-	}
-	return c.run(args[1:], stdin, stdout, stderr)
+	return app.Run(args, stdin, stdout, stderr)
 }

@@ -3,18 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"longhaul/internal/checkout"
+	"longhaul/internal/cli"
 )
-
-func init() {
-	register("replay", "run the Flink job graph offline on a local MiniCluster over a file of raw samples; events to stdout", runReplay)
-}
 
 const replayUsage = `usage: longhaul replay [--input FILE|-] [--stats] [--<detector>.<param> VALUE]...
 
@@ -37,29 +33,28 @@ LONGHAUL_JAVA_HOME (a JDK 17), LONGHAUL_REPLAY_HEAP (default 768m).
 var jvmOpens = []string{"java.lang", "java.util", "java.lang.reflect", "java.io", "java.net", "java.nio",
 	"sun.nio.ch", "java.time", "java.util.concurrent"}
 
-func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// runReplay hands every argument to the job graph's own parser (Replay exits 2 on a bad one).
+func runReplay(env *cli.Env, args []string) int {
 	for _, a := range args {
 		if a == "-h" || a == "--help" {
-			fmt.Fprint(stdout, replayUsage)
-			return 0
+			fmt.Fprint(env.Stdout, replayUsage)
+			return cli.ExitOK
 		}
 	}
 	argv, err := replayCommand(args)
 	if err != nil {
-		fmt.Fprintln(stderr, "longhaul replay:", err)
-		return 2
+		return env.Fail("%v", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
 			return exit.ExitCode()
 		}
-		fmt.Fprintln(stderr, "longhaul replay:", err)
-		return 2
+		return env.Fail("%v", err)
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // replayCommand builds the java command line: the job jar plus a Flink runtime.

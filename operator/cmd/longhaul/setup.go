@@ -2,46 +2,45 @@ package main
 
 import (
 	"context"
-	"flag"
-	"fmt"
-	"io"
 	"os"
 	"time"
 
 	"longhaul/internal/checkout"
+	"longhaul/internal/cli"
+	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/influx"
 	"longhaul/operator/setup"
 )
 
-func init() {
-	register("setup", "create the Kafka topics (ingest/topics.yaml) and the InfluxDB database and retention policies", runSetup)
-}
-
-func runSetup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("setup", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	kafka := settings.Kafka.String(fs)
-	influxURL := settings.Influx.String(fs)
+func runSetup(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--no-kafka] [--no-influx] [--topics FILE] [--retention FILE]",
+		"Creates missing Kafka topics (a topic whose partition count differs is reported, never changed)\n"+
+			"and the InfluxDB database with its retention policies. Safe to run again.")
+	kafka := settings.Kafka.String(fs.FlagSet)
+	influxURL := settings.Influx.String(fs.FlagSet)
 	db := fs.String(settings.InfluxDB.Flag, os.Getenv(settings.InfluxDB.Env), "InfluxDB database (default: the one named in --retention; env "+settings.InfluxDB.Env+")")
 	topics := fs.String("topics", checkout.Path("ingest", "topics.yaml"), "topics file")
 	retention := fs.String("retention", checkout.Path("ingest", "influxdb", "retention.yaml"), "retention policies file")
 	skipKafka := fs.Bool("no-kafka", false, "leave Kafka alone")
 	skipInflux := fs.Bool("no-influx", false, "leave InfluxDB alone")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := fs.Parse(args); done {
+		return code
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	if !*skipKafka {
+		conn, err := kafkaconn.Parse(*kafka)
+		if err != nil {
+			return env.UsageError("%v", err)
+		}
 		f, err := setup.LoadTopics(*topics)
 		if err == nil {
-			_, err = setup.EnsureTopics(ctx, settings.List(*kafka), f, stdout)
+			_, err = setup.EnsureTopics(ctx, conn, f, env.Stdout)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "longhaul setup:", err)
-			return 1
+			return env.Fail("%v", err)
 		}
 	}
 	if !*skipInflux {
@@ -50,12 +49,11 @@ func runSetup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			if *db != "" {
 				f.Database = *db
 			}
-			err = setup.ApplyRetention(ctx, &influx.Client{URL: *influxURL, Token: os.Getenv("INFLUX_TOKEN")}, f, stdout)
+			err = setup.ApplyRetention(ctx, &influx.Client{URL: *influxURL, Token: os.Getenv("INFLUX_TOKEN")}, f, env.Stdout)
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "longhaul setup:", err)
-			return 1
+			return env.Fail("%v", err)
 		}
 	}
-	return 0
+	return cli.ExitOK
 }

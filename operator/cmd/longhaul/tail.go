@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -14,40 +12,35 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/ingest/contract"
+	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 )
 
-func init() {
-	register("tail", "follow events (and optionally link statistics) live from Kafka, one line each", runTail)
-}
-
-func runTail(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tail", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	kafka := settings.Kafka.String(fs)
+func runTail(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--since 10m] [--stats] [--json] [--for D]",
+		"Follows the events topic (committed records only), one line per event; --stats adds 1-minute link statistics.")
+	kafka := settings.Kafka.String(fs.FlagSet)
 	since := fs.Duration("since", 10*time.Minute, "start with records written this long ago")
 	stats := fs.Bool("stats", false, "also print 1-minute link statistics")
 	asJSON := fs.Bool("json", false, "print the messages as JSON Lines")
 	forDur := fs.Duration("for", 0, "stop after this long (0: until interrupted)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	conn, err := kafkaconn.Parse(*kafka)
+	if err != nil {
+		return env.UsageError("%v", err)
 	}
 	topics := []string{contract.TopicEvents}
 	if *stats {
 		topics = append(topics, contract.TopicStats)
 	}
-	conn, err := kafkaconn.Parse(*kafka)
-	if err != nil {
-		fmt.Fprintln(stderr, "longhaul tail:", err)
-		return 2
-	}
 	cl, err := kgo.NewClient(append(conn.Opts(), kgo.ConsumeTopics(topics...),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AfterMilli(time.Now().Add(-*since).UnixMilli())),
 		kgo.FetchIsolationLevel(kgo.ReadCommitted()))...)
 	if err != nil {
-		fmt.Fprintln(stderr, "longhaul tail:", err)
-		return 1
+		return env.Fail("%v", err)
 	}
 	defer cl.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -61,15 +54,15 @@ func runTail(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fetches := cl.PollFetches(ctx)
 		fetches.EachRecord(func(r *kgo.Record) {
 			if *asJSON {
-				fmt.Fprintf(stdout, "%s\n", r.Value)
+				fmt.Fprintf(env.Stdout, "%s\n", r.Value)
 				return
 			}
 			if line := describe(r.Topic, r.Value); line != "" {
-				fmt.Fprintln(stdout, line)
+				fmt.Fprintln(env.Stdout, line)
 			}
 		})
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // describe renders one result message as a line a person reads.

@@ -2,42 +2,37 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"time"
 
+	"longhaul/internal/cli"
 	"longhaul/operator/render"
 	"longhaul/operator/results"
 )
 
-func init() {
-	register("trends", "print a link's throughput, loss and RTT history from InfluxDB as a table", runTrends)
-}
-
-func runTrends(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("trends", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: longhaul trends --src S --dst D [--since 90d] [--every 1d]")
-		fmt.Fprintln(stderr, "One row per bucket: mean throughput (TCP), p10, retransmits, loss and jitter (UDP, ping), RTT (ping).")
-		fmt.Fprintln(stderr, "Reads the retention policy that matches --every (raw < 1h ≤ hourly < 1d ≤ daily), and finer ones")
-		fmt.Fprintln(stderr, "when that one has no statistics for the link yet. Durations take d for days (90d).")
-		fs.PrintDefaults()
-	}
-	flags := addInfluxFlags(fs)
+func runTrends(env *cli.Env, args []string) int {
+	fs := env.FlagSet("--src S --dst D [--since 90d] [--every 1d]",
+		"One row per bucket: mean throughput (TCP), p10, retransmits, loss and jitter (UDP, ping), RTT (ping).\n"+
+			"Reads the retention policy that matches --every (raw < 1h ≤ hourly < 1d ≤ daily), and finer ones\n"+
+			"when that one has no statistics for the link yet. Durations take d for days (90d).")
+	flags := addInfluxFlags(fs.FlagSet)
 	src := fs.String("src", "", "source (required)")
 	dst := fs.String("dst", "", "destination (required)")
 	since := fs.String("since", "90d", "history of this long until now (e.g. 90d, 12h)")
 	every := fs.String("every", "1d", "bucket size (e.g. 1d, 1h, 10m)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, done := fs.Parse(args); done {
+		return code
 	}
-	sinceD, err1 := parseDays(*since)
-	everyD, err2 := parseDays(*every)
-	if *src == "" || *dst == "" || err1 != nil || err2 != nil || everyD <= 0 || fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+	if *src == "" || *dst == "" {
+		return env.UsageError("--src and --dst are required")
+	}
+	sinceD, err := parseDays(*since)
+	if err != nil {
+		return env.UsageError("--since: %v", err)
+	}
+	everyD, err := parseDays(*every)
+	if err != nil || everyD <= 0 {
+		return env.UsageError("--every: want a positive duration such as 1d or 10m, got %q", *every)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -45,13 +40,12 @@ func runTrends(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, rp := range results.Fallback(results.PolicyFor(everyD)) {
 		rows, err := results.Trends(ctx, c, rp, *src, *dst, sinceD, everyD)
 		if err != nil {
-			fmt.Fprintln(stderr, "longhaul trends:", err)
-			return 1
+			return env.Fail("%v", err)
 		}
 		if len(rows) == 0 {
 			continue
 		}
-		fmt.Fprintf(stdout, "%s → %s, last %s every %s (from the %s statistics)\n", *src, *dst, *since, *every, rp)
+		fmt.Fprintf(env.Stdout, "%s → %s, last %s every %s (from the %s statistics)\n", *src, *dst, *since, *every, rp)
 		t := &render.TextTable{Header: []string{"time (UTC)"}}
 		for _, col := range results.TrendColumns {
 			t.Header = append(t.Header, col.Name)
@@ -59,11 +53,10 @@ func runTrends(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		for _, r := range rows {
 			t.Rows = append(t.Rows, trendCells(r))
 		}
-		_ = t.Write(stdout)
-		return 0
+		_ = t.Write(env.Stdout)
+		return cli.ExitOK
 	}
-	fmt.Fprintf(stderr, "longhaul trends: no statistics for %s → %s in the last %s\n", *src, *dst, *since)
-	return 1
+	return env.Fail("no statistics for %s → %s in the last %s", *src, *dst, *since)
 }
 
 // trendCells formats one bucket: rates with their unit, counts whole, the rest to 2 decimals.

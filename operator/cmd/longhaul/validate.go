@@ -2,43 +2,37 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"longhaul/collectors/schema"
+	"longhaul/internal/cli"
 )
 
-func init() {
-	register("validate", "check JSON Lines messages against ingest/schemas; prints each invalid line with the reason", runValidate)
-}
-
-func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runValidate(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--schemas DIR] [FILE|-]", "Checks each line against ingest/schemas; prints each invalid line as FILE:LINE: reason.")
+	fs.ArgsUsage = "FILE"
 	dir := fs.String("schemas", schema.DefaultDir(), "folder of *.schema.json")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: longhaul validate [--schemas DIR] [FILE|-]")
-		fs.PrintDefaults()
+	if code, done := fs.Parse(args); done {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if fs.NArg() > 1 {
+		return env.UsageError("one FILE at most (got %d)", fs.NArg())
 	}
 	reg, err := schema.Load(*dir)
 	if err != nil {
-		fmt.Fprintln(stderr, "longhaul validate:", err)
-		return 2
+		return env.Fail("%v", err)
 	}
-	in, name := stdin, "-"
-	if fs.NArg() > 0 && fs.Arg(0) != "-" {
-		f, err := os.Open(fs.Arg(0))
+	var in io.Reader = env.Stdin
+	name := "-"
+	if fs.NArg() == 1 && fs.Args()[0] != "-" {
+		f, err := os.Open(fs.Args()[0])
 		if err != nil {
-			fmt.Fprintln(stderr, "longhaul validate:", err)
-			return 2
+			return env.Fail("%v", err)
 		}
 		defer f.Close()
-		in, name = f, fs.Arg(0)
+		in, name = f, fs.Args()[0]
 	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -49,19 +43,18 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		if err := reg.Validate(sc.Bytes()); err != nil {
-			fmt.Fprintf(stdout, "%s:%d: %v\n", name, line, err)
+			fmt.Fprintf(env.Stdout, "%s:%d: %v\n", name, line, err)
 			bad++
 			continue
 		}
 		good++
 	}
 	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "longhaul validate: %s:%d: %v\n", name, line+1, err)
-		return 2
+		return env.Fail("%s:%d: %v", name, line+1, err)
 	}
-	fmt.Fprintf(stderr, "%d valid, %d invalid\n", good, bad)
+	fmt.Fprintf(env.Stderr, "%d valid, %d invalid\n", good, bad)
 	if bad > 0 {
-		return 1
+		return cli.ExitFailure
 	}
-	return 0
+	return cli.ExitOK
 }

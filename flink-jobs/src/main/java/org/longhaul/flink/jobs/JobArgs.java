@@ -10,7 +10,7 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
     public static JobArgs parse(String[] argv) {
         Args a = new Args(argv);
         KafkaOptions kafka = new KafkaOptions(
-                a.string("bootstrap-servers", "127.0.0.1:9092"),
+                kafkaBootstrap(a),
                 a.string("group-id", "longhaul-link-monitor"),
                 a.string("starting-offsets", "committed"),
                 a.string("topic-throughput", Contract.TOPIC_THROUGHPUT),
@@ -31,6 +31,15 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
                 objectReuse(a.string("object-reuse", "true")));
         a.requireAllKnown();
         return args;
+    }
+
+    /**
+     * --kafka HOST:PORT,... (default 127.0.0.1:9092): the name every Longhaul program gives the
+     * bootstrap list (internal/settings). --bootstrap-servers, its former name, is still read.
+     */
+    private static String kafkaBootstrap(Args a) {
+        String legacy = a.string("bootstrap-servers", "127.0.0.1:9092");
+        return a.string("kafka", legacy);
     }
 
     /**

@@ -33,7 +33,7 @@ class LinkMonitorJobIT {
         String v = System.getenv(name);
         if (v == null || v.isBlank()) {
             fail(name + " is not set: this integration test needs the native stack (scripts/stack/up.sh), "
-                    + "e.g. LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK_REST=http://127.0.0.1:8081");
+                    + "e.g. LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK=http://127.0.0.1:8081");
         }
         return v;
     }
@@ -41,7 +41,7 @@ class LinkMonitorJobIT {
     @Test
     void theJarOnTheClusterTurnsKafkaSamplesIntoCommittedEventsStatsAndDeadLetters() throws Exception {
         String kafka = env("LONGHAUL_KAFKA");
-        FlinkRest flink = new FlinkRest(env("LONGHAUL_FLINK_REST"));
+        FlinkRest flink = new FlinkRest(env("LONGHAUL_FLINK"));
         Path jar = Path.of(System.getProperty("longhaul.jar", "target/longhaul-flink-jobs-0.1.0.jar"));
         assertTrue(Files.isRegularFile(jar), "no jar at " + jar.toAbsolutePath() + ": run mvn verify");
         String run = "it-" + UUID.randomUUID().toString().substring(0, 8);
@@ -57,7 +57,7 @@ class LinkMonitorJobIT {
 
             String jarId = flink.upload(jar);
             String jobId = flink.run(jarId, "org.longhaul.flink.jobs.LinkMonitorJob", List.of(
-                    "--bootstrap-servers", kafka, "--group-id", run, "--job-name", run,
+                    "--kafka", kafka, "--group-id", run, "--job-name", run,
                     "--transactional-id-prefix", run, "--starting-offsets", "earliest", "--parallelism", "1",
                     "--topic-throughput", raw + "throughput", "--topic-path", raw + "path",
                     "--topic-rtt", raw + "rtt", "--topic-host", raw + "host",

@@ -17,7 +17,7 @@ class JobGraphTest {
 
     @Test
     void everyOperatorOfTheKafkaJobHasAUniqueUid() {
-        JobArgs args = JobArgs.parse(new String[] {"--bootstrap-servers", "127.0.0.1:1"});
+        JobArgs args = JobArgs.parse(new String[] {"--kafka", "127.0.0.1:1"});
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         LinkMonitorPipeline.wire(env, KafkaConnectors.sources(args.kafka()), KafkaConnectors.sinks(args.kafka()),
                 args.pipeline());

@@ -1,0 +1,48 @@
+"""The Flink job lifecycle for tests and benchmarks, through `bin/longhaul job` — the one client
+of Flink's REST API (operator/flink). Addresses come from LONGHAUL_FLINK and LONGHAUL_KAFKA."""
+import os
+import pathlib
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CLI = ROOT / "bin" / "longhaul"
+TESTBED_PROFILE = ROOT / "tests" / "testbed" / "job-profile.args"
+
+
+def _job(*args, timeout_s=240):
+    r = subprocess.run([str(CLI), "job", *args], capture_output=True, text=True, timeout=timeout_s, env=os.environ)
+    if r.returncode != 0:
+        raise AssertionError(f"longhaul job {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-3000:]}")
+    return r.stdout.strip()
+
+
+def submit(name, args, replace=True, restore=None, wait="2m"):
+    """Starts job `name` (cancelling a running one of that name unless replace is False) and
+    waits until every task runs; returns its id. `args` are the job's arguments."""
+    flags = ["--name", name, "--wait", wait]
+    if replace:
+        flags.append("--replace")
+    if restore:
+        flags += ["--from-savepoint", restore]
+    return _job("submit", *flags, "--", *args).splitlines()[-1]
+
+
+def cancel(name):
+    """Cancels job `name` and waits until it has ended."""
+    _job("cancel", "--name", name)
+
+
+def states(name):
+    """The states of the cluster's jobs named `name`, newest listed first by Flink."""
+    out = _job("list")
+    return [line.split()[1] for line in out.splitlines()[1:] if line.split()[-1] == name]
+
+
+def testbed_profile():
+    """The job arguments of a testbed story (tests/testbed/job-profile.args), shared with make demo."""
+    args = []
+    for line in TESTBED_PROFILE.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            args.append(line)
+    return args
