@@ -86,7 +86,7 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	}
 	prod := opt.Producer
 	if prod == nil {
-		a.client, err = publish.NewClient(cfg.Kafka.Brokers, cfg.Kafka.ClientID, cfg.Kafka.MaxInFlight, a.log)
+		a.client, err = publish.NewClient(cfg.Kafka.Bootstrap, cfg.Kafka.ClientID, cfg.Kafka.MaxInFlight, a.log)
 		if err != nil {
 			a.spool.Close()
 			return nil, fmt.Errorf("kafka client: %w", err)
@@ -99,7 +99,7 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	a.sched = schedule.New(tasks, a.sink, schedule.Options{Src: cfg.Src, MaxBackground: cfg.Schedule.MaxBackground,
 		Clock: opt.Clock, Rand: opt.Rand, Logger: a.log})
 	a.log.Info("longhaul-probe configured", "src", cfg.Src, "config", cfg.File(), "probes", len(insts),
-		"runs_per_interval", len(tasks), "spool", cfg.Spool.Dir, "brokers", cfg.Kafka.Brokers, "validation", reg != nil)
+		"runs_per_interval", len(tasks), "spool", cfg.Spool.Dir, "kafka", cfg.Kafka.Bootstrap, "validation", reg != nil)
 	return a, nil
 }
 

@@ -61,7 +61,7 @@ func writeConfig(t *testing.T, dir, brokers, probes string) *config.Config {
 	t.Helper()
 	body := fmt.Sprintf(`src: cern-ps1
 kafka:
-  brokers: [%s]
+  bootstrap: [%s]
   max_in_flight: 100
 spool:
   dir: %s

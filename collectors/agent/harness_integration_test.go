@@ -180,7 +180,7 @@ func itConfig(t *testing.T, dir, brokers, spool string, probes string) *config.C
 	t.Helper()
 	body := fmt.Sprintf(`src: it-sender
 kafka:
-  brokers: [%s]
+  bootstrap: [%s]
   max_in_flight: 200
 spool:
 %s

@@ -1,8 +1,11 @@
 // Package config is the typed configuration of longhaul-probe: one YAML file per host naming
-// the host, its Kafka brokers, the on-disk spool, the health endpoint, the targets of the mesh
-// and the probes run against them. Load decodes it strictly (unknown fields are errors), applies
-// every default in one place (defaults.go) and validates it; every error names FILE:LINE and the
-// field path. longhaul-probe.example.yaml documents each field with its default.
+// the host, its Kafka bootstrap address, the on-disk spool, the health endpoint, the targets of
+// the mesh and the probes run against them. Load decodes it strictly (unknown fields are
+// errors), takes the settings given outside the file (settings.go: flag > environment > file),
+// applies every default in one place (defaults.go) and validates it; every error names
+// FILE:LINE and the field path. The sample config (sample.yaml and each kind's, printed by
+// `longhaul-probe config sample`) documents each field with its default; tests hold it to the
+// code.
 package config
 
 import "gopkg.in/yaml.v3"
@@ -21,40 +24,46 @@ type Config struct {
 	Targets    []Target `yaml:"targets"`
 	Probes     []Probe  `yaml:"probes"`
 
-	file string     // the file it was loaded from, for error messages
-	root *yaml.Node // the parsed document
-	idx  *nodeIndex // line numbers of its fields
+	file      string     // the file it was loaded from, for error messages
+	root      *yaml.Node // the parsed document
+	idx       *nodeIndex // line numbers of its fields
+	kafkaFrom string     // where Kafka.Bootstrap came from: a key of the file, a flag or a variable
+	warnings  []string   // deprecated names in use
 }
 
-// Kafka is the producer side: one long-lived client.
+// Kafka is the producer side: one long-lived client. Defaults are in defaults.go.
 type Kafka struct {
-	Brokers  []string `yaml:"brokers"`   // required, host:port
-	ClientID string   `yaml:"client_id"` // default "longhaul-probe-<src>"
+	// Bootstrap is where the client finds the cluster: host:port of one or more brokers.
+	// Required; --kafka and LONGHAUL_KAFKA replace it (settings.go).
+	Bootstrap HostPorts `yaml:"bootstrap"`
+	// Brokers is the deprecated name of Bootstrap: Load moves it there with a warning.
+	Brokers  HostPorts `yaml:"brokers"`
+	ClientID string    `yaml:"client_id"` // "longhaul-probe-<src>" when empty
 	// MaxInFlight bounds how many spooled samples are handed to the client before Kafka has
-	// acknowledged them. Default 1000.
+	// acknowledged them.
 	MaxInFlight int `yaml:"max_in_flight"`
 }
 
 // Spool is the on-disk queue every sample goes through before Kafka.
 type Spool struct {
-	Dir          string   `yaml:"dir"`           // default /var/lib/longhaul/spool
-	MaxBytes     ByteSize `yaml:"max_bytes"`     // default 256MiB
-	SegmentBytes ByteSize `yaml:"segment_bytes"` // default 8MiB
+	Dir          string   `yaml:"dir"`
+	MaxBytes     ByteSize `yaml:"max_bytes"`
+	SegmentBytes ByteSize `yaml:"segment_bytes"`
 	// Fsync is "always" (after every batch of samples, before the run is considered
-	// recorded; default), "interval" (every FsyncInterval) or "never" (left to the kernel).
+	// recorded), "interval" (every FsyncInterval) or "never" (left to the kernel).
 	Fsync         string   `yaml:"fsync"`
-	FsyncInterval Duration `yaml:"fsync_interval"` // default 1s
+	FsyncInterval Duration `yaml:"fsync_interval"`
 }
 
 // Health is the HTTP endpoint and the periodic log line.
 type Health struct {
-	Listen   string   `yaml:"listen"`    // default 127.0.0.1:9273; "off" disables the endpoint
-	LogEvery Duration `yaml:"log_every"` // default 1m; 0 disables the log line
+	Listen   string   `yaml:"listen"`    // "off" disables the endpoint
+	LogEvery Duration `yaml:"log_every"` // the periodic health log line
 }
 
 // Schedule tunes the scheduler.
 type Schedule struct {
-	// MaxBackground bounds concurrent background (non-exclusive) runs. Default 4.
+	// MaxBackground bounds concurrent background (non-exclusive) runs.
 	MaxBackground int `yaml:"max_background"`
 }
 
@@ -72,13 +81,13 @@ type Target struct {
 type Probe struct {
 	ID      string    `yaml:"id"`      // required, unique; the probe_id of samples
 	Kind    string    `yaml:"kind"`    // a registered probe kind (probe.Kinds())
-	Targets TargetSel `yaml:"targets"` // a list of target names, or "all" (default)
+	Targets TargetSel `yaml:"targets"` // a list of target names, or "all" (when absent)
 	// Interval between runs of each (probe, target) pair. Required.
 	Interval Duration `yaml:"interval"`
-	// Jitter is the random slip: each run starts in [slot, slot+jitter). Default interval/4.
+	// Jitter is the random slip: each run starts in [slot, slot+jitter). Nil: interval/4.
 	Jitter *Duration `yaml:"jitter"`
 	// MaxWait is how long past its planned start a run may wait for its turn (an exclusive
-	// run in progress) before it is reported not_started. Default: the interval. A run never
+	// run in progress) before it is reported not_started. Nil: the interval. A run never
 	// waits past the planned start of the pair's next run.
 	MaxWait *Duration `yaml:"max_wait"`
 	// Params is passed as is to the kind's Factory.
@@ -87,3 +96,7 @@ type Probe struct {
 
 // File is the path the configuration was loaded from.
 func (c *Config) File() string { return c.file }
+
+// Warnings are the deprecated names the config was given with (a key of the file, with its
+// FILE:LINE, or an environment variable), one line each, naming the new name.
+func (c *Config) Warnings() []string { return c.warnings }

@@ -88,7 +88,7 @@ func TestFullConfigKeepsEveryValue(t *testing.T) {
 		c.Spool.FsyncInterval.D() != 500*time.Millisecond {
 		t.Errorf("spool: %+v", c.Spool)
 	}
-	if c.Kafka.ClientID != "probe-cern" || c.Kafka.MaxInFlight != 200 || len(c.Kafka.Brokers) != 2 {
+	if c.Kafka.ClientID != "probe-cern" || c.Kafka.MaxInFlight != 200 || len(c.Kafka.Bootstrap) != 2 || len(c.Warnings()) != 0 {
 		t.Errorf("kafka: %+v", c.Kafka)
 	}
 	if !c.Targets[0].Shared || c.Targets[0].Labels["site"] != "FNAL" || c.Targets[1].Address != "2001:db8::1" {
@@ -156,21 +156,6 @@ func TestByteSizeUnits(t *testing.T) {
 		var b ByteSize
 		if err := yaml.Unmarshal([]byte(in), &b); err != nil || b != want {
 			t.Errorf("%s: got %d, %v", in, b, err)
-		}
-	}
-}
-
-func TestBrokersCanBeOverriddenAndAreChecked(t *testing.T) {
-	c, err := Load("testdata/good/minimal.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetBrokers("kafka:9092, 10.0.0.2:9092"); err != nil || len(c.Kafka.Brokers) != 2 || c.Kafka.Brokers[0] != "kafka:9092" {
-		t.Fatalf("%v %v", c.Kafka.Brokers, err)
-	}
-	for _, bad := range []string{"", "kafka", "kafka:0", "-x:9092", "a;b:9092"} {
-		if err := c.SetBrokers(bad); err == nil {
-			t.Errorf("%q accepted", bad)
 		}
 	}
 }

@@ -2,7 +2,8 @@ package config
 
 import "time"
 
-// Defaults, applied in one place. longhaul-probe.example.yaml repeats them as comments.
+// Defaults, applied in one place. The sample config (sample.yaml) shows them as comments;
+// TestTheSampleShowsEveryDefault holds the two together.
 const (
 	DefaultClientIDPrefix = "longhaul-probe"
 	DefaultMaxInFlight    = 1000

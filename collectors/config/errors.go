@@ -7,7 +7,8 @@ import (
 )
 
 // FieldError is one problem of a config file, located by line and field path
-// ("probes[1].interval").
+// ("probes[1].interval"), or of a setting given outside the file (File empty, Path the flag or
+// variable: "--kafka").
 type FieldError struct {
 	File string
 	Line int
@@ -16,6 +17,9 @@ type FieldError struct {
 }
 
 func (e FieldError) Error() string {
+	if e.File == "" { // a setting given outside the file: Path is the flag or variable
+		return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	}
 	if e.Path == "" {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
@@ -48,6 +52,11 @@ func (l *errorList) at(path, format string, args ...any) {
 // atLine records an error whose line is known.
 func (l *errorList) atLine(line int, path, msg string) {
 	l.errs = append(l.errs, FieldError{File: l.file, Line: line, Path: path, Msg: msg})
+}
+
+// outside records an error of a setting given outside the file (a flag, a variable).
+func (l *errorList) outside(name, msg string) {
+	l.errs = append(l.errs, FieldError{Path: name, Msg: msg})
 }
 
 func (l *errorList) err() error {

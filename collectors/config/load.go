@@ -13,18 +13,24 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Load reads, decodes, defaults and validates the file at path. Probe kinds are checked
-// against the probe registry; their params are checked by Build.
-func Load(path string) (*Config, error) {
+// Load reads, decodes, defaults and validates the file at path, as it is. Probe kinds are
+// checked against the probe registry; their params are checked by Build.
+func Load(path string) (*Config, error) { return LoadWith(path, Options{}) }
+
+// LoadWith is Load with the settings given outside the file (flag > environment > file).
+func LoadWith(path string, opt Options) (*Config, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, raw)
+	return ParseWith(path, raw, opt)
 }
 
 // Parse is Load for bytes already read; file names them in errors.
-func Parse(file string, raw []byte) (*Config, error) {
+func Parse(file string, raw []byte) (*Config, error) { return ParseWith(file, raw, Options{}) }
+
+// ParseWith is LoadWith for bytes already read.
+func ParseWith(file string, raw []byte, opt Options) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		return nil, Errors{{File: file, Line: lineOf(err.Error()), Msg: err.Error()}}
@@ -33,7 +39,7 @@ func Parse(file string, raw []byte) (*Config, error) {
 		return nil, Errors{{File: file, Line: 1, Msg: "empty configuration"}}
 	}
 	idx := indexNodes(&doc)
-	c := &Config{file: file, root: &doc}
+	c := &Config{file: file, root: &doc, idx: idx}
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil {
@@ -43,11 +49,13 @@ func Parse(file string, raw []byte) (*Config, error) {
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, Errors{{File: file, Line: extra.Line, Msg: "more than one YAML document"}}
 	}
+	l := &errorList{file: file, idx: idx}
+	c.resolveKafka(l, opt)
 	applyDefaults(c)
-	if err := validate(c, idx); err != nil {
+	validate(l, c)
+	if err := l.err(); err != nil {
 		return nil, err
 	}
-	c.idx = idx
 	return c, nil
 }
 

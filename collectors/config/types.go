@@ -62,6 +62,38 @@ func (b *ByteSize) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// HostPorts is a list of host:port: a YAML list, or one string of comma-separated items (as
+// --kafka and LONGHAUL_KAFKA give it).
+type HostPorts []string
+
+// UnmarshalYAML accepts a list of strings or one comma-separated string.
+func (h *HostPorts) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*h = splitHostPorts(n.Value)
+		return nil
+	case yaml.SequenceNode:
+		out := make(HostPorts, 0, len(n.Content))
+		for _, item := range n.Content {
+			if item.Kind != yaml.ScalarNode {
+				return typeError(item, "host:port must be a string")
+			}
+			out = append(out, strings.TrimSpace(item.Value))
+		}
+		*h = out
+		return nil
+	}
+	return typeError(n, "write host:port, a list of them, or them comma-separated")
+}
+
+func splitHostPorts(s string) HostPorts {
+	var out HostPorts
+	for _, item := range strings.Split(s, ",") {
+		out = append(out, strings.TrimSpace(item))
+	}
+	return out
+}
+
 // TargetSel selects targets: "all", or a list of target names.
 type TargetSel struct {
 	All   bool

@@ -23,15 +23,13 @@ var (
 // but an address carrying them is a mistake or an attack either way.
 const shellMeta = "`$;&|<>(){}[]*?!~'\"\\#="
 
-func validate(c *Config, idx *nodeIndex) error {
-	l := &errorList{file: c.file, idx: idx}
+func validate(l *errorList, c *Config) {
 	checkHostName(l, "src", c.Src)
-	validateKafka(l, &c.Kafka)
+	validateKafka(l, &c.Kafka, c.kafkaFrom)
 	validateSpool(l, &c.Spool)
 	validateHealth(l, c)
 	names := validateTargets(l, c.Targets)
 	validateProbes(l, c.Probes, names)
-	return l.err()
 }
 
 func checkHostName(l *errorList, path, v string) {
@@ -43,13 +41,22 @@ func checkHostName(l *errorList, path, v string) {
 	}
 }
 
-func validateKafka(l *errorList, k *Kafka) {
-	if len(k.Brokers) == 0 {
-		l.at("kafka.brokers", "required: at least one host:port")
+// validateKafka checks the bootstrap address where it came from: from keys of the file
+// (kafka.bootstrap, or the deprecated kafka.brokers) errors name FILE:LINE and the key; from
+// a flag or a variable they name it.
+func validateKafka(l *errorList, k *Kafka, from string) {
+	inFile := from == KafkaKey || from == OldKafkaKey
+	if len(k.Bootstrap) == 0 && inFile {
+		l.at(KafkaKey, "required: at least one host:port (or --%s, %s)", KafkaFlag, KafkaEnv)
 	}
-	for i, b := range k.Brokers {
-		if err := checkHostPort(b); err != nil {
-			l.at(fmt.Sprintf("kafka.brokers[%d]", i), "%v", err)
+	for i, b := range k.Bootstrap {
+		err := checkHostPort(b)
+		switch {
+		case err == nil:
+		case inFile:
+			l.at(fmt.Sprintf("%s[%d]", from, i), "%v", err)
+		default:
+			l.outside(from, err.Error())
 		}
 	}
 	if k.MaxInFlight < 1 || k.MaxInFlight > 10000 {

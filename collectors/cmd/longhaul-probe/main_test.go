@@ -36,7 +36,7 @@ func TestCheckNamesTheFileLineAndFieldOfEveryError(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "bad.yaml")
 	os.WriteFile(cfg, []byte(`src: cern-ps1
-kafka: {brokers: [127.0.0.1:9092]}
+kafka: {bootstrap: 127.0.0.1:9092}
 targets:
   - {name: fnal, address: "-c"}
 probes:
@@ -62,7 +62,7 @@ probes:
 	}
 	// Params are checked by the kind once the structure is valid.
 	os.WriteFile(cfg, []byte(`src: cern-ps1
-kafka: {brokers: [127.0.0.1:9092]}
+kafka: {bootstrap: 127.0.0.1:9092}
 targets: [{name: fnal}]
 probes:
   - id: tput

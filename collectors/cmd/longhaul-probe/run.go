@@ -75,11 +75,11 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 
 // loadConfig loads path and applies --brokers if given.
 func loadConfig(path, brokers string) (*config.Config, error) {
-	cfg, err := config.Load(path)
-	if err == nil && brokers != "" {
-		err = cfg.SetBrokers(brokers)
+	var opt config.Options
+	if brokers != "" {
+		opt.Kafka = config.Override{From: "--brokers", Value: brokers}
 	}
-	return cfg, err
+	return config.LoadWith(path, opt)
 }
 
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {

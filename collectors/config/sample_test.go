@@ -1,0 +1,95 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"longhaul/collectors/internal/sampletest"
+)
+
+// testEntry stands for the kinds' sample entries, which register in their own packages.
+const testEntry = "  - id: tput\n    kind: test-kind\n    interval: 4h\n"
+
+// public is what a config holds, without where it was read from.
+func public(c *Config) Config {
+	out := *c
+	out.file, out.root, out.idx, out.kafkaFrom, out.warnings = "", nil, nil, "", nil
+	for i := range out.Probes {
+		out.Probes[i].Params = yaml.Node{}
+	}
+	return out
+}
+
+// The sample is the documentation of the agent's fields: every value it shows commented is
+// the default applyDefaults gives, so uncommenting them all changes nothing.
+func TestTheSampleShowsEveryDefault(t *testing.T) {
+	sample := SampleConfig() + testEntry
+	uncommented, n := sampletest.Uncomment(sample)
+	if n < 10 {
+		t.Fatalf("only %d commented settings in the sample", n)
+	}
+	asWritten, err := Parse("sample.yaml", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := Parse("sample.yaml", []byte(uncommented))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, uncommented)
+	}
+	if a, b := public(asWritten), public(all); !reflect.DeepEqual(a, b) {
+		t.Errorf("the commented values are not the defaults:\nas written  %+v\nuncommented %+v", a, b)
+	}
+	if len(asWritten.Warnings()) != 0 {
+		t.Errorf("the sample uses deprecated names: %q", asWritten.Warnings())
+	}
+}
+
+// Every field of the agent's config appears in the sample, set or commented.
+func TestTheSampleShowsEveryField(t *testing.T) {
+	uncommented, _ := sampletest.Uncomment(SampleConfig() + testEntry)
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(uncommented), &doc); err != nil {
+		t.Fatal(err)
+	}
+	root := doc.Content[0]
+	child := func(n *yaml.Node, key string) *yaml.Node {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i+1]
+			}
+		}
+		t.Fatalf("the sample has no %q", key)
+		return nil
+	}
+	for _, c := range []struct {
+		node   *yaml.Node
+		fields any
+	}{
+		{root, Config{}},
+		{child(root, "kafka"), Kafka{}},
+		{child(root, "spool"), Spool{}},
+		{child(root, "health"), Health{}},
+		{child(root, "schedule"), Schedule{}},
+		{child(root, "targets").Content[0], Target{}},
+	} {
+		want := sampletest.Tags(c.fields)
+		if _, ok := c.fields.(Kafka); ok { // the deprecated name is not shown
+			want = strings.Fields(strings.Replace(strings.Join(want, " "), "brokers", "", 1))
+		}
+		if got := sampletest.Keys(c.node); !reflect.DeepEqual(got, want) {
+			t.Errorf("%T: the sample shows %v, the config has %v", c.fields, got, want)
+		}
+	}
+}
+
+func TestTheWholeSampleIsTheAgentsPartThenEveryKindsEntry(t *testing.T) {
+	if got := Sample(); got != SampleConfig() { // test-kind registers no sample
+		t.Errorf("Sample() adds %q", strings.TrimPrefix(got, SampleConfig()))
+	}
+	if !strings.HasSuffix(SampleConfig(), "\nprobes:\n") {
+		t.Error("the agent's part must end with the probes: key the kinds' entries go under")
+	}
+}
