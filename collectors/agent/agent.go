@@ -30,6 +30,9 @@ type Options struct {
 	Clock    schedule.Clock   // default: the wall clock
 	Rand     *rand.Rand       // default: randomly seeded
 	Exec     probe.Exec       // default: SystemExec
+	// LookPath finds the probes' tools for the admission check at start; default LookPath
+	// (what SystemExec runs them with).
+	LookPath func(string) (string, error)
 	Producer publish.Producer // default: a franz-go client built from the config
 	// Publisher tuning (backoffs, ping period); MaxInFlight comes from the config.
 	Publisher publish.PublisherOptions
@@ -62,6 +65,9 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	if opt.Exec == nil {
 		opt.Exec = SystemExec
 	}
+	if opt.LookPath == nil {
+		opt.LookPath = LookPath
+	}
 	if opt.Clock == nil {
 		opt.Clock = schedule.RealClock{}
 	}
@@ -70,6 +76,7 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.admit(insts)
 	tasks := schedule.TasksFrom(insts)
 	reg, err := loadSchemas(cfg.SchemasDir, a.log)
 	if err != nil {
@@ -101,6 +108,19 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	a.log.Info("longhaul-probe configured", "src", cfg.Src, "config", cfg.File(), "probes", len(insts),
 		"runs_per_interval", len(tasks), "spool", cfg.Spool.Dir, "kafka", cfg.Kafka.Bootstrap, "validation", reg != nil)
 	return a, nil
+}
+
+// admit logs, before anything runs, every tool a probe needs that is not on PATH (the same
+// check as `longhaul-probe check`). The probe still runs: its runs are published with
+// error class tool_missing, so the gap shows downstream too; installing the tool mends it
+// without a restart.
+func (a *Agent) admit(insts []config.Instance) {
+	for _, tc := range a.cfg.CheckTools(insts, a.opt.LookPath) {
+		if tc.Missing != nil {
+			a.log.Warn("probe cannot run: tool missing", "probe", tc.ProbeID, "kind", tc.Kind, "tool", tc.Tool,
+				"problem", tc.Missing.Error())
+		}
+	}
 }
 
 // loadSchemas returns the registry samples are validated against, or nil when disabled.

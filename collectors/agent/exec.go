@@ -12,6 +12,9 @@ import (
 // maxOutput caps what one tool run may print (an iperf3 -J of a long test is a few MB).
 const maxOutput = 64 << 20
 
+// LookPath finds a tool the way SystemExec will run it: exec.LookPath, on $PATH.
+func LookPath(tool string) (string, error) { return exec.LookPath(tool) }
+
 // SystemExec runs a tool directly (argv, never a shell) in its own process group, so a
 // cancelled or timed-out run kills the tool and its children (traceroute's helpers).
 func SystemExec(ctx context.Context, argv []string) (stdout, stderr []byte, err error) {

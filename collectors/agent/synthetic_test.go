@@ -19,7 +19,11 @@ type synthetic struct {
 	Intervals int           `yaml:"intervals"`
 	Excl      bool          `yaml:"exclusive"`
 	Duration  time.Duration `yaml:"duration"` // how long a run takes (real time)
+	// Needs names programs, as a real kind's runs would execute, for the admission check.
+	Needs []string `yaml:"tools"`
 }
+
+func (p *synthetic) Tools() []string { return p.Needs }
 
 func init() {
 	probe.Register(probe.Registration{Kind: "synthetic", New: func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {

@@ -17,7 +17,8 @@ type Instance struct {
 }
 
 // Build calls every probe's Factory with its params and exec. Factory errors are located at
-// the params (or the probe entry when it has none). Nothing is run.
+// the params (or the probe entry when it has none). Nothing is run. With an error, the
+// instances that did build are returned too, so a check can report every problem at once.
 func (c *Config) Build(exec probe.Exec) ([]Instance, error) {
 	l := &errorList{file: c.file, idx: c.idx}
 	out := make([]Instance, 0, len(c.Probes))
@@ -40,10 +41,7 @@ func (c *Config) Build(exec probe.Exec) ([]Instance, error) {
 		}
 		out = append(out, Instance{Conf: p, Probe: pr, Targets: c.targetsOf(p)})
 	}
-	if err := l.err(); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, l.err()
 }
 
 func (c *Config) targetsOf(p *Probe) []Target {

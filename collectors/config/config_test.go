@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,5 +158,64 @@ func TestByteSizeUnits(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(in), &b); err != nil || b != want {
 			t.Errorf("%s: got %d, %v", in, b, err)
 		}
+	}
+}
+
+
+// toolKind is a test kind that runs the programs its params name.
+type toolKind struct {
+	testKind
+	tools []string
+}
+
+func (k toolKind) Tools() []string { return k.tools }
+
+func init() {
+	probe.Register(probe.Registration{Kind: "tool-kind", New: func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {
+		var p struct {
+			Tools []string `yaml:"tools"`
+		}
+		err := params.Decode(&p)
+		return toolKind{tools: p.Tools}, err
+	}})
+}
+
+func TestCheckToolsNamesTheProbeAndTheToolMissingFromPATH(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "iperf3"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	cfg := filepath.Join(t.TempDir(), "mesh.yaml")
+	os.WriteFile(cfg, []byte(`src: cern-ps1
+kafka: {bootstrap: 127.0.0.1:9092}
+targets: [{name: fnal-ps1}]
+probes:
+  - {id: tput, kind: tool-kind, interval: 4h, params: {tools: [iperf3, ip]}}
+  - {id: plain, kind: test-kind, interval: 1h}
+  - id: path
+    kind: tool-kind
+    interval: 10m
+    params: {tools: [traceroute]}
+`), 0o644)
+	c, insts, err := loadAndBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tc := range c.CheckTools(insts, exec.LookPath) {
+		if tc.Missing != nil {
+			got = append(got, tc.Missing.Error())
+		} else {
+			got = append(got, tc.ProbeID+" "+tc.Tool+" "+tc.Path)
+		}
+	}
+	want := []string{
+		"tput iperf3 " + filepath.Join(dir, "iperf3"),
+		cfg + `:5: probes[0]: probe "tput" (tool-kind) runs ip: not found in $PATH; its runs would fail with tool_missing`,
+		cfg + `:7: probes[2]: probe "path" (tool-kind) runs traceroute: not found in $PATH; its runs would fail with tool_missing`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
