@@ -1,4 +1,4 @@
-// Package dashq loads Longhaul's Grafana dashboards (dashboards/json) and expands their InfluxQL
+// Package dashboards loads Longhaul's Grafana dashboards (dashboards/json) and expands their InfluxQL
 // queries the way Grafana does, so the operator CLI runs exactly the dashboards' queries.
 package dashboards
 
