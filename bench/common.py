@@ -13,12 +13,16 @@ from confluent_kafka import Consumer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
+sys.path.insert(0, str(ROOT / "ingest"))
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
+from longhaul_contract import CONTRACT  # noqa: E402
+
+STATS_TOPIC = CONTRACT.topic("stats")    # the production result topics, by their contract role
+EVENTS_TOPIC = CONTRACT.topic("events")
+import influxdb  # noqa: E402  (the one InfluxDB client)
 
 KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
 FLINK = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
-INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:8086")
-INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
 GEN = str(ROOT / "bin" / "longhaul-bench-gen")
 
 

@@ -9,7 +9,6 @@ import subprocess
 import threading
 import time
 
-import requests
 
 import common
 
@@ -17,9 +16,8 @@ import common
 def influx_counts(src):
     q = (f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}' "
          f"AND time > now() - 15m GROUP BY time(1m)")
-    r = requests.post(f"{common.INFLUX}/query", params={"db": common.INFLUX_DB, "epoch": "ms"}, data={"q": q}, timeout=10)
     out = {}
-    for s in r.json()["results"][0].get("series", []):
+    for s in common.influxdb.series(q):
         for t, c in s["values"]:
             if c:
                 out[t] = c  # the point's time is its window end, a multiple of 1m: its own bucket
@@ -32,7 +30,7 @@ def kafka_arrivals(src, stop, lat, isolation):
     def handle(v, now):
         if v.get("src") == src and v.get("window") == "1m":
             lat[v["window_end"]].append((now - v["window_end"]) / 1000)
-    common.consume("longhaul.stats", f"{src}-lat-{isolation}", isolation, stop, handle)
+    common.consume(common.STATS_TOPIC, f"{src}-lat-{isolation}", isolation, stop, handle)
 
 
 def summary(lat, start, duration):

@@ -9,7 +9,6 @@ import argparse
 import json
 import time
 
-import requests
 from confluent_kafka import Producer
 
 import common
@@ -19,8 +18,7 @@ EXAMPLE = common.ROOT / "ingest" / "schemas" / "examples" / "link_stats.v1" / "v
 
 def influx_count(src, wend):
     q = f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}' AND time = {wend}ms"
-    r = requests.post(f"{common.INFLUX}/query", params={"db": common.INFLUX_DB}, data={"q": q}, timeout=10).json()
-    s = r["results"][0].get("series")
+    s = common.influxdb.series(q)
     return s[0]["values"][0][1] if s else 0
 
 
@@ -28,7 +26,7 @@ def burst(producer, base, src, n, wend, timeout):
     t0 = time.time()
     for i in range(n):
         m = dict(base, src=src, dst=f"dst-{i}", ts=wend, window_start=wend - 60000, window_end=wend)
-        producer.produce("longhaul.stats", json.dumps(m).encode(), key=f"{src}|dst-{i}".encode())
+        producer.produce(common.STATS_TOPIC, json.dumps(m).encode(), key=f"{src}|dst-{i}".encode())
         producer.poll(0)
     producer.flush()
     produced = time.time() - t0

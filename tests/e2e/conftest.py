@@ -11,15 +11,13 @@ import time
 import uuid
 
 import pytest
-import requests
 from confluent_kafka import Consumer
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:" + os.environ.get("LONGHAUL_KAFKA_PORT", "9092"))
-INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:" + os.environ.get("LONGHAUL_INFLUX_PORT", "8086"))
-INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
+import influxdb  # noqa: E402  (the one InfluxDB client)
 
 # the job's parameters for a story of a few minutes, shared with make demo
 JOB_ARGS = ["--kafka", KAFKA, *flink_job.testbed_profile()]
@@ -111,12 +109,4 @@ def recorders(testbed):
 
 
 def influx_query(q):
-    r = requests.post(f"{INFLUX}/query", params={"db": INFLUX_DB, "epoch": "ms"}, data={"q": q}, timeout=10)
-    r.raise_for_status()
-    res = r.json()["results"][0]
-    assert "error" not in res, res
-    out = []
-    for s in res.get("series", []):
-        for values in s["values"]:
-            out.append({**s.get("tags", {}), **dict(zip(s["columns"], values))})
-    return out
+    return influxdb.rows(q)

@@ -8,15 +8,15 @@ import time
 import uuid
 
 import pytest
-import requests
 from confluent_kafka import Consumer, Producer
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
 import flink_job  # noqa: E402  (tests/lib: the job lifecycle through bin/longhaul job)
+import influxdb  # noqa: E402  (tests/lib: the one InfluxDB client)
+
+INFLUX, INFLUX_DB = influxdb.URL, influxdb.DB
 
 KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
-INFLUX = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:8086")
-INFLUX_DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
 
 
 def now_ms():
@@ -66,11 +66,7 @@ def consume():
 
 
 def influx_query(q, rp_db=INFLUX_DB):
-    r = requests.post(f"{INFLUX}/query", params={"db": rp_db, "epoch": "ms"}, data={"q": q}, timeout=10)
-    r.raise_for_status()
-    res = r.json()["results"][0]
-    assert "error" not in res, res
-    return res.get("series", [])
+    return influxdb.series(q, rp_db)
 
 
 def wait_for_series(q, timeout_s=60):
