@@ -9,7 +9,6 @@ import time
 import uuid
 
 import requests
-from confluent_kafka import Consumer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
@@ -20,8 +19,9 @@ from longhaul_contract import CONTRACT  # noqa: E402
 STATS_TOPIC = CONTRACT.topic("stats")    # the production result topics, by their contract role
 EVENTS_TOPIC = CONTRACT.topic("events")
 import influxdb  # noqa: E402  (the one InfluxDB client)
+import kafka  # noqa: E402  (the Kafka connection)
 
-KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
+KAFKA = kafka.BOOTSTRAP
 FLINK = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
 GEN = str(ROOT / "bin" / "longhaul-bench-gen")
 
@@ -58,8 +58,8 @@ def submit_on(name, topics, args):
 
 def consume(topic, group, isolation, stop, handle, batch=1000):
     """Calls handle(value as JSON, arrival in ms) for every message of topic from now on, until stop is set."""
-    c = Consumer({"bootstrap.servers": KAFKA, "group.id": group, "auto.offset.reset": "latest",
-                  "isolation.level": isolation, "enable.auto.commit": False})
+    c = kafka.consumer({"group.id": group, "auto.offset.reset": "latest", "isolation.level": isolation,
+                        "enable.auto.commit": False})
     c.subscribe([topic])
     while not stop.is_set():
         for m in c.consume(batch, 0.2):
@@ -70,7 +70,7 @@ def consume(topic, group, isolation, stop, handle, batch=1000):
 
 def submit(name, args):
     """Starts job `name` reading KAFKA; returns (name, job id) for cancel() and the metrics reads."""
-    return name, flink_job.submit(name, ["--kafka", KAFKA, *args])
+    return name, flink_job.submit(name, args)  # --kafka: LONGHAUL_KAFKA, added by longhaul job submit
 
 
 def cancel(name, _jid):

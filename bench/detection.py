@@ -24,16 +24,17 @@ def main():
     ap.add_argument("--duration", type=int, default=200)
     ap.add_argument("--job-args", default="--checkpoint-interval 1s --out-of-orderness 1s --idleness 30s")
     a = ap.parse_args()
+    collapse = common.CONTRACT.kinds["throughput_collapse"].name  # fails at once if the contract renames it
     name = common.tag("bench-det")
     tp, path = common.empty_raw_topics(name)
     jar, jid = common.submit_on(name, (tp, path), a.job_args.split())
     events, stop = {}, threading.Event()
 
     def handle(v, now):
-        if v.get("src") == name and v.get("kind") == "throughput_collapse" and v["dst"] not in events:
+        if v.get("src") == name and v.get("kind") == collapse and v["dst"] not in events:
             events[v["dst"]] = (now, v["ts"])
 
-    t = threading.Thread(target=common.consume, args=("longhaul.events", name, "read_committed", stop, handle, 100),
+    t = threading.Thread(target=common.consume, args=(common.EVENTS_TOPIC, name, "read_committed", stop, handle, 100),
                          daemon=True)
     t.start()
     time.sleep(3)

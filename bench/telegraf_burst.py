@@ -9,7 +9,6 @@ import argparse
 import json
 import time
 
-from confluent_kafka import Producer
 
 import common
 
@@ -47,7 +46,7 @@ def main():
     a = ap.parse_args()
     base = json.loads(EXAMPLE.read_text())
     src = common.tag("bench-burst")
-    producer = Producer({"bootstrap.servers": common.KAFKA, "linger.ms": 20})
+    producer = common.kafka.producer({"linger.ms": 20})
     minute = int(time.time() // 60) * 60000
     runs = []
     for k in range(a.repeat):

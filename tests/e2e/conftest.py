@@ -11,16 +11,15 @@ import time
 import uuid
 
 import pytest
-from confluent_kafka import Consumer
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:" + os.environ.get("LONGHAUL_KAFKA_PORT", "9092"))
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (the one InfluxDB client)
+import kafka  # noqa: E402  (the Kafka connection)
 
 # the job's parameters for a story of a few minutes, shared with make demo
-JOB_ARGS = ["--kafka", KAFKA, *flink_job.testbed_profile()]
+JOB_ARGS = flink_job.testbed_profile()  # longhaul job submit adds --kafka from LONGHAUL_KAFKA
 
 
 class Testbed:
@@ -29,7 +28,7 @@ class Testbed:
     def __init__(self, prefix, site):
         self.prefix, self.site = prefix, site
         self.env = {**os.environ, "LONGHAUL_TESTBED_PREFIX": prefix, "LONGHAUL_TESTBED_SITE": site,
-                    "LONGHAUL_KAFKA_PORT": KAFKA.rsplit(":", 1)[1]}
+                    "LONGHAUL_KAFKA_PORT": kafka.BOOTSTRAP.rsplit(":", 1)[1]}
 
     def __call__(self, *args):
         r = subprocess.run(["bash", str(ROOT / "tests/testbed/testbed.sh"), *args], env=self.env,
@@ -69,9 +68,9 @@ class Recorder:
 
     def __init__(self, topics, site, committed):
         self.site, self.items, self.lock = site, [], threading.Lock()
-        self.c = Consumer({"bootstrap.servers": KAFKA, "group.id": "e2e-" + uuid.uuid4().hex,
-                           "auto.offset.reset": "latest", "enable.auto.commit": False,
-                           "isolation.level": "read_committed" if committed else "read_uncommitted"})
+        self.c = kafka.consumer({"group.id": "e2e-" + uuid.uuid4().hex, "auto.offset.reset": "latest",
+                                 "enable.auto.commit": False,
+                                 "isolation.level": "read_committed" if committed else "read_uncommitted"})
         self.assigned = threading.Event()
         self.c.subscribe(topics, on_assign=lambda c, parts: self.assigned.set())
         self.stop = threading.Event()

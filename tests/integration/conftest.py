@@ -8,15 +8,14 @@ import time
 import uuid
 
 import pytest
-from confluent_kafka import Consumer, Producer
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
 import flink_job  # noqa: E402  (tests/lib: the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (tests/lib: the one InfluxDB client)
+import kafka  # noqa: E402  (tests/lib: the Kafka connection)
 
 INFLUX, INFLUX_DB = influxdb.URL, influxdb.DB
 
-KAFKA = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
 
 
 def now_ms():
@@ -31,7 +30,7 @@ def run_tag():
 
 @pytest.fixture(scope="session")
 def produce():
-    p = Producer({"bootstrap.servers": KAFKA, "enable.idempotence": True})
+    p = kafka.producer({"enable.idempotence": True})
 
     def send(topic, msg):
         p.produce(topic, key=f"{msg['src']}|{msg['dst']}", value=json.dumps(msg).encode())
@@ -45,9 +44,8 @@ def consume():
 
     def read(topic, predicate, timeout_s=90):
         """Read `topic` from the start (committed records only) until predicate(msg) holds."""
-        c = Consumer({"bootstrap.servers": KAFKA, "group.id": "it-" + uuid.uuid4().hex,
-                      "auto.offset.reset": "earliest", "isolation.level": "read_committed",
-                      "enable.auto.commit": False})
+        c = kafka.consumer({"group.id": "it-" + uuid.uuid4().hex, "auto.offset.reset": "earliest",
+                            "isolation.level": "read_committed", "enable.auto.commit": False})
         consumers.append(c)
         c.subscribe([topic])
         seen, deadline = [], time.time() + timeout_s
@@ -95,7 +93,7 @@ def mesh_run():
     hops) to InfluxDB. Returns the story's names once every kind of result is stored."""
     import mesh_story
     tag = "e2e-" + uuid.uuid4().hex[:8]
-    flink_job.submit(tag, ["--kafka", KAFKA, "--starting-offsets", "latest", "--out-of-orderness", "1s",
+    flink_job.submit(tag, ["--starting-offsets", "latest", "--out-of-orderness", "1s",
                            "--idleness", "30s", "--checkpoint-interval", "2s"])
     # Idleness 30 s, not a few seconds: the story's three hours arrive within a second, and a
     # partition the job has not fetched yet must hold the watermark back until it has, or its
@@ -103,7 +101,7 @@ def mesh_run():
     try:
         time.sleep(5)  # the sources have their partitions: "latest" starts after this point
         end = (now_ms() // 60_000 - 1) * 60_000
-        p = Producer({"bootstrap.servers": KAFKA, "enable.idempotence": True, "linger.ms": 20})
+        p = kafka.producer({"enable.idempotence": True, "linger.ms": 20})
         for topic, msg in mesh_story.story(tag, end):
             p.produce(topic, key=f"{msg['src']}|{msg['dst']}", value=json.dumps(msg).encode())
         assert p.flush(30) == 0

@@ -9,9 +9,8 @@ import subprocess
 import time
 
 import requests
-from confluent_kafka import Producer
 
-from conftest import INFLUX, KAFKA, influx_query, now_ms
+from conftest import INFLUX, influx_query, kafka, now_ms
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUTAGE_S = 60
@@ -42,7 +41,7 @@ def count(src):
 
 
 def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
-    p = Producer({"bootstrap.servers": KAFKA, "enable.idempotence": True})
+    p = kafka.producer({"enable.idempotence": True})
     base = now_ms() // 1000 * 1000 - 3_600_000   # one point per second of event time, all distinct
     sent = 0
 

@@ -4,7 +4,7 @@ Telegraf, InfluxDB; a malformed sample becomes a dead letter with its reason."""
 import pytest
 
 import flink_job
-from conftest import KAFKA, now_ms, rows, wait_for_series
+from conftest import now_ms, rows, wait_for_series
 
 
 def interval(src, ts, bps, run_id="run-1"):
@@ -16,7 +16,7 @@ def interval(src, ts, bps, run_id="run-1"):
 
 @pytest.fixture
 def job(run_tag):
-    flink_job.submit(run_tag, ["--kafka", KAFKA, "--starting-offsets", "earliest", "--out-of-orderness", "1s",
+    flink_job.submit(run_tag, ["--starting-offsets", "earliest", "--out-of-orderness", "1s",
                                "--idleness", "3s", "--checkpoint-interval", "2s"])
     yield run_tag
     flink_job.cancel(run_tag)
