@@ -15,7 +15,7 @@ LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
 want() { [[ " $ONLY " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a "$LOG"; }
 
-(cd "$ROOT" && go build -o "$ROOT/bin/longhaul-bench-gen" ./collectors/cmd/longhaul-bench-gen)
+(cd "$ROOT" && go build -o "$ROOT/bin/longhaul-bench-gen" ./bench/gen)
 curl -fsS "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/overview" >/dev/null 2>&1 || bash "$ROOT/scripts/stack/up.sh"
 
 if want machine; then

@@ -1,48 +1,40 @@
 // Command longhaul-bench-gen produces synthetic raw samples for many links into Kafka for
 // scripts/bench.sh: as fast as it can with past timestamps (-mode load, for throughput), or at a
-// fixed rate stamped with the wall clock (-mode live, for latency and detection delay).
+// fixed rate stamped with the wall clock (-mode live, for latency and detection delay). The
+// samples are the collectors' own types (collectors/sample) on the contract's topics
+// (ingest/contract); gen_test.go validates them against ingest/schemas.
 //
 // Each step every link gets one TCP interval record; every -path-every steps a traceroute path
 // with -hops hops, every -summary-every steps a run summary. In live mode a step lasts
 // links/rate seconds. With -collapse-links K, the summaries of links 0..K-1 drop by -collapse-drop
 // from -collapse-at onwards; each link's first collapsed summary is printed as a JSON line
 // {"dst":…,"onset_ts":…} on stdout.
+//
+// Build: go build -o bin/longhaul-bench-gen ./bench/gen
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
-)
 
-type gen struct {
-	src, topicTP, topicPath          string
-	links, hops, pathEvery, sumEvery int
-	collapseLinks                    int
-	collapseAt                       int64
-	collapseDrop                     float64
-	cl                               *kgo.Client
-	r                                *rand.Rand
-	sent, failed                     atomic.Int64
-	onsetSeen                        map[int]bool
-	print                            bool
-}
+	"longhaul/ingest/contract"
+)
 
 func main() {
 	brokers := flag.String("brokers", "127.0.0.1:9092", "Kafka brokers, comma separated")
 	mode := flag.String("mode", "load", "load (past timestamps, as fast as possible) or live (wall clock, -rate)")
-	g := &gen{r: rand.New(rand.NewPCG(1, 2)), onsetSeen: map[int]bool{}}
+	g := newGen()
 	flag.StringVar(&g.src, "src", "bench-src", "src of every sample")
-	flag.StringVar(&g.topicTP, "topic-throughput", "longhaul.raw.throughput", "")
-	flag.StringVar(&g.topicPath, "topic-path", "longhaul.raw.path", "")
+	flag.StringVar(&g.topicTP, "topic-throughput", contract.TopicRawThroughput, "")
+	flag.StringVar(&g.topicPath, "topic-path", contract.TopicRawPath, "")
 	flag.IntVar(&g.links, "links", 10000, "number of links (dst-0 .. dst-N-1)")
 	flag.IntVar(&g.hops, "hops", 15, "hops per path sample")
 	flag.IntVar(&g.pathEvery, "path-every", 30, "a path sample per link every N steps (0: none)")
@@ -58,25 +50,20 @@ func main() {
 	partitions := flag.Int("create-partitions", 0, "create the two topics with this many partitions first (0: no)")
 	flag.Parse()
 
+	stdout := bufio.NewWriterSize(os.Stdout, 1<<16)
+	g.onsets = stdout
+	if *printOnly {
+		g.out = stdout
+	}
 	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(*brokers, ",")...), kgo.DisableIdempotentWrite(),
 		kgo.RequiredAcks(kgo.LeaderAck()), kgo.ProducerLinger(5*time.Millisecond),
 		kgo.ProducerBatchMaxBytes(1<<20), kgo.MaxBufferedRecords(200000))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		fail(1, err)
 	}
 	g.cl = cl
-	g.print = *printOnly
 	if *partitions > 0 {
-		adm := kadm.NewClient(cl)
-		resp, err := adm.CreateTopics(context.Background(), int32(*partitions), 1, nil, g.topicTP, g.topicPath)
-		if err == nil {
-			err = resp.Error()
-		}
-		if err != nil && !strings.Contains(err.Error(), "TOPIC_ALREADY_EXISTS") {
-			fmt.Fprintln(os.Stderr, "create topics:", err)
-			os.Exit(1)
-		}
+		createTopics(cl, int32(*partitions), g.topicTP, g.topicPath)
 	}
 	t0 := time.Now()
 	switch *mode {
@@ -95,26 +82,15 @@ func main() {
 		if g.collapseLinks == 0 {
 			g.collapseAt = 1 << 62
 		}
-		perSample := time.Duration(float64(time.Second) / *rate)
-		end := t0.Add(*dur)
-		n := 0
-		for s := 0; time.Now().Before(end); s++ {
-			for l := 0; l < g.links && time.Now().Before(end); l++ {
-				if due := t0.Add(time.Duration(n) * perSample); time.Until(due) > 0 {
-					time.Sleep(time.Until(due))
-				}
-				g.emit(s, l, time.Now().UnixMilli())
-				n++
-			}
-		}
+		live(g, t0, time.Duration(float64(time.Second) / *rate), t0.Add(*dur), stdout)
 	default:
-		fmt.Fprintln(os.Stderr, "unknown -mode", *mode)
-		os.Exit(2)
+		fail(2, "unknown -mode "+*mode)
 	}
 	if err := cl.Flush(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
 	cl.Close()
+	stdout.Flush()
 	el := time.Since(t0).Seconds()
 	fmt.Fprintf(os.Stderr, "bench-gen: %d records (%d failed) in %.1f s = %.0f records/s\n",
 		g.sent.Load(), g.failed.Load(), el, float64(g.sent.Load())/el)
@@ -123,35 +99,35 @@ func main() {
 	}
 }
 
-func (g *gen) emit(step, link int, ts int64) {
-	bps := baseBps(link)
-	g.send(g.topicTP, link, interval(nil, g.src, link, ts, step%10, bps, g.r))
-	if g.sumEvery > 0 && (step+link)%g.sumEvery == 0 {
-		if link < g.collapseLinks && ts >= g.collapseAt {
-			bps *= 1 - g.collapseDrop
-			if !g.onsetSeen[link] {
-				g.onsetSeen[link] = true
-				fmt.Printf("{\"dst\":%q,\"onset_ts\":%d}\n", linkDst(link), ts)
+// live paces one interval record every perSample until end; onsets are flushed as they happen,
+// since a reader (bench/detection.py) times the detection from them.
+func live(g *gen, t0 time.Time, perSample time.Duration, end time.Time, stdout *bufio.Writer) {
+	n := 0
+	for s := 0; time.Now().Before(end); s++ {
+		for l := 0; l < g.links && time.Now().Before(end); l++ {
+			if due := t0.Add(time.Duration(n) * perSample); time.Until(due) > 0 {
+				time.Sleep(time.Until(due))
+			}
+			g.emit(s, l, time.Now().UnixMilli())
+			n++
+			if g.out == nil && stdout.Buffered() > 0 {
+				stdout.Flush()
 			}
 		}
-		g.send(g.topicTP, link, summary(nil, g.src, link, ts, bps, g.r))
-	}
-	if g.pathEvery > 0 && (step+link)%g.pathEvery == 0 {
-		g.send(g.topicPath, link, path(nil, g.src, link, g.hops, ts, g.r))
 	}
 }
 
-func (g *gen) send(topic string, link int, v []byte) {
-	if g.print {
-		fmt.Printf("%s\n", v)
-		return
+func createTopics(cl *kgo.Client, partitions int32, topics ...string) {
+	resp, err := kadm.NewClient(cl).CreateTopics(context.Background(), partitions, 1, nil, topics...)
+	if err == nil {
+		err = resp.Error()
 	}
-	rec := &kgo.Record{Topic: topic, Key: []byte(g.src + "|" + linkDst(link)), Value: v}
-	g.cl.Produce(context.Background(), rec, func(_ *kgo.Record, err error) {
-		if err != nil {
-			g.failed.Add(1)
-			return
-		}
-		g.sent.Add(1)
-	})
+	if err != nil && !strings.Contains(err.Error(), "TOPIC_ALREADY_EXISTS") {
+		fail(1, "create topics: "+err.Error())
+	}
+}
+
+func fail(code int, msg any) {
+	fmt.Fprintln(os.Stderr, msg)
+	os.Exit(code)
 }
