@@ -25,11 +25,11 @@ import (
 
 // Options are the agent's seams; zero values are the production ones.
 type Options struct {
-	Version  string
-	Logger   *slog.Logger
-	Clock    schedule.Clock   // default: the wall clock
-	Rand     *rand.Rand       // default: randomly seeded
-	Exec     probe.Exec       // default: SystemExec
+	Version string
+	Logger  *slog.Logger
+	Clock   schedule.Clock // default: the wall clock
+	Rand    *rand.Rand     // default: randomly seeded
+	Exec    probe.Exec     // default: SystemExec
 	// LookPath finds the probes' tools for the admission check at start; default LookPath
 	// (what SystemExec runs them with).
 	LookPath func(string) (string, error)

@@ -161,7 +161,6 @@ func TestByteSizeUnits(t *testing.T) {
 	}
 }
 
-
 // toolKind is a test kind that runs the programs its params name.
 type toolKind struct {
 	testKind
