@@ -97,6 +97,10 @@ type Probe struct {
 // File is the path the configuration was loaded from.
 func (c *Config) File() string { return c.file }
 
+// KafkaFrom names where Kafka.Bootstrap came from: "kafka.bootstrap" (the file), the
+// deprecated "kafka.brokers", a flag ("--kafka") or a variable ("LONGHAUL_KAFKA").
+func (c *Config) KafkaFrom() string { return c.kafkaFrom }
+
 // Warnings are the deprecated names the config was given with (a key of the file, with its
 // FILE:LINE, or an environment variable), one line each, naming the new name.
 func (c *Config) Warnings() []string { return c.warnings }

@@ -3,93 +3,66 @@
 // Kafka through an on-disk spool, so no sample is lost while Kafka is away.
 //
 //	longhaul-probe run --config FILE     run the agent
-//	longhaul-probe check --config FILE   validate a config and exit
+//	longhaul-probe check --config FILE   check a config and the tools its probes run
+//	longhaul-probe config sample         print the sample config
 //	longhaul-probe parse ...             parse a tool's saved output into samples
 //	longhaul-probe version
 //
-// main only wires: the logic lives in config/, schedule/, publish/, agent/ and probes/.
+// main only wires: one file per subcommand (flags and printing), the help and exit-code rule
+// in internal/cli, the logic in config/, schedule/, publish/, agent/ and probes/.
 package main
 
 import (
-	"flag"
-	"fmt"
-	"io"
 	"os"
 
+	"longhaul/collectors/config"
 	_ "longhaul/collectors/probes/all" // registers every probe kind
+	"longhaul/internal/cli"
 )
 
 // version is set at build time: -ldflags "-X main.version=1.2.3".
 var version = "dev"
 
 func main() {
-	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(app.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage: longhaul-probe <command> [flags]
-
-commands:
-  run --config FILE     run the agent (probes → spool → Kafka, health on 127.0.0.1:9273)
-  check --config FILE   validate a config (fields, targets, probe params) and exit
-  parse ...             parse a tool's saved output into samples (parse --help)
-  version               print the version
-
-Run "longhaul-probe <command> --help" for a command's flags.
-`
-
-func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	switch args[0] {
-	case "run":
-		return runCmd(args[1:], stdout, stderr)
-	case "check":
-		return checkCmd(args[1:], stdout, stderr)
-	case "parse":
-		return parseCmd(args[1:], stdin, stdout, stderr)
-	case "version":
-		return versionCmd(args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	fmt.Fprintf(stderr, "longhaul-probe: unknown command %q\n\n%s", args[0], usage)
-	return 2
+var app = &cli.App{
+	Name: "longhaul-probe",
+	Doc: `The Longhaul agent of a sender host: runs iperf3, traceroute, ping and host probes against
+a mesh of targets and publishes their samples to Kafka through an on-disk spool.`,
+	Commands: []cli.Command{
+		{Name: "run", Summary: "run the agent (probes → spool → Kafka, health on 127.0.0.1:9273)", Run: runCmd},
+		{Name: "check", Summary: "check a config and that the tools its probes run are installed; run nothing", Run: checkCmd},
+		{Name: "config", Summary: "print the sample config (config sample)", Run: configCmd},
+		{Name: "parse", Summary: "parse a tool's saved output into samples", Run: parseCmd},
+		{Name: "version", Summary: "print the version", Run: versionCmd},
+	},
 }
 
-func versionCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("version", "", stderr)
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	fmt.Fprintf(stdout, "longhaul-probe %s\n", version)
-	return 0
+const defaultConfig = "/etc/longhaul/longhaul-probe.yaml"
+
+// configFlags are the flags of the commands that load a config: --config and the settings
+// given outside the file (--kafka, and its old name --brokers).
+type configFlags struct {
+	fs    *cli.FlagSet
+	path  *string
+	kafka *string
 }
 
-// newFlagSet makes a subcommand's flag set whose --help prints to stderr and exits 0.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: longhaul-probe %s %s\n", name, synopsis)
-		fs.PrintDefaults()
-	}
-	return fs
+func addConfigFlags(fs *cli.FlagSet) configFlags {
+	f := configFlags{fs: fs}
+	f.path = fs.String("config", defaultConfig, "the agent's YAML `FILE` (longhaul-probe config sample prints one)")
+	f.kafka = fs.String(config.KafkaFlag, "", "Kafka bootstrap `HOST:PORT,...`; replaces $"+config.KafkaEnv+" and the file's "+config.KafkaKey)
+	fs.Deprecated(config.OldKafkaFlag, config.KafkaFlag)
+	return f
 }
 
-// parseFlags parses args; done is true when the command must exit with code (help or error).
-func parseFlags(fs *flag.FlagSet, args []string) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0, true
-		}
-		return 2, true
+// load loads the config with its settings by precedence: flag > environment > file.
+func (f configFlags) load() (*config.Config, error) {
+	opt := config.Options{}.WithEnv()
+	if from := f.fs.SetAs(config.KafkaFlag); from != "" {
+		opt.Kafka = config.Override{From: from, Value: *f.kafka}
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "longhaul-probe %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return 2, true
-	}
-	return 0, false
+	return config.LoadWith(*f.path, opt)
 }

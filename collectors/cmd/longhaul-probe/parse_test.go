@@ -22,7 +22,7 @@ var goldenDirs = map[string][]string{
 
 func run(args []string, stdin string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
-	code = parseCmd(args, strings.NewReader(stdin), &out, &errb)
+	code = app.Run(append([]string{"parse"}, args...), strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -129,12 +129,12 @@ func TestUsageErrors(t *testing.T) {
 		"unknown flag":     {[]string{"--tool", "ping", "--verbose", in}, "flag provided but not defined"},
 	} {
 		code, out, errOut := run(c.args, "")
-		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || !strings.HasSuffix(errOut, "\nrun 'longhaul-probe parse --help' for usage\n") {
 			t.Errorf("%s: exit %d, stderr %q, want 2 and %q", name, code, errOut, c.want)
 		}
 	}
-	if code, _, errOut := run([]string{"--help"}, ""); code != 0 || !strings.Contains(errOut, "usage: longhaul-probe parse") {
-		t.Errorf("--help: %d %q", code, errOut)
+	if code, out, errOut := run([]string{"--help"}, ""); code != 0 || errOut != "" || !strings.HasPrefix(out, "usage: longhaul-probe parse --tool TOOL") {
+		t.Errorf("--help: %d %q %q", code, out, errOut)
 	}
 }
 

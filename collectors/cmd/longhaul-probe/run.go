@@ -11,75 +11,47 @@ import (
 	"syscall"
 
 	"longhaul/collectors/agent"
-	"longhaul/collectors/config"
-	"longhaul/collectors/schedule"
+	"longhaul/internal/cli"
 )
 
-const defaultConfig = "/etc/longhaul/longhaul-probe.yaml"
+const runDoc = `Runs the agent: every probe against its targets on its schedule, every sample through the
+on-disk spool to Kafka, health on GET /health and /metrics. The config is loaded as check
+loads it; what check reports as a problem is logged as a warning at start. Stops on SIGINT or
+SIGTERM: runs in progress are cancelled and spooled, the spool is flushed to Kafka for up to
+10 s, and what Kafka has not acknowledged is sent after the next start.`
 
-func runCmd(args []string, _, stderr io.Writer) int {
-	fs := newFlagSet("run", "--config FILE [--brokers HOST:PORT,...] [--log-level info] [--log-format text]", stderr)
-	path := fs.String("config", defaultConfig, "the agent's YAML config (see longhaul-probe.example.yaml)")
-	brokers := fs.String("brokers", "", "replace the config's kafka.brokers (comma-separated host:port)")
+func runCmd(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--config FILE] [--kafka HOST:PORT,...] [--log-level info] [--log-format text|json]", runDoc)
+	cf := addConfigFlags(fs)
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	format := fs.String("log-format", "text", "text or json (one object per line)")
-	if code, done := parseFlags(fs, args); done {
+	if code, done := fs.Parse(args); done {
 		return code
 	}
-	log, err := newLogger(stderr, *level, *format)
+	log, err := newLogger(env.Stderr, *level, *format)
 	if err != nil {
-		fmt.Fprintf(stderr, "longhaul-probe run: %v\n", err)
-		return 2
+		return env.UsageError("%v", err)
 	}
-	cfg, err := loadConfig(*path, *brokers)
+	cfg, err := cf.load()
 	if err != nil {
-		fmt.Fprintf(stderr, "longhaul-probe run: invalid config:\n%v\n", err)
-		return 1
+		return env.Fail("invalid config:\n%v", err)
+	}
+	for _, w := range cfg.Warnings() {
+		log.Warn("deprecated setting: " + w)
 	}
 	a, err := agent.New(cfg, agent.Options{Version: version, Logger: log})
 	if err != nil {
-		fmt.Fprintf(stderr, "longhaul-probe run: %v\n", err)
-		return 1
+		return env.Fail("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log.Info("longhaul-probe starting", "version", version, "pid", os.Getpid())
 	if err := a.Run(ctx); err != nil {
 		log.Error("longhaul-probe stopped with an error", "err", err)
-		return 1
+		return cli.ExitFailure
 	}
 	log.Info("longhaul-probe stopped")
-	return 0
-}
-
-func checkCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("check", "--config FILE [--brokers HOST:PORT,...]", stderr)
-	path := fs.String("config", defaultConfig, "the agent's YAML config to validate")
-	brokers := fs.String("brokers", "", "replace the config's kafka.brokers (comma-separated host:port)")
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	cfg, err := loadConfig(*path, *brokers)
-	if err == nil {
-		var insts []config.Instance
-		if insts, err = cfg.Build(agent.SystemExec); err == nil {
-			tasks := schedule.TasksFrom(insts)
-			fmt.Fprintf(stdout, "%s: ok: src %s, %d targets, %d probes, %d (probe, target) runs per interval\n",
-				*path, cfg.Src, len(cfg.Targets), len(insts), len(tasks))
-			return 0
-		}
-	}
-	fmt.Fprintf(stderr, "%v\n", err)
-	return 1
-}
-
-// loadConfig loads path and applies --brokers if given.
-func loadConfig(path, brokers string) (*config.Config, error) {
-	var opt config.Options
-	if brokers != "" {
-		opt.Kafka = config.Override{From: "--brokers", Value: brokers}
-	}
-	return config.LoadWith(path, opt)
+	return cli.ExitOK
 }
 
 func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {

@@ -3,11 +3,14 @@ package all
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"longhaul/collectors/config"
+	"longhaul/collectors/internal/sampletest"
 	"longhaul/collectors/probe"
 )
 
@@ -49,6 +52,46 @@ func TestEveryREADMEShowsItsKindsSample(t *testing.T) {
 		}
 		if block := "```yaml\nprobes:\n" + probe.SampleConfig(kind) + "```\n"; !strings.Contains(string(b), block) {
 			t.Errorf("%s/README.md does not show sample.yaml; paste this block under \"## Params\":\n%s", kind, block)
+		}
+	}
+}
+
+// The whole sample (`longhaul-probe config sample`) loads and builds, and the probe entries'
+// commented values (targets, jitter, max_wait) are the defaults the loader applies.
+func TestTheWholeSampleLoadsAndShowsEveryProbeFieldWithItsDefault(t *testing.T) {
+	sample := config.Sample()
+	uncommented, _ := sampletest.Uncomment(sample)
+	var probes [2][]config.Probe
+	for i, text := range []string{sample, uncommented} {
+		c, err := config.Parse("sample.yaml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Build(nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Probes) != len(probe.Kinds()) {
+			t.Fatalf("%d probes in the sample, %d kinds", len(c.Probes), len(probe.Kinds()))
+		}
+		probes[i] = c.Probes
+	}
+	for i, p := range probes[0] {
+		q := probes[1][i]
+		if p.Targets.All != q.Targets.All || len(p.Targets.Names)+len(q.Targets.Names) != 0 || p.Interval != q.Interval ||
+			*p.Jitter != *q.Jitter || *p.MaxWait != *q.MaxWait {
+			t.Errorf("%s: as written all=%v jitter=%s max_wait=%s, uncommented all=%v jitter=%s max_wait=%s", p.ID,
+				p.Targets.All, p.Jitter.D(), p.MaxWait.D(), q.Targets.All, q.Jitter.D(), q.MaxWait.D())
+		}
+	}
+	var doc struct {
+		Probes []yaml.Node `yaml:"probes"`
+	}
+	if err := yaml.Unmarshal([]byte(uncommented), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range doc.Probes {
+		if got, want := sampletest.Keys(&n), sampletest.Tags(config.Probe{}); !reflect.DeepEqual(got, want) {
+			t.Errorf("line %d: the entry shows %v, a probe has %v", n.Line, got, want)
 		}
 	}
 }

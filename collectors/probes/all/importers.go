@@ -1,0 +1,55 @@
+package all
+
+import (
+	"sort"
+	"strings"
+
+	"longhaul/collectors/probes/path"
+	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/probes/rtt"
+	"longhaul/collectors/probes/throughput"
+	"longhaul/collectors/sample"
+)
+
+// Importer parses one run's saved output into samples (`longhaul-probe parse --tool NAME`).
+type Importer func(input []byte, m probekit.Meta) ([]sample.Sample, error)
+
+// Importers are the parsers of saved outputs, by tool name.
+var Importers = map[string]Importer{
+	"iperf3": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+		return throughput.ParseIperf3(in, m, throughput.Requested{})
+	},
+	"iperf2": throughput.ParseIperf2,
+	"traceroute": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+		return path.ParseTraceroute(in, m, path.Requested{})
+	},
+	"ping": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+		return rtt.ParsePing(in, m, rtt.Requested{})
+	},
+	"pscheduler": parsePScheduler,
+}
+
+// ImporterNames lists the importers' tool names, sorted.
+func ImporterNames() []string {
+	out := make([]string, 0, len(Importers))
+	for k := range Importers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// parsePScheduler picks the importer from the archive message's test type.
+func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	a, err := probekit.DecodeArchive(input)
+	if err != nil {
+		return nil, err
+	}
+	switch a.Test.Type {
+	case "throughput":
+		return throughput.ParsePScheduler(input, m)
+	case "trace":
+		return path.ParsePScheduler(input, m)
+	}
+	return nil, probekit.PathError("test.type", "%q: only throughput and trace results can be imported", strings.TrimSpace(a.Test.Type))
+}
