@@ -14,13 +14,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "ingest"))
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
+import influxdb  # noqa: E402  (the one InfluxDB client)
+import kafka  # noqa: E402  (the Kafka connection)
 from longhaul_contract import CONTRACT  # noqa: E402
 
 STATS_TOPIC = CONTRACT.topic("stats")    # the production result topics, by their contract role
 EVENTS_TOPIC = CONTRACT.topic("events")
-import influxdb  # noqa: E402  (the one InfluxDB client)
-import kafka  # noqa: E402  (the Kafka connection)
-
 KAFKA = kafka.BOOTSTRAP
 FLINK = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
 GEN = str(ROOT / "bin" / "longhaul-bench-gen")
@@ -32,7 +31,7 @@ def tag(prefix):
 
 def generate(args, capture_stdout=False):
     """Runs the generator to completion; returns (records sent, stdout)."""
-    p = subprocess.run([GEN, "-brokers", KAFKA, *args], capture_output=True, text=True, check=True)
+    p = subprocess.run([GEN, "--kafka", KAFKA, *args], capture_output=True, text=True, check=True)
     m = re.search(r"bench-gen: (\d+) records", p.stderr)
     return int(m.group(1)), p.stdout
 

@@ -40,7 +40,7 @@ def main():
     time.sleep(3)
     try:
         # one step = links / rate s = 1 s, a summary every probe-interval steps
-        gen = subprocess.run([common.GEN, "-brokers", common.KAFKA, "-mode", "live", "-rate", str(a.links),
+        gen = subprocess.run([common.GEN, "--kafka", common.KAFKA, "-mode", "live", "-rate", str(a.links),
                               "-links", str(a.links), "-duration", f"{a.duration}s", "-src", name,
                               "-summary-every", str(a.probe_interval), "-path-every", "0",
                               "-collapse-links", str(a.collapse_links), "-collapse-after", f"{a.collapse_after}s",

@@ -62,7 +62,7 @@ def main():
         for kt in kts:
             kt.start()
         time.sleep(3)
-        gen = subprocess.Popen([common.GEN, "-brokers", common.KAFKA, "-mode", "live", "-rate", str(a.rate),
+        gen = subprocess.Popen([common.GEN, "--kafka", common.KAFKA, "-mode", "live", "-rate", str(a.rate),
                                 "-links", str(a.links), "-duration", f"{a.duration}s", "-src", src,
                                 "-topic-throughput", tp, "-topic-path", path], stderr=subprocess.PIPE, text=True)
         start = time.time()

@@ -26,10 +26,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/ingest/contract"
+	"longhaul/internal/kafkaconn"
+	"longhaul/internal/settings"
 )
 
 func main() {
-	brokers := flag.String("brokers", "127.0.0.1:9092", "Kafka brokers, comma separated")
+	kafka := settings.Kafka.String(flag.CommandLine)
 	mode := flag.String("mode", "load", "load (past timestamps, as fast as possible) or live (wall clock, -rate)")
 	g := newGen()
 	flag.StringVar(&g.src, "src", "bench-src", "src of every sample")
@@ -55,9 +57,13 @@ func main() {
 	if *printOnly {
 		g.out = stdout
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(*brokers, ",")...), kgo.DisableIdempotentWrite(),
+	conn, err := kafkaconn.Parse(*kafka)
+	if err != nil {
+		fail(2, err)
+	}
+	cl, err := kgo.NewClient(append(conn.Opts(), kgo.DisableIdempotentWrite(),
 		kgo.RequiredAcks(kgo.LeaderAck()), kgo.ProducerLinger(5*time.Millisecond),
-		kgo.ProducerBatchMaxBytes(1<<20), kgo.MaxBufferedRecords(200000))
+		kgo.ProducerBatchMaxBytes(1<<20), kgo.MaxBufferedRecords(200000))...)
 	if err != nil {
 		fail(1, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"longhaul/ingest/contract"
 )
 
 func writeFile(t *testing.T, body string) string {
@@ -25,11 +27,13 @@ func TestTheProjectTopicsFileLoadsWithEveryRawAndResultTopic(t *testing.T) {
 	for _, tp := range f.Topics {
 		names[tp.Name] = true
 	}
-	for _, want := range []string{"longhaul.raw.throughput", "longhaul.raw.path", "longhaul.raw.rtt", "longhaul.raw.host",
-		"longhaul.deadletter", "longhaul.stats", "longhaul.events"} {
+	for role, want := range contract.Topics {
 		if !names[want] {
-			t.Errorf("topics.yaml lacks %s", want)
+			t.Errorf("topics.yaml lacks %s (the contract's %s topic)", want, role)
 		}
+	}
+	if len(f.Topics) != len(contract.Topics) {
+		t.Errorf("topics.yaml has %d topics, the contract names %d", len(f.Topics), len(contract.Topics))
 	}
 }
 

@@ -14,9 +14,13 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
+sys.path.insert(0, str(ROOT / "ingest"))
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (the one InfluxDB client)
 import kafka  # noqa: E402  (the Kafka connection)
+from longhaul_contract import CONTRACT  # noqa: E402  (ingest/contract.yaml)
+
+topic = CONTRACT.topic
 
 # the job's parameters for a story of a few minutes, shared with make demo
 JOB_ARGS = flink_job.testbed_profile()  # longhaul job submit adds --kafka from LONGHAUL_KAFKA
@@ -100,8 +104,8 @@ class Recorder:
 
 @pytest.fixture(scope="session")
 def recorders(testbed):
-    ev = Recorder(["longhaul.events"], testbed.site, committed=True)
-    raw = Recorder(["longhaul.raw.throughput", "longhaul.raw.path"], testbed.site, committed=False)
+    ev = Recorder([topic("events")], testbed.site, committed=True)
+    raw = Recorder([topic("raw.throughput"), topic("raw.path")], testbed.site, committed=False)
     yield ev, raw
     ev.close()
     raw.close()

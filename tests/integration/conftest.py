@@ -10,9 +10,13 @@ import uuid
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "ingest"))
 import flink_job  # noqa: E402  (tests/lib: the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (tests/lib: the one InfluxDB client)
 import kafka  # noqa: E402  (tests/lib: the Kafka connection)
+from longhaul_contract import CONTRACT  # noqa: E402  (ingest/contract.yaml)
+
+topic = CONTRACT.topic  # a topic's name by its contract role: topic("raw.throughput")
 
 INFLUX, INFLUX_DB = influxdb.URL, influxdb.DB
 

@@ -10,7 +10,7 @@ import time
 
 import requests
 
-from conftest import INFLUX, influx_query, kafka, now_ms
+from conftest import INFLUX, influx_query, kafka, now_ms, topic
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUTAGE_S = 60
@@ -48,7 +48,7 @@ def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
     def send(n):
         nonlocal sent
         for _ in range(n):
-            p.produce("longhaul.stats", key=f"{run_tag}|outage-dst", value=json.dumps(stat(run_tag, base + sent * 1000)))
+            p.produce(topic("stats"), key=f"{run_tag}|outage-dst", value=json.dumps(stat(run_tag, base + sent * 1000)))
             sent += 1
         assert p.flush(15) == 0
 

@@ -4,7 +4,7 @@ Telegraf, InfluxDB; a malformed sample becomes a dead letter with its reason."""
 import pytest
 
 import flink_job
-from conftest import now_ms, rows, wait_for_series
+from conftest import now_ms, rows, topic, wait_for_series
 
 
 def interval(src, ts, bps, run_id="run-1"):
@@ -25,11 +25,11 @@ def job(run_tag):
 def test_raw_samples_become_link_statistics_in_kafka_and_influxdb(job, produce, consume, run_tag):
     minute = (now_ms() // 60_000 - 2) * 60_000
     for i, bps in enumerate([100e6, 120e6, 80e6]):
-        produce("longhaul.raw.throughput", interval(run_tag, minute + 10_000 * (i + 1), bps))
+        produce(topic("raw.throughput"), interval(run_tag, minute + 10_000 * (i + 1), bps))
     # a later sample of the same link moves the watermark past the end of that minute
-    produce("longhaul.raw.throughput", interval(run_tag, minute + 70_000, 90e6, run_id="run-2"))
+    produce(topic("raw.throughput"), interval(run_tag, minute + 70_000, 90e6, run_id="run-2"))
 
-    stats = consume("longhaul.stats", lambda m: m["src"] == run_tag and m["window"] == "1m"
+    stats = consume(topic("stats"), lambda m: m["src"] == run_tag and m["window"] == "1m"
                     and m["window_start"] == minute, timeout_s=120)
     assert stats["samples"] == 3 and stats["protocol"] == "tcp" and stats["ts"] == minute + 60_000
     assert stats["throughput_mean_bps"] == pytest.approx(100e6)
@@ -44,9 +44,9 @@ def test_raw_samples_become_link_statistics_in_kafka_and_influxdb(job, produce, 
 def test_a_malformed_sample_becomes_a_dead_letter_and_the_job_keeps_running(job, produce, consume, run_tag):
     bad = interval(run_tag, now_ms(), 5e6)
     bad["ts"] = bad["ts"] // 1000  # seconds instead of milliseconds
-    produce("longhaul.raw.throughput", bad)
-    dead = consume("longhaul.deadletter", lambda m: m["src"] == run_tag, timeout_s=90)
-    assert dead["source_topic"] == "longhaul.raw.throughput"
+    produce(topic("raw.throughput"), bad)
+    dead = consume(topic("dead_letter"), lambda m: m["src"] == run_tag, timeout_s=90)
+    assert dead["source_topic"] == topic("raw.throughput")
     assert "$.ts" in dead["reason"]
     assert '"src": "%s"' % run_tag in dead["payload"] or run_tag in dead["payload"]
     assert flink_job.states(job)[0] == "RUNNING", "a malformed sample must not fail the job"

@@ -1,6 +1,6 @@
 """Telegraf consumes the result topics from the real Kafka and writes line protocol to the real
 InfluxDB: each statistic lands in the retention policy of its window, events in `daily`."""
-from conftest import now_ms, rows, wait_for_series
+from conftest import now_ms, rows, topic, wait_for_series
 
 
 def stats(src, window, ts, **numbers):
@@ -13,8 +13,8 @@ def stats(src, window, ts, **numbers):
 
 def test_link_stats_reach_influxdb_in_the_policy_of_their_window(produce, run_tag):
     ts = now_ms() // 60_000 * 60_000
-    produce("longhaul.stats", stats(run_tag, "1m", ts, retransmits=14, rtt_mean_ms=283.3))
-    produce("longhaul.stats", stats(run_tag, "1h", ts, throughput_mean_bps=5.57e8))
+    produce(topic("stats"), stats(run_tag, "1m", ts, retransmits=14, rtt_mean_ms=283.3))
+    produce(topic("stats"), stats(run_tag, "1h", ts, throughput_mean_bps=5.57e8))
 
     minute = rows(wait_for_series(f'SELECT * FROM "raw"."link_stats" WHERE "src" = \'{run_tag}\''))
     assert len(minute) == 1
@@ -31,7 +31,7 @@ def test_link_stats_reach_influxdb_in_the_policy_of_their_window(produce, run_ta
 
 def test_events_reach_influxdb_with_their_evidence(produce, run_tag):
     ts = now_ms()
-    produce("longhaul.events", {
+    produce(topic("events"), {
         "schema": "event", "version": 1, "kind": "throughput_collapse", "src": run_tag, "dst": "lyon",
         "probe_id": "collapse-detector", "ts": ts, "severity": "critical", "protocol": "tcp",
         "episode_id": "e-1", "message": "throughput 2.5 Mbit/s is 99% below the baseline",
