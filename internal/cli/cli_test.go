@@ -93,12 +93,14 @@ func TestUsageErrorsAreOneLinePlusAHintAndExitTwo(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, []string{`demo: unknown command "frobnicate"`, "run 'demo --help' for usage"}},
 		{[]string{"--verbose"}, []string{"demo: unknown flag --verbose", "run 'demo --help' for usage"}},
-		{[]string{"get", "--verbose", "f"}, []string{"demo get: flag provided but not defined: -verbose", "run 'demo get --help' for usage"}},
-		{[]string{"get", "f", "--kafka"}, []string{"demo get: flag needs an argument: -kafka", "run 'demo get --help' for usage"}},
+		{[]string{"get", "--verbose", "f"}, []string{"demo get: unknown flag --verbose", "run 'demo get --help' for usage"}},
+		{[]string{"get", "-v", "f"}, []string{"demo get: unknown flag --v", "run 'demo get --help' for usage"}},
+		{[]string{"get", "f", "--kafka"}, []string{"demo get: flag --kafka needs a value", "run 'demo get --help' for usage"}},
+		{[]string{"get", "--kafka=", "f", "g"}, []string{"demo get: give one FILE (got 2)", "run 'demo get --help' for usage"}},
 		{[]string{"get"}, []string{"demo get: give one FILE (got 0)", "run 'demo get --help' for usage"}},
 		{[]string{"fail", "extra"}, []string{`demo fail: unexpected argument "extra"`, "run 'demo fail --help' for usage"}},
 		{[]string{"config", "nope"}, []string{`demo config: unknown command "nope"`, "run 'demo config --help' for usage"}},
-		{[]string{"config", "sample", "-x"}, []string{"demo config sample: flag provided but not defined: -x", "run 'demo config sample --help' for usage"}},
+		{[]string{"config", "sample", "-x"}, []string{"demo config sample: unknown flag --x", "run 'demo config sample --help' for usage"}},
 	} {
 		code, out, errs := call(c.args...)
 		if code != 2 || out != "" || strings.Join(lines(errs), "\n") != strings.Join(c.want, "\n") {

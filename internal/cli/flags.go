@@ -75,7 +75,7 @@ func (f *FlagSet) Parse(args []string) (code int, done bool) {
 			return ExitOK, true
 		}
 		if err != nil {
-			return f.env.UsageError("%v", err), true
+			return f.env.UsageError("%s", flagError(err)), true
 		}
 		rest := f.FlagSet.Args()
 		if len(rest) == 0 {
@@ -97,6 +97,19 @@ func (f *FlagSet) Parse(args []string) (code int, done bool) {
 	}
 	f.positional = positional
 	return ExitOK, false
+}
+
+// flagError words the flag package's errors the way the App words its own, with the flag as
+// users write it: "unknown flag --verbose", not "flag provided but not defined: -verbose".
+func flagError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + strings.TrimPrefix(name, "-")
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return "flag --" + strings.TrimPrefix(name, "-") + " needs a value"
+	}
+	return msg
 }
 
 // Args returns the positional arguments, in order, wherever they stood among the flags.

@@ -241,7 +241,7 @@ func TestHelpAndExitCodesFollowTheOneRule(t *testing.T) {
 	}{
 		{[]string{"probe"}, "longhaul-probe: unknown command \"probe\"\nrun 'longhaul-probe --help' for usage\n"},
 		{[]string{"--verbose"}, "longhaul-probe: unknown flag --verbose\nrun 'longhaul-probe --help' for usage\n"},
-		{[]string{"check", "--verbose"}, "longhaul-probe check: flag provided but not defined: -verbose\nrun 'longhaul-probe check --help' for usage\n"},
+		{[]string{"check", "--verbose"}, "longhaul-probe check: unknown flag --verbose\nrun 'longhaul-probe check --help' for usage\n"},
 		{[]string{"run", "extra"}, "longhaul-probe run: unexpected argument \"extra\"\nrun 'longhaul-probe run --help' for usage\n"},
 		{[]string{"run", "--log-level", "loud"}, "longhaul-probe run: --log-level: \"loud\" is not debug, info, warn or error\nrun 'longhaul-probe run --help' for usage\n"},
 		{[]string{"config", "show"}, "longhaul-probe config: unknown command \"show\"\nrun 'longhaul-probe config --help' for usage\n"},

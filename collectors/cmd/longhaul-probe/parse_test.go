@@ -126,7 +126,7 @@ func TestUsageErrors(t *testing.T) {
 		"two files":        {[]string{"--tool", "ping", "--src", "a", "--dst", "b", in, in}, "give one FILE"},
 		"no file":          {[]string{"--tool", "ping", "--src", "a", "--dst", "b"}, "give one FILE"},
 		"empty probe id":   {[]string{"--tool", "ping", "--src", "a", "--dst", "b", "--probe-id", "", in}, "--probe-id"},
-		"unknown flag":     {[]string{"--tool", "ping", "--verbose", in}, "flag provided but not defined"},
+		"unknown flag":     {[]string{"--tool", "ping", "--verbose", in}, "longhaul-probe parse: unknown flag --verbose\n"},
 	} {
 		code, out, errOut := run(c.args, "")
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) || !strings.HasSuffix(errOut, "\nrun 'longhaul-probe parse --help' for usage\n") {
