@@ -3,17 +3,25 @@ package config
 import (
 	"fmt"
 	"os"
+
+	"longhaul/internal/settings"
 )
 
 // One name per setting (issue 12). The Kafka bootstrap address is kafka.bootstrap in the
-// file, --kafka on the command line and LONGHAUL_KAFKA in the environment; the first one set
-// of flag, environment and file wins. The old names still work until the next release, with
-// a one-line warning naming the new one.
-const (
-	KafkaKey  = "kafka.bootstrap"
-	KafkaFlag = "kafka"
-	KafkaEnv  = "LONGHAUL_KAFKA"
+// file, --kafka on the command line and LONGHAUL_KAFKA in the environment, the flag and the
+// variable being those every Longhaul program uses (internal/settings); the first one set of
+// flag, environment and file wins. The agent takes no default: an agent pointed at a broker
+// that is not there would only fill its spool, so the address is required. The old names
+// still work until the next release, with a one-line warning naming the new one.
+const KafkaKey = "kafka.bootstrap"
 
+var (
+	KafkaFlag = settings.Kafka.Flag // "kafka"
+	KafkaEnv  = settings.Kafka.Env  // "LONGHAUL_KAFKA"
+)
+
+// The deprecated names.
+const (
 	OldKafkaKey  = "kafka.brokers"
 	OldKafkaFlag = "brokers"
 	OldKafkaEnv  = "LONGHAUL_KAFKA_BROKERS"

@@ -53,7 +53,7 @@ type configFlags struct {
 func addConfigFlags(fs *cli.FlagSet) configFlags {
 	f := configFlags{fs: fs}
 	f.path = fs.String("config", defaultConfig, "the agent's YAML `FILE` (longhaul-probe config sample prints one)")
-	f.kafka = fs.String(config.KafkaFlag, "", "Kafka bootstrap `HOST:PORT,...`; replaces $"+config.KafkaEnv+" and the file's "+config.KafkaKey)
+	f.kafka = fs.String(config.KafkaFlag, "", "Kafka bootstrap `HOST:PORT,...`; over $"+config.KafkaEnv+", over the file's "+config.KafkaKey)
 	fs.Deprecated(config.OldKafkaFlag, config.KafkaFlag)
 	return f
 }
