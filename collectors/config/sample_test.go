@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -91,5 +92,17 @@ func TestTheWholeSampleIsTheAgentsPartThenEveryKindsEntry(t *testing.T) {
 	}
 	if !strings.HasSuffix(SampleConfig(), "\nprobes:\n") {
 		t.Error("the agent's part must end with the probes: key the kinds' entries go under")
+	}
+}
+
+// collectors/README.md shows the agent's sample as the documentation of the fields and their
+// defaults: it must be the sample, byte for byte.
+func TestTheREADMEShowsTheSample(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block := "```yaml\n" + SampleConfig() + "```\n"; !strings.Contains(string(b), block) {
+		t.Errorf("collectors/README.md does not show config/sample.yaml; paste it in the Configuration section:\n%s", block)
 	}
 }
