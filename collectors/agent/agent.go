@@ -111,9 +111,10 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 }
 
 // admit logs, before anything runs, every tool a probe needs that is not on PATH (the same
-// check as `longhaul-probe check`). The probe still runs: its runs are published with
-// error class tool_missing, so the gap shows downstream too; installing the tool mends it
-// without a restart.
+// check as `longhaul-probe check`), with what that costs. The probe still runs: a run whose
+// tool is missing is published with error class tool_missing (a snapshot without ip, with no
+// interface), so the gap shows downstream too; installing the tool mends it without a
+// restart.
 func (a *Agent) admit(insts []config.Instance) {
 	for _, tc := range a.cfg.CheckTools(insts, a.opt.LookPath) {
 		if tc.Missing != nil {

@@ -23,7 +23,13 @@ type synthetic struct {
 	Needs []string `yaml:"tools"`
 }
 
-func (p *synthetic) Tools() []string { return p.Needs }
+func (p *synthetic) Tools() []probe.Tool {
+	var out []probe.Tool
+	for _, t := range p.Needs {
+		out = append(out, probe.Tool{Name: t, Without: probe.WithoutIt})
+	}
+	return out
+}
 
 func init() {
 	probe.Register(probe.Registration{Kind: "synthetic", New: func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {

@@ -31,8 +31,8 @@ func (c *Config) CheckTools(insts []Instance, lookPath func(string) (string, err
 			continue
 		}
 		for _, tool := range u.Tools() {
-			tc := ToolCheck{ProbeID: in.Conf.ID, Kind: in.Conf.Kind, Tool: tool}
-			path, err := lookPath(tool)
+			tc := ToolCheck{ProbeID: in.Conf.ID, Kind: in.Conf.Kind, Tool: tool.Name}
+			path, err := lookPath(tool.Name)
 			if err == nil {
 				tc.Path = path
 			} else {
@@ -42,7 +42,7 @@ func (c *Config) CheckTools(insts []Instance, lookPath func(string) (string, err
 				}
 				at := fmt.Sprintf("probes[%d]", index[in.Conf])
 				tc.Missing = &FieldError{File: c.file, Line: c.idx.line(at), Path: at,
-					Msg: fmt.Sprintf("probe %q (%s) runs %s: %s; its runs would fail with tool_missing", in.Conf.ID, in.Conf.Kind, tool, why)}
+					Msg: fmt.Sprintf("probe %q (%s) runs %s: %s; without it %s", in.Conf.ID, in.Conf.Kind, tool.Name, why, tool.Without)}
 			}
 			out = append(out, tc)
 		}

@@ -167,7 +167,13 @@ type toolKind struct {
 	tools []string
 }
 
-func (k toolKind) Tools() []string { return k.tools }
+func (k toolKind) Tools() []probe.Tool {
+	var out []probe.Tool
+	for _, t := range k.tools {
+		out = append(out, probe.Tool{Name: t, Without: "the test fails"})
+	}
+	return out
+}
 
 func init() {
 	probe.Register(probe.Registration{Kind: "tool-kind", New: func(params *yaml.Node, _ probe.Exec) (probe.Probe, error) {
@@ -211,8 +217,8 @@ probes:
 	}
 	want := []string{
 		"tput iperf3 " + filepath.Join(dir, "iperf3"),
-		cfg + `:5: probes[0]: probe "tput" (tool-kind) runs ip: not found in $PATH; its runs would fail with tool_missing`,
-		cfg + `:7: probes[2]: probe "path" (tool-kind) runs traceroute: not found in $PATH; its runs would fail with tool_missing`,
+		cfg + `:5: probes[0]: probe "tput" (tool-kind) runs ip: not found in $PATH; without it the test fails`,
+		cfg + `:7: probes[2]: probe "path" (tool-kind) runs traceroute: not found in $PATH; without it the test fails`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -56,11 +56,22 @@ type Registration struct {
 }
 
 // ToolUser is implemented by probes that run programs. Tools names each one (argv[0] of
-// their runs), so the agent can say up front that one is missing from PATH rather than
-// publish tool_missing runs.
+// their runs), so the agent can say up front that one is missing from PATH, and what that
+// costs, rather than leave it to the runs.
 type ToolUser interface {
-	Tools() []string
+	Tools() []Tool
 }
+
+// Tool is a program a probe's runs execute.
+type Tool struct {
+	Name string // looked up on PATH
+	// Without says what becomes of the runs when it is missing: "every run fails with
+	// tool_missing", "host snapshots carry no interface or MTU".
+	Without string
+}
+
+// WithoutIt is what becomes of runs whose one tool is missing.
+const WithoutIt = "every run fails with tool_missing"
 
 var (
 	mu       sync.RWMutex

@@ -107,10 +107,10 @@ func TestCheckReportsEveryMissingToolOnALineOfItsOwn(t *testing.T) {
 	toolsOnPath(t, "iperf3", "ping")
 	code, out, errs := invoke("check", "--config", example)
 	want := []string{
-		example + `:` + lineOf(t, example, "  - id: host") + `: probes[0]: probe "host" (host) runs ip: not found in $PATH; its runs would fail with tool_missing`,
-		example + `:` + lineOf(t, example, "  - id: path") + `: probes[1]: probe "path" (path) runs traceroute: not found in $PATH; its runs would fail with tool_missing`,
-		example + `:` + lineOf(t, example, "  - id: sweep") + `: probes[3]: probe "sweep" (sweep) runs ip: not found in $PATH; its runs would fail with tool_missing`,
-		example + `:` + lineOf(t, example, "  - id: tput") + `: probes[4]: probe "tput" (throughput) runs ip: not found in $PATH; its runs would fail with tool_missing`,
+		example + `:` + lineOf(t, example, "  - id: host") + `: probes[0]: probe "host" (host) runs ip: not found in $PATH; without it host snapshots carry no interface or MTU`,
+		example + `:` + lineOf(t, example, "  - id: path") + `: probes[1]: probe "path" (path) runs traceroute: not found in $PATH; without it every run fails with tool_missing`,
+		example + `:` + lineOf(t, example, "  - id: sweep") + `: probes[3]: probe "sweep" (sweep) runs ip: not found in $PATH; without it host snapshots carry no interface or MTU`,
+		example + `:` + lineOf(t, example, "  - id: tput") + `: probes[4]: probe "tput" (throughput) runs ip: not found in $PATH; without it host snapshots carry no interface or MTU`,
 	}
 	if code != 1 || out != "" || errs != strings.Join(want, "\n")+"\n" {
 		t.Fatalf("exit %d\nstdout: %s\nstderr:\n%s\nwant:\n%s", code, out, errs, strings.Join(want, "\n"))
@@ -160,7 +160,7 @@ probes:
 `), 0o644)
 	code, _, errs = invoke("check", "--config", cfg)
 	want := cfg + ":8: probes[0].params: streams: 0 is not between 1 and 128 (iperf3's limit)\n" +
-		cfg + `:9: probes[1]: probe "rtt" (rtt) runs ping: not found in $PATH; its runs would fail with tool_missing` + "\n"
+		cfg + `:9: probes[1]: probe "rtt" (rtt) runs ping: not found in $PATH; without it every run fails with tool_missing` + "\n"
 	if code != 1 || errs != want {
 		t.Fatalf("exit %d\n%s\nwant\n%s", code, errs, want)
 	}

@@ -52,7 +52,7 @@ func (p *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
 }
 
 // Tools is ip when the route is recorded.
-func (p *Probe) Tools() []string { return p.Snap.Tools() }
+func (p *Probe) Tools() []probe.Tool { return p.Snap.Tools() }
 
 // Exclusive is false: reading sysctls disturbs nothing.
 func (p *Probe) Exclusive() bool { return false }

@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"longhaul/collectors/internal/sampletest"
+	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit"
 )
 
@@ -29,7 +30,7 @@ func TestSampleShowsEveryParamWithItsDefault(t *testing.T) {
 
 func TestToolsNameWhatRunsExecute(t *testing.T) {
 	s := NewSnapshotter(nil)
-	if RouteArgv("192.0.2.1")[0] != RouteTool || !reflect.DeepEqual((&Probe{Snap: s}).Tools(), []string{"ip"}) {
+	if RouteArgv("192.0.2.1")[0] != RouteTool || !reflect.DeepEqual((&Probe{Snap: s}).Tools(), []probe.Tool{{Name: "ip", Without: "host snapshots carry no interface or MTU"}}) {
 		t.Fatalf("tools %q", (&Probe{Snap: s}).Tools())
 	}
 	s.Route = false

@@ -82,10 +82,11 @@ func RouteArgv(addr string) []string { return []string{RouteTool, "-o", "route",
 // RouteTool is the program a snapshot runs (only with Route), looked up on PATH.
 const RouteTool = "ip"
 
-// Tools names the programs Take runs: ip with Route, else none.
-func (s Snapshotter) Tools() []string {
+// Tools names the programs Take runs: ip with Route, else none. Without ip a snapshot is
+// still taken, with a null interface and MTU.
+func (s Snapshotter) Tools() []probe.Tool {
 	if s.Route {
-		return []string{RouteTool}
+		return []probe.Tool{{Name: RouteTool, Without: "host snapshots carry no interface or MTU"}}
 	}
 	return nil
 }

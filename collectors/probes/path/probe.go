@@ -44,7 +44,7 @@ type Probe struct {
 const Tool = "traceroute"
 
 // Tools is traceroute.
-func (pr *Probe) Tools() []string { return []string{Tool} }
+func (pr *Probe) Tools() []probe.Tool { return []probe.Tool{{Name: Tool, Without: probe.WithoutIt}} }
 
 // Exclusive is false: a traceroute is a trickle of packets.
 func (pr *Probe) Exclusive() bool { return false }

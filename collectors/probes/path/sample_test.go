@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"longhaul/collectors/internal/sampletest"
+	"longhaul/collectors/probe"
 )
 
 // The sample is the documentation of the params: it shows every one, and the values it shows
@@ -24,7 +25,7 @@ func TestSampleShowsEveryParamWithItsDefault(t *testing.T) {
 
 func TestToolsNameWhatRunsExecute(t *testing.T) {
 	argv, _ := Argv(DefaultParams(), "ps1.fnal.gov")
-	if pr := (&Probe{Params: DefaultParams()}); argv[0] != Tool || !reflect.DeepEqual(pr.Tools(), []string{"traceroute"}) {
+	if pr := (&Probe{Params: DefaultParams()}); argv[0] != Tool || !reflect.DeepEqual(pr.Tools(), []probe.Tool{{Name: "traceroute", Without: "every run fails with tool_missing"}}) {
 		t.Fatalf("argv %q, tools %q", argv, pr.Tools())
 	}
 }

@@ -43,7 +43,7 @@ type Probe struct {
 const Tool = "ping"
 
 // Tools is ping.
-func (pr *Probe) Tools() []string { return []string{Tool} }
+func (pr *Probe) Tools() []probe.Tool { return []probe.Tool{{Name: Tool, Without: probe.WithoutIt}} }
 
 // Exclusive is false.
 func (pr *Probe) Exclusive() bool { return false }

@@ -49,7 +49,9 @@ type Probe struct {
 }
 
 // Tools are iperf3 for the cells and what the sweep's host snapshot runs.
-func (pr *Probe) Tools() []string { return append([]string{throughput.Tool}, pr.Snap.Tools()...) }
+func (pr *Probe) Tools() []probe.Tool {
+	return append([]probe.Tool{{Name: throughput.Tool, Without: "every cell fails with tool_missing"}}, pr.Snap.Tools()...)
+}
 
 // Exclusive: every cell is a throughput run.
 func (pr *Probe) Exclusive() bool { return true }

@@ -53,11 +53,12 @@ func New(p Params, exec probe.Exec) *Probe {
 }
 
 // Tools are iperf3 and, with host snapshots, what the snapshot runs.
-func (pr *Probe) Tools() []string {
+func (pr *Probe) Tools() []probe.Tool {
+	tools := []probe.Tool{{Name: Tool, Without: probe.WithoutIt}}
 	if pr.Params.HostSnapshot {
-		return append([]string{Tool}, pr.Snap.Tools()...)
+		tools = append(tools, pr.Snap.Tools()...)
 	}
-	return []string{Tool}
+	return tools
 }
 
 // Exclusive: two throughput runs from one host, or on one target, measure each other.
