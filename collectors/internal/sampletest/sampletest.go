@@ -82,3 +82,18 @@ func ShowsEveryParam(t testing.TB, uncommented *yaml.Node, params any) {
 		t.Errorf("the sample shows params %v, the kind has %v", got, want)
 	}
 }
+
+// DecodesToDefaults holds a probe's sample to its code: the sample shows every field of
+// params, and its params, as written and with every commented setting uncommented, decode to
+// want (the defaults the code applies).
+func DecodesToDefaults[P any](t testing.TB, sample string, params any, decode func(*yaml.Node) (P, error), want P) {
+	t.Helper()
+	written, uncommented := Params(t, sample)
+	ShowsEveryParam(t, uncommented, params)
+	for name, n := range map[string]*yaml.Node{"as written": written, "uncommented": uncommented} {
+		got, err := decode(n)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("sample %s: %+v, %v; defaults %+v", name, got, err, want)
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"longhaul/collectors/internal/sampletest"
 	"longhaul/collectors/probe"
 )
@@ -13,14 +11,7 @@ import (
 // The sample is the documentation of the params: it shows every one, and the values it shows
 // commented are the defaults the code applies.
 func TestSampleShowsEveryParamWithItsDefault(t *testing.T) {
-	written, uncommented := sampletest.Params(t, SampleConfig())
-	sampletest.ShowsEveryParam(t, uncommented, Params{})
-	for name, n := range map[string]*yaml.Node{"as written": written, "uncommented": uncommented} {
-		got, err := DecodeParams(n)
-		if err != nil || !reflect.DeepEqual(got, DefaultParams()) {
-			t.Errorf("sample %s: %+v, %v; defaults %+v", name, got, err, DefaultParams())
-		}
-	}
+	sampletest.DecodesToDefaults(t, SampleConfig(), Params{}, DecodeParams, DefaultParams())
 }
 
 func TestToolsNameWhatRunsExecute(t *testing.T) {
