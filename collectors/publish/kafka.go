@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/internal/kafkaconn"
 )
 
 // Producer is what the publisher needs of a Kafka client; *kgo.Client is one.
@@ -15,14 +17,14 @@ type Producer interface {
 	Ping(ctx context.Context) error
 }
 
-// NewClient builds the agent's one long-lived Kafka client. Producing is idempotent (the
+// NewClient builds the agent's one long-lived Kafka client on the connection every Longhaul
+// program uses (internal/kafkaconn). Producing is idempotent (the
 // franz-go default, kept: retries cannot duplicate or reorder within a partition) with
 // acks from all in-sync replicas, unlimited record retries and no delivery timeout: a record
 // handed to the client is retried until the broker has it, so while Kafka is away records
 // wait in the client (at most maxInFlight) and in the spool.
 func NewClient(brokers []string, clientID string, maxInFlight int, log *slog.Logger) (*kgo.Client, error) {
-	return kgo.NewClient(
-		kgo.SeedBrokers(brokers...),
+	return kgo.NewClient(append(kafkaconn.Conn{Bootstrap: brokers}.Opts(),
 		kgo.ClientID(clientID),
 		kgo.RequiredAcks(kgo.AllISRAcks()),
 		// Records are keyed "src|dst": the default partitioner hashes keys (murmur2, as the
@@ -33,7 +35,7 @@ func NewClient(brokers []string, clientID string, maxInFlight int, log *slog.Log
 			log.Error("kafka reported data loss on a partition", "topic", topic, "partition", partition)
 		}),
 		kgo.WithLogger(kgoLogger{log}),
-	)
+	)...)
 }
 
 // kgoLogger sends franz-go's warnings and errors to slog. Connection errors while a broker
