@@ -179,20 +179,36 @@ def test_untouched_links_raise_nothing(story, testbed):
             assert e["kind"] in allowed[e["dst"]], e
 
 
-def summaries(story, src, dst, protocol, after, before):
+def records(story, record, src, dst, protocol, after, before):
     return [m for t, m in story.raw
-            if m["schema"] == "throughput_sample" and m["record"] == "summary" and m["src"] == src
+            if m["schema"] == "throughput_sample" and m["record"] == record and m["src"] == src
             and m["dst"] == dst and m["protocol"] == protocol and after * 1000 <= m["ts"] < before * 1000
             and not m.get("error")]
 
 
+def summaries(story, src, dst, protocol, after, before):
+    return records(story, "summary", src, dst, protocol, after, before)
+
+
+def intervals(story, src, dst, protocol, after, before):
+    """The measured 1-second intervals (iperf3's omitted warm-up left out)."""
+    return [m for m in records(story, "interval", src, dst, protocol, after, before) if not m.get("omitted")]
+
+
 @pytest.mark.parametrize("dst,rate_bps", [("dst-a", 100e6), ("dst-b", 50e6)])
 def test_shaped_link_throughput_within_5_percent(story, testbed, dst, rate_bps):
-    runs = summaries(story, testbed.src("s1"), dst, "tcp", story.t_start, story.t_fault - 9)  # 3 s omit + 4 s
-    assert len(runs) >= 4, f"{len(runs)} healthy runs"
-    median = statistics.median(r["bits_per_second"] for r in runs)
+    # What the link carried, second by second: the runs' measured (not omitted) 1-second
+    # intervals. Not the runs' summaries: with --omit, iperf3's receiver keeps counting after the
+    # sender stops, until the data in flight and in the tbf queue (one-way delay + 100 ms of
+    # queue) has drained, and divides by the test's 4 s. That is (70..115 ms + 100 ms) × rate
+    # / 4 s = +4.2 % on dst-a and +5.4 % on dst-b, above the shaped rate itself (esnet/iperf#236,
+    # #443): the summary of a 4 s run cannot tell 5 % apart.
+    seconds = intervals(story, testbed.src("s1"), dst, "tcp", story.t_start, story.t_fault - 9)  # 3 s omit + 4 s
+    assert len(seconds) >= 12, f"{len(seconds)} healthy 1-second intervals"
+    median = statistics.median(r["bits_per_second"] for r in seconds)
     expected = rate_bps * TCP_GOODPUT
-    record(f"{dst}: median healthy Mbit/s (tbf {rate_bps/1e6:.0f}, payload {expected/1e6:.1f})", median / 1e6)
+    record(f"{dst}: median healthy Mbit/s of 1 s intervals (tbf {rate_bps/1e6:.0f}, payload {expected/1e6:.1f})",
+           median / 1e6)
     assert abs(median - expected) / expected <= 0.05, f"{median/1e6:.1f} Mbit/s vs {expected/1e6:.1f}"
 
 
