@@ -57,13 +57,13 @@ func main() {
 	if *printOnly {
 		g.out = stdout
 	}
-	conn, err := kafkaconn.Parse(*kafka)
+	conn, err := kafkaconn.FromSettings(*kafka)
 	if err != nil {
 		fail(2, err)
 	}
-	cl, err := kgo.NewClient(append(conn.Opts(), kgo.DisableIdempotentWrite(),
+	cl, err := conn.NewClient(kgo.DisableIdempotentWrite(),
 		kgo.RequiredAcks(kgo.LeaderAck()), kgo.ProducerLinger(5*time.Millisecond),
-		kgo.ProducerBatchMaxBytes(1<<20), kgo.MaxBufferedRecords(200000))...)
+		kgo.ProducerBatchMaxBytes(1<<20), kgo.MaxBufferedRecords(200000))
 	if err != nil {
 		fail(1, err)
 	}

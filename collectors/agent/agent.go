@@ -21,6 +21,7 @@ import (
 	"longhaul/collectors/publish"
 	"longhaul/collectors/schedule"
 	"longhaul/collectors/schema"
+	"longhaul/internal/kafkaconn"
 )
 
 // Options are the agent's seams; zero values are the production ones.
@@ -93,7 +94,7 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	}
 	prod := opt.Producer
 	if prod == nil {
-		a.client, err = publish.NewClient(cfg.Kafka.Bootstrap, cfg.Kafka.ClientID, cfg.Kafka.MaxInFlight, a.log)
+		a.client, err = publish.NewClient(kafkaconn.Conn{Bootstrap: cfg.Kafka.Bootstrap, Security: kafkaconn.Plaintext}, cfg.Kafka.ClientID, cfg.Kafka.MaxInFlight, a.log)
 		if err != nil {
 			a.spool.Close()
 			return nil, fmt.Errorf("kafka client: %w", err)

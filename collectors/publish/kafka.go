@@ -23,8 +23,8 @@ type Producer interface {
 // acks from all in-sync replicas, unlimited record retries and no delivery timeout: a record
 // handed to the client is retried until the broker has it, so while Kafka is away records
 // wait in the client (at most maxInFlight) and in the spool.
-func NewClient(brokers []string, clientID string, maxInFlight int, log *slog.Logger) (*kgo.Client, error) {
-	return kgo.NewClient(append(kafkaconn.Conn{Bootstrap: brokers}.Opts(),
+func NewClient(conn kafkaconn.Conn, clientID string, maxInFlight int, log *slog.Logger) (*kgo.Client, error) {
+	return conn.NewClient(
 		kgo.ClientID(clientID),
 		kgo.RequiredAcks(kgo.AllISRAcks()),
 		// Records are keyed "src|dst": the default partitioner hashes keys (murmur2, as the
@@ -35,7 +35,7 @@ func NewClient(brokers []string, clientID string, maxInFlight int, log *slog.Log
 			log.Error("kafka reported data loss on a partition", "topic", topic, "partition", partition)
 		}),
 		kgo.WithLogger(kgoLogger{log}),
-	)...)
+	)
 }
 
 // kgoLogger sends franz-go's warnings and errors to slog. Connection errors while a broker

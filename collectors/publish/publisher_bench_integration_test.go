@@ -48,7 +48,7 @@ func benchmarkPublish(b *testing.B, broker *kafkatest.Broker, window int) {
 			batch = batch[:0]
 		}
 	}
-	cl, err := NewClient([]string{broker.Addr}, "bench", window, quiet)
+	cl, err := NewClient(broker.Conn(), "bench", window, quiet)
 	if err != nil {
 		b.Fatal(err)
 	}

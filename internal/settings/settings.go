@@ -27,7 +27,38 @@ var (
 	InfluxDB   = Setting{"influx-db", "LONGHAUL_INFLUX_DB", "longhaul", "InfluxDB database"}
 	Flink      = Setting{"flink", "LONGHAUL_FLINK", "http://127.0.0.1:8081", "Flink REST base URL"}
 	Dashboards = Setting{"dashboards", "LONGHAUL_DASHBOARDS", "", "folder of the Grafana dashboard JSON (default: dashboards/json of the Longhaul root)"}
+
+	// How a program authenticates to Kafka (internal/kafkaconn): TLS with the CA, SCRAM-SHA-512
+	// with a user whose password is read from a file (never given on a command line).
+	KafkaSecurity     = Setting{"kafka-security", "LONGHAUL_KAFKA_SECURITY", "sasl_ssl", "Kafka security: sasl_ssl (TLS + SCRAM-SHA-512), ssl (TLS only) or plaintext (explicitly insecure)"}
+	KafkaCA           = Setting{"kafka-ca", "LONGHAUL_KAFKA_CA", "", "PEM file of the CA that signed the brokers' certificates (empty: the system's roots)"}
+	KafkaUser         = Setting{"kafka-user", "LONGHAUL_KAFKA_USER", "", "SCRAM user"}
+	KafkaPasswordFile = Setting{"kafka-password-file", "LONGHAUL_KAFKA_PASSWORD_FILE", "", "file holding the SCRAM user's password"}
+
+	// How a program authenticates to InfluxDB (operator/influx): a user whose password is read
+	// from a file, over HTTPS when the URL says so, trusting the CA.
+	InfluxUser         = Setting{"influx-user", "LONGHAUL_INFLUX_USER", "", "InfluxDB user"}
+	InfluxPasswordFile = Setting{"influx-password-file", "LONGHAUL_INFLUX_PASSWORD_FILE", "", "file holding the InfluxDB user's password"}
+	InfluxCA           = Setting{"influx-ca", "LONGHAUL_INFLUX_CA", "", "PEM file of the CA that signed InfluxDB's certificate (https URLs; empty: the system's roots)"}
 )
+
+// Secret reads a secret from a file: the whole file, without a trailing newline. An empty
+// file is an error, so a missing credential is never sent as an empty one. The error names the
+// file, never its content.
+func Secret(path string) (string, error) {
+	if path == "" {
+		return "", fmt.Errorf("no password file given")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("password file: %w", err)
+	}
+	s := strings.TrimRight(string(b), "\r\n")
+	if s == "" {
+		return "", fmt.Errorf("password file %s is empty", path)
+	}
+	return s, nil
+}
 
 // Value is the environment's value, else the default.
 func (s Setting) Value() string {

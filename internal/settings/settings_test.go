@@ -2,6 +2,8 @@ package settings
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,7 +30,7 @@ func TestAFlagDefaultsToItsVariableThenToTheDefault(t *testing.T) {
 
 func TestEverySettingHasItsOwnFlagAndVariable(t *testing.T) {
 	flags, envs := map[string]bool{}, map[string]bool{}
-	for _, s := range []Setting{Kafka, Influx, InfluxDB, Flink, Dashboards} {
+	for _, s := range []Setting{Kafka, Influx, InfluxDB, Flink, Dashboards, KafkaSecurity, KafkaCA, KafkaUser, KafkaPasswordFile, InfluxUser, InfluxPasswordFile, InfluxCA} {
 		if flags[s.Flag] || envs[s.Env] || !strings.HasPrefix(s.Env, "LONGHAUL_") {
 			t.Fatalf("%+v: flag or variable taken twice, or not LONGHAUL_*", s)
 		}
@@ -39,5 +41,21 @@ func TestEverySettingHasItsOwnFlagAndVariable(t *testing.T) {
 func TestListDropsBlanks(t *testing.T) {
 	if got := List(" a:1, ,b:2 "); len(got) != 2 || got[0] != "a:1" || got[1] != "b:2" {
 		t.Fatal(got)
+	}
+}
+
+func TestASecretIsTheFileWithoutItsNewlineAndNeverEmpty(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "pw")
+	os.WriteFile(p, []byte("s3cret\n"), 0o600)
+	if got, err := Secret(p); err != nil || got != "s3cret" {
+		t.Fatalf("%q %v", got, err)
+	}
+	os.WriteFile(p, []byte("\n"), 0o600)
+	if _, err := Secret(p); err == nil || !strings.Contains(err.Error(), "is empty") {
+		t.Fatalf("empty file: %v", err)
+	}
+	if _, err := Secret(filepath.Join(dir, "absent")); err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Fatalf("absent file: %v", err)
 	}
 }

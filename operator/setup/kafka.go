@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/internal/kafkaconn"
 )
@@ -14,7 +13,7 @@ import (
 // EnsureTopics creates every missing topic of f and reports existing ones whose partition
 // count differs (it never deletes or shrinks). It returns how many topics it created.
 func EnsureTopics(ctx context.Context, conn kafkaconn.Conn, f *TopicsFile, log io.Writer) (int, error) {
-	cl, err := kgo.NewClient(conn.Opts()...)
+	cl, err := conn.NewClient()
 	if err != nil {
 		return 0, err
 	}

@@ -31,7 +31,7 @@ func runSetup(env *cli.Env, args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	if !*skipKafka {
-		conn, err := kafkaconn.Parse(*kafka)
+		conn, err := kafkaconn.FromSettings(*kafka)
 		if err != nil {
 			return env.UsageError("%v", err)
 		}

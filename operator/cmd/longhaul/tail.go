@@ -28,7 +28,7 @@ func runTail(env *cli.Env, args []string) int {
 	if code, done := fs.Parse(args); done {
 		return code
 	}
-	conn, err := kafkaconn.Parse(*kafka)
+	conn, err := kafkaconn.FromSettings(*kafka)
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
@@ -36,9 +36,9 @@ func runTail(env *cli.Env, args []string) int {
 	if *stats {
 		topics = append(topics, contract.TopicStats)
 	}
-	cl, err := kgo.NewClient(append(conn.Opts(), kgo.ConsumeTopics(topics...),
+	cl, err := conn.NewClient(kgo.ConsumeTopics(topics...),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AfterMilli(time.Now().Add(-*since).UnixMilli())),
-		kgo.FetchIsolationLevel(kgo.ReadCommitted()))...)
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 	if err != nil {
 		return env.Fail("%v", err)
 	}
