@@ -167,6 +167,59 @@ show_log() {
   fi
 }
 
+# --- secrets -----------------------------------------------------------------------------------
+# Everything secret lives in LONGHAUL_SECRETS_DIR (0700), one file each (0600, no trailing
+# newline), created on first use and never printed: clients read the files (never a command line,
+# never a YAML file). docs/security.md says what each one is.
+
+secrets_dir() {
+  mkdir -p "${LONGHAUL_SECRETS_DIR}" && chmod 0700 "${LONGHAUL_SECRETS_DIR}" && echo "${LONGHAUL_SECRETS_DIR}"
+}
+
+# ensure_secret NAME: path of secrets/NAME, a random password (32 characters) made the first time.
+ensure_secret() {
+  local f
+  f="$(secrets_dir)/$1"
+  if [ ! -s "$f" ]; then
+    (umask 077 && openssl rand -base64 48 | tr -dc 'A-Za-z0-9' | head -c 32 >"$f") || die "cannot write secret $1"
+  fi
+  chmod 0600 "$f"
+  echo "$f"
+}
+
+# ensure_ca: the stack's private CA (ca.crt, ca.key), made the first time; real deployments
+# bring their own (docs/security.md).
+ensure_ca() {
+  local d
+  d="$(secrets_dir)"
+  [ -s "$d/ca.crt" ] && [ -s "$d/ca.key" ] && return 0
+  (umask 077 && openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/ca.key" -out "$d/ca.crt" -days 3650 \
+    -subj "/O=Longhaul/CN=Longhaul private CA" \
+    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign) >/dev/null 2>&1 \
+    || die "openssl could not make the CA in $d"
+  chmod 0644 "$d/ca.crt"
+  log "made a private CA: $d/ca.crt"
+}
+
+# ensure_cert NAME: secrets/NAME.pem (key then certificate, PEM, unencrypted PKCS#8), signed by the
+# CA for 127.0.0.1 and localhost, made the first time. The CN is last in the subject so Kafka's
+# principal mapping reads it (see security-recipes).
+ensure_cert() {
+  local d name="$1"
+  d="$(secrets_dir)"
+  [ -s "$d/$name.pem" ] && return 0
+  ensure_ca
+  (
+    umask 077
+    openssl req -newkey rsa:2048 -nodes -keyout "$d/$name.key" -out "$d/$name.csr" -subj "/O=Longhaul/CN=$name" &&
+      printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n' >"$d/$name.ext" &&
+      openssl x509 -req -in "$d/$name.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" -CAcreateserial -days 825 \
+        -out "$d/$name.crt" -extfile "$d/$name.ext" &&
+      cat "$d/$name.key" "$d/$name.crt" >"$d/$name.pem"
+  ) >/dev/null 2>&1 || die "openssl could not make the certificate $name"
+  rm -f "$d/$name.csr" "$d/$name.ext"
+}
+
 # Load every service definition (install_/configure_/start_/health_/stop_ functions).
 load_services() {
   local svc
