@@ -63,12 +63,13 @@ type Security struct {
 	Password     string // from the environment (LONGHAUL_KAFKA_PASSWORD), never from a file of config
 }
 
-// FromEnv is the security the environment gives (LONGHAUL_KAFKA_SECURITY, _CA, _USER,
+// FromEnv is the security the environment gives (LONGHAUL_KAFKA_SECURITY, _CA, _CERT, _USER,
 // _PASSWORD_FILE, or _PASSWORD).
 func FromEnv() Security {
 	return Security{
 		Mode:         settings.KafkaSecurity.Value(),
 		CAFile:       settings.KafkaCA.Value(),
+		CertFile:     settings.KafkaCert.Value(),
 		User:         settings.KafkaUser.Value(),
 		PasswordFile: settings.KafkaPasswordFile.Value(),
 		Password:     os.Getenv(PasswordEnv),
@@ -127,6 +128,23 @@ func FromSettings(bootstrap string) (Conn, error) {
 		return c, err
 	}
 	return c.WithSecurity(FromEnv())
+}
+
+// AdminFromSettings is the administrator's connection: the admin listener with the admin
+// certificate (mutual TLS), or, when the settings turn security off, the plain bootstrap list.
+func AdminFromSettings(admin, cert string) (Conn, error) {
+	env := FromEnv()
+	if env.Mode == Plaintext {
+		return FromSettings(settings.Kafka.Value())
+	}
+	c, err := Parse(admin)
+	if err != nil {
+		return c, err
+	}
+	if cert == "" {
+		return c, fmt.Errorf("kafka administration needs the admin certificate (%s)", settings.KafkaAdminCert.Env)
+	}
+	return c.WithSecurity(Security{Mode: SSL, CAFile: env.CAFile, CertFile: cert})
 }
 
 // String describes the connection for logs: never the password.

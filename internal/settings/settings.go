@@ -34,6 +34,12 @@ var (
 	KafkaCA           = Setting{"kafka-ca", "LONGHAUL_KAFKA_CA", "", "PEM file of the CA that signed the brokers' certificates (empty: the system's roots)"}
 	KafkaUser         = Setting{"kafka-user", "LONGHAUL_KAFKA_USER", "", "SCRAM user"}
 	KafkaPasswordFile = Setting{"kafka-password-file", "LONGHAUL_KAFKA_PASSWORD_FILE", "", "file holding the SCRAM user's password"}
+	KafkaCert         = Setting{"kafka-cert", "LONGHAUL_KAFKA_CERT", "", "PEM file with a client certificate and its key (mutual TLS, security ssl)"}
+
+	// Administration (topics, ACLs, credentials) goes to the brokers' admin listener with the
+	// admin certificate (mutual TLS): no admin password exists to leak.
+	KafkaAdmin     = Setting{"kafka-admin", "LONGHAUL_KAFKA_ADMIN", "127.0.0.1:9094", "Kafka admin listener (mutual TLS), host:port comma-separated"}
+	KafkaAdminCert = Setting{"kafka-admin-cert", "LONGHAUL_KAFKA_ADMIN_CERT", "", "PEM file with the admin certificate and its key"}
 
 	// How a program authenticates to InfluxDB (operator/influx): a user whose password is read
 	// from a file, over HTTPS when the URL says so, trusting the CA.

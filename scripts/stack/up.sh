@@ -77,8 +77,14 @@ fail_svc() {
 run_setup() {
   local t0
   t0="$(now_ms)"
-  log "longhaul setup: topics, database, retention"
-  "${LONGHAUL_CLI}" setup --topics "${LONGHAUL_TOPICS_FILE}" --retention "${LONGHAUL_RETENTION_FILE}" \
+  local users=()
+  if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
+    # the services' Kafka users, each with its password file and its ACLs
+    for u in admin flink telegraf operator; do ensure_secret "kafka-$u.password" >/dev/null; done
+    users=(--users-from "${LONGHAUL_SECRETS_DIR}")
+  fi
+  log "longhaul setup: topics, Kafka users and ACLs, database, retention"
+  "${LONGHAUL_CLI}" setup --topics "${LONGHAUL_TOPICS_FILE}" --retention "${LONGHAUL_RETENTION_FILE}" "${users[@]}" \
     || die "'${LONGHAUL_CLI} setup' failed (build it with: make build-go)"
   START_S[setup]="$(elapsed_s "$t0" "$(now_ms)")"
   STATE[setup]="done"

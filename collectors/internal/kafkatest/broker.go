@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,15 +21,21 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"gopkg.in/yaml.v3"
+
+	"longhaul/internal/kafkaconn"
+	"longhaul/operator/setup"
 )
 
-// Broker is one single-node KRaft broker on 127.0.0.1.
+// Broker is one single-node KRaft broker on 127.0.0.1, secured as the stack secures it: clients
+// on Addr (TLS + SCRAM-SHA-512), administration on the admin listener (mutual TLS, port
+// ctrlPort+1) with the stack's admin certificate.
 type Broker struct {
-	Addr     string
-	stackDir string
-	port     int
-	ctrlPort int
-	t        testing.TB
+	Addr      string
+	stackDir  string
+	port      int
+	ctrlPort  int
+	adminPort int
+	t         testing.TB
 }
 
 // Root is the repository root (…/collectors/internal/kafkatest → …).
@@ -42,7 +49,8 @@ func Root() string {
 // whatever the outcome. A broker left behind by an earlier, killed run is stopped first.
 func Start(t testing.TB, stackDir string, port, ctrlPort int) *Broker {
 	t.Helper()
-	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, port: port, ctrlPort: ctrlPort, t: t}
+	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, port: port, ctrlPort: ctrlPort,
+		adminPort: ctrlPort + 1, t: t}
 	b.script("stop_kafka", time.Minute)
 	if err := os.RemoveAll(filepath.Join(stackDir, "run")); err != nil {
 		t.Fatal(err)
@@ -59,6 +67,61 @@ func (b *Broker) Start() {
 	t0 := time.Now()
 	b.script(`start_kafka && WAIT_PID_OF=kafka wait_for "$LONGHAUL_START_TIMEOUT" health_kafka || { show_log "$(kafka_run)/logs/server.log"; exit 1; }`, 3*time.Minute)
 	b.t.Logf("kafka %s healthy after %.1fs", b.Addr, time.Since(t0).Seconds())
+}
+
+// Secrets is the folder of the broker's CA and certificates (the stack's secrets folder).
+func (b *Broker) Secrets() string { return filepath.Join(b.stackDir, "run", "secrets") }
+
+// CA is the PEM file of the CA that signed the broker's certificate.
+func (b *Broker) CA() string { return filepath.Join(b.Secrets(), "ca.crt") }
+
+// Conn is the administrator's connection: the admin listener, mutual TLS, the admin certificate
+// (a super user: it may do anything, as the tests need).
+func (b *Broker) Conn() kafkaconn.Conn {
+	b.t.Helper()
+	c, err := kafkaconn.Parse(fmt.Sprintf("127.0.0.1:%d", b.adminPort))
+	if err == nil {
+		c, err = c.WithSecurity(kafkaconn.Security{Mode: kafkaconn.SSL, CAFile: b.CA(), CertFile: filepath.Join(b.Secrets(), "admin.pem")})
+	}
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return c
+}
+
+// AddAgent creates the Kafka user of an agent named name with an agent's ACLs, exactly as
+// `longhaul admin add-agent` does, and returns the user and a file holding its password.
+func (b *Broker) AddAgent(name string) (user, passwordFile string) {
+	b.t.Helper()
+	user, err := setup.AgentPrincipal(name)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	passwordFile = filepath.Join(b.t.TempDir(), user+".password")
+	password := fmt.Sprintf("pw-%s-%d", name, time.Now().UnixNano())
+	if err := os.WriteFile(passwordFile, []byte(password), 0o600); err != nil {
+		b.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := setup.SetUser(ctx, b.Conn(), user, password, io.Discard); err != nil {
+		b.t.Fatal(err)
+	}
+	return user, passwordFile
+}
+
+// RemoveAgent revokes an agent's user, as `longhaul admin remove-agent` does.
+func (b *Broker) RemoveAgent(name string) {
+	b.t.Helper()
+	user, err := setup.AgentPrincipal(name)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := setup.RemoveUser(ctx, b.Conn(), user, io.Discard); err != nil {
+		b.t.Fatal(err)
+	}
 }
 
 // Stop stops the broker (SIGTERM, then SIGKILL after the stack's stop timeout).
@@ -80,6 +143,9 @@ func (b *Broker) script(cmds string, timeout time.Duration) {
 		"LONGHAUL_STACK_DIR="+b.stackDir,
 		"LONGHAUL_KAFKA_PORT="+strconv.Itoa(b.port),
 		"LONGHAUL_KAFKA_CONTROLLER_PORT="+strconv.Itoa(b.ctrlPort),
+		"LONGHAUL_KAFKA_ADMIN_PORT="+strconv.Itoa(b.adminPort),
+		"LONGHAUL_KAFKA_SECURITY="+kafkaconn.SASLSSL,
+		"LONGHAUL_SECRETS_DIR="+b.Secrets(), // its own CA and certificates, whatever the caller's stack uses
 		"LONGHAUL_STOP_TIMEOUT=20",
 	)
 	var out bytes.Buffer
@@ -111,7 +177,7 @@ func (b *Broker) CreateTopics(ctx context.Context) {
 	if err := yaml.Unmarshal(raw, &f); err != nil {
 		b.t.Fatal(err)
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
+	cl, err := b.Conn().NewClient()
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -140,7 +206,7 @@ type Record struct {
 // Consume reads topics from the start until stop says it has enough or timeout passes.
 func (b *Broker) Consume(topics []string, timeout time.Duration, stop func([]Record) bool) []Record {
 	b.t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.ConsumeTopics(topics...),
+	cl, err := b.Conn().NewClient(kgo.ConsumeTopics(topics...),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	if err != nil {
 		b.t.Fatal(err)

@@ -16,6 +16,7 @@ var app = &cli.App{
 	Doc:  "The operator's command: set up the services, run the Flink job, follow events and read results.",
 	Commands: []cli.Command{
 		{Name: "setup", Summary: "create the Kafka topics (ingest/topics.yaml) and the InfluxDB database and retention policies", Run: runSetup},
+		{Name: "admin", Summary: "Kafka credentials: add, remove and rotate agents' and services' users", Run: runAdmin},
 		{Name: "job", Summary: "the Flink job's lifecycle: submit, list, savepoint, stop (after a savepoint), cancel", Run: runJob},
 		{Name: "tail", Summary: "follow events (and optionally link statistics) live from Kafka, one line each", Run: runTail},
 		{Name: "trends", Summary: "print a link's throughput, loss and RTT history from InfluxDB as a table", Run: runTrends},

@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"time"
 
 	"longhaul/internal/checkout"
 	"longhaul/internal/cli"
-	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/influx"
 	"longhaul/operator/setup"
@@ -17,13 +17,14 @@ func runSetup(env *cli.Env, args []string) int {
 	fs := env.FlagSet("[--no-kafka] [--no-influx] [--topics FILE] [--retention FILE]",
 		"Creates missing Kafka topics (a topic whose partition count differs is reported, never changed)\n"+
 			"and the InfluxDB database with its retention policies. Safe to run again.")
-	kafka := settings.Kafka.String(fs.FlagSet)
+	f := addAdminFlags(fs.FlagSet)
 	influxURL := settings.Influx.String(fs.FlagSet)
 	db := fs.String(settings.InfluxDB.Flag, os.Getenv(settings.InfluxDB.Env), "InfluxDB database (default: the one named in --retention; env "+settings.InfluxDB.Env+")")
 	topics := fs.String("topics", checkout.Path("ingest", "topics.yaml"), "topics file")
 	retention := fs.String("retention", checkout.Path("ingest", "influxdb", "retention.yaml"), "retention policies file")
 	skipKafka := fs.Bool("no-kafka", false, "leave Kafka alone")
 	skipInflux := fs.Bool("no-influx", false, "leave InfluxDB alone")
+	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator) and grant each its ACLs")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
 	if code, done := fs.Parse(args); done {
 		return code
@@ -31,9 +32,9 @@ func runSetup(env *cli.Env, args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	if !*skipKafka {
-		conn, err := kafkaconn.FromSettings(*kafka)
+		conn, err := f.conn()
 		if err != nil {
-			return env.UsageError("%v", err)
+			return env.Fail("%v", err)
 		}
 		f, err := setup.LoadTopics(*topics)
 		if err == nil {
@@ -41,6 +42,17 @@ func runSetup(env *cli.Env, args []string) int {
 		}
 		if err != nil {
 			return env.Fail("%v", err)
+		}
+		if *usersFrom != "" {
+			for _, principal := range setup.Services {
+				pw, err := settings.Secret(filepath.Join(*usersFrom, "kafka-"+principal+".password"))
+				if err == nil {
+					err = setup.SetUser(ctx, conn, principal, pw, env.Stdout)
+				}
+				if err != nil {
+					return env.Fail("%v", err)
+				}
+			}
 		}
 	}
 	if !*skipInflux {

@@ -45,6 +45,9 @@ func runTail(env *cli.Env, args []string) int {
 	defer cl.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if err := ping(ctx, cl, conn); err != nil {
+		return env.Fail("%v", err)
+	}
 	if *forDur > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *forDur)
@@ -52,6 +55,15 @@ func runTail(env *cli.Env, args []string) int {
 	}
 	for ctx.Err() == nil {
 		fetches := cl.PollFetches(ctx)
+		var refused error
+		fetches.EachError(func(topic string, _ int32, err error) {
+			if reason, ok := kafkaconn.Refusal(err); ok {
+				refused = fmt.Errorf("%s: %s (%s)", topic, reason, conn)
+			}
+		})
+		if refused != nil {
+			return env.Fail("%v", refused)
+		}
 		fetches.EachRecord(func(r *kgo.Record) {
 			if *asJSON {
 				fmt.Fprintf(env.Stdout, "%s\n", r.Value)
@@ -63,6 +75,21 @@ func runTail(env *cli.Env, args []string) int {
 		})
 	}
 	return cli.ExitOK
+}
+
+// ping reaches the brokers once before following, so a refused credential or an unreachable
+// cluster is told at once rather than by silence.
+func ping(ctx context.Context, cl *kgo.Client, conn kafkaconn.Conn) error {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	err := cl.Ping(ctx)
+	if reason, ok := kafkaconn.Refusal(err); ok {
+		return fmt.Errorf("kafka %s: %s", conn, reason)
+	}
+	if err != nil {
+		return fmt.Errorf("kafka %s: %w", conn, err)
+	}
+	return nil
 }
 
 // describe renders one result message as a line a person reads.

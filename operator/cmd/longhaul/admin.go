@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"text/template"
+	"time"
+
+	"longhaul/internal/cli"
+	"longhaul/internal/kafkaconn"
+	"longhaul/internal/settings"
+	"longhaul/operator/setup"
+)
+
+var adminApp = &cli.App{
+	Name: "longhaul admin",
+	Doc: "Kafka credentials and rights, through the admin listener with the admin certificate.\n" +
+		"A password is never printed or taken on the command line: it lives in a file (0600).",
+	Commands: []cli.Command{
+		{Name: "add-agent", Summary: "create an agent's SCRAM credential and ACLs; print the config to paste on its host", Run: runAddAgent},
+		{Name: "remove-agent", Summary: "revoke an agent at once: its ACLs, then its credential", Run: runRemoveAgent},
+		{Name: "rotate", Summary: "give a user a new password (written to its file) without restarting the brokers", Run: runRotate},
+	},
+}
+
+func runAdmin(env *cli.Env, args []string) int {
+	return adminApp.Run(args, env.Stdin, env.Stdout, env.Stderr)
+}
+
+// adminFlags are where the admin listener is and the admin certificate.
+type adminFlags struct{ admin, cert *string }
+
+func addAdminFlags(fs *flag.FlagSet) adminFlags {
+	return adminFlags{admin: settings.KafkaAdmin.String(fs), cert: settings.KafkaAdminCert.String(fs)}
+}
+
+func (f adminFlags) conn() (kafkaconn.Conn, error) {
+	return kafkaconn.AdminFromSettings(*f.admin, *f.cert)
+}
+
+const agentSnippet = `# {{.Principal}}: paste into the agent's config (longhaul-probe) on its host, then copy
+#   {{.PasswordFile}}  to  /etc/longhaul/kafka.password  (mode 0600, owned by the agent's user)
+#   {{.CA}}  to  /etc/longhaul/ca.crt
+kafka:
+  bootstrap: [{{.Bootstrap}}]
+  security: sasl_ssl
+  tls:
+    ca_file: /etc/longhaul/ca.crt
+  sasl:
+    user: {{.Principal}}
+    password_file: /etc/longhaul/kafka.password
+`
+
+func runAddAgent(env *cli.Env, args []string) int {
+	fs := env.FlagSet("NAME [--password-file FILE]",
+		"Creates the Kafka user agent-NAME (SCRAM-SHA-512) with the rights of an agent: write and describe\n"+
+			"the raw sample topics and the dead-letter topic, nothing else. Its password is FILE's when FILE\n"+
+			"exists, else a new random one written to FILE (default ./agent-NAME.password, mode 0600).")
+	fs.ArgsUsage = "NAME"
+	f := addAdminFlags(fs.FlagSet)
+	pwFile := fs.String("password-file", "", "the agent's password file (made when absent)")
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return env.UsageError("give one agent NAME (got %d)", fs.NArg())
+	}
+	principal, err := setup.AgentPrincipal(fs.Args()[0])
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	if *pwFile == "" {
+		*pwFile = principal + ".password"
+	}
+	password, err := passwordIn(*pwFile, false)
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	conn, err := f.conn()
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := setup.SetUser(ctx, conn, principal, password, env.Stderr); err != nil {
+		return env.Fail("%v", err)
+	}
+	err = template.Must(template.New("snippet").Parse(agentSnippet)).Execute(env.Stdout, map[string]string{
+		"Principal": principal, "PasswordFile": *pwFile, "CA": settings.KafkaCA.Value(),
+		"Bootstrap": strings.Join(settings.List(settings.Kafka.Value()), ", "),
+	})
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	return cli.ExitOK
+}
+
+func runRemoveAgent(env *cli.Env, args []string) int {
+	fs := env.FlagSet("NAME", "Deletes agent-NAME's ACLs (refused from its next request on) and its SCRAM credential.")
+	fs.ArgsUsage = "NAME"
+	f := addAdminFlags(fs.FlagSet)
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return env.UsageError("give one agent NAME (got %d)", fs.NArg())
+	}
+	principal, err := setup.AgentPrincipal(fs.Args()[0])
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	conn, err := f.conn()
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := setup.RemoveUser(ctx, conn, principal, env.Stdout); err != nil {
+		return env.Fail("%v", err)
+	}
+	return cli.ExitOK
+}
+
+func runRotate(env *cli.Env, args []string) int {
+	fs := env.FlagSet("USER --password-file FILE",
+		"Writes a new random password to FILE and gives it to USER (an agent-… or a service user);\n"+
+			"clients pick it up at their next authentication from the same file. Brokers keep running.")
+	fs.ArgsUsage = "USER"
+	f := addAdminFlags(fs.FlagSet)
+	pwFile := fs.String("password-file", "", "the user's password file (required; overwritten)")
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	if fs.NArg() != 1 || *pwFile == "" {
+		return env.UsageError("give one USER and --password-file")
+	}
+	user := fs.Args()[0]
+	if len(setup.ACLs(user)) == 0 && user != setup.Admin {
+		return env.UsageError("%s is not a Longhaul user (admin, flink, telegraf, operator or agent-…)", user)
+	}
+	password, err := passwordIn(*pwFile, true)
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	conn, err := f.conn()
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := setup.SetUser(ctx, conn, user, password, env.Stdout); err != nil {
+		return env.Fail("%v", err)
+	}
+	return cli.ExitOK
+}
+
+// passwordIn is the password of a file, made (random, 0600) when the file is absent or when
+// fresh is set.
+func passwordIn(path string, fresh bool) (string, error) {
+	if !fresh {
+		pw, err := settings.Secret(path)
+		if err == nil {
+			return pw, nil
+		}
+		if _, statErr := os.Stat(path); !errors.Is(statErr, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	raw := make([]byte, 24)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	pw := base64.RawURLEncoding.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(pw), 0o600); err != nil {
+		return "", fmt.Errorf("password file: %w", err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		return "", err
+	}
+	return pw, nil
+}

@@ -1,0 +1,86 @@
+package setup
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"longhaul/internal/kafkaconn"
+)
+
+// scramIterations is SCRAM-SHA-512's iteration count for every user (Kafka accepts 4096-16384).
+const scramIterations = 8192
+
+// SetUser creates or updates principal's SCRAM-SHA-512 credential to password and grants its
+// role's ACLs (again: granting an existing ACL changes nothing). A password change applies to the
+// next authentication, without restarting the broker.
+func SetUser(ctx context.Context, conn kafkaconn.Conn, principal, password string, log io.Writer) error {
+	cl, err := conn.NewClient()
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	altered, err := adm.AlterUserSCRAMs(ctx, nil, []kadm.UpsertSCRAM{{User: principal, Mechanism: kadm.ScramSha512,
+		Iterations: scramIterations, Password: password}})
+	if err == nil {
+		err = altered.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("kafka user %s: set its SCRAM credential: %w", principal, err)
+	}
+	n := 0
+	for _, b := range ACLs(principal) {
+		res, err := adm.CreateACLs(ctx, b)
+		if err != nil {
+			return fmt.Errorf("kafka user %s: grant ACLs: %w", principal, err)
+		}
+		for _, r := range res {
+			if r.Err != nil { // CreateACLs answers nil with per-ACL errors: check each
+				return fmt.Errorf("kafka user %s: ACL %v %s on %s: %w %s", principal, r.Operation, r.Pattern, r.Name, r.Err, r.ErrMessage)
+			}
+			n++
+		}
+	}
+	fmt.Fprintf(log, "kafka user %s ready (SCRAM-SHA-512, %d ACLs)\n", principal, n)
+	return nil
+}
+
+// RemoveUser revokes a principal at once: its ACLs go first (every request it makes from
+// then on is refused, even on a connection already authenticated), then its credential (no new
+// connection authenticates).
+func RemoveUser(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
+	cl, err := conn.NewClient()
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	deleted := 0
+	for _, b := range []*kadm.ACLBuilder{
+		kadm.NewACLs().Allow("User:" + principal).AnyResource().ResourcePatternType(kadm.ACLPatternAny).
+			Operations(kadm.OpAny).AllowHosts(),
+	} {
+		res, err := adm.DeleteACLs(ctx, b)
+		if err != nil {
+			return fmt.Errorf("kafka user %s: delete ACLs: %w", principal, err)
+		}
+		for _, r := range res {
+			if r.Err != nil {
+				return fmt.Errorf("kafka user %s: delete ACLs: %w %s", principal, r.Err, r.ErrMessage)
+			}
+			deleted += len(r.Deleted)
+		}
+	}
+	altered, err := adm.AlterUserSCRAMs(ctx, []kadm.DeleteSCRAM{{User: principal, Mechanism: kadm.ScramSha512}}, nil)
+	if err == nil {
+		err = altered.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("kafka user %s: delete its SCRAM credential: %w", principal, err)
+	}
+	fmt.Fprintf(log, "kafka user %s removed (%d ACLs deleted, credential deleted)\n", principal, deleted)
+	return nil
+}
