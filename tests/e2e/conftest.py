@@ -15,7 +15,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "ingest"))
-import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
+import flink_job as lifecycle  # noqa: E402  (the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (the one InfluxDB client)
 import kafka  # noqa: E402  (the Kafka connection)
 from longhaul_contract import CONTRACT  # noqa: E402  (ingest/contract.yaml)
@@ -23,7 +23,7 @@ from longhaul_contract import CONTRACT  # noqa: E402  (ingest/contract.yaml)
 topic = CONTRACT.topic
 
 # the job's parameters for a story of a few minutes, shared with make demo
-JOB_ARGS = flink_job.testbed_profile()  # longhaul job submit adds --kafka from LONGHAUL_KAFKA
+JOB_ARGS = lifecycle.testbed_profile()  # longhaul job submit adds --kafka from LONGHAUL_KAFKA
 
 
 class Testbed:
@@ -59,11 +59,11 @@ def testbed():
 @pytest.fixture(scope="session")
 def flink_job(testbed):
     name = f"longhaul-{testbed.site}"
-    jid = flink_job.submit(name, JOB_ARGS)
+    jid = lifecycle.submit(name, JOB_ARGS)
     try:
         yield jid
     finally:
-        flink_job.cancel(name)
+        lifecycle.cancel(name)
 
 
 class Recorder:
