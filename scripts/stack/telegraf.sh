@@ -34,9 +34,18 @@ configure_telegraf() {
   [ -f "${LONGHAUL_TELEGRAF_CONF}" ] || die "Telegraf config ${LONGHAUL_TELEGRAF_CONF} not found"
 }
 
-# The variables telegraf.conf refers to; exported so ${VAR} substitution sees them.
+# The variables telegraf.conf refers to; exported so ${VAR} substitution sees them. Kafka: the
+# telegraf user over TLS + SCRAM-SHA-512, its password read from its secret file into Telegraf's
+# environment only (never into a file or onto a command line); all empty in plaintext mode.
 telegraf_env() {
   export LONGHAUL_KAFKA LONGHAUL_INFLUX LONGHAUL_INFLUX_DB LONGHAUL_TELEGRAF_HEALTH_PORT INFLUX_TOKEN
+  LONGHAUL_TELEGRAF_KAFKA_CA="" LONGHAUL_TELEGRAF_KAFKA_MECHANISM="" LONGHAUL_TELEGRAF_KAFKA_USER="" LONGHAUL_TELEGRAF_KAFKA_PASSWORD=""
+  if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
+    LONGHAUL_TELEGRAF_KAFKA_CA="${LONGHAUL_KAFKA_CA}" LONGHAUL_TELEGRAF_KAFKA_MECHANISM=SCRAM-SHA-512
+    LONGHAUL_TELEGRAF_KAFKA_USER=telegraf
+    LONGHAUL_TELEGRAF_KAFKA_PASSWORD="$(cat "$(ensure_secret kafka-telegraf.password)")"
+  fi
+  export LONGHAUL_TELEGRAF_KAFKA_CA LONGHAUL_TELEGRAF_KAFKA_MECHANISM LONGHAUL_TELEGRAF_KAFKA_USER LONGHAUL_TELEGRAF_KAFKA_PASSWORD
 }
 
 start_telegraf() {
