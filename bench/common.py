@@ -36,9 +36,13 @@ def generate(args, capture_stdout=False):
     return int(m.group(1)), p.stdout
 
 
+RAW_PREFIX = os.path.commonprefix(CONTRACT.raw_topics())  # the flink user may read only under it
+
+
 def raw_topics(name):
-    """The run's own raw topics (throughput, path): each benchmark reads fresh ones."""
-    return f"{name}.raw.throughput", f"{name}.raw.path"
+    """The run's own raw topics (throughput, path): each benchmark reads fresh ones, named under
+    the raw prefix the job's Kafka user may read."""
+    return f"{RAW_PREFIX}{name}.throughput", f"{RAW_PREFIX}{name}.path"
 
 
 def empty_raw_topics(name, partitions=4):

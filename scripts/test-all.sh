@@ -49,6 +49,9 @@ trap '[ "$started_here" = 1 ] && bash "$ROOT/scripts/stack/down.sh"' EXIT
 if bash scripts/stack/status.sh; then
   bash scripts/build-flink.sh || status=1
   export LONGHAUL_STACK_DIR  # LONGHAUL_KAFKA, _INFLUX, _INFLUX_DB, _FLINK: scripts/stack/defaults.env
+  # The tests produce to and read from every topic: they are Kafka's admin user (a super user);
+  # what each role may not do is tested with that role's own credentials.
+  export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
   (go test -json -count=1 -timeout 25m -tags integration -run Integration ./... > "$OUT/go-integration.gojson" || { grep -h "\"Action\":\"fail\"" "$OUT/go-integration.gojson" | head -20; exit 1; }) || status=1
   run "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
   (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never verify -Pintegration -Dtest=NoUnitTestsHere -Dsurefire.failIfNoSpecifiedTests=false) || status=1

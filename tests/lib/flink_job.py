@@ -9,6 +9,16 @@ CLI = ROOT / "bin" / "longhaul"
 TESTBED_PROFILE = ROOT / "tests" / "testbed" / "job-profile.args"
 
 
+# Every job's name starts so: the flink user's ACLs cover only the consumer groups and
+# transactional ids under it (operator/setup.JobPrefix).
+PREFIX = "longhaul-"
+
+
+def job_name(name):
+    """The job name of a test's or benchmark's run name."""
+    return name if name.startswith(PREFIX) else PREFIX + name
+
+
 def _job(*args, timeout_s=240):
     r = subprocess.run([str(CLI), "job", *args], capture_output=True, text=True, timeout=timeout_s, env=os.environ)
     if r.returncode != 0:
@@ -19,7 +29,7 @@ def _job(*args, timeout_s=240):
 def submit(name, args, replace=True, restore=None, wait="2m"):
     """Starts job `name` (cancelling a running one of that name unless replace is False) and
     waits until every task runs; returns its id. `args` are the job's arguments."""
-    flags = ["--name", name, "--wait", wait]
+    flags = ["--name", job_name(name), "--wait", wait]
     if replace:
         flags.append("--replace")
     if restore:
@@ -29,13 +39,13 @@ def submit(name, args, replace=True, restore=None, wait="2m"):
 
 def cancel(name):
     """Cancels job `name` and waits until it has ended."""
-    _job("cancel", "--name", name)
+    _job("cancel", "--name", job_name(name))
 
 
 def states(name):
     """The states of the cluster's jobs named `name`, newest listed first by Flink."""
     out = _job("list")
-    return [line.split()[1] for line in out.splitlines()[1:] if line.split()[-1] == name]
+    return [line.split()[1] for line in out.splitlines()[1:] if line.split()[-1] == job_name(name)]
 
 
 def testbed_profile():

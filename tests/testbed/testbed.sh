@@ -191,6 +191,7 @@ agent_config() { # SENDER: the agent's YAML, from the environment's ports
 src: $SITE-$s
 kafka:
   bootstrap: ["127.0.0.1:$LONGHAUL_KAFKA_PORT"]
+$(agent_kafka_security "$s")
 spool:
   dir: $RUN/spool-$s
   max_bytes: 64MiB
@@ -238,9 +239,34 @@ EOT
   fi
 }
 
+# agent_kafka_security SENDER: the agent's own Kafka identity, agent-<site>-<sender>, made (or
+# re-granted) by `longhaul admin add-agent` as a site's operator would: its password file stays in
+# the run folder, the config names the file.
+agent_kafka_security() {
+  local s="$1"
+  if [ "${LONGHAUL_KAFKA_SECURITY}" = plaintext ]; then
+    echo "  security: plaintext"
+    return
+  fi
+  cat <<EOT
+  security: sasl_ssl
+  tls:
+    ca_file: $LONGHAUL_KAFKA_CA
+  sasl:
+    user: agent-$SITE-$s
+    password_file: $RUN/agent-$s.password
+EOT
+}
+
 agents_start() {
   agents_stop
   mkdir -p "$RUN"
+  if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
+    for s in "${SENDERS[@]}"; do
+      "$ROOT/bin/longhaul" admin add-agent "$SITE-$s" --password-file "$RUN/agent-$s.password" >/dev/null \
+        || die "longhaul admin add-agent $SITE-$s failed"
+    done
+  fi
   setsid "$NETEMU" forward -listen "unix:$RUN/kafka.sock" -connect "tcp:127.0.0.1:$LONGHAUL_KAFKA_PORT" \
     >"$RUN/fwd-root.log" 2>&1 &
   echo $! >"$RUN/fwd-root.pid"
@@ -249,7 +275,9 @@ agents_start() {
       -connect "unix:$RUN/kafka.sock" >"$RUN/fwd-$s.log" 2>&1 &
     echo $! >"$RUN/fwd-$s.pid"
     agent_config "$s" >"$RUN/agent-$s.yaml"
-    ip netns exec "$(ns "$s")" setsid "$PROBE" run --config "$RUN/agent-$s.yaml" >"$RUN/agent-$s.log" 2>&1 &
+    # a clean environment: the agent's identity is its config's, not the caller's LONGHAUL_KAFKA_*
+    ip netns exec "$(ns "$s")" setsid env -i PATH="$PATH" HOME="${HOME:-/root}" \
+      "$PROBE" run --config "$RUN/agent-$s.yaml" >"$RUN/agent-$s.log" 2>&1 &
     echo $! >"$RUN/agent-$s.pid"
   done
   echo "agents started: $(for s in "${SENDERS[@]}"; do printf '%s-%s ' "$SITE" "$s"; done)(logs $RUN/agent-*.log)"
