@@ -21,7 +21,8 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
                 a.string("topic-events", Contract.TOPIC_EVENTS),
                 a.string("topic-deadletter", Contract.TOPIC_DEAD_LETTER),
                 a.string("transactional-id-prefix", "longhaul-link-monitor"),
-                a.duration("transaction-timeout", Duration.ofMinutes(10)));
+                a.duration("transaction-timeout", Duration.ofMinutes(10)),
+                KafkaSecurity.parse(a));
         KafkaConnectors.startingOffsets(kafka.startingOffsets());
         PipelineConfig pipeline = pipeline(a);
         JobArgs args = new JobArgs(kafka, pipeline,

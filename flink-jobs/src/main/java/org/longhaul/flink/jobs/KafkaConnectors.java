@@ -14,7 +14,9 @@ import org.longhaul.flink.records.RawMessage;
 
 /**
  * KafkaSource per raw topic and exactly-once KafkaSinks (transactional; consumers of the derived
- * topics must read with isolation.level=read_committed to see only committed output).
+ * topics must read with isolation.level=read_committed to see only committed output). Every source
+ * and sink, hence every consumer, producer and admin client they make, gets the same security
+ * properties ({@link KafkaSecurity#clientProperties()}).
  */
 public final class KafkaConnectors {
     private KafkaConnectors() {}
@@ -33,6 +35,7 @@ public final class KafkaConnectors {
 
     static KafkaSource<RawMessage> source(KafkaOptions o, String topic) {
         return KafkaSource.<RawMessage>builder()
+                .setProperties(o.security().clientProperties())
                 .setBootstrapServers(o.bootstrapServers())
                 .setGroupId(o.groupId())
                 .setClientIdPrefix(o.groupId() + "-" + topic)
@@ -45,6 +48,7 @@ public final class KafkaConnectors {
 
     static <T> KafkaSink<T> sink(KafkaOptions o, String name, JsonKafkaSerializer<T> serializer) {
         return KafkaSink.<T>builder()
+                .setKafkaProducerConfig(o.security().clientProperties())
                 .setBootstrapServers(o.bootstrapServers())
                 .setRecordSerializer(serializer)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)

@@ -5,9 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
 import java.util.Set;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
@@ -15,9 +21,18 @@ import org.junit.jupiter.api.Test;
 /** The production graph (Kafka sources and sinks) builds offline, and every operator has a stable uid. */
 class JobGraphTest {
 
+    /** The least a secured job needs: its user and the path of its password file (read only by the clients). */
+    private static final String[] SECURED = {"--kafka-user", "flink", "--kafka-password-file", "/run/secrets/kafka-flink.password"};
+
+    private static JobArgs parse(String... more) {
+        String[] argv = java.util.Arrays.copyOf(SECURED, SECURED.length + more.length);
+        System.arraycopy(more, 0, argv, SECURED.length, more.length);
+        return JobArgs.parse(argv);
+    }
+
     @Test
     void everyOperatorOfTheKafkaJobHasAUniqueUid() {
-        JobArgs args = JobArgs.parse(new String[] {"--kafka", "127.0.0.1:1"});
+        JobArgs args = parse("--kafka", "127.0.0.1:1");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         LinkMonitorPipeline.wire(env, KafkaConnectors.sources(args.kafka()), KafkaConnectors.sinks(args.kafka()),
                 args.pipeline());
@@ -33,8 +48,9 @@ class JobGraphTest {
 
     @Test
     void defaultsFollowTheContractAndTheBrief() {
-        JobArgs args = JobArgs.parse(new String[0]);
+        JobArgs args = parse();
         assertEquals("127.0.0.1:9092", args.kafka().bootstrapServers());
+        assertEquals(KafkaSecurity.Mode.SASL_SSL, args.kafka().security().mode());
         assertEquals("longhaul.raw.throughput", args.kafka().throughputTopic());
         assertEquals("longhaul.stats", args.kafka().statsTopic());
         assertEquals("longhaul.events", args.kafka().eventsTopic());
@@ -44,14 +60,40 @@ class JobGraphTest {
 
     @Test
     void argumentsAreParsedAndMistakesNamed() {
-        JobArgs args = JobArgs.parse(new String[] {"--checkpoint-interval", "10s", "--out-of-orderness", "3min",
-                "--stall.min-seconds", "20"});
+        JobArgs args = parse("--checkpoint-interval", "10s", "--out-of-orderness", "3min", "--stall.min-seconds", "20");
         assertEquals(Duration.ofSeconds(10), args.checkpointInterval());
         assertEquals(Duration.ofMinutes(3), args.pipeline().outOfOrderness());
         assertEquals(20.0, args.pipeline().detectors().stall().minSeconds());
-        var unknown = assertThrows(IllegalArgumentException.class, () -> JobArgs.parse(new String[] {"--chekpoint-interval", "1s"}));
+        var unknown = assertThrows(IllegalArgumentException.class, () -> parse("--chekpoint-interval", "1s"));
         assertTrue(unknown.getMessage().contains("--chekpoint-interval"), unknown.getMessage());
-        var bad = assertThrows(IllegalArgumentException.class, () -> JobArgs.parse(new String[] {"--idleness", "soon"}));
+        var bad = assertThrows(IllegalArgumentException.class, () -> parse("--idleness", "soon"));
         assertTrue(bad.getMessage().contains("--idleness"), bad.getMessage());
+    }
+
+    @Test
+    void everySourceAndSinkOfTheJobGetsTheSameSecurityProperties() throws Exception {
+        KafkaOptions o = parse("--kafka-ca", "/run/secrets/ca.crt").kafka();
+        Properties security = o.security().clientProperties();
+        Sources sources = KafkaConnectors.sources(o);
+        Sinks sinks = KafkaConnectors.sinks(o);
+        List<Properties> all = new ArrayList<>();
+        for (Object source : List.of(sources.throughput(), sources.path(), sources.rtt(), sources.host())) {
+            all.add(field(KafkaSource.class, source, "props"));
+        }
+        for (Object sink : List.of(sinks.stats(), sinks.events(), sinks.deadLetters())) {
+            all.add(field(KafkaSink.class, sink, "kafkaProducerConfig"));
+        }
+        for (Properties p : all) {
+            for (String key : security.stringPropertyNames()) {
+                assertEquals(security.getProperty(key), p.getProperty(key), key);
+            }
+        }
+    }
+
+    /** The connector keeps its client properties private; reading them is the only way to check. */
+    private static Properties field(Class<?> type, Object o, String name) throws Exception {
+        Field f = type.getDeclaredField(name);
+        f.setAccessible(true);
+        return (Properties) f.get(o);
     }
 }
