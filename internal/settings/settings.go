@@ -36,6 +36,10 @@ var (
 	KafkaPasswordFile = Setting{"kafka-password-file", "LONGHAUL_KAFKA_PASSWORD_FILE", "", "file holding the SCRAM user's password"}
 	KafkaCert         = Setting{"kafka-cert", "LONGHAUL_KAFKA_CERT", "", "PEM file with a client certificate and its key (mutual TLS, security ssl)"}
 
+	// SecretsDir is the native stack's folder of secret files, kafka-<user>.password among them
+	// (scripts/stack/lib.sh): `longhaul job submit` gives the Flink job its password file there.
+	SecretsDir = Setting{"secrets-dir", "LONGHAUL_SECRETS_DIR", "", "folder of the stack's secret files (kafka-<user>.password, ca.crt)"}
+
 	// Administration (topics, ACLs, credentials) goes to the brokers' admin listener with the
 	// admin certificate (mutual TLS): no admin password exists to leak.
 	KafkaAdmin     = Setting{"kafka-admin", "LONGHAUL_KAFKA_ADMIN", "127.0.0.1:9094", "Kafka admin listener (mutual TLS), host:port comma-separated"}
