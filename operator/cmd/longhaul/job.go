@@ -4,10 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"longhaul/internal/checkout"
 	"longhaul/internal/cli"
+	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
 	"longhaul/operator/render"
@@ -52,8 +54,11 @@ func (f jobFlags) context() (context.Context, context.CancelFunc) {
 
 func runJobSubmit(env *cli.Env, args []string) int {
 	fs := env.FlagSet("[--name N] [--replace] [--from-savepoint PATH] [-- JOB ARGUMENTS]",
-		"Job arguments after -- (flink-jobs/README.md); --kafka is passed from LONGHAUL_KAFKA unless given\n"+
-			"there. Prints the job's id on stdout, what happened on stderr.")
+		"Job arguments after -- (flink-jobs/README.md). Unless given there, the job gets --kafka from\n"+
+			"LONGHAUL_KAFKA and its Kafka security from the stack's environment: --kafka-security\n"+
+			"(LONGHAUL_KAFKA_SECURITY), --kafka-ca (LONGHAUL_KAFKA_CA) and its own identity, --kafka-user flink\n"+
+			"--kafka-password-file $LONGHAUL_SECRETS_DIR/kafka-flink.password (a path: the job's Kafka clients\n"+
+			"read the file on the cluster's hosts). Prints the job's id on stdout, what happened on stderr.")
 	fs.ArgsUsage = "JOB ARGUMENTS"
 	f := addJobFlags(fs.FlagSet)
 	jar := fs.String("jar", checkout.Path("bin", "longhaul-flink.jar"), "the job jar")
@@ -63,10 +68,14 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	if code, done := fs.Parse(args); done {
 		return code
 	}
+	jobArgs, err := withKafka(fs.Args(), *kafka)
+	if err != nil {
+		return env.Fail("%v", err)
+	}
 	ctx, cancel := f.context()
 	defer cancel()
 	id, started, err := f.client().Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,
-		Replace: *replace, Wait: *f.wait, Args: withKafka(fs.Args(), *kafka)})
+		Replace: *replace, Wait: *f.wait, Args: jobArgs})
 	if err != nil {
 		return env.Fail("%v", err)
 	}
@@ -79,14 +88,70 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	return cli.ExitOK
 }
 
-// withKafka passes the Kafka setting to the job unless the job arguments name it already.
-func withKafka(args []string, kafka string) []string {
-	for _, a := range args {
-		if a == "--"+settings.Kafka.Flag {
-			return args
+// withKafka puts before the job arguments where Kafka is and how the job authenticates to it,
+// from the settings the stack exports, each unless the job arguments give it already: --kafka,
+// --kafka-security, --kafka-ca and, for sasl_ssl, the job's own identity (the flink user and
+// its password file among the stack's secrets; both or neither, never one user's password file
+// for another). The security the job arguments name, else the setting's, decides which apply,
+// so the job never gets a combination it refuses.
+func withKafka(args []string, bootstrap string) ([]string, error) {
+	security, given := jobArg(args, settings.KafkaSecurity.Flag)
+	if !given {
+		security = settings.KafkaSecurity.Value()
+	}
+	add := [][2]string{{settings.Kafka.Flag, bootstrap}, {settings.KafkaSecurity.Flag, security}}
+	switch security {
+	case kafkaconn.Plaintext:
+	case kafkaconn.SSL, kafkaconn.SASLSSL:
+		if ca := settings.KafkaCA.Value(); ca != "" {
+			add = append(add, [2]string{settings.KafkaCA.Flag, absolute(ca)})
+		}
+		_, user := jobArg(args, settings.KafkaUser.Flag)
+		_, pwFile := jobArg(args, settings.KafkaPasswordFile.Flag)
+		if security == kafkaconn.SSL || user || pwFile {
+			break
+		}
+		dir := settings.SecretsDir.Value()
+		if dir == "" {
+			return nil, fmt.Errorf("the job's Kafka password file: %s is not set; give --%s and --%s after --",
+				settings.SecretsDir.Env, settings.KafkaUser.Flag, settings.KafkaPasswordFile.Flag)
+		}
+		add = append(add, [2]string{settings.KafkaUser.Flag, flink.KafkaUser},
+			[2]string{settings.KafkaPasswordFile.Flag, absolute(filepath.Join(dir, flink.PasswordFileName))})
+	default:
+		return nil, fmt.Errorf("kafka security %q (%s or --%s): want %s, %s or %s", security, settings.KafkaSecurity.Env,
+			settings.KafkaSecurity.Flag, kafkaconn.SASLSSL, kafkaconn.SSL, kafkaconn.Plaintext)
+	}
+	var out []string
+	for _, kv := range add {
+		if _, given := jobArg(args, kv[0]); !given {
+			out = append(out, "--"+kv[0], kv[1])
 		}
 	}
-	return append([]string{"--" + settings.Kafka.Flag, kafka}, args...)
+	return append(out, args...), nil
+}
+
+// jobArg finds a job argument by name (--name value, or -name value as Flink's ParameterTool
+// also reads it).
+func jobArg(args []string, name string) (value string, given bool) {
+	for i, a := range args {
+		if a == "--"+name || a == "-"+name {
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return "", true
+		}
+	}
+	return "", false
+}
+
+// absolute makes a path absolute, as the job requires (it reads files on the cluster's hosts,
+// not in this command's working directory); the native stack's cluster shares this host.
+func absolute(path string) string {
+	if p, err := filepath.Abs(path); err == nil {
+		return p
+	}
+	return path
 }
 
 func runJobList(env *cli.Env, args []string) int {
