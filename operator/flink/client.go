@@ -125,18 +125,46 @@ func (c *Client) Job(ctx context.Context, id string) (Detail, error) {
 	return d, c.do(ctx, http.MethodGet, "/jobs/"+id, nil, "", &d)
 }
 
-// RootException is the job's root exception, cut to a readable length ("" when none).
+// RootException is the job's latest exception as its chain of causes, one line each without
+// stack frames ("" when none): Flink 2 lists exceptions in exceptionHistory (the root-exception
+// field of Flink 1 is read when there is no history), and the cause that matters is often the
+// last, beyond any length a whole stack trace could be cut to.
 func (c *Client) RootException(ctx context.Context, id string) string {
 	var r struct {
-		Root string `json:"root-exception"`
+		Root    string `json:"root-exception"`
+		History struct {
+			Entries []struct {
+				Stacktrace string `json:"stacktrace"`
+			} `json:"entries"`
+		} `json:"exceptionHistory"`
 	}
 	if c.do(ctx, http.MethodGet, "/jobs/"+id+"/exceptions", nil, "", &r) != nil {
 		return ""
 	}
-	if len(r.Root) > 2000 {
-		return r.Root[:2000] + " …"
+	trace := r.Root
+	if len(r.History.Entries) > 0 {
+		trace = r.History.Entries[0].Stacktrace
 	}
-	return r.Root
+	return causes(trace)
+}
+
+// causes keeps a stack trace's exception lines (the first, each "Caused by:"), each cut to 300
+// characters.
+func causes(trace string) string {
+	var out []string
+	for i, line := range strings.Split(trace, "\n") {
+		line = strings.TrimRight(line, "\r ")
+		if after, ok := strings.CutPrefix(line, "Caused by: "); ok {
+			line = "caused by: " + after
+		} else if i > 0 {
+			continue
+		}
+		if len(line) > 300 {
+			line = line[:300] + " …"
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n  ")
 }
 
 // Cancel asks for a job to be canceled (no savepoint).

@@ -82,6 +82,12 @@ func (c *Client) WaitRunning(ctx context.Context, id string, timeout time.Durati
 		if Terminal(d.State) {
 			return fmt.Errorf("job %s %s: %s", id, d.State, c.RootException(ctx, id))
 		}
+		if d.State == "RESTARTING" || d.State == "FAILING" {
+			// failed before it ever ran: Flink retries it without end (a wrong credential, a
+			// missing topic or ACL), so waiting would only hide the cause
+			return fmt.Errorf("job %s failed on start and is %s (Flink retries it until it is canceled): %s",
+				id, d.State, c.RootException(ctx, id))
+		}
 		last = d.State
 		if err := sleep(ctx, 500*time.Millisecond); err != nil {
 			return err

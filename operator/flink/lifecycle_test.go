@@ -24,6 +24,9 @@ type restCluster struct {
 	canceled []string
 	deleted  []string
 	failRun  bool
+	// restartRun: the job fails on start and Flink restarts it (RESTARTING), its exception in
+	// Flink 2's exceptionHistory
+	restartRun bool
 }
 
 func (rc *restCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -50,10 +53,19 @@ func (rc *restCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if rc.failRun {
 			state = "FAILED"
 		}
+		if rc.restartRun {
+			state = "RESTARTING"
+		}
 		rc.jobs = append(rc.jobs, Job{ID: "j2", Name: req.Args[1], State: state})
 		io.WriteString(w, `{"jobid":"j2"}`)
 	case r.Method == http.MethodDelete && strings.HasPrefix(p, "/jars/"):
 		rc.deleted = append(rc.deleted, p)
+	case r.Method == http.MethodGet && p == "/jobs/j2/exceptions" && rc.restartRun:
+		json.NewEncoder(w).Encode(map[string]any{"exceptionHistory": map[string]any{"entries": []map[string]string{{
+			"stacktrace": "org.apache.flink.util.FlinkException: Global failure triggered by OperatorCoordinator for 'Source: raw rtt'.\n" +
+				"\tat org.apache.flink.runtime.Foo.bar(Foo.java:1)\n" +
+				"Caused by: java.lang.RuntimeException: Failed to get metadata for topics [longhaul.raw.rtt].\n\t... 3 more\n" +
+				"Caused by: org.apache.kafka.common.errors.SaslAuthenticationException: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512\n"}}}})
 	case r.Method == http.MethodGet && p == "/jobs/j2/exceptions":
 		io.WriteString(w, `{"root-exception":"java.lang.IllegalArgumentException: --collapse.drop: not a number"}`)
 	case r.Method == http.MethodGet && strings.HasPrefix(p, "/jobs/"):
@@ -122,6 +134,21 @@ func TestAJobThatFailsOnStartIsReportedWithItsRootException(t *testing.T) {
 	_, _, err := (&Client{URL: srv.URL}).Submit(context.Background(), Submission{Name: "x", Jar: jar(t), Wait: 5 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "FAILED") || !strings.Contains(err.Error(), "--collapse.drop") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestAJobThatRestartsOnStartIsReportedAtOnceWithItsCauses(t *testing.T) {
+	rc := &restCluster{restartRun: true}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	start := time.Now()
+	_, _, err := (&Client{URL: srv.URL}).Submit(context.Background(), Submission{Name: "x", Jar: jar(t), Wait: 5 * time.Second})
+	want := "job j2 failed on start and is RESTARTING (Flink retries it until it is canceled): " +
+		"org.apache.flink.util.FlinkException: Global failure triggered by OperatorCoordinator for 'Source: raw rtt'.\n" +
+		"  caused by: java.lang.RuntimeException: Failed to get metadata for topics [longhaul.raw.rtt].\n" +
+		"  caused by: org.apache.kafka.common.errors.SaslAuthenticationException: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"
+	if err == nil || err.Error() != want || time.Since(start) > 2*time.Second {
+		t.Fatalf("after %s: %v\nwant %s", time.Since(start), err, want)
 	}
 }
 
