@@ -63,6 +63,15 @@ final class FlinkRest {
         return entries.isEmpty() ? "(none)" : entries.get(0).path("stacktrace").asText().lines().limit(15).toList().toString();
     }
 
+    /**
+     * Everything Flink's REST API shows of a job as text: its detail and plan, its configuration,
+     * and every exception with its stack trace.
+     */
+    String jobTexts(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId) + "\n" + get("/jobs/" + jobId + "/config") + "\n"
+                + get("/jobs/" + jobId + "/exceptions");
+    }
+
     void cancel(String jobId) throws IOException, InterruptedException {
         send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))
                 .method("PATCH", HttpRequest.BodyPublishers.noBody()));

@@ -10,6 +10,12 @@ import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -19,17 +25,27 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Test topics on the real broker: create, produce keyed "src|dst", consume read_committed, delete. */
+/**
+ * Test topics on the real broker: create, grant, produce keyed "src|dst", consume read_committed,
+ * delete (topics and grants). Every client of the test connects with the same properties: the
+ * test's own identity (the admin user, which may do all of that).
+ */
 final class KafkaTopics implements AutoCloseable {
-    private final String bootstrap;
+    private final Properties client;
     private final Admin admin;
     private final List<String> created = new ArrayList<>();
+    private final List<AclBinding> granted = new ArrayList<>();
 
-    KafkaTopics(String bootstrap) {
-        this.bootstrap = bootstrap;
+    /** @param client bootstrap.servers and the security properties of the test's clients */
+    KafkaTopics(Properties client) {
+        this.client = client;
+        this.admin = Admin.create(client);
+    }
+
+    private Properties props() {
         Properties p = new Properties();
-        p.put("bootstrap.servers", bootstrap);
-        this.admin = Admin.create(p);
+        p.putAll(client);
+        return p;
     }
 
     void create(String topic, int partitions) throws Exception {
@@ -38,9 +54,22 @@ final class KafkaTopics implements AutoCloseable {
         created.add(topic);
     }
 
+    /**
+     * Lets principal write to (and describe) every topic starting with prefix, until close: the
+     * job's own user may otherwise write only the contract's output topics.
+     */
+    void allowWrite(String principal, String prefix) throws Exception {
+        ResourcePattern topics = new ResourcePattern(org.apache.kafka.common.resource.ResourceType.TOPIC, prefix, PatternType.PREFIXED);
+        List<AclBinding> acls = new ArrayList<>();
+        for (AclOperation op : List.of(AclOperation.WRITE, AclOperation.DESCRIBE)) {
+            acls.add(new AclBinding(topics, new AccessControlEntry("User:" + principal, "*", op, AclPermissionType.ALLOW)));
+        }
+        admin.createAcls(acls).all().get();
+        granted.addAll(acls);
+    }
+
     void produce(String topic, List<String[]> keyAndValue) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties p = props();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         try (var producer = new KafkaProducer<String, String>(p, new StringSerializer(), new StringSerializer())) {
             for (String[] kv : keyAndValue) {
@@ -51,8 +80,7 @@ final class KafkaTopics implements AutoCloseable {
     }
 
     KafkaConsumer<byte[], byte[]> committedReader(Collection<String> topics) {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Properties p = props();
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -71,6 +99,9 @@ final class KafkaTopics implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        if (!granted.isEmpty()) {
+            admin.deleteAcls(granted.stream().map(AclBinding::toFilter).toList()).all().get();
+        }
         if (!created.isEmpty()) {
             admin.deleteTopics(created).all().get();
         }

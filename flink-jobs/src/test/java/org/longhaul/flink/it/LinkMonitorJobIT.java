@@ -21,67 +21,111 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * The shaded jar on the REAL native stack: uploaded to the standalone Flink cluster over REST, fed
  * through the real Kafka broker (fresh topics of this run), its exactly-once output read with
  * read_committed until a stall event, a dead letter and minute statistics arrive; then cancelled.
- * Runs only in the "integration" profile (activated by LONGHAUL_KAFKA) and fails, never skips,
- * when the stack is not there.
+ * The job connects as the stack's job user (flink, TLS + SCRAM) with the arguments `longhaul job
+ * submit` gives it, the test's clients as the tests' admin user. Runs only in the "integration"
+ * profile (activated by LONGHAUL_KAFKA) and fails, never skips, when the stack is not there.
  */
 class LinkMonitorJobIT {
     private static final String SRC = "perfsonar.ihep.ac.cn";
     private static final String DST = "ccxfert02.in2p3.fr";
     private static final long DEADLINE_MS = 240_000;
+    private static final String ENTRY = "org.longhaul.flink.jobs.LinkMonitorJob";
 
-    private static String env(String name) {
-        String v = System.getenv(name);
-        if (v == null || v.isBlank()) {
-            fail(name + " is not set: this integration test needs the native stack (scripts/stack/up.sh), "
-                    + "e.g. LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK=http://127.0.0.1:8081");
-        }
-        return v;
+    private static Path jar() {
+        Path jar = Path.of(System.getProperty("longhaul.jar", "target/longhaul-flink-jobs-0.1.0.jar"));
+        assertTrue(Files.isRegularFile(jar), "no jar at " + jar.toAbsolutePath() + ": run mvn verify");
+        return jar;
+    }
+
+    /** A run's name: the job user's groups and transactional ids must start with longhaul-. */
+    private static String runName() {
+        return "longhaul-it-" + UUID.randomUUID().toString().substring(0, 8);
     }
 
     @Test
     void theJarOnTheClusterTurnsKafkaSamplesIntoCommittedEventsStatsAndDeadLetters() throws Exception {
-        String kafka = env("LONGHAUL_KAFKA");
-        FlinkRest flink = new FlinkRest(env("LONGHAUL_FLINK"));
-        Path jar = Path.of(System.getProperty("longhaul.jar", "target/longhaul-flink-jobs-0.1.0.jar"));
-        assertTrue(Files.isRegularFile(jar), "no jar at " + jar.toAbsolutePath() + ": run mvn verify");
-        String run = "it-" + UUID.randomUUID().toString().substring(0, 8);
-        String raw = run + ".raw.";
-        try (KafkaTopics topics = new KafkaTopics(kafka)) {
+        StackKafka kafka = StackKafka.fromEnv();
+        FlinkRest flink = new FlinkRest(StackKafka.env("LONGHAUL_FLINK"));
+        String run = runName();
+        // raw topics under the contract's raw prefix, which the job user reads; outputs under the run's own
+        // prefix, which it may write only by this run's grant
+        String raw = "longhaul.raw." + run + ".";
+        String out = "longhaul." + run + ".";
+        try (KafkaTopics topics = new KafkaTopics(kafka.testClients())) {
             for (String t : List.of("throughput", "path", "rtt", "host")) {
                 topics.create(raw + t, 4);
             }
-            topics.create(run + ".stats", 4);
-            topics.create(run + ".events", 1);
-            topics.create(run + ".deadletter", 1);
+            topics.create(out + "stats", 4);
+            topics.create(out + "events", 1);
+            topics.create(out + "deadletter", 1);
+            if (kafka.scram()) {
+                topics.allowWrite(StackKafka.JOB_USER, out);
+            }
             produceSamples(topics, raw, System.currentTimeMillis());
 
-            String jarId = flink.upload(jar);
-            String jobId = flink.run(jarId, "org.longhaul.flink.jobs.LinkMonitorJob", List.of(
-                    "--kafka", kafka, "--group-id", run, "--job-name", run,
+            String jarId = flink.upload(jar());
+            List<String> args = new ArrayList<>(kafka.jobArgs(kafka.scram() ? kafka.jobPasswordFile() : null));
+            args.addAll(List.of("--group-id", run, "--job-name", run,
                     "--transactional-id-prefix", run, "--starting-offsets", "earliest", "--parallelism", "1",
                     "--topic-throughput", raw + "throughput", "--topic-path", raw + "path",
                     "--topic-rtt", raw + "rtt", "--topic-host", raw + "host",
-                    "--topic-stats", run + ".stats", "--topic-events", run + ".events",
-                    "--topic-deadletter", run + ".deadletter",
+                    "--topic-stats", out + "stats", "--topic-events", out + "events",
+                    "--topic-deadletter", out + "deadletter",
                     "--checkpoint-interval", "2s", "--out-of-orderness", "5s", "--idleness", "2s"));
+            String jobId = flink.run(jarId, ENTRY, args);
             try {
-                Output out = awaitOutput(flink, jobId, topics, run);
-                JsonNode stall = out.events.stream().filter(e -> e.get("kind").asText().equals("stall")).findFirst().orElseThrow();
+                Output o = awaitOutput(flink, jobId, topics, out);
+                JsonNode stall = o.events.stream().filter(e -> e.get("kind").asText().equals("stall")).findFirst().orElseThrow();
                 assertEquals(SRC, stall.get("src").asText());
                 assertEquals(39.6e6, stall.get("evidence").get("peak_bps").asDouble());
-                JsonNode dead = out.deadLetters.get(0);
+                JsonNode dead = o.deadLetters.get(0);
                 assertEquals(raw + "throughput", dead.get("source_topic").asText());
                 assertTrue(dead.get("reason").asText().startsWith("not JSON"), dead.toString());
-                assertFalse(out.stats.isEmpty());
+                assertFalse(o.stats.isEmpty());
                 SchemaRegistry schemas = SchemaRegistry.bundled();
-                out.events.forEach(e -> assertEquals(List.of(), schemas.problems(Contract.EVENT, e), e.toString()));
-                out.stats.forEach(s -> assertEquals(List.of(), schemas.problems(Contract.LINK_STATS, s), s.toString()));
-                out.deadLetters.forEach(d -> assertEquals(List.of(), schemas.problems(Contract.DEAD_LETTER, d), d.toString()));
+                o.events.forEach(e -> assertEquals(List.of(), schemas.problems(Contract.EVENT, e), e.toString()));
+                o.stats.forEach(s -> assertEquals(List.of(), schemas.problems(Contract.LINK_STATS, s), s.toString()));
+                o.deadLetters.forEach(d -> assertEquals(List.of(), schemas.problems(Contract.DEAD_LETTER, d), d.toString()));
+                if (kafka.scram()) {
+                    String secret = Files.readString(Path.of(kafka.jobPasswordFile())).strip();
+                    assertFalse(flink.jobTexts(jobId).contains(secret), "the job's password is in what Flink's REST API shows of the job");
+                }
             } finally {
                 flink.cancel(jobId);
                 awaitState(flink, jobId, "CANCELED", 60_000);
                 flink.deleteJar(jarId);
             }
+        }
+    }
+
+    @Test
+    void theJobWithAWrongPasswordIsRefusedByTheBrokerAndSaysSo() throws Exception {
+        StackKafka kafka = StackKafka.fromEnv();
+        assertTrue(kafka.scram(), "LONGHAUL_KAFKA_SECURITY=" + kafka.mode() + ": no password to get wrong");
+        FlinkRest flink = new FlinkRest(StackKafka.env("LONGHAUL_FLINK"));
+        String run = runName();
+        String wrong = "wrong-" + UUID.randomUUID();
+        Path pw = Files.createTempFile(Path.of("target").toAbsolutePath(), "kafka-flink-wrong", ".password");
+        Files.writeString(pw, wrong);
+        String jarId = flink.upload(jar());
+        List<String> args = new ArrayList<>(kafka.jobArgs(pw.toString()));
+        args.addAll(List.of("--group-id", run, "--job-name", run, "--transactional-id-prefix", run, "--parallelism", "1"));
+        String jobId = flink.run(jarId, ENTRY, args);
+        try {
+            long until = System.currentTimeMillis() + 60_000;
+            String texts = flink.jobTexts(jobId);
+            while (!texts.contains("SaslAuthenticationException") && System.currentTimeMillis() < until) {
+                Thread.sleep(1000);
+                texts = flink.jobTexts(jobId);
+            }
+            assertTrue(texts.contains("SaslAuthenticationException: Authentication failed during authentication due to "
+                    + "invalid credentials with SASL mechanism SCRAM-SHA-512"), "job " + flink.state(jobId) + ": " + flink.rootException(jobId));
+            assertFalse(texts.contains(wrong), "the password is in the job's exceptions or config");
+        } finally {
+            flink.cancel(jobId);
+            awaitState(flink, jobId, "CANCELED", 60_000);
+            flink.deleteJar(jarId);
+            Files.deleteIfExists(pw);
         }
     }
 
@@ -113,10 +157,10 @@ class LinkMonitorJobIT {
         }
     }
 
-    private static Output awaitOutput(FlinkRest flink, String jobId, KafkaTopics topics, String run) throws Exception {
+    private static Output awaitOutput(FlinkRest flink, String jobId, KafkaTopics topics, String prefix) throws Exception {
         Output out = new Output(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         long until = System.currentTimeMillis() + DEADLINE_MS;
-        try (var consumer = topics.committedReader(List.of(run + ".events", run + ".stats", run + ".deadletter"))) {
+        try (var consumer = topics.committedReader(List.of(prefix + "events", prefix + "stats", prefix + "deadletter"))) {
             while (!out.complete()) {
                 if (System.currentTimeMillis() > until) {
                     fail("no complete output after " + DEADLINE_MS / 1000 + " s; job " + flink.state(jobId)
