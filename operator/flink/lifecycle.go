@@ -13,15 +13,6 @@ const LinkMonitorJob = "org.longhaul.flink.jobs.LinkMonitorJob"
 // other names, side by side.
 const DefaultName = "longhaul-link-monitor"
 
-// KafkaUser is the job's own Kafka principal: operator/setup grants it the job's ACLs (raw topics
-// in, results out, groups and transactional ids prefixed longhaul-), and the stack keeps its
-// password in PasswordFileName among its secrets.
-const KafkaUser = "flink"
-
-// PasswordFileName is the name of KafkaUser's password file in the stack's secrets folder
-// (LONGHAUL_SECRETS_DIR), as for every service: kafka-<user>.password.
-const PasswordFileName = "kafka-" + KafkaUser + ".password"
-
 // NameArgs are the job arguments a job name implies: its Kafka consumer group and its
 // transactional-id prefix are its name, so jobs of different names never share offsets or
 // fence each other's transactions.

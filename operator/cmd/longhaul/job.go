@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"longhaul/internal/checkout"
@@ -13,6 +14,7 @@ import (
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
 	"longhaul/operator/render"
+	"longhaul/operator/setup"
 )
 
 var jobApp = &cli.App{
@@ -68,7 +70,7 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	if code, done := fs.Parse(args); done {
 		return code
 	}
-	jobArgs, err := withKafka(fs.Args(), *kafka)
+	jobArgs, err := withKafka(fs.Args(), *kafka, *f.name)
 	if err != nil {
 		return env.Fail("%v", err)
 	}
@@ -93,8 +95,9 @@ func runJobSubmit(env *cli.Env, args []string) int {
 // --kafka-security, --kafka-ca and, for sasl_ssl, the job's own identity (the flink user and
 // its password file among the stack's secrets; both or neither, never one user's password file
 // for another). The security the job arguments name, else the setting's, decides which apply,
-// so the job never gets a combination it refuses.
-func withKafka(args []string, bootstrap string) ([]string, error) {
+// so the job never gets a combination it refuses. As the flink user, the job's name (its group
+// and transactional-id prefix) must start with longhaul-, the only ones that user may use.
+func withKafka(args []string, bootstrap, name string) ([]string, error) {
 	security, given := jobArg(args, settings.KafkaSecurity.Flag)
 	if !given {
 		security = settings.KafkaSecurity.Value()
@@ -116,8 +119,12 @@ func withKafka(args []string, bootstrap string) ([]string, error) {
 			return nil, fmt.Errorf("the job's Kafka password file: %s is not set; give --%s and --%s after --",
 				settings.SecretsDir.Env, settings.KafkaUser.Flag, settings.KafkaPasswordFile.Flag)
 		}
-		add = append(add, [2]string{settings.KafkaUser.Flag, flink.KafkaUser},
-			[2]string{settings.KafkaPasswordFile.Flag, absolute(filepath.Join(dir, flink.PasswordFileName))})
+		if !strings.HasPrefix(name, setup.JobPrefix) {
+			return nil, fmt.Errorf("job name %q: as the Kafka user %s the job may use only groups and transactional ids "+
+				"starting with %s (its name): name it %s…", name, setup.Flink, setup.JobPrefix, setup.JobPrefix)
+		}
+		add = append(add, [2]string{settings.KafkaUser.Flag, setup.Flink},
+			[2]string{settings.KafkaPasswordFile.Flag, absolute(filepath.Join(dir, "kafka-"+setup.Flink+".password"))})
 	default:
 		return nil, fmt.Errorf("kafka security %q (%s or --%s): want %s, %s or %s", security, settings.KafkaSecurity.Env,
 			settings.KafkaSecurity.Flag, kafkaconn.SASLSSL, kafkaconn.SSL, kafkaconn.Plaintext)

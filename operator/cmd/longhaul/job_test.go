@@ -19,7 +19,7 @@ func stackEnv(t *testing.T, security string) {
 
 func TestTheJobGetsItsOwnKafkaIdentityFromTheStacksEnvironment(t *testing.T) {
 	stackEnv(t, "")
-	got, err := withKafka([]string{"--parallelism", "2"}, "127.0.0.1:9092")
+	got, err := withKafka([]string{"--parallelism", "2"}, "127.0.0.1:9092", "longhaul-link-monitor")
 	want := "--kafka 127.0.0.1:9092 --kafka-security sasl_ssl --kafka-ca /stack/run/secrets/ca.crt " +
 		"--kafka-user flink --kafka-password-file /stack/run/secrets/kafka-flink.password --parallelism 2"
 	if err != nil || strings.Join(got, " ") != want {
@@ -39,7 +39,7 @@ func TestJobArgumentsThatNameTheKafkaSettingsWin(t *testing.T) {
 		{"--kafka-security ssl", "--kafka k:9 --kafka-ca /stack/run/secrets/ca.crt --kafka-security ssl"},
 		{"-kafka-security plaintext", "--kafka k:9 -kafka-security plaintext"},
 	} {
-		got, err := withKafka(strings.Fields(c.args), "k:9")
+		got, err := withKafka(strings.Fields(c.args), "k:9", "longhaul-test")
 		if err != nil || strings.Join(got, " ") != c.want {
 			t.Errorf("%s: %v\n got %q\nwant %q", c.args, err, strings.Join(got, " "), c.want)
 		}
@@ -48,15 +48,15 @@ func TestJobArgumentsThatNameTheKafkaSettingsWin(t *testing.T) {
 
 func TestPlaintextAndSslPassOnlyWhatTheJobTakes(t *testing.T) {
 	stackEnv(t, "plaintext")
-	if got, err := withKafka(nil, "k:9"); err != nil || strings.Join(got, " ") != "--kafka k:9 --kafka-security plaintext" {
+	if got, err := withKafka(nil, "k:9", "longhaul-test"); err != nil || strings.Join(got, " ") != "--kafka k:9 --kafka-security plaintext" {
 		t.Errorf("plaintext: %q %v", got, err)
 	}
 	stackEnv(t, "ssl")
-	if got, err := withKafka(nil, "k:9"); err != nil || strings.Join(got, " ") != "--kafka k:9 --kafka-security ssl --kafka-ca /stack/run/secrets/ca.crt" {
+	if got, err := withKafka(nil, "k:9", "longhaul-test"); err != nil || strings.Join(got, " ") != "--kafka k:9 --kafka-security ssl --kafka-ca /stack/run/secrets/ca.crt" {
 		t.Errorf("ssl: %q %v", got, err)
 	}
 	t.Setenv("LONGHAUL_KAFKA_CA", "")
-	if got, err := withKafka(nil, "k:9"); err != nil || strings.Join(got, " ") != "--kafka k:9 --kafka-security ssl" {
+	if got, err := withKafka(nil, "k:9", "longhaul-test"); err != nil || strings.Join(got, " ") != "--kafka k:9 --kafka-security ssl" {
 		t.Errorf("ssl without a CA (the JVM's trust store): %q %v", got, err)
 	}
 }
@@ -66,7 +66,7 @@ func TestRelativeFilesReachTheJobAbsolute(t *testing.T) {
 	t.Setenv("LONGHAUL_KAFKA_CA", "secrets/ca.crt")
 	t.Setenv("LONGHAUL_SECRETS_DIR", "secrets")
 	wd, _ := os.Getwd()
-	got, err := withKafka(nil, "k:9")
+	got, err := withKafka(nil, "k:9", "longhaul-test")
 	want := "--kafka k:9 --kafka-security sasl_ssl --kafka-ca " + filepath.Join(wd, "secrets/ca.crt") +
 		" --kafka-user flink --kafka-password-file " + filepath.Join(wd, "secrets/kafka-flink.password")
 	if err != nil || strings.Join(got, " ") != want {
@@ -77,12 +77,20 @@ func TestRelativeFilesReachTheJobAbsolute(t *testing.T) {
 func TestSubmitSaysWhatIsMissingBeforeAskingTheCluster(t *testing.T) {
 	stackEnv(t, "sasl_ssl")
 	t.Setenv("LONGHAUL_SECRETS_DIR", "")
-	if _, err := withKafka(nil, "k:9"); err == nil || err.Error() != "the job's Kafka password file: "+
+	if _, err := withKafka(nil, "k:9", "longhaul-test"); err == nil || err.Error() != "the job's Kafka password file: "+
 		"LONGHAUL_SECRETS_DIR is not set; give --kafka-user and --kafka-password-file after --" {
 		t.Errorf("no secrets folder: %v", err)
 	}
-	if got, err := withKafka([]string{"--kafka-user", "u", "--kafka-password-file", "/p"}, "k:9"); err != nil || len(got) != 10 {
+	if got, err := withKafka([]string{"--kafka-user", "u", "--kafka-password-file", "/p"}, "k:9", "longhaul-test"); err != nil || len(got) != 10 {
 		t.Errorf("an identity in the job arguments needs no secrets folder: %q %v", got, err)
+	}
+	stackEnv(t, "sasl_ssl")
+	if _, err := withKafka(nil, "k:9", "demo"); err == nil || err.Error() != `job name "demo": as the Kafka user flink the job `+
+		"may use only groups and transactional ids starting with longhaul- (its name): name it longhaul-…" {
+		t.Errorf("a name the flink user may not use: %v", err)
+	}
+	if _, err := withKafka([]string{"--kafka-user", "admin", "--kafka-password-file", "/p"}, "k:9", "demo"); err != nil {
+		t.Errorf("another identity, another name rule: %v", err)
 	}
 	stackEnv(t, "tls")
 	var out, errb strings.Builder
