@@ -24,11 +24,13 @@ type Config struct {
 	Targets    []Target `yaml:"targets"`
 	Probes     []Probe  `yaml:"probes"`
 
-	file      string     // the file it was loaded from, for error messages
-	root      *yaml.Node // the parsed document
-	idx       *nodeIndex // line numbers of its fields
-	kafkaFrom string     // where Kafka.Bootstrap came from: a key of the file, a flag or a variable
-	warnings  []string   // deprecated names in use
+	file      string              // the file it was loaded from, for error messages
+	root      *yaml.Node          // the parsed document
+	idx       *nodeIndex          // line numbers of its fields
+	kafkaFrom string              // where Kafka.Bootstrap came from: a key of the file, a flag or a variable
+	from      map[string]string   // where each security setting came from (security.go)
+	getenv    func(string) string // the environment the password may come from; nil: none
+	warnings  []string            // deprecated names and insecure settings in use
 }
 
 // Kafka is the producer side: one long-lived client. Defaults are in defaults.go.
@@ -42,6 +44,34 @@ type Kafka struct {
 	// MaxInFlight bounds how many spooled samples are handed to the client before Kafka has
 	// acknowledged them.
 	MaxInFlight int `yaml:"max_in_flight"`
+	// Security is how the agent reaches the brokers (security.go): sasl_ssl (TLS + SCRAM,
+	// the default), ssl (TLS; mutual with a client certificate) or plaintext, only when
+	// written. LONGHAUL_KAFKA_SECURITY replaces it.
+	Security string    `yaml:"security"`
+	TLS      KafkaTLS  `yaml:"tls"`
+	SASL     KafkaSASL `yaml:"sasl"`
+}
+
+// KafkaTLS are the TLS files, PEM. They are read when the agent connects (and again at each
+// re-check while Kafka refuses it), not when the config loads.
+type KafkaTLS struct {
+	// CAFile signed the brokers' certificates; empty: the system's roots.
+	// LONGHAUL_KAFKA_CA replaces it.
+	CAFile   string `yaml:"ca_file"`
+	CertFile string `yaml:"cert_file"` // the agent's certificate, for mutual TLS (optional)
+	KeyFile  string `yaml:"key_file"`  // its key; default: cert_file (key and certificate in one PEM)
+}
+
+// KafkaSASL is the agent's SCRAM-SHA-512 credential (security sasl_ssl).
+type KafkaSASL struct {
+	User string `yaml:"user"` // agent-<site>, as `longhaul admin add-agent` made it; LONGHAUL_KAFKA_USER
+	// PasswordFile holds the password (the whole file, a trailing newline ignored), readable
+	// only by the agent's user; LONGHAUL_KAFKA_PASSWORD_FILE replaces it, or the password
+	// itself in LONGHAUL_KAFKA_PASSWORD.
+	PasswordFile string `yaml:"password_file"`
+	// Password is refused: a password is never written in the config. Only where it was
+	// written is kept, for the error; never the value.
+	Password inlineSecret `yaml:"password"`
 }
 
 // Spool is the on-disk queue every sample goes through before Kafka.
@@ -102,5 +132,6 @@ func (c *Config) File() string { return c.file }
 func (c *Config) KafkaFrom() string { return c.kafkaFrom }
 
 // Warnings are the deprecated names the config was given with (a key of the file, with its
-// FILE:LINE, or an environment variable), one line each, naming the new name.
+// FILE:LINE, or an environment variable), one line each, naming the new name; and a
+// plaintext Kafka connection, said once.
 func (c *Config) Warnings() []string { return c.warnings }

@@ -193,7 +193,7 @@ func TestCheckToolsNamesTheProbeAndTheToolMissingFromPATH(t *testing.T) {
 	t.Setenv("PATH", dir)
 	cfg := filepath.Join(t.TempDir(), "mesh.yaml")
 	os.WriteFile(cfg, []byte(`src: cern-ps1
-kafka: {bootstrap: 127.0.0.1:9092}
+kafka: {bootstrap: 127.0.0.1:9092, security: plaintext}
 targets: [{name: fnal-ps1}]
 probes:
   - {id: tput, kind: tool-kind, interval: 4h, params: {tools: [iperf3, ip]}}

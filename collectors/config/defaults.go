@@ -36,6 +36,9 @@ func applyDefaults(c *Config) {
 			c.Kafka.ClientID += "-" + c.Src
 		}
 	}
+	if c.Kafka.Security == "" {
+		c.Kafka.Security = DefaultSecurity
+	}
 	if c.Kafka.MaxInFlight == 0 {
 		c.Kafka.MaxInFlight = DefaultMaxInFlight
 	}

@@ -51,6 +51,7 @@ func ParseWith(file string, raw []byte, opt Options) (*Config, error) {
 	}
 	l := &errorList{file: file, idx: idx}
 	c.resolveKafka(l, opt)
+	c.resolveSecurity(opt)
 	applyDefaults(c)
 	validate(l, c)
 	if err := l.err(); err != nil {

@@ -67,8 +67,8 @@ func TestAnOverrideIsCheckedAndErrorsNameWhereItCameFrom(t *testing.T) {
 // A file without kafka.bootstrap is complete when the address comes from the flag or the
 // environment: one mesh file serves a host and a container.
 func TestTheBootstrapMayComeOnlyFromOutsideTheFile(t *testing.T) {
-	raw := []byte("src: cern-ps1\ntargets: [{name: fnal-ps1}]\nprobes: [{id: tput, kind: test-kind, interval: 4h}]\n")
-	if _, err := Parse("mesh.yaml", raw); err == nil || !strings.Contains(err.Error(), "mesh.yaml:1: kafka.bootstrap: required: at least one host:port (or --kafka, LONGHAUL_KAFKA)") {
+	raw := []byte("src: cern-ps1\nkafka: {security: plaintext}\ntargets: [{name: fnal-ps1}]\nprobes: [{id: tput, kind: test-kind, interval: 4h}]\n")
+	if _, err := Parse("mesh.yaml", raw); err == nil || !strings.Contains(err.Error(), "mesh.yaml:2: kafka.bootstrap: required: at least one host:port (or --kafka, LONGHAUL_KAFKA)") {
 		t.Fatalf("without an override: %v", err)
 	}
 	c, err := ParseWith("mesh.yaml", raw, Options{Getenv: env(map[string]string{KafkaEnv: "kafka:9092"})})
@@ -90,7 +90,7 @@ func TestTheDeprecatedNamesStillWorkWithAWarningNamingTheNewOne(t *testing.T) {
 		t.Errorf("warnings %q", c.Warnings())
 	}
 	// A value under the old key is still located at its line.
-	_, err = Parse("old.yaml", []byte("src: a\nkafka:\n  brokers: [kafka]\ntargets: [{name: b}]\nprobes: [{id: p, kind: test-kind, interval: 1h}]\n"))
+	_, err = Parse("old.yaml", []byte("src: a\nkafka:\n  brokers: [kafka]\n  security: plaintext\ntargets: [{name: b}]\nprobes: [{id: p, kind: test-kind, interval: 1h}]\n"))
 	if err == nil || err.Error() != `old.yaml:3: kafka.brokers[0]: "kafka" is not host:port` {
 		t.Errorf("old key: %v", err)
 	}

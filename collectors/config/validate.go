@@ -26,6 +26,7 @@ const shellMeta = "`$;&|<>(){}[]*?!~'\"\\#="
 func validate(l *errorList, c *Config) {
 	checkHostName(l, "src", c.Src)
 	validateKafka(l, &c.Kafka, c.kafkaFrom)
+	c.validateSecurity(l)
 	validateSpool(l, &c.Spool)
 	validateHealth(l, c)
 	names := validateTargets(l, c.Targets)

@@ -5,13 +5,18 @@ import (
 	"strings"
 
 	"longhaul/collectors/agent"
+	"longhaul/collectors/config"
 	"longhaul/collectors/schedule"
 	"longhaul/internal/cli"
+	"longhaul/internal/kafkaconn"
 )
 
-const checkDoc = `Checks a config as run would load it (--kafka, then $LONGHAUL_KAFKA, then the file), builds
-every probe from its params and looks up on PATH every tool the probes run (iperf3,
-traceroute, ping, ip), as the agent will run them. Runs nothing, connects to nothing.
+const checkDoc = `Checks a config as run would load it (--kafka, then $LONGHAUL_KAFKA, then the file; the
+LONGHAUL_KAFKA_SECURITY, _CA, _CERT, _USER, _PASSWORD_FILE variables over the file's kafka.*
+keys), reads the files the Kafka connection needs (password file, CA, client certificate),
+builds every probe from its params and looks up on PATH every tool the probes run (iperf3,
+traceroute, ping, ip), as the agent will run them. Runs nothing, connects to nothing; prints
+no secret.
 
 Every problem is one line on stderr, FILE:LINE: field: what, and the exit code is 1. With no
 problem, "ok" lines on stdout (the config, then each probe and where its tools are) and 0.
@@ -34,6 +39,9 @@ func checkCmd(env *cli.Env, args []string) int {
 		env.Warn("%s", w)
 	}
 	var problems []string
+	if err := cfg.CheckKafkaFiles(); err != nil {
+		problems = append(problems, err.Error())
+	}
 	insts, err := cfg.Build(agent.SystemExec)
 	if err != nil {
 		problems = append(problems, err.Error())
@@ -51,6 +59,7 @@ func checkCmd(env *cli.Env, args []string) int {
 	file := cfg.File()
 	fmt.Fprintf(env.Stdout, "%s: ok: src %s, kafka %s (from %s), %d targets, %d probes, %d (probe, target) runs per interval\n",
 		file, cfg.Src, strings.Join(cfg.Kafka.Bootstrap, ","), cfg.KafkaFrom(), len(cfg.Targets), len(insts), len(schedule.TasksFrom(insts)))
+	fmt.Fprintf(env.Stdout, "%s: ok: %s\n", file, describeSecurity(cfg))
 	for _, in := range insts {
 		var found []string
 		for _, tc := range tools {
@@ -65,4 +74,37 @@ func checkCmd(env *cli.Env, args []string) int {
 		fmt.Fprintln(env.Stdout, line)
 	}
 	return cli.ExitOK
+}
+
+// describeSecurity says how the agent will authenticate and where each setting came from:
+// paths and the user, never the password.
+func describeSecurity(cfg *config.Config) string {
+	k := cfg.Kafka
+	from := func(key, v string) string {
+		if v == "" {
+			return "none"
+		}
+		return fmt.Sprintf("%s (from %s)", v, cfg.SecurityFrom(key))
+	}
+	s := fmt.Sprintf("kafka security %s (from %s)", k.Security, cfg.SecurityFrom(config.SecurityKey))
+	if k.Security == kafkaconn.Plaintext {
+		return s + ": no TLS, no authentication"
+	}
+	ca := from(config.CAKey, k.TLS.CAFile)
+	if k.TLS.CAFile == "" {
+		ca = "the system's roots"
+	}
+	s += ", CA " + ca
+	if k.TLS.CertFile != "" {
+		s += ", client certificate " + from(config.CertKey, k.TLS.CertFile)
+	}
+	if k.Security == kafkaconn.SASLSSL {
+		s += ", user " + from(config.UserKey, k.SASL.User)
+		if k.SASL.PasswordFile != "" {
+			s += ", password in " + from(config.PasswordFileKey, k.SASL.PasswordFile)
+		} else {
+			s += ", password from " + config.PasswordEnv
+		}
+	}
+	return s
 }

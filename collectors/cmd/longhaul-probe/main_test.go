@@ -2,11 +2,19 @@ package main
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const example = "../../longhaul-probe.example.yaml"
@@ -31,10 +39,47 @@ func toolsOnPath(t *testing.T, tools ...string) string {
 	return dir
 }
 
-// noKafkaEnv keeps the caller's environment out of the precedence under test.
-func noKafkaEnv(t *testing.T) {
-	t.Setenv("LONGHAUL_KAFKA", "")
-	t.Setenv("LONGHAUL_KAFKA_BROKERS", "")
+// noKafkaEnv keeps the caller's environment out of the precedence under test, and gives the
+// files a secured config reads (the example's /etc/longhaul/... are not on this machine): a CA
+// in LONGHAUL_KAFKA_CA and a password file in LONGHAUL_KAFKA_PASSWORD_FILE holding
+// knownPassword.
+func noKafkaEnv(t *testing.T) (ca, passwordFile string) {
+	t.Helper()
+	for _, v := range []string{"LONGHAUL_KAFKA", "LONGHAUL_KAFKA_BROKERS", "LONGHAUL_KAFKA_SECURITY", "LONGHAUL_KAFKA_CERT",
+		"LONGHAUL_KAFKA_USER", "LONGHAUL_KAFKA_PASSWORD"} {
+		t.Setenv(v, "")
+	}
+	dir := t.TempDir()
+	ca, passwordFile = filepath.Join(dir, "ca.crt"), filepath.Join(dir, "kafka.password")
+	if err := os.WriteFile(ca, testCA(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(passwordFile, []byte(knownPassword+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LONGHAUL_KAFKA_CA", ca)
+	t.Setenv("LONGHAUL_KAFKA_PASSWORD_FILE", passwordFile)
+	return ca, passwordFile
+}
+
+// knownPassword is the agent's password in these tests: no output may show it.
+const knownPassword = "kn0wn-Passw0rd-never-printed"
+
+// testCA is the PEM of a self-signed CA certificate.
+func testCA(t *testing.T) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"}, IsCA: true,
+		BasicConstraintsValid: true, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
 
 func writeFile(t *testing.T, body string) string {
@@ -77,10 +122,11 @@ func TestTheExampleConfigIsTheSampleConfig(t *testing.T) {
 }
 
 func TestTheExampleConfigPassesCheck(t *testing.T) {
-	noKafkaEnv(t)
+	ca, pw := noKafkaEnv(t)
 	bin := toolsOnPath(t, "iperf3", "traceroute", "ping", "ip")
 	code, out, errs := invoke("check", "--config", example)
 	want := example + ": ok: src cern-ps1, kafka 127.0.0.1:9092 (from kafka.bootstrap), 3 targets, 5 probes, 15 (probe, target) runs per interval\n" +
+		example + ": ok: kafka security sasl_ssl (from default), CA " + ca + " (from LONGHAUL_KAFKA_CA), user agent-cern-ps1 (from kafka.sasl.user), password in " + pw + " (from LONGHAUL_KAFKA_PASSWORD_FILE)\n" +
 		example + ": ok: probe host (host): ip " + bin + "/ip\n" +
 		example + ": ok: probe path (path): traceroute " + bin + "/traceroute\n" +
 		example + ": ok: probe rtt (rtt): ping " + bin + "/ping\n" +
@@ -122,7 +168,7 @@ func TestCheckNamesTheFileLineAndFieldOfEveryError(t *testing.T) {
 	noKafkaEnv(t)
 	toolsOnPath(t)
 	cfg := writeFile(t, `src: cern-ps1
-kafka: {bootstrap: 127.0.0.1:9092}
+kafka: {bootstrap: 127.0.0.1:9092, sasl: {user: agent-cern-ps1}}
 targets:
   - {name: fnal, address: "-c"}
 probes:
@@ -149,7 +195,7 @@ probes:
 	// Params are checked by the kind once the structure is valid, and the tools of the
 	// probes that did build are looked up as well.
 	os.WriteFile(cfg, []byte(`src: cern-ps1
-kafka: {bootstrap: 127.0.0.1:9092}
+kafka: {bootstrap: 127.0.0.1:9092, sasl: {user: agent-cern-ps1}}
 targets: [{name: fnal}]
 probes:
   - id: tput
@@ -212,7 +258,7 @@ func TestKafkaTakesTheFlagThenTheEnvironmentThenTheFile(t *testing.T) {
 func TestTheOldConfigKeyWorksWithAWarningNamingFileAndLine(t *testing.T) {
 	noKafkaEnv(t)
 	toolsOnPath(t, "ping")
-	cfg := writeFile(t, "src: cern-ps1\nkafka:\n  brokers: [127.0.0.1:9092]\ntargets: [{name: fnal}]\nprobes: [{id: rtt, kind: rtt, interval: 1m}]\n")
+	cfg := writeFile(t, "src: cern-ps1\nkafka:\n  brokers: [127.0.0.1:9092]\n  sasl: {user: agent-cern-ps1}\ntargets: [{name: fnal}]\nprobes: [{id: rtt, kind: rtt, interval: 1m}]\n")
 	code, out, errs := invoke("check", "--config", cfg)
 	if code != 0 || !strings.Contains(out, "kafka 127.0.0.1:9092 (from kafka.brokers)") ||
 		errs != "longhaul-probe check: warning: "+cfg+":3: kafka.brokers is deprecated, use kafka.bootstrap (kafka.brokers goes in the next release)\n" {
