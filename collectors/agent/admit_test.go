@@ -41,7 +41,7 @@ func TestAToolMissingFromPATHIsLoggedAtStartNamingTheProbeAndTheTool(t *testing.
 		}
 	}
 	want := `level=WARN msg="probe cannot run: tool missing" probe=tput kind=synthetic tool=traceroute problem="` +
-		cfg.File() + `:16: probes[0]: probe \"tput\" (synthetic) runs traceroute: not found in $PATH; without it every run fails with tool_missing"`
+		cfg.File() + `:17: probes[0]: probe \"tput\" (synthetic) runs traceroute: not found in $PATH; without it every run fails with tool_missing"`
 	if len(warnings) != 1 || !strings.HasSuffix(warnings[0], want) {
 		t.Fatalf("warnings:\n%s\nwant one ending in\n%s", strings.Join(warnings, "\n"), want)
 	}

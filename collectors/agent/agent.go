@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kgo"
-
 	"longhaul/collectors/config"
 	"longhaul/collectors/probe"
 	"longhaul/collectors/publish"
@@ -34,7 +32,9 @@ type Options struct {
 	// LookPath finds the probes' tools for the admission check at start; default LookPath
 	// (what SystemExec runs them with).
 	LookPath func(string) (string, error)
-	Producer publish.Producer // default: a franz-go client built from the config
+	// Producer replaces the franz-go client built from the config (and dialled again at each
+	// re-check while Kafka refuses the agent); the caller owns it.
+	Producer publish.Producer
 	// Publisher tuning (backoffs, ping period); MaxInFlight comes from the config.
 	Publisher publish.PublisherOptions
 	// Observe, if set, sees every result once its samples are in the spool (for tests and
@@ -49,7 +49,6 @@ type Agent struct {
 	log     *slog.Logger
 	spool   *publish.Spool
 	pub     *publish.Publisher
-	client  *kgo.Client // nil when a Producer was given
 	sched   *schedule.Scheduler
 	enc     *encoder
 	stats   *runStats
@@ -92,23 +91,70 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	prod := opt.Producer
-	if prod == nil {
-		a.client, err = publish.NewClient(kafkaconn.Conn{Bootstrap: cfg.Kafka.Bootstrap, Security: kafkaconn.Plaintext}, cfg.Kafka.ClientID, cfg.Kafka.MaxInFlight, a.log)
-		if err != nil {
-			a.spool.Close()
-			return nil, fmt.Errorf("kafka client: %w", err)
-		}
-		prod = a.client
-	}
 	popt := opt.Publisher
 	popt.MaxInFlight, popt.Logger = cfg.Kafka.MaxInFlight, a.log
+	popt.Who = a.who()
+	prod := opt.Producer
+	if prod == nil {
+		// The publisher owns the clients: it closes a refused one and dials again at each
+		// re-check, reading the credential files anew.
+		popt.Redial = a.dial
+		if prod, err = a.dial(); err != nil {
+			a.spool.Close()
+			return nil, err
+		}
+	}
 	a.pub = publish.NewPublisher(a.spool, prod, popt)
 	a.sched = schedule.New(tasks, a.sink, schedule.Options{Src: cfg.Src, MaxBackground: cfg.Schedule.MaxBackground,
 		Clock: opt.Clock, Rand: opt.Rand, Logger: a.log})
-	a.log.Info("longhaul-probe configured", "src", cfg.Src, "config", cfg.File(), "probes", len(insts),
-		"runs_per_interval", len(tasks), "spool", cfg.Spool.Dir, "kafka", cfg.Kafka.Bootstrap, "validation", reg != nil)
+	a.log.Info("longhaul-probe configured", append([]any{"src", cfg.Src, "config", cfg.File(), "probes", len(insts),
+		"runs_per_interval", len(tasks), "spool", cfg.Spool.Dir, "kafka", cfg.Kafka.Bootstrap,
+		"security", cfg.Kafka.Security + " (from " + cfg.SecurityFrom(config.SecurityKey) + ")"},
+		append(popt.Who, "validation", reg != nil)...)...)
 	return a, nil
+}
+
+// dial makes a Kafka client on the config's connection, reading the password file (and the
+// CA and certificate files) as they are now.
+func (a *Agent) dial() (publish.Producer, error) {
+	conn, err := a.cfg.KafkaConn()
+	if err != nil {
+		return nil, fmt.Errorf("kafka: %w", err)
+	}
+	cl, err := publish.NewClient(conn, a.cfg.Kafka.ClientID, a.cfg.Kafka.MaxInFlight, a.log)
+	if err != nil {
+		return nil, fmt.Errorf("kafka client: %w", err)
+	}
+	return cl, nil
+}
+
+// who names the agent's Kafka identity in logs: the user and where its password comes from,
+// with where each came from; never the password.
+func (a *Agent) who() []any {
+	k := a.cfg.Kafka
+	if k.Security != kafkaconn.SASLSSL {
+		if k.TLS.CertFile != "" {
+			return []any{"client_cert", k.TLS.CertFile}
+		}
+		return nil
+	}
+	return []any{"user", k.SASL.User + a.from(config.UserKey), "password", a.passwordFrom()}
+}
+
+// from is " (from VARIABLE)" when the environment gave the setting, else "".
+func (a *Agent) from(key string) string {
+	if f := a.cfg.SecurityFrom(key); f != key {
+		return " (from " + f + ")"
+	}
+	return ""
+}
+
+// passwordFrom says where the password is read: the file, or the environment variable.
+func (a *Agent) passwordFrom() string {
+	if a.cfg.Kafka.SASL.PasswordFile == "" {
+		return "from " + config.PasswordEnv
+	}
+	return "in " + a.cfg.Kafka.SASL.PasswordFile + a.from(config.PasswordFileKey)
 }
 
 // admit logs, before anything runs, every tool a probe needs that is not on PATH (the same
@@ -181,9 +227,7 @@ func (a *Agent) Run(ctx context.Context) error {
 }
 
 func (a *Agent) closeAll() error {
-	if a.client != nil {
-		a.client.Close()
-	}
+	a.pub.Close()
 	return a.spool.Close()
 }
 

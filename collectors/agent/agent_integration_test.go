@@ -29,19 +29,28 @@ const meshProbes = `  - id: tput
     interval: 2s
 `
 
-func startBroker(t *testing.T) *kafkatest.Broker {
+// itBroker is the test's broker and the agent's credential on it.
+type itBroker struct {
+	*kafkatest.Broker
+	user, passwordFile string
+}
+
+// startBroker starts a secured broker, creates the contract's topics and an agent's user with
+// an agent's ACLs, as `longhaul admin add-agent` does.
+func startBroker(t *testing.T) *itBroker {
 	b := kafkatest.Start(t, itStackDir, itPort, itCtrlPort)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	b.CreateTopics(ctx)
-	return b
+	user, pw := b.AddAgent("it-sender")
+	return &itBroker{Broker: b, user: user, passwordFile: pw}
 }
 
 func TestIntegrationPublishedSamplesReachTheRawTopicsAndValidate(t *testing.T) {
 	b := startBroker(t)
 	dir := t.TempDir()
 	obs := newObserved()
-	ag := startAgent(t, itConfig(t, dir, b.Addr, spoolSection(dir+"/spool", "64MiB", "1MiB"), meshProbes), obs)
+	ag := startAgent(t, itConfig(t, dir, b, b.Addr, spoolSection(dir+"/spool", "64MiB", "1MiB"), meshProbes), obs)
 	waitUntil(t, "15 s of runs", 30*time.Second, func() bool { return time.Since(ag.started) > 15*time.Second })
 	ag.stop(t)
 	if left := ag.Health().Spool.DepthSamples; left != 0 {
@@ -68,7 +77,7 @@ func TestIntegrationNoSampleLostWhileTheBrokerIsDownForAMinute(t *testing.T) {
 	b := startBroker(t)
 	dir := t.TempDir()
 	obs := newObserved()
-	ag := startAgent(t, itConfig(t, dir, b.Addr, spoolSection(dir+"/spool", "64MiB", "1MiB"), meshProbes), obs)
+	ag := startAgent(t, itConfig(t, dir, b, b.Addr, spoolSection(dir+"/spool", "64MiB", "1MiB"), meshProbes), obs)
 	waitUntil(t, "the first acknowledgements", 30*time.Second, func() bool { return ag.Health().Kafka.Acked > 50 })
 
 	b.Stop()
@@ -125,7 +134,7 @@ func TestIntegrationNoSampleLostAcrossAnAgentRestartWithANearlyFullSpool(t *test
 	dir := t.TempDir()
 	spool := spoolSection(dir+"/spool", "1MiB", "64KiB")
 	obs := newObserved()
-	first := startAgent(t, itConfig(t, dir, unreachable, spool, fillProbes), obs)
+	first := startAgent(t, itConfig(t, dir, b, unreachable, spool, fillProbes), obs)
 	waitUntil(t, "the spool to fill to 85%", 120*time.Second, func() bool {
 		return first.Health().Spool.DiskBytes > 1<<20*85/100
 	})
@@ -136,7 +145,7 @@ func TestIntegrationNoSampleLostAcrossAnAgentRestartWithANearlyFullSpool(t *test
 	}
 	t.Logf("first agent stopped with %d samples (%d bytes on disk of 1 MiB) in its spool", full.Spool.DepthSamples, full.Spool.DiskBytes)
 
-	second := startAgent(t, itConfig(t, dir, b.Addr, spool, fillProbes), obs)
+	second := startAgent(t, itConfig(t, dir, b, b.Addr, spool, fillProbes), obs)
 	reloaded := second.Health().Spool.DepthSamples
 	drain := waitUntil(t, "the reloaded spool to drain", 120*time.Second, func() bool {
 		return second.Health().Kafka.Acked >= uint64(reloaded)
@@ -160,7 +169,7 @@ func TestIntegrationAFullSpoolDropsTheOldestIntervalRowsAndCountsEveryDrop(t *te
 	dir := t.TempDir()
 	spool := spoolSection(dir+"/spool", "512KiB", "64KiB")
 	obs := newObserved()
-	first := startAgent(t, itConfig(t, dir, unreachable, spool, fillProbes), obs)
+	first := startAgent(t, itConfig(t, dir, b, unreachable, spool, fillProbes), obs)
 	waitUntil(t, "interval rows to be dropped", 120*time.Second, func() bool {
 		return first.Health().Spool.DroppedInterval > 500
 	})
@@ -172,7 +181,7 @@ func TestIntegrationAFullSpoolDropsTheOldestIntervalRowsAndCountsEveryDrop(t *te
 		t.Fatalf("spool: %+v", h.Spool)
 	}
 
-	second := startAgent(t, itConfig(t, dir, b.Addr, spool, `  - id: idle
+	second := startAgent(t, itConfig(t, dir, b, b.Addr, spool, `  - id: idle
     kind: synthetic
     interval: 1h
     params: {intervals: 1}

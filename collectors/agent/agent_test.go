@@ -56,13 +56,21 @@ func (m *memKafka) records() []*kgo.Record {
 	return append([]*kgo.Record(nil), m.recs...)
 }
 
+// knownPassword is the agent's password in these tests: nothing the agent prints may show it.
+const knownPassword = "kn0wn-Passw0rd-never-printed"
+
 // writeConfig writes a config with the given probes section into dir and loads it.
 func writeConfig(t *testing.T, dir, brokers, probes string) *config.Config {
 	t.Helper()
+	pw := filepath.Join(dir, "kafka.password")
+	if err := os.WriteFile(pw, []byte(knownPassword+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	body := fmt.Sprintf(`src: cern-ps1
 kafka:
   bootstrap: [%s]
   max_in_flight: 100
+  sasl: {user: agent-cern-ps1, password_file: %s}
 spool:
   dir: %s
   max_bytes: 4MiB
@@ -74,7 +82,7 @@ targets:
   - {name: fnal-ps1, address: ps1.fnal.gov, shared: true}
   - {name: bnl-ps1, address: 192.0.2.7}
 probes:
-%s`, brokers, filepath.Join(dir, "spool"), probes)
+%s`, brokers, pw, filepath.Join(dir, "spool"), probes)
 	path := filepath.Join(dir, "longhaul-probe.yaml")
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)

@@ -87,7 +87,7 @@ func (o outcome) String() string {
 
 // verify consumes the raw topics until every spooled sample but allowMissing is there (or
 // timeout), checks each record against its schema and its key, and each link's order per topic.
-func verify(t *testing.T, b *kafkatest.Broker, obs *observed, timeout time.Duration, allowMissing int) outcome {
+func verify(t *testing.T, b *itBroker, obs *observed, timeout time.Duration, allowMissing int) outcome {
 	t.Helper()
 	reg, err := schema.Load(filepath.Join(kafkatest.Root(), "ingest", "schemas"))
 	if err != nil {
@@ -174,14 +174,17 @@ func checkLinkOrder(t *testing.T, obs *observed, perLink map[string][]kafkatest.
 	}
 }
 
-// itConfig writes a config for the integration broker: synthetic throughput runs (exclusive,
-// intervals rows + summary) and the real host kind against three local targets.
-func itConfig(t *testing.T, dir, brokers, spool string, probes string) *config.Config {
+// itConfig writes a config for the integration broker, reached at brokers with the agent's
+// credential on b: synthetic throughput runs (exclusive, intervals rows + summary) and the
+// real host kind against three local targets.
+func itConfig(t *testing.T, dir string, b *itBroker, brokers, spool string, probes string) *config.Config {
 	t.Helper()
 	body := fmt.Sprintf(`src: it-sender
 kafka:
   bootstrap: [%s]
   max_in_flight: 200
+  tls: {ca_file: %s}
+  sasl: {user: %s, password_file: %s}
 spool:
 %s
 health:
@@ -193,7 +196,7 @@ targets:
   - {name: lo-b, address: 127.0.0.2}
   - {name: lo-c, address: 127.0.0.3}
 probes:
-%s`, brokers, spool, filepath.Join(kafkatest.Root(), "ingest", "schemas"), probes)
+%s`, brokers, b.CA(), b.user, b.passwordFile, spool, filepath.Join(kafkatest.Root(), "ingest", "schemas"), probes)
 	path := filepath.Join(dir, "longhaul-probe.yaml")
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)

@@ -4,11 +4,15 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"longhaul/internal/kafkaconn"
 )
 
 // Health is the agent's state, served as JSON on GET /health.
 type Health struct {
-	Status  string                 `json:"status"` // "ok", or "degraded" while Kafka is unreachable
+	// "ok"; "degraded" while Kafka is unreachable; "refused" while Kafka refuses the agent's
+	// credential or rights (kafka.reason says what to fix). Samples are spooled in all three.
+	Status  string                 `json:"status"`
 	Src     string                 `json:"src"`
 	Version string                 `json:"version"`
 	Started time.Time              `json:"started"`
@@ -19,8 +23,22 @@ type Health struct {
 	Probes  map[string]ProbeHealth `json:"probes"`
 }
 
+// The states of the agent's Kafka connection.
+const (
+	KafkaConnected   = "connected"   // the last ping or send went through
+	KafkaUnreachable = "unreachable" // an outage: retried, samples wait in the spool
+	KafkaRefused     = "refused"     // a credential, certificate or ACL to fix: re-checked on a backoff
+)
+
 // KafkaHealth is the publisher's side.
 type KafkaHealth struct {
+	State string `json:"state"` // KafkaConnected, KafkaUnreachable or KafkaRefused
+	// Reason is why Kafka refuses the agent, in one line: what to fix.
+	Reason        string     `json:"reason,omitempty"`
+	RefusedSince  *time.Time `json:"refused_since,omitempty"`
+	NextCheck     *time.Time `json:"next_check,omitempty"` // the next re-check of the credential
+	Security      string     `json:"security"`             // sasl_ssl, ssl or plaintext
+	User          string     `json:"user,omitempty"`       // the SCRAM user (never the password)
 	Connected     bool       `json:"connected"`
 	LastAck       *time.Time `json:"last_ack,omitempty"`
 	LastError     string     `json:"last_error,omitempty"`
@@ -74,8 +92,18 @@ func (a *Agent) Health() Health {
 	if !ps.LastErrorAt.IsZero() {
 		h.Kafka.LastErrorAt = &ps.LastErrorAt
 	}
-	if !ps.Connected {
-		h.Status = "degraded"
+	h.Kafka.Security = a.cfg.Kafka.Security
+	if h.Kafka.Security == kafkaconn.SASLSSL {
+		h.Kafka.User = a.cfg.Kafka.SASL.User
+	}
+	switch {
+	case ps.Refused:
+		h.Status, h.Kafka.State, h.Kafka.Reason = "refused", KafkaRefused, ps.Reason
+		h.Kafka.RefusedSince, h.Kafka.NextCheck = &ps.RefusedSince, &ps.NextCheck
+	case !ps.Connected:
+		h.Status, h.Kafka.State = "degraded", KafkaUnreachable
+	default:
+		h.Kafka.State = KafkaConnected
 	}
 	return h
 }
@@ -105,7 +133,7 @@ func (a *Agent) logHealth() {
 			failing++
 		}
 	}
-	a.log.Info("health", "status", h.Status, "kafka_connected", h.Kafka.Connected,
+	a.log.Info("health", "status", h.Status, "kafka", h.Kafka.State, "kafka_connected", h.Kafka.Connected,
 		"spool_samples", h.Spool.DepthSamples, "spool_bytes", h.Spool.DepthBytes,
 		"dropped", h.Spool.DroppedTotal, "acked", h.Kafka.Acked, "spooled", h.Samples.Spooled,
 		"probes", len(h.Probes), "probes_failing", failing, "lost", h.Samples.Lost)

@@ -22,6 +22,7 @@ func writeMetrics(w io.Writer, h Health) {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %v\n", name, help, name, name, v)
 	}
 	gauge("longhaul_probe_kafka_connected", "1 if Kafka answered the last ping or produce.", b(h.Kafka.Connected))
+	gauge("longhaul_probe_kafka_refused", "1 while Kafka refuses the agent's credential or rights (see /health kafka.reason).", b(h.Kafka.State == KafkaRefused))
 	counter("longhaul_probe_kafka_acked_total", "Samples acknowledged by Kafka.", h.Kafka.Acked)
 	counter("longhaul_probe_kafka_failed_total", "Failed sends (each is resent).", h.Kafka.Failed)
 	counter("longhaul_probe_kafka_undeliverable_total", "Samples Kafka refused for good.", h.Kafka.Undeliverable)

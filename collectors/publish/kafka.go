@@ -39,7 +39,9 @@ func NewClient(conn kafkaconn.Conn, clientID string, maxInFlight int, log *slog.
 }
 
 // kgoLogger sends franz-go's warnings and errors to slog. Connection errors while a broker
-// is down are logged by the publisher once per outage instead.
+// is down are logged by the publisher once per outage instead, and a refusal once per change
+// (refusal.go): franz-go's own line for each failed handshake ("unable to initialize sasl",
+// every ~5 s while records wait, and at each re-check) goes to debug.
 type kgoLogger struct{ log *slog.Logger }
 
 func (kgoLogger) Level() kgo.LogLevel { return kgo.LogLevelError }
@@ -48,6 +50,13 @@ func (l kgoLogger) Log(level kgo.LogLevel, msg string, keyvals ...any) {
 	lv := slog.LevelError
 	if level > kgo.LogLevelError {
 		lv = slog.LevelWarn
+	}
+	for _, kv := range keyvals {
+		if err, ok := kv.(error); ok {
+			if _, refused := kafkaconn.Refusal(err); refused {
+				lv = slog.LevelDebug
+			}
+		}
 	}
 	l.log.Log(context.Background(), lv, "kafka client: "+msg, keyvals...)
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/internal/kafkaconn"
 )
 
 // PublisherOptions tune the publisher.
@@ -18,7 +20,20 @@ type PublisherOptions struct {
 	PingEvery    time.Duration // how often Kafka's reachability is checked; default 10s
 	MinBackoff   time.Duration // after a failed send, before sending again; default 500ms
 	MaxBackoff   time.Duration // default 30s
-	Logger       *slog.Logger
+	// While Kafka refuses the agent (refusal.go) it is re-checked after RecheckMin, then
+	// twice as long each time up to RecheckMax; defaults 5s and 30s.
+	RecheckMin time.Duration
+	RecheckMax time.Duration
+	// Redial builds a new producer from the credentials as they are now (re-reading the
+	// password file). With it the publisher owns its producers: a refused one is closed, so
+	// its buffered records come back to the spool and the client stops retrying, and each
+	// re-check dials anew; Close closes the one in use. Without it the one producer is kept
+	// and re-checked with Ping.
+	Redial func() (Producer, error)
+	// Who are the log attributes saying who was refused: the user, the password file, never
+	// the password.
+	Who    []any
+	Logger *slog.Logger
 }
 
 // Publisher moves records from the spool to Kafka: it reads them in order, produces them
@@ -38,6 +53,9 @@ type Publisher struct {
 	closing     bool
 	settled     chan struct{} // signalled when a callback returns
 	st          PublisherStats
+	ref         refusal       // whether, why and since when Kafka refuses the agent
+	prodClosed  bool          // prod was closed (refused, or Close)
+	resume      chan struct{} // signalled when a refusal lifts or is being probed
 }
 
 // PublisherStats are the publisher's counters.
@@ -51,6 +69,13 @@ type PublisherStats struct {
 	Failed        uint64 // failed sends (each is resent)
 	Undeliverable uint64 // records Kafka refused for good (too large), removed and logged
 	Outstanding   int
+	// Refused is set while Kafka refuses the agent's credential or rights: not an outage,
+	// it lasts until someone fixes them. Reason says what to fix, in one line.
+	Refused      bool
+	Reason       string
+	RefusedSince time.Time
+	NextCheck    time.Time // the next re-check of a refusal
+	Rechecks     uint64    // re-checks since RefusedSince
 }
 
 // NewPublisher publishes what s holds through prod.
@@ -70,10 +95,17 @@ func NewPublisher(s *Spool, prod Producer, opt PublisherOptions) *Publisher {
 	if opt.MaxBackoff < opt.MinBackoff {
 		opt.MaxBackoff = 30 * time.Second
 	}
+	if opt.RecheckMin <= 0 {
+		opt.RecheckMin = 5 * time.Second
+	}
+	if opt.RecheckMax < opt.RecheckMin {
+		opt.RecheckMax = max(30*time.Second, opt.RecheckMin)
+	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Publisher{spool: s, prod: prod, opt: opt, log: opt.Logger, settled: make(chan struct{}, 1)}
+	return &Publisher{spool: s, prod: prod, opt: opt, log: opt.Logger, settled: make(chan struct{}, 1),
+		resume: make(chan struct{}, 1)}
 }
 
 // Stats returns the counters.
@@ -82,6 +114,7 @@ func (p *Publisher) Stats() PublisherStats {
 	defer p.mu.Unlock()
 	st := p.st
 	st.Outstanding = p.outstanding
+	st.Refused, st.Reason, st.RefusedSince, st.NextCheck, st.Rechecks = p.ref.on, p.ref.reason, p.ref.since, p.ref.next, p.ref.checks
 	return st
 }
 
@@ -89,7 +122,7 @@ func (p *Publisher) Stats() PublisherStats {
 // spool holds and flushes, both within FlushTimeout, so a clean shutdown leaves nothing
 // behind; whatever Kafka has not acknowledged by then stays in the spool for the next start.
 func (p *Publisher) Run(ctx context.Context) error {
-	go p.pingLoop(ctx)
+	go p.monitor(ctx)
 	p.loop(ctx, false)
 	fctx, cancel := context.WithTimeout(context.Background(), p.opt.FlushTimeout)
 	defer cancel()
@@ -105,13 +138,22 @@ func (p *Publisher) loop(ctx context.Context, final bool) {
 	backoff, ackedAtRewind := p.opt.MinBackoff, uint64(0)
 	for ctx.Err() == nil {
 		p.mu.Lock()
-		failed, room := p.failed, p.opt.MaxInFlight-p.outstanding
+		failed, room, paused := p.failed, p.opt.MaxInFlight-p.outstanding, p.ref.paused()
 		p.mu.Unlock()
 		switch {
-		case failed && final:
+		case (failed || paused) && final:
 			return
 		case failed:
 			if !p.waitSettled(ctx) {
+				continue
+			}
+			if p.Stats().Refused {
+				// Not an outage: no backoff here; the refusal's re-check decides when to
+				// send again. What was handed out is sent again then, from the oldest.
+				p.spool.Rewind()
+				p.mu.Lock()
+				p.failed = false
+				p.mu.Unlock()
 				continue
 			}
 			// Back off longer while nothing gets through; start again short once it does.
@@ -126,6 +168,9 @@ func (p *Publisher) loop(ctx context.Context, final bool) {
 			p.mu.Lock()
 			p.failed = false
 			p.mu.Unlock()
+			continue
+		case paused:
+			p.waitResume(ctx)
 			continue
 		case room <= 0:
 			p.wait(ctx, nil)
@@ -151,8 +196,9 @@ func (p *Publisher) loop(ctx context.Context, final bool) {
 		}
 		for i := range recs {
 			// After a failure send nothing more: franz-go fails every record buffered for
-			// the failed partition, so one link's later records cannot overtake it.
-			if p.isFailed() {
+			// the failed partition, so one link's later records cannot overtake it. The
+			// records read and not sent are handed out again after the rewind.
+			if p.stopSending() {
 				break
 			}
 			p.send(&recs[i])
@@ -160,9 +206,14 @@ func (p *Publisher) loop(ctx context.Context, final bool) {
 	}
 }
 
-func (p *Publisher) isFailed() bool {
+// stopSending says to stop, after a failed send or once Kafka refuses the agent; then the
+// feed is failed, so the spool is rewound before anything more is sent.
+func (p *Publisher) stopSending() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.ref.paused() {
+		p.failed = true
+	}
 	return p.failed
 }
 
@@ -170,11 +221,12 @@ func (p *Publisher) send(r *Record) {
 	p.mu.Lock()
 	p.outstanding++
 	p.st.Sent++
+	prod := p.prod
 	p.mu.Unlock()
 	seq := r.Seq
 	kr := &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value}
 	// Not the run context: cancelling it must not fail records already handed over.
-	p.prod.Produce(context.Background(), kr, func(_ *kgo.Record, err error) { p.done(seq, err) })
+	prod.Produce(context.Background(), kr, func(_ *kgo.Record, err error) { p.done(seq, err) })
 }
 
 func (p *Publisher) done(seq uint64, err error) {
@@ -182,12 +234,28 @@ func (p *Publisher) done(seq uint64, err error) {
 	if err == nil || undeliverable {
 		p.spool.Ack(seq)
 	}
+	reason, refused := kafkaconn.Refusal(err)
 	p.mu.Lock()
 	switch {
 	case err == nil:
 		p.st.Acked++
 		p.st.LastAck = time.Now()
 		p.st.Connected = true
+		if p.ref.on {
+			p.acceptLocked("an acknowledgement")
+		}
+	case refused:
+		// Kafka refused the record (an ACL, a revoked agent): stop sending, keep it and
+		// everything after it in the spool until the re-check finds the agent accepted.
+		p.st.Failed++
+		p.st.LastError, p.st.LastErrorAt = err.Error(), time.Now()
+		p.st.Connected = false
+		p.failed = true
+		p.refuseLocked(reason, bySend)
+	case p.ref.on && p.prodClosed:
+		// the refused client was closed with records buffered: they are sent again from the
+		// spool once the agent is accepted
+		p.failed = true
 	case undeliverable:
 		p.st.Undeliverable++
 		p.log.Error("kafka refused a sample for good; removed from the spool", "seq", seq, "err", err)
@@ -215,7 +283,13 @@ func (p *Publisher) flush(ctx context.Context) error {
 		p.closing = true
 		p.mu.Unlock()
 	}()
-	err := p.prod.Flush(ctx)
+	p.mu.Lock()
+	prod, closed := p.prod, p.prodClosed
+	p.mu.Unlock()
+	if closed { // refused: what was buffered is back in the spool
+		return nil
+	}
+	err := prod.Flush(ctx)
 	st := p.Stats()
 	if err != nil {
 		p.log.Warn("kafka: flush on shutdown incomplete; the rest stays in the spool", "outstanding", st.Outstanding, "err", err)

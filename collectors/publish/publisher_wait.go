@@ -53,38 +53,6 @@ func (p *Publisher) waitSettled(ctx context.Context) bool {
 	return false
 }
 
-// pingLoop asks Kafka every PingEvery whether it is reachable and logs each change.
-func (p *Publisher) pingLoop(ctx context.Context) {
-	t := time.NewTicker(p.opt.PingEvery)
-	defer t.Stop()
-	for {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		err := p.prod.Ping(pctx)
-		cancel()
-		if ctx.Err() != nil {
-			return
-		}
-		p.mu.Lock()
-		was := p.st.Connected
-		p.st.Connected = err == nil
-		if err != nil {
-			p.st.LastError, p.st.LastErrorAt = err.Error(), time.Now()
-		}
-		p.mu.Unlock()
-		switch {
-		case was && err != nil:
-			p.log.Warn("kafka: unreachable; samples wait in the spool", "err", err)
-		case !was && err == nil:
-			p.log.Info("kafka: reachable")
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
 // sleep waits d or until ctx ends.
 func sleep(ctx context.Context, d time.Duration) {
 	t := time.NewTimer(d)
