@@ -1,6 +1,8 @@
 // Package influx is the operator's one InfluxDB client: InfluxQL over the v1 /query API, which
 // InfluxDB 1.8, 2.x (v1 compatibility) and 3.x all serve. Query reads results; Exec runs the
-// administrative statements of `longhaul setup` (databases, retention policies).
+// administrative statements of `longhaul setup` (databases, retention policies, users). It
+// authenticates with HTTP basic auth as a user whose password comes from a file or the
+// environment (auth.go), over HTTPS when the URL says so.
 package influx
 
 import (
@@ -15,13 +17,24 @@ import (
 	"time"
 )
 
-// Client queries one database. Token is sent as "Authorization: Token …" (ignored by 1.x
-// without auth).
+// Client queries one database as User (basic auth; none when User is empty). Make one with New
+// or FromSettings, which read the password and CA files.
 type Client struct {
-	URL   string
-	DB    string
-	Token string
-	HTTP  *http.Client
+	URL  string
+	DB   string
+	User string
+	HTTP *http.Client // nil: a default client with a 30 s timeout
+
+	password     string // never printed: see String
+	passwordFile string // named in refusals
+}
+
+// String describes the client for logs: never the password.
+func (c *Client) String() string {
+	if c.User == "" {
+		return c.URL + " (anonymous)"
+	}
+	return c.URL + " as " + c.User
 }
 
 // Series is one InfluxQL result series; times are epoch milliseconds (column "time").
@@ -71,13 +84,38 @@ func (c *Client) Exec(ctx context.Context, stmt string) error {
 	return nil
 }
 
+// ExecSecret is Exec for a statement that carries secret (CREATE USER, SET PASSWORD): the
+// secret is replaced in any error, whatever InfluxDB echoes back.
+func (c *Client) ExecSecret(ctx context.Context, stmt, secret string) error {
+	return redact(c.Exec(ctx, stmt), secret)
+}
+
+// CheckWrite asks whether the client's user may write to its database: an empty write is
+// authorized like a real one and stores nothing. nil, or the refusal (RefusedError) or outage.
+func (c *Client) CheckWrite(ctx context.Context) error {
+	u := strings.TrimRight(c.URL, "/") + "/write?" + url.Values{"db": {c.DB}}.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(""))
+	if err != nil {
+		return err
+	}
+	status, body, err := c.do(req)
+	if err != nil {
+		return err
+	}
+	if status != http.StatusNoContent {
+		var r response
+		_ = json.Unmarshal(body, &r)
+		if r.Error == "" {
+			r.Error = fmt.Sprintf("%.200s", body)
+		}
+		return fmt.Errorf("influxdb %s: write to %s: HTTP %d: %s", c.URL, c.DB, status, r.Error)
+	}
+	return nil
+}
+
 // post sends one statement to /query (POST, so statements that write are allowed) and decodes
 // the answer; an HTTP error or an error in the answer's top level is returned.
 func (c *Client) post(ctx context.Context, q string, params url.Values) (*response, error) {
-	hc := c.HTTP
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
 	u := strings.TrimRight(c.URL, "/") + "/query"
 	if len(params) > 0 {
 		u += "?" + params.Encode()
@@ -87,15 +125,7 @@ func (c *Client) post(ctx context.Context, q string, params url.Values) (*respon
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if c.Token != "" {
-		req.Header.Set("Authorization", "Token "+c.Token)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("influxdb %s: %w", c.URL, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	status, body, err := c.do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +133,46 @@ func (c *Client) post(ctx context.Context, q string, params url.Values) (*respon
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("influxdb %s: HTTP %d: %.200s", c.URL, resp.StatusCode, body)
+		return nil, fmt.Errorf("influxdb %s: HTTP %d: %.200s", c.URL, status, body)
 	}
 	if r.Error != "" {
 		return nil, fmt.Errorf("influxdb: %s", r.Error)
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("influxdb: HTTP %d", resp.StatusCode)
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("influxdb: HTTP %d", status)
 	}
 	return &r, nil
+}
+
+// do sends req with the client's credentials and reads the answer. A 401 or 403 is returned as
+// a RefusedError with InfluxDB's message; a connection error names the server.
+func (c *Client) do(req *http.Request) (int, []byte, error) {
+	hc := c.HTTP
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	if c.User != "" {
+		req.SetBasicAuth(c.User, c.password)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("influxdb %s: %w", c.URL, tlsHint(err))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return 0, nil, fmt.Errorf("influxdb %s: %w", c.URL, err)
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		var r response
+		msg := strings.TrimSpace(string(body))
+		if json.Unmarshal(body, &r) == nil && r.Error != "" {
+			msg = r.Error
+		}
+		return 0, nil, &RefusedError{URL: c.URL, User: c.User, PasswordFile: c.passwordFile,
+			Status: resp.StatusCode, Message: fmt.Sprintf("%.300s", msg)}
+	}
+	return resp.StatusCode, body, nil
 }
 
 // Col returns the index of a column, or -1.

@@ -27,19 +27,23 @@ func serve(t *testing.T, status int, body string, got *http.Request, form *strin
 	return "http://" + ln.Addr().String()
 }
 
-func TestQuerySendsInfluxQLWithTokenAndReadsSeries(t *testing.T) {
+func TestQuerySendsInfluxQLWithBasicAuthAndReadsSeries(t *testing.T) {
 	var req http.Request
 	var q string
 	url := serve(t, 200, `{"results":[{"statement_id":0,"series":[{"name":"link_stats","tags":{"dst":"lyon"},
 		"columns":["time","mean"],"values":[[1700000000000,2.5e6],[1700000060000,null]]}]}]}`, &req, &q)
-	c := &Client{URL: url, DB: "longhaul", Token: "tok"}
+	c, err := New(url, "longhaul", Auth{User: "reader", PasswordFile: secretFile(t, "s3cret\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	series, err := c.Query(context.Background(), `SELECT mean("x") FROM "raw"."link_stats"`)
 	if err != nil {
 		t.Fatal(err)
 	}
+	user, pw, ok := req.BasicAuth()
 	if q != `SELECT mean("x") FROM "raw"."link_stats"` || req.URL.Query().Get("db") != "longhaul" ||
-		req.URL.Query().Get("epoch") != "ms" || req.Header.Get("Authorization") != "Token tok" {
-		t.Fatalf("request: q=%q url=%s auth=%q", q, req.URL, req.Header.Get("Authorization"))
+		req.URL.Query().Get("epoch") != "ms" || !ok || user != "reader" || pw != "s3cret" {
+		t.Fatalf("request: q=%q url=%s basic auth=%q,%v", q, req.URL, user, ok)
 	}
 	if len(series) != 1 || series[0].Tags["dst"] != "lyon" || series[0].Millis(series[0].Values[0]) != 1700000000000 {
 		t.Fatalf("series: %+v", series)

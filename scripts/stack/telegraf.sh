@@ -34,23 +34,63 @@ configure_telegraf() {
   [ -f "${LONGHAUL_TELEGRAF_CONF}" ] || die "Telegraf config ${LONGHAUL_TELEGRAF_CONF} not found"
 }
 
-# The variables telegraf.conf refers to; exported so ${VAR} substitution sees them. Kafka: the
-# telegraf user over TLS + SCRAM-SHA-512, its password read from its secret file into Telegraf's
-# environment only (never into a file or onto a command line); all empty in plaintext mode.
+# Telegraf's InfluxDB identity: the writer user (WRITE only, longhaul setup --users-from makes it).
+: "${LONGHAUL_TELEGRAF_INFLUX_USER:=writer}"
+: "${LONGHAUL_TELEGRAF_INFLUX_PASSWORD_FILE:=${LONGHAUL_SECRETS_DIR}/influx-writer.password}"
+
+# The variables telegraf.conf refers to, but the passwords; exported so ${VAR} substitution sees
+# them. Kafka: the telegraf user over TLS + SCRAM-SHA-512 (all empty in plaintext mode). InfluxDB:
+# the writer, over https trusting the stack's CA when LONGHAUL_INFLUX is https. The passwords are
+# read from their secret files into Telegraf's environment only (start_telegraf), never into a
+# file or onto a command line.
 telegraf_env() {
-  export LONGHAUL_KAFKA LONGHAUL_INFLUX LONGHAUL_INFLUX_DB LONGHAUL_TELEGRAF_HEALTH_PORT INFLUX_TOKEN
-  LONGHAUL_TELEGRAF_KAFKA_CA="" LONGHAUL_TELEGRAF_KAFKA_MECHANISM="" LONGHAUL_TELEGRAF_KAFKA_USER="" LONGHAUL_TELEGRAF_KAFKA_PASSWORD=""
+  export LONGHAUL_KAFKA LONGHAUL_INFLUX LONGHAUL_INFLUX_DB LONGHAUL_TELEGRAF_HEALTH_PORT
+  LONGHAUL_TELEGRAF_KAFKA_CA="" LONGHAUL_TELEGRAF_KAFKA_MECHANISM="" LONGHAUL_TELEGRAF_KAFKA_USER=""
   if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
     LONGHAUL_TELEGRAF_KAFKA_CA="${LONGHAUL_KAFKA_CA}" LONGHAUL_TELEGRAF_KAFKA_MECHANISM=SCRAM-SHA-512
     LONGHAUL_TELEGRAF_KAFKA_USER=telegraf
-    LONGHAUL_TELEGRAF_KAFKA_PASSWORD="$(cat "$(ensure_secret kafka-telegraf.password)")"
   fi
-  export LONGHAUL_TELEGRAF_KAFKA_CA LONGHAUL_TELEGRAF_KAFKA_MECHANISM LONGHAUL_TELEGRAF_KAFKA_USER LONGHAUL_TELEGRAF_KAFKA_PASSWORD
+  export LONGHAUL_TELEGRAF_KAFKA_CA LONGHAUL_TELEGRAF_KAFKA_MECHANISM LONGHAUL_TELEGRAF_KAFKA_USER
+  LONGHAUL_INFLUX_CA="${LONGHAUL_INFLUX_CA:-}"
+  case "${LONGHAUL_INFLUX}" in https://*) LONGHAUL_INFLUX_CA="${LONGHAUL_INFLUX_CA:-${LONGHAUL_SECRETS_DIR}/ca.crt}" ;; esac
+  export LONGHAUL_INFLUX_CA
+}
+
+# check_telegraf_writer: Telegraf's InfluxDB user may write to the database, asked with an empty
+# write (authorized like a real one, stores nothing). Dies with InfluxDB's answer otherwise: a
+# Telegraf with a refused credential would only retry and hold its backlog in Kafka.
+check_telegraf_writer() {
+  local file="${LONGHAUL_TELEGRAF_INFLUX_PASSWORD_FILE}" user="${LONGHAUL_TELEGRAF_INFLUX_USER}" tls=() answer code
+  [ -s "$file" ] || die "Telegraf's InfluxDB password file ${file} is missing or empty (longhaul setup --users-from creates user ${user} from it)"
+  case "${LONGHAUL_INFLUX}" in https://*) tls=(--cacert "${LONGHAUL_INFLUX_CA:-${LONGHAUL_SECRETS_DIR}/ca.crt}") ;; esac
+  answer="$(curl -sS --max-time 10 "${tls[@]}" -o - -w '\n%{http_code}' -XPOST --data-binary '' \
+    -K <(printf 'user = "%s:%s"\n' "$user" "$(sed 's/[\\"]/\\&/g' "$file")") \
+    "${LONGHAUL_INFLUX}/write?db=${LONGHAUL_INFLUX_DB}")" || die "Telegraf's check: InfluxDB ${LONGHAUL_INFLUX} does not answer"
+  code="${answer##*$'\n'}"
+  answer="${answer%$'\n'*}"
+  case "$code" in
+    204) return 0 ;;
+    401) die "InfluxDB refused Telegraf's user ${user} (HTTP 401 ${answer}): its password is not the one in ${file}; run longhaul setup --users-from to set it, or fix the file" ;;
+    403) die "InfluxDB refused Telegraf's user ${user} (HTTP 403 ${answer}): it may not write to ${LONGHAUL_INFLUX_DB}; longhaul setup grants it WRITE" ;;
+    404) die "InfluxDB has no database ${LONGHAUL_INFLUX_DB} (HTTP 404 ${answer}): run longhaul setup first" ;;
+    *) die "Telegraf's check: InfluxDB answered HTTP ${code} ${answer} to an empty write as ${user}" ;;
+  esac
 }
 
 start_telegraf() {
   telegraf_env
-  start_daemon telegraf "$(telegraf_log)" "$(telegraf_home)/telegraf" --config "${LONGHAUL_TELEGRAF_CONF}"
+  check_telegraf_writer
+  # The passwords only in the environment of Telegraf's own process (a subshell).
+  (
+    LONGHAUL_INFLUX_USER="${LONGHAUL_TELEGRAF_INFLUX_USER}"
+    LONGHAUL_INFLUX_PASSWORD="$(cat "${LONGHAUL_TELEGRAF_INFLUX_PASSWORD_FILE}")"
+    LONGHAUL_TELEGRAF_KAFKA_PASSWORD=""
+    if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
+      LONGHAUL_TELEGRAF_KAFKA_PASSWORD="$(cat "$(ensure_secret kafka-telegraf.password)")"
+    fi
+    export LONGHAUL_INFLUX_USER LONGHAUL_INFLUX_PASSWORD LONGHAUL_TELEGRAF_KAFKA_PASSWORD
+    start_daemon telegraf "$(telegraf_log)" "$(telegraf_home)/telegraf" --config "${LONGHAUL_TELEGRAF_CONF}"
+  )
 }
 
 # Healthy = our process is alive AND the outputs.health listener answers 200.

@@ -77,15 +77,16 @@ fail_svc() {
 run_setup() {
   local t0
   t0="$(now_ms)"
-  local users=()
   if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
     # the services' Kafka users, each with its password file and its ACLs
     for u in admin flink telegraf operator; do ensure_secret "kafka-$u.password" >/dev/null; done
-    users=(--users-from "${LONGHAUL_SECRETS_DIR}")
   fi
-  log "longhaul setup: topics, Kafka users and ACLs, database, retention"
-  "${LONGHAUL_CLI}" setup --topics "${LONGHAUL_TOPICS_FILE}" --retention "${LONGHAUL_RETENTION_FILE}" "${users[@]}" \
-    || die "'${LONGHAUL_CLI} setup' failed (build it with: make build-go)"
+  # InfluxDB's writer (Telegraf) and reader (CLI, reports, Grafana); setup runs as InfluxDB's admin
+  for u in writer reader; do ensure_secret "influx-$u.password" >/dev/null; done
+  log "longhaul setup: topics, Kafka users and ACLs, database, retention, InfluxDB users"
+  LONGHAUL_INFLUX_USER=admin LONGHAUL_INFLUX_PASSWORD_FILE="$(ensure_secret influx-admin.password)" \
+    "${LONGHAUL_CLI}" setup --topics "${LONGHAUL_TOPICS_FILE}" --retention "${LONGHAUL_RETENTION_FILE}" \
+    --users-from "${LONGHAUL_SECRETS_DIR}" || die "'${LONGHAUL_CLI} setup' failed (build it with: make build-go)"
   START_S[setup]="$(elapsed_s "$t0" "$(now_ms)")"
   STATE[setup]="done"
 }

@@ -8,9 +8,7 @@ import pathlib
 import subprocess
 import time
 
-import requests
-
-from conftest import INFLUX, influx_query, kafka, now_ms, topic
+from conftest import influx_query, influxdb, kafka, now_ms, topic
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUTAGE_S = 60
@@ -23,10 +21,7 @@ def stack(func):
 
 
 def influx_up():
-    try:
-        return requests.get(f"{INFLUX}/health", timeout=2).json().get("status") == "pass"
-    except (requests.RequestException, ValueError):
-        return False
+    return influxdb.health()
 
 
 def stat(src, ts):

@@ -26,7 +26,11 @@ func runAlerts(env *cli.Env, args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	now := time.Now()
-	events, err := results.LoadEvents(ctx, flags.client(), flags.dashboardsDir(), dashboards.Range{From: now.Add(-*since), To: now}, *site)
+	c, err := flags.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	events, err := results.LoadEvents(ctx, c, flags.dashboardsDir(), dashboards.Range{From: now.Add(-*since), To: now}, *site)
 	if err != nil {
 		return env.Fail("%v", err)
 	}

@@ -2,23 +2,26 @@ package main
 
 import (
 	"flag"
-	"os"
 
 	"longhaul/internal/checkout"
 	"longhaul/internal/settings"
 	"longhaul/operator/influx"
 )
 
-// influxFlags are the flags every results command shares: where InfluxDB and the dashboards are.
+// influxFlags are the flags every results command shares: where InfluxDB and the dashboards
+// are, and who the CLI is to InfluxDB (the password only from a file or the environment).
 type influxFlags struct {
-	url, db, dashboards *string
+	url, db, dashboards, user, passwordFile, ca *string
 }
 
 func addInfluxFlags(fs *flag.FlagSet) influxFlags {
 	return influxFlags{
-		url:        settings.Influx.String(fs),
-		db:         settings.InfluxDB.String(fs),
-		dashboards: settings.Dashboards.String(fs),
+		url:          settings.Influx.String(fs),
+		db:           settings.InfluxDB.String(fs),
+		dashboards:   settings.Dashboards.String(fs),
+		user:         settings.InfluxUser.String(fs),
+		passwordFile: settings.InfluxPasswordFile.String(fs),
+		ca:           settings.InfluxCA.String(fs),
 	}
 }
 
@@ -30,7 +33,9 @@ func (f influxFlags) dashboardsDir() string {
 	return checkout.Path("dashboards", "json")
 }
 
-// client is the one InfluxDB client; INFLUX_TOKEN, when set, is sent as a token.
-func (f influxFlags) client() *influx.Client {
-	return &influx.Client{URL: *f.url, DB: *f.db, Token: os.Getenv("INFLUX_TOKEN")}
+// client is the one InfluxDB client, authenticated as --influx-user (LONGHAUL_INFLUX_USER).
+func (f influxFlags) client() (*influx.Client, error) {
+	a := influx.AuthFromEnv()
+	a.User, a.PasswordFile, a.CAFile = *f.user, *f.passwordFile, *f.ca
+	return influx.New(*f.url, *f.db, a)
 }

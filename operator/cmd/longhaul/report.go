@@ -30,7 +30,11 @@ func runReport(env *cli.Env, args []string) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	now := time.Now().UTC()
-	b := &results.Report{C: flags.client(), Range: dashboards.Range{From: now.Add(-*since), To: now}}
+	c, err := flags.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	b := &results.Report{C: c, Range: dashboards.Range{From: now.Add(-*since), To: now}}
 	doc, err := b.Build(ctx, flags.dashboardsDir(), *src, *dst, *maxLinks)
 	if err != nil {
 		return env.Fail("%v", err)

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"longhaul/internal/checkout"
 	"longhaul/internal/cli"
+	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/influx"
 	"longhaul/operator/setup"
@@ -16,15 +18,19 @@ import (
 func runSetup(env *cli.Env, args []string) int {
 	fs := env.FlagSet("[--no-kafka] [--no-influx] [--topics FILE] [--retention FILE]",
 		"Creates missing Kafka topics (a topic whose partition count differs is reported, never changed)\n"+
-			"and the InfluxDB database with its retention policies. Safe to run again.")
+			"and the InfluxDB database with its retention policies; with --users-from, the services' Kafka\n"+
+			"users and InfluxDB's writer and reader. Runs as an InfluxDB admin (--influx-user). Safe to run again.")
 	f := addAdminFlags(fs.FlagSet)
 	influxURL := settings.Influx.String(fs.FlagSet)
+	influxUser := settings.InfluxUser.String(fs.FlagSet)
+	influxPasswordFile := settings.InfluxPasswordFile.String(fs.FlagSet)
+	influxCA := settings.InfluxCA.String(fs.FlagSet)
 	db := fs.String(settings.InfluxDB.Flag, os.Getenv(settings.InfluxDB.Env), "InfluxDB database (default: the one named in --retention; env "+settings.InfluxDB.Env+")")
 	topics := fs.String("topics", checkout.Path("ingest", "topics.yaml"), "topics file")
 	retention := fs.String("retention", checkout.Path("ingest", "influxdb", "retention.yaml"), "retention policies file")
 	skipKafka := fs.Bool("no-kafka", false, "leave Kafka alone")
 	skipInflux := fs.Bool("no-influx", false, "leave InfluxDB alone")
-	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator) and grant each its ACLs")
+	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password and influx-<user>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator) with their ACLs, and InfluxDB's writer (WRITE) and reader (READ)")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
 	if code, done := fs.Parse(args); done {
 		return code
@@ -43,7 +49,9 @@ func runSetup(env *cli.Env, args []string) int {
 		if err != nil {
 			return env.Fail("%v", err)
 		}
-		if *usersFrom != "" {
+		if *usersFrom != "" && conn.Security == kafkaconn.Plaintext {
+			fmt.Fprintln(env.Stdout, "kafka users: none on a plaintext broker (no authentication)")
+		} else if *usersFrom != "" {
 			for _, principal := range setup.Services {
 				pw, err := settings.Secret(filepath.Join(*usersFrom, "kafka-"+principal+".password"))
 				if err == nil {
@@ -57,11 +65,20 @@ func runSetup(env *cli.Env, args []string) int {
 	}
 	if !*skipInflux {
 		f, err := setup.LoadRetention(*retention)
+		var c *influx.Client
 		if err == nil {
 			if *db != "" {
 				f.Database = *db
 			}
-			err = setup.ApplyRetention(ctx, &influx.Client{URL: *influxURL, Token: os.Getenv("INFLUX_TOKEN")}, f, env.Stdout)
+			a := influx.AuthFromEnv()
+			a.User, a.PasswordFile, a.CAFile = *influxUser, *influxPasswordFile, *influxCA
+			c, err = influx.New(*influxURL, f.Database, a)
+		}
+		if err == nil {
+			err = setup.ApplyRetention(ctx, c, f, env.Stdout)
+		}
+		if err == nil && *usersFrom != "" {
+			err = setup.EnsureInfluxUsers(ctx, c, f.Database, *usersFrom, env.Stdout)
 		}
 		if err != nil {
 			return env.Fail("%v", err)

@@ -36,7 +36,10 @@ func runTrends(env *cli.Env, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c := flags.client()
+	c, err := flags.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
 	for _, rp := range results.Fallback(results.PolicyFor(everyD)) {
 		rows, err := results.Trends(ctx, c, rp, *src, *dst, sinceD, everyD)
 		if err != nil {
