@@ -37,6 +37,7 @@ type KafkaHealth struct {
 	Reason        string     `json:"reason,omitempty"`
 	RefusedSince  *time.Time `json:"refused_since,omitempty"`
 	NextCheck     *time.Time `json:"next_check,omitempty"` // the next re-check of the credential
+	Rechecks      uint64     `json:"rechecks,omitempty"`   // re-checks since refused_since
 	Security      string     `json:"security"`             // sasl_ssl, ssl or plaintext
 	User          string     `json:"user,omitempty"`       // the SCRAM user (never the password)
 	Connected     bool       `json:"connected"`
@@ -99,7 +100,7 @@ func (a *Agent) Health() Health {
 	switch {
 	case ps.Refused:
 		h.Status, h.Kafka.State, h.Kafka.Reason = "refused", KafkaRefused, ps.Reason
-		h.Kafka.RefusedSince, h.Kafka.NextCheck = &ps.RefusedSince, &ps.NextCheck
+		h.Kafka.RefusedSince, h.Kafka.NextCheck, h.Kafka.Rechecks = &ps.RefusedSince, &ps.NextCheck, ps.Rechecks
 	case !ps.Connected:
 		h.Status, h.Kafka.State = "degraded", KafkaUnreachable
 	default:
@@ -127,14 +128,20 @@ func (a *Agent) Handler() http.Handler {
 // logHealth writes the periodic health line.
 func (a *Agent) logHealth() {
 	h := a.Health()
-	failing := 0
-	for _, p := range h.Probes {
-		if p.LastError != "" && (p.LastSuccess == nil || (p.LastRun != nil && p.LastRun.After(*p.LastSuccess))) {
-			failing++
-		}
-	}
+	failing := h.failingProbes()
 	a.log.Info("health", "status", h.Status, "kafka", h.Kafka.State, "kafka_connected", h.Kafka.Connected,
 		"spool_samples", h.Spool.DepthSamples, "spool_bytes", h.Spool.DepthBytes,
 		"dropped", h.Spool.DroppedTotal, "acked", h.Kafka.Acked, "spooled", h.Samples.Spooled,
 		"probes", len(h.Probes), "probes_failing", failing, "lost", h.Samples.Lost)
+}
+
+// failingProbes counts the probes whose last run failed.
+func (h Health) failingProbes() int {
+	n := 0
+	for _, p := range h.Probes {
+		if p.LastError != "" && (p.LastSuccess == nil || (p.LastRun != nil && p.LastRun.After(*p.LastSuccess))) {
+			n++
+		}
+	}
+	return n
 }

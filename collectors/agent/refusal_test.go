@@ -134,6 +134,12 @@ func TestARefusedAgentSaysSoOnceKeepsSpoolingAndDrainsWhenAccepted(t *testing.T)
 		t.Errorf("/metrics lacks longhaul_probe_kafka_refused 1:\n%s", metrics)
 	}
 
+	var status bytes.Buffer
+	WriteStatus(&status, a.Health(), time.Now())
+	if !strings.Contains(status.String(), "kafka:   REFUSED since ") || !strings.Contains(status.String(), "user agent-cern-ps1 over sasl_ssl") {
+		t.Errorf("status:\n%s", status.String())
+	}
+
 	k.fix()
 	waitFor(t, tick.C, "the spool to drain", func() bool { return a.Health().Spool.DepthSamples == 0 })
 	if h := a.Health(); h.Status != "ok" || h.Kafka.State != KafkaConnected || h.Kafka.Reason != "" || h.Kafka.Acked != h.Samples.Spooled {
@@ -155,7 +161,7 @@ func TestARefusedAgentSaysSoOnceKeepsSpoolingAndDrainsWhenAccepted(t *testing.T)
 	if n := strings.Count(log, "kafka accepts this agent again"); n != 1 {
 		t.Errorf("acceptance logged %d times:\n%s", n, log)
 	}
-	for what, text := range map[string]string{"the log": log, "/health": body, "/metrics": metrics} {
+	for what, text := range map[string]string{"the log": log, "/health": body, "/metrics": metrics, "status": status.String()} {
 		if strings.Contains(text, knownPassword) {
 			t.Errorf("the password appears in %s", what)
 		}

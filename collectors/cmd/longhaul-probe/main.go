@@ -4,6 +4,7 @@
 //
 //	longhaul-probe run --config FILE     run the agent
 //	longhaul-probe check --config FILE   check a config and the tools its probes run
+//	longhaul-probe status [--health A]   ask a running agent how it is (its /health)
 //	longhaul-probe config sample         print the sample config
 //	longhaul-probe parse ...             parse a tool's saved output into samples
 //	longhaul-probe version
@@ -34,6 +35,7 @@ a mesh of targets and publishes their samples to Kafka through an on-disk spool.
 	Commands: []cli.Command{
 		{Name: "run", Summary: "run the agent (probes → spool → Kafka, health on 127.0.0.1:9273)", Run: runCmd},
 		{Name: "check", Summary: "check a config and that the tools its probes run are installed; run nothing", Run: checkCmd},
+		{Name: "status", Summary: "how a running agent is: Kafka (connected, unreachable, refused and why), spool, probes", Run: statusCmd},
 		{Name: "config", Summary: "print the sample config (config sample)", Run: configCmd},
 		{Name: "parse", Summary: "parse a tool's saved output into samples", Run: parseCmd},
 		{Name: "version", Summary: "print the version", Run: versionCmd},

@@ -7,14 +7,19 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"longhaul/collectors/agent"
 )
 
 const example = "../../longhaul-probe.example.yaml"
@@ -269,7 +274,7 @@ func TestTheOldConfigKeyWorksWithAWarningNamingFileAndLine(t *testing.T) {
 // The CLI rule (internal/cli): help on stdout with exit 0, usage errors as one line and a hint
 // on stderr with exit 2, no arguments usage on stderr with exit 2.
 func TestHelpAndExitCodesFollowTheOneRule(t *testing.T) {
-	for _, cmd := range []string{"run", "check", "config", "config sample", "version", "parse"} {
+	for _, cmd := range []string{"run", "check", "status", "config", "config sample", "version", "parse"} {
 		args := append(strings.Fields(cmd), "--help")
 		if code, out, errs := invoke(args...); code != 0 || errs != "" || !strings.HasPrefix(out, "usage: longhaul-probe "+cmd+" ") {
 			t.Errorf("%s --help: exit %d\nstdout: %s\nstderr: %s", cmd, code, out, errs)
@@ -306,5 +311,79 @@ func TestRunRefusesAnInvalidConfigBeforeStartingAnything(t *testing.T) {
 	code, _, errs := invoke("run", "--config", "../../config/testdata/bad/unknown-field.yaml")
 	if code != 1 || !strings.Contains(errs, `unknown-field.yaml:7: targets[0].adress: unknown field "adress"`) {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// status reads a running agent's health endpoint: a refusal is said with its reason and what
+// to do, and the exit code tells ok (0) from anything else (1).
+func TestStatusSaysWhyKafkaRefusesTheAgent(t *testing.T) {
+	since := time.Now().Add(-95 * time.Second)
+	next := time.Now().Add(20 * time.Second)
+	h := agent.Health{Status: "refused", Src: "cern-ps1", Version: "1.2.3", UptimeS: 300,
+		Kafka: agent.KafkaHealth{State: agent.KafkaRefused, Reason: "authentication refused: wrong SCRAM user or password (or the user was removed)",
+			RefusedSince: &since, NextCheck: &next, Security: "sasl_ssl", User: "agent-cern-ps1"},
+		Spool:   agent.SpoolHealth{DepthSamples: 812, DepthBytes: 411_000},
+		Samples: agent.SampleHealth{Spooled: 812},
+		Probes:  map[string]agent.ProbeHealth{"tput": {Kind: "throughput"}}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/health" {
+			http.NotFound(w, r)
+			return
+		}
+		json.NewEncoder(w).Encode(h)
+	}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	code, out, errs := invoke("status", "--health", addr)
+	for _, want := range []string{
+		"longhaul-probe cern-ps1 (version 1.2.3), up 5m0s: refused\n",
+		"kafka:   REFUSED since ",
+		" (1m35s): authentication refused: wrong SCRAM user or password (or the user was removed)\n",
+		"         user agent-cern-ps1 over sasl_ssl; re-checked in 20s, re-reading the credential files: fix them (or the broker's ACLs), no restart needed\n",
+		"spool:   812 samples (401.4 KiB) waiting for Kafka, 0 dropped (spool full), 0 corrupt skipped\n",
+		"samples: 812 spooled, 0 acknowledged by Kafka, 0 dead-lettered, 0 lost\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 1 || errs != "" {
+		t.Errorf("refused: exit %d, stderr %q", code, errs)
+	}
+	code, out, _ = invoke("status", "--health", addr, "--json")
+	var back agent.Health
+	if code != 1 || json.Unmarshal([]byte(out), &back) != nil || back.Kafka.Reason != h.Kafka.Reason {
+		t.Errorf("--json: exit %d\n%s", code, out)
+	}
+	h = agent.Health{Status: "ok", Src: "cern-ps1", Kafka: agent.KafkaHealth{State: agent.KafkaConnected, Security: "sasl_ssl", User: "agent-cern-ps1"}}
+	if code, out, _ := invoke("status", "--health", addr); code != 0 || !strings.Contains(out, "kafka:   connected (user agent-cern-ps1 over sasl_ssl), no acknowledgement yet\n") {
+		t.Errorf("ok: exit %d\n%s", code, out)
+	}
+	srv.Close()
+	if code, out, errs := invoke("status", "--health", addr); code != 1 || out != "" || !strings.HasPrefix(errs, "longhaul-probe status: no agent answers on http://"+addr+"/health: ") {
+		t.Errorf("no agent: exit %d %q %q", code, out, errs)
+	}
+}
+
+// check prints where the password is, never the password, whether it comes from a file or
+// from the environment.
+func TestCheckNeverPrintsThePassword(t *testing.T) {
+	noKafkaEnv(t)
+	toolsOnPath(t, "iperf3", "traceroute", "ping", "ip")
+	code, out, errs := invoke("check", "--config", example)
+	t.Setenv("LONGHAUL_KAFKA_PASSWORD_FILE", "")
+	t.Setenv("LONGHAUL_KAFKA_PASSWORD", knownPassword)
+	code2, out2, errs2 := invoke("check", "--config", example)
+	if code != 0 || code2 != 0 || !strings.Contains(out2, "password from LONGHAUL_KAFKA_PASSWORD\n") {
+		t.Fatalf("exit %d, %d\n%s%s\n%s%s", code, code2, out, errs, out2, errs2)
+	}
+	if strings.Contains(out+errs+out2+errs2, knownPassword) {
+		t.Fatal("check printed the password")
+	}
+	// An inline password is refused without being repeated.
+	cfg := writeFile(t, "src: a\nkafka:\n  bootstrap: k:9092\n  sasl: {user: agent-a, password: "+knownPassword+"}\ntargets: [{name: b}]\nprobes: [{id: p, kind: rtt, interval: 1m}]\n")
+	code, out, errs = invoke("check", "--config", cfg)
+	if code != 1 || !strings.Contains(errs, cfg+":4: kafka.sasl.password: a password is never written in the config") || strings.Contains(out+errs, knownPassword) {
+		t.Fatalf("inline: exit %d\n%s%s", code, out, errs)
 	}
 }
