@@ -68,6 +68,7 @@ check_telegraf_writer() {
     "${LONGHAUL_INFLUX}/write?db=${LONGHAUL_INFLUX_DB}")" || die "Telegraf's check: InfluxDB ${LONGHAUL_INFLUX} does not answer"
   code="${answer##*$'\n'}"
   answer="${answer%$'\n'*}"
+  answer="${answer%$'\n'}"   # InfluxDB ends its JSON with a newline
   case "$code" in
     204) return 0 ;;
     401) die "InfluxDB refused Telegraf's user ${user} (HTTP 401 ${answer}): its password is not the one in ${file}; run longhaul setup --users-from to set it, or fix the file" ;;

@@ -33,6 +33,12 @@ def credentials():
     return USER, pw
 
 
+def stack_user(name):
+    """(name, password) of one of the stack's InfluxDB users (admin, writer, reader), read from
+    its file in LONGHAUL_SECRETS_DIR: for tests that act as a given role."""
+    return name, password_of(os.path.join(os.environ["LONGHAUL_SECRETS_DIR"], f"influx-{name}.password"))
+
+
 def request(method, path, auth="env", **kwargs):
     """One HTTP request to InfluxDB (path like "/query"): as the environment's user, or as auth
     ((user, password), or None for anonymous). Returns the response, whatever its status."""
