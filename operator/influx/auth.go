@@ -22,7 +22,7 @@ type Auth struct {
 	User         string // "" for anonymous (refused by a server with auth-enabled)
 	PasswordFile string // read by New; or Password
 	Password     string // from the environment (PasswordEnv), never from a flag
-	CAFile       string // PEM of the CA that signed InfluxDB's certificate (https; "": the system's roots)
+	CAFile       string // PEM of the CA that signed InfluxDB's certificate (https URLs; "": the system's roots)
 }
 
 // AuthFromEnv is the authentication the environment gives: LONGHAUL_INFLUX_USER,
@@ -54,7 +54,7 @@ func New(url, db string, a Auth) (*Client, error) {
 			return nil, fmt.Errorf("influxdb user %s: no password (%s, or %s)", a.User, settings.InfluxPasswordFile.Env, PasswordEnv)
 		}
 	}
-	if a.CAFile != "" {
+	if a.CAFile != "" && strings.HasPrefix(url, "https://") { // plain http has no certificate to check
 		pem, err := os.ReadFile(a.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("influxdb CA (%s): %w", settings.InfluxCA.Env, err)

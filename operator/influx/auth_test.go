@@ -147,7 +147,7 @@ func TestNewNamesTheMissingSetting(t *testing.T) {
 		"missing CA":       {CAFile: "/nonexistent/ca.crt"},
 		"CA without a PEM": {CAFile: secretFile(t, "not a certificate")},
 	} {
-		_, err := New("http://127.0.0.1:1", "longhaul", a)
+		_, err := New("https://127.0.0.1:1", "longhaul", a)
 		if err == nil {
 			t.Errorf("%s: no error", name)
 			continue
