@@ -42,7 +42,7 @@ func (c *Client) Submit(ctx context.Context, s Submission) (id string, started b
 		return running[0].ID, false, nil
 	}
 	for _, j := range running {
-		if err := c.CancelAndWait(ctx, j.ID, s.Wait); err != nil {
+		if err := c.End(ctx, j.ID, s.Wait); err != nil {
 			return "", false, err
 		}
 	}
@@ -97,6 +97,21 @@ func allRunning(d Detail) bool {
 		}
 	}
 	return true
+}
+
+// End stops a job the way that leaves nothing behind: after a savepoint (the cluster's default
+// folder), which commits the Kafka transactions its exactly-once sinks hold open; a canceled job
+// leaves them open until the transaction timeout, and until then no read_committed consumer reads
+// past them (the events of every other job on those partitions wait too). A job that cannot take
+// a savepoint (failing, restarting) is canceled.
+func (c *Client) End(ctx context.Context, id string, timeout time.Duration) error {
+	if _, err := c.StopWithSavepoint(ctx, id, "", timeout); err == nil {
+		return c.waitTerminal(ctx, id, timeout)
+	}
+	if d, err := c.Job(ctx, id); err == nil && Terminal(d.State) {
+		return nil
+	}
+	return c.CancelAndWait(ctx, id, timeout)
 }
 
 // CancelAndWait cancels a job and waits until it is in a terminal state.
