@@ -110,9 +110,11 @@ func (p *Publisher) monitor(ctx context.Context) {
 		now := time.Now()
 		switch {
 		case ref.probing && now.After(ref.probeTo):
-			// sent again and heard nothing either way (nothing to send): count it refused
+			// Sent again and heard nothing either way: nothing to send, or the records wait
+			// in the client because its handshake now fails (the user was removed too). Count
+			// it refused, and check the handshake next: a new client, a ping.
 			p.mu.Lock()
-			p.ref.probing = false
+			p.ref.probing, p.ref.by = false, byPing
 			p.scheduleLocked(now)
 			p.mu.Unlock()
 		case ref.probing:
@@ -189,6 +191,7 @@ func (p *Publisher) recheck(ctx context.Context) {
 	p.mu.Unlock()
 	fresh := false
 	if p.opt.Redial != nil && (by == byPing || p.isClosed()) {
+		p.retire() // what the old client still holds comes back to the spool
 		np, err := p.opt.Redial()
 		if err != nil {
 			p.mu.Lock()

@@ -334,3 +334,37 @@ func TestABrokerAwayIsAnOutageNotARefusal(t *testing.T) {
 		t.Errorf("after the outage: %+v", st)
 	}
 }
+
+// A revoked agent: first its ACLs go (sends refused at once), then its user (the re-check's
+// sends wait in the client for a handshake that fails). The probe times out, the handshake
+// is checked, the waiting client closed; added again, the agent drains everything once.
+func TestARevokedAgentIsRefusedUntilAddedAgainAndLosesNothing(t *testing.T) {
+	s := openSpool(t, t.TempDir(), testOptions())
+	b := newScramBroker("pw-R1ght-9")
+	p, logs := startRefusable(t, s, b, &passwordFile{content: "pw-R1ght-9"})
+	appendN(t, s, "r", 100, ClassKeep)
+	waitFor(t, b, "the first records", func() bool { d, _, _ := b.snapshot(); return len(d) == 100 })
+	b.set(func(b *scramBroker) { b.noACL = true })
+	appendN(t, s, "s", 100, ClassKeep)
+	waitFor(t, b, "the refusal", func() bool { return p.Stats().Refused })
+	b.set(func(b *scramBroker) { b.password = "removed" })
+	waitFor(t, b, "the handshake to be found refused", func() bool {
+		return strings.HasPrefix(p.Stats().Reason, "authentication refused")
+	})
+	time.Sleep(200 * time.Millisecond)
+	if st := p.Stats(); !st.Refused || st.Outstanding != 0 {
+		t.Fatalf("while revoked: %+v", st)
+	}
+	b.set(func(b *scramBroker) { b.password, b.noACL = "pw-R1ght-9", false })
+	waitFor(t, b, "the spool to drain", func() bool { return s.Stats().Samples == 0 })
+	delivered, _, _ := b.snapshot()
+	if want := append(valuesOf("r", 100), valuesOf("s", 100)...); fmt.Sprint(delivered) != fmt.Sprint(want) {
+		t.Fatalf("delivered %d records, want the 200 once each in order", len(delivered))
+	}
+	if n := logs.count("kafka refuses this agent"); n != 1 {
+		t.Errorf("the refusal was logged %d times:\n%s", n, logs)
+	}
+	if n := logs.count("kafka still refuses this agent, now: authentication refused"); n != 1 {
+		t.Errorf("the new reason was logged %d times:\n%s", n, logs)
+	}
+}
