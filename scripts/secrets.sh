@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The secrets of a docker-compose deployment, made in DIR (./secrets, mounted read-only into the
+# services at /run/secrets/longhaul) by compose's one-shot `secrets` service:
+#   bash scripts/secrets.sh DIR
+# The same files as the native stack's secrets folder (docs/security.md): a private CA, the
+# broker's, admin's and InfluxDB's certificates (for the compose host names), the services'
+# Kafka and InfluxDB passwords, Grafana's admin password and the compose agent's password. Each is
+# made only when missing, so a file you place there first (your own CA and certificates, a chosen
+# password) is kept; delete one and run again to replace it. Files are 0600 (ca.crt 0644), no
+# trailing newline on passwords, the folder 0700; nothing is printed but file names.
+# Each service mounts only its own subfolder (DIR/SERVICE), holding copies of the secrets it
+# needs, owned by the user its image runs as: refreshed on every run, so a rotated password reaches
+# them. ca.crt (not a secret) is mounted on its own; `setup`, the one-shot administrator, mounts DIR.
+# Functions for other scripts: source this file, then make_password, make_ca, make_cert.
+# shellcheck shell=bash
+
+# make_password FILE: a random password (32 letters and digits) in FILE, unless it exists.
+make_password() {
+  local f="$1" tmp
+  [ -s "$f" ] && return 0
+  tmp="$(mktemp "$f.XXXXXX")"
+  (umask 077 && openssl rand -base64 48 | tr -dc 'A-Za-z0-9' | head -c 32 >"$tmp")
+  chmod 0600 "$tmp"
+  # ln fails when FILE appeared meanwhile: the first one made is kept
+  ln "$tmp" "$f" 2>/dev/null || true
+  rm -f "$tmp"
+}
+
+# make_ca DIR: DIR/ca.key and DIR/ca.crt, a self-signed CA (10 years), unless both exist.
+make_ca() {
+  local d="$1"
+  [ -s "$d/ca.crt" ] && [ -s "$d/ca.key" ] && return 0
+  (umask 077 && openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/ca.key" -out "$d/ca.crt" -days 3650 \
+    -subj "/O=Longhaul/CN=Longhaul private CA" \
+    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign) >/dev/null 2>&1 \
+    || { echo "openssl could not make the CA in $d" >&2; return 1; }
+  chmod 0644 "$d/ca.crt"
+}
+
+# make_cert DIR NAME [SAN...]: DIR/NAME.pem (unencrypted PKCS#8 key, then the certificate) signed
+# by DIR's CA, CN=NAME (last in the subject: Kafka's principal mapping reads it), for localhost,
+# 127.0.0.1 and each SAN given (DNS:kafka, IP:10.0.0.5), unless it exists. 825 days.
+make_cert() {
+  local d="$1" name="$2" san="IP:127.0.0.1,DNS:localhost" s
+  shift 2
+  for s in "$@"; do san="$san,$s"; done
+  [ -s "$d/$name.pem" ] && return 0
+  make_ca "$d" || return 1
+  (
+    umask 077
+    openssl req -newkey rsa:2048 -nodes -keyout "$d/$name.key" -out "$d/$name.csr" -subj "/O=Longhaul/CN=$name" &&
+      printf 'subjectAltName=%s\nextendedKeyUsage=serverAuth,clientAuth\n' "$san" >"$d/$name.ext" &&
+      openssl x509 -req -in "$d/$name.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" -set_serial "0x$(openssl rand -hex 16)" \
+        -days 825 -out "$d/$name.crt" -extfile "$d/$name.ext" &&
+      cat "$d/$name.key" "$d/$name.crt" >"$d/$name.pem"
+  ) >/dev/null 2>&1 || { echo "openssl could not make the certificate $name in $d" >&2; return 1; }
+  rm -f "$d/$name.csr" "$d/$name.ext" "$d/$name.key" "$d/$name.crt"
+}
+
+# give DIR SERVICE UID FILE...: DIR/SERVICE/ with copies of the FILEs (0400), owned by UID (when
+# run as root, as the compose service is; otherwise they stay the caller's).
+give() {
+  local d="$1" sub="$2" uid="$3" f owner=()
+  shift 3
+  [ "$(id -u)" = 0 ] && owner=(-o "$uid" -g "$uid")
+  mkdir -p "$d/$sub" && chmod 0700 "$d/$sub"
+  for f in "$@"; do
+    install "${owner[@]}" -m 0400 "$d/$f" "$d/$sub/.$f.tmp" && mv -f "$d/$sub/.$f.tmp" "$d/$sub/$f"
+  done
+  [ "${#owner[@]}" = 0 ] || chown "$uid:$uid" "$d/$sub"
+  chmod 0500 "$d/$sub"
+}
+
+# compose_secrets DIR: everything docker-compose.yml mounts from ./secrets.
+compose_secrets() {
+  local d="$1" f
+  mkdir -p "$d" && chmod 0700 "$d"
+  make_ca "$d"
+  make_cert "$d" broker DNS:kafka
+  make_cert "$d" admin
+  make_cert "$d" influxdb DNS:influxdb
+  for f in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-agent-compose \
+    influx-admin influx-writer influx-reader grafana-admin; do
+    make_password "$d/$f.password"
+  done
+  chmod 0600 "$d"/*.password "$d"/*.pem "$d/ca.key"
+  give "$d" kafka 1000 broker.pem admin.pem                               # apache/kafka runs as appuser
+  give "$d" influxdb 0 influxdb.pem influx-admin.password                 # influxdb:1.8 runs as root
+  give "$d" telegraf 0 influx-writer.password kafka-telegraf.password     # root until its entrypoint drops
+  give "$d" grafana 472 grafana-admin.password influx-reader.password     # grafana/grafana-oss
+  give "$d" flink 9999 kafka-flink.password                               # flink: the job's Kafka clients
+  give "$d" agent 10001 kafka-agent-compose.password                      # collectors/Dockerfile's user
+  echo "secrets ready in $d (made only what was missing)"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
+  compose_secrets "$1"
+fi
