@@ -217,8 +217,12 @@ type runningAgent struct {
 
 func startAgent(t *testing.T, cfg *config.Config, obs *observed) *runningAgent {
 	t.Helper()
-	a, err := New(cfg, Options{Version: "it", Logger: testLogger(t), Observe: obs.add,
-		Publisher: publishOptions()})
+	return startAgentWith(t, cfg, Options{Version: "it", Logger: testLogger(t), Observe: obs.add, Publisher: publishOptions()})
+}
+
+func startAgentWith(t *testing.T, cfg *config.Config, opt Options) *runningAgent {
+	t.Helper()
+	a, err := New(cfg, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
