@@ -37,7 +37,7 @@ func runCmd(env *cli.Env, args []string) int {
 		return env.Fail("invalid config:\n%v", err)
 	}
 	for _, w := range cfg.Warnings() {
-		log.Warn("deprecated setting: " + w)
+		log.Warn("config: " + w) // a deprecated name, or plaintext Kafka
 	}
 	a, err := agent.New(cfg, agent.Options{Version: version, Logger: log})
 	if err != nil {
