@@ -9,9 +9,14 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 WARMUP="${1:-20}" MEASURE="${2:-60}"
 dir=$(mktemp -d /tmp/longhaul-bench-agent.XXXX)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
+# the agent's own Kafka user, as a site makes one
+"$ROOT/bin/longhaul" admin add-agent bench-agent --password-file "$dir/kafka.password" >/dev/null
 {
   echo "src: bench-agent"
-  echo "kafka: {bootstrap: [${LONGHAUL_KAFKA:-127.0.0.1:9092}]}"
+  echo "kafka:"
+  echo "  bootstrap: [${LONGHAUL_KAFKA:-127.0.0.1:9092}]"
+  echo "  tls: {ca_file: ${LONGHAUL_KAFKA_CA}}"
+  echo "  sasl: {user: agent-bench-agent, password_file: $dir/kafka.password}"
   echo "spool: {dir: $dir/spool}"
   echo "health: {listen: \"off\"}"
   echo "targets:"
@@ -21,8 +26,10 @@ trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "
   echo "  - {id: path, kind: path, targets: all, interval: 10m}"
   echo "  - {id: rtt, kind: rtt, targets: all, interval: 1m, jitter: 30s, params: {count: 10, interval: 1s}}"
 } > "$dir/probe.yaml"
-"$ROOT/bin/longhaul-probe" check --config "$dir/probe.yaml" >/dev/null
-"$ROOT/bin/longhaul-probe" run --config "$dir/probe.yaml" > "$dir/log" 2>&1 &
+# a clean environment: the agent's identity is its config's, not the bench's LONGHAUL_KAFKA_*
+# (env execs the agent, so $! is the agent itself)
+env -i PATH="$PATH" HOME="${HOME:-/root}" "$ROOT/bin/longhaul-probe" check --config "$dir/probe.yaml" >/dev/null
+env -i PATH="$PATH" HOME="${HOME:-/root}" "$ROOT/bin/longhaul-probe" run --config "$dir/probe.yaml" > "$dir/log" 2>&1 &
 pid=$!
 sleep "$WARMUP"
 hz=$(getconf CLK_TCK)

@@ -10,26 +10,39 @@ import (
 
 	"longhaul/collectors/internal/kafkatest"
 	"longhaul/collectors/sample"
+	"longhaul/internal/kafkaconn"
 )
 
 // BenchmarkIntegrationPublishRate measures how fast the publisher drains a spooled backlog
 // into a real broker (acks=all, idempotent): b.N samples of ~600 bytes over 50 links are
-// spooled untimed, then timed from the publisher's start until Kafka has acknowledged all.
+// spooled untimed, then timed from the publisher's start until Kafka has acknowledged all. The
+// agent connects as an agent does (TLS + SCRAM-SHA-512, its own user), and the same run on a
+// broker with security off says what security costs.
 //
-//	go test -tags integration -run XXX -bench PublishRate ./publish
+//	go test -tags integration -run XXX -bench PublishRate ./collectors/publish
 func BenchmarkIntegrationPublishRate(b *testing.B) {
-	broker := kafkatest.Start(b, "/tmp/lh-it-kafka-publish", 19292, 19293)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	broker.CreateTopics(ctx)
-	cancel()
-	for _, window := range []int{100, 1000} {
-		b.Run(fmt.Sprintf("max_in_flight=%d", window), func(b *testing.B) {
-			benchmarkPublish(b, broker, window)
+	for _, security := range []string{kafkaconn.SASLSSL, kafkaconn.Plaintext} {
+		b.Run("security="+security, func(b *testing.B) {
+			start := kafkatest.Start
+			if security == kafkaconn.Plaintext {
+				start = kafkatest.StartPlaintext
+			}
+			broker := start(b, "/tmp/lh-it-kafka-publish-"+security, 19292, 19293)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			broker.CreateTopics(ctx)
+			cancel()
+			conn := broker.AgentConn("bench")
+			for _, window := range []int{100, 1000} {
+				b.Run(fmt.Sprintf("max_in_flight=%d", window), func(b *testing.B) {
+					benchmarkPublish(b, conn, window)
+				})
+			}
+			broker.Stop()
 		})
 	}
 }
 
-func benchmarkPublish(b *testing.B, broker *kafkatest.Broker, window int) {
+func benchmarkPublish(b *testing.B, conn kafkaconn.Conn, window int) {
 	s, err := Open(b.TempDir(), Options{MaxBytes: 4 << 30, SegmentBytes: 8 << 20, Fsync: "never", Logger: quiet})
 	if err != nil {
 		b.Fatal(err)
@@ -48,7 +61,7 @@ func benchmarkPublish(b *testing.B, broker *kafkatest.Broker, window int) {
 			batch = batch[:0]
 		}
 	}
-	cl, err := NewClient(broker.Conn(), "bench", window, quiet)
+	cl, err := NewClient(conn, "bench", window, quiet)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -35,6 +35,7 @@ type Broker struct {
 	port      int
 	ctrlPort  int
 	adminPort int
+	security  string // kafkaconn.SASLSSL, or kafkaconn.Plaintext for a comparison
 	t         testing.TB
 }
 
@@ -49,8 +50,20 @@ func Root() string {
 // whatever the outcome. A broker left behind by an earlier, killed run is stopped first.
 func Start(t testing.TB, stackDir string, port, ctrlPort int) *Broker {
 	t.Helper()
+	return start(t, stackDir, port, ctrlPort, kafkaconn.SASLSSL)
+}
+
+// StartPlaintext is Start with security turned off, as LONGHAUL_KAFKA_SECURITY=plaintext turns
+// it off: only for measuring what security costs.
+func StartPlaintext(t testing.TB, stackDir string, port, ctrlPort int) *Broker {
+	t.Helper()
+	return start(t, stackDir, port, ctrlPort, kafkaconn.Plaintext)
+}
+
+func start(t testing.TB, stackDir string, port, ctrlPort int, security string) *Broker {
+	t.Helper()
 	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, port: port, ctrlPort: ctrlPort,
-		adminPort: ctrlPort + 1, t: t}
+		adminPort: ctrlPort + 1, security: security, t: t}
 	b.script("stop_kafka", time.Minute)
 	if err := os.RemoveAll(filepath.Join(stackDir, "run")); err != nil {
 		t.Fatal(err)
@@ -79,6 +92,16 @@ func (b *Broker) CA() string { return filepath.Join(b.Secrets(), "ca.crt") }
 // (a super user: it may do anything, as the tests need).
 func (b *Broker) Conn() kafkaconn.Conn {
 	b.t.Helper()
+	if b.security == kafkaconn.Plaintext {
+		c, err := kafkaconn.Parse(b.Addr)
+		if err == nil {
+			c, err = c.WithSecurity(kafkaconn.Security{Mode: kafkaconn.Plaintext})
+		}
+		if err != nil {
+			b.t.Fatal(err)
+		}
+		return c
+	}
 	c, err := kafkaconn.Parse(fmt.Sprintf("127.0.0.1:%d", b.adminPort))
 	if err == nil {
 		c, err = c.WithSecurity(kafkaconn.Security{Mode: kafkaconn.SSL, CAFile: b.CA(), CertFile: filepath.Join(b.Secrets(), "admin.pem")})
@@ -108,6 +131,24 @@ func (b *Broker) AddAgent(name string) (user, passwordFile string) {
 		b.t.Fatal(err)
 	}
 	return user, passwordFile
+}
+
+// AgentConn is the connection an agent named name has on the client listener: SCRAM-SHA-512
+// over TLS with a user AddAgent makes (plaintext on a plaintext broker).
+func (b *Broker) AgentConn(name string) kafkaconn.Conn {
+	b.t.Helper()
+	if b.security == kafkaconn.Plaintext {
+		return b.Conn()
+	}
+	user, pw := b.AddAgent(name)
+	c, err := kafkaconn.Parse(b.Addr)
+	if err == nil {
+		c, err = c.WithSecurity(kafkaconn.Security{Mode: kafkaconn.SASLSSL, CAFile: b.CA(), User: user, PasswordFile: pw})
+	}
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return c
 }
 
 // RemoveAgent revokes an agent's user, as `longhaul admin remove-agent` does.
@@ -144,7 +185,7 @@ func (b *Broker) script(cmds string, timeout time.Duration) {
 		"LONGHAUL_KAFKA_PORT="+strconv.Itoa(b.port),
 		"LONGHAUL_KAFKA_CONTROLLER_PORT="+strconv.Itoa(b.ctrlPort),
 		"LONGHAUL_KAFKA_ADMIN_PORT="+strconv.Itoa(b.adminPort),
-		"LONGHAUL_KAFKA_SECURITY="+kafkaconn.SASLSSL,
+		"LONGHAUL_KAFKA_SECURITY="+b.security,
 		"LONGHAUL_SECRETS_DIR="+b.Secrets(), // its own CA and certificates, whatever the caller's stack uses
 		"LONGHAUL_STOP_TIMEOUT=20",
 	)
