@@ -3,13 +3,15 @@
 # Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
 # publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
 # .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection agent publish" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection agent publish security" selects some.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection agent publish}"
+ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection agent publish security}"
+# The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
+export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
 LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
 want() { [[ " $ONLY " == *" $1 "* ]]; }
@@ -75,5 +77,9 @@ if want publish; then
   say "== publish rate: go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./collectors/publish"
   (cd "$ROOT" && go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./collectors/publish) 2>&1 \
     | grep -E "Benchmark|ok|FAIL" | tee -a "$LOG"
+fi
+if want security; then
+  say "== what security costs the job: bash bench/security_cost.sh 180 (TLS + SCRAM, then a plaintext stack of its own)"
+  bash "$ROOT/bench/security_cost.sh" 180 | tee -a "$LOG"
 fi
 say "results: $LOG"

@@ -87,7 +87,7 @@ The stack, the Flink job, the testbed and the agents keep running.
   bash tests/testbed/testbed.sh status|collapse a|flip b alt|block c|stall a 20|loss a 10|heal
   bash tests/testbed/testbed.sh agent-health s1          an agent's health (s1 s2 s3)
   make status                                            services, PIDs, ports, RSS
-  curl -s 'http://127.0.0.1:$LONGHAUL_INFLUX_PORT/query?db=$LONGHAUL_INFLUX_DB' --data-urlencode 'q=SELECT * FROM "daily"."events" ORDER BY time DESC LIMIT 10'
+  bin/longhaul alerts --since 30m                        open alerts and every event, from InfluxDB (as the reader user)
   Flink UI: http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT    Grafana (with Docker): docker compose up -d grafana
   make demo-down                                         remove the testbed and the agents;  make down  stops the services
 EOT

@@ -23,7 +23,7 @@ type Setting struct {
 // The settings shared by the agent, the operator CLI, the bench tools, the scripts and tests.
 var (
 	Kafka      = Setting{"kafka", "LONGHAUL_KAFKA", "127.0.0.1:9092", "Kafka bootstrap servers, host:port comma-separated"}
-	Influx     = Setting{"influx", "LONGHAUL_INFLUX", "http://127.0.0.1:8086", "InfluxDB base URL"}
+	Influx     = Setting{"influx", "LONGHAUL_INFLUX", "https://127.0.0.1:8086", "InfluxDB base URL (https: TLS, trusting LONGHAUL_INFLUX_CA)"}
 	InfluxDB   = Setting{"influx-db", "LONGHAUL_INFLUX_DB", "longhaul", "InfluxDB database"}
 	Flink      = Setting{"flink", "LONGHAUL_FLINK", "http://127.0.0.1:8081", "Flink REST base URL"}
 	Dashboards = Setting{"dashboards", "LONGHAUL_DASHBOARDS", "", "folder of the Grafana dashboard JSON (default: dashboards/json of the Longhaul root)"}

@@ -7,7 +7,7 @@ import os
 
 import requests
 
-URL = os.environ.get("LONGHAUL_INFLUX", "http://127.0.0.1:8086")
+URL = os.environ.get("LONGHAUL_INFLUX", "https://127.0.0.1:8086")
 DB = os.environ.get("LONGHAUL_INFLUX_DB", "longhaul")
 USER = os.environ.get("LONGHAUL_INFLUX_USER", "")
 CA = os.environ.get("LONGHAUL_INFLUX_CA", "")
