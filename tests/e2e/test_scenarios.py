@@ -82,12 +82,12 @@ def story(testbed, flink_job, recorders):
         testbed("block", "c")
         log("faults injected: collapse a, flip b, block c")
         f = st.t_fault
-        # s1's exclusive runs stretch under the collapse: wait for the 4th UDP summary, counted
-        # in the window test_udp_loss_matches_injected_loss reads (ended 6 s before the heal at
-        # the latest), so that at least 3 runs started under loss finished before the heal
-        udp_runs = lambda: len([m for _, m in raw.snapshot() if m["schema"] == "throughput_sample"  # noqa: E731
-                                and m["record"] == "summary" and m["src"] == s1 and m["protocol"] == "udp"
-                                and (f + 1) * 1000 <= m["ts"] < (time.time() - 6) * 1000]) >= 4
+        # s1's exclusive runs stretch under the collapse: wait for the 4th UDP run that
+        # test_udp_loss_matches_injected_loss will count — same predicate (dst-a, no error) and
+        # same window (ended 6 s before the heal at the latest) — so that at least 3 runs
+        # started under loss finished before the heal
+        udp_runs = lambda: len(summaries(Story(0, raw=raw.snapshot()), s1, "dst-a", "udp",  # noqa: E731
+                                         f + 1, time.time() - 6)) >= 4
         checks = [got("throughput_collapse", s1, "dst-a", f), got("route_change", s1, "dst-b", f),
                   got("unreachable", s3, "dst-c", f), udp_runs]
         wait_for(lambda: all(c() for c in checks), FAULT_MIN_S, FAULT_MAX_S, f)
