@@ -8,7 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+
+	"longhaul/internal/checkout"
 )
 
 // Setting is one named setting: a flag, the environment variable that gives the flag's
@@ -18,38 +21,42 @@ type Setting struct {
 	Env     string
 	Default string
 	Usage   string
+	// local, when set, gives the default on a host that runs the native stack from this
+	// checkout: a file of its secrets folder (or a value that goes with one) when it exists, so
+	// `bin/longhaul tail` works after `make up` with nothing exported.
+	local func() string
 }
 
 // The settings shared by the agent, the operator CLI, the bench tools, the scripts and tests.
 var (
-	Kafka      = Setting{"kafka", "LONGHAUL_KAFKA", "127.0.0.1:9092", "Kafka bootstrap servers, host:port comma-separated"}
-	Influx     = Setting{"influx", "LONGHAUL_INFLUX", "https://127.0.0.1:8086", "InfluxDB base URL (https: TLS, trusting LONGHAUL_INFLUX_CA)"}
-	InfluxDB   = Setting{"influx-db", "LONGHAUL_INFLUX_DB", "longhaul", "InfluxDB database"}
-	Flink      = Setting{"flink", "LONGHAUL_FLINK", "http://127.0.0.1:8081", "Flink REST base URL"}
-	Dashboards = Setting{"dashboards", "LONGHAUL_DASHBOARDS", "", "folder of the Grafana dashboard JSON (default: dashboards/json of the Longhaul root)"}
+	Kafka      = Setting{Flag: "kafka", Env: "LONGHAUL_KAFKA", Default: "127.0.0.1:9092", Usage: "Kafka bootstrap servers, host:port comma-separated"}
+	Influx     = Setting{Flag: "influx", Env: "LONGHAUL_INFLUX", Default: "https://127.0.0.1:8086", Usage: "InfluxDB base URL (https: TLS, trusting LONGHAUL_INFLUX_CA)"}
+	InfluxDB   = Setting{Flag: "influx-db", Env: "LONGHAUL_INFLUX_DB", Default: "longhaul", Usage: "InfluxDB database"}
+	Flink      = Setting{Flag: "flink", Env: "LONGHAUL_FLINK", Default: "http://127.0.0.1:8081", Usage: "Flink REST base URL"}
+	Dashboards = Setting{Flag: "dashboards", Env: "LONGHAUL_DASHBOARDS", Default: "", Usage: "folder of the Grafana dashboard JSON (default: dashboards/json of the Longhaul root)"}
 
 	// How a program authenticates to Kafka (internal/kafkaconn): TLS with the CA, SCRAM-SHA-512
 	// with a user whose password is read from a file (never given on a command line).
-	KafkaSecurity     = Setting{"kafka-security", "LONGHAUL_KAFKA_SECURITY", "sasl_ssl", "Kafka security: sasl_ssl (TLS + SCRAM-SHA-512), ssl (TLS only) or plaintext (explicitly insecure)"}
-	KafkaCA           = Setting{"kafka-ca", "LONGHAUL_KAFKA_CA", "", "PEM file of the CA that signed the brokers' certificates (empty: the system's roots)"}
-	KafkaUser         = Setting{"kafka-user", "LONGHAUL_KAFKA_USER", "", "SCRAM user"}
-	KafkaPasswordFile = Setting{"kafka-password-file", "LONGHAUL_KAFKA_PASSWORD_FILE", "", "file holding the SCRAM user's password"}
-	KafkaCert         = Setting{"kafka-cert", "LONGHAUL_KAFKA_CERT", "", "PEM file with a client certificate and its key (mutual TLS, security ssl)"}
+	KafkaSecurity     = Setting{Flag: "kafka-security", Env: "LONGHAUL_KAFKA_SECURITY", Default: "sasl_ssl", Usage: "Kafka security: sasl_ssl (TLS + SCRAM-SHA-512), ssl (TLS only) or plaintext (explicitly insecure)"}
+	KafkaCA           = Setting{Flag: "kafka-ca", Env: "LONGHAUL_KAFKA_CA", Usage: "PEM file of the CA that signed the brokers' certificates (empty: the system's roots)", local: localFile("ca.crt")}
+	KafkaUser         = Setting{Flag: "kafka-user", Env: "LONGHAUL_KAFKA_USER", Usage: "SCRAM user", local: localUser("operator", "kafka-operator.password")}
+	KafkaPasswordFile = Setting{Flag: "kafka-password-file", Env: "LONGHAUL_KAFKA_PASSWORD_FILE", Usage: "file holding the SCRAM user's password", local: localFile("kafka-operator.password")}
+	KafkaCert         = Setting{Flag: "kafka-cert", Env: "LONGHAUL_KAFKA_CERT", Default: "", Usage: "PEM file with a client certificate and its key (mutual TLS, security ssl)"}
 
 	// SecretsDir is the native stack's folder of secret files, kafka-<user>.password among them
 	// (scripts/stack/lib.sh): `longhaul job submit` gives the Flink job its password file there.
-	SecretsDir = Setting{"secrets-dir", "LONGHAUL_SECRETS_DIR", "", "folder of the stack's secret files (kafka-<user>.password, ca.crt)"}
+	SecretsDir = Setting{Flag: "secrets-dir", Env: "LONGHAUL_SECRETS_DIR", Usage: "folder of the stack's secret files (kafka-<user>.password, ca.crt)", local: localFile("")}
 
 	// Administration (topics, ACLs, credentials) goes to the brokers' admin listener with the
 	// admin certificate (mutual TLS): no admin password exists to leak.
-	KafkaAdmin     = Setting{"kafka-admin", "LONGHAUL_KAFKA_ADMIN", "127.0.0.1:9094", "Kafka admin listener (mutual TLS), host:port comma-separated"}
-	KafkaAdminCert = Setting{"kafka-admin-cert", "LONGHAUL_KAFKA_ADMIN_CERT", "", "PEM file with the admin certificate and its key"}
+	KafkaAdmin     = Setting{Flag: "kafka-admin", Env: "LONGHAUL_KAFKA_ADMIN", Default: "127.0.0.1:9094", Usage: "Kafka admin listener (mutual TLS), host:port comma-separated"}
+	KafkaAdminCert = Setting{Flag: "kafka-admin-cert", Env: "LONGHAUL_KAFKA_ADMIN_CERT", Usage: "PEM file with the admin certificate and its key", local: localFile("admin.pem")}
 
 	// How a program authenticates to InfluxDB (operator/influx): a user whose password is read
 	// from a file, over HTTPS when the URL says so, trusting the CA.
-	InfluxUser         = Setting{"influx-user", "LONGHAUL_INFLUX_USER", "", "InfluxDB user"}
-	InfluxPasswordFile = Setting{"influx-password-file", "LONGHAUL_INFLUX_PASSWORD_FILE", "", "file holding the InfluxDB user's password"}
-	InfluxCA           = Setting{"influx-ca", "LONGHAUL_INFLUX_CA", "", "PEM file of the CA that signed InfluxDB's certificate (https URLs; empty: the system's roots)"}
+	InfluxUser         = Setting{Flag: "influx-user", Env: "LONGHAUL_INFLUX_USER", Usage: "InfluxDB user", local: localUser("reader", "influx-reader.password")}
+	InfluxPasswordFile = Setting{Flag: "influx-password-file", Env: "LONGHAUL_INFLUX_PASSWORD_FILE", Usage: "file holding the InfluxDB user's password", local: localFile("influx-reader.password")}
+	InfluxCA           = Setting{Flag: "influx-ca", Env: "LONGHAUL_INFLUX_CA", Usage: "PEM file of the CA that signed InfluxDB's certificate (https URLs; empty: the system's roots)", local: localFile("ca.crt")}
 )
 
 // Secret reads a secret from a file: the whole file, without a trailing newline. An empty
@@ -75,7 +82,44 @@ func (s Setting) Value() string {
 	if v := os.Getenv(s.Env); v != "" {
 		return v
 	}
+	if s.Default == "" && s.local != nil {
+		return s.local()
+	}
 	return s.Default
+}
+
+// localSecrets is the native stack's secrets folder on this host: LONGHAUL_SECRETS_DIR, else
+// LONGHAUL_STACK_DIR/run/secrets, else .stack/run/secrets of the Longhaul root
+// (scripts/stack/defaults.env names it the same way).
+func localSecrets() string {
+	if d := os.Getenv("LONGHAUL_SECRETS_DIR"); d != "" {
+		return d
+	}
+	if d := os.Getenv("LONGHAUL_STACK_DIR"); d != "" {
+		return filepath.Join(d, "run", "secrets")
+	}
+	return checkout.Path(".stack", "run", "secrets")
+}
+
+// localFile is the path of name in the local secrets folder when it exists ("" for the folder).
+func localFile(name string) func() string {
+	return func() string {
+		p := filepath.Join(localSecrets(), name)
+		if _, err := os.Stat(p); err != nil {
+			return ""
+		}
+		return p
+	}
+}
+
+// localUser is user when the local secrets folder holds its password file.
+func localUser(user, passwordFile string) func() string {
+	return func() string {
+		if localFile(passwordFile)() == "" {
+			return ""
+		}
+		return user
+	}
 }
 
 // String registers the setting's flag on fs, defaulting to Value(); its usage names the

@@ -59,3 +59,32 @@ func TestASecretIsTheFileWithoutItsNewlineAndNeverEmpty(t *testing.T) {
 		t.Fatalf("absent file: %v", err)
 	}
 }
+
+func TestOnAStackHostTheCredentialsDefaultToTheLocalSecrets(t *testing.T) {
+	stack := t.TempDir()
+	t.Setenv("LONGHAUL_STACK_DIR", stack)
+	for _, s := range []Setting{KafkaCA, KafkaUser, KafkaPasswordFile, InfluxUser, InfluxPasswordFile, SecretsDir} {
+		t.Setenv(s.Env, "")
+		if v := s.Value(); v != "" {
+			t.Fatalf("%s without a local stack: %q", s.Env, v)
+		}
+	}
+	secrets := filepath.Join(stack, "run", "secrets")
+	os.MkdirAll(secrets, 0o700)
+	for _, f := range []string{"ca.crt", "kafka-operator.password", "influx-reader.password"} {
+		os.WriteFile(filepath.Join(secrets, f), []byte("x"), 0o600)
+	}
+	for _, c := range []struct {
+		s    Setting
+		want string
+	}{{KafkaCA, filepath.Join(secrets, "ca.crt")}, {KafkaUser, "operator"},
+		{KafkaPasswordFile, filepath.Join(secrets, "kafka-operator.password")}, {InfluxUser, "reader"}, {SecretsDir, secrets}} {
+		if v := c.s.Value(); v != c.want {
+			t.Errorf("%s = %q, want %q", c.s.Env, v, c.want)
+		}
+	}
+	t.Setenv(KafkaUser.Env, "admin")
+	if KafkaUser.Value() != "admin" {
+		t.Fatal("the environment does not win over the local default")
+	}
+}

@@ -77,6 +77,7 @@ func TestRelativeFilesReachTheJobAbsolute(t *testing.T) {
 func TestSubmitSaysWhatIsMissingBeforeAskingTheCluster(t *testing.T) {
 	stackEnv(t, "sasl_ssl")
 	t.Setenv("LONGHAUL_SECRETS_DIR", "")
+	t.Setenv("LONGHAUL_STACK_DIR", t.TempDir()) // no local stack's secrets folder to fall back on
 	if _, err := withKafka(nil, "k:9", "longhaul-test"); err == nil || err.Error() != "the job's Kafka password file: "+
 		"LONGHAUL_SECRETS_DIR is not set; give --kafka-user and --kafka-password-file after --" {
 		t.Errorf("no secrets folder: %v", err)
