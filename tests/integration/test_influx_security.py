@@ -83,6 +83,8 @@ def test_the_cli_names_the_refused_user_and_never_the_password(tmp_path):
     assert wrong not in p.stdout + p.stderr
 
     env.pop("LONGHAUL_INFLUX_USER")
+    # no user anywhere: not in the environment, and no local stack's secrets to default to
+    env["LONGHAUL_SECRETS_DIR"] = str(tmp_path / "no-secrets")
     p = subprocess.run([str(ROOT / "bin" / "longhaul"), "alerts", "--since", "1h"], env=env,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 1
