@@ -45,6 +45,17 @@ func (f adminFlags) conn() (kafkaconn.Conn, error) {
 	return kafkaconn.AdminFromSettings(*f.admin, *f.cert)
 }
 
+// do runs fn on the admin connection, within a minute.
+func (f adminFlags) do(fn func(context.Context, kafkaconn.Conn) error) error {
+	conn, err := f.conn()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return fn(ctx, conn)
+}
+
 const agentSnippet = `# {{.Principal}}: paste into the agent's config (longhaul-probe) on its host, then copy
 #   {{.PasswordFile}}  to  /etc/longhaul/kafka.password  (mode 0600, owned by the agent's user)
 #   {{.CA}}  to  /etc/longhaul/ca.crt
@@ -83,13 +94,9 @@ func runAddAgent(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.Fail("%v", err)
 	}
-	conn, err := f.conn()
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := setup.SetUser(ctx, conn, principal, password, env.Stderr); err != nil {
+	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
+		return setup.SetUser(ctx, conn, principal, password, env.Stderr)
+	}); err != nil {
 		return env.Fail("%v", err)
 	}
 	err = template.Must(template.New("snippet").Parse(agentSnippet)).Execute(env.Stdout, map[string]string{
@@ -116,13 +123,9 @@ func runRemoveAgent(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
-	conn, err := f.conn()
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := setup.RemoveUser(ctx, conn, principal, env.Stdout); err != nil {
+	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
+		return setup.RemoveUser(ctx, conn, principal, env.Stdout)
+	}); err != nil {
 		return env.Fail("%v", err)
 	}
 	return cli.ExitOK
@@ -149,13 +152,9 @@ func runRotate(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.Fail("%v", err)
 	}
-	conn, err := f.conn()
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := setup.SetUser(ctx, conn, user, password, env.Stdout); err != nil {
+	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
+		return setup.SetUser(ctx, conn, user, password, env.Stdout)
+	}); err != nil {
 		return env.Fail("%v", err)
 	}
 	return cli.ExitOK
