@@ -67,6 +67,10 @@ const (
 	KindNoData = "no_data"
 	// KindDataResumed is a recovery: it closes no_data.
 	KindDataResumed = "data_resumed"
+	// KindPipelineDegraded is an alert: it opens an episode that pipeline_recovered closes.
+	KindPipelineDegraded = "pipeline_degraded"
+	// KindPipelineRecovered is a recovery: it closes pipeline_degraded.
+	KindPipelineRecovered = "pipeline_recovered"
 )
 
 // EventKinds lists every kind, in the order of event.v1's kind enum.
@@ -86,6 +90,8 @@ var EventKinds = []string{
 	KindDiagnosis,
 	KindNoData,
 	KindDataResumed,
+	KindPipelineDegraded,
+	KindPipelineRecovered,
 }
 
 // RecoveryOf maps each alert kind to the recovery kind that closes its episode.
@@ -96,6 +102,7 @@ var RecoveryOf = map[string]string{
 	KindHighLoss:           KindLossRecovery,
 	KindHighJitter:         KindJitterRecovery,
 	KindNoData:             KindDataResumed,
+	KindPipelineDegraded:   KindPipelineRecovered,
 }
 
 // Closes maps each recovery kind to the alert kind it closes.
@@ -106,6 +113,7 @@ var Closes = map[string]string{
 	KindLossRecovery:       KindHighLoss,
 	KindJitterRecovery:     KindHighJitter,
 	KindDataResumed:        KindNoData,
+	KindPipelineRecovered:  KindPipelineDegraded,
 }
 
 // IsAlert reports whether kind opens an episode that stays open until its recovery.

@@ -36,7 +36,11 @@ public enum EventKind {
     /** no_data is an alert: it opens an episode that data_resumed closes. */
     NO_DATA("no_data", Role.ALERT, null),
     /** data_resumed is a recovery: it closes no_data. */
-    DATA_RESUMED("data_resumed", Role.RECOVERY, "no_data");
+    DATA_RESUMED("data_resumed", Role.RECOVERY, "no_data"),
+    /** pipeline_degraded is an alert: it opens an episode that pipeline_recovered closes. */
+    PIPELINE_DEGRADED("pipeline_degraded", Role.ALERT, null),
+    /** pipeline_recovered is a recovery: it closes pipeline_degraded. */
+    PIPELINE_RECOVERED("pipeline_recovered", Role.RECOVERY, "pipeline_degraded");
 
     /** What an event of a kind does to an episode. */
     public enum Role {
