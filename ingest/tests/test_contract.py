@@ -23,7 +23,7 @@ def test_kinds_are_the_event_schemas_enum_in_order():
 def test_every_alert_has_its_recovery_and_info_kinds_close_nothing():
     assert CONTRACT.recovery_of("high_loss") == "loss_recovery"
     assert set(CONTRACT.alerts()) == {"throughput_collapse", "unreachable", "site_unreachable", "high_loss",
-                                      "high_jitter", "no_data"}
+                                      "high_jitter", "no_data", "pipeline_degraded"}
     assert all(k.closes is None for k in CONTRACT.kinds.values() if k.role == "info")
 
 
