@@ -134,4 +134,10 @@ const (
 	// the quality-detector's default (per-link overrides aside), Grafana's High loss rule and the loss
 	// grid of `longhaul report`.
 	LossAlarmPercent = 2.0
+	// ClockSkewToleranceS: How far an agent's clock may be from the broker's (the clock the agent does
+	// not control) before its samples are judged skewed: the Flink job sends them to the dead-letter
+	// topic with reason clock_skew instead of letting them move the watermark, and the watchdog raises
+	// pipeline_degraded naming the host. Well under the job's out-of-orderness (2 min), so a clock
+	// within it cannot make other links' samples late.
+	ClockSkewToleranceS = 30.0
 )

@@ -49,4 +49,13 @@ public final class ContractNames {
      * grid of `longhaul report`.
      */
     public static final double LOSS_ALARM_PERCENT = 2.0;
+
+    /**
+     * How far an agent's clock may be from the broker's (the clock the agent does not control)
+     * before its samples are judged skewed: the Flink job sends them to the dead-letter topic with
+     * reason clock_skew instead of letting them move the watermark, and the watchdog raises
+     * pipeline_degraded naming the host. Well under the job's out-of-orderness (2 min), so a clock
+     * within it cannot make other links' samples late.
+     */
+    public static final double CLOCK_SKEW_TOLERANCE_S = 30.0;
 }
