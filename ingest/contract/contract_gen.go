@@ -141,3 +141,13 @@ const (
 	// within it cannot make other links' samples late.
 	ClockSkewToleranceS = 30.0
 )
+
+// Kafka record headers a producer sets beside a record's value: their names on the wire.
+const (
+	// HeaderSentMs: The agent's wall clock when it produced the record, as decimal milliseconds since
+	// the Unix epoch in ASCII, stamped anew at every produce attempt (a sample spooled during an
+	// outage and delivered hours later carries the time of its delivery, not of its measurement). The
+	// Flink job compares it with the broker's append time (raw topics are LogAppendTime) to judge the
+	// agent's clock against clock_skew_tolerance_s.
+	HeaderSentMs = "longhaul-sent-ms"
+)

@@ -77,6 +77,11 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 			[]string{"thresholds[0].value: required"}},
 		{"unknown field", "    role: info\n", "    role: info\n    severity: warning\n",
 			[]string{"field severity not found"}},
+		{"header name not a header", "header: longhaul-sent-ms", "header: Longhaul_Sent_MS",
+			[]string{`record_headers[0].header: "Longhaul_Sent_MS" is not a lower-case dash-separated header name`}},
+		{"header twice", "  - name: sent_ms\n    header: longhaul-sent-ms\n",
+			"  - name: sent_ms\n    header: longhaul-sent-ms\n    doc: x\n  - name: sent_ms\n    header: longhaul-sent-ms\n",
+			[]string{`record_headers[1].name: duplicate header "sent_ms"`, `record_headers[1].header: duplicate header name "longhaul-sent-ms"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,7 +98,7 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 					t.Errorf("error lacks %q:\n%v", w, err)
 				}
 			}
-			if strings.Contains(c.want[0], "event_kinds[") && !strings.Contains(err.Error(), "ingest/contract.yaml:") {
+			if located := strings.HasPrefix(c.want[0], "event_kinds[") || strings.HasPrefix(c.want[0], "record_headers["); located && !strings.Contains(err.Error(), "ingest/contract.yaml:") {
 				t.Errorf("error does not name the file and line:\n%v", err)
 			}
 		})
@@ -127,6 +132,7 @@ func TestNames(t *testing.T) {
 	for in, want := range map[string][2]string{
 		"raw.rtt": {"RawRTT", "RAW_RTT"}, "dead_letter": {"DeadLetter", "DEAD_LETTER"},
 		"loss_alarm_percent": {"LossAlarmPercent", "LOSS_ALARM_PERCENT"}, "high_loss": {"HighLoss", "HIGH_LOSS"},
+		"sent_ms": {"SentMs", "SENT_MS"},
 	} {
 		if g, j := goName(in), javaConst(in); g != want[0] || j != want[1] {
 			t.Errorf("%s: %s %s, want %s %s", in, g, j, want[0], want[1])

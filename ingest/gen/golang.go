@@ -82,6 +82,14 @@ const (
 	{{goName .Name}} = {{number .Value}}
 {{- end}}
 )
+
+// Kafka record headers a producer sets beside a record's value: their names on the wire.
+const (
+{{- range .Headers}}
+{{wrap (printf "Header%s: %s" (goName .Name) .Doc) "\t// " 100}}
+	Header{{goName .Name}} = {{printf "%q" .Header}}
+{{- end}}
+)
 `))
 
 var funcs = template.FuncMap{

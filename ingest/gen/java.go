@@ -88,7 +88,10 @@ var javaNamesTemplate = template.Must(template.New("names").Funcs(funcs).Parse(j
 import java.util.List;
 import java.util.Map;
 
-/** Topic names by role and the shared thresholds of the contract (ingest/contract.yaml). */
+/**
+ * Topic names by role, the shared thresholds and the record headers of the contract
+ * (ingest/contract.yaml).
+ */
 public final class ContractNames {
     private ContractNames() {}
 {{range .Topics}}
@@ -109,6 +112,11 @@ public final class ContractNames {
 {{wrap .Doc "     * " 100}}
      */
     public static final double {{javaConst .Name}} = {{number .Value}};
+{{end}}{{range .Headers}}
+    /**
+{{wrap (printf "Record header %s: %s" .Name .Doc) "     * " 100}}
+     */
+    public static final String HEADER_{{javaConst .Name}} = "{{.Header}}";
 {{end -}}
 }
 `))

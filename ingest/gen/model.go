@@ -25,6 +25,7 @@ type Contract struct {
 	Topics     []Topic // in the order of topics.yaml
 	Kinds      []Kind  // in the order of contract.yaml (and of event.v1's enum)
 	Thresholds []Threshold
+	Headers    []Header
 }
 
 // Topic is one topic of topics.yaml with the role contract.yaml gives it.
@@ -47,6 +48,13 @@ type Threshold struct {
 	Doc   string   `yaml:"doc"`
 }
 
+// Header is a Kafka record header a producer sets: Name is the contract's name, Header the wire's.
+type Header struct {
+	Name   string `yaml:"name"`
+	Header string `yaml:"header"`
+	Doc    string `yaml:"doc"`
+}
+
 type contractYAML struct {
 	TopicRoles []struct {
 		Role   string `yaml:"role"`
@@ -54,12 +62,15 @@ type contractYAML struct {
 	} `yaml:"topic_roles"`
 	EventKinds []Kind      `yaml:"event_kinds"`
 	Thresholds []Threshold `yaml:"thresholds"`
+	Headers    []Header    `yaml:"record_headers"`
 }
 
 var (
 	snakeName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 	roleName  = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$`)
 	kindRoles = []string{"alert", "recovery", "info"}
+	// headerName is a lower-case token of dash-separated words, as HTTP and Kafka headers are named.
+	headerName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 )
 
 // Load reads the contract under root and checks it: every error at once, each as FILE:LINE: field.
@@ -87,10 +98,11 @@ func Load(root string) (*Contract, error) {
 		return nil, err
 	}
 	p := &problems{doc: &doc}
-	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds}
+	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds, Headers: c.Headers}
 	out.Topics = joinTopics(p, c, topics)
 	checkKinds(p, c.EventKinds, kinds)
 	checkThresholds(p, c.Thresholds)
+	checkHeaders(p, c.Headers)
 	if len(p.errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(p.errs, "\n"))
 	}
@@ -250,6 +262,32 @@ func checkThresholds(p *problems, ts []Threshold) {
 		}
 		if strings.TrimSpace(t.Doc) == "" {
 			p.at("thresholds", i, "doc", "required: say what it means and who applies it")
+		}
+	}
+}
+
+// checkHeaders: unique snake_case names, unique dash-separated wire names, and a doc saying what
+// the value is.
+func checkHeaders(p *problems, hs []Header) {
+	seen := map[string]bool{}
+	seenWire := map[string]bool{}
+	for i, h := range hs {
+		switch {
+		case !snakeName.MatchString(h.Name):
+			p.at("record_headers", i, "name", "%q is not a lower-case snake_case name", h.Name)
+		case seen[h.Name]:
+			p.at("record_headers", i, "name", "duplicate header %q", h.Name)
+		}
+		seen[h.Name] = true
+		switch {
+		case !headerName.MatchString(h.Header):
+			p.at("record_headers", i, "header", "%q is not a lower-case dash-separated header name", h.Header)
+		case seenWire[h.Header]:
+			p.at("record_headers", i, "header", "duplicate header name %q", h.Header)
+		}
+		seenWire[h.Header] = true
+		if strings.TrimSpace(h.Doc) == "" {
+			p.at("record_headers", i, "doc", "required: say what the value is and who reads it")
 		}
 	}
 }

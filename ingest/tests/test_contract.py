@@ -43,6 +43,10 @@ def test_thresholds_are_numbers():
     assert CONTRACT.threshold("loss_alarm_percent") == 2.0
 
 
+def test_record_headers_by_name():
+    assert CONTRACT.header("sent_ms") == "longhaul-sent-ms"
+
+
 @pytest.mark.parametrize("old,new,says", [
     ("closes: high_loss", "closes: stall", "only a recovery, closes an alert"),
     ("  - name: stall\n    role: info", "  - name: stall\n    role: warning", "is not one of"),

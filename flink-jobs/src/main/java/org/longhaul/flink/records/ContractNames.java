@@ -5,7 +5,10 @@ package org.longhaul.flink.records;
 import java.util.List;
 import java.util.Map;
 
-/** Topic names by role and the shared thresholds of the contract (ingest/contract.yaml). */
+/**
+ * Topic names by role, the shared thresholds and the record headers of the contract
+ * (ingest/contract.yaml).
+ */
 public final class ContractNames {
     private ContractNames() {}
 
@@ -58,4 +61,13 @@ public final class ContractNames {
      * within it cannot make other links' samples late.
      */
     public static final double CLOCK_SKEW_TOLERANCE_S = 30.0;
+
+    /**
+     * Record header sent_ms: The agent's wall clock when it produced the record, as decimal
+     * milliseconds since the Unix epoch in ASCII, stamped anew at every produce attempt (a sample
+     * spooled during an outage and delivered hours later carries the time of its delivery, not of
+     * its measurement). The Flink job compares it with the broker's append time (raw topics are
+     * LogAppendTime) to judge the agent's clock against clock_skew_tolerance_s.
+     */
+    public static final String HEADER_SENT_MS = "longhaul-sent-ms";
 }

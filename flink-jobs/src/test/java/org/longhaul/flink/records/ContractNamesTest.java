@@ -2,6 +2,7 @@ package org.longhaul.flink.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -84,5 +85,16 @@ class ContractNamesTest {
             assertEquals(t.get("value").asDouble(), ContractNames.class.getField(constant).getDouble(null), constant);
         }
         assertEquals(ContractNames.LOSS_ALARM_PERCENT, QualityParams.defaults().lossPercent());
+    }
+
+    @Test
+    void recordHeadersAreTheContracts() throws Exception {
+        int n = 0;
+        for (JsonNode h : read("contract.yaml").get("record_headers")) {
+            String constant = "HEADER_" + h.get("name").asText().toUpperCase();
+            assertEquals(h.get("header").asText(), ContractNames.class.getField(constant).get(null), constant);
+            n++;
+        }
+        assertTrue(n > 0, "the contract declares record headers");
     }
 }
