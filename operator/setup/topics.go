@@ -17,7 +17,16 @@ type TopicSpec struct {
 	Partitions    int32  `yaml:"partitions"`
 	CleanupPolicy string `yaml:"cleanup_policy"`
 	RetentionMs   int64  `yaml:"retention_ms"`
+	// TimestampType is Kafka's message.timestamp.type: LogAppendTime (the broker stamps each
+	// record with its own clock) or CreateTime (the producer's); empty leaves the broker's default.
+	TimestampType string `yaml:"timestamp_type"`
 }
+
+// Kafka's two message.timestamp.type values.
+const (
+	CreateTime    = "CreateTime"
+	LogAppendTime = "LogAppendTime"
+)
 
 // TopicsFile is ingest/topics.yaml.
 type TopicsFile struct {
@@ -60,6 +69,8 @@ func LoadTopics(path string) (*TopicsFile, error) {
 			return nil, fmt.Errorf("%s:%d: topics[%d].cleanup_policy: %q is not delete, compact or compact,delete", path, line, i, t.CleanupPolicy)
 		case t.RetentionMs == 0 || t.RetentionMs < -1:
 			return nil, fmt.Errorf("%s:%d: topics[%d].retention_ms: must be > 0 or -1 (forever)", path, line, i)
+		case t.TimestampType != "" && t.TimestampType != CreateTime && t.TimestampType != LogAppendTime:
+			return nil, fmt.Errorf("%s:%d: topics[%d].timestamp_type: %q is not %s or %s", path, line, i, t.TimestampType, CreateTime, LogAppendTime)
 		}
 		seen[t.Name] = true
 	}
@@ -80,9 +91,21 @@ func topicLine(root *yaml.Node, i int) int {
 	return 0
 }
 
+// Kafka's names of the topic configs a spec sets.
+const (
+	cfgCleanupPolicy = "cleanup.policy"
+	cfgRetentionMs   = "retention.ms"
+	cfgTimestampType = "message.timestamp.type"
+)
+
 // Configs returns the topic-level configs of a spec.
 func (t TopicSpec) Configs() map[string]*string {
 	policy := t.CleanupPolicy
 	retention := fmt.Sprint(t.RetentionMs)
-	return map[string]*string{"cleanup.policy": &policy, "retention.ms": &retention}
+	out := map[string]*string{cfgCleanupPolicy: &policy, cfgRetentionMs: &retention}
+	if t.TimestampType != "" {
+		tt := t.TimestampType
+		out[cfgTimestampType] = &tt
+	}
+	return out
 }

@@ -18,9 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"gopkg.in/yaml.v3"
 
 	"longhaul/internal/kafkaconn"
 	"longhaul/operator/setup"
@@ -196,42 +194,16 @@ func (b *Broker) script(cmds string, timeout time.Duration) {
 	}
 }
 
-// topicsFile is the part of ingest/topics.yaml the tests need.
-type topicsFile struct {
-	Defaults struct {
-		ReplicationFactor int16 `yaml:"replication_factor"`
-	} `yaml:"defaults"`
-	Topics []struct {
-		Name       string `yaml:"name"`
-		Partitions int32  `yaml:"partitions"`
-	} `yaml:"topics"`
-}
-
-// CreateTopics creates every topic of ingest/topics.yaml with kadm.
+// CreateTopics creates every topic of ingest/topics.yaml with its configs, as `longhaul setup`
+// does (the raw topics LogAppendTime).
 func (b *Broker) CreateTopics(ctx context.Context) {
 	b.t.Helper()
-	raw, err := os.ReadFile(filepath.Join(Root(), "ingest", "topics.yaml"))
+	f, err := setup.LoadTopics(filepath.Join(Root(), "ingest", "topics.yaml"))
+	if err == nil {
+		_, err = setup.EnsureTopics(ctx, b.Conn(), f, io.Discard)
+	}
 	if err != nil {
 		b.t.Fatal(err)
-	}
-	var f topicsFile
-	if err := yaml.Unmarshal(raw, &f); err != nil {
-		b.t.Fatal(err)
-	}
-	cl, err := b.Conn().NewClient()
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
-	for _, tp := range f.Topics {
-		resp, err := adm.CreateTopic(ctx, tp.Partitions, f.Defaults.ReplicationFactor, nil, tp.Name)
-		if err == nil {
-			err = resp.Err
-		}
-		if err != nil {
-			b.t.Fatalf("create topic %s: %v", tp.Name, err)
-		}
 	}
 }
 
