@@ -3,6 +3,7 @@ package setup
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -17,6 +18,7 @@ const (
 	Flink    = "flink"    // the Flink job
 	Telegraf = "telegraf" // the sink into InfluxDB
 	Operator = "operator" // the operator CLI: reads results
+	Watchdog = "watchdog" // operator/watchdog: watches the pipeline, raises pipeline_degraded
 	// AgentPrefix starts every agent's principal: agent-<site>.
 	AgentPrefix = "agent-"
 )
@@ -35,6 +37,10 @@ var RawPrefix = commonPrefix(contract.RawTopics)
 // Services are the principals whose credentials `longhaul setup` makes from secret files.
 var Services = []string{Admin, Flink, Telegraf, Operator}
 
+// OptionalServices are made like Services when their secret file exists, and skipped (said so)
+// when it does not: a deployment that runs no watchdog needs no credential for it.
+var OptionalServices = []string{Watchdog}
+
 var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 
 // AgentPrincipal is the Kafka user of an agent named name (a site or host name).
@@ -46,37 +52,101 @@ func AgentPrincipal(name string) (string, error) {
 	return AgentPrefix + name, nil
 }
 
-// ACLs are the rights of a principal's role; admin has none (super user).
-func ACLs(principal string) []*kadm.ACLBuilder {
-	user := "User:" + principal
-	allow := func() *kadm.ACLBuilder { return kadm.NewACLs().Allow(user).AllowHosts("*") }
-	lit, pre := kadm.ACLPatternLiteral, kadm.ACLPatternPrefixed
+// Resource kinds a Grant names.
+const (
+	TopicResource = "topic"
+	GroupResource = "group"
+	TxnResource   = "transactional-id"
+)
+
+// Grant is one right of a role: operations on resources of a kind, named literally or by prefix.
+// ACLs builds Kafka's ACLs from them; tests read them.
+type Grant struct {
+	Resource string   // TopicResource, GroupResource or TxnResource
+	Names    []string // the resources' names, or one prefix
+	Prefixed bool
+	Ops      []kadm.ACLOperation
+}
+
+// Grants are the rights of a principal's role; admin has none (super user).
+func Grants(principal string) []Grant {
+	topics := func(prefixed bool, ops []kadm.ACLOperation, names ...string) Grant {
+		return Grant{Resource: TopicResource, Names: names, Prefixed: prefixed, Ops: ops}
+	}
+	read := []kadm.ACLOperation{kadm.OpRead, kadm.OpDescribe}
+	write := []kadm.ACLOperation{kadm.OpWrite, kadm.OpDescribe}
 	switch {
 	case principal == Flink:
-		return []*kadm.ACLBuilder{
-			allow().Topics(RawPrefix).ResourcePatternType(pre).Operations(kadm.OpRead, kadm.OpDescribe),
-			allow().Topics(contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter).ResourcePatternType(lit).
-				Operations(kadm.OpWrite, kadm.OpDescribe),
-			allow().Groups(JobPrefix).ResourcePatternType(pre).Operations(kadm.OpRead),
-			allow().TransactionalIDs(JobPrefix).ResourcePatternType(pre).Operations(kadm.OpWrite, kadm.OpDescribe),
+		return []Grant{
+			topics(true, read, RawPrefix),
+			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter),
+			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+			{Resource: TxnResource, Names: []string{JobPrefix}, Prefixed: true, Ops: write},
 		}
 	case principal == Telegraf:
-		return []*kadm.ACLBuilder{
-			allow().Topics(contract.TopicStats, contract.TopicEvents, contract.TopicRawPath).ResourcePatternType(lit).
-				Operations(kadm.OpRead, kadm.OpDescribe),
-			allow().Groups(TelegrafGroupPrefix).ResourcePatternType(pre).Operations(kadm.OpRead),
+		return []Grant{
+			topics(false, read, contract.TopicStats, contract.TopicEvents, contract.TopicRawPath),
+			{Resource: GroupResource, Names: []string{TelegrafGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+		}
+	case principal == Watchdog:
+		// Reads the raw topics (agents' last-seen and clock skew), stats (the newest statistic, to
+		// compare with InfluxDB's) and events (its own, on restart); writes events only. Describes
+		// the groups of the jobs and of Telegraf (both prefixed longhaul-): their committed offsets,
+		// for lag. It cannot join or commit to them (no READ on groups), and has no group of its
+		// own: it consumes by partition.
+		return []Grant{
+			topics(true, read, RawPrefix),
+			topics(false, read, contract.TopicStats),
+			topics(false, []kadm.ACLOperation{kadm.OpRead, kadm.OpWrite, kadm.OpDescribe}, contract.TopicEvents),
+			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpDescribe}},
 		}
 	case principal == Operator:
-		return []*kadm.ACLBuilder{
-			allow().Topics(contract.TopicStats, contract.TopicEvents).ResourcePatternType(lit).Operations(kadm.OpRead, kadm.OpDescribe),
-		}
+		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
 	case strings.HasPrefix(principal, AgentPrefix):
-		return []*kadm.ACLBuilder{
-			allow().Topics(RawPrefix).ResourcePatternType(pre).Operations(kadm.OpWrite, kadm.OpDescribe),
-			allow().Topics(contract.TopicDeadLetter).ResourcePatternType(lit).Operations(kadm.OpWrite, kadm.OpDescribe),
+		return []Grant{
+			topics(true, write, RawPrefix),
+			topics(false, write, contract.TopicDeadLetter),
 		}
 	}
 	return nil
+}
+
+// ACLs are Kafka's ACLs for a principal's Grants.
+func ACLs(principal string) []*kadm.ACLBuilder {
+	var out []*kadm.ACLBuilder
+	for _, g := range Grants(principal) {
+		b := kadm.NewACLs().Allow("User:" + principal).AllowHosts("*").Operations(g.Ops...)
+		switch g.Resource {
+		case TopicResource:
+			b.Topics(g.Names...)
+		case GroupResource:
+			b.Groups(g.Names...)
+		case TxnResource:
+			b.TransactionalIDs(g.Names...)
+		}
+		if g.Prefixed {
+			b.ResourcePatternType(kadm.ACLPatternPrefixed)
+		} else {
+			b.ResourcePatternType(kadm.ACLPatternLiteral)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// Allows says whether the grants give op on the resource named name (literally or by prefix).
+func Allows(grants []Grant, resource, name string, op kadm.ACLOperation) bool {
+	for _, g := range grants {
+		if g.Resource != resource || !slices.Contains(g.Ops, op) {
+			continue
+		}
+		for _, n := range g.Names {
+			if n == name || (g.Prefixed && strings.HasPrefix(name, n)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func commonPrefix(names []string) string {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+
 	"longhaul/ingest/contract"
 )
 
@@ -31,7 +33,7 @@ func TestEveryRoleButAdminHasRightsAndAdminNone(t *testing.T) {
 	if err != nil || agent != "agent-cern-ps1" {
 		t.Fatalf("%q %v", agent, err)
 	}
-	for _, p := range []string{Flink, Telegraf, Operator, agent} {
+	for _, p := range []string{Flink, Telegraf, Operator, Watchdog, agent} {
 		if len(ACLs(p)) == 0 {
 			t.Errorf("%s has no ACLs", p)
 		}
@@ -52,4 +54,73 @@ func TestAgentNamesAreChecked(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+}
+
+// Who may write what: results only by the job (and the watchdog's own events), raw samples only by
+// agents. A role given more by mistake fails here.
+func TestOnlyTheRolesThatProduceATopicMayWriteIt(t *testing.T) {
+	agent, _ := AgentPrincipal("site")
+	writers := map[string][]string{
+		contract.TopicStats:      {Flink},
+		contract.TopicEvents:     {Flink, Watchdog},
+		contract.TopicDeadLetter: {Flink, agent},
+	}
+	for _, raw := range contract.RawTopics {
+		writers[raw] = []string{agent}
+	}
+	for topic, want := range writers {
+		for _, p := range []string{Flink, Telegraf, Operator, Watchdog, agent} {
+			allowed := Allows(Grants(p), TopicResource, topic, kadm.OpWrite)
+			if allowed != contains(want, p) {
+				t.Errorf("%s writes %s: %v, want %v", p, topic, allowed, !allowed)
+			}
+		}
+	}
+}
+
+// The watchdog reads what it watches and describes the groups whose lag it measures, but can
+// neither join nor commit to them (READ on a group), nor write anything but events.
+func TestTheWatchdogReadsAndDescribesButNeverConsumesAsAnotherGroup(t *testing.T) {
+	g := Grants(Watchdog)
+	for _, topic := range append([]string{contract.TopicStats, contract.TopicEvents}, contract.RawTopics...) {
+		if !Allows(g, TopicResource, topic, kadm.OpRead) || !Allows(g, TopicResource, topic, kadm.OpDescribe) {
+			t.Errorf("watchdog cannot read and describe %s", topic)
+		}
+	}
+	for _, group := range []string{JobPrefix + "link-monitor", TelegrafGroupPrefix + "stats"} {
+		if !Allows(g, GroupResource, group, kadm.OpDescribe) {
+			t.Errorf("watchdog cannot describe group %s", group)
+		}
+		if Allows(g, GroupResource, group, kadm.OpRead) {
+			t.Errorf("watchdog may read (join, commit to) group %s", group)
+		}
+	}
+	if Allows(g, GroupResource, "someone-else", kadm.OpDescribe) {
+		t.Error("watchdog describes groups that are not Longhaul's")
+	}
+	if Allows(g, TopicResource, contract.TopicDeadLetter, kadm.OpRead) {
+		t.Error("watchdog reads the dead-letter topic, which it does not watch")
+	}
+	for _, gr := range g {
+		if gr.Resource == TxnResource {
+			t.Error("watchdog has a transactional id")
+		}
+	}
+}
+
+func TestOptionalServicesAreNotAlsoRequired(t *testing.T) {
+	for _, o := range OptionalServices {
+		if contains(Services, o) {
+			t.Errorf("%s is both required and optional", o)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

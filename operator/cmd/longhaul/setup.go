@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"longhaul/internal/checkout"
@@ -30,7 +31,7 @@ func runSetup(env *cli.Env, args []string) int {
 	retention := fs.String("retention", checkout.Path("ingest", "influxdb", "retention.yaml"), "retention policies file")
 	skipKafka := fs.Bool("no-kafka", false, "leave Kafka alone")
 	skipInflux := fs.Bool("no-influx", false, "leave InfluxDB alone")
-	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password and influx-<user>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator) with their ACLs, and InfluxDB's writer (WRITE) and reader (READ)")
+	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password and influx-<user>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator; watchdog when its file is there) with their ACLs, and InfluxDB's writer (WRITE) and reader (READ)")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
 	if code, done := fs.Parse(args); done {
 		return code
@@ -52,8 +53,13 @@ func runSetup(env *cli.Env, args []string) int {
 		if *usersFrom != "" && conn.Security == kafkaconn.Plaintext {
 			fmt.Fprintln(env.Stdout, "kafka users: none on a plaintext broker (no authentication)")
 		} else if *usersFrom != "" {
-			for _, principal := range setup.Services {
-				pw, err := settings.Secret(filepath.Join(*usersFrom, "kafka-"+principal+".password"))
+			for _, principal := range append(setup.Services, setup.OptionalServices...) {
+				file := filepath.Join(*usersFrom, "kafka-"+principal+".password")
+				if _, err := os.Stat(file); err != nil && slices.Contains(setup.OptionalServices, principal) {
+					fmt.Fprintf(env.Stdout, "kafka user %s: no %s, not made (optional)\n", principal, file)
+					continue
+				}
+				pw, err := settings.Secret(file)
 				if err == nil {
 					err = setup.SetUser(ctx, conn, principal, pw, env.Stdout)
 				}
