@@ -29,7 +29,7 @@ prereqs:
 	bash scripts/prereqs.sh
 
 ## up / down / status: the native stack (Kafka, Flink, InfluxDB, Telegraf) on 127.0.0.1
-up: prereqs build-go
+up: prereqs build
 	bash scripts/stack/up.sh
 
 down:

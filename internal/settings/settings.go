@@ -33,6 +33,10 @@ var (
 	Influx     = Setting{Flag: "influx", Env: "LONGHAUL_INFLUX", Default: "https://127.0.0.1:8086", Usage: "InfluxDB base URL (https: TLS, trusting LONGHAUL_INFLUX_CA)"}
 	InfluxDB   = Setting{Flag: "influx-db", Env: "LONGHAUL_INFLUX_DB", Default: "longhaul", Usage: "InfluxDB database"}
 	Flink      = Setting{Flag: "flink", Env: "LONGHAUL_FLINK", Default: "http://127.0.0.1:8081", Usage: "Flink REST base URL"}
+	// FlinkState is where the cluster keeps each job's state, as a path on the cluster's hosts:
+	// checkpoints/<job name>/<job id>/chk-N and savepoints/<job name>/savepoint-*. `longhaul job`
+	// submits each job with its own checkpoint folder there and restores from the newest.
+	FlinkState = Setting{Flag: "state-dir", Env: "LONGHAUL_FLINK_STATE_DIR", Usage: "folder of the Flink jobs' checkpoints/ and savepoints/ (a path on the cluster's hosts)", local: localStack("flink")}
 	Dashboards = Setting{Flag: "dashboards", Env: "LONGHAUL_DASHBOARDS", Default: "", Usage: "folder of the Grafana dashboard JSON (default: dashboards/json of the Longhaul root)"}
 
 	// How a program authenticates to Kafka (internal/kafkaconn): TLS with the CA, SCRAM-SHA-512
@@ -99,6 +103,22 @@ func localSecrets() string {
 		return filepath.Join(d, "run", "secrets")
 	}
 	return checkout.Path(".stack", "run", "secrets")
+}
+
+// localStack is run/<dir> of the native stack on this host (LONGHAUL_STACK_DIR, else .stack of the
+// Longhaul root) when it exists.
+func localStack(dir string) func() string {
+	return func() string {
+		root := os.Getenv("LONGHAUL_STACK_DIR")
+		if root == "" {
+			root = checkout.Path(".stack")
+		}
+		p := filepath.Join(root, "run", dir)
+		if _, err := os.Stat(p); err != nil {
+			return ""
+		}
+		return p
+	}
 }
 
 // localFile is the path of name in the local secrets folder when it exists ("" for the folder).

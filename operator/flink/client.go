@@ -90,11 +90,16 @@ func (c *Client) Upload(ctx context.Context, jar string) (string, error) {
 	return filepath.Base(r.Filename), nil
 }
 
-// Run starts an uploaded jar's entry class; savepoint, when not empty, is the state to restore.
-func (c *Client) Run(ctx context.Context, jarID, entryClass string, args []string, savepoint string) (string, error) {
+// Run starts an uploaded jar's entry class; savepoint, when not empty, is the state to restore;
+// config is the job's own Flink configuration (FLIP-256's flinkConfiguration), e.g. its
+// checkpoint folder.
+func (c *Client) Run(ctx context.Context, jarID, entryClass string, args []string, savepoint string, config map[string]string) (string, error) {
 	req := map[string]any{"entryClass": entryClass, "programArgsList": args}
 	if savepoint != "" {
 		req["savepointPath"] = savepoint
+	}
+	if len(config) > 0 {
+		req["flinkConfiguration"] = config
 	}
 	var r struct {
 		JobID string `json:"jobid"`

@@ -27,6 +27,7 @@ type Submission struct {
 	Args      []string      // further job arguments
 	Savepoint string        // restore from this savepoint or retained checkpoint ("" for none)
 	Replace   bool          // cancel a running job of the same name first (else keep it)
+	StateDir  string        // the cluster's state folder: the job checkpoints into checkpoints/<Name> there ("": the cluster's default)
 	Wait      time.Duration // how long the job may take to have every task RUNNING
 }
 
@@ -51,7 +52,7 @@ func (c *Client) Submit(ctx context.Context, s Submission) (id string, started b
 		return "", false, err
 	}
 	defer c.DeleteJar(context.WithoutCancel(ctx), jar) // the job graph is on the blob server by then
-	id, err = c.Run(ctx, jar, LinkMonitorJob, append(NameArgs(s.Name), s.Args...), s.Savepoint)
+	id, err = c.Run(ctx, jar, LinkMonitorJob, append(NameArgs(s.Name), s.Args...), s.Savepoint, JobConfig(s.StateDir, s.Name))
 	if err != nil {
 		return "", false, err
 	}

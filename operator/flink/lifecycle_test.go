@@ -21,6 +21,8 @@ type restCluster struct {
 	jobs     []Job
 	runArgs  []string
 	restored string
+	config   map[string]string
+	tms      int // TaskManagers registered (/overview)
 	canceled []string
 	deleted  []string
 	failRun  bool
@@ -34,6 +36,8 @@ func (rc *restCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer rc.mu.Unlock()
 	p := r.URL.Path
 	switch {
+	case r.Method == http.MethodGet && p == "/overview":
+		json.NewEncoder(w).Encode(map[string]any{"taskmanagers": rc.tms})
 	case r.Method == http.MethodGet && p == "/jobs/overview":
 		json.NewEncoder(w).Encode(map[string]any{"jobs": rc.jobs})
 	case r.Method == http.MethodPost && p == "/jars/upload":
@@ -45,10 +49,11 @@ func (rc *restCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && p == "/jars/abc_job.jar/run":
 		var req struct {
 			Args      []string `json:"programArgsList"`
-			Savepoint string   `json:"savepointPath"`
+			Savepoint string            `json:"savepointPath"`
+			Config    map[string]string `json:"flinkConfiguration"`
 		}
 		json.NewDecoder(r.Body).Decode(&req)
-		rc.runArgs, rc.restored = req.Args, req.Savepoint
+		rc.runArgs, rc.restored, rc.config = req.Args, req.Savepoint, req.Config
 		state := "RUNNING"
 		if rc.failRun {
 			state = "FAILED"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Stop the native stack: only the processes `up` started (by their PID files), Telegraf first, then
-# Flink, Kafka and InfluxDB. Data under .stack/run stays. Exits non-zero if any process survives.
+# Stop the native stack: the Flink job first, with a savepoint (its keeper before it), then Telegraf,
+# Flink, Kafka and InfluxDB, then supervisord. Data under .stack/run stays: the next `up` restores
+# the job from that savepoint. Exits non-zero if any process survives.
 set -euo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -23,7 +24,7 @@ survivors() {
 
 main() {
   local svc name pid pids=() failed=0 left
-  for svc in telegraf flink kafka influxdb; do
+  for svc in $(printf '%s\n' ${STACK_SERVICES} | tac); do
     for name in $("procs_${svc}"); do
       if pid="$(svc_pid "$name")"; then pids+=("$pid"); fi
     done
@@ -41,6 +42,7 @@ main() {
     printf '%s\n' "$left" >&2
     failed=1
   fi
+  stop_supervisord
   [ "$failed" = 0 ] || exit 1
   log "stack down (${#pids[@]} processes stopped; data kept in ${RUN_ROOT})"
 }

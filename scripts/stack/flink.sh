@@ -1,6 +1,6 @@
 # Flink standalone session cluster (one JobManager + one TaskManager). The distribution comes from
 # the PyPI wheels apache-flink + apache-flink-libraries, which hold the whole of it under pyflink/.
-# Each daemon runs in the foreground under our own PID file (run/flink/{jobmanager,taskmanager}.pid);
+# Each daemon runs in the foreground under supervisord (programs flink-jobmanager, flink-taskmanager);
 # Flink's launcher also writes its own flink-longhaul-{standalonesession,taskexecutor}.pid there.
 # shellcheck shell=bash
 
@@ -115,10 +115,23 @@ cluster:
 state:
   backend:
     type: hashmap
+# Each job checkpoints into checkpoints/<its name> (longhaul job submit sets it); checkpoints are
+# kept when a job is canceled or its cluster dies, so the keeper can restore the newest.
 execution:
   checkpointing:
     dir: file://${run}/checkpoints
     savepoint-dir: file://${run}/savepoints
+    externalized-checkpoint-retention: RETAIN_ON_CANCELLATION
+    num-retained: 3
+# A failing job is restarted with growing pauses, forever: a broker or InfluxDB outage must not
+# end monitoring (the watchdog reports a job restarting in a loop).
+restart-strategy:
+  type: exponential-delay
+  exponential-delay:
+    initial-backoff: 1 s
+    max-backoff: 1 min
+    backoff-multiplier: 1.5
+    reset-backoff-threshold: 10 min
 EOF
 }
 
@@ -136,8 +149,8 @@ flink_env() {
 start_flink() {
   stop_flink
   flink_env
-  start_daemon flink/jobmanager "$(flink_log jobmanager)" "$FLINK_HOME/bin/jobmanager.sh" start-foreground
-  start_daemon flink/taskmanager "$(flink_log taskmanager)" "$FLINK_HOME/bin/taskmanager.sh" start-foreground
+  SUP_PRIORITY=20 start_daemon flink/jobmanager "$(flink_log jobmanager)" "$FLINK_HOME/bin/jobmanager.sh" start-foreground
+  SUP_PRIORITY=20 start_daemon flink/taskmanager "$(flink_log taskmanager)" "$FLINK_HOME/bin/taskmanager.sh" start-foreground
 }
 
 # Healthy = both daemons alive and GET /overview reports at least one registered TaskManager.

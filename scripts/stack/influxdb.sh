@@ -80,7 +80,7 @@ EOF
 start_influxdb() {
   local run
   run="$(influxdb_run)"
-  start_daemon influxdb "$(influxdb_log)" "$(influxdb_home)/influxd" run -config "$run/influxdb.conf"
+  SUP_PRIORITY=10 start_daemon influxdb "$(influxdb_log)" "$(influxdb_home)/influxd" run -config "$run/influxdb.conf"
   # The marker lives in meta/: a fresh meta store (first start, or wiped) has no users yet.
   [ -f "$run/meta/longhaul-admin" ] || bootstrap_influxdb_admin
 }
@@ -111,7 +111,7 @@ bootstrap_influxdb_admin() {
   influxdb_curl_tls
   deadline=$(($(date +%s) + LONGHAUL_START_TIMEOUT))
   until health_influxdb; do
-    svc_pid influxdb >/dev/null || { show_log "$(influxdb_log)"; die "influxdb exited while starting"; }
+    ! svc_given_up influxdb || { show_log "$(influxdb_log)"; die "influxdb exited while starting"; }
     [ "$(date +%s)" -lt "$deadline" ] || die "influxdb not healthy within ${LONGHAUL_START_TIMEOUT}s"
     sleep 0.2
   done

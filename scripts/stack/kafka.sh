@@ -148,7 +148,7 @@ start_kafka() {
   local run
   run="$(kafka_run)"
   # shellcheck disable=SC2086  # heap options are a word list
-  start_daemon kafka "$run/logs/kafka.out" "$JAVA" ${LONGHAUL_KAFKA_HEAP_OPTS} \
+  SUP_PRIORITY=10 start_daemon kafka "$run/logs/kafka.out" "$JAVA" ${LONGHAUL_KAFKA_HEAP_OPTS} \
     -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
     -Dlog4j2.configurationFile="$run/log4j2.properties" -Djava.io.tmpdir="$run" \
     -cp "$(kafka_home)/libs/*" kafka.Kafka "$run/server.properties"

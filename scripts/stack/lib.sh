@@ -51,78 +51,19 @@ go_bin() {
 # --- run directories, PID files, processes ----------------------------------------------------
 
 run_dir() { mkdir -p "${RUN_ROOT}/$1" && echo "${RUN_ROOT}/$1"; }
-# Process names are "svc" (run/svc/svc.pid) or "svc/proc" for services with several processes
-# (run/svc/proc.pid), e.g. flink/jobmanager.
-pid_file() {
-  case "$1" in
-    */*) echo "${RUN_ROOT}/${1%%/*}/${1#*/}.pid" ;;
-    *) echo "${RUN_ROOT}/$1/$1.pid" ;;
-  esac
-}
 
-# True if PID $1 is alive and was started from this stack (its command line mentions the stack dir),
+# True if PID $1 is alive and was started from this stack (its command line mentions its run folder;
+# the cache may be shared with other stacks),
 # so a recycled PID is never mistaken for ours.
 pid_is_ours() {
   local pid="$1"
   [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "${LONGHAUL_STACK_DIR}/"
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "${LONGHAUL_STACK_DIR}/run/"
 }
 
-# Print the recorded PID of process name $1 if it is alive and ours; fail otherwise.
-svc_pid() {
-  local f pid
-  f="$(pid_file "$1")"
-  [ -f "$f" ] || return 1
-  pid="$(cat "$f")"
-  pid_is_ours "$pid" && echo "$pid"
-}
-
-# start_daemon NAME LOGFILE CMD...: run CMD detached in its own session (process group = its PID),
-# stdout/stderr appended to LOGFILE, PID recorded in $(pid_file NAME).
-start_daemon() {
-  local name="$1" logfile="$2" pid
-  shift 2
-  mkdir -p "$(dirname "$logfile")" "$(dirname "$(pid_file "$name")")"
-  printf '===== %s: starting %s =====\n' "$(date '+%F %T')" "$name" >>"$logfile"
-  # A non-interactive shell's background job is not a group leader, so setsid execs in place: $! is CMD.
-  nohup setsid "$@" >>"$logfile" 2>&1 </dev/null &
-  pid=$!
-  echo "$pid" >"$(pid_file "$name")"
-  log "started ${name} (pid ${pid}), log ${logfile}"
-}
-
-# signal_daemon SIG PID: signal the daemon's whole process group if it leads one, else just PID.
-signal_daemon() {
-  local sig="$1" pid="$2" pgid
-  pgid="$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" || true
-  if [ "$pgid" = "$pid" ]; then
-    kill "-$sig" -- "-$pid" 2>/dev/null || true
-  else
-    kill "-$sig" "$pid" 2>/dev/null || true
-  fi
-}
-
-# stop_daemon NAME: SIGTERM the recorded PID and its process group, wait, SIGKILL after the timeout.
-stop_daemon() {
-  local name="$1" f pid waited=0
-  f="$(pid_file "$name")"
-  if ! pid="$(svc_pid "$name")"; then
-    rm -f "$f"
-    return 0
-  fi
-  log "stopping ${name} (pid ${pid})"
-  signal_daemon TERM "$pid"
-  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$((LONGHAUL_STOP_TIMEOUT * 5))" ]; do
-    sleep 0.2
-    waited=$((waited + 1))
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    warn "${name} (pid ${pid}) ignored SIGTERM for ${LONGHAUL_STOP_TIMEOUT}s: SIGKILL"
-    signal_daemon KILL "$pid"
-    sleep 0.5
-  fi
-  rm -f "$f"
-}
+# Processes: start_daemon, stop_daemon, svc_pid, svc_state, svc_restarts (under supervisord).
+# shellcheck source=supervise.sh
+. "${STACK_SCRIPTS}/supervise.sh"
 
 # Resident memory of PID $1 in MB (integer), or "-".
 rss_mb() {
@@ -137,7 +78,8 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 http_get() { curl -fsS --max-time 3 "$@"; }
 
 # wait_for TIMEOUT_S FUNC [ARGS...]: poll FUNC once a second until it succeeds or TIMEOUT_S passes.
-# WAIT_PID_OF may list process names (see pid_file): give up as soon as one of them has died.
+# WAIT_PID_OF may list process names (see supervise.sh): give up as soon as supervisord has given
+# up on one of them.
 wait_for() {
   local timeout="$1" deadline name
   shift
@@ -145,8 +87,8 @@ wait_for() {
   while :; do
     "$@" >/dev/null 2>&1 && return 0
     for name in ${WAIT_PID_OF:-}; do
-      if ! svc_pid "$name" >/dev/null; then
-        log "${name} exited while starting"
+      if svc_given_up "$name"; then
+        log "${name} exited while starting ($(svc_state "$name"))"
         return 1
       fi
     done
@@ -220,10 +162,14 @@ ensure_cert() {
   rm -f "$d/$name.csr" "$d/$name.ext"
 }
 
+# The services, in start order (down stops them in reverse): each scripts/stack/<svc>.sh defines
+# install_/configure_/start_/health_/stop_/procs_/ports_/logs_<svc>.
+STACK_SERVICES="kafka influxdb flink telegraf job"
+
 # Load every service definition (install_/configure_/start_/health_/stop_ functions).
 load_services() {
   local svc
-  for svc in kafka influxdb flink telegraf; do
+  for svc in ${STACK_SERVICES}; do
     # shellcheck source=/dev/null
     . "${STACK_SCRIPTS}/${svc}.sh"
   done

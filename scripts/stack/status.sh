@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# One line per process of the native stack: name, PID, port, health, resident memory.
-# Exit 0 only if every service is healthy.
+# One line per process of the native stack: name, PID, port, health, supervisord's state, how often
+# it has crashed and been restarted, resident memory; then the Flink job, then the watchdog's view
+# of the pipeline when it runs. Exit 0 only if every service is healthy.
 set -uo pipefail
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 LOG_TAG=status
 load_services
 
+row() { printf '%-18s %8s %6s  %-9s %-9s %8s %7s\n' "$@"; }
+
 main() {
-  local svc name health h pid rss ports i all_ok=0 total=0
-  printf '%-18s %8s %6s  %-9s %7s\n' name pid port health rss_mb
-  for svc in kafka influxdb flink telegraf; do
+  local svc name health h pid rss ports i all_ok=0 total=0 state restarts line
+  if sup_running; then
+    echo "supervisor: supervisord pid $(sup_ctl pid), config $(sup_conf)"
+  else
+    echo "supervisor: not running (make up starts it)"
+  fi
+  row name pid port health state restarts rss_mb
+  for svc in ${STACK_SERVICES}; do
     if "health_${svc}" >/dev/null 2>&1; then health=healthy; else health=unhealthy; fi
     read -r -a ports <<<"$("ports_${svc}")"
     i=0
     for name in $("procs_${svc}"); do
+      state="$(svc_state "$name")"
+      restarts="$(svc_restarts "$name")"
       if pid="$(svc_pid "$name")"; then
         rss="$(rss_mb "$pid")"
         [ "$rss" = - ] || total=$((total + rss))
@@ -23,11 +33,20 @@ main() {
         pid=- rss=- h=stopped
       fi
       [ "$h" = healthy ] || all_ok=1
-      printf '%-18s %8s %6s  %-9s %7s\n' "$name" "$pid" "${ports[$i]:-${ports[0]}}" "$h" "$rss"
+      row "$name" "$pid" "${ports[$i]:-${ports[0]}}" "$h" "$state" "$restarts" "$rss"
       i=$((i + 1))
     done
   done
-  printf '%-18s %8s %6s  %-9s %7s\n' total - - - "$total"
+  row total - - - - - "$total"
+  if [ "${LONGHAUL_JOB_KEEP}" = 1 ]; then
+    line="$(job_overview_line 2>/dev/null)"
+    if [ -n "$line" ]; then
+      read -r state running total_tasks jid <<<"$line"
+      echo "job ${LONGHAUL_JOB_NAME}: ${state}, ${running}/${total_tasks} tasks running (${jid})"
+    else
+      echo "job ${LONGHAUL_JOB_NAME}: not running"
+    fi
+  fi
   return "$all_ok"
 }
 

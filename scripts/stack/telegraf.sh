@@ -79,18 +79,15 @@ check_telegraf_writer() {
 }
 
 start_telegraf() {
+  local kafka_pw=/dev/null
   telegraf_env
   check_telegraf_writer
-  # The passwords only in the environment of Telegraf's own process (a subshell).
+  [ "${LONGHAUL_KAFKA_SECURITY}" = plaintext ] || kafka_pw="$(ensure_secret kafka-telegraf.password)"
+  # The passwords reach Telegraf's environment only: its launcher reads the files as it starts.
   (
-    LONGHAUL_INFLUX_USER="${LONGHAUL_TELEGRAF_INFLUX_USER}"
-    LONGHAUL_INFLUX_PASSWORD="$(cat "${LONGHAUL_TELEGRAF_INFLUX_PASSWORD_FILE}")"
-    LONGHAUL_TELEGRAF_KAFKA_PASSWORD=""
-    if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
-      LONGHAUL_TELEGRAF_KAFKA_PASSWORD="$(cat "$(ensure_secret kafka-telegraf.password)")"
-    fi
-    export LONGHAUL_INFLUX_USER LONGHAUL_INFLUX_PASSWORD LONGHAUL_TELEGRAF_KAFKA_PASSWORD
-    start_daemon telegraf "$(telegraf_log)" "$(telegraf_home)/telegraf" --config "${LONGHAUL_TELEGRAF_CONF}"
+    export LONGHAUL_INFLUX_USER="${LONGHAUL_TELEGRAF_INFLUX_USER}"
+    SECRET_ENV="LONGHAUL_INFLUX_PASSWORD=${LONGHAUL_TELEGRAF_INFLUX_PASSWORD_FILE} LONGHAUL_TELEGRAF_KAFKA_PASSWORD=${kafka_pw}" \
+      SUP_PRIORITY=30 start_daemon telegraf "$(telegraf_log)" "$(telegraf_home)/telegraf" --config "${LONGHAUL_TELEGRAF_CONF}"
   )
 }
 

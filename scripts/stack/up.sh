@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Bring the native stack up on 127.0.0.1: install what is missing (cached under .stack/cache),
 # write configs into .stack/run, start Kafka, InfluxDB and Flink, run `longhaul setup` (topics,
-# database, retention), then start Telegraf. Services that are already healthy are left alone.
+# database, retention), then Telegraf, then the Flink job's keeper, which submits the job restored
+# from its newest savepoint or checkpoint. Every process runs under supervisord (supervise.sh).
+# Services that are already healthy are left alone.
 # Exits non-zero, with the tail of the failing service's log, if anything does not come up.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -28,7 +30,7 @@ launch_svc() {
     log "${svc}: already healthy, left alone"
     return 0
   fi
-  for name in $("procs_${svc}"); do svc_pid "$name" >/dev/null || missing=1; done
+  for name in $("procs_${svc}"); do svc_given_up "$name" && missing=1; done
   if [ "$missing" = 0 ]; then
     STATE[$svc]="was running"
     log "${svc}: running but not healthy yet; waiting for it"
@@ -56,7 +58,7 @@ await_all() {
         continue
       fi
       for name in $("procs_${svc}"); do
-        svc_pid "$name" >/dev/null || fail_svc "$svc" "${name} exited while starting"
+        svc_given_up "$name" && fail_svc "$svc" "${name} exited while starting ($(svc_state "$name"))"
       done
       [ "$(date +%s)" -lt "$deadline" ] || fail_svc "$svc" "not healthy within ${LONGHAUL_START_TIMEOUT}s"
       still+=("$svc")
@@ -91,10 +93,15 @@ run_setup() {
   STATE[setup]="done"
 }
 
+# job_submitted_since N: the keeper's submission line after line N of its log, if any.
+job_submitted_since() {
+  tail -n "+$(($1 + 1))" "$(job_log)" 2>/dev/null | grep "keeper: submitted" | tail -n 1 | sed 's/^[^ ]* keeper: //' | grep .
+}
+
 print_timings() {
   local svc
   printf '%-9s %9s %8s  %s\n' service install_s start_s state
-  for svc in kafka influxdb flink setup telegraf; do
+  for svc in kafka influxdb flink setup telegraf job; do
     printf '%-9s %9s %8s  %s\n' "$svc" "${INSTALL_S[$svc]:--}" "${START_S[$svc]:--}" "${STATE[$svc]:--}"
   done
 }
@@ -102,7 +109,7 @@ print_timings() {
 main() {
   local t0 svc
   t0="$(now_ms)"
-  for svc in kafka influxdb flink telegraf; do install_svc "$svc"; done
+  for svc in ${STACK_SERVICES}; do install_svc "$svc"; done
   # The three servers start side by side; each is timed from its launch to healthy.
   for svc in kafka influxdb flink; do launch_svc "$svc"; done
   await_all kafka influxdb flink
@@ -110,6 +117,19 @@ main() {
   # Telegraf consumes result topics into InfluxDB: only once both and the topics exist.
   launch_svc telegraf
   await_all telegraf
+  # The job last: its keeper restores it from its newest savepoint or retained checkpoint.
+  if [ "${LONGHAUL_JOB_KEEP}" = 1 ]; then
+    local seen
+    seen="$(cat "$(job_log)" 2>/dev/null | wc -l)"
+    launch_svc job
+    await_all job
+    # the keeper logs a submission once the job runs; none when the job was running already
+    if wait_for 15 job_submitted_since "$seen"; then
+      log "job: $(job_submitted_since "$seen")"
+    else
+      log "job ${LONGHAUL_JOB_NAME}: was running, left alone"
+    fi
+  fi
   print_timings
   log "stack up in $(elapsed_s "$t0" "$(now_ms)")s (status: bash scripts/stack/status.sh)"
 }

@@ -27,6 +27,7 @@ var jobApp = &cli.App{
 		{Name: "savepoint", Summary: "take a savepoint of the running job; print its location", Run: runJobSavepoint(false)},
 		{Name: "stop", Summary: "stop the job after a savepoint; print its location", Run: runJobSavepoint(true)},
 		{Name: "cancel", Summary: "cancel the job (no savepoint) and wait until it has ended", Run: runJobCancel},
+		{Name: "keep", Summary: "keep the job running: resubmit it from its newest savepoint or checkpoint when none runs (a daemon)", Run: runJobKeep},
 	},
 }
 
@@ -36,15 +37,16 @@ func runJob(env *cli.Env, args []string) int {
 
 // jobFlags are every job action's flags: the cluster, the job's name and how long to wait.
 type jobFlags struct {
-	url, name *string
-	wait      *time.Duration
+	url, name, state *string
+	wait             *time.Duration
 }
 
 func addJobFlags(fs *flag.FlagSet) jobFlags {
 	return jobFlags{
-		url:  settings.Flink.String(fs),
-		name: fs.String("name", flink.DefaultName, "job name"),
-		wait: fs.Duration("wait", 2*time.Minute, "how long the job may take to run, stop or save"),
+		url:   settings.Flink.String(fs),
+		name:  fs.String("name", flink.DefaultName, "job name"),
+		state: settings.FlinkState.String(fs),
+		wait:  fs.Duration("wait", 2*time.Minute, "how long the job may take to run, stop or save"),
 	}
 }
 
@@ -77,7 +79,7 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	ctx, cancel := f.context()
 	defer cancel()
 	id, started, err := f.client().Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,
-		Replace: *replace, Wait: *f.wait, Args: jobArgs})
+		Replace: *replace, Wait: *f.wait, Args: jobArgs, StateDir: *f.state})
 	if err != nil {
 		return env.Fail("%v", err)
 	}
@@ -197,9 +199,12 @@ func runJobSavepoint(stop bool) func(*cli.Env, []string) int {
 	return func(env *cli.Env, args []string) int {
 		fs := env.FlagSet("[--name N] [--dir DIR]", "")
 		f := addJobFlags(fs.FlagSet)
-		dir := fs.String("dir", "", "savepoint folder (default: the cluster's state.savepoints.dir)")
+		dir := fs.String("dir", "", "savepoint folder (default: savepoints/<name> of --state-dir, else the cluster's)")
 		if code, done := fs.Parse(args); done {
 			return code
+		}
+		if *dir == "" && *f.state != "" {
+			*dir = "file://" + flink.SavepointDir(*f.state, *f.name)
 		}
 		ctx, cancel := f.context()
 		defer cancel()

@@ -100,3 +100,15 @@ func TestSubmitSaysWhatIsMissingBeforeAskingTheCluster(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errb.String())
 	}
 }
+
+func TestJobArgumentsFileTakesWordsAndDropsComments(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "job.args")
+	os.WriteFile(p, []byte("# the testbed profile\n--collapse.min-history 5   # short\n\n--out-of-orderness 30s\n"), 0o644)
+	got, err := readArgsFile(p)
+	if err != nil || strings.Join(got, " ") != "--collapse.min-history 5 --out-of-orderness 30s" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if _, err := readArgsFile(p + ".missing"); err == nil || !strings.Contains(err.Error(), "job arguments") {
+		t.Fatalf("a missing file: %v", err)
+	}
+}
