@@ -23,11 +23,15 @@ mkdir -p "$DEMO"
 T0=$(date +%s)
 
 say "1/5 native stack and the Flink job"
+# The stack keeps the job running with the testbed profile's arguments (shared with tests/e2e),
+# supervised and restored across restarts like any production job; but this story starts it
+# fresh: a previous story's detector state (a route already seen flipping) would change its events.
+export LONGHAUL_JOB_ARGS_FILE="$ROOT/tests/testbed/job-profile.args"
 bash scripts/stack/up.sh
-# a fresh job each time (--replace): a previous story's detector state (a route already seen
-# flipping) would change this one's events. Its arguments: the testbed profile, shared with tests/e2e.
-mapfile -t PROFILE < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tests/testbed/job-profile.args)
-bin/longhaul job submit --name longhaul-demo --replace -- "${PROFILE[@]}" >/dev/null
+(load_services && stop_daemon job/keeper)
+mapfile -t PROFILE < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LONGHAUL_JOB_ARGS_FILE")
+bin/longhaul job submit --name "$LONGHAUL_JOB_NAME" --replace -- "${PROFILE[@]}" >/dev/null
+bash scripts/stack/up.sh 2>&1 | grep -E "job|ERROR" || true
 
 say "2/5 testbed"
 bash scripts/demo-down.sh agent-only

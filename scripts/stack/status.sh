@@ -8,6 +8,12 @@ set -uo pipefail
 LOG_TAG=status
 load_services
 
+# the supervisord programs of the services, shown above the others
+shown_programs() {
+  local svc name
+  for svc in ${STACK_SERVICES}; do for name in $("procs_${svc}"); do printf '%s ' "$(prog_of "$name")"; done; done
+}
+
 row() { printf '%-18s %8s %6s  %-9s %-9s %8s %7s\n' "$@"; }
 
 main() {
@@ -37,6 +43,17 @@ main() {
       i=$((i + 1))
     done
   done
+  # the other supervised programs: the testbed's agents and forwarders, anything added later
+  if sup_running; then
+    while read -r prog state _ pid _; do
+      case " $(shown_programs) " in *" $prog "*) continue ;; esac
+      pid="${pid%,}"
+      [[ "$pid" =~ ^[0-9]+$ ]] || pid=-
+      rss=-; [ "$pid" = - ] || rss="$(rss_mb "$pid")"
+      [ "$rss" = - ] || total=$((total + rss))
+      row "$prog" "$pid" - - "$state" "$(svc_restarts "$prog")" "$rss"
+    done < <(sup_ctl status 2>/dev/null)
+  fi
   row total - - - - - "$total"
   if [ "${LONGHAUL_JOB_KEEP}" = 1 ]; then
     line="$(job_overview_line 2>/dev/null)"

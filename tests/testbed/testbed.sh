@@ -267,25 +267,24 @@ agents_start() {
         || die "longhaul admin add-agent $SITE-$s failed"
     done
   fi
-  setsid "$NETEMU" forward -listen "unix:$RUN/kafka.sock" -connect "tcp:127.0.0.1:$LONGHAUL_KAFKA_PORT" \
-    >"$RUN/fwd-root.log" 2>&1 &
-  echo $! >"$RUN/fwd-root.pid"
+  # every forwarder and agent is a supervisord program of the stack (scripts/stack/supervise.sh):
+  # a crashed agent is back within seconds, and `make status` counts its restarts
+  start_daemon "tb/$P-fwd-root" "$RUN/fwd-root.log" \
+    "$NETEMU" forward -listen "unix:$RUN/kafka.sock" -connect "tcp:127.0.0.1:$LONGHAUL_KAFKA_PORT"
   for s in "${SENDERS[@]}"; do
-    ip netns exec "$(ns "$s")" setsid "$NETEMU" forward -listen "tcp:127.0.0.1:$LONGHAUL_KAFKA_PORT" \
-      -connect "unix:$RUN/kafka.sock" >"$RUN/fwd-$s.log" 2>&1 &
-    echo $! >"$RUN/fwd-$s.pid"
+    start_daemon "tb/$P-fwd-$s" "$RUN/fwd-$s.log" ip netns exec "$(ns "$s")" \
+      "$NETEMU" forward -listen "tcp:127.0.0.1:$LONGHAUL_KAFKA_PORT" -connect "unix:$RUN/kafka.sock"
     agent_config "$s" >"$RUN/agent-$s.yaml"
     # a clean environment: the agent's identity is its config's, not the caller's LONGHAUL_KAFKA_*
-    ip netns exec "$(ns "$s")" setsid env -i PATH="$PATH" HOME="${HOME:-/root}" \
-      "$PROBE" run --config "$RUN/agent-$s.yaml" >"$RUN/agent-$s.log" 2>&1 &
-    echo $! >"$RUN/agent-$s.pid"
+    start_daemon "tb/$P-agent-$s" "$RUN/agent-$s.log" ip netns exec "$(ns "$s")" \
+      env -i PATH="$PATH" HOME="${HOME:-/root}" "$PROBE" run --config "$RUN/agent-$s.yaml"
   done
   echo "agents started: $(for s in "${SENDERS[@]}"; do printf '%s-%s ' "$SITE" "$s"; done)(logs $RUN/agent-*.log)"
 }
 
 agents_stop() {
-  for s in "${SENDERS[@]}"; do kill_pidfile "$RUN/agent-$s.pid"; kill_pidfile "$RUN/fwd-$s.pid"; done
-  kill_pidfile "$RUN/fwd-root.pid"
+  for s in "${SENDERS[@]}"; do stop_daemon "tb/$P-agent-$s"; stop_daemon "tb/$P-fwd-$s"; done
+  stop_daemon "tb/$P-fwd-root"
 }
 
 status() {
