@@ -113,6 +113,22 @@ func (c *Client) CheckWrite(ctx context.Context) error {
 	return nil
 }
 
+// Ping asks whether InfluxDB answers (/ping: 204), as the client's user.
+func (c *Client) Ping(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(c.URL, "/")+"/ping", nil)
+	if err != nil {
+		return err
+	}
+	status, body, err := c.do(req)
+	if err != nil {
+		return err
+	}
+	if status != http.StatusNoContent && status != http.StatusOK {
+		return fmt.Errorf("influxdb %s: ping: HTTP %d: %.200s", c.URL, status, body)
+	}
+	return nil
+}
+
 // post sends one statement to /query (POST, so statements that write are allowed) and decodes
 // the answer; an HTTP error or an error in the answer's top level is returned.
 func (c *Client) post(ctx context.Context, q string, params url.Values) (*response, error) {

@@ -74,3 +74,16 @@ func TestQueryErrorsNameTheProblem(t *testing.T) {
 		t.Fatal("no error from a closed port")
 	}
 }
+
+func TestPingAnswersNilOn204AndNamesTheRefusal(t *testing.T) {
+	var req http.Request
+	var q string
+	c, _ := New(serve(t, 204, "", &req, &q), "longhaul", Auth{User: "reader", PasswordFile: secretFile(t, "pw")})
+	if err := c.Ping(context.Background()); err != nil || req.URL.Path != "/ping" {
+		t.Fatalf("%v %s", err, req.URL.Path)
+	}
+	c, _ = New(serve(t, 401, `{"error":"authorization failed"}`, &req, &q), "longhaul", Auth{User: "reader", PasswordFile: secretFile(t, "pw")})
+	if err := c.Ping(context.Background()); err == nil || !strings.Contains(err.Error(), "reader") {
+		t.Fatalf("refusal: %v", err)
+	}
+}

@@ -18,6 +18,7 @@ var app = &cli.App{
 		{Name: "setup", Summary: "create the Kafka topics (ingest/topics.yaml) and the InfluxDB database and retention policies", Run: runSetup},
 		{Name: "admin", Summary: "Kafka credentials: add, remove and rotate agents' and services' users", Run: runAdmin},
 		{Name: "job", Summary: "the Flink job's lifecycle: submit, list, savepoint, stop (after a savepoint), cancel", Run: runJob},
+		{Name: "watchdog", Summary: "watch the pipeline itself and raise pipeline_degraded / _recovered; 'watchdog status' prints its view", Run: runWatchdog},
 		{Name: "tail", Summary: "follow events (and optionally link statistics) live from Kafka, one line each", Run: runTail},
 		{Name: "trends", Summary: "print a link's throughput, loss and RTT history from InfluxDB as a table", Run: runTrends},
 		{Name: "alerts", Summary: "print open alerts and recent events from InfluxDB (the Alerts dashboard's event list)", Run: runAlerts},

@@ -1,0 +1,129 @@
+package watchdog
+
+import (
+	"slices"
+	"sort"
+	"sync"
+	"time"
+)
+
+// AgentBook keeps, per agent host (the src of its samples), when its records last reached the
+// broker, the gaps between its bursts of records and the offsets of its clock from the broker's.
+// It holds at most Max hosts: records of further hosts are counted, not kept, so a flood of
+// forged or misconfigured sources cannot grow it without bound. Safe for concurrent use: the
+// consumer records, the cycle reads.
+type AgentBook struct {
+	Max int
+
+	mu        sync.Mutex
+	hosts     map[string]*agentTrack
+	untracked int64 // records of hosts beyond Max
+}
+
+// BurstGap is how far apart two records must arrive to count as a gap: an agent publishes a
+// run's samples together, and that is one arrival.
+const BurstGap = time.Second
+
+const (
+	keepGaps  = 16 // recent gaps per host: the usual one is their median
+	keepSkews = 64 // recent clock offsets per host: the skew is their median
+)
+
+type agentTrack struct {
+	lastSeen time.Time
+	records  int64
+	gaps     []time.Duration // the last keepGaps, oldest first
+	skews    []int64         // ms, the last keepSkews, oldest first
+}
+
+// NewAgentBook is an empty book of at most max hosts.
+func NewAgentBook(max int) *AgentBook {
+	return &AgentBook{Max: max, hosts: map[string]*agentTrack{}}
+}
+
+// Record notes a record of host that reached the broker at broker; sentMs is the agent's own
+// clock when it sent it (the record's sent header), hasSent false when the record has none.
+func (b *AgentBook) Record(host string, broker time.Time, sentMs int64, hasSent bool) {
+	if host == "" {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.hosts[host]
+	if t == nil {
+		if len(b.hosts) >= b.Max {
+			b.untracked++
+			return
+		}
+		t = &agentTrack{}
+		b.hosts[host] = t
+	}
+	t.records++
+	if !t.lastSeen.IsZero() && broker.Sub(t.lastSeen) >= BurstGap {
+		t.gaps = keepLast(append(t.gaps, broker.Sub(t.lastSeen)), keepGaps)
+	}
+	if broker.After(t.lastSeen) {
+		t.lastSeen = broker
+	}
+	if hasSent {
+		t.skews = keepLast(append(t.skews, sentMs-broker.UnixMilli()), keepSkews)
+	}
+}
+
+// Seed makes host known as last seen at lastSeen unless it is known already: a host whose
+// silence was an open episode when the watchdog restarted stays watched even if its last record
+// is older than what the watchdog reads back.
+func (b *AgentBook) Seed(host string, lastSeen time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.hosts[host]; ok || len(b.hosts) >= b.Max {
+		return
+	}
+	b.hosts[host] = &agentTrack{lastSeen: lastSeen}
+}
+
+// AgentView is what the book knows of one host.
+type AgentView struct {
+	Host     string        `json:"host"`
+	LastSeen time.Time     `json:"-"`
+	Records  int64         `json:"records"`
+	Gaps     int           `json:"gaps"`   // gaps observed (up to 16 kept)
+	UsualGap time.Duration `json:"-"`      // median of the kept gaps (0: none yet)
+	MaxGap   time.Duration `json:"-"`      // longest of the kept gaps
+	Skews    int           `json:"skew_n"` // clock offsets observed (up to 64 kept)
+	Skew     time.Duration `json:"-"`      // median of sent time − broker time (valid when Skews > 0)
+}
+
+// Views lists every host, by name, and how many records came from hosts beyond Max.
+func (b *AgentBook) Views() ([]AgentView, int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]AgentView, 0, len(b.hosts))
+	for h, t := range b.hosts {
+		v := AgentView{Host: h, LastSeen: t.lastSeen, Records: t.records, Gaps: len(t.gaps), Skews: len(t.skews)}
+		if len(t.gaps) > 0 {
+			v.UsualGap = median(t.gaps)
+			v.MaxGap = slices.Max(t.gaps)
+		}
+		if len(t.skews) > 0 {
+			v.Skew = time.Duration(median(t.skews)) * time.Millisecond
+		}
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
+	return out, b.untracked
+}
+
+func keepLast[T any](s []T, n int) []T {
+	if len(s) > n {
+		return append(s[:0:0], s[len(s)-n:]...)
+	}
+	return s
+}
+
+// median of a copy of v (the lower middle for an even count).
+func median[T int64 | time.Duration](v []T) T {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[(len(s)-1)/2]
+}

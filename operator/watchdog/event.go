@@ -1,0 +1,134 @@
+package watchdog
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"longhaul/ingest/contract"
+)
+
+// ProbeID is the event.v1 probe_id of every event the watchdog raises.
+const ProbeID = "watchdog"
+
+// Event is an event.v1 message as the watchdog writes it.
+type Event struct {
+	Schema    string         `json:"schema"`
+	Version   int            `json:"version"`
+	Kind      string         `json:"kind"`
+	Src       string         `json:"src"`
+	Dst       string         `json:"dst"`
+	ProbeID   string         `json:"probe_id"`
+	TS        int64          `json:"ts"`
+	Severity  string         `json:"severity"`
+	Message   string         `json:"message"`
+	EpisodeID string         `json:"episode_id,omitempty"`
+	Evidence  map[string]any `json:"evidence,omitempty"`
+}
+
+// Key is the event's Kafka key: "src|dst", as every Longhaul topic is keyed.
+func (e Event) Key() []byte { return []byte(e.Src + "|" + e.Dst) }
+
+// Component is the component the event is about (evidence.component).
+func (e Event) Component() string {
+	s, _ := e.Evidence["component"].(string)
+	return s
+}
+
+// Marshal is the event as JSON.
+func (e Event) Marshal() []byte {
+	b, _ := json.Marshal(e) // strings, numbers and booleans only: cannot fail
+	return b
+}
+
+// EpisodeID names an episode of a component and subject by when it turned bad: the same for the
+// alert and its recovery, and for the alert written again by a watchdog restarted before the
+// first was read back.
+func EpisodeID(component, subject string, since time.Time) string {
+	return fmt.Sprintf("watchdog:%s:%s:%d", component, subject, since.UnixMilli())
+}
+
+// degraded is the alert of a finding bad since since.
+func degraded(f Finding, since, now time.Time, episode string) Event {
+	sev := f.Severity
+	if sev == "" {
+		sev = SeverityWarning
+	}
+	ev := evidence(f)
+	ev["since_ms"] = since.UnixMilli()
+	return newEvent(contract.KindPipelineDegraded, f.Subject, now, sev, f.Message, episode, ev)
+}
+
+// recovered closes the episode opened at since, with the finding that says it is healthy again.
+func recovered(f Finding, since, now time.Time, episode string) Event {
+	ev := evidence(f)
+	ev["degraded_since_ms"] = since.UnixMilli()
+	ev["degraded_s"] = seconds(now.Sub(since))
+	msg := fmt.Sprintf("%s recovered after %s", describe(f.Component, f.Subject), now.Sub(since).Round(time.Second))
+	if f.Message != "" {
+		msg += ": " + f.Message
+	}
+	return newEvent(contract.KindPipelineRecovered, f.Subject, now, SeverityInfo, msg, episode, ev)
+}
+
+func newEvent(kind, subject string, now time.Time, severity, message, episode string, ev map[string]any) Event {
+	if subject == "" {
+		subject = AnySubject
+	}
+	message = cut(message, 2000)
+	return Event{Schema: "event", Version: 1, Kind: kind, Src: subject, Dst: AnySubject, ProbeID: ProbeID,
+		TS: now.UnixMilli(), Severity: severity, Message: message, EpisodeID: episode, Evidence: ev}
+}
+
+// describe names a component and subject in a message: "agent perfsonar.example.org", "flink_job".
+func describe(component, subject string) string {
+	if subject == "" || subject == AnySubject {
+		return component
+	}
+	return component + " " + subject
+}
+
+var evidenceKey = regexp.MustCompile(`[^a-z0-9_]+`)
+
+// evidence is the finding's evidence as event.v1 wants it: flat, keys of lower-case letters,
+// digits and '_' starting with a letter, values strings, numbers or booleans; plus the component.
+func evidence(f Finding) map[string]any {
+	out := map[string]any{}
+	for k, v := range f.Evidence {
+		k = strings.Trim(evidenceKey.ReplaceAllString(strings.ToLower(k), "_"), "_")
+		if k == "" || k[0] < 'a' || k[0] > 'z' {
+			k = "x_" + k
+		}
+		switch x := v.(type) {
+		case string:
+			out[k] = cut(x, 500)
+		case nil, bool, float64, float32, int, int32, int64, uint32, uint64:
+			out[k] = x
+		case time.Duration:
+			out[k] = seconds(x)
+		case time.Time:
+			out[k] = ms(x)
+		case error:
+			out[k] = cut(x.Error(), 500)
+		default:
+			out[k] = cut(fmt.Sprint(x), 500)
+		}
+	}
+	out["component"] = f.Component
+	return out
+}
+
+// cut shortens s to at most n bytes (an error's text can be long: Flink's, Kafka's).
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n -= 4
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + " …"
+}

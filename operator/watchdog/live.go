@@ -1,0 +1,225 @@
+package watchdog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/ingest/contract"
+	"longhaul/internal/kafkaconn"
+	"longhaul/operator/flink"
+	"longhaul/operator/influx"
+)
+
+// Live gathers Observations from the running pipeline: Flink's REST API, the consumer groups'
+// offsets, InfluxDB, and what the watchdog's own consumer (Follow) saw on the raw and stats
+// topics.
+type Live struct {
+	Flink   *flink.Client
+	Job     string
+	Admin   *kadm.Client
+	Groups  []string
+	Influx  *influx.Client
+	Book    *AgentBook
+	Tip     *StatsTip
+	Silence SilenceCheck  // for the agents' limits in the status
+	Delay   time.Duration // how long a statistic may take from the stats topic into InfluxDB
+	Timeout time.Duration // per source
+}
+
+// Observe gathers one cycle's observations; a source that fails is recorded in them, as the
+// checks judge it. Only a refusal of the watchdog's own Kafka credential is returned: no
+// observation of Kafka means anything until someone fixes it.
+func (l *Live) Observe(ctx context.Context, now time.Time) (*Observations, error) {
+	o := &Observations{Now: now}
+	o.Flink = l.flinkObs(ctx)
+	lags, err := l.lags(ctx)
+	if err != nil {
+		return nil, err
+	}
+	o.Lags = lags
+	o.Influx = l.influxObs(ctx, now)
+	o.Agents, o.Untracked = l.Book.Views()
+	return o, nil
+}
+
+func (l *Live) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, l.Timeout)
+}
+
+func (l *Live) flinkObs(ctx context.Context) FlinkObs {
+	ctx, cancel := l.bounded(ctx)
+	defer cancel()
+	obs := FlinkObs{Name: l.Job}
+	jobs, err := l.Flink.Overview(ctx)
+	if err != nil {
+		obs.Err = err
+		return obs
+	}
+	obs.Job = PickJob(jobs, l.Job)
+	if obs.Job == nil || flink.Terminal(obs.Job.State) {
+		return obs
+	}
+	obs.Restarts, obs.RestartsErr = l.Flink.Restarts(ctx, obs.Job.ID)
+	cp, err := l.Flink.Checkpoints(ctx, obs.Job.ID)
+	if err != nil {
+		obs.CheckpointsErr = err
+	} else {
+		obs.Checkpoints = &cp
+	}
+	return obs
+}
+
+// lags reads every watched group's lag: end offsets minus committed offsets, over the partitions
+// it has committed.
+func (l *Live) lags(ctx context.Context) ([]GroupLag, error) {
+	ctx, cancel := l.bounded(ctx)
+	defer cancel()
+	// a copy: kadm's Lag reuses the slice it is given for its own bookkeeping
+	described, err := l.Admin.Lag(ctx, slices.Clone(l.Groups)...)
+	if reason, ok := kafkaconn.Refusal(err); ok {
+		return nil, fmt.Errorf("kafka: consumer groups' lag: %s", reason)
+	}
+	out := make([]GroupLag, 0, len(l.Groups))
+	for _, g := range l.Groups {
+		gl := GroupLag{Group: g, Err: err}
+		if err == nil {
+			gl = groupLag(g, described[g])
+		}
+		out = append(out, gl)
+	}
+	return out, nil
+}
+
+func groupLag(name string, d kadm.DescribedGroupLag) GroupLag {
+	gl := GroupLag{Group: name, State: d.State}
+	if d.Group == "" {
+		gl.Err = errors.New("not in the answer")
+		return gl
+	}
+	if err := d.Error(); errors.Is(err, kerr.GroupIDNotFound) {
+		return gl // a group that never committed (a job without input yet): nothing behind
+	} else if err != nil {
+		gl.Err = err
+		return gl
+	}
+	for _, m := range d.Lag.Sorted() {
+		if m.Err != nil || m.Commit.At < 0 {
+			continue
+		}
+		gl.Lag += m.Lag
+		gl.Partitions++
+	}
+	return gl
+}
+
+func (l *Live) influxObs(ctx context.Context, now time.Time) InfluxObs {
+	ctx, cancel := l.bounded(ctx)
+	defer cancel()
+	var obs InfluxObs
+	if obs.PingErr = l.Influx.Ping(ctx); obs.PingErr != nil {
+		return obs
+	}
+	obs.Due = l.Tip.Due(now, l.Delay)
+	if obs.Due.IsZero() {
+		return obs
+	}
+	n, err := l.pointsSince(ctx, obs.Due)
+	if err != nil {
+		obs.QueryErr = err
+		return obs
+	}
+	obs.Stored = n
+	if !n {
+		obs.Newest, _ = l.newest(ctx, obs.Due.Add(-10*time.Minute))
+	}
+	return obs
+}
+
+// pointsSince says whether the database's default retention policy (raw: the 1-minute
+// statistics) holds a statistic at t or later; it reads at most one point.
+func (l *Live) pointsSince(ctx context.Context, t time.Time) (bool, error) {
+	series, err := l.Influx.Query(ctx, fmt.Sprintf(`SELECT "samples" FROM "link_stats" WHERE time >= %dms LIMIT 1`, t.UnixMilli()))
+	return len(series) > 0 && len(series[0].Values) > 0, err
+}
+
+// newest is the time of the newest statistic since t (zero when none).
+func (l *Live) newest(ctx context.Context, since time.Time) (time.Time, error) {
+	series, err := l.Influx.Query(ctx, fmt.Sprintf(`SELECT last("samples") FROM "link_stats" WHERE time >= %dms`, since.UnixMilli()))
+	if err != nil || len(series) == 0 || len(series[0].Values) == 0 {
+		return time.Time{}, err
+	}
+	return time.UnixMilli(series[0].Millis(series[0].Values[0])), nil
+}
+
+// Follow consumes the raw topics and the stats topic with cl (assigned partitions, no group)
+// until ctx ends, noting each agent's records in book and each 1-minute statistic in tip. It
+// returns early only when Kafka refuses the watchdog (credential or ACL).
+func Follow(ctx context.Context, cl *kgo.Client, book *AgentBook, tip *StatsTip) error {
+	for ctx.Err() == nil {
+		fetches := cl.PollFetches(ctx)
+		var refused error
+		fetches.EachError(func(topic string, _ int32, err error) {
+			if reason, ok := kafkaconn.Refusal(err); ok {
+				refused = fmt.Errorf("kafka: %s: %s", topic, reason)
+			}
+		})
+		if refused != nil {
+			return refused
+		}
+		fetches.EachRecord(func(r *kgo.Record) { note(r, book, tip) })
+	}
+	return nil
+}
+
+// FollowTopics are the topics Follow reads.
+func FollowTopics() []string { return append(slices.Clone(contract.RawTopics), contract.TopicStats) }
+
+// note files one record: a raw sample under its agent, a 1-minute statistic in the tip.
+func note(r *kgo.Record, book *AgentBook, tip *StatsTip) {
+	if r.Topic == contract.TopicStats {
+		var s struct {
+			Window string `json:"window"`
+			TS     int64  `json:"ts"`
+		}
+		if json.Unmarshal(r.Value, &s) == nil && s.Window == "1m" && s.TS > 0 {
+			tip.Record(r.Timestamp, time.UnixMilli(s.TS))
+		}
+		return
+	}
+	sent, ok := SentMs(r.Headers)
+	book.Record(SampleSource(r.Key, r.Value), r.Timestamp, sent, ok)
+}
+
+// SampleSource is the agent host of a raw sample: its key's src ("src|dst", the key every agent
+// sets), else the value's src field.
+func SampleSource(key, value []byte) string {
+	if i := bytes.IndexByte(key, '|'); i > 0 {
+		return string(key[:i])
+	}
+	var s struct {
+		Src string `json:"src"`
+	}
+	_ = json.Unmarshal(value, &s)
+	return s.Src
+}
+
+// SentMs reads the contract's sent_ms header: the agent's clock when it produced the record.
+func SentMs(headers []kgo.RecordHeader) (int64, bool) {
+	for _, h := range headers {
+		if h.Key == contract.HeaderSentMs {
+			n, err := strconv.ParseInt(string(h.Value), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,50 @@
+package watchdog
+
+import (
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/ingest/contract"
+)
+
+func TestARawRecordIsFiledUnderItsAgentWithItsSentTime(t *testing.T) {
+	book, tip := NewAgentBook(10), &StatsTip{}
+	broker := at(0)
+	note(&kgo.Record{Topic: contract.TopicRawRTT, Key: []byte("perfsonar.ihep.ac.cn|cclhcone01.in2p3.fr"), Timestamp: broker,
+		Headers: []kgo.RecordHeader{{Key: contract.HeaderSentMs, Value: []byte("1795466887500")}}}, book, tip)
+	note(&kgo.Record{Topic: contract.TopicRawHost, Value: []byte(`{"src":"keyless.example.org"}`), Timestamp: broker}, book, tip)
+	v, _ := book.Views()
+	if len(v) != 2 || v[1].Host != "perfsonar.ihep.ac.cn" || v[1].Skews != 1 || v[1].Skew != -500*time.Millisecond || v[0].Host != "keyless.example.org" {
+		t.Fatalf("%+v", v)
+	}
+	if _, ok := SentMs([]kgo.RecordHeader{{Key: contract.HeaderSentMs, Value: []byte("soon")}}); ok {
+		t.Fatal("a header that is no number was read")
+	}
+}
+
+func TestOnlyMinuteStatisticsMoveTheTip(t *testing.T) {
+	book, tip := NewAgentBook(10), &StatsTip{}
+	note(&kgo.Record{Topic: contract.TopicStats, Timestamp: at(0), Value: []byte(`{"window":"1h","ts":1795466940000}`)}, book, tip)
+	if !tip.Due(at(600), time.Minute).IsZero() {
+		t.Fatal("an hourly statistic is due in the raw policy")
+	}
+	note(&kgo.Record{Topic: contract.TopicStats, Timestamp: at(0), Value: []byte(`{"window":"1m","ts":1795466880000}`)}, book, tip)
+	if d := tip.Due(at(600), time.Minute); d.UnixMilli() != 1795466880000 {
+		t.Fatalf("%v", d)
+	}
+	if v, _ := book.Views(); len(v) != 0 {
+		t.Fatal("a statistic was taken for an agent")
+	}
+}
+
+func TestTheFollowedTopicsAreTheRawOnesAndStats(t *testing.T) {
+	got := FollowTopics()
+	if len(got) != len(contract.RawTopics)+1 || got[len(got)-1] != contract.TopicStats {
+		t.Fatalf("%v", got)
+	}
+	if len(contract.RawTopics) == len(got) {
+		t.Fatal("FollowTopics changed the contract's list")
+	}
+}

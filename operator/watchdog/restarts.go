@@ -1,0 +1,47 @@
+package watchdog
+
+import (
+	"fmt"
+	"time"
+)
+
+// RestartCheck: the job is not restarting in a loop, i.e. its numRestarts did not rise by Limit
+// or more within Window. One restart (a TaskManager lost and replaced) is not a loop; the job
+// check reports the tasks it lacks meanwhile.
+type RestartCheck struct {
+	Window time.Duration
+	Limit  int64
+
+	job     string       // the job id the history is of
+	history []restartObs // oldest first, within Window of the latest
+}
+
+type restartObs struct {
+	at    time.Time
+	count int64
+}
+
+// Judge implements Check: nothing when the job or its restarts are unknown (the job check says why).
+func (c *RestartCheck) Judge(o *Observations) []Finding {
+	j := o.Flink.Job
+	if o.Flink.Err != nil || j == nil || o.Flink.RestartsErr != nil {
+		return nil
+	}
+	if j.ID != c.job {
+		c.job, c.history = j.ID, nil
+	}
+	c.history = append(c.history, restartObs{o.Now, o.Flink.Restarts})
+	for len(c.history) > 1 && o.Now.Sub(c.history[0].at) > c.Window {
+		c.history = c.history[1:]
+	}
+	rose := o.Flink.Restarts - c.history[0].count
+	f := Finding{Component: ComponentRestarts, Subject: AnySubject, Severity: SeverityCritical, Healthy: rose < c.Limit,
+		Evidence: map[string]any{"job": o.Flink.Name, "job_id": j.ID, "restarts": o.Flink.Restarts,
+			"restarts_in_window": rose, "window_s": seconds(c.Window)}}
+	if f.Healthy {
+		f.Message = fmt.Sprintf("job %s: %d restarts in the last %s (%d in all)", o.Flink.Name, rose, c.Window, o.Flink.Restarts)
+	} else {
+		f.Message = fmt.Sprintf("job %s is restarting in a loop: %d restarts in the last %s (%d in all)", o.Flink.Name, rose, c.Window, o.Flink.Restarts)
+	}
+	return []Finding{f}
+}

@@ -1,0 +1,44 @@
+package watchdog
+
+import (
+	"testing"
+	"time"
+)
+
+func restartsAt(s float64, id string, n int64) *Observations {
+	return &Observations{Now: at(s), Flink: FlinkObs{Name: "j", Job: ptr(job(id, "RUNNING", 18, 18, 1)), Restarts: n}}
+}
+
+func TestRestartsInALoopAndTheirEnd(t *testing.T) {
+	c := &RestartCheck{Window: 10 * time.Minute, Limit: 3}
+	steps := []struct {
+		s       float64
+		n       int64
+		healthy bool
+	}{
+		{0, 5, true},    // restarts before the watchdog looked are not a loop
+		{60, 6, true},   // one restart: a TaskManager replaced
+		{120, 7, true},  // two
+		{180, 8, false}, // three within 10 minutes: a loop
+		{600, 8, false}, // still within the window of the first
+		{781, 8, true},  // ten minutes without a restart
+		{2000, 9, true},
+	}
+	for _, st := range steps {
+		f := c.Judge(restartsAt(st.s, "a", st.n))
+		if len(f) != 1 || f[0].Healthy != st.healthy {
+			t.Fatalf("at %gs with %d restarts: %+v", st.s, st.n, f)
+		}
+	}
+	// a new job (resubmitted) starts a new history
+	if f := c.Judge(restartsAt(2010, "b", 0)); !f[0].Healthy || f[0].Evidence["restarts_in_window"] != int64(0) {
+		t.Fatalf("%+v", f)
+	}
+}
+
+func TestRestartsAreNotJudgedWithoutAJob(t *testing.T) {
+	c := &RestartCheck{Window: time.Minute, Limit: 1}
+	if f := c.Judge(&Observations{Now: at(0)}); len(f) != 0 {
+		t.Fatalf("%+v", f)
+	}
+}

@@ -1,0 +1,56 @@
+package watchdog
+
+import (
+	"testing"
+	"time"
+
+	"longhaul/ingest/contract"
+)
+
+func TestEpisodesKeepOnlyWhatTheLastWatchdogEventLeftOpen(t *testing.T) {
+	job1 := degraded(bad(ComponentJob, "*"), at(0), at(60), "watchdog:flink_job:*:a")
+	job1back := recovered(good(ComponentJob, "*"), at(0), at(120), "watchdog:flink_job:*:a")
+	job2 := degraded(bad(ComponentJob, "*"), at(200), at(260), "watchdog:flink_job:*:b")
+	agentBad := bad(ComponentAgent, "h1")
+	agentBad.Evidence = map[string]any{"last_seen_ms": at(-300).UnixMilli()}
+	agent := degraded(agentBad, at(-100), at(0), "watchdog:agent:h1:c")
+	lag := degraded(bad(LagComponent("g"), "*"), at(0), at(10), "watchdog:lag")
+	lagBack := recovered(good(LagComponent("g"), "*"), at(0), at(20), "watchdog:lag")
+	foreign := job2
+	foreign.ProbeID = "collapse-detector"
+	foreign.Evidence = map[string]any{"component": "flink_restarts"}
+	other := Event{Schema: "event", Version: 1, Kind: contract.KindThroughputCollapse, ProbeID: ProbeID, Evidence: map[string]any{"component": "x"}}
+	var recs [][]byte
+	for _, e := range []Event{job1, agent, lag, job1back, lagBack, job2, foreign, other} {
+		recs = append(recs, e.Marshal())
+	}
+	recs = append(recs, []byte("not json"))
+	open := Episodes(recs)
+	if len(open) != 2 {
+		t.Fatalf("%+v", open)
+	}
+	byID := map[string]Episode{}
+	for _, e := range open {
+		byID[e.ID] = e
+	}
+	j, a := byID["watchdog:flink_job:*:b"], byID["watchdog:agent:h1:c"]
+	if j.Component != ComponentJob || j.Subject != "*" || !j.Since.Equal(at(200)) {
+		t.Fatalf("job %+v", j)
+	}
+	if a.Subject != "h1" || !a.Since.Equal(at(-100)) || a.Evidence["since_ms"] != nil || a.Evidence["component"] != nil {
+		t.Fatalf("agent %+v", a)
+	}
+
+	tr, book := NewTracker(0), NewAgentBook(10)
+	Resume(tr, book, open)
+	views, _ := book.Views()
+	if len(views) != 1 || views[0].Host != "h1" || !views[0].LastSeen.Equal(at(-300)) {
+		t.Fatalf("the silent agent is not watched again: %+v", views)
+	}
+	// still silent: no second alert; the job back: its recovery closes episode b
+	o := &Observations{Now: at(400), Agents: views}
+	ev := tr.Observe(o.Now, append(SilenceCheck{Factor: 3, Floor: time.Minute, MinGaps: 3, Patience: time.Minute}.Judge(o), good(ComponentJob, "*")))
+	if len(ev) != 1 || ev[0].Kind != contract.KindPipelineRecovered || ev[0].EpisodeID != "watchdog:flink_job:*:b" {
+		t.Fatalf("%+v", ev)
+	}
+}
