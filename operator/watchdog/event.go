@@ -44,12 +44,18 @@ func (e Event) Marshal() []byte {
 	return b
 }
 
-// EpisodeID names an episode of a component and subject by when it turned bad: the same for the
-// alert and its recovery, and for the alert written again by a watchdog restarted before the
-// first was read back.
-func EpisodeID(component, subject string, since time.Time) string {
-	return fmt.Sprintf("watchdog:%s:%s:%d", component, subject, since.UnixMilli())
+// EpisodeID names an episode of a watchdog instance, component and subject by when it turned
+// bad: the same for the alert and its recovery.
+func EpisodeID(instance, component, subject string, since time.Time) string {
+	if instance == "" {
+		return fmt.Sprintf("watchdog:%s:%s:%d", component, subject, since.UnixMilli())
+	}
+	return fmt.Sprintf("watchdog:%s:%s:%s:%d", instance, component, subject, since.UnixMilli())
 }
+
+// EvidenceInstance is the evidence key naming the watchdog instance that raised an event (the job
+// it watches): a watchdog takes up only its own episodes after a restart, never another's.
+const EvidenceInstance = "watchdog"
 
 // degraded is the alert of a finding bad since since.
 func degraded(f Finding, since, now time.Time, episode string) Event {

@@ -14,7 +14,7 @@ func TestEvidenceIsFlatWithSchemaKeysAndTheComponentLast(t *testing.T) {
 	f := Finding{Component: ComponentLag + "/longhaul-telegraf-stats", Subject: "*", Message: strings.Repeat("m", 3000),
 		Evidence: map[string]any{"Lag-Records": int64(5), "9lives": true, "took": 1500 * time.Millisecond,
 			"error": errors.New(strings.Repeat("é", 400)), "when": at(1), "component": "forged"}}
-	e := degraded(f, at(0), at(1), EpisodeID(f.Component, f.Subject, at(0)))
+	e := degraded(f, at(0), at(1), EpisodeID("", f.Component, f.Subject, at(0)))
 	validEvent(t, e)
 	ev := e.Evidence
 	if ev["lag_records"] != int64(5) || ev["x_9lives"] != true || ev["took"] != 1.5 || ev["when"] != at(1).UnixMilli() ||
@@ -43,9 +43,10 @@ func TestAHostEventIsKeyedAndSourcedByTheHost(t *testing.T) {
 }
 
 func TestEpisodeIDIsStable(t *testing.T) {
-	if EpisodeID(ComponentJob, "*", at(0)) != EpisodeID(ComponentJob, "*", at(0)) ||
-		EpisodeID(ComponentJob, "*", at(0)) == EpisodeID(ComponentJob, "*", at(1)) {
-		t.Fatal("episode ids are not a function of component, subject and start")
+	if EpisodeID("j", ComponentJob, "*", at(0)) != EpisodeID("j", ComponentJob, "*", at(0)) ||
+		EpisodeID("j", ComponentJob, "*", at(0)) == EpisodeID("j", ComponentJob, "*", at(1)) ||
+		EpisodeID("j", ComponentJob, "*", at(0)) == EpisodeID("k", ComponentJob, "*", at(0)) {
+		t.Fatal("episode ids are not a function of instance, component, subject and start")
 	}
 }
 
@@ -58,6 +59,7 @@ func TestTheContractsExamplesAreWhatTheWatchdogWrites(t *testing.T) {
 		return &Observations{Flink: FlinkObs{Name: "longhaul-link-monitor", Job: &j}}
 	}
 	tr := NewTracker(time.Minute)
+	tr.Instance = "longhaul-link-monitor"
 	tr.Observe(since, JobCheck{}.Judge(obs(0)))
 	down := tr.Observe(since.Add(time.Minute), JobCheck{}.Judge(obs(0)))
 	back := tr.Observe(since.Add(2*time.Minute), JobCheck{}.Judge(obs(18)))

@@ -82,6 +82,9 @@ func (l *Live) flinkObs(ctx context.Context) FlinkObs {
 // lags reads every watched group's lag: end offsets minus committed offsets, over the partitions
 // it has committed.
 func (l *Live) lags(ctx context.Context) ([]GroupLag, error) {
+	if len(l.Groups) == 0 {
+		return nil, nil // kadm's Lag of no group is every group's
+	}
 	ctx, cancel := l.bounded(ctx)
 	defer cancel()
 	// a copy: kadm's Lag reuses the slice it is given for its own bookkeeping

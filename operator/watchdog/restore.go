@@ -7,16 +7,20 @@ import (
 	"longhaul/ingest/contract"
 )
 
-// Episodes rebuilds the watchdog's open episodes from events read back from the events topic, in
-// the order they were written (one subject's events share a key, so a partition, so an order):
-// for each component and subject the last of its pipeline_degraded and pipeline_recovered decides. Events of other probes, other kinds and unreadable records are
-// skipped.
-func Episodes(records [][]byte) []Episode {
+// Episodes rebuilds the open episodes of the watchdog instance from events read back from the
+// events topic, in the order they were written (one subject's events share a key, so a partition,
+// so an order): for each component and subject the last of its pipeline_degraded and
+// pipeline_recovered decides. Events of other instances, other probes, other kinds and unreadable
+// records are skipped.
+func Episodes(records [][]byte, instance string) []Episode {
 	last := map[string]Event{}
 	var order []string
 	for _, raw := range records {
 		var e Event
 		if json.Unmarshal(raw, &e) != nil || e.ProbeID != ProbeID || e.Component() == "" {
+			continue
+		}
+		if by, _ := e.Evidence[EvidenceInstance].(string); by != instance {
 			continue
 		}
 		if e.Kind != contract.KindPipelineDegraded && e.Kind != contract.KindPipelineRecovered {
@@ -40,7 +44,7 @@ func Episodes(records [][]byte) []Episode {
 		}
 		ev := map[string]any{}
 		for k, v := range e.Evidence {
-			if k != "component" && k != "since_ms" {
+			if k != "component" && k != "since_ms" && k != EvidenceInstance {
 				ev[k] = v
 			}
 		}

@@ -20,12 +20,18 @@ func TestEpisodesKeepOnlyWhatTheLastWatchdogEventLeftOpen(t *testing.T) {
 	foreign.ProbeID = "collapse-detector"
 	foreign.Evidence = map[string]any{"component": "flink_restarts"}
 	other := Event{Schema: "event", Version: 1, Kind: contract.KindThroughputCollapse, ProbeID: ProbeID, Evidence: map[string]any{"component": "x"}}
+	otherInstance := degraded(bad(ComponentInflux, "*"), at(0), at(60), "watchdog:other:influxdb_writes")
+	otherInstance.Evidence[EvidenceInstance] = "longhaul-test-job"
 	var recs [][]byte
 	for _, e := range []Event{job1, agent, lag, job1back, lagBack, job2, foreign, other} {
+		e.Evidence[EvidenceInstance] = "longhaul-link-monitor"
 		recs = append(recs, e.Marshal())
 	}
-	recs = append(recs, []byte("not json"))
-	open := Episodes(recs)
+	recs = append(recs, otherInstance.Marshal(), []byte("not json"))
+	if open := Episodes(recs, "longhaul-test-job"); len(open) != 1 || open[0].Component != ComponentInflux {
+		t.Fatalf("the other instance's episodes: %+v", open)
+	}
+	open := Episodes(recs, "longhaul-link-monitor")
 	if len(open) != 2 {
 		t.Fatalf("%+v", open)
 	}
@@ -37,7 +43,8 @@ func TestEpisodesKeepOnlyWhatTheLastWatchdogEventLeftOpen(t *testing.T) {
 	if j.Component != ComponentJob || j.Subject != "*" || !j.Since.Equal(at(200)) {
 		t.Fatalf("job %+v", j)
 	}
-	if a.Subject != "h1" || !a.Since.Equal(at(-100)) || a.Evidence["since_ms"] != nil || a.Evidence["component"] != nil {
+	if a.Subject != "h1" || !a.Since.Equal(at(-100)) || a.Evidence["since_ms"] != nil || a.Evidence["component"] != nil ||
+		a.Evidence[EvidenceInstance] != nil {
 		t.Fatalf("agent %+v", a)
 	}
 

@@ -31,7 +31,7 @@ func TestAClockBeyondTheContractsToleranceNamesItsHost(t *testing.T) {
 	if !strings.Contains(f[2].Message, "ahead of") {
 		t.Fatalf("%+v", f[2])
 	}
-	e := degraded(f[1], at(0), at(60), EpisodeID(f[1].Component, f[1].Subject, at(0)))
+	e := degraded(f[1], at(0), at(60), EpisodeID("", f[1].Component, f[1].Subject, at(0)))
 	validEvent(t, e)
 	if e.Src != "behind.example.org" {
 		t.Fatalf("the event does not name the host: %+v", e)

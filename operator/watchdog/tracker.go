@@ -17,8 +17,11 @@ const (
 // an episode id. A component that turns good within the grace raises nothing. One that a cycle
 // does not report (its check could not look) keeps its state.
 type Tracker struct {
-	Grace  time.Duration
-	states map[string]*tracked
+	Grace time.Duration
+	// Instance names this watchdog in its events (evidence.watchdog) and episode ids: the job it
+	// watches. Two watchdogs of different jobs never take up each other's episodes.
+	Instance string
+	states   map[string]*tracked
 }
 
 type tracked struct {
@@ -54,17 +57,25 @@ func (t *Tracker) Observe(now time.Time, findings []Finding) []Event {
 			fallthrough
 		case !f.Healthy:
 			if !s.alerted && now.Sub(s.since) >= t.Grace {
-				s.alerted, s.episode = true, EpisodeID(f.Component, f.Subject, s.since)
-				out = append(out, degraded(f, s.since, now, s.episode))
+				s.alerted, s.episode = true, EpisodeID(t.Instance, f.Component, f.Subject, s.since)
+				out = append(out, t.sign(degraded(f, s.since, now, s.episode)))
 			}
 		case s.bad:
 			if s.alerted {
-				out = append(out, recovered(f, s.since, now, s.episode))
+				out = append(out, t.sign(recovered(f, s.since, now, s.episode)))
 			}
 			s.bad, s.alerted, s.episode, s.since = false, false, "", now
 		}
 	}
 	return out
+}
+
+// sign names the instance in the event's evidence.
+func (t *Tracker) sign(e Event) Event {
+	if t.Instance != "" {
+		e.Evidence[EvidenceInstance] = t.Instance
+	}
+	return e
 }
 
 // Episode is an alert still open: what Restore rebuilds from the events topic.

@@ -10,9 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kgo"
-
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
@@ -96,49 +93,10 @@ func runWatchdog(env *cli.Env, args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	start := time.Now()
-	cl, err := conn.NewClient(kgo.ConsumeTopics(watchdog.FollowTopics()...),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AfterMilli(start.Add(-*lookback).UnixMilli())))
+	err = watchdog.Serve(ctx, watchdog.Options{Kafka: conn, Flink: &flink.Client{URL: *flinkURL}, Influx: ic,
+		Job: *job, Groups: watched, Interval: *interval, Grace: *grace, Lookback: *lookback, RestoreSince: *restoreSince,
+		Timeout: *timeout, MaxHosts: *maxHosts, Thresholds: th, StatusFile: *statusFile, Log: logWriter{env}})
 	if err != nil {
-		return env.Fail("%v", err)
-	}
-	defer cl.Close()
-	if err := ping(ctx, cl, conn); err != nil {
-		return env.Fail("%v", err)
-	}
-	logf(env, "watching job %s, groups %s, every %s (grace %s); kafka %s; status %s",
-		*job, strings.Join(watched, ","), *interval, *grace, conn, *statusFile)
-
-	tracker, book := watchdog.NewTracker(*grace), watchdog.NewAgentBook(*maxHosts)
-	rctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	back, err := watchdog.ReadBack(rctx, conn.NewClient, start.Add(-*restoreSince))
-	cancel()
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	open := watchdog.Episodes(back)
-	watchdog.Resume(tracker, book, open)
-	logf(env, "read back %d of its events: %d episodes open", len(back), len(open))
-
-	tip := &watchdog.StatsTip{}
-	live := &watchdog.Live{Flink: &flink.Client{URL: *flinkURL}, Job: *job, Admin: kadm.NewClient(cl), Groups: watched,
-		Influx: ic, Book: book, Tip: tip, Delay: th.InfluxDelay, Timeout: *timeout}
-	wd := &watchdog.Watchdog{Job: *job, Interval: *interval, StatusFile: *statusFile, Checks: th.Checks(),
-		Tracker: tracker, Silence: th.Silence(), Observe: live.Observe, Publish: watchdog.Publisher(cl), Log: logWriter{env}}
-
-	ctx, cancelAll := context.WithCancel(ctx)
-	defer cancelAll()
-	followed := make(chan error, 1)
-	go func() {
-		followed <- watchdog.Follow(ctx, cl, book, tip)
-		cancelAll()
-	}()
-	err = wd.Run(ctx)
-	cancelAll()
-	if ferr := <-followed; err == nil {
-		err = ferr
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
 		return env.Fail("%v", err)
 	}
 	logf(env, "stopped")
