@@ -30,10 +30,11 @@ const (
 )
 
 type agentTrack struct {
-	lastSeen time.Time
-	records  int64
-	gaps     []time.Duration // the last keepGaps, oldest first
-	skews    []int64         // ms, the last keepSkews, oldest first
+	firstSeen time.Time
+	lastSeen  time.Time
+	records   int64
+	gaps      []time.Duration // the last keepGaps, oldest first
+	skews     []int64         // ms, the last keepSkews, oldest first
 }
 
 // NewAgentBook is an empty book of at most max hosts.
@@ -55,8 +56,11 @@ func (b *AgentBook) Record(host string, broker time.Time, sentMs int64, hasSent 
 			b.untracked++
 			return
 		}
-		t = &agentTrack{}
+		t = &agentTrack{firstSeen: broker}
 		b.hosts[host] = t
+	}
+	if broker.Before(t.firstSeen) {
+		t.firstSeen = broker
 	}
 	t.records++
 	if !t.lastSeen.IsZero() && broker.Sub(t.lastSeen) >= BurstGap {
@@ -79,7 +83,7 @@ func (b *AgentBook) Seed(host string, lastSeen time.Time) {
 	if _, ok := b.hosts[host]; ok || len(b.hosts) >= b.Max {
 		return
 	}
-	b.hosts[host] = &agentTrack{lastSeen: lastSeen}
+	b.hosts[host] = &agentTrack{firstSeen: lastSeen, lastSeen: lastSeen}
 }
 
 // AgentView is what the book knows of one host.
@@ -90,6 +94,7 @@ type AgentView struct {
 	Gaps     int           `json:"gaps"`   // gaps observed (up to 16 kept)
 	UsualGap time.Duration `json:"-"`      // median of the kept gaps (0: none yet)
 	MaxGap   time.Duration `json:"-"`      // longest of the kept gaps
+	Span     time.Duration `json:"-"`      // from its first record seen to its last
 	Skews    int           `json:"skew_n"` // clock offsets observed (up to 64 kept)
 	Skew     time.Duration `json:"-"`      // median of sent time − broker time (valid when Skews > 0)
 }
@@ -100,7 +105,8 @@ func (b *AgentBook) Views() ([]AgentView, int64) {
 	defer b.mu.Unlock()
 	out := make([]AgentView, 0, len(b.hosts))
 	for h, t := range b.hosts {
-		v := AgentView{Host: h, LastSeen: t.lastSeen, Records: t.records, Gaps: len(t.gaps), Skews: len(t.skews)}
+		v := AgentView{Host: h, LastSeen: t.lastSeen, Records: t.records, Gaps: len(t.gaps), Skews: len(t.skews),
+			Span: t.lastSeen.Sub(t.firstSeen)}
 		if len(t.gaps) > 0 {
 			v.UsualGap = median(t.gaps)
 			v.MaxGap = slices.Max(t.gaps)

@@ -15,7 +15,7 @@ func TestTheBookCoalescesBurstsAndKeepsTheMedianGap(t *testing.T) {
 	}
 	v, _ := b.Views()
 	if len(v) != 1 || v[0].Records != 25 || v[0].Gaps != 4 || v[0].UsualGap != 60*time.Second-400*time.Millisecond ||
-		v[0].MaxGap != 90*time.Second-400*time.Millisecond || !v[0].LastSeen.Equal(at(270.4)) {
+		v[0].MaxGap != 90*time.Second-400*time.Millisecond || !v[0].LastSeen.Equal(at(270.4)) || v[0].Span != at(270.4).Sub(at(0)) {
 		t.Fatalf("%+v", v)
 	}
 	// a record older than the last seen (another partition's) does not move it back

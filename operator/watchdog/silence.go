@@ -8,7 +8,9 @@ import (
 // SilenceCheck: each agent publishes on its schedule. An agent is silent when nothing of it has
 // reached the broker for longer than Factor × its usual gap (the median gap between its bursts of
 // records), and never less than Floor. Until MinGaps gaps are known its schedule is not, and it
-// gets max(Factor × its longest gap, Patience).
+// gets max(Factor × its longest gap, Patience); but one heard for Patience already without that
+// many gaps publishes without pause (every record within BurstGap of the last), and its usual
+// gap is under BurstGap.
 type SilenceCheck struct {
 	Factor   float64
 	Floor    time.Duration
@@ -18,7 +20,10 @@ type SilenceCheck struct {
 
 // Limit is how long host may be silent.
 func (c SilenceCheck) Limit(v AgentView) time.Duration {
-	if v.Gaps < c.MinGaps {
+	switch {
+	case v.Gaps < c.MinGaps && v.Span >= c.Patience:
+		return max(time.Duration(c.Factor*float64(max(v.MaxGap, BurstGap))), c.Floor)
+	case v.Gaps < c.MinGaps:
 		return max(time.Duration(c.Factor*float64(v.MaxGap)), c.Patience, c.Floor)
 	}
 	return max(time.Duration(c.Factor*float64(v.UsualGap)), c.Floor)
