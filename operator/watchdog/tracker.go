@@ -143,13 +143,3 @@ func (t *Tracker) States() []ComponentState {
 	})
 	return out
 }
-
-// Forget drops the healthy components no cycle has reported since before: an agent gone long
-// enough that its statistics were dropped. Open episodes are kept.
-func (t *Tracker) Forget(before time.Time) {
-	for k, s := range t.states {
-		if !s.bad && s.seen.Before(before) {
-			delete(t.states, k)
-		}
-	}
-}
