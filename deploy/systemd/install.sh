@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Install Longhaul under systemd on a real host, from a checkout where `make build` ran
+# (deploy/systemd/README.md). As root:
+#   install.sh files [--agent] [--destdir DIR]  programs into /opt/longhaul, units into /etc/systemd/system
+#   install.sh central                          the central host's user, folders, secrets and configs
+#   install.sh setup                            once Kafka and InfluxDB run: InfluxDB's admin, then
+#                                               `longhaul setup` (topics, users, ACLs, database)
+#   install.sh agent                            a sender host's agent user and config
+# The configs are those scripts/stack writes for `make up` (its configure_* functions, same
+# defaults.env), with the stack's folders moved: configs in /etc/longhaul/<service>, data in
+# /var/lib/longhaul/<service>, secrets in /etc/longhaul/secrets. An existing config is never
+# overwritten. Kafka, Flink, InfluxDB and Telegraf come from the stack's cache (.stack/cache):
+# `install.sh fetch` downloads and builds whatever of them is missing.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+UNITS="${ROOT}/deploy/systemd"
+: "${LONGHAUL_BIN:=${ROOT}/bin}"   # what `make build` wrote
+PREFIX=/opt/longhaul ETC=/etc/longhaul STATE=/var/lib/longhaul
+# The stack's settings as a real host has them (lib.sh derives the rest from these).
+export LONGHAUL_SECRETS_DIR="${ETC}/secrets" LONGHAUL_FLINK_STATE_DIR="${STATE}/flink"
+# shellcheck source=../../scripts/stack/lib.sh
+. "${ROOT}/scripts/stack/lib.sh"
+LOG_TAG=install
+load_services
+# the secrets folder: root's, its group the daemons' (lib.sh's own makes it 0700)
+secrets_dir() {
+  mkdir -p "${LONGHAUL_SECRETS_DIR}" && chmod 0750 "${LONGHAUL_SECRETS_DIR}" && echo "${LONGHAUL_SECRETS_DIR}"
+}
+
+# copy_tree SRC DST: DST becomes a copy of SRC, swapped in whole (a running JVM keeps its jars).
+copy_tree() {
+  rm -rf "$2.new" && mkdir -p "$(dirname "$2")" && cp -a "$1" "$2.new"
+  rm -rf "$2.old" && { [ ! -e "$2" ] || mv "$2" "$2.old"; } && mv "$2.new" "$2" && rm -rf "$2.old"
+}
+
+need() { [ -e "$1" ] || die "$1 is missing ($2)"; }
+
+files() {
+  local agent=0 dest="" p
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --agent) agent=1 ;;
+      --destdir) dest="$2"; shift ;;
+      *) die "files: unknown argument $1" ;;
+    esac
+    shift
+  done
+  p="${dest}${PREFIX}"
+  need "${LONGHAUL_BIN}/longhaul-probe" "make build"
+  install -d "$p/bin" "${dest}/etc/systemd/system"
+  install -m 0755 "${LONGHAUL_BIN}/longhaul-probe" "$p/bin/"
+  # the programs find ingest/ above their bin/ (internal/checkout): schemas, topics, retention
+  copy_tree "${ROOT}/ingest/schemas" "$p/ingest/schemas"
+  install -m 0644 "${UNITS}/longhaul-probe.service" "${dest}/etc/systemd/system/"
+  [ "$agent" = 1 ] && return 0
+  need "${LONGHAUL_BIN}/longhaul" "make build"
+  need "${LONGHAUL_BIN}/longhaul-flink.jar" "make build"
+  need "$(kafka_home)/libs" "install.sh fetch"
+  need "$(flink_home)/bin/jobmanager.sh" "install.sh fetch"
+  need "$(influxdb_home)/influxd" "install.sh fetch"
+  need "$(telegraf_home)/telegraf" "install.sh fetch"
+  install -m 0755 "${LONGHAUL_BIN}/longhaul" "$(influxdb_home)/influxd" "$(telegraf_home)/telegraf" "$p/bin/"
+  install -m 0644 "${LONGHAUL_BIN}/longhaul-flink.jar" "$p/bin/"
+  install -d "$p/ingest/influxdb" "$p/ingest/telegraf"
+  install -m 0644 "${ROOT}/ingest/topics.yaml" "${ROOT}/ingest/contract.yaml" "$p/ingest/"
+  install -m 0644 "${ROOT}/ingest/influxdb/retention.yaml" "$p/ingest/influxdb/"
+  install -m 0644 "${ROOT}/ingest/telegraf/telegraf.conf" "$p/ingest/telegraf/"
+  copy_tree "${ROOT}/dashboards/json" "$p/dashboards/json"
+  copy_tree "$(kafka_home)/libs" "$p/kafka/libs"
+  copy_tree "$(flink_home)" "$p/flink"
+  install -m 0644 "${UNITS}"/*.service "${UNITS}"/*.target "${dest}/etc/systemd/system/"
+  log "installed into ${dest:-/} (now: systemctl daemon-reload)"
+}
+
+fetch() {
+  local svc
+  for svc in kafka flink influxdb telegraf; do "install_${svc}"; done
+}
+
+add_user() {
+  id -u "$1" >/dev/null 2>&1 ||
+    useradd --system --user-group --home-dir "$2" --no-create-home --shell /usr/sbin/nologin "$1"
+}
+
+# generate SVC FILE...: run the stack's configure_SVC into STATE/SVC and move its config FILEs
+# (globs under that folder) into ETC/SVC; nothing when ETC/SVC exists already.
+generate() {
+  local svc="$1" f
+  shift
+  if [ -d "${ETC}/${svc}" ]; then
+    log "${ETC}/${svc} exists: left as it is"
+    return 0
+  fi
+  "configure_${svc}"
+  install -d -m 0755 "${ETC}/${svc}"
+  for f in "$@"; do mv "${STATE}/${svc}"/$f "${ETC}/${svc}/"; done
+  log "wrote ${ETC}/${svc} (what scripts/stack/${svc}.sh writes for make up)"
+}
+
+# The settings every central unit reads (EnvironmentFile=): where the services are, never who
+# a program is (a unit says that) nor a secret.
+write_env() {
+  [ -e "${ETC}/longhaul.env" ] && return 0
+  {
+    echo "# generated by deploy/systemd/install.sh from scripts/stack/defaults.env; yours to edit"
+    for v in LONGHAUL_KAFKA LONGHAUL_KAFKA_ADMIN LONGHAUL_KAFKA_SECURITY LONGHAUL_KAFKA_CA LONGHAUL_INFLUX \
+      LONGHAUL_INFLUX_DB LONGHAUL_INFLUX_CA LONGHAUL_FLINK LONGHAUL_SECRETS_DIR LONGHAUL_FLINK_STATE_DIR \
+      LONGHAUL_TELEGRAF_HEALTH_PORT; do
+      echo "$v=${!v}"
+    done
+  } >"${ETC}/longhaul.env"
+}
+
+central() {
+  use_jdk17
+  add_user longhaul "${STATE}"
+  install -d -m 0755 "${ETC}" "${STATE}"
+  install -d -o root -g longhaul -m 0750 "${LONGHAUL_SECRETS_DIR}"
+  # the stack's run folders become the services' state folders
+  RUN_ROOT="${STATE}"
+  kafka_home() { echo "${PREFIX}/kafka"; }
+  flink_home() { echo "${PREFIX}/flink"; }
+  generate kafka server.properties log4j2.properties
+  # server.log into the unit's LogsDirectory
+  sed -i "s#${STATE}/kafka/logs/#/var/log/longhaul/kafka/#" "${ETC}/kafka/log4j2.properties"
+  rm -rf "${STATE}/kafka/logs"
+  # FLINK_CONF_DIR: config.yaml and the distribution's logging configs
+  generate flink 'conf/*'
+  rm -rf "${STATE}/flink/conf" "${STATE}/flink/log"
+  generate influxdb influxdb.conf
+  # the services' users (up.sh's run_setup makes the same)
+  local u
+  for u in kafka-admin kafka-flink kafka-telegraf kafka-operator influx-writer influx-reader; do
+    ensure_secret "$u.password" >/dev/null
+  done
+  write_env
+  [ -e "${ETC}/job.args" ] || echo "# the job's arguments (flink-jobs/README.md), one or more per line" >"${ETC}/job.args"
+  chown -R longhaul:longhaul "${STATE}/kafka" "${STATE}/flink" "${STATE}/influxdb"
+  # what the daemons read (the units name each file): readable by their group; the CA's key,
+  # the admin certificate and the admin passwords stay root's
+  chgrp longhaul "${LONGHAUL_SECRETS_DIR}"/{ca.crt,broker.pem,influxdb.pem,kafka-flink.password,kafka-telegraf.password,influx-writer.password,kafka-operator.password,influx-reader.password}
+  chmod g+r "${LONGHAUL_SECRETS_DIR}"/{ca.crt,broker.pem,influxdb.pem,kafka-flink.password,kafka-telegraf.password,influx-writer.password,kafka-operator.password,influx-reader.password}
+  log "central host ready; edit ${ETC}/kafka/server.properties (listeners) for remote agents, then: install.sh setup"
+}
+
+# setup: InfluxDB's admin (the one statement a fresh auth-enabled InfluxDB takes without a user,
+# as scripts/stack/influxdb.sh makes it), then `longhaul setup` as up.sh runs it.
+setup() {
+  RUN_ROOT="${STATE}"
+  svc_given_up() { ! systemctl is-active --quiet "longhaul-$1"; }
+  influxdb_log() { echo "(journalctl -u longhaul-influxdb)"; }
+  [ -f "${STATE}/influxdb/meta/longhaul-admin" ] || bootstrap_influxdb_admin
+  wait_for "${LONGHAUL_START_TIMEOUT}" health_kafka || die "Kafka not healthy (journalctl -u longhaul-kafka)"
+  LONGHAUL_INFLUX_USER=admin LONGHAUL_INFLUX_PASSWORD_FILE="${LONGHAUL_SECRETS_DIR}/influx-admin.password" \
+    "${PREFIX}/bin/longhaul" setup --topics "${PREFIX}/ingest/topics.yaml" \
+    --retention "${PREFIX}/ingest/influxdb/retention.yaml" --users-from "${LONGHAUL_SECRETS_DIR}"
+}
+
+agent() {
+  add_user longhaul-probe "${STATE}/spool"
+  install -d -m 0755 "${ETC}"
+  if [ ! -e "${ETC}/longhaul-probe.yaml" ]; then
+    "${PREFIX}/bin/longhaul-probe" config sample >"${ETC}/longhaul-probe.yaml"
+    log "wrote ${ETC}/longhaul-probe.yaml: set src, kafka and the probes (collectors/README.md)"
+  fi
+}
+
+case "${1:-}" in
+  files | fetch | central | setup | agent) cmd="$1"; shift; "$cmd" "$@" ;;
+  *) sed -n '2,13p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
+esac

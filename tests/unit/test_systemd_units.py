@@ -1,0 +1,291 @@
+"""The systemd units of deploy/systemd, checked without booting them.
+
+`systemd-analyze verify` runs on a root that holds what `deploy/systemd/install.sh files` installs
+(from a stand-in build: the same file names, stub contents), the host's own system units and the
+OS prerequisites the units name (JDK 17 where defaults.env says, /bin/sh). verify only warns on a
+misspelt key or a bad value (exit 0), fails only on a missing executable or a missing Requires=,
+and is silent on a missing Wants=/After=/PartOf= unit: so any output at all fails, and this file
+adds what verify does not see (units named but not shipped, /opt/longhaul paths not installed,
+the supervision settings every unit must carry, users install.sh does not create). The corruption
+cases prove each check fails on a broken copy of a unit.
+"""
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy/systemd"
+INSTALL = DEPLOY / "install.sh"
+UNITS = sorted(p.name for p in [*DEPLOY.glob("*.service"), *DEPLOY.glob("*.target")])
+SERVICES = [u for u in UNITS if u.endswith(".service")]
+AGENT = "longhaul-probe.service"
+TARGET = "longhaul.target"
+
+# What every daemon runs under (the issue's supervision settings; docs: deploy/systemd/README.md).
+SUPERVISION = {"Type": "simple", "Restart": "always", "RestartSec": "2", "SuccessExitStatus": "143",
+               "TimeoutStopSec": "40", "KillMode": "control-group", "NoNewPrivileges": "yes",
+               "ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes"}
+DEPENDENCY_KEYS = ("Wants", "Requires", "Requisite", "BindsTo", "PartOf", "After", "Before", "WantedBy",
+                   "RequiredBy", "Upholds", "Conflicts", "OnFailure")
+
+
+def clean_env(**extra):
+    """An environment without the caller's LONGHAUL_* settings (test-all.sh exports some)."""
+    return {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8", **extra}
+
+
+def defaults():
+    """scripts/stack/defaults.env as the stack sees it, with nothing overridden; paths in the
+    checkout start with the word $ROOT."""
+    out = subprocess.run(["bash", "-c", 'set -a; . scripts/stack/defaults.env; env -0'], cwd=ROOT, check=True,
+                         capture_output=True, text=True, env=clean_env(LONGHAUL_ROOT="$ROOT")).stdout
+    return dict(kv.split("=", 1) for kv in out.split("\0") if "=" in kv)
+
+
+def parse(text):
+    """A unit file as {section: [(key, value), ...]}, continuation lines joined as systemd does."""
+    text = re.sub(r"\\\n", " ", text)
+    out, section = {}, None
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            section = out.setdefault(line.strip("[]"), [])
+        else:
+            key, _, value = line.partition("=")
+            section.append((key.strip(), value.strip()))
+    return out
+
+
+def values(unit, section, key):
+    return [v for k, v in unit.get(section, []) if k == key]
+
+
+def words(unit, section, key):
+    return [w for v in values(unit, section, key) for w in v.split()]
+
+
+def stub(path, executable=True):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n" if executable else "stub\n")
+    path.chmod(0o755 if executable else 0o644)
+
+
+def fake_build(tmp):
+    """bin/ as `make build` leaves it and a stack cache as `install.sh fetch` leaves it, with
+    stubs; the cache's paths are asked from scripts/stack (kafka_home, ...)."""
+    bin_dir, stack = tmp / "bin", tmp / "stack"
+    for name in ("longhaul", "longhaul-probe"):
+        stub(bin_dir / name)
+    stub(bin_dir / "longhaul-flink.jar", executable=False)
+    homes = subprocess.run(
+        ["bash", "-c", ". scripts/stack/lib.sh && load_services && kafka_home && flink_home && influxdb_home && telegraf_home"],
+        cwd=ROOT, check=True, capture_output=True, text=True, env=clean_env(LONGHAUL_STACK_DIR=str(stack))).stdout.split()
+    kafka, flink, influxdb, telegraf = map(pathlib.Path, homes)
+    stub(kafka / "libs/kafka_2.13.jar", executable=False)
+    for script in ("jobmanager.sh", "taskmanager.sh"):
+        stub(flink / "bin" / script)
+    stub(flink / "conf/config.yaml", executable=False)
+    stub(influxdb / "influxd")
+    stub(telegraf / "telegraf")
+    return clean_env(LONGHAUL_BIN=str(bin_dir), LONGHAUL_STACK_DIR=str(stack))
+
+
+def make_root(tmp, *install_args):
+    """A root as a host has it after `install.sh files ARGS`: the units, the programs, the host's
+    system units and the OS packages the units run (JDK 17 at defaults.env's path, /bin/sh)."""
+    root = tmp / "root"
+    subprocess.run(["bash", str(INSTALL), "files", *install_args, "--destdir", str(root)], check=True,
+                   capture_output=True, text=True, env=fake_build(tmp))
+    shutil.copytree("/usr/lib/systemd/system", root / "usr/lib/systemd/system", symlinks=True)
+    stub(root / defaults()["LONGHAUL_JAVA_HOME"].lstrip("/") / "bin/java")
+    stub(root / "bin/sh")
+    return root
+
+
+@pytest.fixture(scope="module")
+def central_root(tmp_path_factory):
+    return make_root(tmp_path_factory.mktemp("central"))
+
+
+def installed_units(root):
+    return sorted(p.name for p in (root / "etc/systemd/system").iterdir() if p.suffix in (".service", ".target"))
+
+
+def problems(root):
+    """Everything wrong with the units installed under root, one line each; [] when sound."""
+    names = installed_units(root)
+    run = subprocess.run(["systemd-analyze", "verify", f"--root={root}", "--man=no", "--generators=no", *names],
+                         capture_output=True, text=True, timeout=60)
+    found = [f"verify: {line}" for line in (run.stdout + run.stderr).splitlines()]
+    if run.returncode != 0:
+        found.append(f"verify: exit status {run.returncode}")
+    known = set(os.listdir(root / "usr/lib/systemd/system")) | set(names)
+    creates = set(re.findall(r"add_user (\S+)", INSTALL.read_text()))
+    for name in names:
+        unit = parse((root / "etc/systemd/system" / name).read_text())
+        for key in DEPENDENCY_KEYS:
+            for dep in words(unit, "Unit", key) + words(unit, "Install", key):
+                if dep not in known:
+                    found.append(f"{name}: {key}={dep}, a unit neither shipped nor the system's")
+        for path in re.findall(r"/opt/longhaul/[^\s'\"*]+", "\n".join(v for s in unit.values() for _, v in s)):
+            if not (root / path.lstrip("/")).exists():
+                found.append(f"{name}: names {path}, which install.sh does not install")
+        if not name.endswith(".service"):
+            continue
+        for key, want in SUPERVISION.items():
+            if values(unit, "Service", key) != [want]:
+                found.append(f"{name}: {key}={values(unit, 'Service', key)}, want {want}")
+        if values(unit, "Unit", "StartLimitIntervalSec") != ["0"]:
+            found.append(f"{name}: StartLimitIntervalSec=0 missing (a daemon waiting for Kafka must never be given up)")
+        if not values(unit, "Service", "MemoryMax"):
+            found.append(f"{name}: no MemoryMax")
+        user = values(unit, "Service", "User")
+        if len(user) != 1 or user[0] not in creates:
+            found.append(f"{name}: User={user}, not a user install.sh creates ({sorted(creates)})")
+    return found
+
+
+def test_the_installed_units_verify_without_a_word(central_root):
+    assert installed_units(central_root) == UNITS
+    assert problems(central_root) == []
+
+
+def test_an_agent_host_gets_the_agent_alone_and_it_verifies(tmp_path):
+    root = make_root(tmp_path, "--agent")
+    assert installed_units(root) == [AGENT]
+    assert problems(root) == []
+
+
+def set_line(old, new):
+    def edit(text):
+        assert old in text, f"the corruption case's line {old!r} is not in the unit any more"
+        return text.replace(old, new, 1)
+    return edit
+
+
+CORRUPTIONS = {
+    "misspelt key": ("longhaul-kafka.service", set_line("Restart=always", "Restart=always\nRestrat=always"),
+                     "Unknown key 'Restrat'"),
+    "bad value": ("longhaul-telegraf.service", set_line("Restart=always", "Restart=alwayz"),
+                  "Failed to parse service restart specifier"),
+    "bad memory size": ("longhaul-influxdb.service", set_line("MemoryMax=2G", "MemoryMax=2GB"),
+                        "Invalid memory limit '2GB'"),
+    "missing dependency (Wants)": ("longhaul-flink-taskmanager.service",
+                                   set_line("longhaul-flink-jobmanager.service", "longhaul-flink-jobmanger.service"),
+                                   "Wants=longhaul-flink-jobmanger.service, a unit neither shipped"),
+    "missing dependency (Requires)": ("longhaul-telegraf.service", set_line("[Service]", "Requires=longhaul-kafak.service\n[Service]"),
+                                      "Unit longhaul-kafak.service not found"),
+    "missing target (PartOf)": ("longhaul-job-keeper.service", set_line("PartOf=longhaul.target", "PartOf=longhaul-stack.target"),
+                                "PartOf=longhaul-stack.target, a unit neither shipped"),
+    "missing executable": ("longhaul-job-keeper.service", set_line("/opt/longhaul/bin/longhaul ", "/opt/longhaul/bin/longhual "),
+                           "Command /opt/longhaul/bin/longhual is not executable"),
+    "program under sh -c not installed": ("longhaul-telegraf.service", set_line("/bin/telegraf ", "/bin/telegraf2 "),
+                                          "names /opt/longhaul/bin/telegraf2"),
+    "supervision setting dropped": ("longhaul-watchdog.service", set_line("KillMode=control-group\n", ""),
+                                    "KillMode=[], want control-group"),
+    "user nobody creates": ("longhaul-probe.service", set_line("User=longhaul-probe", "User=probe"), "User=['probe']"),
+}
+
+
+@pytest.mark.parametrize("case", CORRUPTIONS)
+def test_a_corrupted_unit_is_caught(central_root, tmp_path, case):
+    name, edit, expected = CORRUPTIONS[case]
+    root = tmp_path / "root"
+    shutil.copytree(central_root, root, symlinks=True)
+    unit = root / "etc/systemd/system" / name
+    unit.write_text(edit(unit.read_text()))
+    found = problems(root)
+    assert any(expected in line for line in found), f"{case}: {expected!r} not in {found}"
+
+
+def unit(name):
+    return parse((DEPLOY / name).read_text())
+
+
+def stack_daemons():
+    """{supervisord program: its command's words} of every start_daemon call in scripts/stack,
+    ${LONGHAUL_*} expanded from defaults.env (the program is the name with / as -, supervise.sh).
+    Words with a $ left are paths of the checkout's stack, which a host has elsewhere."""
+    env = defaults()
+    out = {}
+    for script in sorted((ROOT / "scripts/stack").glob("*.sh")):
+        text = re.sub(r"\\\n", " ", script.read_text())
+        for m in re.finditer(r"^\s*(?:\w+=\S+\s+)*start_daemon\s+(.*)$", text, re.M):
+            name, _log, *cmd = shlex.split(re.sub(r"\$\{(LONGHAUL_\w+)\}", lambda v: env.get(v.group(1), v.group(0)), m.group(1)))
+            out[name.replace("/", "-")] = cmd
+    return out
+
+
+def test_every_daemon_the_stack_supervises_has_a_unit():
+    daemons = stack_daemons()
+    assert {"kafka", "influxdb", "flink-jobmanager", "flink-taskmanager", "telegraf"} <= set(daemons)
+    for prog in daemons:
+        assert f"longhaul-{prog}.service" in SERVICES, f"scripts/stack supervises {prog}: no deploy/systemd/longhaul-{prog}.service"
+
+
+@pytest.mark.parametrize("prog", sorted(stack_daemons()))
+def test_a_unit_runs_what_the_stack_runs(prog):
+    """Every literal word of the stack's command (options, class names, heap, job name) is in the
+    unit's ExecStart: the two supervisors run one command, paths apart."""
+    exec_start = " ".join(values(unit(f"longhaul-{prog}.service"), "Service", "ExecStart"))
+    for word in stack_daemons()[prog]:
+        if "$" not in word:
+            assert re.search(rf"(^|[\s\"']){re.escape(word)}($|[\s\"'])", exec_start), \
+                f"scripts/stack runs {prog} with {word!r}; its unit does not"
+
+
+def test_the_target_groups_every_central_service_and_nothing_else():
+    central = [s for s in SERVICES if s != AGENT]
+    assert sorted(words(unit(TARGET), "Unit", "Wants")) == central
+    assert not words(unit(TARGET), "Unit", "Requires"), "Requires=: stopping the keeper would stop the target"
+    for name in central:
+        assert values(unit(name), "Unit", "PartOf") == [TARGET], name
+    assert not values(unit(AGENT), "Unit", "PartOf"), "the agent runs on sender hosts, not in the central target"
+
+
+@pytest.mark.parametrize("name,first", [
+    ("longhaul-flink-jobmanager.service", ["longhaul-kafka.service", "longhaul-influxdb.service"]),
+    ("longhaul-flink-taskmanager.service", ["longhaul-kafka.service", "longhaul-influxdb.service", "longhaul-flink-jobmanager.service"]),
+    ("longhaul-telegraf.service", ["longhaul-kafka.service", "longhaul-influxdb.service"]),
+    ("longhaul-job-keeper.service", ["longhaul-flink-jobmanager.service", "longhaul-flink-taskmanager.service"]),
+])
+def test_start_order(name, first):
+    after = words(unit(name), "Unit", "After")
+    assert set(first) <= set(after), f"{name} starts after {after}, not after all of {first}"
+
+
+def megabytes(size):
+    number, suffix = re.fullmatch(r"(\d+)([KMG]?)", size.upper().rstrip("B")).groups()
+    return int(number) * {"K": 1 / 1024, "": 1 / 2**20, "M": 1, "G": 1024}[suffix]
+
+
+@pytest.mark.parametrize("name,setting", [
+    ("longhaul-flink-jobmanager.service", "LONGHAUL_FLINK_JM_PROCESS_SIZE"),
+    ("longhaul-flink-taskmanager.service", "LONGHAUL_FLINK_TM_PROCESS_SIZE"),
+    ("longhaul-kafka.service", "LONGHAUL_KAFKA_HEAP_OPTS"),
+])
+def test_memory_limits_leave_room_above_the_jvm_sizes(name, setting):
+    size = defaults()[setting]
+    jvm = megabytes(re.search(r"-Xmx(\S+)", size).group(1) if "-Xmx" in size else size)
+    limit = megabytes(values(unit(name), "Service", "MemoryMax")[0])
+    assert limit >= 1.2 * jvm, f"{name}: MemoryMax {limit:.0f} MB for a JVM of {jvm:.0f} MB ({setting})"
+
+
+def test_no_unit_holds_a_secret():
+    for name in UNITS:
+        for key, value in unit(name).get("Service", []):
+            if key == "Environment":
+                for var in shlex.split(value):
+                    k, _, v = var.partition("=")
+                    if re.search(r"PASSWORD|TOKEN|SECRET", k):
+                        assert k.endswith("_FILE") and v.startswith(("/etc/longhaul/secrets/", "%d/")), \
+                            f"{name}: {var} is not a secret's file"
+            if key == "LoadCredential":
+                assert value.split(":", 1)[1].startswith("/etc/longhaul/secrets/"), f"{name}: {value}"
