@@ -131,7 +131,7 @@ central() {
   generate influxdb influxdb.conf
   # the services' users (up.sh's run_setup makes the same)
   local u
-  for u in kafka-admin kafka-flink kafka-telegraf kafka-operator influx-writer influx-reader; do
+  for u in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-watchdog influx-writer influx-reader; do
     ensure_secret "$u.password" >/dev/null
   done
   write_env
@@ -139,8 +139,8 @@ central() {
   chown -R longhaul:longhaul "${STATE}/kafka" "${STATE}/flink" "${STATE}/influxdb"
   # what the daemons read (the units name each file): readable by their group; the CA's key,
   # the admin certificate and the admin passwords stay root's
-  chgrp longhaul "${LONGHAUL_SECRETS_DIR}"/{ca.crt,broker.pem,influxdb.pem,kafka-flink.password,kafka-telegraf.password,influx-writer.password,kafka-operator.password,influx-reader.password}
-  chmod g+r "${LONGHAUL_SECRETS_DIR}"/{ca.crt,broker.pem,influxdb.pem,kafka-flink.password,kafka-telegraf.password,influx-writer.password,kafka-operator.password,influx-reader.password}
+  chgrp longhaul "${LONGHAUL_SECRETS_DIR}"/{ca.crt,broker.pem,influxdb.pem,kafka-flink.password,kafka-telegraf.password,influx-writer.password,kafka-watchdog.password,influx-reader.password}
+  chmod g+r "${LONGHAUL_SECRETS_DIR}"/{ca.crt,broker.pem,influxdb.pem,kafka-flink.password,kafka-telegraf.password,influx-writer.password,kafka-watchdog.password,influx-reader.password}
   log "central host ready; edit ${ETC}/kafka/server.properties (listeners) for remote agents, then: install.sh setup"
 }
 
