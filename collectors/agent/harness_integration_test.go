@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +23,7 @@ import (
 	"longhaul/collectors/sample"
 	"longhaul/collectors/schedule"
 	"longhaul/collectors/schema"
+	"longhaul/ingest/contract"
 
 	_ "longhaul/collectors/probes/host" // a real probe kind next to the synthetic one
 )
@@ -139,7 +142,36 @@ func verify(t *testing.T, b *itBroker, obs *observed, timeout time.Duration, all
 		}
 	}
 	checkLinkOrder(t, obs, perLink)
+	checkSentStamps(t, recs)
 	return out
+}
+
+// checkSentStamps: every record of a raw topic carries the agent's clock at the attempt that
+// delivered it (header sent_ms) within the clock-skew tolerance of the broker's append time, so
+// the Flink job judges this agent's correct clock correct, outages, resends and spool backlogs
+// included.
+func checkSentStamps(t *testing.T, recs []kafkatest.Record) {
+	t.Helper()
+	tol := time.Duration(contract.ClockSkewToleranceS * float64(time.Second))
+	var worst time.Duration
+	n := 0
+	for _, r := range recs {
+		if !slices.Contains(contract.RawTopics, r.Topic) {
+			continue
+		}
+		n++
+		ms, err := strconv.ParseInt(r.Headers[contract.HeaderSentMs], 10, 64)
+		if err != nil {
+			t.Errorf("record %s/%d@%d: header %s %q: %v", r.Topic, r.Partition, r.Offset, contract.HeaderSentMs, r.Headers[contract.HeaderSentMs], err)
+			continue
+		}
+		d := r.Timestamp.Sub(time.UnixMilli(ms)).Abs()
+		worst = max(worst, d)
+		if d > tol {
+			t.Errorf("record %s/%d@%d reached the broker %v from its sent_ms: judged a skewed clock", r.Topic, r.Partition, r.Offset, d)
+		}
+	}
+	t.Logf("sent_ms of %d raw records within %v of the broker's append time", n, worst)
 }
 
 // checkLinkOrder: within each (topic, link), the first delivery of each sample follows spool

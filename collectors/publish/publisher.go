@@ -34,6 +34,9 @@ type PublisherOptions struct {
 	// the password.
 	Who    []any
 	Logger *slog.Logger
+	// Clock is the agent's wall clock, read at each produce attempt for the record's sent_ms
+	// header (sent.go); default time.Now.
+	Clock func() time.Time
 }
 
 // Publisher moves records from the spool to Kafka: it reads them in order, produces them
@@ -103,6 +106,9 @@ func NewPublisher(s *Spool, prod Producer, opt PublisherOptions) *Publisher {
 	}
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
+	}
+	if opt.Clock == nil {
+		opt.Clock = time.Now
 	}
 	return &Publisher{spool: s, prod: prod, opt: opt, log: opt.Logger, settled: make(chan struct{}, 1),
 		resume: make(chan struct{}, 1)}
@@ -224,7 +230,7 @@ func (p *Publisher) send(r *Record) {
 	prod := p.prod
 	p.mu.Unlock()
 	seq := r.Seq
-	kr := &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value}
+	kr := &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value, Headers: []kgo.RecordHeader{sentHeader(p.opt.Clock())}}
 	// Not the run context: cancelling it must not fail records already handed over.
 	prod.Produce(context.Background(), kr, func(_ *kgo.Record, err error) { p.done(seq, err) })
 }

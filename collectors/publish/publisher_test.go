@@ -20,6 +20,8 @@ type fakeKafka struct {
 	reachable bool   // while down, pings still answer (a slow broker, not a gone one)
 	failKey   string // fail the next failNext records with this key, as a partition would
 	failNext  int
+	failAll   bool         // fail every record, as the client's delivery timeout does while the broker is away
+	attempts  []kgo.Record // every record produced, failed or not, in order
 	held      []heldRecord
 	delivered []string // values, in the order Kafka acknowledged them
 	keys      []string // their keys
@@ -38,7 +40,11 @@ func newFakeKafka() *fakeKafka { return &fakeKafka{changed: make(chan struct{}, 
 
 func (f *fakeKafka) Produce(_ context.Context, r *kgo.Record, promise func(*kgo.Record, error)) {
 	f.mu.Lock()
+	f.attempts = append(f.attempts, *r)
 	switch {
+	case f.failAll:
+		f.mu.Unlock()
+		promise(r, errFake)
 	case f.failNext > 0 && string(r.Key) == f.failKey:
 		f.failNext--
 		f.mu.Unlock()

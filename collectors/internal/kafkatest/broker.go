@@ -214,6 +214,8 @@ type Record struct {
 	Offset    int64
 	Key       string
 	Value     []byte
+	Timestamp time.Time         // the broker's append time on a LogAppendTime topic (the raw ones)
+	Headers   map[string]string // the record's headers by key
 }
 
 // Consume reads topics from the start until stop says it has enough or timeout passes.
@@ -231,7 +233,12 @@ func (b *Broker) Consume(topics []string, timeout time.Duration, stop func([]Rec
 	for !stop(out) && ctx.Err() == nil {
 		fs := cl.PollFetches(ctx)
 		fs.EachRecord(func(r *kgo.Record) {
-			out = append(out, Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: string(r.Key), Value: r.Value})
+			hs := make(map[string]string, len(r.Headers))
+			for _, h := range r.Headers {
+				hs[h.Key] = string(h.Value)
+			}
+			out = append(out, Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: string(r.Key), Value: r.Value,
+				Timestamp: r.Timestamp, Headers: hs})
 		})
 	}
 	return out
