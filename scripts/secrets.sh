@@ -79,7 +79,7 @@ compose_secrets() {
   make_cert "$d" broker DNS:kafka
   make_cert "$d" admin
   make_cert "$d" influxdb DNS:influxdb
-  for f in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-agent-compose \
+  for f in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-agent-compose \
     influx-admin influx-writer influx-reader grafana-admin; do
     make_password "$d/$f.password"
   done
@@ -90,6 +90,7 @@ compose_secrets() {
   give "$d" grafana 472 grafana-admin.password influx-reader.password     # grafana/grafana-oss
   give "$d" flink 9999 kafka-flink.password                               # flink: the job's Kafka clients
   give "$d" agent 10001 kafka-agent-compose.password                      # collectors/Dockerfile's user
+  give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password # operator/Dockerfile's user
   echo "secrets ready in $d (made only what was missing)"
 }
 

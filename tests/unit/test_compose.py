@@ -3,7 +3,10 @@ it parses, every mounted path and build context exists in the repo (or is made b
 secrets service, scripts/secrets.sh, which runs here), service versions match the native
 stack's, it mounts the same config files the native stack uses, and it is secured like it: no
 anonymous Grafana, no secret written in the file, Kafka's security keys those of the native
-broker, the unauthenticated Flink UI on loopback only."""
+broker, the unauthenticated Flink UI on loopback only. It is supervised like it: every
+long-running service restarts unless stopped and has a health check, starts after what it
+needs is healthy, keeps its state on a named volume; the job's checkpoints are where the keeper
+restores from, retained and restarted with the native stack's settings."""
 import os
 import pathlib
 import re
@@ -12,6 +15,8 @@ import subprocess
 
 import pytest
 import yaml
+
+import stack_programs
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -67,7 +72,7 @@ def test_secrets_are_private_and_made_once(secrets, tmp_path):
         assert len(pw) == 32 and pw.isalnum(), f"{f.name}: 32 letters and digits, no newline"
     for f in [*secrets.glob("*.pem"), secrets / "ca.key"]:
         assert stat.S_IMODE(f.stat().st_mode) == 0o600, f.name
-    for sub in ("kafka", "influxdb", "telegraf", "grafana", "flink", "agent"):
+    for sub in ("kafka", "influxdb", "telegraf", "grafana", "flink", "agent", "watchdog"):
         for f in (secrets / sub).iterdir():
             assert stat.S_IMODE(f.stat().st_mode) == 0o400, f"{sub}/{f.name}"
             assert f.read_bytes() == (secrets / f.name).read_bytes(), f"{sub}/{f.name} is not a copy"
@@ -202,3 +207,106 @@ def test_compose_uses_the_native_config_files():
     setup = SERVICES["setup"]["volumes"]
     assert any(v.startswith("./ingest/topics.yaml") for v in setup)
     assert any(v.startswith("./ingest/influxdb/retention.yaml") for v in setup)
+
+
+# --- supervision: restart, health, ordering, state -------------------------------------------
+
+def depends(service):
+    """{dependency: its condition} (None for the short list form, which waits for nothing)."""
+    deps = SERVICES[service].get("depends_on", {})
+    return dict.fromkeys(deps) if isinstance(deps, list) else {d: c.get("condition") for d, c in deps.items()}
+
+
+ONE_SHOTS = {d for s in SERVICES for d, c in depends(s).items() if c == "service_completed_successfully"}
+LONG_RUNNING = sorted(set(SERVICES) - ONE_SHOTS)
+
+
+@pytest.mark.parametrize("service", LONG_RUNNING)
+def test_every_long_running_service_restarts_and_has_a_health_check(service):
+    svc = SERVICES[service]
+    assert svc.get("restart") == "unless-stopped", f"{service}: restart {svc.get('restart')}"
+    check = svc.get("healthcheck", {})
+    assert not check.get("disable") and check.get("test", [""])[0] in ("CMD", "CMD-SHELL"), f"{service}: no health check"
+    assert len(check["test"]) > 1 and check.get("interval"), f"{service}: {check}"
+
+
+@pytest.mark.parametrize("service", sorted(ONE_SHOTS))
+def test_one_shots_are_not_restarted_once_done(service):
+    assert SERVICES[service].get("restart", "no") in ("no", "on-failure"), service
+
+
+def test_every_dependency_waits_for_health_or_completion():
+    for service in SERVICES:
+        for dep, condition in depends(service).items():
+            want = "service_completed_successfully" if dep in ONE_SHOTS else "service_healthy"
+            assert condition == want, f"{service} starts after {dep} is {condition}, not {want}"
+
+
+@pytest.mark.parametrize("first,then", [
+    ("kafka", "jobmanager"), ("influxdb", "jobmanager"), ("jobmanager", "taskmanager"), ("kafka", "telegraf"),
+    ("influxdb", "telegraf"), ("taskmanager", "job-keeper"), ("setup", "job-keeper"), ("jobmanager", "watchdog"),
+])
+def test_start_order(first, then):
+    assert first in after(then), f"{then} may start before {first}"
+
+
+def test_every_daemon_of_the_native_stack_has_a_service():
+    for prog in stack_programs.daemons():
+        assert prog.removeprefix("flink-") in LONG_RUNNING, f"scripts/stack supervises {prog}; compose has no such service"
+
+
+def mounts(service):
+    """{container path: source} of a service's volumes."""
+    return {v.split(":")[1]: v.split(":")[0] for v in SERVICES[service].get("volumes", [])}
+
+
+FLINK_STATE = "/var/lib/longhaul/flink"
+
+
+@pytest.mark.parametrize("service,path", [
+    ("kafka", "/var/lib/kafka/data"), ("influxdb", "/var/lib/influxdb"), ("jobmanager", FLINK_STATE),
+    ("taskmanager", FLINK_STATE), ("job-keeper", FLINK_STATE), ("grafana", "/var/lib/grafana"),
+    ("collector", "/var/lib/longhaul"),
+])
+def test_state_is_on_a_named_volume(service, path):
+    source = mounts(service).get(path, "")
+    assert source in COMPOSE["volumes"], f"{service}: {path} is on {source or 'no volume'}, not a named volume"
+
+
+def test_every_named_volume_is_declared_and_used():
+    used = {src for s in SERVICES for src in mounts(s).values() if not src.startswith((".", "/", "$"))}
+    assert used == set(COMPOSE["volumes"])
+
+
+def flink_properties():
+    return dict(line.split(": ", 1) for line in COMPOSE["x-flink-env"]["FLINK_PROPERTIES"].splitlines())
+
+
+def test_the_job_checkpoints_on_the_volume_the_keeper_restores_from():
+    props = flink_properties()
+    assert props["execution.checkpointing.dir"] == f"file://{FLINK_STATE}/checkpoints"
+    assert props["execution.checkpointing.savepoint-dir"] == f"file://{FLINK_STATE}/savepoints"
+    assert len({mounts(s)[FLINK_STATE] for s in ("jobmanager", "taskmanager", "job-keeper")}) == 1
+    keeper = SERVICES["job-keeper"]["command"]
+    assert keeper[keeper.index("--state-dir") + 1] == FLINK_STATE
+
+
+def test_the_job_keeps_its_state_and_restarts_as_on_the_native_stack(tmp_path):
+    """The retention and restart keys scripts/stack/flink.sh writes, with the same values."""
+    home = pathlib.Path(stack_programs.stack("flink_home", tmp_path).strip())
+    (home / "conf").mkdir(parents=True)
+    (home / "conf/config.yaml").write_text("env:\n  java:\n    opts:\n      all: -Dstub\n")
+    for name in ("log4j.properties", "logback.xml"):
+        (home / "conf" / name).write_text("")
+    stack_programs.stack("configure_flink", tmp_path)
+
+    def flat(tree, prefix=""):
+        for key, value in tree.items():
+            yield from flat(value, f"{prefix}{key}.") if isinstance(value, dict) else [(f"{prefix}{key}", str(value))]
+    native = dict(flat(yaml.safe_load((tmp_path / "run/flink/conf/config.yaml").read_text())))
+    kept = {k: v for k, v in native.items() if k.startswith(("execution.checkpointing.", "restart-strategy."))
+            and not k.endswith("dir")}
+    assert len(kept) >= 6, kept
+    props = flink_properties()
+    for key, value in kept.items():
+        assert props.get(key) == value, f"compose {key}: {props.get(key)}, native {value}"

@@ -18,7 +18,8 @@ import subprocess
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from stack_programs import ROOT, clean_env, daemons as stack_daemons, defaults, stack
+
 DEPLOY = ROOT / "deploy/systemd"
 INSTALL = DEPLOY / "install.sh"
 UNITS = sorted(p.name for p in [*DEPLOY.glob("*.service"), *DEPLOY.glob("*.target")])
@@ -32,19 +33,6 @@ SUPERVISION = {"Type": "simple", "Restart": "always", "RestartSec": "2", "Succes
                "ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes"}
 DEPENDENCY_KEYS = ("Wants", "Requires", "Requisite", "BindsTo", "PartOf", "After", "Before", "WantedBy",
                    "RequiredBy", "Upholds", "Conflicts", "OnFailure")
-
-
-def clean_env(**extra):
-    """An environment without the caller's LONGHAUL_* settings (test-all.sh exports some)."""
-    return {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8", **extra}
-
-
-def defaults():
-    """scripts/stack/defaults.env as the stack sees it, with nothing overridden; paths in the
-    checkout start with the word $ROOT."""
-    out = subprocess.run(["bash", "-c", 'set -a; . scripts/stack/defaults.env; env -0'], cwd=ROOT, check=True,
-                         capture_output=True, text=True, env=clean_env(LONGHAUL_ROOT="$ROOT")).stdout
-    return dict(kv.split("=", 1) for kv in out.split("\0") if "=" in kv)
 
 
 def parse(text):
@@ -80,13 +68,11 @@ def stub(path, executable=True):
 def fake_build(tmp):
     """bin/ as `make build` leaves it and a stack cache as `install.sh fetch` leaves it, with
     stubs; the cache's paths are asked from scripts/stack (kafka_home, ...)."""
-    bin_dir, stack = tmp / "bin", tmp / "stack"
+    bin_dir, stack_dir = tmp / "bin", tmp / "stack"
     for name in ("longhaul", "longhaul-probe"):
         stub(bin_dir / name)
     stub(bin_dir / "longhaul-flink.jar", executable=False)
-    homes = subprocess.run(
-        ["bash", "-c", ". scripts/stack/lib.sh && load_services && kafka_home && flink_home && influxdb_home && telegraf_home"],
-        cwd=ROOT, check=True, capture_output=True, text=True, env=clean_env(LONGHAUL_STACK_DIR=str(stack))).stdout.split()
+    homes = stack("kafka_home && flink_home && influxdb_home && telegraf_home", stack_dir).split()
     kafka, flink, influxdb, telegraf = map(pathlib.Path, homes)
     stub(kafka / "libs/kafka_2.13.jar", executable=False)
     for script in ("jobmanager.sh", "taskmanager.sh"):
@@ -94,7 +80,7 @@ def fake_build(tmp):
     stub(flink / "conf/config.yaml", executable=False)
     stub(influxdb / "influxd")
     stub(telegraf / "telegraf")
-    return clean_env(LONGHAUL_BIN=str(bin_dir), LONGHAUL_STACK_DIR=str(stack))
+    return clean_env(LONGHAUL_BIN=str(bin_dir), LONGHAUL_STACK_DIR=str(stack_dir))
 
 
 def make_root(tmp, *install_args):
@@ -207,20 +193,6 @@ def test_a_corrupted_unit_is_caught(central_root, tmp_path, case):
 
 def unit(name):
     return parse((DEPLOY / name).read_text())
-
-
-def stack_daemons():
-    """{supervisord program: its command's words} of every start_daemon call in scripts/stack,
-    ${LONGHAUL_*} expanded from defaults.env (the program is the name with / as -, supervise.sh).
-    Words with a $ left are paths of the checkout's stack, which a host has elsewhere."""
-    env = defaults()
-    out = {}
-    for script in sorted((ROOT / "scripts/stack").glob("*.sh")):
-        text = re.sub(r"\\\n", " ", script.read_text())
-        for m in re.finditer(r"^\s*(?:\w+=\S+\s+)*start_daemon\s+(.*)$", text, re.M):
-            name, _log, *cmd = shlex.split(re.sub(r"\$\{(LONGHAUL_\w+)\}", lambda v: env.get(v.group(1), v.group(0)), m.group(1)))
-            out[name.replace("/", "-")] = cmd
-    return out
 
 
 def test_every_daemon_the_stack_supervises_has_a_unit():

@@ -1,0 +1,43 @@
+"""What scripts/stack runs, read from the scripts themselves, for the tests that hold the systemd
+units and docker-compose to it."""
+import os
+import pathlib
+import re
+import shlex
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def clean_env(**extra):
+    """An environment without the caller's LONGHAUL_* settings (test-all.sh exports some)."""
+    return {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8", **extra}
+
+
+def defaults():
+    """scripts/stack/defaults.env as the stack sees it, with nothing overridden; paths in the
+    checkout start with the word $ROOT."""
+    out = subprocess.run(["bash", "-c", "set -a; . scripts/stack/defaults.env; env -0"], cwd=ROOT, check=True,
+                         capture_output=True, text=True, env=clean_env(LONGHAUL_ROOT="$ROOT")).stdout
+    return dict(kv.split("=", 1) for kv in out.split("\0") if "=" in kv)
+
+
+def stack(script, stack_dir):
+    """Run a bash snippet with scripts/stack/lib.sh and the services loaded; its stdout."""
+    return subprocess.run(["bash", "-c", f". scripts/stack/lib.sh && load_services && {script}"], cwd=ROOT, check=True,
+                          capture_output=True, text=True, env=clean_env(LONGHAUL_STACK_DIR=str(stack_dir))).stdout
+
+
+def daemons():
+    """{supervisord program: its command's words} of every start_daemon call in scripts/stack,
+    ${LONGHAUL_*} expanded from defaults.env (the program is the name with / as -, supervise.sh).
+    Words with a $ left are paths of the checkout's stack, which a host has elsewhere."""
+    env = defaults()
+    out = {}
+    for script in sorted((ROOT / "scripts/stack").glob("*.sh")):
+        text = re.sub(r"\\\n", " ", script.read_text())
+        for m in re.finditer(r"^\s*(?:\w+=\S+\s+)*start_daemon\s+(.*)$", text, re.M):
+            expanded = re.sub(r"\$\{(LONGHAUL_\w+)\}", lambda v: env.get(v.group(1), v.group(0)), m.group(1))
+            name, _log, *cmd = shlex.split(expanded)
+            out[name.replace("/", "-")] = cmd
+    return out
