@@ -13,7 +13,9 @@ import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * Parses and validates each raw message of one stream against its schema: valid ones go on as
- * records, the rest to the {@link #DEAD_LETTERS} side output. Never fails on bad input.
+ * records, the rest to the {@link #DEAD_LETTERS} side output, and so do valid ones whose clock
+ * {@link ClockSkew} judges too far from the broker's (reason "clock_skew: ..."). Never fails on
+ * bad input.
  */
 public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> implements ResultTypeQueryable<T> {
     private static final long serialVersionUID = 1L;
@@ -24,13 +26,18 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> im
     private final String schemaName;
     private final Class<T> type;
     private final String schemasDir;
+    private final ClockSkew clock;
     private transient MessageValidator validator;
 
-    /** @param schemasDir a directory of *.schema.json, or null for the copy bundled in the jar */
-    public ValidateFunction(String schemaName, Class<T> type, String schemasDir) {
+    /**
+     * @param schemasDir a directory of *.schema.json, or null for the copy bundled in the jar
+     * @param clock      the rule judging each message's clock against the broker's
+     */
+    public ValidateFunction(String schemaName, Class<T> type, String schemasDir, ClockSkew clock) {
         this.schemaName = schemaName;
         this.type = type;
         this.schemasDir = schemasDir;
+        this.clock = clock;
     }
 
     @Override
@@ -40,12 +47,18 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> im
 
     @Override
     public void processElement(RawMessage raw, Context ctx, Collector<T> out) {
-        var checked = validator.check(raw, schemaName, type, System.currentTimeMillis());
-        if (checked.valid()) {
-            out.collect(checked.value());
-        } else {
+        long now = System.currentTimeMillis();
+        var checked = validator.check(raw, schemaName, type, now);
+        if (!checked.valid()) {
             ctx.output(DEAD_LETTERS, checked.deadLetter());
+            return;
         }
+        ClockSkew.Skew skew = clock.judge(raw);
+        if (skew != null) {
+            ctx.output(DEAD_LETTERS, validator.reject(raw, skew.reason(), now));
+            return;
+        }
+        out.collect(checked.value());
     }
 
     @Override

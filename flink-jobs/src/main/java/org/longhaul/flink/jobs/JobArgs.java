@@ -64,6 +64,7 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
                 a.duration("idleness", d.idleness()),
                 a.duration("state-ttl", d.stateTtl()),
                 a.string("schemas-dir", null),
+                a.duration("clock-skew-tolerance", d.clockSkewTolerance()),
                 DetectorArgs.parse(a));
     }
 }

@@ -2,6 +2,7 @@ package org.longhaul.flink.jobs;
 
 import java.io.Serializable;
 import java.time.Duration;
+import org.longhaul.flink.functions.ClockSkew;
 
 /**
  * Settings of the pipeline itself (not of Kafka): event-time handling, state retention and where
@@ -12,12 +13,19 @@ import java.time.Duration;
  * @param idleness       a partition silent this long stops holding the watermark back
  * @param stateTtl       detector state of a key is dropped after this much event time without data
  * @param schemasDir     directory of *.schema.json, or null for the copy bundled in the jar
+ * @param clockSkewTolerance how far a message's clock may be from the broker's append time before
+ *                       it is a dead letter that never moves the watermark ({@link ClockSkew})
  */
 public record PipelineConfig(Duration outOfOrderness, Duration idleness, Duration stateTtl, String schemasDir,
-                             DetectorConfig detectors) implements Serializable {
+                             Duration clockSkewTolerance, DetectorConfig detectors) implements Serializable {
 
     public static PipelineConfig defaults() {
         return new PipelineConfig(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofDays(7), null,
-                DetectorConfig.defaults());
+                ClockSkew.contractTolerance(), DetectorConfig.defaults());
+    }
+
+    /** The rule judging each raw message's clock by {@link #clockSkewTolerance}. */
+    public ClockSkew clockSkew() {
+        return new ClockSkew(clockSkewTolerance);
     }
 }

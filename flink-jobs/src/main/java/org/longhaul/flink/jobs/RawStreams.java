@@ -24,7 +24,8 @@ public record RawStreams(
         DataStream<DeadLetter> deadLetters) {
 
     public static RawStreams wire(StreamExecutionEnvironment env, Sources sources, PipelineConfig cfg) {
-        WatermarkStrategy<RawMessage> watermarks = RawTimestamps.strategy(cfg.outOfOrderness(), cfg.idleness());
+        WatermarkStrategy<RawMessage> watermarks =
+                RawTimestamps.strategy(cfg.outOfOrderness(), cfg.idleness(), cfg.clockSkew());
         var throughput = validated(env, sources.throughput(), watermarks, "throughput", Contract.THROUGHPUT,
                 ThroughputSample.class, cfg);
         var path = validated(env, sources.path(), watermarks, "path", Contract.PATH, PathSample.class, cfg);
@@ -42,7 +43,7 @@ public record RawStreams(
             String name, String schema, Class<T> type, PipelineConfig cfg) {
         return env.fromSource(source, watermarks, "source: raw " + name)
                 .uid("source-raw-" + name)
-                .process(new ValidateFunction<>(schema, type, cfg.schemasDir()))
+                .process(new ValidateFunction<>(schema, type, cfg.schemasDir(), cfg.clockSkew()))
                 .name("validate: " + schema)
                 .uid("validate-" + name);
     }

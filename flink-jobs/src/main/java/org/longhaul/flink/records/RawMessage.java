@@ -10,13 +10,25 @@ import java.util.Objects;
  * topic and the {@code ts} it claims, when it has a usable one (else null). The bytes are parsed
  * as they are (no decoding to a String first); {@link #text()} decodes them, invalid UTF-8
  * replaced, only for a dead letter.
+ *
+ * <p>Two clocks beside the sample's, to judge the agent's by (functions/ClockSkew): {@code brokerMs},
+ * the broker's append time of the record (a LogAppendTime topic's record timestamp), and {@code
+ * sentMs}, the agent's clock when it produced the record (header sent_ms of the contract). Each is
+ * null when unknown: a replay or a bounded source has no broker, an older agent or another
+ * producer sets no header.
  */
-public record RawMessage(String sourceTopic, Integer partition, Long offset, Long eventTs, byte[] payload)
-        implements Serializable {
+public record RawMessage(String sourceTopic, Integer partition, Long offset, Long eventTs, Long brokerMs, Long sentMs,
+                         byte[] payload) implements Serializable {
 
+    /** A message without the broker's or the sender's clock (replay, bounded sources, tests). */
     public static RawMessage of(String sourceTopic, Integer partition, Long offset, byte[] payload) {
         byte[] bytes = payload == null ? new byte[0] : payload;
-        return new RawMessage(sourceTopic, partition, offset, Json.peekTs(bytes), bytes);
+        return new RawMessage(sourceTopic, partition, offset, Json.peekTs(bytes), null, null, bytes);
+    }
+
+    /** This message with the broker's append time and the agent's send time (either may be null). */
+    public RawMessage withClocks(Long brokerMs, Long sentMs) {
+        return new RawMessage(sourceTopic, partition, offset, eventTs, brokerMs, sentMs, payload);
     }
 
     public static RawMessage of(String sourceTopic, Integer partition, Long offset, String payload) {
@@ -45,16 +57,18 @@ public record RawMessage(String sourceTopic, Integer partition, Long offset, Lon
     public boolean equals(Object o) {
         return o instanceof RawMessage m && Objects.equals(sourceTopic, m.sourceTopic)
                 && Objects.equals(partition, m.partition) && Objects.equals(offset, m.offset)
-                && Objects.equals(eventTs, m.eventTs) && Arrays.equals(payload, m.payload);
+                && Objects.equals(eventTs, m.eventTs) && Objects.equals(brokerMs, m.brokerMs)
+                && Objects.equals(sentMs, m.sentMs) && Arrays.equals(payload, m.payload);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(sourceTopic, partition, offset, eventTs, Arrays.hashCode(payload));
+        return Objects.hash(sourceTopic, partition, offset, eventTs, brokerMs, sentMs, Arrays.hashCode(payload));
     }
 
     @Override
     public String toString() {
-        return "RawMessage[" + sourceTopic + "/" + partition + "@" + offset + ", ts=" + eventTs + ", " + text() + "]";
+        return "RawMessage[" + sourceTopic + "/" + partition + "@" + offset + ", ts=" + eventTs + ", broker=" + brokerMs
+                + ", sent=" + sentMs + ", " + text() + "]";
     }
 }

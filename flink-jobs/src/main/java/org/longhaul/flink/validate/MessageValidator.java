@@ -51,6 +51,20 @@ public final class MessageValidator {
         }
     }
 
+    /**
+     * The dead letter of a message refused for a reason of its own (its clock: functions/ClockSkew),
+     * with src, dst and probe_id copied when the payload has them.
+     */
+    public DeadLetter reject(RawMessage raw, String reason, long now) {
+        JsonNode node;
+        try {
+            node = raw.blank() ? null : reader.readTree(raw.payload());
+        } catch (IOException e) {
+            node = null;
+        }
+        return reject(raw, node, reason, now).deadLetter();
+    }
+
     private <T> Checked<T> reject(RawMessage raw, JsonNode node, String reason, long now) {
         String topic = raw.sourceTopic() == null || raw.sourceTopic().isEmpty() ? DeadLetter.UNKNOWN : raw.sourceTopic();
         DeadLetter letter = new DeadLetter(DeadLetter.SCHEMA, 1,

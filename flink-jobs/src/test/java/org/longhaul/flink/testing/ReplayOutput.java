@@ -22,10 +22,15 @@ public record ReplayOutput(List<JsonNode> events, List<JsonNode> stats, List<Jso
     }
 
     public static ReplayOutput of(List<String> lines, PipelineConfig cfg) throws Exception {
+        return of(ReplayInput.route(lines, "test"), cfg);
+    }
+
+    /** The raw streams as given: messages may carry the broker's and the agent's clocks, as the Kafka source's do. */
+    public static ReplayOutput of(ReplayInput input, PipelineConfig cfg) throws Exception {
         var events = new ByteArrayOutputStream();
         var stats = new ByteArrayOutputStream();
         var dead = new ByteArrayOutputStream();
-        ReplayRunner.run(ReplayInput.route(lines, "test"), cfg, utf8(events), utf8(stats), utf8(dead));
+        ReplayRunner.run(input, cfg, utf8(events), utf8(stats), utf8(dead));
         return new ReplayOutput(parse(events), parse(stats), parse(dead));
     }
 

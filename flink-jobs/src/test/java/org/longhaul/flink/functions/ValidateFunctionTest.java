@@ -1,0 +1,85 @@
+package org.longhaul.flink.functions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.functions.ClockSkewTest.ping;
+import static org.longhaul.flink.testing.Samples.HOUR;
+import static org.longhaul.flink.testing.Samples.SRC;
+import static org.longhaul.flink.testing.Samples.T0;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.streaming.api.operators.ProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.validate.SchemaRegistry;
+
+/** Validation under Flink's operator harness: valid samples go on, the rest become dead letters with their reason. */
+class ValidateFunctionTest {
+    private static final long BROKER = T0 + 10 * HOUR;
+
+    private record Out(List<RttSample> samples, List<DeadLetter> deadLetters) {}
+
+    private static Out validate(RawMessage... messages) throws Exception {
+        var fn = new ValidateFunction<>(Contract.RTT, RttSample.class, null, new ClockSkew(ClockSkew.contractTolerance()));
+        try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
+            h.open();
+            for (RawMessage m : messages) {
+                h.processElement(m, m.eventTs() == null ? Long.MIN_VALUE : m.eventTs());
+            }
+            List<DeadLetter> dead = new ArrayList<>();
+            var side = h.getSideOutput(ValidateFunction.DEAD_LETTERS);
+            if (side != null) {
+                for (StreamRecord<DeadLetter> r : side) {
+                    dead.add(r.getValue());
+                    assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(r.getValue())));
+                }
+            }
+            return new Out(h.extractOutputValues(), dead);
+        }
+    }
+
+    @Test
+    void samplesOfClocksAheadAndBehindBecomeClockSkewDeadLettersNamingTheHost() throws Exception {
+        Out out = validate(ping(BROKER + HOUR, BROKER + HOUR, BROKER), ping(BROKER - HOUR, BROKER - HOUR, BROKER),
+                ping(BROKER - 2_000, BROKER, BROKER + 300));
+        assertEquals(1, out.samples().size(), "the sample of a correct clock goes on");
+        assertEquals(2, out.deadLetters().size());
+        DeadLetter ahead = out.deadLetters().get(0);
+        assertEquals("clock_skew: the agent's clock is 3600.0 s ahead of the broker's (tolerance 30 s)", ahead.reason());
+        assertEquals(SRC, ahead.src());
+        assertEquals(ValidateFunction.REJECTED_BY, ahead.rejectedBy());
+        assertTrue(ahead.payload().contains("\"src\""), ahead.payload());
+        assertEquals("clock_skew: the agent's clock is 3600.0 s behind the broker's (tolerance 30 s)",
+                out.deadLetters().get(1).reason());
+    }
+
+    @Test
+    void aSampleSpooledThroughAnOutageAndSentWithACorrectClockGoesOn() throws Exception {
+        Out out = validate(ping(BROKER - 3 * HOUR, BROKER - 500, BROKER), ping(BROKER - 3 * HOUR, null, BROKER));
+        assertEquals(2, out.samples().size());
+        assertEquals(List.of(), out.deadLetters());
+    }
+
+    @Test
+    void withoutTheHeaderATsAheadOfTheBrokerIsADeadLetter() throws Exception {
+        Out out = validate(ping(BROKER + HOUR, null, BROKER));
+        assertEquals(List.of(), out.samples());
+        assertTrue(out.deadLetters().get(0).reason().startsWith("clock_skew: the sample's ts is 3600.0 s ahead"),
+                out.deadLetters().get(0).reason());
+    }
+
+    /** An invalid message keeps the reason of what is wrong with it, whatever its clock. */
+    @Test
+    void anInvalidSampleKeepsItsSchemaReason() throws Exception {
+        RawMessage bad = RawMessage.of("longhaul.raw.rtt", 0, 1L, "{\"schema\":\"rtt_sample\"}").withClocks(BROKER, BROKER + HOUR);
+        Out out = validate(bad);
+        assertTrue(out.deadLetters().get(0).reason().startsWith("not a valid " + Contract.RTT), out.deadLetters().get(0).reason());
+    }
+}

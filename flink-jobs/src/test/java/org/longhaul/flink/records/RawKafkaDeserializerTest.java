@@ -1,0 +1,65 @@
+package org.longhaul.flink.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.flink.util.Collector;
+import org.junit.jupiter.api.Test;
+
+/** The deserializer keeps the broker's append time and the agent's send time beside the bytes. */
+class RawKafkaDeserializerTest {
+    private static final long BROKER = 1_764_000_000_000L;
+    private static final byte[] VALUE = "{\"ts\":1764000000000}".getBytes(StandardCharsets.UTF_8);
+
+    private static RawMessage read(TimestampType type, String sent) {
+        RecordHeaders headers = new RecordHeaders();
+        if (sent != null) {
+            headers.add(new RecordHeader(ContractNames.HEADER_SENT_MS, sent.getBytes(StandardCharsets.US_ASCII)));
+        }
+        var record = new ConsumerRecord<>(ContractNames.TOPIC_RAW_RTT, 2, 41L, BROKER, type, VALUE.length, VALUE.length,
+                (byte[]) null, VALUE, headers, Optional.empty());
+        List<RawMessage> out = new ArrayList<>();
+        new RawKafkaDeserializer().deserialize(record, new Collector<>() {
+            @Override
+            public void collect(RawMessage m) {
+                out.add(m);
+            }
+
+            @Override
+            public void close() {}
+        });
+        assertEquals(1, out.size());
+        return out.get(0);
+    }
+
+    @Test
+    void aLogAppendTimeRecordCarriesTheBrokersTimeAndTheSendTime() {
+        RawMessage m = read(TimestampType.LOG_APPEND_TIME, "1764000003600");
+        assertEquals(BROKER, m.brokerMs());
+        assertEquals(1_764_000_003_600L, m.sentMs());
+        assertEquals(1_764_000_000_000L, m.eventTs());
+        assertEquals(ContractNames.TOPIC_RAW_RTT, m.sourceTopic());
+        assertEquals(41L, m.offset());
+    }
+
+    /** A CreateTime timestamp is the producer's clock, the one being judged: it is no broker time. */
+    @Test
+    void aCreateTimeRecordHasNoBrokerTime() {
+        assertNull(read(TimestampType.CREATE_TIME, "1764000003600").brokerMs());
+    }
+
+    @Test
+    void aMissingOrUnreadableHeaderIsNoSendTime() {
+        assertNull(read(TimestampType.LOG_APPEND_TIME, null).sentMs());
+        assertNull(read(TimestampType.LOG_APPEND_TIME, "yesterday").sentMs());
+        assertNull(read(TimestampType.LOG_APPEND_TIME, "-5").sentMs());
+    }
+}
