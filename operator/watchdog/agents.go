@@ -30,11 +30,12 @@ const (
 )
 
 type agentTrack struct {
-	firstSeen time.Time
-	lastSeen  time.Time
-	records   int64
-	gaps      []time.Duration // the last keepGaps, oldest first
-	skews     []int64         // ms, the last keepSkews, oldest first
+	remembered time.Duration // the silence limit of an alert open before a restart
+	firstSeen  time.Time
+	lastSeen   time.Time
+	records    int64
+	gaps       []time.Duration // the last keepGaps, oldest first
+	skews      []int64         // ms, the last keepSkews, oldest first
 }
 
 // NewAgentBook is an empty book of at most max hosts.
@@ -74,16 +75,25 @@ func (b *AgentBook) Record(host string, broker time.Time, sentMs int64, hasSent 
 	}
 }
 
-// Seed makes host known as last seen at lastSeen unless it is known already: a host whose
-// silence was an open episode when the watchdog restarted stays watched even if its last record
-// is older than what the watchdog reads back.
-func (b *AgentBook) Seed(host string, lastSeen time.Time) {
+// Seed carries over a restart what an open silence alert knew of host: when it was last seen
+// and the silence limit it was judged by. The host stays watched even if its last record is older
+// than what the watchdog reads back, and keeps that limit until its schedule is learned again, so
+// a restart does not take a few records of a silent host for a schedule not known yet.
+func (b *AgentBook) Seed(host string, lastSeen time.Time, limit time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, ok := b.hosts[host]; ok || len(b.hosts) >= b.Max {
-		return
+	t := b.hosts[host]
+	if t == nil {
+		if len(b.hosts) >= b.Max {
+			return
+		}
+		t = &agentTrack{firstSeen: lastSeen}
+		b.hosts[host] = t
 	}
-	b.hosts[host] = &agentTrack{firstSeen: lastSeen, lastSeen: lastSeen}
+	if lastSeen.After(t.lastSeen) {
+		t.lastSeen = lastSeen
+	}
+	t.remembered = limit
 }
 
 // AgentView is what the book knows of one host.
@@ -91,12 +101,14 @@ type AgentView struct {
 	Host     string        `json:"host"`
 	LastSeen time.Time     `json:"-"`
 	Records  int64         `json:"records"`
-	Gaps     int           `json:"gaps"`   // gaps observed (up to 16 kept)
-	UsualGap time.Duration `json:"-"`      // median of the kept gaps (0: none yet)
-	MaxGap   time.Duration `json:"-"`      // longest of the kept gaps
-	Span     time.Duration `json:"-"`      // from its first record seen to its last
-	Skews    int           `json:"skew_n"` // clock offsets observed (up to 64 kept)
-	Skew     time.Duration `json:"-"`      // median of sent time − broker time (valid when Skews > 0)
+	Gaps     int           `json:"gaps"` // gaps observed (up to 16 kept)
+	UsualGap time.Duration `json:"-"`    // median of the kept gaps (0: none yet)
+	MaxGap   time.Duration `json:"-"`    // longest of the kept gaps
+	Span     time.Duration `json:"-"`    // from its first record seen to its last
+	// Remembered is the silence limit of its alert open before the watchdog restarted (0: none).
+	Remembered time.Duration `json:"-"`
+	Skews      int           `json:"skew_n"` // clock offsets observed (up to 64 kept)
+	Skew       time.Duration `json:"-"`      // median of sent time − broker time (valid when Skews > 0)
 }
 
 // Views lists every host, by name, and how many records came from hosts beyond Max.
@@ -106,7 +118,7 @@ func (b *AgentBook) Views() ([]AgentView, int64) {
 	out := make([]AgentView, 0, len(b.hosts))
 	for h, t := range b.hosts {
 		v := AgentView{Host: h, LastSeen: t.lastSeen, Records: t.records, Gaps: len(t.gaps), Skews: len(t.skews),
-			Span: t.lastSeen.Sub(t.firstSeen)}
+			Span: t.lastSeen.Sub(t.firstSeen), Remembered: t.remembered}
 		if len(t.gaps) > 0 {
 			v.UsualGap = median(t.gaps)
 			v.MaxGap = slices.Max(t.gaps)

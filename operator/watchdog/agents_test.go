@@ -34,7 +34,7 @@ func TestTheBookIsCappedAndCountsWhatItDidNotKeep(t *testing.T) {
 	if len(v) != 2 || v[0].Host != "a" || v[1].Host != "b" || untracked != 2 || v[0].Records != 2 {
 		t.Fatalf("%+v %d", v, untracked)
 	}
-	b.Seed("d", at(0))
+	b.Seed("d", at(0), time.Minute)
 	if v, _ := b.Views(); len(v) != 2 {
 		t.Fatal("seed beyond the cap")
 	}

@@ -29,6 +29,10 @@ type Finding struct {
 	Component string
 	Subject   string // the host concerned, or AnySubject
 	Healthy   bool
+	// Tentative marks a healthy verdict on too little history to close an alert (a watchdog just
+	// restarted has not seen a restart window, a lag's looks, a statistic due): it ends no bad
+	// spell, it only says nothing is wrong so far.
+	Tentative bool
 	Severity  string // the alert's severity when not healthy (warning when empty)
 	Message   string // one line a person reads
 	Evidence  map[string]any

@@ -25,7 +25,7 @@ func (c InfluxCheck) Judge(o *Observations) []Finding {
 		f.Message = fmt.Sprintf("InfluxDB does not answer: %v", in.PingErr)
 		f.Evidence["error"] = in.PingErr
 	case in.Due.IsZero():
-		f.Healthy = true
+		f.Healthy, f.Tentative = true, true
 		f.Message = "InfluxDB answers (no statistic due yet to compare)"
 	case in.QueryErr != nil:
 		f.Message = fmt.Sprintf("InfluxDB answers but cannot be queried: %v", in.QueryErr)

@@ -9,6 +9,9 @@ import (
 
 func TestInfluxWritesAreJudgedByTheStatisticDueInIt(t *testing.T) {
 	c := InfluxCheck{Delay: 3 * time.Minute}
+	if f := c.Judge(&Observations{}); !f[0].Tentative {
+		t.Fatal("with nothing due, InfluxDB answering proves no statistic is stored: tentative")
+	}
 	for name, tc := range map[string]struct {
 		in      InfluxObs
 		healthy bool

@@ -49,6 +49,9 @@ func (c *LagCheck) Judge(o *Observations) []Finding {
 		case g.Partitions == 0:
 			f.Healthy = true
 			f.Message = fmt.Sprintf("group %s has committed no offset yet", g.Group)
+		case g.Lag > c.Min && len(h) < c.Cycles:
+			f.Healthy, f.Tentative = true, true
+			f.Message = fmt.Sprintf("group %s lag %d (%d of %d looks so far)", g.Group, g.Lag, len(h), c.Cycles)
 		case growing(h, c.Cycles, c.Min):
 			f.Message = fmt.Sprintf("group %s falls behind: lag %d, not shrinking over the last %d looks (%s)",
 				g.Group, g.Lag, len(h), joinInts(h))

@@ -25,7 +25,7 @@ func TestLagGrowingIsAboveTheMinimumAndNeverShrinking(t *testing.T) {
 		"stuck consumer, no input":      {[]int64{500, 500, 500, 500}, false},
 		"commits at each checkpoint":    {[]int64{300, 900, 200, 800}, true},
 		"idle, markers only":            {[]int64{4, 4, 4, 4}, true},
-		"too few looks yet":             {[]int64{500, 600, 700}, true},
+		"too few looks yet":             {[]int64{500, 600, 700}, true}, // tentatively
 		"catching up":                   {[]int64{900, 800, 700, 600}, true},
 		"grew, then caught up":          {[]int64{200, 400, 600, 800, 0}, true},
 	} {
@@ -33,6 +33,18 @@ func TestLagGrowingIsAboveTheMinimumAndNeverShrinking(t *testing.T) {
 		if len(f) != 1 || f[0].Healthy != c.healthy || f[0].Component != "consumer_lag/longhaul-telegraf-stats" {
 			t.Errorf("%s: %+v", name, f)
 		}
+	}
+}
+
+func TestALagAboveTheMinimumIsHealthyOnlyTentativelyUntilEnoughLooks(t *testing.T) {
+	if f := lagsAt(&LagCheck{Min: 100, Cycles: 4}, 500, 600, 700); !f[0].Healthy || !f[0].Tentative {
+		t.Fatalf("%+v", f)
+	}
+	if f := lagsAt(&LagCheck{Min: 100, Cycles: 4}, 5); !f[0].Healthy || f[0].Tentative {
+		t.Fatalf("a lag under the minimum is healthy for sure: %+v", f)
+	}
+	if f := lagsAt(&LagCheck{Min: 100, Cycles: 4}, 300, 900, 200, 800); !f[0].Healthy || f[0].Tentative {
+		t.Fatalf("a sawtooth seen over enough looks is healthy for sure: %+v", f)
 	}
 }
 

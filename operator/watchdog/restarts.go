@@ -13,6 +13,7 @@ type RestartCheck struct {
 	Limit  int64
 
 	job     string       // the job id the history is of
+	watched time.Time    // since when the watchdog has watched that job
 	history []restartObs // oldest first, within Window of the latest
 }
 
@@ -28,7 +29,7 @@ func (c *RestartCheck) Judge(o *Observations) []Finding {
 		return nil
 	}
 	if j.ID != c.job {
-		c.job, c.history = j.ID, nil
+		c.job, c.history, c.watched = j.ID, nil, o.Now
 	}
 	c.history = append(c.history, restartObs{o.Now, o.Flink.Restarts})
 	for len(c.history) > 1 && o.Now.Sub(c.history[0].at) > c.Window {
@@ -36,6 +37,7 @@ func (c *RestartCheck) Judge(o *Observations) []Finding {
 	}
 	rose := o.Flink.Restarts - c.history[0].count
 	f := Finding{Component: ComponentRestarts, Subject: AnySubject, Severity: SeverityCritical, Healthy: rose < c.Limit,
+		Tentative: o.Now.Sub(c.watched) < c.Window, // a whole window not watched yet
 		Evidence: map[string]any{"job": o.Flink.Name, "job_id": j.ID, "restarts": o.Flink.Restarts,
 			"restarts_in_window": rose, "window_s": seconds(c.Window)}}
 	if f.Healthy {

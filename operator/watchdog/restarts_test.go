@@ -29,6 +29,10 @@ func TestRestartsInALoopAndTheirEnd(t *testing.T) {
 		if len(f) != 1 || f[0].Healthy != st.healthy {
 			t.Fatalf("at %gs with %d restarts: %+v", st.s, st.n, f)
 		}
+		// healthy before a whole window was watched is only as far as seen: it closes no alert
+		if f[0].Healthy && f[0].Tentative != (st.s < 600) {
+			t.Fatalf("at %gs: tentative %v", st.s, f[0].Tentative)
+		}
 	}
 	// a new job (resubmitted) starts a new history
 	if f := c.Judge(restartsAt(2010, "b", 0)); !f[0].Healthy || f[0].Evidence["restarts_in_window"] != int64(0) {

@@ -61,16 +61,19 @@ func number(v any) (float64, bool) {
 }
 
 // Resume takes up the open episodes after a restart: the tracker knows them as raised, and each
-// silent agent among them stays in the book (as last seen when its alert said), so it is judged
-// again even if its last record is older than what the watchdog reads back.
+// silent agent among them stays in the book as its alert last saw it (last seen, silence limit),
+// so it is judged again as it was, even if its last record is older than what the watchdog reads
+// back.
 func Resume(t *Tracker, book *AgentBook, open []Episode) {
 	t.Restore(open)
 	for _, e := range open {
 		if e.Component != ComponentAgent || e.Subject == AnySubject {
 			continue
 		}
-		if last, ok := number(e.Evidence["last_seen_ms"]); ok && last > 0 {
-			book.Seed(e.Subject, time.UnixMilli(int64(last)))
+		last, _ := number(e.Evidence["last_seen_ms"])
+		limit, _ := number(e.Evidence["limit_s"])
+		if last > 0 && limit > 0 {
+			book.Seed(e.Subject, time.UnixMilli(int64(last)), time.Duration(limit*float64(time.Second)))
 		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 // records), and never less than Floor. Until MinGaps gaps are known its schedule is not, and it
 // gets max(Factor × its longest gap, Patience); but one heard for Patience already without that
 // many gaps publishes without pause (every record within BurstGap of the last), and its usual
-// gap is under BurstGap.
+// gap is under BurstGap. A host whose silence alert was open when the watchdog restarted keeps
+// the limit of that alert until its schedule is learned again.
 type SilenceCheck struct {
 	Factor   float64
 	Floor    time.Duration
@@ -21,6 +22,8 @@ type SilenceCheck struct {
 // Limit is how long host may be silent.
 func (c SilenceCheck) Limit(v AgentView) time.Duration {
 	switch {
+	case v.Gaps < c.MinGaps && v.Remembered > 0:
+		return max(v.Remembered, c.Floor)
 	case v.Gaps < c.MinGaps && v.Span >= c.Patience:
 		return max(time.Duration(c.Factor*float64(max(v.MaxGap, BurstGap))), c.Floor)
 	case v.Gaps < c.MinGaps:

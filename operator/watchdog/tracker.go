@@ -15,7 +15,7 @@ const (
 // Tracker turns each cycle's findings into events: pipeline_degraded once a component (and
 // subject) has been bad for Grace, pipeline_recovered when it is healthy again, the two sharing
 // an episode id. A component that turns good within the grace raises nothing. One that a cycle
-// does not report (its check could not look) keeps its state.
+// does not report (its check could not look), or reports healthy only tentatively, keeps its state.
 type Tracker struct {
 	Grace time.Duration
 	// Instance names this watchdog in its events (evidence.watchdog) and episode ids: the job it
@@ -49,6 +49,10 @@ func (t *Tracker) Observe(now time.Time, findings []Finding) []Event {
 		if s == nil {
 			s = &tracked{since: now}
 			t.states[f.Key()] = s
+		}
+		if f.Healthy && f.Tentative && s.bad {
+			s.seen = now // not enough seen yet to say the bad spell ended: it goes on
+			continue
 		}
 		s.last, s.seen = f, now
 		switch {

@@ -89,6 +89,25 @@ func TestRestoredEpisodesAreNeitherRaisedAgainNorLeftOpen(t *testing.T) {
 	}
 }
 
+func TestATentativeHealthyVerdictEndsNoBadSpell(t *testing.T) {
+	tr := NewTracker(0)
+	tentative := good(ComponentRestarts, "*")
+	tentative.Tentative = true
+	if ev := tr.Observe(at(0), []Finding{tentative}); len(ev) != 0 || tr.States()[0].State != StateHealthy {
+		t.Fatalf("a tentative healthy component is not healthy: %+v", tr.States())
+	}
+	tr.Restore([]Episode{{Component: ComponentRestarts, Subject: "*", ID: "e", Since: at(-900), Message: "looping"}})
+	if ev := tr.Observe(at(15), []Finding{tentative}); len(ev) != 0 {
+		t.Fatalf("a restarted watchdog closed an alert on too little history: %+v", ev)
+	}
+	if st := tr.States()[0]; st.State != StateDegraded || st.Message != "looping" || st.Checked != at(15).UnixMilli() {
+		t.Fatalf("%+v", st)
+	}
+	if ev := tr.Observe(at(30), []Finding{good(ComponentRestarts, "*")}); len(ev) != 1 || ev[0].EpisodeID != "e" {
+		t.Fatalf("%+v", ev)
+	}
+}
+
 func TestStatesListTheDegradedFirst(t *testing.T) {
 	tr := NewTracker(time.Minute)
 	tr.Observe(at(0), []Finding{good(ComponentAgent, "a"), bad(ComponentInflux, "*"), bad(ComponentJob, "*")})
