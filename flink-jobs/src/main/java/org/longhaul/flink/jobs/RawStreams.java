@@ -5,6 +5,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.longhaul.flink.functions.DropReplayed;
 import org.longhaul.flink.functions.RawTimestamps;
 import org.longhaul.flink.functions.ValidateFunction;
 import org.longhaul.flink.records.Contract;
@@ -15,7 +16,10 @@ import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 
-/** Wiring: each raw source with the shared watermark strategy, validated into typed streams. */
+/**
+ * Wiring: each raw source with the shared watermark strategy, what an agent sent twice dropped,
+ * validated into typed streams.
+ */
 public record RawStreams(
         DataStream<ThroughputSample> throughput,
         DataStream<PathSample> path,
@@ -43,6 +47,9 @@ public record RawStreams(
             String name, String schema, Class<T> type, PipelineConfig cfg) {
         return env.fromSource(source, watermarks, "source: raw " + name)
                 .uid("source-raw-" + name)
+                .process(new DropReplayed())
+                .name("drop replayed: " + name)
+                .uid("drop-replayed-" + name)
                 .process(new ValidateFunction<>(schema, type, cfg.schemasDir(), cfg.clockSkew()))
                 .name("validate: " + schema)
                 .uid("validate-" + name);
