@@ -73,6 +73,8 @@ launcher_env() {
     case "$name" in
       *_FILE | *_DIR) ;;
       *PASSWORD* | *SECRET* | *TOKEN*) continue ;;
+    esac
+    case "$name" in
       LONGHAUL_* | JAVA_HOME | JAVA | FLINK_* | KAFKA_* | PATH | HOME | LANG) printf 'export %s=%q\n' "$name" "${!name}" ;;
     esac
   done
