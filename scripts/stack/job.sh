@@ -20,7 +20,7 @@ start_job() {
   local args=()
   [ -z "${LONGHAUL_JOB_ARGS_FILE}" ] || args=(--args-file "$(realpath "${LONGHAUL_JOB_ARGS_FILE}")")
   SUP_PRIORITY=40 start_daemon job/keeper "$(job_log)" "${LONGHAUL_CLI}" job keep --name "${LONGHAUL_JOB_NAME}" \
-    --state-dir "${LONGHAUL_FLINK_STATE_DIR}" --wait 3m "${args[@]}"
+    --state-dir "${LONGHAUL_FLINK_STATE_DIR}" --interval 5s --wait 3m "${args[@]}"
 }
 
 # job_overview_line: the job's line of /jobs/overview as "STATE RUNNING_TASKS TOTAL_TASKS ID".

@@ -63,6 +63,8 @@ main() {
     else
       echo "job ${LONGHAUL_JOB_NAME}: not running"
     fi
+    echo
+    "${LONGHAUL_CLI}" watchdog status --status-file "$(watchdog_status)" || all_ok=1
   fi
   return "$all_ok"
 }

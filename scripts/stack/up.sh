@@ -2,7 +2,8 @@
 # Bring the native stack up on 127.0.0.1: install what is missing (cached under .stack/cache),
 # write configs into .stack/run, start Kafka, InfluxDB and Flink, run `longhaul setup` (topics,
 # database, retention), then Telegraf, then the Flink job's keeper, which submits the job restored
-# from its newest savepoint or checkpoint. Every process runs under supervisord (supervise.sh).
+# from its newest savepoint or checkpoint, and the watchdog. Every process runs under supervisord
+# (supervise.sh).
 # Services that are already healthy are left alone.
 # Exits non-zero, with the tail of the failing service's log, if anything does not come up.
 set -euo pipefail
@@ -101,7 +102,7 @@ job_submitted_since() {
 print_timings() {
   local svc
   printf '%-9s %9s %8s  %s\n' service install_s start_s state
-  for svc in kafka influxdb flink setup telegraf job; do
+  for svc in kafka influxdb flink setup telegraf job watchdog; do
     printf '%-9s %9s %8s  %s\n' "$svc" "${INSTALL_S[$svc]:--}" "${START_S[$svc]:--}" "${STATE[$svc]:--}"
   done
 }
@@ -129,6 +130,8 @@ main() {
     else
       log "job ${LONGHAUL_JOB_NAME}: was running, left alone"
     fi
+    launch_svc watchdog
+    await_all watchdog
   fi
   print_timings
   log "stack up in $(elapsed_s "$t0" "$(now_ms)")s (status: bash scripts/stack/status.sh)"

@@ -1,0 +1,51 @@
+"""The native stack's processes as the tests see them, through scripts/stack (lib.sh and the
+service files): run one of its functions, read a supervised process's PID, kill it, time its
+return. Every process runs under the stack's supervisord (scripts/stack/supervise.sh)."""
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def run(func, env=None, check=True, timeout=300):
+    """Runs shell code after sourcing scripts/stack/lib.sh and every service file."""
+    return subprocess.run(["bash", "-c", f". scripts/stack/lib.sh && load_services && {func}"], cwd=ROOT,
+                          env=env or os.environ.copy(), capture_output=True, text=True, timeout=timeout,
+                          check=check)
+
+
+def pid(name, env=None):
+    """The PID of supervised process `name` (e.g. kafka, flink/taskmanager), or None."""
+    r = run(f"svc_pid {name}", env, check=False)
+    return int(r.stdout.strip()) if r.returncode == 0 and r.stdout.strip() else None
+
+
+def healthy(svc, env=None):
+    """True when the service's health function passes (kafka, influxdb, flink, telegraf, job)."""
+    return run(f"health_{svc}", env, check=False).returncode == 0
+
+
+def restarts(name, env=None):
+    """How often supervisord has respawned `name` after it died."""
+    return int(run(f"svc_restarts {name}", env).stdout.strip())
+
+
+def kill9(name, healthy_when, timeout_s=240, env=None):
+    """kill -9 the supervised process `name`; waits until supervisord has started a new one and
+    then until healthy_when() holds. Returns (seconds to respawn, seconds to healthy)."""
+    old = pid(name, env)
+    assert old, f"{name} is not running"
+    t0 = time.time()
+    os.kill(old, signal.SIGKILL)
+    respawn = None
+    while time.time() - t0 < timeout_s:
+        new = pid(name, env)
+        if respawn is None and new and new != old:
+            respawn = time.time() - t0
+        if respawn is not None and healthy_when():
+            return respawn, time.time() - t0
+        time.sleep(0.5)
+    raise AssertionError(f"{name}: respawned after {respawn} s, not healthy {timeout_s} s after kill -9")
