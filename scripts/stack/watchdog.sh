@@ -20,10 +20,11 @@ start_watchdog() {
     pw="$(ensure_secret kafka-watchdog.password)"
     user=(LONGHAUL_KAFKA_USER=watchdog "LONGHAUL_KAFKA_PASSWORD_FILE=${pw}")
   fi
+  # shellcheck disable=SC2086  # LONGHAUL_WATCHDOG_ARGS is a word list
   (
     [ "${#user[@]}" = 0 ] || export "${user[@]}"
     SUP_PRIORITY=40 start_daemon watchdog "$(logs_watchdog)" \
-      "${LONGHAUL_CLI}" watchdog --job "${LONGHAUL_JOB_NAME}" --status-file "$(watchdog_status)"
+      "${LONGHAUL_CLI}" watchdog --job "${LONGHAUL_JOB_NAME}" --status-file "$(watchdog_status)" ${LONGHAUL_WATCHDOG_ARGS}
   )
 }
 
