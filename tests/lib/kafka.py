@@ -6,6 +6,7 @@ import os
 import pathlib
 
 from confluent_kafka import Consumer, Producer
+from confluent_kafka.admin import AdminClient
 
 BOOTSTRAP = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
 SECURITY = os.environ.get("LONGHAUL_KAFKA_SECURITY", "sasl_ssl")
@@ -41,3 +42,8 @@ def producer(options=None, **identity):
 def consumer(options, **identity):
     """A consumer with librdkafka's options ({"group.id": ..., ...}) on the connection."""
     return Consumer({**connection(**identity), **options})
+
+
+def admin(**identity):
+    """An admin client (topics, configs) on the connection."""
+    return AdminClient(connection(**identity))
