@@ -62,11 +62,13 @@ func start(t testing.TB, stackDir string, port, ctrlPort int, security string) *
 	t.Helper()
 	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, port: port, ctrlPort: ctrlPort,
 		adminPort: ctrlPort + 1, security: security, t: t}
-	b.script("stop_kafka", time.Minute)
+	// the broker runs under this stack dir's own supervisord (scripts/stack/supervise.sh): both
+	// go, before the run folder that holds supervisord's socket is removed and after the test
+	b.script("stop_kafka; stop_supervisord", time.Minute)
 	if err := os.RemoveAll(filepath.Join(stackDir, "run")); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.script("stop_kafka", time.Minute) })
+	t.Cleanup(func() { b.script("stop_kafka; stop_supervisord", time.Minute) })
 	b.script("install_kafka && configure_kafka", 5*time.Minute)
 	b.Start()
 	return b
