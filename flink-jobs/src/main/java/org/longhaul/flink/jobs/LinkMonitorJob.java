@@ -13,6 +13,12 @@ public final class LinkMonitorJob {
     public static void main(String[] argv) throws Exception {
         JobArgs args = JobArgs.parse(argv);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        build(env, args);
+        env.execute(args.jobName());
+    }
+
+    /** The whole job but its execution: settings and graph, so tests can inspect what runs. */
+    static void build(StreamExecutionEnvironment env, JobArgs args) {
         if (args.parallelism() > 0) {
             env.setParallelism(args.parallelism());
         }
@@ -22,6 +28,5 @@ public final class LinkMonitorJob {
         env.enableCheckpointing(args.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
         LinkMonitorPipeline.wire(env, KafkaConnectors.sources(args.kafka()), KafkaConnectors.sinks(args.kafka()),
                 args.pipeline());
-        env.execute(args.jobName());
     }
 }

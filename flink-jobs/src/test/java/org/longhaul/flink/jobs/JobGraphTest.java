@@ -1,24 +1,19 @@
 package org.longhaul.flink.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
 
-/** The production graph (Kafka sources and sinks) builds offline, and every operator has a stable uid. */
+/** The production job's arguments and Kafka connectors (its uids: {@link OperatorUidsTest}). */
 class JobGraphTest {
 
     /** The least a secured job needs: its user and the path of its password file (read only by the clients). */
@@ -28,22 +23,6 @@ class JobGraphTest {
         String[] argv = java.util.Arrays.copyOf(SECURED, SECURED.length + more.length);
         System.arraycopy(more, 0, argv, SECURED.length, more.length);
         return JobArgs.parse(argv);
-    }
-
-    @Test
-    void everyOperatorOfTheKafkaJobHasAUniqueUid() {
-        JobArgs args = parse("--kafka", "127.0.0.1:1");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        LinkMonitorPipeline.wire(env, KafkaConnectors.sources(args.kafka()), KafkaConnectors.sinks(args.kafka()),
-                args.pipeline());
-        Set<String> uids = new HashSet<>();
-        for (StreamNode node : env.getStreamGraph().getStreamNodes()) {
-            String uid = node.getTransformationUID();
-            assertNotNull(uid, "no uid on " + node.getOperatorName());
-            assertTrue(uids.add(uid), "duplicate uid " + uid);
-        }
-        assertTrue(uids.contains("source-raw-throughput"), uids.toString());
-        assertTrue(uids.contains("stats-1m"), uids.toString());
     }
 
     @Test

@@ -1,0 +1,104 @@
+package org.longhaul.flink.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.graph.StreamGraph;
+import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.api.operators.SourceOperatorFactory;
+import org.apache.flink.streaming.runtime.operators.sink.CommitterOperatorFactory;
+import org.apache.flink.streaming.runtime.operators.sink.SinkWriterOperatorFactory;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Savepoints map state to operators by uid. The production graph (LinkMonitorJob with its Kafka
+ * sources and sinks) must give every operator an explicit uid of ours, each once, and exactly
+ * the committed list {@code operator-uids.txt}: renaming or dropping a uid orphans that
+ * operator's state on restore, so it must be a conscious change of that file (and of the
+ * savepoint fixture, see README "State and upgrades").
+ */
+class OperatorUidsTest {
+    private static final String LIST = "/operator-uids.txt";
+
+    @Test
+    void theKafkaJobHasExactlyTheCommittedUidsEachOnceWithItsKindOfState() throws IOException {
+        Map<String, String> actual = new TreeMap<>();
+        for (StreamNode node : productionGraph().getStreamNodes()) {
+            String uid = node.getTransformationUID();
+            assertNotNull(uid, "no uid on " + node.getOperatorName());
+            assertNull(node.getUserHash(), "a uid hash instead of a uid on " + node.getOperatorName());
+            assertNull(actual.put(uid, kind(node)), "uid used twice: " + uid);
+        }
+        assertEquals(committed(), actual,
+                "operator uids differ from " + LIST + ": a changed uid loses that operator's state on restore");
+    }
+
+    @Test
+    void everyKeyedOperatorIsOneOfOursAndTheirNumberIsKnown() throws IOException {
+        long keyed = committed().values().stream().filter("keyed"::equals).count();
+        assertEquals(11, keyed, "3 stats windows and 8 detectors");
+        long sources = committed().values().stream().filter("source"::equals).count();
+        assertEquals(4, sources);
+    }
+
+    @Test
+    void anOperatorWithoutUidIsRefusedWhenTheGraphIsBuilt() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        LinkMonitorJob.build(env, args());
+        env.fromSequence(1, 2).uid("extra-source").map(x -> x).sinkTo(new DiscardingSink<>()).uid("extra-sink");
+        var e = assertThrows(IllegalStateException.class, () -> env.getStreamGraph(false));
+        assertTrue(e.getMessage().contains("no UID"), e.getMessage());
+    }
+
+    private static StreamGraph productionGraph() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        LinkMonitorJob.build(env, args());
+        return env.getStreamGraph(false);
+    }
+
+    private static JobArgs args() {
+        return JobArgs.parse(new String[] {"--kafka", "127.0.0.1:1", "--kafka-user", "flink",
+                "--kafka-password-file", "/run/secrets/kafka-flink.password"});
+    }
+
+    /** What a savepoint holds for the operator: keyed state, source splits, sink transactions, or nothing of ours. */
+    private static String kind(StreamNode node) {
+        if (node.getStateKeySerializer() != null) {
+            return "keyed";
+        }
+        if (node.getOperatorFactory() instanceof SourceOperatorFactory) {
+            return "source";
+        }
+        if (node.getOperatorFactory() instanceof SinkWriterOperatorFactory
+                || node.getOperatorFactory() instanceof CommitterOperatorFactory) {
+            return "sink";
+        }
+        return "stateless";
+    }
+
+    private static Map<String, String> committed() throws IOException {
+        Map<String, String> uids = new TreeMap<>();
+        try (InputStream in = OperatorUidsTest.class.getResourceAsStream(LIST)) {
+            assertNotNull(in, LIST);
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] f = line.split("\t");
+                assertEquals(2, f.length, "uid<TAB>kind: " + line);
+                assertNull(uids.put(f[0], f[1]), "listed twice: " + f[0]);
+            }
+        }
+        return uids;
+    }
+}
