@@ -38,6 +38,7 @@ class OperatorUidsTest {
             assertNotNull(uid, "no uid on " + node.getOperatorName());
             assertNull(node.getUserHash(), "a uid hash instead of a uid on " + node.getOperatorName());
             assertNull(actual.put(uid, kind(node)), "uid used twice: " + uid);
+            assertEquals(LinkMonitorPipeline.MAX_PARALLELISM, node.getMaxParallelism(), "max parallelism of " + uid);
         }
         assertEquals(committed(), actual,
                 "operator uids differ from " + LIST + ": a changed uid loses that operator's state on restore");
