@@ -192,7 +192,8 @@ public final class StateBackendBench {
                 new CountingSink<DeadLetter>(clock + "-dead"));
         PipelineConfig d = PipelineConfig.defaults();
         // a source held back by the clock is idle after 2 s instead of 1 min, so it does not hold the watermark
-        PipelineConfig cfg = new PipelineConfig(d.outOfOrderness(), Duration.ofSeconds(2), d.stateTtl(), null, d.detectors());
+        PipelineConfig cfg = new PipelineConfig(d.outOfOrderness(), Duration.ofSeconds(2), d.stateTtl(), null,
+                d.clockSkewTolerance(), d.detectors());
         LinkMonitorPipeline.wire(env, sources, sinks, cfg);
         JobGraph graph = env.getStreamGraph().getJobGraph();
         if (restoreFrom != null) {

@@ -11,6 +11,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.operators.AbstractUdfStreamOperator;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.graph.StreamGraph;
@@ -72,13 +75,21 @@ class OperatorUidsTest {
                 "--kafka-password-file", "/run/secrets/kafka-flink.password"});
     }
 
-    /** What a savepoint holds for the operator: keyed state, source splits, sink transactions, or nothing of ours. */
+    /**
+     * What a savepoint holds for the operator: keyed state, source splits, operator state of a
+     * checkpointed function, sink transactions, or nothing of ours.
+     */
     private static String kind(StreamNode node) {
         if (node.getStateKeySerializer() != null) {
             return "keyed";
         }
         if (node.getOperatorFactory() instanceof SourceOperatorFactory) {
             return "source";
+        }
+        if (node.getOperatorFactory() instanceof SimpleOperatorFactory<?> f
+                && f.getOperator() instanceof AbstractUdfStreamOperator<?, ?> op
+                && op.getUserFunction() instanceof CheckpointedFunction) {
+            return "operator";
         }
         if (node.getOperatorFactory() instanceof SinkWriterOperatorFactory
                 || node.getOperatorFactory() instanceof CommitterOperatorFactory) {
