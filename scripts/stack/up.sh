@@ -120,8 +120,8 @@ main() {
   await_all telegraf
   # The job last: its keeper restores it from its newest savepoint or retained checkpoint.
   if [ "${LONGHAUL_JOB_KEEP}" = 1 ]; then
-    local seen
-    seen="$(cat "$(job_log)" 2>/dev/null | wc -l)"
+    local seen=0
+    [ ! -f "$(job_log)" ] || seen="$(wc -l <"$(job_log)")"
     launch_svc job
     await_all job
     # the keeper logs a submission once the job runs; none when the job was running already
