@@ -13,5 +13,5 @@ OPENS="$(sed -n 's:.*<flink.jdk17.opens>\(.*\)</flink.jdk17.opens>.*:\1:p' pom.x
 JVM_OPTS=()
 while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do JVM_OPTS+=("$1"); shift; done
 # shellcheck disable=SC2086  # OPENS is a list of options
-exec "$JAVA" $OPENS "${JVM_OPTS[@]}" -Dlog4j2.configurationFile=log4j2-test.properties \
+exec "$JAVA" $OPENS -Dlog4j2.configurationFile=log4j2-test.properties "${JVM_OPTS[@]}" \
   -cp "target/test-classes:target/classes:$(cat target/test.classpath)" "$@"

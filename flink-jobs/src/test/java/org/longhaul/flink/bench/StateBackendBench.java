@@ -53,7 +53,8 @@ public final class StateBackendBench {
 
     private StateBackendBench() {}
 
-    record Options(List<Integer> links, List<String> backends, int days, int denseHours, long managedMb, long intervalMs) {
+    record Options(List<Integer> links, List<String> backends, int days, int denseHours, long managedMb, long intervalMs,
+                   boolean compression) {
         static Options parse(String[] args) {
             Map<String, String> a = new LinkedHashMap<>();
             for (int i = 0; i + 1 < args.length; i += 2) {
@@ -68,8 +69,10 @@ public final class StateBackendBench {
                     Integer.parseInt(a.getOrDefault("days", "7")),
                     Integer.parseInt(a.getOrDefault("dense-hours", "6")),
                     Long.parseLong(a.getOrDefault("managed-mb", "512")),
-                    Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000")));
-            a.keySet().removeAll(List.of("links", "backends", "days", "dense-hours", "managed-mb", "checkpoint-interval-ms"));
+                    Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000")),
+                    Boolean.parseBoolean(a.getOrDefault("compression", "false")));
+            a.keySet().removeAll(List.of("links", "backends", "days", "dense-hours", "managed-mb", "checkpoint-interval-ms",
+                    "compression"));
             if (!a.isEmpty()) {
                 throw new IllegalArgumentException("unknown options " + a.keySet());
             }
@@ -79,8 +82,9 @@ public final class StateBackendBench {
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
-        System.out.printf("machine: %d cores, JVM max heap %d MB; days %d, pings and traceroutes in the last %d h; checkpoints every %d ms%n",
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, o.days(), o.denseHours(), o.intervalMs());
+        System.out.printf("machine: %d cores, JVM max heap %d MB; days %d, pings and traceroutes in the last %d h; checkpoints every %d ms%s%n",
+                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, o.days(), o.denseHours(), o.intervalMs(),
+                o.compression() ? ", snapshot compression" : "");
         for (int links : o.links()) {
             for (String backend : o.backends()) {
                 run(new WeekOfProbes(links, o.days(), o.denseHours()), backend, o);
@@ -94,12 +98,13 @@ public final class StateBackendBench {
         boolean rocks = backend.equals("rocksdb");
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("links", week.links());
-        r.put("backend", rocks ? "rocksdb (incremental)" : backend);
+        r.put("backend", (rocks ? "rocksdb (incremental)" : backend) + (o.compression() ? " + snapshot compression" : ""));
+        r.put("loadavg_at_start", loadAverage());
         System.out.printf("%n== %d links, %s ==%n", week.links(), r.get("backend"));
         BenchClock clock = BenchClock.create(name, week.end());
         try (LocalCluster cluster = LocalCluster.start(backend, rocks, MemorySize.ofMebiBytes(rocks ? o.managedMb() : 0), 1)) {
             long t0 = System.nanoTime();
-            JobID job = cluster.submit(graph(week, name, o.intervalMs(), null));
+            JobID job = cluster.submit(graph(week, name, o, null));
             await(() -> running(cluster, job), "job running");
             long started = System.nanoTime();
             r.put("start_s", round(secs(started - t0)));
@@ -143,8 +148,11 @@ public final class StateBackendBench {
             r.put("local_files_mb", mb(sizeOf(cluster.dir()) - sizeOf(cluster.dir().resolve("checkpoints"))));
             cluster.mini().cancelJob(job).get(1, TimeUnit.MINUTES);
             await(() -> ended(cluster, job), "cancel");
+            long c0 = System.nanoTime();
+            await(() -> slotsFree(cluster), "the cancelled job's slot");
+            r.put("slot_free_after_cancel_s", round(secs(System.nanoTime() - c0)));
 
-            JobGraph again = graph(week, name, o.intervalMs(), minute.getExternalPath());
+            JobGraph again = graph(week, name, o, minute.getExternalPath());
             long r0 = System.nanoTime();
             JobID restored = cluster.submit(again);
             await(() -> running(cluster, restored), "restore from checkpoint");
@@ -153,14 +161,24 @@ public final class StateBackendBench {
             System.out.printf("restored the checkpoint in %s s; state then %.2f MB (before: %.2f MB)%n",
                     r.get("restore_checkpoint_s"), after.getStateSize() / 1e6, minute.getStateSize() / 1e6);
             r.put("state_after_restore_mb", mb(after.getStateSize()));
+            cluster.mini().cancelJob(restored).get(1, TimeUnit.MINUTES);
+            await(() -> ended(cluster, restored), "cancel");
+            await(() -> slotsFree(cluster), "the cancelled job's slot");
+            long w0 = System.nanoTime();
+            JobID again2 = cluster.submit(graph(week, name, o, minute.getExternalPath()));
+            await(() -> running(cluster, again2), "restore from checkpoint, again");
+            r.put("restore_checkpoint_again_s", round(secs(System.nanoTime() - w0)));
+            System.out.printf("restored the same checkpoint again in %s s (the first restore in this JVM runs cold code)%n",
+                    r.get("restore_checkpoint_again_s"));
 
             long s0 = System.nanoTime();
-            String savepoint = cluster.mini().stopWithSavepoint(restored, cluster.dir().resolve("savepoints").toUri().toString(),
+            String savepoint = cluster.mini().stopWithSavepoint(again2, cluster.dir().resolve("savepoints").toUri().toString(),
                     false, SavepointFormatType.CANONICAL).get(WAIT.toMinutes(), TimeUnit.MINUTES);
             r.put("savepoint_s", round(secs(System.nanoTime() - s0)));
             r.put("savepoint_mb", mb(sizeOf(Path.of(URI.create(savepoint)))));
+            await(() -> slotsFree(cluster), "the stopped job's slot");
             long p0 = System.nanoTime();
-            JobID fromSavepoint = cluster.submit(graph(week, name, o.intervalMs(), savepoint));
+            JobID fromSavepoint = cluster.submit(graph(week, name, o, savepoint));
             await(() -> running(cluster, fromSavepoint), "restore from savepoint");
             r.put("restore_savepoint_s", round(secs(System.nanoTime() - p0)));
             System.out.printf("canonical savepoint %s MB in %s s (stop included), restored in %s s%n",
@@ -175,15 +193,17 @@ public final class StateBackendBench {
         } finally {
             BenchClock.remove(name);
         }
+        r.put("loadavg_at_end", loadAverage());
         System.out.println("RESULT " + org.longhaul.flink.records.Json.write(r));
     }
 
     /** The production pipeline fed by the bench sources; restored from a checkpoint or savepoint when given. */
-    static JobGraph graph(WeekOfProbes week, String clock, long intervalMs, String restoreFrom) {
+    static JobGraph graph(WeekOfProbes week, String clock, Options o, String restoreFrom) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         env.getConfig().enableObjectReuse();
-        env.enableCheckpointing(intervalMs, CheckpointingMode.EXACTLY_ONCE);
+        env.enableCheckpointing(o.intervalMs(), CheckpointingMode.EXACTLY_ONCE);
+        env.getConfig().setUseSnapshotCompression(o.compression());
         env.getCheckpointConfig().setExternalizedCheckpointRetention(ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
         Sources sources = new Sources(new BenchSource(week, WeekOfProbes.Kind.THROUGHPUT, clock),
                 new BenchSource(week, WeekOfProbes.Kind.PATH, clock), new BenchSource(week, WeekOfProbes.Kind.RTT, clock),
@@ -290,6 +310,16 @@ public final class StateBackendBench {
         }
     }
 
+    /** Restore times start once the previous job has given its slot back, not while it is still being torn down. */
+    private static boolean slotsFree(LocalCluster cluster) {
+        try {
+            var o = cluster.mini().requestClusterOverview().get(10, TimeUnit.SECONDS);
+            return o.getNumSlotsAvailable() == o.getNumSlotsTotal();
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
     private static boolean ended(LocalCluster cluster, JobID job) {
         try {
             return cluster.mini().getJobStatus(job).get(10, TimeUnit.SECONDS).isGloballyTerminalState();
@@ -314,6 +344,15 @@ public final class StateBackendBench {
         }
         try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+    }
+
+    /** The machine's 1-minute load average (others share it): /proc/loadavg, or "?" elsewhere. */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException e) {
+            return "?";
         }
     }
 
