@@ -5,6 +5,7 @@
 # (flink-jobs/src/test/java/org/longhaul/flink/bench/StateBackendBench.java). Needs no stack.
 # Usage: bash bench/state_backends.sh [--links 1000,10000] [--backends hashmap,rocksdb] [--days 7]
 #                                     [--dense-hours 6] [--managed-mb 512] [--checkpoint-interval-ms 5000]
+#                                     [--compression true|false]   (Flink snapshot compression; the job: true)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 exec bash "$ROOT/scripts/flink-test-main.sh" "-Xmx${BENCH_HEAP:-3g}" -XX:+UseParallelGC \
