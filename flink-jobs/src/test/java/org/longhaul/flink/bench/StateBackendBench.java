@@ -339,13 +339,25 @@ public final class StateBackendBench {
         }
     }
 
+    /** Bytes under dir; files that go away while it is walked (RocksDB and checkpoint clean-up) are skipped. */
     private static long sizeOf(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return 0;
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        }
+        long[] sum = {0};
+        Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                sum[0] += attrs.size();
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+        });
+        return sum[0];
     }
 
     /** The machine's 1-minute load average (others share it): /proc/loadavg, or "?" elsewhere. */
