@@ -113,3 +113,15 @@ def recorders(testbed):
 
 def influx_query(q):
     return influxdb.rows(q)
+
+
+def record(name, value):
+    """Keeps a measured delay or figure in tests/out/e2e-measurements.json (docs/benchmarks.md
+    quotes them) and prints it."""
+    out = ROOT / "tests/out"
+    out.mkdir(exist_ok=True)
+    path = out / "e2e-measurements.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[name] = round(value, 1)
+    path.write_text(json.dumps(data, indent=1))
+    print(f"[e2e {time.strftime('%H:%M:%S')}] {name}: {value:.1f}", flush=True)

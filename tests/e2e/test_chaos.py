@@ -15,7 +15,7 @@ import uuid
 
 import pytest
 
-from conftest import CONTRACT, ROOT, Recorder, Testbed, influx_query, topic
+from conftest import CONTRACT, ROOT, Recorder, Testbed, influx_query, record, topic
 import stack
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
@@ -26,17 +26,6 @@ PROFILE = ROOT / "tests/testbed/job-profile.args"
 
 def log(msg):
     print(f"[chaos {time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-def record(name, value):
-    """Keeps a measured figure in tests/out/e2e-measurements.json (docs/benchmarks.md quotes them)."""
-    out = ROOT / "tests/out"
-    out.mkdir(exist_ok=True)
-    path = out / "e2e-measurements.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[name] = round(value, 1)
-    path.write_text(json.dumps(data, indent=1))
-    log(f"{name}: {value:.1f}")
 
 
 class Chaos:

@@ -5,7 +5,6 @@ healthy mesh (each link learns its baseline) → dst-a collapses (5 Mbit/s, 10 %
 route flips to another carrier, dst-c's receiver refuses the iperf port → everything healed.
 Each injected fault must raise its event on its own link within a bound derived from the probe
 intervals and the job's watermark; untouched links, ECMP and a silent hop must raise nothing."""
-import json
 import os
 import statistics
 import time
@@ -13,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from conftest import ROOT, influx_query
+from conftest import ROOT, influx_query, record
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs per link
 FAULT_MIN_S, FAULT_MAX_S = 100, 210      # until every fault event and 4 UDP runs under loss
@@ -107,17 +106,6 @@ def story(testbed, flink_job, recorders):
     for t, e in st.events:
         log(f"event +{t - st.t_start:6.1f}s {e['kind']:20} {e['src']} → {e['dst']}: {e.get('message', '')}")
     return st
-
-
-def record(name, value):
-    """Keeps a measured delay or figure in tests/out/e2e-measurements.json and prints it."""
-    out = ROOT / "tests/out"
-    out.mkdir(exist_ok=True)
-    path = out / "e2e-measurements.json"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data[name] = round(value, 1)
-    path.write_text(json.dumps(data, indent=1))
-    log(f"{name}: {value:.1f}")
 
 
 def first_delay(story, kind, src, dst, since, name, **match):
