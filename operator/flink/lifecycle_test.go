@@ -48,7 +48,7 @@ func (rc *restCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"filename":"/tmp/flink-web/upload/abc_job.jar","status":"success"}`)
 	case r.Method == http.MethodPost && p == "/jars/abc_job.jar/run":
 		var req struct {
-			Args      []string `json:"programArgsList"`
+			Args      []string          `json:"programArgsList"`
 			Savepoint string            `json:"savepointPath"`
 			Config    map[string]string `json:"flinkConfiguration"`
 		}

@@ -49,7 +49,7 @@ func Serve(ctx context.Context, o Options) error {
 		return err
 	}
 	defer cl.Close()
-	if err := reach(ctx, cl, o.Kafka); err != nil {
+	if err := kafkaconn.Reach(ctx, cl, o.Kafka); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Log, "watching job %s, groups %s, every %s (grace %s); kafka %s; status %s\n",
@@ -93,19 +93,4 @@ func Serve(ctx context.Context, o Options) error {
 		return nil
 	}
 	return err
-}
-
-// reach reaches the brokers once, so that a refused credential or an unreachable cluster is told
-// at start rather than by silence.
-func reach(ctx context.Context, cl *kgo.Client, conn kafkaconn.Conn) error {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	err := cl.Ping(ctx)
-	if reason, ok := kafkaconn.Refusal(err); ok {
-		return fmt.Errorf("kafka %s: %s", conn, reason)
-	}
-	if err != nil {
-		return fmt.Errorf("kafka %s: %w", conn, err)
-	}
-	return nil
 }

@@ -45,7 +45,7 @@ func runTail(env *cli.Env, args []string) int {
 	defer cl.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if err := ping(ctx, cl, conn); err != nil {
+	if err := kafkaconn.Reach(ctx, cl, conn); err != nil {
 		return env.Fail("%v", err)
 	}
 	if *forDur > 0 {
@@ -75,21 +75,6 @@ func runTail(env *cli.Env, args []string) int {
 		})
 	}
 	return cli.ExitOK
-}
-
-// ping reaches the brokers once before following, so a refused credential or an unreachable
-// cluster is told at once rather than by silence.
-func ping(ctx context.Context, cl *kgo.Client, conn kafkaconn.Conn) error {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	err := cl.Ping(ctx)
-	if reason, ok := kafkaconn.Refusal(err); ok {
-		return fmt.Errorf("kafka %s: %s", conn, reason)
-	}
-	if err != nil {
-		return fmt.Errorf("kafka %s: %w", conn, err)
-	}
-	return nil
 }
 
 // describe renders one result message as a line a person reads.
