@@ -4,10 +4,11 @@
 #   bash scripts/secrets.sh DIR
 # The same files as the native stack's secrets folder (docs/security.md): a private CA, the
 # broker's, admin's and InfluxDB's certificates (for the compose host names), the services'
-# Kafka and InfluxDB passwords, Grafana's admin password and the compose agent's password. Each is
-# made only when missing, so a file you place there first (your own CA and certificates, a chosen
-# password) is kept; delete one and run again to replace it. Files are 0600 (ca.crt 0644), no
-# trailing newline on passwords, the folder 0700; nothing is printed but file names.
+# Kafka and InfluxDB passwords, Grafana's admin password, the password Grafana gives Alertmanager
+# (user grafana, its datasource) and the compose agent's password. Each is made only when missing,
+# so a file you place there first (your own CA and certificates, a chosen password) is kept; delete
+# one and run again to replace it. Files are 0600 (ca.crt 0644), no trailing newline on passwords,
+# the folder 0700; nothing is printed but file names.
 # Each service mounts only its own subfolder (DIR/SERVICE), holding copies of the secrets it
 # needs, owned by the user its image runs as: refreshed on every run, so a rotated password reaches
 # them. ca.crt (not a secret) is mounted on its own; `setup`, the one-shot administrator, mounts DIR.
@@ -80,14 +81,14 @@ compose_secrets() {
   make_cert "$d" admin
   make_cert "$d" influxdb DNS:influxdb
   for f in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-agent-compose \
-    influx-admin influx-writer influx-reader grafana-admin; do
+    influx-admin influx-writer influx-reader grafana-admin alertmanager-grafana; do
     make_password "$d/$f.password"
   done
   chmod 0600 "$d"/*.password "$d"/*.pem "$d/ca.key"
   give "$d" kafka 1000 broker.pem admin.pem                               # apache/kafka runs as appuser
   give "$d" influxdb 0 influxdb.pem influx-admin.password                 # influxdb:1.8 runs as root
   give "$d" telegraf 0 influx-writer.password kafka-telegraf.password     # root until its entrypoint drops
-  give "$d" grafana 472 grafana-admin.password influx-reader.password     # grafana/grafana-oss
+  give "$d" grafana 472 grafana-admin.password influx-reader.password alertmanager-grafana.password # grafana/grafana-oss
   give "$d" flink 9999 kafka-flink.password                               # flink: the job's Kafka clients
   give "$d" agent 10001 kafka-agent-compose.password                      # collectors/Dockerfile's user
   give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password # operator/Dockerfile's user

@@ -131,8 +131,8 @@ func IsRecovery(kind string) bool {
 // Thresholds that more than one component applies.
 const (
 	// LossAlarmPercent: Packet loss at or above this percentage is high (WLCG's packet-loss alarm):
-	// the quality-detector's default (per-link overrides aside), Grafana's High loss rule and the loss
-	// grid of `longhaul report`.
+	// the quality-detector's default (per-link overrides aside) and the loss grid of `longhaul
+	// report`.
 	LossAlarmPercent = 2.0
 	// ClockSkewToleranceS: How far an agent's clock may be from the broker's (the clock the agent does
 	// not control) before its samples are judged skewed: the Flink job sends them to the dead-letter

@@ -1,6 +1,6 @@
 """ingest/contract.yaml against what else names the same things: the event.v1 schema's kinds and
 Telegraf's topics. (Go and Java are generated from the contract and checked by ingest/gen and
-flink-jobs ContractNamesTest; Grafana's alert rules by tests/unit/test_dashboards.py.)"""
+flink-jobs ContractNamesTest; the kinds dashboards name by tests/unit/test_dashboards.py.)"""
 import json
 import pathlib
 import re

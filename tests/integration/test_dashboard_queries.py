@@ -1,20 +1,19 @@
 """Every query Grafana would run, run against the real InfluxDB after an end-to-end run: each
-dashboard's variable queries, panel targets and annotation queries, and each alert rule's query,
-with Grafana's macros expanded the way Grafana expands them ($timeFilter, $__interval, $var in
-'…' and in /^…$/), must return data."""
+dashboard's variable queries, panel targets and annotation queries, with Grafana's macros expanded
+the way Grafana expands them ($timeFilter, $__interval, $var in '…' and in /^…$/), must return
+data. (Grafana runs no alert queries: alerts are the Flink job's and the watchdog's events, sent
+through Alertmanager.)"""
 import json
 import pathlib
 import re
 import subprocess
 
 import pytest
-import yaml
 
 from conftest import influx_query, now_ms
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BOARDS = {f.stem: json.loads(f.read_text()) for f in sorted((ROOT / "dashboards/json").glob("*.json"))}
-RULES = yaml.safe_load((ROOT / "dashboards/provisioning/alerting/longhaul.yaml").read_text())["groups"][0]["rules"]
 UNITS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
 CLI = ROOT / "bin" / "longhaul"
 
@@ -88,19 +87,3 @@ def test_every_panel_and_annotation_query_returns_data(mesh_run, name, where, qu
     # mesh-wide queries: the story's own links must be among the rows
     assert any(mesh_run["tag"] in json.dumps(s.get("tags", {})) + json.dumps(s["values"]) for s in series), q
 
-
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r["uid"])
-def test_every_alert_rule_query_returns_data_and_fires_on_the_story(mesh_run, rule):
-    query = next(d for d in rule["data"] if d["datasourceUid"] != "__expr__")
-    to = now_ms()
-    frm = to - query["relativeTimeRange"]["from"] * 1000
-    series = influx_query(expand(query["model"]["query"], frm, to, {}))
-    ours = [s for s in series if s.get("tags", {}).get("src") == mesh_run["src"]]
-    assert ours, f"{rule['uid']}: no series for the story's links"
-    threshold = next(d for d in rule["data"] if d["refId"] == rule["condition"])["model"]["conditions"][0]["evaluator"]
-    last = {s["tags"]["dst"]: s["values"][-1][1] for s in ours}
-    firing = {dst for dst, v in last.items() if (v > threshold["params"][0] if threshold["type"] == "gt"
-                                                 else v < threshold["params"][0])}
-    expected = {"longhaul-throughput-collapse": {mesh_run["fnal"]}, "longhaul-unreachable": {mesh_run["kek"]},
-                "longhaul-high-loss": {mesh_run["triumf"]}, "longhaul-no-data": set()}[rule["uid"]]
-    assert firing == expected, f"{rule['uid']}: fires for {firing}, expected {expected} ({last})"

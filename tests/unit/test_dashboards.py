@@ -2,8 +2,11 @@
 every dashboard validates against Grafana's dashboard model (a JSON Schema generated from
 @grafana/grafana-foundation-sdk, see dashboards/schema-tools), every datasource reference resolves
 to the provisioned datasource, every variable a query uses is defined, the provider and compose
-mount agree, and the alert rules are well formed. The queries themselves run against the real
-InfluxDB in tests/integration/test_dashboard_queries.py."""
+mount agree. Grafana defines no alerts (the Flink job and the watchdog detect, Alertmanager
+notifies): its alerting provisioning only retires what earlier versions provisioned, and the
+Alertmanager datasource that shows Alertmanager's alerts and silences takes its address, password
+and CA from the environment and mounted files, as the InfluxDB one does. The queries themselves run
+against the real InfluxDB in tests/integration/test_dashboard_queries.py."""
 import json
 import pathlib
 import re
@@ -21,9 +24,12 @@ DASH = ROOT / "dashboards"
 SCHEMA = json.loads((DASH / "schema/dashboard.schema.json").read_text())
 FILES = sorted((DASH / "json").glob("*.json"))
 BOARDS = {f.name: json.loads(f.read_text()) for f in FILES}
-DATASOURCES = yaml.safe_load((DASH / "provisioning/datasources/influxdb.yaml").read_text())["datasources"]
+DATASOURCE_FILES = sorted((DASH / "provisioning/datasources").glob("*.yaml"))
+DATASOURCES = [d for f in DATASOURCE_FILES for d in yaml.safe_load(f.read_text())["datasources"]]
 DS_UIDS = {d["uid"] for d in DATASOURCES}
-ALERTING = yaml.safe_load((DASH / "provisioning/alerting/longhaul.yaml").read_text())
+ALERTMANAGER = next(d for d in DATASOURCES if d["uid"] == "longhaul-alertmanager")
+ALERTING_FILES = sorted((DASH / "provisioning/alerting").glob("*.y*ml"))
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
 # Grafana's global macros and variables (https://grafana.com/docs/grafana/latest/dashboards/variables/add-template-variables/#global-variables)
 BUILTINS = {"timeFilter", "__interval", "__interval_ms", "__from", "__to", "__data", "__url_time_range",
             "__field", "__series", "__value", "__dashboard", "__org", "__user", "__range", "__rate_interval",
@@ -144,31 +150,6 @@ def test_the_provider_reads_the_folder_compose_mounts():
     assert mounts["./dashboards/provisioning"] == "/etc/grafana/provisioning"
 
 
-RULES = ALERTING["groups"][0]["rules"]
-
-
-def test_alert_rules_cover_collapse_unreachable_loss_and_no_data():
-    assert {r["uid"] for r in RULES} == {"longhaul-throughput-collapse", "longhaul-unreachable",
-                                         "longhaul-high-loss", "longhaul-no-data"}
-
-
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r["uid"])
-def test_alert_rule_is_well_formed(rule):
-    refs = {d["refId"] for d in rule["data"]}
-    assert rule["condition"] in refs
-    assert rule["noDataState"] in {"OK", "NoData", "Alerting"} and rule["execErrState"] in {"OK", "Error", "Alerting"}
-    assert rule["annotations"]["__dashboardUid__"] in EXPECTED.values()
-    for d in rule["data"]:
-        assert d["model"]["refId"] == d["refId"]
-        if d["datasourceUid"] == "__expr__":
-            assert d["model"]["type"] in {"reduce", "threshold", "math"}
-            assert d["model"]["expression"] in refs - {d["refId"]}
-        else:
-            assert d["datasourceUid"] in DS_UIDS
-            assert d["model"]["rawQuery"] is True and "$timeFilter" in d["model"]["query"]
-            assert d["relativeTimeRange"]["from"] > d["relativeTimeRange"]["to"] == 0
-
-
 def kinds_selected(query):
     """The contract's event kinds a query selects with "kind" = 'x' or "kind" =~ /regex/."""
     named = re.findall(r"\"kind\"\s*=\s*'([^']*)'", query)
@@ -178,31 +159,108 @@ def kinds_selected(query):
     return set(named) | {k for p in patterns for k in CONTRACT.kinds if re.search(p, k)}
 
 
-def test_the_high_loss_rule_fires_at_the_contracts_loss_alarm():
-    rule = next(r for r in RULES if r["uid"] == "longhaul-high-loss")
-    alarm = CONTRACT.threshold("loss_alarm_percent")
-    threshold = next(d["model"] for d in rule["data"] if d["model"].get("type") == "threshold")
-    assert threshold["conditions"][0]["evaluator"]["params"] == [alarm], \
-        "the High loss rule's threshold is not loss_alarm_percent of ingest/contract.yaml"
-    assert f"loss above {alarm:g} %" in rule["annotations"]["summary"]
-
-
-@pytest.mark.parametrize("rule", [r for r in RULES if '"events"' in r["data"][0]["model"]["query"]], ids=lambda r: r["uid"])
-def test_alert_rules_on_events_select_alert_kinds_of_the_contract(rule):
-    kinds = kinds_selected(rule["data"][0]["model"]["query"])
-    assert kinds, "selects no event kind of ingest/contract.yaml"
-    assert all(CONTRACT.kinds[k].role == "alert" for k in kinds), kinds
-
-
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_every_event_kind_a_dashboard_names_is_a_contract_kind(name):
     for _, query in queries(BOARDS[name]):
         kinds_selected(query)
 
 
-def test_the_contact_point_comes_from_the_environment_and_the_policy_uses_it():
-    cp = ALERTING["contactPoints"][0]
-    assert cp["receivers"][0]["settings"]["url"] == "${LONGHAUL_ALERT_WEBHOOK_URL}"
-    assert ALERTING["policies"][0]["receiver"] == cp["name"]
-    env = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["grafana"]["environment"]
-    assert "LONGHAUL_ALERT_WEBHOOK_URL" in env
+# --- alerts: none defined here; the Alertmanager datasource shows Alertmanager's ----------------
+
+# what a Grafana alerting provisioning file may hold when it only removes
+RETIRING = {"apiVersion", "deleteRules", "deleteContactPoints", "resetPolicies"}
+
+
+@pytest.mark.parametrize("path", ALERTING_FILES, ids=lambda p: p.name)
+def test_grafana_provisions_no_alert_rule_contact_point_or_policy(path):
+    """Alerts are defined once: detection in the Flink job and the watchdog (events of
+    ingest/contract.yaml), notification in Alertmanager (alerting/). Grafana's alerting
+    provisioning may only delete what earlier versions provisioned."""
+    doc = yaml.safe_load(path.read_text()) or {}
+    assert set(doc) <= RETIRING, f"{path.name} provisions {sorted(set(doc) - RETIRING)}: Grafana defines no alerts"
+
+
+def test_the_alerts_grafana_once_provisioned_are_retired():
+    """Grafana keeps file-provisioned rules, contact points and policies after their file is gone,
+    so an upgraded Grafana would go on alerting on its own unless they are deleted."""
+    docs = [yaml.safe_load(f.read_text()) or {} for f in ALERTING_FILES]
+    deleted = {r["uid"] for d in docs for r in d.get("deleteRules", []) if r["orgId"] == 1}
+    assert deleted == {"longhaul-throughput-collapse", "longhaul-unreachable", "longhaul-high-loss", "longhaul-no-data"}
+    assert {c["uid"] for d in docs for c in d.get("deleteContactPoints", [])} == {"longhaul-webhook"}
+    assert any(1 in d.get("resetPolicies", []) for d in docs), "the policy tree still routes to the deleted contact point"
+
+
+def test_the_alertmanager_datasource_shows_alertmanagers_alerts_and_sends_none():
+    ds = ALERTMANAGER
+    assert ds["type"] == "alertmanager" and ds["access"] == "proxy"
+    assert ds["jsonData"]["implementation"] == "prometheus"
+    assert ds["jsonData"]["handleGrafanaManagedAlerts"] is False
+    assert ds["editable"] is False and not ds.get("isDefault")
+    assert [d["uid"] for d in DATASOURCES if d.get("isDefault")] == ["longhaul-influxdb"], "the dashboards' default"
+
+
+def test_the_alertmanager_datasource_authenticates_over_https_with_the_stacks_ca():
+    ds, env = ALERTMANAGER, COMPOSE["grafana"]["environment"]
+    assert ds["url"] == "$LONGHAUL_GRAFANA_ALERTMANAGER_URL"
+    assert env["LONGHAUL_GRAFANA_ALERTMANAGER_URL"] == "https://alertmanager:9093"
+    assert ds["basicAuth"] is True and ds["basicAuthUser"] == "grafana"
+    assert ds["secureJsonData"]["basicAuthPassword"] == "$__file{/run/secrets/longhaul/alertmanager-grafana.password}"
+    assert ds["jsonData"]["tlsAuthWithCACert"] is True
+    influx = next(d for d in DATASOURCES if d["uid"] == "longhaul-influxdb")
+    assert ds["secureJsonData"]["tlsCACert"] == influx["secureJsonData"]["tlsCACert"] == "$__file{/etc/longhaul/ca.crt}"
+    mounts = dict(v.split(":")[:2] for v in COMPOSE["grafana"]["volumes"])
+    assert mounts["./secrets/ca.crt"] == "/etc/longhaul/ca.crt"
+    assert mounts["./secrets/grafana"] == "/run/secrets/longhaul"
+
+
+def test_grafana_gets_its_alertmanager_password_from_the_secrets_service(tmp_path):
+    """scripts/secrets.sh makes alertmanager-grafana.password and copies it into grafana/, the
+    folder compose mounts at /run/secrets/longhaul."""
+    subprocess.run(["bash", str(ROOT / "scripts/secrets.sh"), str(tmp_path)], check=True, capture_output=True, timeout=60)
+    made = tmp_path / "alertmanager-grafana.password"
+    assert (tmp_path / "grafana" / made.name).read_bytes() == made.read_bytes()
+    assert len(made.read_bytes()) == 32
+
+
+def references(value):
+    """The environment variables ($VAR, ${VAR}, $__env{VAR}) and files ($__file{PATH}) a
+    provisioning value names."""
+    env = re.findall(r"\$(?:__env\{|\{)?([A-Z_][A-Z0-9_]*)\}?", value.replace("$__file{", "{"))
+    files = re.findall(r"\$__file\{([^}]+)\}", value)
+    return env, files
+
+
+def leaves(tree, path=""):
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            yield from leaves(v, f"{path}.{k}" if path else k)
+    elif isinstance(tree, list):
+        for i, v in enumerate(tree):
+            yield from leaves(v, f"{path}[{i}]")
+    else:
+        yield path, tree
+
+
+SECRETISH = re.compile(r"password|secret|token|key|cert", re.I)
+
+
+@pytest.mark.parametrize("path", DATASOURCE_FILES, ids=lambda p: p.name)
+def test_no_secret_is_written_in_a_datasource_file(path):
+    """Every secret is a mounted file ($__file{/run/secrets/longhaul/...} or the CA), never a
+    literal; every variable a datasource names is set in compose's grafana environment."""
+    env = COMPOSE["grafana"]["environment"]
+    for ds in yaml.safe_load(path.read_text())["datasources"]:
+        for key in ds.get("secureJsonData", {}):
+            assert SECRETISH.search(key), f"{path.name} {ds['uid']}: {key} is not a secret, keep it out of secureJsonData"
+        for where, value in leaves(ds):
+            if not isinstance(value, str) or not SECRETISH.search(where):
+                continue
+            assert re.fullmatch(r"\$__file\{/(run/secrets/longhaul|etc/longhaul)/[\w.-]+\}", value), \
+                f"{path.name} {ds['uid']} {where}: {value!r} is not a mounted file"
+        for where, value in leaves(ds):
+            if isinstance(value, str):
+                names, _ = references(value)
+                for name in names:
+                    assert name in env, f"{path.name} {ds['uid']} {where}: ${name} is not in compose's grafana environment"
+    for name, value in env.items():
+        assert not SECRETISH.search(name) or name.endswith("__FILE"), f"grafana's environment holds {name}"

@@ -48,8 +48,7 @@ public final class ContractNames {
 
     /**
      * Packet loss at or above this percentage is high (WLCG's packet-loss alarm): the
-     * quality-detector's default (per-link overrides aside), Grafana's High loss rule and the loss
-     * grid of `longhaul report`.
+     * quality-detector's default (per-link overrides aside) and the loss grid of `longhaul report`.
      */
     public static final double LOSS_ALARM_PERCENT = 2.0;
 
