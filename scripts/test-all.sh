@@ -43,6 +43,10 @@ step "Integration tests on the native stack"
 # The tests run their own Flink jobs, each under its name: the production job (scripts/stack/job.sh)
 # would read the same topics and raise every event a second time.
 export LONGHAUL_JOB_KEEP=0
+# Alertmanager's timings, short so that the alerting tests (which read them back) wait seconds:
+# the first mail of a group after 5 s, a changed group after 15 s, the bridge re-posting every 15 s.
+export LONGHAUL_ALERT_GROUP_WAIT="${LONGHAUL_ALERT_GROUP_WAIT:-5s}" LONGHAUL_ALERT_GROUP_INTERVAL="${LONGHAUL_ALERT_GROUP_INTERVAL:-15s}"
+export LONGHAUL_ALERT_BRIDGE_ARGS="${LONGHAUL_ALERT_BRIDGE_ARGS:---repost 15s}"
 started_here=0
 if ! bash scripts/stack/status.sh >/dev/null 2>&1; then
   started_here=1

@@ -61,6 +61,14 @@ var (
 	InfluxUser         = Setting{Flag: "influx-user", Env: "LONGHAUL_INFLUX_USER", Usage: "InfluxDB user", local: localUser("reader", "influx-reader.password")}
 	InfluxPasswordFile = Setting{Flag: "influx-password-file", Env: "LONGHAUL_INFLUX_PASSWORD_FILE", Usage: "file holding the InfluxDB user's password", local: localFile("influx-reader.password")}
 	InfluxCA           = Setting{Flag: "influx-ca", Env: "LONGHAUL_INFLUX_CA", Usage: "PEM file of the CA that signed InfluxDB's certificate (https URLs; empty: the system's roots)", local: localFile("ca.crt")}
+
+	// How a program reaches Alertmanager (operator/alerting): HTTPS with basic auth, a user whose
+	// password is read from a file. The alert bridge posts alerts as user bridge; `longhaul
+	// silence` manages silences as the operator.
+	Alertmanager             = Setting{Flag: "alertmanager", Env: "LONGHAUL_ALERTMANAGER", Default: "https://127.0.0.1:9193", Usage: "Alertmanager base URL (https: TLS, trusting LONGHAUL_ALERTMANAGER_CA)"}
+	AlertmanagerUser         = Setting{Flag: "alertmanager-user", Env: "LONGHAUL_ALERTMANAGER_USER", Usage: "Alertmanager basic-auth user", local: localUser("operator", "alertmanager-operator.password")}
+	AlertmanagerPasswordFile = Setting{Flag: "alertmanager-password-file", Env: "LONGHAUL_ALERTMANAGER_PASSWORD_FILE", Usage: "file holding the Alertmanager user's password", local: localFile("alertmanager-operator.password")}
+	AlertmanagerCA           = Setting{Flag: "alertmanager-ca", Env: "LONGHAUL_ALERTMANAGER_CA", Usage: "PEM file of the CA that signed Alertmanager's certificate (https URLs; empty: the system's roots)", local: localFile("ca.crt")}
 )
 
 // Secret reads a secret from a file: the whole file, without a trailing newline. An empty

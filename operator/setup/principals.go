@@ -19,6 +19,7 @@ const (
 	Telegraf = "telegraf" // the sink into InfluxDB
 	Operator = "operator" // the operator CLI: reads results
 	Watchdog = "watchdog" // operator/watchdog: watches the pipeline, raises pipeline_degraded
+	Alerter  = "alerter"  // operator/alerting: the alert bridge, reads events into Alertmanager
 	// AgentPrefix starts every agent's principal: agent-<site>.
 	AgentPrefix = "agent-"
 )
@@ -39,7 +40,7 @@ var Services = []string{Admin, Flink, Telegraf, Operator}
 
 // OptionalServices are made like Services when their secret file exists, and skipped (said so)
 // when it does not: a deployment that runs no watchdog needs no credential for it.
-var OptionalServices = []string{Watchdog}
+var OptionalServices = []string{Watchdog, Alerter}
 
 var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 
@@ -100,6 +101,10 @@ func Grants(principal string) []Grant {
 			topics(false, []kadm.ACLOperation{kadm.OpRead, kadm.OpWrite, kadm.OpDescribe}, contract.TopicEvents),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpDescribe}},
 		}
+	case principal == Alerter:
+		// Reads the events topic only, by partition (no group: it rebuilds its open alerts from
+		// the topic on every start, so it has no offsets to commit).
+		return []Grant{topics(false, read, contract.TopicEvents)}
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
 	case strings.HasPrefix(principal, AgentPrefix):

@@ -33,7 +33,7 @@ func TestEveryRoleButAdminHasRightsAndAdminNone(t *testing.T) {
 	if err != nil || agent != "agent-cern-ps1" {
 		t.Fatalf("%q %v", agent, err)
 	}
-	for _, p := range []string{Flink, Telegraf, Operator, Watchdog, agent} {
+	for _, p := range []string{Flink, Telegraf, Operator, Watchdog, Alerter, agent} {
 		if len(ACLs(p)) == 0 {
 			t.Errorf("%s has no ACLs", p)
 		}
@@ -69,7 +69,7 @@ func TestOnlyTheRolesThatProduceATopicMayWriteIt(t *testing.T) {
 		writers[raw] = []string{agent}
 	}
 	for topic, want := range writers {
-		for _, p := range []string{Flink, Telegraf, Operator, Watchdog, agent} {
+		for _, p := range []string{Flink, Telegraf, Operator, Watchdog, Alerter, agent} {
 			allowed := Allows(Grants(p), TopicResource, topic, kadm.OpWrite)
 			if allowed != contains(want, p) {
 				t.Errorf("%s writes %s: %v, want %v", p, topic, allowed, !allowed)
@@ -123,4 +123,20 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// The alert bridge reads events and nothing else: no other topic, no group, no write.
+func TestTheAlerterOnlyReadsEvents(t *testing.T) {
+	g := Grants(Alerter)
+	if !Allows(g, TopicResource, contract.TopicEvents, kadm.OpRead) {
+		t.Fatal("the alerter cannot read events")
+	}
+	for _, topic := range append([]string{contract.TopicStats, contract.TopicDeadLetter}, contract.RawTopics...) {
+		if Allows(g, TopicResource, topic, kadm.OpRead) {
+			t.Errorf("the alerter reads %s", topic)
+		}
+	}
+	if len(g) != 1 || g[0].Resource != TopicResource {
+		t.Fatalf("grants %+v: want one topic grant", g)
+	}
 }

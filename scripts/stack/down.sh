@@ -8,7 +8,7 @@ set -euo pipefail
 LOG_TAG=down
 load_services
 
-# Server processes (java, influxd, telegraf) whose command line still points into the stack dir:
+# Server processes (java, influxd, telegraf, alertmanager, the CLI's daemons, the sink) whose command line still points into the stack dir:
 # ours, or strays such as a Flink daemon started by hand with FLINK_CONF_DIR=.stack/run/flink/conf.
 # Reported, never killed here (only PIDs from our PID files are ever signalled).
 survivors() {
@@ -16,7 +16,11 @@ survivors() {
   for p in /proc/[0-9]*; do
     pid="${p#/proc/}"
     exe="$(readlink "$p/exe" 2>/dev/null)" || continue
-    case "${exe##*/}" in java | influxd | telegraf) ;; *) continue ;; esac
+    case "${exe##*/}" in
+      java | influxd | telegraf | alertmanager | longhaul) ;;
+      python3*) grep -qF notify_sink "$p/cmdline" 2>/dev/null || continue ;; # the sink, not supervisord
+      *) continue ;;
+    esac
     pid_is_ours "$pid" 2>/dev/null || continue
     printf '%s %s\n' "$pid" "$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null | cut -c1-160)"
   done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bring the native stack up on 127.0.0.1: install what is missing (cached under .stack/cache),
 # write configs into .stack/run, start Kafka, InfluxDB and Flink, run `longhaul setup` (topics,
-# database, retention), then Telegraf, then the Flink job's keeper, which submits the job restored
+# database, retention), then Telegraf, the notification sink and Alertmanager, then the alert
+# bridge, then the Flink job's keeper, which submits the job restored
 # from its newest savepoint or checkpoint, and the watchdog. Every process runs under supervisord
 # (supervise.sh).
 # Services that are already healthy are left alone.
@@ -82,7 +83,7 @@ run_setup() {
   t0="$(now_ms)"
   if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
     # the services' Kafka users, each with its password file and its ACLs
-    for u in admin flink telegraf operator watchdog; do ensure_secret "kafka-$u.password" >/dev/null; done
+    for u in admin flink telegraf operator watchdog alerter; do ensure_secret "kafka-$u.password" >/dev/null; done
   fi
   # InfluxDB's writer (Telegraf) and reader (CLI, reports, Grafana); setup runs as InfluxDB's admin
   for u in writer reader; do ensure_secret "influx-$u.password" >/dev/null; done
@@ -101,9 +102,9 @@ job_submitted_since() {
 
 print_timings() {
   local svc
-  printf '%-9s %9s %8s  %s\n' service install_s start_s state
-  for svc in kafka influxdb flink setup telegraf job watchdog; do
-    printf '%-9s %9s %8s  %s\n' "$svc" "${INSTALL_S[$svc]:--}" "${START_S[$svc]:--}" "${STATE[$svc]:--}"
+  printf '%-12s %9s %8s  %s\n' service install_s start_s state
+  for svc in kafka influxdb flink setup telegraf sink alertmanager bridge job watchdog; do
+    printf '%-12s %9s %8s  %s\n' "$svc" "${INSTALL_S[$svc]:--}" "${START_S[$svc]:--}" "${STATE[$svc]:--}"
   done
 }
 
@@ -116,8 +117,12 @@ main() {
   await_all kafka influxdb flink
   run_setup
   # Telegraf consumes result topics into InfluxDB: only once both and the topics exist.
-  launch_svc telegraf
-  await_all telegraf
+  # Alertmanager, where the bridge posts, and the sink, where Alertmanager delivers, beside it.
+  for svc in telegraf sink alertmanager; do launch_svc "$svc"; done
+  await_all telegraf sink alertmanager
+  # The bridge reads events as the alerter user (made by setup) into Alertmanager.
+  launch_svc bridge
+  await_all bridge
   # The job last: its keeper restores it from its newest savepoint or retained checkpoint.
   if [ "${LONGHAUL_JOB_KEEP}" = 1 ]; then
     local seen=0

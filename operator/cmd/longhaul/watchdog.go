@@ -80,7 +80,7 @@ func runWatchdog(env *cli.Env, args []string) int {
 		}
 		watched = append([]string{*job}, tg...)
 	}
-	conn, err := watchdogConn(*kafka)
+	conn, err := serviceConn(*kafka, setup.Watchdog)
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
@@ -103,17 +103,17 @@ func runWatchdog(env *cli.Env, args []string) int {
 	return cli.ExitOK
 }
 
-// watchdogConn is the watchdog's Kafka connection: the environment's identity, else on a native
-// stack host the watchdog user with its password file among the stack's secrets.
-func watchdogConn(bootstrap string) (kafkaconn.Conn, error) {
+// serviceConn is a daemon's Kafka connection: the environment's identity, else on a native
+// stack host the daemon's own principal with its password file among the stack's secrets.
+func serviceConn(bootstrap, principal string) (kafkaconn.Conn, error) {
 	c, err := kafkaconn.Parse(bootstrap)
 	if err != nil {
 		return c, err
 	}
 	sec := kafkaconn.FromEnv()
 	if os.Getenv(settings.KafkaUser.Env) == "" {
-		if pw := settings.LocalSecret("kafka-" + setup.Watchdog + ".password"); pw != "" {
-			sec.User, sec.PasswordFile = setup.Watchdog, pw
+		if pw := settings.LocalSecret("kafka-" + principal + ".password"); pw != "" {
+			sec.User, sec.PasswordFile = principal, pw
 		}
 	}
 	return c.WithSecurity(sec)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"longhaul/operator/setup"
 	"longhaul/operator/watchdog"
 )
 
@@ -61,13 +62,13 @@ func TestTheWatchdogsIdentityDefaultsToItsOwnOnAStackHost(t *testing.T) {
 	t.Setenv("LONGHAUL_KAFKA_USER", "")
 	t.Setenv("LONGHAUL_KAFKA_PASSWORD_FILE", "")
 	t.Setenv("LONGHAUL_KAFKA_SECURITY", "sasl_ssl")
-	c, err := watchdogConn("127.0.0.1:9092")
+	c, err := serviceConn("127.0.0.1:9092", setup.Watchdog)
 	if err != nil || c.User != "watchdog" {
 		t.Fatalf("%+v %v", c, err)
 	}
 	t.Setenv("LONGHAUL_KAFKA_USER", "operator")
 	t.Setenv("LONGHAUL_KAFKA_PASSWORD_FILE", filepath.Join(secrets, "kafka-operator.password"))
-	if c, err := watchdogConn("127.0.0.1:9092"); err != nil || c.User != "operator" {
+	if c, err := serviceConn("127.0.0.1:9092", setup.Watchdog); err != nil || c.User != "operator" {
 		t.Fatalf("the environment does not win: %+v %v", c, err)
 	}
 }

@@ -1,0 +1,88 @@
+package alerting
+
+import (
+	"strconv"
+
+	"longhaul/ingest/contract"
+)
+
+// The labels the bridge sets, named once: alerting/alertmanager.yml routes, groups and inhibits
+// on them, and `longhaul silence` matches them (tests check the config against this list).
+const (
+	LabelAlertname = "alertname" // the alert kind of the contract; for a recovery, the kind it closes
+	LabelRole      = "role"      // "alert" (open until its recovery) or "info" (a notice)
+	LabelSrc       = "src"
+	LabelDst       = "dst"
+	LabelSrcSite   = "src_site"
+	LabelDstSite   = "dst_site"
+	LabelSite      = "site" // the site the alert is about: the destination's, else the source's
+	LabelSeverity  = "severity"
+	LabelProbe     = "probe"     // the probe whose samples it is about, else the detector
+	LabelProtocol  = "protocol"  // tcp, udp, icmp, path (when the event says)
+	LabelComponent = "component" // pipeline events: what failed (evidence.component)
+	LabelScope     = "scope"     // pipeline events: "pipeline" (src *) or "agent" (one host)
+	LabelCause     = "cause"     // diagnosis notices
+	LabelNotice    = "notice"    // info events: their time, so each notice is its own alert
+	// LabelSource marks every alert the bridge posts (value SourceValue): the bridge reconciles
+	// only those, and `longhaul silence` never touches other alerts.
+	LabelSource = "source"
+	SourceValue = "longhaul"
+)
+
+// Roles of the LabelRole label.
+const (
+	RoleAlert = "alert"
+	RoleInfo  = "info"
+)
+
+// ScopePipeline and ScopeAgent are the values of LabelScope.
+const (
+	ScopePipeline = "pipeline"
+	ScopeAgent    = "agent"
+)
+
+// Wildcard is event.v1's src or dst of an event about every source or every destination.
+const Wildcard = "*"
+
+// labels are the Alertmanager labels of an alert or info event (not of a recovery: a recovery
+// resolves the alert it closes, with that alert's labels).
+func labels(e Event, sites Sites) map[string]string {
+	l := map[string]string{
+		LabelSource:    SourceValue,
+		LabelAlertname: e.Kind,
+		LabelSrc:       e.Src,
+		LabelDst:       e.Dst,
+		LabelSrcSite:   sites.Of(e.Src),
+		LabelDstSite:   sites.Of(e.Dst),
+		LabelSeverity:  e.Severity,
+		LabelProbe:     e.ProbeID,
+		LabelRole:      RoleAlert,
+	}
+	l[LabelSite] = l[LabelDstSite]
+	if e.Dst == Wildcard {
+		l[LabelSite] = l[LabelSrcSite]
+	}
+	if p := e.evidenceString("probe"); p != "" {
+		l[LabelProbe] = p
+	}
+	if e.Protocol != "" {
+		l[LabelProtocol] = e.Protocol
+	}
+	if c := e.evidenceString("component"); c != "" {
+		l[LabelComponent] = c
+	}
+	if e.Kind == contract.KindPipelineDegraded {
+		l[LabelScope] = ScopeAgent
+		if e.Src == Wildcard {
+			l[LabelScope] = ScopePipeline
+		}
+	}
+	if !contract.IsAlert(e.Kind) {
+		l[LabelRole] = RoleInfo
+		l[LabelNotice] = strconv.FormatInt(e.TS, 10)
+		if e.Cause != "" {
+			l[LabelCause] = e.Cause
+		}
+	}
+	return l
+}

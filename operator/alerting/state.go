@@ -1,0 +1,262 @@
+package alerting
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"longhaul/ingest/contract"
+)
+
+// State is what the events say is open: every alert without its recovery yet, and every notice
+// (info event) not yet expired. It is rebuilt from the events topic on start, so it is never
+// persisted; the bridge posts what Apply returns and re-posts Open periodically.
+type State struct {
+	Sites    Sites
+	Describe Describer
+	// NoticeFor is how long an info event (route change, stall, diagnosis) stays a firing
+	// notice in Alertmanager.
+	NoticeFor time.Duration
+	// Hold is how far ahead of now an open alert's end is put each time it is posted: for hold,
+	// Alertmanager keeps it firing if the bridge stops (a dead bridge must resolve nothing).
+	Hold time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+
+	open      map[string]*entry // by key: the episode id, else "kind|src|dst"
+	diagnosis map[string]string // link → message of its latest diagnosis
+}
+
+type entry struct {
+	alert   Alert
+	event   Event
+	since   time.Time
+	expires time.Time // notices only
+}
+
+// Change is what one event changes in Alertmanager: alerts to post as firing and alerts (with
+// their previous labels) to post as resolved.
+type Change struct {
+	Firing   []Alert
+	Resolved []Alert
+}
+
+// NewState is an empty state.
+func NewState(sites Sites, d Describer, noticeFor, hold time.Duration) *State {
+	return &State{Sites: sites, Describe: d, NoticeFor: noticeFor, Hold: hold, open: map[string]*entry{}, diagnosis: map[string]string{}}
+}
+
+func (s *State) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// posted is an entry's alert as it is posted now: an alert ends at now+Hold, a notice at its
+// expiry.
+func (s *State) posted(ent *entry) Alert {
+	a := ent.alert
+	if ent.expires.IsZero() {
+		a.EndsAt = s.now().Add(s.Hold).UTC()
+	} else {
+		a.EndsAt = ent.expires
+	}
+	return a
+}
+
+func entryKey(e Event, alertKind string) string {
+	if e.EpisodeID != "" {
+		return e.EpisodeID
+	}
+	return alertKind + "|" + e.Src + "|" + e.Dst
+}
+
+// Apply takes one event in topic order and returns the change it makes (nothing for a kind the
+// bridge does not know, e.g. of a newer contract).
+func (s *State) Apply(e Event) Change {
+	switch {
+	case contract.IsAlert(e.Kind):
+		return s.raise(e)
+	case contract.IsRecovery(e.Kind):
+		return s.close(e, contract.Closes[e.Kind])
+	default:
+		return s.notice(e)
+	}
+}
+
+func (s *State) raise(e Event) Change {
+	var ch Change
+	key := entryKey(e, e.Kind)
+	since := e.Time()
+	if ms, ok := e.evidenceNumber("since_ms"); ok && ms > 0 {
+		since = time.UnixMilli(int64(ms)).UTC()
+	}
+	if old, ok := s.open[key]; ok {
+		since = old.since // the same episode raised again (escalated, re-evaluated)
+		if nl := labels(e, s.Sites); identity(nl) != old.alert.Identity() {
+			ch.Resolved = append(ch.Resolved, old.alert.resolved(e.Time()))
+		}
+	}
+	ent := &entry{event: e, since: since}
+	s.open[key] = ent
+	s.render(ent)
+	ch.Firing = append(ch.Firing, s.posted(ent))
+	ch.Firing = append(ch.Firing, s.touched(e)...)
+	return ch
+}
+
+func (s *State) close(e Event, alertKind string) Change {
+	var ch Change
+	var keys []string
+	if _, ok := s.open[e.EpisodeID]; ok && e.EpisodeID != "" {
+		keys = []string{e.EpisodeID}
+	} else { // a recovery without the alert's episode: every such alert of the link
+		for k, ent := range s.open {
+			if ent.event.Kind == alertKind && ent.event.Src == e.Src && ent.event.Dst == e.Dst {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+	}
+	for _, k := range keys {
+		ch.Resolved = append(ch.Resolved, s.open[k].alert.resolved(e.Time()))
+		delete(s.open, k)
+	}
+	if len(keys) > 0 {
+		ch.Firing = append(ch.Firing, s.touched(e)...)
+	}
+	return ch
+}
+
+func (s *State) notice(e Event) Change {
+	if e.Kind == contract.KindDiagnosis && e.Src != Wildcard && e.Dst != Wildcard {
+		s.diagnosis[e.link()] = e.Message
+	}
+	ent := &entry{event: e, since: e.Time(), expires: e.Time().Add(s.NoticeFor)}
+	s.open[fmt.Sprintf("notice|%s|%s|%s|%d", e.Kind, e.Src, e.Dst, e.TS)] = ent
+	s.render(ent)
+	ch := Change{Firing: []Alert{s.posted(ent)}}
+	if e.Kind == contract.KindDiagnosis {
+		ch.Firing = append(ch.Firing, s.touched(e)...)
+	}
+	return ch
+}
+
+// touched re-renders the open alerts whose annotations depend on e: the alerts of e's link (a
+// new diagnosis), the site-wide alert of e's destination (its list of links), and every link
+// alert when the pipeline's state changes.
+func (s *State) touched(e Event) []Alert {
+	var out []Alert
+	pipeline := e.Kind == contract.KindPipelineDegraded || e.Kind == contract.KindPipelineRecovered
+	for _, k := range s.sortedKeys() {
+		ent := s.open[k]
+		ev := ent.event
+		if !ent.expires.IsZero() || (ev.Src == e.Src && ev.Dst == e.Dst && ev.Kind == e.Kind) {
+			continue
+		}
+		if (ev.Src == e.Src && ev.Dst == e.Dst) || (ev.Src == Wildcard && ev.Dst == e.Dst) ||
+			(pipeline && ev.Kind != contract.KindPipelineDegraded) {
+			s.render(ent)
+			out = append(out, s.posted(ent))
+		}
+	}
+	return out
+}
+
+// render (re)writes an entry's alert from its event and what else is open.
+func (s *State) render(ent *entry) {
+	e := ent.event
+	a := Alert{Labels: labels(e, s.Sites), Annotations: s.Describe.annotations(e, ent.since), StartsAt: ent.since}
+	a.GeneratorURL = a.Annotations[AnnDashboard]
+	if d, ok := s.diagnosis[e.link()]; ok && contract.IsAlert(e.Kind) {
+		a.Annotations[AnnDiagnosis] = d
+	}
+	if e.Src == Wildcard && e.Dst != Wildcard {
+		if links := s.linksTo(e.Dst); links != "" {
+			a.Annotations[AnnLinks] = links
+		}
+	}
+	if p := s.pipelineState(); p != "" && e.Kind != contract.KindPipelineDegraded && contract.IsAlert(e.Kind) {
+		a.Annotations[AnnPipeline] = p
+	}
+	ent.alert = a
+}
+
+// linksTo lists the per-link alerts open towards dst, "src (kind)" each.
+func (s *State) linksTo(dst string) string {
+	var parts []string
+	for _, k := range s.sortedKeys() {
+		ev := s.open[k].event
+		if ev.Dst == dst && ev.Src != Wildcard && contract.IsAlert(ev.Kind) {
+			parts = append(parts, fmt.Sprintf("%s → %s (%s)", ev.Src, ev.Dst, ev.Kind))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// pipelineState says, while the pipeline itself is degraded as a whole, that link alerts are of
+// unknown state.
+func (s *State) pipelineState() string {
+	var parts []string
+	for _, k := range s.sortedKeys() {
+		ev := s.open[k].event
+		if ev.Kind == contract.KindPipelineDegraded && ev.Src == Wildcard {
+			parts = append(parts, fmt.Sprintf("%s degraded since %s", ev.evidenceString("component"),
+				s.open[k].since.Format(time.RFC3339)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "unknown: the monitoring pipeline is degraded (" + strings.Join(parts, "; ") + "); this link's state may be stale"
+}
+
+func (s *State) sortedKeys() []string {
+	keys := make([]string, 0, len(s.open))
+	for k := range s.open {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Open is every open alert and live notice as posted now (see posted). Expired notices are
+// dropped.
+func (s *State) Open() []Alert {
+	now := s.now()
+	var out []Alert
+	for _, k := range s.sortedKeys() {
+		ent := s.open[k]
+		if !ent.expires.IsZero() && !ent.expires.After(now) {
+			delete(s.open, k)
+			continue
+		}
+		out = append(out, s.posted(ent))
+	}
+	return out
+}
+
+// Len is how many alerts and notices are open.
+func (s *State) Len() (alerts, notices int) {
+	for _, ent := range s.open {
+		if ent.expires.IsZero() {
+			alerts++
+		} else {
+			notices++
+		}
+	}
+	return alerts, notices
+}
+
+// Has reports whether an alert with these labels is open (a notice counts while it lives).
+func (s *State) Has(labels map[string]string) bool {
+	id := identity(labels)
+	for _, ent := range s.open {
+		if ent.alert.Identity() == id {
+			return true
+		}
+	}
+	return false
+}

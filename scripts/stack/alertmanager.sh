@@ -1,0 +1,69 @@
+# Prometheus Alertmanager: routes, groups, inhibits, silences and delivers the alerts the bridge
+# posts (alerting/alertmanager.yml). HTTPS with the stack's CA and basic auth, on 127.0.0.1, no
+# cluster port; its silences and notification log live in run/alertmanager/data across restarts.
+# shellcheck shell=bash
+
+alertmanager_home() { echo "${CACHE_DIR}/alertmanager-${LONGHAUL_ALERTMANAGER_VERSION}"; }
+alertmanager_run()  { echo "${RUN_ROOT}/alertmanager"; }
+procs_alertmanager() { echo alertmanager; }
+ports_alertmanager() { echo "${LONGHAUL_ALERTMANAGER_PORT}"; }
+logs_alertmanager()  { echo "$(alertmanager_run)/alertmanager.log"; }
+
+install_alertmanager() {
+  local home go
+  home="$(alertmanager_home)"
+  [ -x "$home/alertmanager" ] && return 0
+  go="$(go_bin)"
+  log "building alertmanager ${LONGHAUL_ALERTMANAGER_VERSION} into ${home} (1-2 min cold)"
+  mkdir -p "$home"
+  (cd "$home" && GOBIN="$home" GOFLAGS=-mod=mod "$go" install \
+    "github.com/prometheus/alertmanager/cmd/alertmanager@v${LONGHAUL_ALERTMANAGER_VERSION}") \
+    || die "go install alertmanager@v${LONGHAUL_ALERTMANAGER_VERSION} failed"
+}
+
+# The variables alerting/alertmanager.yml may use; envsubst leaves any other $ alone.
+ALERTMANAGER_VARS='${LONGHAUL_ALERT_SMTP} ${LONGHAUL_ALERT_FROM} ${LONGHAUL_ALERT_SMTP_REQUIRE_TLS} ${LONGHAUL_ALERT_TEMPLATES}
+${LONGHAUL_ALERT_GROUP_WAIT} ${LONGHAUL_ALERT_GROUP_INTERVAL} ${LONGHAUL_ALERT_REPEAT_INTERVAL} ${LONGHAUL_ALERT_EMAIL_TO}
+${LONGHAUL_ALERT_WEBHOOK_URL}'
+
+# render_alertmanager_config OUT: alerting/alertmanager.yml with the stack's values.
+render_alertmanager_config() {
+  LONGHAUL_ALERT_TEMPLATES="${LONGHAUL_ROOT}/alerting/templates" \
+    envsubst "${ALERTMANAGER_VARS}" <"${LONGHAUL_ROOT}/alerting/alertmanager.yml" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+configure_alertmanager() {
+  local run d u
+  run="$(run_dir alertmanager)"
+  mkdir -p "$run/data"
+  export LONGHAUL_ALERT_SMTP LONGHAUL_ALERT_FROM LONGHAUL_ALERT_SMTP_REQUIRE_TLS LONGHAUL_ALERT_GROUP_WAIT \
+    LONGHAUL_ALERT_GROUP_INTERVAL LONGHAUL_ALERT_REPEAT_INTERVAL LONGHAUL_ALERT_EMAIL_TO LONGHAUL_ALERT_WEBHOOK_URL
+  render_alertmanager_config "$run/alertmanager.yml" || die "cannot write $run/alertmanager.yml"
+  ensure_cert alertmanager
+  d="$(secrets_dir)"
+  for u in bridge operator grafana; do ensure_secret "alertmanager-$u.password" >/dev/null; done
+  "${LONGHAUL_CLI}" alertmanager-web-config --secrets-dir "$d" --cert "$d/alertmanager.crt" --key "$d/alertmanager.key" \
+    -o "$run/web.yml" || die "cannot write Alertmanager's web config (build the CLI: make build-go)"
+}
+
+start_alertmanager() {
+  local run
+  run="$(alertmanager_run)"
+  SUP_PRIORITY=30 start_daemon alertmanager "$(logs_alertmanager)" "$(alertmanager_home)/alertmanager" \
+    --config.file="$run/alertmanager.yml" --web.config.file="$run/web.yml" --storage.path="$run/data" \
+    --data.maintenance-interval="${LONGHAUL_ALERTMANAGER_SNAPSHOT}" \
+    --web.listen-address="127.0.0.1:${LONGHAUL_ALERTMANAGER_PORT}" --cluster.listen-address= \
+    --web.external-url="https://127.0.0.1:${LONGHAUL_ALERTMANAGER_PORT}"
+}
+
+# Healthy = it runs and answers /-/ready over TLS to the operator's credential.
+health_alertmanager() {
+  svc_pid alertmanager >/dev/null || return 1
+  local pw="${LONGHAUL_SECRETS_DIR}/alertmanager-operator.password"
+  [ -s "$pw" ] || return 1
+  curl -fsS --max-time 3 --cacert "${LONGHAUL_SECRETS_DIR}/ca.crt" \
+    -K <(printf 'user = "operator:%s"\n' "$(sed 's/[\\"]/\\&/g' "$pw")") \
+    "https://127.0.0.1:${LONGHAUL_ALERTMANAGER_PORT}/-/ready" >/dev/null
+}
+
+stop_alertmanager() { stop_daemon alertmanager; }
