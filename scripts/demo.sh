@@ -7,6 +7,9 @@
 #   4. a story: healthy mesh → dst-a collapses, dst-b's route flips, dst-c's firewall refuses the
 #      iperf port → recovery, with every event printed as Flink raises it
 #   5. the HTML report (bin/longhaul report)
+# Alerts go the way they would at a site: the alert bridge posts them to Alertmanager, which
+# groups them and mails them to the local SMTP sink (and its webhook receiver); each subject is
+# printed as it arrives, each message stored under .stack/run/sink (run/demo/notifications).
 # It leaves everything running; `make demo-down` removes the testbed and the agents.
 # Every port comes from scripts/stack/defaults.env (override LONGHAUL_* in the environment).
 set -euo pipefail
@@ -27,6 +30,8 @@ say "1/5 native stack and the Flink job"
 # supervised and restored across restarts like any production job; but this story starts it
 # fresh: a previous story's detector state (a route already seen flipping) would change its events.
 export LONGHAUL_JOB_ARGS_FILE="$ROOT/tests/testbed/job-profile.args"
+# Alertmanager's timings for a story of minutes (a site keeps the defaults: 30s, 5m)
+export LONGHAUL_ALERT_GROUP_WAIT="${LONGHAUL_ALERT_GROUP_WAIT:-10s}" LONGHAUL_ALERT_GROUP_INTERVAL="${LONGHAUL_ALERT_GROUP_INTERVAL:-30s}"
 bash scripts/stack/up.sh
 (load_services && stop_daemon job/keeper)
 mapfile -t PROFILE < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LONGHAUL_JOB_ARGS_FILE")
@@ -41,10 +46,17 @@ say "3/5 longhaul-probe on lab-s1, lab-s2, lab-s3 (each in its own namespace)"
 "${TB[@]}" agents-start
 setsid nohup bin/longhaul tail --since 1s >"$DEMO/events.log" 2>&1 &
 echo $! >"$DEMO/tail.pid"
-show_events() { # print what arrived since the last call
+SINK_LOG="$LONGHAUL_STACK_DIR/run/sink/sink.log"
+ln -sfn ../sink "$DEMO/notifications"
+MAILED=$( [ -f "$SINK_LOG" ] && wc -l <"$SINK_LOG" || echo 0)
+show_events() { # print the events and the notifications that arrived since the last call
   local n; n=$(wc -l <"$DEMO/events.log")
   [ "$n" -gt "${SHOWN:-0}" ] && sed -n "$(( ${SHOWN:-0} + 1 )),${n}p" "$DEMO/events.log" | sed 's/^/   EVENT /'
   SHOWN=$n
+  [ -f "$SINK_LOG" ] || return 0
+  n=$(wc -l <"$SINK_LOG")
+  [ "$n" -gt "$MAILED" ] && sed -n "$(( MAILED + 1 )),${n}p" "$SINK_LOG" | { grep '^MAIL ' || true; } | sed 's/^MAIL /   MAIL  /'
+  MAILED=$n
 }
 spool() { # samples each agent has handed to Kafka
   local s out=""
@@ -92,6 +104,8 @@ The stack, the Flink job, the testbed and the agents keep running.
   bash tests/testbed/testbed.sh agent-health s1          an agent's health (s1 s2 s3)
   make status                                            services, PIDs, ports, RSS
   bin/longhaul alerts --since 30m                        open alerts and every event, from InfluxDB (as the reader user)
+  ls $DEMO/notifications/mail/                 every notification Alertmanager sent (mail.jsonl, webhook.jsonl)
+  bin/longhaul silence --site dst-a --for 2h --comment "maintenance"     a maintenance window (silence list | expire ID)
   Flink UI: http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT    Grafana (with Docker): docker compose up -d grafana
   make demo-down                                         remove the testbed and the agents;  make down  stops the services
 EOT

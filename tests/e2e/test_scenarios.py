@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+import alertmanager as am
 from conftest import ROOT, influx_query, record
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs per link
@@ -230,3 +231,39 @@ def test_events_reach_influxdb(story, testbed):
             break
         time.sleep(2)
     assert want <= got, f"missing in InfluxDB: {want - got}"
+
+
+# The people on call: the same faults reach the notification sink by email and webhook through the
+# alert bridge and Alertmanager (tests/integration/test_alerting.py checks grouping, silences,
+# inhibition and restarts on events of its own).
+def mail_about(link, subject_part, since, until=None):
+    """Mails after `since` whose subject has subject_part and whose body lists the link."""
+    return [m for m in am.mails(subject_part, since) if (until is None or m["received"] < until)
+            and link in am.mail_body(m)]
+
+
+def arrival(story, kind, src, dst, after):
+    hits = story.find(kind, src, dst, after)
+    assert hits, f"no {kind} on {src} → {dst}"
+    return hits[0][0]
+
+
+def test_collapse_and_unreachable_mail_the_on_call_and_their_recoveries_mail_resolved(story, testbed):
+    t = am.timings()
+    s1, s3 = testbed.src("s1"), testbed.src("s3")
+    for kind, recovery, src, dst in (("throughput_collapse", "throughput_recovery", s1, "dst-a"),
+                                     ("unreachable", "reachable", s3, "dst-c")):
+        link = f"{src} → {dst}"
+        raised = arrival(story, kind, src, dst, story.t_fault)
+        firing = am.wait_for(lambda: mail_about(link, f"{kind} at {dst}", story.t_fault), t["group_wait"] + 30)
+        assert firing and "[FIRING" in firing[0]["subject"], f"no mail for {kind} on {link}"
+        delay = firing[0]["received"] - raised
+        record(f"mail for {kind} {dst}: s from event to mail", delay)
+        assert delay <= t["group_wait"] + 15, f"{kind} mailed {delay:.0f}s after the event (group_wait {t['group_wait']}s)"
+        assert am.webhooks("dst", dst, story.t_fault), "the webhook receiver got nothing"
+
+        healed = arrival(story, recovery, src, dst, story.t_heal)
+        resolved = am.wait_for(lambda: [m for m in mail_about(link, f"{kind} at {dst}", healed)
+                                        if "resolved" in am.mail_body(m)], t["group_interval"] + 30)
+        assert resolved, f"no resolved mail for {kind} on {link}"
+        record(f"resolved mail for {kind} {dst}: s from recovery to mail", resolved[0]["received"] - healed)
