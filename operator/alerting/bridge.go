@@ -68,6 +68,7 @@ func Serve(ctx context.Context, o Options) error {
 		fetches.EachRecord(func(r *kgo.Record) { b.take(r) })
 		if !time.Now().Before(next) {
 			b.pending = append(b.pending, o.State.Open()...)
+			b.pending = append(b.pending, heartbeat(b.st.Started, time.Now(), o.Repost))
 			next = time.Now().Add(o.Repost)
 		}
 		if err := b.flush(ctx); err != nil {
@@ -189,12 +190,13 @@ func (b *bridge) reconcile(ctx context.Context) error {
 			now := time.Now().UTC()
 			stale := 0
 			for _, h := range held {
-				if !b.o.State.Has(h.Labels) {
+				if !isHeartbeat(h.Labels) && !b.o.State.Has(h.Labels) {
 					b.pending = append(b.pending, h.Alert.resolved(now))
 					stale++
 				}
 			}
 			b.pending = append(b.pending, b.o.State.Open()...)
+			b.pending = append(b.pending, heartbeat(b.st.Started, now, b.o.Repost))
 			if err = b.flush(ctx); err == nil {
 				b.logf("reconciled Alertmanager: it held %d Longhaul alerts, %d resolved as no longer open, %d open posted",
 					len(held), stale, len(b.o.State.Open()))

@@ -200,3 +200,15 @@ func TestLastOfEachKeepsEachAlertsLastState(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+func TestTheHeartbeatEndsThreeRepostsAheadAndIsNeverAnEventsAlert(t *testing.T) {
+	h := heartbeat(t0.Add(-time.Hour), t0, 15*time.Second)
+	if !h.EndsAt.Equal(t0.Add(45*time.Second)) || !isHeartbeat(h.Labels) || h.Labels[LabelSource] != SourceValue {
+		t.Fatalf("%+v", h)
+	}
+	s := testState()
+	s.Apply(ev(contract.KindThroughputCollapse, "s1", "dst-a", 0, "e-1"))
+	if s.Has(h.Labels) {
+		t.Fatal("the heartbeat is not an open event")
+	}
+}

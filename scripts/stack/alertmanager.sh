@@ -24,7 +24,7 @@ install_alertmanager() {
 # The variables alerting/alertmanager.yml may use; envsubst leaves any other $ alone.
 ALERTMANAGER_VARS='${LONGHAUL_ALERT_SMTP} ${LONGHAUL_ALERT_FROM} ${LONGHAUL_ALERT_SMTP_REQUIRE_TLS} ${LONGHAUL_ALERT_TEMPLATES}
 ${LONGHAUL_ALERT_GROUP_WAIT} ${LONGHAUL_ALERT_GROUP_INTERVAL} ${LONGHAUL_ALERT_REPEAT_INTERVAL} ${LONGHAUL_ALERT_EMAIL_TO}
-${LONGHAUL_ALERT_WEBHOOK_URL}'
+${LONGHAUL_ALERT_WEBHOOK_URL} ${LONGHAUL_ALERT_HEARTBEAT_URL}'
 
 # render_alertmanager_config OUT: alerting/alertmanager.yml with the stack's values.
 render_alertmanager_config() {
@@ -37,7 +37,8 @@ configure_alertmanager() {
   run="$(run_dir alertmanager)"
   mkdir -p "$run/data"
   export LONGHAUL_ALERT_SMTP LONGHAUL_ALERT_FROM LONGHAUL_ALERT_SMTP_REQUIRE_TLS LONGHAUL_ALERT_GROUP_WAIT \
-    LONGHAUL_ALERT_GROUP_INTERVAL LONGHAUL_ALERT_REPEAT_INTERVAL LONGHAUL_ALERT_EMAIL_TO LONGHAUL_ALERT_WEBHOOK_URL
+    LONGHAUL_ALERT_GROUP_INTERVAL LONGHAUL_ALERT_REPEAT_INTERVAL LONGHAUL_ALERT_EMAIL_TO LONGHAUL_ALERT_WEBHOOK_URL \
+    LONGHAUL_ALERT_HEARTBEAT_URL
   render_alertmanager_config "$run/alertmanager.yml" || die "cannot write $run/alertmanager.yml"
   ensure_cert alertmanager
   d="$(secrets_dir)"

@@ -55,6 +55,10 @@ main() {
     done < <(sup_ctl status 2>/dev/null)
   fi
   row total - - - - - "$total"
+  if [ -s "$(bridge_status)" ]; then
+    jq -r '"alert bridge: \(.open_alerts) alerts and \(.open_notices) notices open in Alertmanager, \(.events) events read, last post \(.last_post // "never")" + (if .last_error then ", last error: \(.last_error)" else "" end)' \
+      "$(bridge_status)" 2>/dev/null || true
+  fi
   if [ "${LONGHAUL_JOB_KEEP}" = 1 ]; then
     line="$(job_overview_line 2>/dev/null)"
     if [ -n "$line" ]; then

@@ -155,3 +155,12 @@ def test_restarts_of_the_bridge_and_of_alertmanager_neither_resolve_nor_repeat(p
     t1 = time.time()
     produce(EVENTS, event("throughput_recovery", src, dst, severity="info", episode=f"{run_tag}-e1"))
     assert am.wait_for(lambda: am.mails(f"[RESOLVED] throughput_collapse at {dst}", t1), t["group_interval"] + 20)
+
+
+def test_the_heartbeat_reaches_the_dead_mans_switch_every_minute(t):
+    """The one failure no alert reports (the bridge or Alertmanager down) is the heartbeat's absence."""
+    beats = am.wait_for(lambda: [w for w in am.webhooks("alertname", "longhaul_heartbeat", time.time() - 75)
+                                 if w["path"] == "/heartbeat" and w["payload"]["status"] == "firing"], 75, step=2)
+    assert beats, "no heartbeat at the dead man's switch in the last 75 s"
+    assert all(w["path"] == "/heartbeat" for w in am.webhooks("alertname", "longhaul_heartbeat")), \
+        "the heartbeat reached another receiver"
