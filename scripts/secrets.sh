@@ -3,12 +3,14 @@
 # services at /run/secrets/longhaul) by compose's one-shot `secrets` service:
 #   bash scripts/secrets.sh DIR
 # The same files as the native stack's secrets folder (docs/security.md): a private CA, the
-# broker's, admin's and InfluxDB's certificates (for the compose host names), the services'
-# Kafka and InfluxDB passwords, Grafana's admin password, the password Grafana gives Alertmanager
-# (user grafana, its datasource) and the compose agent's password. Each is made only when missing,
+# broker's, admin's, InfluxDB's and Alertmanager's certificates (for the compose host names), the
+# services' Kafka and InfluxDB passwords, Grafana's admin password, Alertmanager's users' passwords
+# (bridge, operator, grafana) and the compose agent's password. Each is made only when missing,
 # so a file you place there first (your own CA and certificates, a chosen password) is kept; delete
 # one and run again to replace it. Files are 0600 (ca.crt 0644), no trailing newline on passwords,
-# the folder 0700; nothing is printed but file names.
+# the folder 0700; nothing is printed but file names. Alertmanager's web config
+# (alertmanager-web.yml: TLS and its users' bcrypt hashes, `longhaul alertmanager-web-config`) is
+# derived from those passwords and written again on every run, so a rotated one reaches it.
 # Each service mounts only its own subfolder (DIR/SERVICE), holding copies of the secrets it
 # needs, owned by the user its image runs as: refreshed on every run, so a rotated password reaches
 # them. ca.crt (not a secret) is mounted on its own; `setup`, the one-shot administrator, mounts DIR.
@@ -72,6 +74,21 @@ give() {
   chmod 0500 "$d/$sub"
 }
 
+# alertmanager_web_config DIR: DIR/alertmanager-web.yml, Alertmanager's --web.config.file: TLS
+# with alertmanager.pem at the path the alertmanager service mounts it (the file holds the key,
+# then the certificate: Go reads each from it), basic auth for bridge, operator and grafana. The
+# longhaul CLI writes it (in the compose secrets service, the operator image's; run by hand, the
+# checkout's bin/longhaul, or LONGHAUL_CLI).
+alertmanager_web_config() {
+  local d="$1" cli="${LONGHAUL_CLI:-}" pem=/run/secrets/longhaul/alertmanager.pem
+  if [ -z "$cli" ]; then
+    cli="$(command -v longhaul || echo "$(dirname "${BASH_SOURCE[0]}")/../bin/longhaul")"
+  fi
+  [ -x "$cli" ] || { echo "no longhaul CLI to write Alertmanager's web config (make build-go, or set LONGHAUL_CLI)" >&2; return 1; }
+  "$cli" alertmanager-web-config --secrets-dir "$d" --cert "$pem" --key "$pem" -o "$d/alertmanager-web.yml" \
+    || { echo "longhaul alertmanager-web-config failed in $d" >&2; return 1; }
+}
+
 # compose_secrets DIR: everything docker-compose.yml mounts from ./secrets.
 compose_secrets() {
   local d="$1" f
@@ -80,11 +97,14 @@ compose_secrets() {
   make_cert "$d" broker DNS:kafka
   make_cert "$d" admin
   make_cert "$d" influxdb DNS:influxdb
-  for f in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-agent-compose \
-    influx-admin influx-writer influx-reader grafana-admin alertmanager-grafana; do
+  make_cert "$d" alertmanager DNS:alertmanager
+  for f in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter kafka-agent-compose \
+    influx-admin influx-writer influx-reader grafana-admin alertmanager-bridge alertmanager-operator \
+    alertmanager-grafana; do
     make_password "$d/$f.password"
   done
-  chmod 0600 "$d"/*.password "$d"/*.pem "$d/ca.key"
+  alertmanager_web_config "$d"
+  chmod 0600 "$d"/*.password "$d"/*.pem "$d/ca.key" "$d/alertmanager-web.yml"
   give "$d" kafka 1000 broker.pem admin.pem                               # apache/kafka runs as appuser
   give "$d" influxdb 0 influxdb.pem influx-admin.password                 # influxdb:1.8 runs as root
   give "$d" telegraf 0 influx-writer.password kafka-telegraf.password     # root until its entrypoint drops
@@ -92,6 +112,9 @@ compose_secrets() {
   give "$d" flink 9999 kafka-flink.password                               # flink: the job's Kafka clients
   give "$d" agent 10001 kafka-agent-compose.password                      # collectors/Dockerfile's user
   give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password # operator/Dockerfile's user
+  # prom/alertmanager runs as nobody; the operator's password is for its health check (amtool)
+  give "$d" alertmanager 65534 alertmanager.pem alertmanager-web.yml alertmanager-operator.password
+  give "$d" alert-bridge 10002 kafka-alerter.password alertmanager-bridge.password
   echo "secrets ready in $d (made only what was missing)"
 }
 

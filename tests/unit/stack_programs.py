@@ -41,3 +41,17 @@ def daemons():
             name, _log, *cmd = shlex.split(expanded)
             out[name.replace("/", "-")] = cmd
     return out
+
+
+# The stack's programs that deployments (docker-compose, deploy/systemd) do not run: the local
+# notification sink is the demo and test stacks' stand-in for a site's SMTP server and webhook;
+# a deployment's Alertmanager delivers to the site's own.
+LOCAL_ONLY = {"sink"}
+# A program's name where a deployment names it otherwise (compose service, longhaul-NAME.service).
+DEPLOYED_AS = {"bridge": "alert-bridge"}
+
+
+def deployed():
+    """{name in a deployment: its command's words} of every daemon the stack supervises that a
+    deployment runs too (daemons() without LOCAL_ONLY, renamed by DEPLOYED_AS)."""
+    return {DEPLOYED_AS.get(name, name): cmd for name, cmd in daemons().items() if name not in LOCAL_ONLY}

@@ -7,7 +7,9 @@ misspelt key or a bad value (exit 0), fails only on a missing executable or a mi
 and is silent on a missing Wants=/After=/PartOf= unit: so any output at all fails, and this file
 adds what verify does not see (units named but not shipped, /opt/longhaul paths not installed,
 the supervision settings every unit must carry, users install.sh does not create). The corruption
-cases prove each check fails on a broken copy of a unit.
+cases prove each check fails on a broken copy of a unit. Every daemon scripts/stack supervises
+has a unit running its command, but the local notification sink (stack_programs.LOCAL_ONLY); the
+alert bridge's identities and the secrets units read are checked against install.sh.
 """
 import os
 import pathlib
@@ -18,7 +20,7 @@ import subprocess
 
 import pytest
 
-from stack_programs import ROOT, clean_env, daemons as stack_daemons, defaults, stack
+from stack_programs import LOCAL_ONLY, ROOT, clean_env, defaults, deployed, stack
 
 DEPLOY = ROOT / "deploy/systemd"
 INSTALL = DEPLOY / "install.sh"
@@ -72,14 +74,15 @@ def fake_build(tmp):
     for name in ("longhaul", "longhaul-probe"):
         stub(bin_dir / name)
     stub(bin_dir / "longhaul-flink.jar", executable=False)
-    homes = stack("kafka_home && flink_home && influxdb_home && telegraf_home", stack_dir).split()
-    kafka, flink, influxdb, telegraf = map(pathlib.Path, homes)
+    homes = stack("kafka_home && flink_home && influxdb_home && telegraf_home && alertmanager_home", stack_dir).split()
+    kafka, flink, influxdb, telegraf, alertmanager = map(pathlib.Path, homes)
     stub(kafka / "libs/kafka_2.13.jar", executable=False)
     for script in ("jobmanager.sh", "taskmanager.sh"):
         stub(flink / "bin" / script)
     stub(flink / "conf/config.yaml", executable=False)
     stub(influxdb / "influxd")
     stub(telegraf / "telegraf")
+    stub(alertmanager / "alertmanager")
     return clean_env(LONGHAUL_BIN=str(bin_dir), LONGHAUL_STACK_DIR=str(stack_dir))
 
 
@@ -177,6 +180,11 @@ CORRUPTIONS = {
     "supervision setting dropped": ("longhaul-watchdog.service", set_line("KillMode=control-group\n", ""),
                                     "KillMode=[], want control-group"),
     "user nobody creates": ("longhaul-probe.service", set_line("User=longhaul-probe", "User=probe"), "User=['probe']"),
+    "bridge wants a misspelt Alertmanager": ("longhaul-alert-bridge.service",
+                                            set_line("longhaul-alertmanager.service", "longhaul-alertmanger.service"),
+                                            "Wants=longhaul-alertmanger.service, a unit neither shipped"),
+    "Alertmanager not installed": ("longhaul-alertmanager.service", set_line("/bin/alertmanager ", "/bin/alertmanager2 "),
+                                   "Command /opt/longhaul/bin/alertmanager2 is not executable"),
 }
 
 
@@ -196,18 +204,21 @@ def unit(name):
 
 
 def test_every_daemon_the_stack_supervises_has_a_unit():
-    daemons = stack_daemons()
-    assert {"kafka", "influxdb", "flink-jobmanager", "flink-taskmanager", "telegraf"} <= set(daemons)
+    daemons = deployed()
+    assert {"kafka", "influxdb", "flink-jobmanager", "flink-taskmanager", "telegraf", "alertmanager",
+            "alert-bridge"} <= set(daemons)
     for prog in daemons:
         assert f"longhaul-{prog}.service" in SERVICES, f"scripts/stack supervises {prog}: no deploy/systemd/longhaul-{prog}.service"
+    for prog in LOCAL_ONLY:
+        assert f"longhaul-{prog}.service" not in UNITS, f"{prog} is the native stack's stand-in: a real host has none"
 
 
-@pytest.mark.parametrize("prog", sorted(stack_daemons()))
+@pytest.mark.parametrize("prog", sorted(deployed()))
 def test_a_unit_runs_what_the_stack_runs(prog):
     """Every literal word of the stack's command (options, class names, heap, job name) is in the
     unit's ExecStart: the two supervisors run one command, paths apart."""
     exec_start = " ".join(values(unit(f"longhaul-{prog}.service"), "Service", "ExecStart"))
-    for word in stack_daemons()[prog]:
+    for word in deployed()[prog]:
         if "$" not in word:
             assert re.search(rf"(^|[\s\"']){re.escape(word)}($|[\s\"'])", exec_start), \
                 f"scripts/stack runs {prog} with {word!r}; its unit does not"
@@ -227,6 +238,7 @@ def test_the_target_groups_every_central_service_and_nothing_else():
     ("longhaul-flink-taskmanager.service", ["longhaul-kafka.service", "longhaul-influxdb.service", "longhaul-flink-jobmanager.service"]),
     ("longhaul-telegraf.service", ["longhaul-kafka.service", "longhaul-influxdb.service"]),
     ("longhaul-job-keeper.service", ["longhaul-flink-jobmanager.service", "longhaul-flink-taskmanager.service"]),
+    ("longhaul-alert-bridge.service", ["longhaul-kafka.service", "longhaul-alertmanager.service"]),
 ])
 def test_start_order(name, first):
     after = words(unit(name), "Unit", "After")
@@ -261,3 +273,33 @@ def test_no_unit_holds_a_secret():
                             f"{name}: {var} is not a secret's file"
             if key == "LoadCredential":
                 assert value.split(":", 1)[1].startswith("/etc/longhaul/secrets/"), f"{name}: {value}"
+
+
+def environment(name):
+    return dict(var.partition("=")[::2] for v in values(unit(name), "Service", "Environment") for var in shlex.split(v))
+
+
+def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge():
+    env = environment("longhaul-alert-bridge.service")
+    assert env["LONGHAUL_KAFKA_USER"] == "alerter"
+    assert env["LONGHAUL_KAFKA_PASSWORD_FILE"] == "/etc/longhaul/secrets/kafka-alerter.password"
+    assert env["LONGHAUL_ALERTMANAGER_USER"] == "bridge"
+    assert env["LONGHAUL_ALERTMANAGER_PASSWORD_FILE"] == "/etc/longhaul/secrets/alertmanager-bridge.password"
+    assert values(unit("longhaul-alert-bridge.service"), "Service", "EnvironmentFile") == ["/etc/longhaul/longhaul.env"]
+    # where Alertmanager is and the CA it is signed by: longhaul.env, as for Kafka and InfluxDB
+    assert re.search(r"LONGHAUL_ALERTMANAGER LONGHAUL_ALERTMANAGER_CA", INSTALL.read_text())
+
+
+def test_every_secret_a_unit_names_is_readable_by_its_group():
+    """The secrets a unit's settings name are among those install.sh central makes readable by
+    the group longhaul (so are those its configs name: Alertmanager's certificate and key, in the
+    web.yml it writes); people's Alertmanager login (operator) and the admins' stay root's."""
+    named = {"alertmanager.crt", "alertmanager.key"}
+    for name in SERVICES:
+        settings = " ".join(v for section in unit(name).values() for _, v in section)
+        named |= set(re.findall(r"/etc/longhaul/secrets/([\w.-]+)", settings))
+    assert {"kafka-alerter.password", "alertmanager-bridge.password"} <= named
+    readable = set(re.search(r"readable=\(([^)]*)\)", INSTALL.read_text()).group(1).split())
+    assert named <= readable, f"units name {sorted(named - readable)}, which install.sh leaves root's"
+    assert not {"alertmanager-operator.password", "alertmanager-grafana.password", "ca.key", "admin.pem",
+                "kafka-admin.password", "influx-admin.password"} & readable
