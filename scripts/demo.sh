@@ -15,6 +15,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
+# Alertmanager's timings for a story of minutes, set before defaults.env (a site keeps the defaults: 30s, 5m)
+export LONGHAUL_ALERT_GROUP_WAIT="${LONGHAUL_ALERT_GROUP_WAIT:-10s}" LONGHAUL_ALERT_GROUP_INTERVAL="${LONGHAUL_ALERT_GROUP_INTERVAL:-30s}"
 source scripts/stack/lib.sh
 DEMO="$LONGHAUL_STACK_DIR/run/demo"
 HEALTHY_S="${LONGHAUL_DEMO_HEALTHY_S:-150}"
@@ -30,8 +32,6 @@ say "1/5 native stack and the Flink job"
 # supervised and restored across restarts like any production job; but this story starts it
 # fresh: a previous story's detector state (a route already seen flipping) would change its events.
 export LONGHAUL_JOB_ARGS_FILE="$ROOT/tests/testbed/job-profile.args"
-# Alertmanager's timings for a story of minutes (a site keeps the defaults: 30s, 5m)
-export LONGHAUL_ALERT_GROUP_WAIT="${LONGHAUL_ALERT_GROUP_WAIT:-10s}" LONGHAUL_ALERT_GROUP_INTERVAL="${LONGHAUL_ALERT_GROUP_INTERVAL:-30s}"
 bash scripts/stack/up.sh
 (load_services && stop_daemon job/keeper)
 mapfile -t PROFILE < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$LONGHAUL_JOB_ARGS_FILE")

@@ -67,4 +67,14 @@ health_alertmanager() {
     "https://127.0.0.1:${LONGHAUL_ALERTMANAGER_PORT}/-/ready" >/dev/null
 }
 
+# reload_alertmanager: a running Alertmanager re-reads its config (after configure_alertmanager
+# wrote it anew); dies with Alertmanager's answer when the new config is refused (it keeps the old).
+reload_alertmanager() {
+  local pw="${LONGHAUL_SECRETS_DIR}/alertmanager-operator.password" answer
+  answer="$(curl -sS --max-time 10 --cacert "${LONGHAUL_SECRETS_DIR}/ca.crt" -XPOST -w ' HTTP %{http_code}' \
+    -K <(printf 'user = "operator:%s"\n' "$(sed 's/[\\"]/\\&/g' "$pw")") \
+    "https://127.0.0.1:${LONGHAUL_ALERTMANAGER_PORT}/-/reload")" || die "alertmanager: reload failed: ${answer}"
+  case "$answer" in *"HTTP 200") log "alertmanager: config reloaded" ;; *) die "alertmanager refused its new config: ${answer}" ;; esac
+}
+
 stop_alertmanager() { stop_daemon alertmanager; }

@@ -120,6 +120,8 @@ main() {
   # Alertmanager, where the bridge posts, and the sink, where Alertmanager delivers, beside it.
   for svc in telegraf sink alertmanager; do launch_svc "$svc"; done
   await_all telegraf sink alertmanager
+  # a running Alertmanager takes the config as this environment renders it (timings, receivers)
+  if [ "${STATE[alertmanager]}" = "already healthy" ]; then configure_alertmanager; reload_alertmanager; fi
   # The bridge reads events as the alerter user (made by setup) into Alertmanager.
   launch_svc bridge
   await_all bridge

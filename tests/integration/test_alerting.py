@@ -164,3 +164,16 @@ def test_the_heartbeat_reaches_the_dead_mans_switch_every_minute(t):
     assert beats, "no heartbeat at the dead man's switch in the last 75 s"
     assert all(w["path"] == "/heartbeat" for w in am.webhooks("alertname", "longhaul_heartbeat")), \
         "the heartbeat reached another receiver"
+
+
+def test_an_info_event_is_a_notice_mailed_once(produce, run_tag, t):
+    src, dst = f"{run_tag}-s1", f"{run_tag}-dst"
+    t0 = time.time()
+    produce(EVENTS, event("route_change", src, dst, severity="warning", probe="route-detector",
+                          evidence={"rtt_before_ms": 161.0, "rtt_after_ms": 272.0},
+                          msg="dominant path changed at hops 2-3"))
+    got = am.wait_for(lambda: am.mails(f"route_change at {dst}", t0), t["group_wait"] + 20)
+    assert got and got[0]["subject"] == f"[NOTICE] route_change at {dst}", [m["subject"] for m in got]
+    assert "RTT 161 ms before, 272 ms after" in am.mail_body(got[0])
+    held = am.alerts(dst=dst, alertname="route_change")
+    assert held and held[0]["labels"]["role"] == "info"
