@@ -29,6 +29,8 @@ var classes = []struct {
 	{"unknown host", sample.ErrDNS},
 	{"could not resolve", sample.ErrDNS},
 	{"nodename nor servname", sample.ErrDNS},
+	{"bad address '", sample.ErrDNS}, // BusyBox ping and traceroute: bad address 'name'
+	{"cannot resolve", sample.ErrDNS},
 	{"no route to host", sample.ErrNoRoute},
 	{"network is unreachable", sample.ErrNoRoute},
 	{"net unreachable", sample.ErrNoRoute},
@@ -37,6 +39,9 @@ var classes = []struct {
 	// no class of its own for an administrative block, it is the destination-unreachable family.
 	{"packet filtered", sample.ErrHostUnreachable},
 	{"administratively prohibited", sample.ErrHostUnreachable},
+	// ICMP time exceeded in answer to a ping: the packets die on the way (a routing loop, or a
+	// path longer than the TTL) — the destination has no working route, the tool worked.
+	{"time to live exceeded", sample.ErrNoRoute},
 }
 
 // Classify names the error class of a tool's error message; tool_failed when nothing matches.

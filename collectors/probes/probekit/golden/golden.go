@@ -11,6 +11,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -187,4 +188,94 @@ func Seeds(f *testing.F, dir string) {
 func CheckAll(t *testing.T, ss []sample.Sample) {
 	t.Helper()
 	Encode(t, Schemas(t), ss)
+}
+
+// Limits of what a text parser may spend on hostile input (issue 15, item 5).
+const (
+	HugeInput   = 50 << 20  // bytes of the garbage and single-line inputs
+	MaxErrorLen = 1024      // bytes of an error message
+	MaxAlloc    = 300 << 20 // bytes allocated while parsing one input
+	MaxTime     = 2 * time.Second
+)
+
+// Bounds feeds parse a 50 MB single line, 50 MB of binary garbage in short lines, and
+// valid-looking text: unit repeated to about 8 MB followed by one line that is not the tool's
+// (valid must make parse read to the end). Each must give an error, within MaxTime, having
+// allocated less than MaxAlloc, with a message under MaxErrorLen that names a line (and,
+// for the text, the last one). It returns the bytes allocated per input byte for the
+// valid-looking text, for the caller to bound further.
+func Bounds(t *testing.T, parse func([]byte) error, unit string) float64 {
+	t.Helper()
+	single := bytes.Repeat([]byte("x"), HugeInput)
+	garbage := make([]byte, HugeInput)
+	seed := uint32(2463534242)
+	for i := range garbage {
+		seed ^= seed << 13
+		seed ^= seed >> 17
+		seed ^= seed << 5
+		garbage[i] = byte(seed)
+		if i%97 == 96 {
+			garbage[i] = '\n'
+		}
+	}
+	n := (8 << 20) / len(unit)
+	text := append(bytes.Repeat([]byte(unit), n), "this is not tool output\n"...)
+	lastLine := "line " + strconv.Itoa(bytes.Count(text, []byte("\n")))
+	var perByte float64
+	for _, in := range []struct {
+		name, want string
+		input      []byte
+	}{{"50 MB single line", "line 1", single}, {"50 MB garbage", "line ", garbage}, {"8 MB text then garbage", lastLine, text}} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		err := parse(in.input)
+		took := time.Since(start)
+		runtime.ReadMemStats(&after)
+		alloc := after.TotalAlloc - before.TotalAlloc
+		switch {
+		case err == nil:
+			t.Errorf("%s: no error", in.name)
+			continue
+		case len(err.Error()) > MaxErrorLen:
+			t.Errorf("%s: error of %d bytes: %.200s…", in.name, len(err.Error()), err)
+		case !strings.Contains(err.Error(), in.want):
+			t.Errorf("%s: error %q does not name %q", in.name, err, in.want)
+		}
+		if took > MaxTime {
+			t.Errorf("%s: took %v, want < %v", in.name, took, MaxTime)
+		}
+		if alloc > MaxAlloc {
+			t.Errorf("%s: allocated %d MB, want < %d MB", in.name, alloc>>20, MaxAlloc>>20)
+		}
+		t.Logf("%s: %v, %.1f MB allocated: %.120s", in.name, took.Round(time.Millisecond), float64(alloc)/(1<<20), err)
+		perByte = float64(alloc) / float64(len(in.input))
+	}
+	return perByte
+}
+
+// Bench parses every case input of dirs once per iteration, counting their bytes for MB/s.
+func Bench(b *testing.B, parse Parse, dirs ...string) {
+	var cases []Case
+	size := 0
+	for _, d := range dirs {
+		for _, c := range Cases(b, d) {
+			if _, err := os.Stat(filepath.Join(c.Dir, "error.txt")); err == nil {
+				continue
+			}
+			cases = append(cases, c)
+			size += len(c.Input)
+		}
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, c := range cases {
+			if _, err := parse(c); err != nil {
+				b.Fatalf("%s: %v", c.Name, err)
+			}
+		}
+	}
 }
