@@ -20,11 +20,8 @@ type Archive struct {
 		Type string          `json:"type"`
 		Spec json.RawMessage `json:"spec"`
 	} `json:"test"`
-	Tool struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	} `json:"tool"`
-	Participants []string        `json:"participants"`
+	Tool         NameVersion     `json:"tool"`         // or a plain name (older messages)
+	Participants Hosts           `json:"participants"` // or {"host": …} objects (older messages)
 	Result       json.RawMessage `json:"result"`
 }
 
