@@ -28,6 +28,9 @@ func TestClassifyNamesTheSchemasClassesFromRealToolMessages(t *testing.T) {
 		"traceroute: foo: Name or service not known":                     sample.ErrDNS,
 		"the server has terminated":                                      sample.ErrToolFailed,
 		"unable to connect to server: Resource temporarily unavailable":  sample.ErrToolFailed,
+		"ping: bad address 'nosuch.invalid'":                             sample.ErrDNS,
+		"ping: cannot resolve nosuch.invalid: Unknown host":              sample.ErrDNS,
+		"From 10.77.1.1 icmp_seq=1 Time to live exceeded":                sample.ErrNoRoute,
 	}
 	for msg, want := range cases {
 		if got := Classify(msg); got != want {
