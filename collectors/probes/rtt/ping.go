@@ -10,14 +10,33 @@ import (
 	"longhaul/collectors/sample"
 )
 
+// The line classes of every ping this package reads (iputils, BSD/macOS, BusyBox); the
+// golden cases under testdata/ping hold an example of each.
 var (
-	reHeader = regexp.MustCompile(`^PING (\S+?)\s*\(([^)\s]+)\):?\s+(\d+)(?:\(\d+\))?\s+(?:data )?bytes`)
-	reReply  = regexp.MustCompile(`^\d+ bytes from \S+?:? (?:icmp_)?seq=(\d+) ttl=\d+ time=(\d+(?:\.\d+)?) ms(?: \(DUP!\))?`)
-	reICMP   = regexp.MustCompile(`^From \S+?:? (?:icmp_)?seq=\d+ (.+)$`)
-	reStats  = regexp.MustCompile(`^(\d+) packets transmitted, (\d+)(?: packets)? received,(?: \+(\d+) duplicates,)?(?: \+(\d+) errors,)? (\d+(?:\.\d+)?)% packet loss`)
-	reRTT    = regexp.MustCompile(`^(?:rtt|round-trip) min/avg/max(?:/(?:mdev|stddev))? = (\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)(?:/(\d+(?:\.\d+)?))? ms`)
-	reIgnore = regexp.MustCompile(`^(?:--- .* ping statistics ---|pipe \d+|WARNING: .*)$`)
+	// PING host (addr) 56(84) bytes of data.              iputils
+	// PING host (addr) from 10.0.0.1 eth0: 56(84) bytes…  iputils -I
+	// PING ::1(::1) 56 data bytes                          iputils ping6
+	// PING host (addr): 56 data bytes                      BSD, macOS, BusyBox
+	reHeader = regexp.MustCompile(`^PING (\S+?)\s*\(([^)\s]+)\)(?:\s+from\s+\S+(?:\s+[^\s:]+)?\s*)?:?\s+(\d+)(?:\(\d+\))?\s+(?:data )?bytes`)
+	// PING6(56=40+8+8 bytes) 2001:db8::1 --> 2001:db8::2   BSD/macOS ping6
+	rePing6BSD = regexp.MustCompile(`^PING6\(\d+=\d+\+\d+\+(\d+) bytes\) \S+ --> (\S+)$`)
+	// [1795482148.657741] 64 bytes from host (addr): icmp_seq=1 ttl=63 time=0.054 ms
+	// 16 bytes from ::1, icmp_seq=0 hlim=64 time=0.055 ms (macOS ping6); seq= (BusyBox);
+	// icmp_req= (old iputils); no time when the payload is too short to carry one (-s 0).
+	reReply = regexp.MustCompile(`^\d+ bytes from .+?[:,] (?:icmp_[rs]eq|seq)=(\d+) (?:ttl|hlim)=\d+(?: time[=<](\d+(?:\.\d+)?) ?ms)?`)
+	// From 10.0.0.1 icmp_seq=1 Destination Host Unreachable (iputils; with a name too).
+	reICMP = regexp.MustCompile(`^From .+? (?:icmp_[rs]eq|seq)=(\d+) (.+)$`)
+	// 92 bytes from 10.0.0.1: Destination Host Unreachable (BSD, macOS).
+	reICMPBSD = regexp.MustCompile(`^\d+ bytes from \S+?: ([A-Z].*)$`)
+	// no answer yet for icmp_seq=3 (iputils -O); Request timeout for icmp_seq 3 (BSD, macOS).
+	reNoAnswer = regexp.MustCompile(`^(?:no answer yet for icmp_seq=|Request timeout for icmp_seq )(\d+)$`)
+	reStats    = regexp.MustCompile(`^(\d+) packets transmitted, (\d+)(?: packets)? received,(?: \+(\d+) duplicates,)?(?: \+(\d+) errors,)? (\d+(?:\.\d+)?)% packet loss`)
+	reRTT      = regexp.MustCompile(`^(?:rtt|round-trip) min/avg/max(?:/(?:mdev|stddev|std-dev))? = (\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)(?:/(\d+(?:\.\d+)?))? ?ms`)
+	// Lines that say nothing the sample keeps: the statistics banner, iputils' PATTERN (-p)
+	// and pipe lines, warnings, and the IP header BSD ping dumps after an ICMP error.
+	reIgnore = regexp.MustCompile(`^(?:--- .* ping6? statistics ---|pipe \d+|PATTERN: 0x[0-9a-fA-F]*|WARNING: .*|ping6?: Warning: .*|Vr HL TOS .*|(?:[0-9a-f]{1,4}\s+){9,}\S+\s+\S+)$`)
 	reError  = regexp.MustCompile(`^ping6?: `)
+	reStamp  = regexp.MustCompile(`^\[\d+(?:\.\d+)?\] `)
 )
 
 // Requested is what the probe asked ping for; the output does not repeat it.
@@ -26,25 +45,37 @@ type Requested struct {
 	PacketSize int
 }
 
-// pingRun collects what the lines of one ping run say.
+// pingRun collects what the lines of one ping run say. Replies are summed as they come
+// (no list of times), so memory does not grow with the replies but for the set of
+// sequence numbers seen, needed to tell duplicates.
 type pingRun struct {
 	target     *string
 	size       *int64
 	stats      []string
 	rtt        []string
 	replies    map[int64]bool
+	timed      int64 // replies with a time
 	dups       int64
+	minSeq     int64 // lowest sequence number seen: iputils counts from 1, BSD and BusyBox from 0
 	maxSeq     int64
-	times      []float64
+	seqSeen    bool
+	sum, sum2  float64
+	minT, maxT float64
 	icmpErrors []string
 	toolErrors []string
 }
 
-// ParsePing imports the output of iputils (or BusyBox) ping, stdout followed by stderr, as one
-// rtt sample. 100% loss is a measurement (rtt fields null, loss 100), not an error; the error
-// is set when ping could not run (unknown host, no route) or when nothing came back and
-// routers said why (Destination Host Unreachable). A capture cut before the statistics is
-// summarised from its replies: sent is the highest icmp_seq seen. m.Start is required.
+// maxMessages bounds the error lines kept: the first few say why, the rest repeat it.
+const maxMessages = 8
+
+// ParsePing imports the output of ping, stdout followed by stderr, as one rtt sample:
+// iputils (names, -I, -D, -O, -p, old icmp_req=, ping6), BSD and macOS (Request timeout,
+// ICMP errors with their header dump, PING6), BusyBox. 100% loss is a measurement (rtt
+// fields null, loss 100), not an error; the error is set when ping could not run (unknown
+// host, no route) or when nothing came back and routers said why (Destination Host
+// Unreachable). A capture cut before the statistics is summarised from its replies: sent is
+// the highest sequence number seen (plus one when ping counts from 0). m.Start is required.
+// Time is linear in the input; errors name line and column.
 func ParsePing(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error) {
 	if err := m.Check(); err != nil {
 		return nil, err
@@ -53,11 +84,9 @@ func ParsePing(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error
 	if err != nil {
 		return nil, err
 	}
-	run := &pingRun{replies: map[int64]bool{}}
-	for _, l := range probekit.Lines(out) {
-		if err := run.line(l); err != nil {
-			return nil, err
-		}
+	run := &pingRun{replies: map[int64]bool{}, minT: math.Inf(1)}
+	if err := probekit.EachLine(out, run.line); err != nil {
+		return nil, err
 	}
 	r := sample.NewRTT(m.Src, m.Dst, m.ProbeID, m.RunID, ts)
 	r.Tool = "ping"
@@ -77,7 +106,7 @@ func ParsePing(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error
 		if err := run.fromStats(r); err != nil {
 			return nil, err
 		}
-	case len(run.replies) > 0:
+	case run.seqSeen:
 		run.fromReplies(r)
 	case len(run.toolErrors) > 0 || len(run.icmpErrors) > 0:
 		r.LossPercent = 100 // nothing was measured; see README
@@ -85,7 +114,7 @@ func ParsePing(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error
 		return nil, &probekit.LineError{Line: 1, Msg: "no ping statistics, replies or error: nothing to import"}
 	}
 	switch {
-	case len(run.toolErrors) > 0:
+	case len(run.toolErrors) > 0 && (r.Received == 0 || !allSendErrors(run.toolErrors)):
 		r.Error = probekit.RunError(strings.Join(run.toolErrors, "\n"))
 	case r.Received == 0 && len(run.icmpErrors) > 0:
 		r.Error = probekit.RunError(run.icmpErrors[0])
@@ -93,33 +122,39 @@ func ParsePing(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error
 	return []sample.Sample{r}, nil
 }
 
-func (run *pingRun) line(l probekit.Line) error {
+// allSendErrors: BSD ping says "ping: sendto: …" for each packet it could not send and goes
+// on; when replies still came back that is loss, measured, not a failed run.
+func allSendErrors(msgs []string) bool {
+	for _, m := range msgs {
+		if !strings.HasPrefix(m, "ping: sendto: ") && !strings.HasPrefix(m, "ping6: sendmsg: ") {
+			return false
+		}
+	}
+	return true
+}
+
+func (run *pingRun) line(l probekit.TextLine) error {
 	t := l.Text
+	if mm := reStamp.FindString(t); mm != "" { // -D: the time of the line
+		t = t[len(mm):]
+	}
 	switch {
 	case reIgnore.MatchString(t):
-	case reHeader.MatchString(t):
-		mm := reHeader.FindStringSubmatch(t)
-		target := mm[1]
-		run.target = &target
-		if n, err := strconv.ParseInt(mm[3], 10, 64); err == nil && n <= 65535 {
-			run.size = &n
+	case strings.HasPrefix(t, "PING"):
+		return run.header(l, t)
+	case strings.Contains(t, " bytes from "):
+		return run.reply(l, t)
+	case strings.HasPrefix(t, "From "):
+		mm := reICMP.FindStringSubmatch(t)
+		if mm == nil {
+			return l.Errorf("an ICMP error line without icmp_seq")
 		}
-	case reReply.MatchString(t):
-		mm := reReply.FindStringSubmatch(t)
-		seq, err1 := strconv.ParseInt(mm[1], 10, 64)
-		rtt, err2 := strconv.ParseFloat(mm[2], 64)
-		if err1 != nil || err2 != nil || seq > 1<<31 || rtt > 1e7 {
-			return l.Errorf("reply figures out of range")
+		if err := run.seq(l, mm[1]); err != nil {
+			return err
 		}
-		if run.replies[seq] || strings.HasSuffix(t, "(DUP!)") {
-			run.dups++
-			return nil
-		}
-		run.replies[seq] = true
-		run.maxSeq = max(run.maxSeq, seq)
-		run.times = append(run.times, rtt)
-	case reICMP.MatchString(t):
-		run.icmpErrors = append(run.icmpErrors, t)
+		run.icmpError(t)
+	case reNoAnswer.MatchString(t):
+		return run.seq(l, reNoAnswer.FindStringSubmatch(t)[1])
 	case reStats.MatchString(t):
 		run.stats = reStats.FindStringSubmatch(t)
 		if mm := reRTT.FindStringSubmatch(afterComma(t)); mm != nil {
@@ -128,11 +163,89 @@ func (run *pingRun) line(l probekit.Line) error {
 	case reRTT.MatchString(t):
 		run.rtt = reRTT.FindStringSubmatch(t)
 	case reError.MatchString(t):
-		run.toolErrors = append(run.toolErrors, t)
+		if len(run.toolErrors) < maxMessages {
+			run.toolErrors = append(run.toolErrors, t)
+		}
 	default:
-		return l.Errorf("not a line of ping output: %q", t)
+		return l.Errorf("not a line of ping output")
 	}
 	return nil
+}
+
+func (run *pingRun) header(l probekit.TextLine, t string) error {
+	var target, size string
+	if mm := reHeader.FindStringSubmatch(t); mm != nil {
+		target, size = mm[1], mm[3]
+	} else if mm := rePing6BSD.FindStringSubmatch(t); mm != nil {
+		target, size = mm[2], mm[1]
+	} else {
+		return l.Errorf("a PING header of no known ping")
+	}
+	if run.target != nil {
+		return l.Errorf("a second ping starts here: import one run per file")
+	}
+	run.target = &target
+	if n, err := strconv.ParseInt(size, 10, 64); err == nil && n <= 65535 {
+		run.size = &n
+	}
+	return nil
+}
+
+func (run *pingRun) reply(l probekit.TextLine, t string) error {
+	mm := reReply.FindStringSubmatch(t)
+	if mm == nil {
+		if e := reICMPBSD.FindStringSubmatch(t); e != nil {
+			run.icmpError(t)
+			return nil
+		}
+		return l.ErrorAtToken(" from ", "a reply without icmp_seq and ttl")
+	}
+	seq, err := strconv.ParseInt(mm[1], 10, 64)
+	if err != nil || seq > 1<<31 {
+		return l.ErrorAtToken("seq=", "sequence number out of range")
+	}
+	var rtt float64
+	if mm[2] != "" {
+		if rtt, err = strconv.ParseFloat(mm[2], 64); err != nil || rtt > 1e7 {
+			return l.ErrorAtToken("time", "round-trip time out of range")
+		}
+	}
+	run.note(seq)
+	if run.replies[seq] || strings.Contains(t, "(DUP!)") {
+		run.dups++
+		return nil
+	}
+	run.replies[seq] = true
+	if mm[2] != "" {
+		run.timed++
+		run.minT, run.maxT = math.Min(run.minT, rtt), math.Max(run.maxT, rtt)
+		run.sum += rtt
+		run.sum2 += rtt * rtt
+	}
+	return nil
+}
+
+func (run *pingRun) seq(l probekit.TextLine, s string) error {
+	seq, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || seq > 1<<31 {
+		return l.ErrorAtToken(s, "sequence number out of range")
+	}
+	run.note(seq)
+	return nil
+}
+
+func (run *pingRun) note(seq int64) {
+	if !run.seqSeen || seq < run.minSeq {
+		run.minSeq = seq
+	}
+	run.maxSeq = max(run.maxSeq, seq)
+	run.seqSeen = true
+}
+
+func (run *pingRun) icmpError(t string) {
+	if len(run.icmpErrors) < maxMessages {
+		run.icmpErrors = append(run.icmpErrors, t)
+	}
 }
 
 // afterComma is the part of a BusyBox-joined line after the statistics, if any.
@@ -149,13 +262,13 @@ func (run *pingRun) fromStats(r *sample.RTT) error {
 	recv, err2 := strconv.ParseInt(st[2], 10, 64)
 	loss, _ := strconv.ParseFloat(st[5], 64)
 	if err1 != nil || err2 != nil || recv > sent || loss > 100 {
-		return &probekit.LineError{Line: 1, Msg: "ping statistics out of range: " + st[0]}
+		return &probekit.LineError{Line: 1, Msg: "ping statistics out of range: " + probekit.Snippet(st[0])}
 	}
 	r.Sent, r.Received, r.LossPercent = sent, recv, loss
 	if st[3] != "" {
 		d, err := strconv.ParseInt(st[3], 10, 64)
 		if err != nil {
-			return &probekit.LineError{Line: 1, Msg: "duplicates out of range: " + st[3]}
+			return &probekit.LineError{Line: 1, Msg: "duplicates out of range: " + probekit.Snippet(st[3])}
 		}
 		r.Duplicates = &d
 	}
@@ -172,24 +285,25 @@ func (run *pingRun) fromStats(r *sample.RTT) error {
 }
 
 // fromReplies summarises replies the way ping would have: mdev is the population standard
-// deviation of the RTTs.
+// deviation of the RTTs; figures are rounded to the microsecond (3 decimals), as ping prints
+// them.
 func (run *pingRun) fromReplies(r *sample.RTT) {
-	r.Sent, r.Received = run.maxSeq, int64(len(run.replies))
+	base := min(run.minSeq, 1)
+	r.Sent, r.Received = run.maxSeq-base+1, int64(len(run.replies))
 	if r.Sent < r.Received {
 		r.Sent = r.Received
 	}
-	r.LossPercent = float64(r.Sent-r.Received) * 100 / float64(r.Sent)
+	r.LossPercent = round3(float64(r.Sent-r.Received) * 100 / float64(r.Sent))
 	if run.dups > 0 {
 		r.Duplicates = sample.I64(run.dups)
 	}
-	minT, maxT, sum, sum2 := math.Inf(1), 0.0, 0.0, 0.0
-	for _, t := range run.times {
-		minT, maxT = math.Min(minT, t), math.Max(maxT, t)
-		sum += t
-		sum2 += t * t
+	if run.timed == 0 {
+		return
 	}
-	n := float64(len(run.times))
-	avg := sum / n
-	mdev := math.Sqrt(math.Max(0, sum2/n-avg*avg))
+	n := float64(run.timed)
+	minT, maxT, avg := run.minT, run.maxT, round3(run.sum/n)
+	mdev := round3(math.Sqrt(math.Max(0, run.sum2/n-run.sum/n*run.sum/n)))
 	r.MinMs, r.AvgMs, r.MaxMs, r.MdevMs = &minT, &avg, &maxT, &mdev
 }
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
