@@ -1,0 +1,221 @@
+package rtt
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/sample"
+)
+
+// psRTT is a pScheduler rtt result: the merged form archivers send, or one participant's
+// full form ({succeeded, error, diags, result: {…}}).
+type psRTT struct {
+	Succeeded  *bool     `json:"succeeded"`
+	Error      *string   `json:"error"`
+	Diags      *string   `json:"diags"`
+	Result     *psRTT    `json:"result"`
+	Sent       *int64    `json:"sent"`
+	Received   *int64    `json:"received"`
+	Min        *string   `json:"min"`
+	Mean       *string   `json:"mean"`
+	Max        *string   `json:"max"`
+	StdDev     *string   `json:"stddev"`
+	Roundtrips []psRound `json:"roundtrips"`
+}
+
+type psRound struct {
+	Seq   *int64  `json:"seq"`
+	RTT   *string `json:"rtt"`
+	Error *string `json:"error"`
+}
+
+type psRTTSpec struct {
+	Dest     string `json:"dest"`
+	Count    int64  `json:"count"`
+	Length   *int64 `json:"length"`
+	Interval string `json:"interval"`
+}
+
+// maxPSRTT bounds an rtt archive message: a few thousand round trips with the diags.
+const maxPSRTT = 8 << 20
+
+// reCommand is the command line pScheduler's ping tool puts first in its diags
+// ("ping -n -c 5 -i 1.0 -W 1.0 10.0.0.1", "sudo …/ping-safe …", "ping6 …").
+var reCommand = regexp.MustCompile(`^(?:sudo \S+|\S*/)?(?:ping6?|ping-safe)(?: |$)`)
+
+// ParsePScheduler imports a pScheduler archive message of an rtt test as one rtt sample
+// with tool "pscheduler". The ping tool's diags are its command line, then ping's stdout and
+// stderr ("Standard output:", "Standard error:"): when they hold ping's output it is read
+// the way ParsePing reads it, so the figures are ping's own (pScheduler's sent, received and
+// loss are not always filled in). Otherwise the result's fields are used: sent (else the
+// spec's count), the round trips without an error as received, min/mean/max/stddev (ISO 8601
+// durations). A run that did not succeed carries its error. ts is schedule.start; src and
+// dst default to the test's source (or first participant) and dest; the run id is the
+// message's id.
+func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	if err := probekit.CheckSize(input, maxPSRTT, "pScheduler run"); err != nil {
+		return nil, err
+	}
+	a, ts, err := probekit.OpenArchive(input, "rtt", &m)
+	if err != nil {
+		return nil, err
+	}
+	var spec psRTTSpec
+	if err := probekit.DecodeAt("test.spec", a.Test.Spec, &spec); err != nil {
+		return nil, err
+	}
+	var res psRTT
+	if err := probekit.DecodeAt("result", a.Result, &res); err != nil {
+		return nil, err
+	}
+	m.Start = time.UnixMilli(ts)
+	m.Target = spec.Dest
+	q := Requested{}
+	if spec.Length != nil && *spec.Length >= 0 && *spec.Length <= 65535 {
+		q.PacketSize = int(*spec.Length)
+	}
+	if spec.Interval != "" {
+		s, err := probekit.ISODurationSeconds(spec.Interval)
+		if err != nil {
+			return nil, probekit.PathError("test.spec.interval", "%v", err)
+		}
+		q.IntervalS = s
+	}
+	stats := &res
+	if res.Result != nil {
+		stats = res.Result
+	}
+	if res.Diags != nil {
+		if out := pingOutput(*res.Diags); out != "" {
+			ss, err := ParsePing([]byte(out), m, q)
+			if err != nil {
+				return nil, probekit.PathError("result.diags", "%v", err)
+			}
+			r := ss[0].(*sample.RTT)
+			r.Tool = "pscheduler"
+			if r.Error == nil && res.Succeeded != nil && !*res.Succeeded {
+				r.Error = psError(res)
+			}
+			return ss, nil
+		}
+	}
+	r := sample.NewRTT(m.Src, m.Dst, m.ProbeID, m.RunID, ts)
+	r.Tool = "pscheduler"
+	if spec.Dest != "" {
+		d := spec.Dest
+		r.Target = &d
+	}
+	if q.PacketSize > 0 || spec.Length != nil {
+		r.PacketSize = sample.I64(int64(q.PacketSize))
+	}
+	if q.IntervalS > 0 {
+		r.IntervalS = sample.F64(q.IntervalS)
+	}
+	if res.Succeeded == nil || !*res.Succeeded {
+		r.LossPercent = 100
+		r.Error = psError(res)
+		return []sample.Sample{r}, nil
+	}
+	if err := psFigures(r, stats, spec); err != nil {
+		return nil, err
+	}
+	return []sample.Sample{r}, nil
+}
+
+func psError(res psRTT) *sample.RunError {
+	if res.Error != nil && strings.TrimSpace(*res.Error) != "" {
+		return probekit.RunError(*res.Error)
+	}
+	return probekit.RunError("the pScheduler run did not succeed")
+}
+
+// pingOutput is what ping printed, from the diags: the command line and the section titles
+// dropped; "" when the diags do not start with a ping command line.
+func pingOutput(diags string) string {
+	first, rest, _ := strings.Cut(diags, "\n")
+	if !reCommand.MatchString(strings.TrimSpace(first)) {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(rest, "\n") {
+		switch strings.TrimSpace(l) {
+		case "Standard output:", "Standard error:":
+			continue
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if strings.TrimSpace(b.String()) == "" {
+		return ""
+	}
+	return b.String()
+}
+
+// psFigures fills the counts and times from the result's fields.
+func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
+	seen := map[int64]bool{}
+	var maxSeq int64
+	for i, rt := range res.Roundtrips {
+		if rt.Seq == nil || *rt.Seq < 0 || *rt.Seq > 1<<31 {
+			return probekit.PathError("result.roundtrips["+strconv.Itoa(i)+"].seq", "missing or out of range")
+		}
+		maxSeq = max(maxSeq, *rt.Seq)
+		if rt.Error != nil || rt.RTT == nil {
+			continue
+		}
+		if seen[*rt.Seq] {
+			r.Duplicates = sample.I64(ptrOr(r.Duplicates) + 1)
+			continue
+		}
+		seen[*rt.Seq] = true
+	}
+	switch {
+	case res.Sent != nil && *res.Sent > 0:
+		r.Sent = *res.Sent
+	case spec.Count > 0:
+		r.Sent = spec.Count
+	default:
+		r.Sent = maxSeq
+	}
+	r.Received = int64(len(seen))
+	if res.Received != nil && *res.Received > 0 && res.Sent != nil && *res.Sent > 0 {
+		r.Received = *res.Received
+	}
+	if r.Received > r.Sent {
+		return probekit.PathError("result.received", "%d received of %d sent", r.Received, r.Sent)
+	}
+	r.LossPercent = 100
+	if r.Sent > 0 {
+		r.LossPercent = math.Round(float64(r.Sent-r.Received)*100/float64(r.Sent)*1000) / 1000
+	}
+	if r.Received == 0 {
+		return nil
+	}
+	for _, f := range []struct {
+		path string
+		v    *string
+		dst  **float64
+	}{{"result.min", res.Min, &r.MinMs}, {"result.mean", res.Mean, &r.AvgMs}, {"result.max", res.Max, &r.MaxMs}, {"result.stddev", res.StdDev, &r.MdevMs}} {
+		if f.v == nil {
+			continue
+		}
+		s, err := probekit.ISODurationSeconds(*f.v)
+		if err != nil {
+			return probekit.PathError(f.path, "%v", err)
+		}
+		ms := math.Round(s*1e9) / 1e6
+		*f.dst = &ms
+	}
+	return nil
+}
+
+func ptrOr(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

@@ -1,0 +1,112 @@
+package rtt
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"longhaul/collectors/probes/probekit/golden"
+	"longhaul/collectors/sample"
+)
+
+// The cases are real ping captures turned into archive messages the way pScheduler's ping
+// tool writes them (testdata/pscheduler/derive.py).
+func parsePSCase(c golden.Case) ([]sample.Sample, error) {
+	m, err := c.Meta("pscheduler")
+	if err != nil {
+		return nil, err
+	}
+	m.RunID = ""
+	return ParsePScheduler(c.Input, m)
+}
+
+func TestPSchedulerRTTGolden(t *testing.T) {
+	golden.Run(t, "testdata/pscheduler", parsePSCase)
+}
+
+const psHead = `{"id":"r1","test":{"type":"rtt","spec":{"source":"a","dest":"10.0.0.1","count":3}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":`
+
+func psRun(res string) (*sample.RTT, error) {
+	ss, err := ParsePScheduler([]byte(psHead+res+"}"), (golden.Case{}).MustMeta())
+	if err != nil {
+		return nil, err
+	}
+	return ss[0].(*sample.RTT), nil
+}
+
+func TestPSchedulerRTTReadsPingFromDiagsThatStartWithTheCommandLine(t *testing.T) {
+	// pScheduler's own counts say nothing came back; the ping output in the diags is right.
+	diags := `ping -n -c 2 -i 1 10.0.0.1\n\nStandard output:\nPING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.\n64 bytes from 10.0.0.1: icmp_seq=1 ttl=64 time=0.5 ms\n\n--- 10.0.0.1 ping statistics ---\n2 packets transmitted, 1 received, 50% packet loss, time 1001ms\nrtt min/avg/max/mdev = 0.500/0.500/0.500/0.000 ms\n\nStandard error:\n`
+	r, err := psRun(`{"succeeded":true,"diags":"` + diags + `","result":{"sent":0,"received":0,"loss":100.0}}`)
+	if err != nil || r.Sent != 2 || r.Received != 1 || r.LossPercent != 50 || *r.AvgMs != 0.5 || r.Tool != "pscheduler" {
+		t.Fatalf("%+v %v", r, err)
+	}
+	for _, cmd := range []string{"sudo /usr/libexec/pscheduler/classes/tool/ping/ping-safe -n -c 2 10.0.0.1", "ping6 -n -c 2 10.0.0.1", "/bin/ping -c 2 10.0.0.1"} {
+		if pingOutput(cmd+"\nPING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.\n") == "" {
+			t.Errorf("%q is not taken for ping's command line", cmd)
+		}
+	}
+	if pingOutput("traceroute -n 10.0.0.1\n 1  10.0.0.1  0.1 ms\n") != "" {
+		t.Error("diags of another tool taken for ping's")
+	}
+}
+
+func TestPSchedulerRTTWithoutDiagsUsesTheFieldsAndTheSpecCount(t *testing.T) {
+	r, err := psRun(`{"succeeded":true,"sent":0,"received":0,"min":"PT0.0001S","mean":"PT0.0002S","max":"PT0.0003S","stddev":"PT0.0001S",
+		"roundtrips":[{"seq":1,"rtt":"PT0.0001S"},{"seq":2,"ip":"10.0.0.254","error":"host-unreachable"},{"seq":3,"rtt":"PT0.0003S"},{"seq":3,"rtt":"PT0.0003S"}]}`)
+	if err != nil || r.Sent != 3 || r.Received != 2 || *r.Duplicates != 1 || *r.MaxMs != 0.3 || r.Error != nil {
+		t.Fatalf("%+v %v", r, err)
+	}
+	r, err = psRun(`{"succeeded":false,"error":"ping: nosuch: Name or service not known"}`)
+	if err != nil || r.Error == nil || r.Error.Class != sample.ErrDNS || r.Sent != 0 || r.LossPercent != 100 {
+		t.Fatalf("failed run: %+v %v", r, err)
+	}
+}
+
+func TestPSchedulerRTTRefusesWhatItCannotMap(t *testing.T) {
+	for res, want := range map[string]string{
+		`{"succeeded":true,"roundtrips":[{"rtt":"PT1S"}]}`:                     "result.roundtrips[0].seq",
+		`{"succeeded":true,"roundtrips":[{"seq":1,"rtt":"1ms"}],"min":"1 ms"}`: "result.min",
+		`{"succeeded":true,"sent":1,"received":2}`:                             "result.received",
+		`{"succeeded":true,"diags":"ping -c 1 x\ngarbage"}`:                    "JSON path result.diags: line 1: not a line of ping output",
+		`{"succeeded":"yes"}`:                                                  "JSON path result.succeeded",
+	} {
+		_, err := psRun(res)
+		if err == nil || !strings.Contains(err.Error(), want) || len(err.Error()) > golden.MaxErrorLen {
+			t.Errorf("%s: error %v, want %q", res, err, want)
+		}
+	}
+}
+
+func TestPSchedulerRTTStaysWithinTimeMemoryAndErrorBounds(t *testing.T) {
+	for name, in := range map[string][]byte{
+		"50 MB message":            append(append([]byte(psHead+`{"succeeded":true,"diags":"`), bytes.Repeat([]byte("x"), golden.HugeInput)...), `"}}`...),
+		"50 MB garbage":            bytes.Repeat([]byte("\x00garbage"), golden.HugeInput/8),
+		"a 5 MB line in the diags": []byte(psHead + `{"succeeded":true,"diags":"ping -c 1 x\n` + strings.Repeat("y", 5<<20) + `"}}`),
+	} {
+		start := time.Now()
+		_, err := ParsePScheduler(in, (golden.Case{}).MustMeta())
+		if err == nil || len(err.Error()) > golden.MaxErrorLen || time.Since(start) > golden.MaxTime {
+			t.Errorf("%s: %v after %v", name, err, time.Since(start))
+		}
+	}
+}
+
+func FuzzPSchedulerRTT(f *testing.F) {
+	golden.Seeds(f, "testdata/pscheduler")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ss, err := parsePSCase(golden.Case{Input: in})
+		if err != nil {
+			if len(err.Error()) > golden.MaxErrorLen {
+				t.Fatalf("error of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		golden.CheckAll(t, ss)
+	})
+}
+
+func BenchmarkParsePSchedulerRTT(b *testing.B) {
+	golden.Bench(b, parsePSCase, "testdata/pscheduler")
+}
