@@ -44,12 +44,44 @@ type run struct {
 func newCore(src string, tasks []Task, maxBg int, rnd *rand.Rand, now time.Time) *core {
 	c := &core{src: src, rnd: rnd, maxBg: maxBg, ids: runIDs{boot: rnd.Uint32()}}
 	for _, t := range tasks {
-		ts := &taskState{Task: t, phase: Phase(src, t.ProbeID, t.Dst, t.Interval)}
-		ts.slot = slotAtOrAfter(now, t.Interval, ts.phase)
-		ts.planned = ts.slot.Add(slip(rnd, t.Jitter))
-		c.tasks = append(c.tasks, ts)
+		c.tasks = append(c.tasks, c.newTask(t, now))
 	}
 	return c
+}
+
+func (c *core) newTask(t Task, now time.Time) *taskState {
+	ts := &taskState{Task: t, phase: Phase(c.src, t.ProbeID, t.Dst, t.Interval)}
+	ts.slot = slotAtOrAfter(now, t.Interval, ts.phase)
+	ts.planned = ts.slot.Add(slip(c.rnd, t.Jitter))
+	return ts
+}
+
+// replace swaps the task list for a new plan. A task of the same (probe id, target), interval
+// and exclusivity keeps its state, so its next slot and planned start do not move, and takes
+// the new probe, address, jitter and max wait from its next run on; any other is new. Runs
+// already started or waiting keep the state they were planned with: they end, start or are
+// reported as before. It returns how many tasks were added and removed.
+func (c *core) replace(tasks []Task, now time.Time) (added, removed int) {
+	type key struct{ probeID, dst string }
+	old := make(map[key]*taskState, len(c.tasks))
+	for _, ts := range c.tasks {
+		old[key{ts.ProbeID, ts.Dst}] = ts
+	}
+	next := make([]*taskState, 0, len(tasks))
+	for _, t := range tasks {
+		k := key{t.ProbeID, t.Dst}
+		ts, ok := old[k]
+		if ok && ts.Interval == t.Interval && ts.Probe.Exclusive() == t.Probe.Exclusive() {
+			delete(old, k)
+			ts.Task = t
+			next = append(next, ts)
+			continue
+		}
+		added++
+		next = append(next, c.newTask(t, now))
+	}
+	c.tasks = next
+	return added, len(old)
 }
 
 // next returns when something is next due: a planned start or a waiting run's deadline.

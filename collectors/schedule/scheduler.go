@@ -43,6 +43,10 @@ type Scheduler struct {
 	sink    Sink
 	log     *slog.Logger
 	running atomic.Int64 // runs started and not yet seen to end by the loop
+
+	mu      sync.Mutex
+	pending []Task        // tasks given by SetTasks, not yet taken by the loop
+	changed chan struct{} // SetTasks wakes the loop (capacity 1)
 }
 
 // Running is the number of runs in progress.
@@ -62,7 +66,33 @@ func New(tasks []Task, sink Sink, opt Options) *Scheduler {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Scheduler{opt: opt, tasks: tasks, sink: sink, log: opt.Logger}
+	return &Scheduler{opt: opt, tasks: tasks, sink: sink, log: opt.Logger, changed: make(chan struct{}, 1)}
+}
+
+// SetTasks replaces the tasks while the scheduler runs (a new plan): a task that stays (same
+// probe id and target, same interval and exclusivity) keeps its slots; a new one takes its
+// first slot from now; a removed one plans no more runs, and what it had started or planned
+// still ends or is reported. Safe from any goroutine; before Run, it replaces what Run starts with.
+func (s *Scheduler) SetTasks(tasks []Task) {
+	s.mu.Lock()
+	s.pending = append([]Task{}, tasks...)
+	if s.pending == nil {
+		s.pending = []Task{}
+	}
+	s.mu.Unlock()
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+}
+
+// takePending returns the tasks given by SetTasks since the last call, or nil.
+func (s *Scheduler) takePending() []Task {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pending
+	s.pending = nil
+	return p
 }
 
 type ended struct {
@@ -74,7 +104,11 @@ type ended struct {
 // results still go to the sink).
 func (s *Scheduler) Run(ctx context.Context) error {
 	clock := s.opt.Clock
-	c := newCore(s.opt.Src, s.tasks, s.opt.MaxBackground, s.opt.Rand, clock.Now())
+	tasks := s.tasks
+	if p := s.takePending(); p != nil {
+		tasks = p
+	}
+	c := newCore(s.opt.Src, tasks, s.opt.MaxBackground, s.opt.Rand, clock.Now())
 	done := make(chan ended)
 	var wg sync.WaitGroup
 	runCtx, cancelRuns := context.WithCancel(ctx)
@@ -110,6 +144,12 @@ func (s *Scheduler) Run(ctx context.Context) error {
 			timer.Stop()
 			c.finish(e.r)
 			s.running.Add(-1)
+		case <-s.changed:
+			timer.Stop()
+			if p := s.takePending(); p != nil {
+				added, removed := c.replace(p, clock.Now())
+				s.log.Info("scheduler: tasks replaced", "tasks", len(p), "added", added, "removed", removed)
+			}
 		case <-timer.C():
 		}
 	}
