@@ -23,6 +23,8 @@ type Config struct {
 	SchemasDir string   `yaml:"schemas_dir"`
 	Targets    []Target `yaml:"targets"`
 	Probes     []Probe  `yaml:"probes"`
+	// PSConfig takes (more of) the plan from a pSConfig template: off while its URL is empty.
+	PSConfig PSConfig `yaml:"psconfig"`
 
 	file      string              // the file it was loaded from, for error messages
 	root      *yaml.Node          // the parsed document
@@ -123,6 +125,27 @@ type Probe struct {
 	// Params is passed as is to the kind's Factory.
 	Params yaml.Node `yaml:"params"`
 }
+
+// PSConfig names a pSConfig template the agent takes its plan from, beside its targets and
+// probes (collectors/psconfig; README "pSConfig as the plan"). Defaults are in defaults.go.
+type PSConfig struct {
+	// URL is an https:// URL (e.g. https://psconfig.opensciencegrid.org/pub/auto/<FQDN>), a
+	// file:// URL or a path. Empty: no pSConfig.
+	URL string `yaml:"url"`
+	// Refresh is how often it is fetched again (a conditional request: ETag, Last-Modified).
+	Refresh Duration `yaml:"refresh"`
+	// Timeout bounds one fetch.
+	Timeout Duration `yaml:"timeout"`
+	// CAFile verifies the server (PEM); empty: the system's roots.
+	CAFile string `yaml:"ca_file"`
+	// MatchAddresses are this host's addresses in the template (names of addresses, or
+	// addresses as written): the plan is the pairs they schedule. Empty: src, the host name
+	// and the addresses of the host's interfaces, as pSConfig's agent detects them.
+	MatchAddresses []string `yaml:"match_addresses"`
+}
+
+// Enabled says whether a template is configured.
+func (p PSConfig) Enabled() bool { return p.URL != "" }
 
 // File is the path the configuration was loaded from.
 func (c *Config) File() string { return c.file }

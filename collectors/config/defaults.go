@@ -15,6 +15,9 @@ const (
 	DefaultHealthListen   = "127.0.0.1:9273"
 	DefaultLogEvery       = time.Minute
 	DefaultMaxBackground  = 4
+	// The pSConfig template is fetched again every hour, as pSConfig's own agent does.
+	DefaultPSConfigRefresh = time.Hour
+	DefaultPSConfigTimeout = 30 * time.Second
 	// A probe's jitter defaults to interval/DefaultJitterDivisor; its max_wait to the interval.
 	DefaultJitterDivisor = 4
 )
@@ -65,6 +68,12 @@ func applyDefaults(c *Config) {
 	}
 	if c.Schedule.MaxBackground == 0 {
 		c.Schedule.MaxBackground = DefaultMaxBackground
+	}
+	if c.PSConfig.Refresh == 0 {
+		c.PSConfig.Refresh = Duration(DefaultPSConfigRefresh)
+	}
+	if c.PSConfig.Timeout == 0 {
+		c.PSConfig.Timeout = Duration(DefaultPSConfigTimeout)
 	}
 	for i := range c.Targets {
 		t := &c.Targets[i]

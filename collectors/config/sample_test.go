@@ -77,6 +77,7 @@ func TestTheSampleShowsEveryField(t *testing.T) {
 		{child(root, "spool"), Spool{}},
 		{child(root, "health"), Health{}},
 		{child(root, "schedule"), Schedule{}},
+		{child(root, "psconfig"), PSConfig{}},
 		{child(root, "targets").Content[0], Target{}},
 	} {
 		want := sampletest.Tags(c.fields)

@@ -29,8 +29,46 @@ func validate(l *errorList, c *Config) {
 	c.validateSecurity(l)
 	validateSpool(l, &c.Spool)
 	validateHealth(l, c)
-	names := validateTargets(l, c.Targets)
-	validateProbes(l, c.Probes, names)
+	psc := c.PSConfig.Enabled()
+	validatePSConfig(l, &c.PSConfig)
+	names := validateTargets(l, c.Targets, !psc)
+	validateProbes(l, c.Probes, names, !psc)
+}
+
+// validatePSConfig checks where the template comes from. Plain http is refused: a template
+// says what this host runs and against which addresses, and anyone on the path could rewrite it.
+func validatePSConfig(l *errorList, p *PSConfig) {
+	u := p.URL
+	switch {
+	case u == "":
+		if p.CAFile != "" || len(p.MatchAddresses) > 0 {
+			l.at("psconfig.url", "required when psconfig has other settings (an https:// URL or a file)")
+		}
+		return
+	case strings.HasPrefix(u, "http://"):
+		l.at("psconfig.url", "%q: plain http; use https:// (or a file)", u)
+	case strings.HasPrefix(u, "https://"):
+		if len(u) == len("https://") {
+			l.at("psconfig.url", "%q has no host", u)
+		}
+	case strings.Contains(u, "://") && !strings.HasPrefix(u, "file://"):
+		l.at("psconfig.url", "%q: an https:// URL, a file:// URL or a path", u)
+	default:
+		if p.CAFile != "" {
+			l.at("psconfig.ca_file", "only for an https:// url")
+		}
+	}
+	if p.Refresh.D() < time.Minute {
+		l.at("psconfig.refresh", "must be at least 1m, got %s", p.Refresh.D())
+	}
+	if p.Timeout.D() < time.Second {
+		l.at("psconfig.timeout", "must be at least 1s, got %s", p.Timeout.D())
+	}
+	for i, a := range p.MatchAddresses {
+		if a == "" {
+			l.at(fmt.Sprintf("psconfig.match_addresses[%d]", i), "empty")
+		}
+	}
 }
 
 func checkHostName(l *errorList, path, v string) {
@@ -107,10 +145,10 @@ func validateHealth(l *errorList, c *Config) {
 	}
 }
 
-func validateTargets(l *errorList, ts []Target) map[string]bool {
+func validateTargets(l *errorList, ts []Target, required bool) map[string]bool {
 	names := map[string]bool{}
-	if len(ts) == 0 {
-		l.at("targets", "required: at least one target")
+	if len(ts) == 0 && required {
+		l.at("targets", "required: at least one target (or a psconfig.url)")
 	}
 	for i, t := range ts {
 		p := fmt.Sprintf("targets[%d]", i)
@@ -131,6 +169,26 @@ func validateTargets(l *errorList, ts []Target) map[string]bool {
 	return names
 }
 
+// CheckAddress returns why addr cannot be handed to a tool as its target, or "": the rule of
+// targets[].address, for addresses that come from elsewhere (a pSConfig template).
+func CheckAddress(addr string) string { return checkAddress(addr) }
+
+// CheckName returns why name cannot be a sample's src or dst, or "".
+func CheckName(name string) string {
+	if name == "" || len(name) > 253 || !hostRE.MatchString(name) {
+		return fmt.Sprintf("%q is not a valid host name (letters, digits and . _ : - ; starting with a letter or digit)", name)
+	}
+	return ""
+}
+
+// CheckProbeID returns why id cannot be a probe id, or "".
+func CheckProbeID(id string) string {
+	if id == "" || len(id) > 100 || !probeIDRE.MatchString(id) {
+		return fmt.Sprintf("%q: letters, digits and . _ - only, at most 100", id)
+	}
+	return ""
+}
+
 // checkAddress returns why addr cannot be handed to a tool as its target, or "".
 func checkAddress(addr string) string {
 	switch {
@@ -149,9 +207,9 @@ func checkAddress(addr string) string {
 	return ""
 }
 
-func validateProbes(l *errorList, ps []Probe, targets map[string]bool) {
-	if len(ps) == 0 {
-		l.at("probes", "required: at least one probe")
+func validateProbes(l *errorList, ps []Probe, targets map[string]bool, required bool) {
+	if len(ps) == 0 && required {
+		l.at("probes", "required: at least one probe (or a psconfig.url)")
 	}
 	ids := map[string]bool{}
 	for i, p := range ps {

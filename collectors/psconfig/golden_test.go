@@ -1,0 +1,48 @@
+package psconfig
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Each testdata/<case>/ holds a template and, for each host, HOST.jsonl: the plan that host
+// runs, as `longhaul-probe plan` prints it. Adding a case is adding a folder.
+func TestGoldenPlansPerHost(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/*/template.json")
+	if len(cases) < 2 {
+		t.Fatalf("only %d golden cases", len(cases))
+	}
+	for _, tmpl := range cases {
+		dir := filepath.Dir(tmpl)
+		raw, err := os.ReadFile(tmpl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp, err := Parse(tmpl, raw)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		hosts, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		if len(hosts) == 0 {
+			t.Fatalf("%s: no HOST.jsonl", dir)
+		}
+		for _, f := range hosts {
+			host := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+			t.Run(filepath.Base(dir)+"/"+host, func(t *testing.T) {
+				want, _ := os.ReadFile(f)
+				if !tp.Knows([]string{host}) {
+					t.Fatalf("%s is no address of the template", host)
+				}
+				var got strings.Builder
+				for _, e := range tp.Plan([]string{host}) {
+					got.WriteString(e.JSON() + "\n")
+				}
+				if got.String() != string(want) {
+					t.Errorf("plan of %s:\n%s\nwant (%s):\n%s", host, got.String(), f, want)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,401 @@
+package psconfig
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Template is a pSConfig template: maps of named objects that refer to each other by name.
+// Only what the plan needs is typed; the rest (archives, contexts, subtasks, address classes,
+// hosts' archives) is kept raw and does not change the plan.
+type Template struct {
+	Addresses      map[string]*Address        `json:"addresses"`
+	AddressClasses map[string]json.RawMessage `json:"address-classes"`
+	Groups         map[string]*Group          `json:"groups"`
+	Tests          map[string]*Test           `json:"tests"`
+	Schedules      map[string]*Schedule       `json:"schedules"`
+	Tasks          map[string]*Task           `json:"tasks"`
+	Archives       map[string]json.RawMessage `json:"archives"`
+	Hosts          map[string]*Host           `json:"hosts"`
+	Contexts       map[string]json.RawMessage `json:"contexts"`
+	Subtasks       map[string]json.RawMessage `json:"subtasks"`
+	Includes       []string                   `json:"includes"`
+	Meta           json.RawMessage            `json:"_meta"`
+}
+
+// Meta is an object's `_meta`: free-form, for people (display names, URLs).
+type Meta map[string]any
+
+// Address is one measurement point: `address` is the host name or IP the tools use.
+type Address struct {
+	Address           string                    `json:"address"`
+	Host              string                    `json:"host"`
+	Labels            map[string]*AddressLabel  `json:"labels"`
+	RemoteAddresses   map[string]*RemoteAddress `json:"remote-addresses"`
+	LeadBindAddress   string                    `json:"lead-bind-address"`
+	PSchedulerAddress string                    `json:"pscheduler-address"`
+	Contexts          []string                  `json:"contexts"`
+	Tags              []string                  `json:"tags"`
+	Disabled          bool                      `json:"disabled"`
+	NoAgent           bool                      `json:"no-agent"`
+	Meta              Meta                      `json:"_meta"`
+}
+
+// AddressLabel is another address of the same point (an IPv6 one, another interface), chosen
+// by a selector's `label`.
+type AddressLabel struct {
+	Address           string   `json:"address"`
+	LeadBindAddress   string   `json:"lead-bind-address"`
+	PSchedulerAddress string   `json:"pscheduler-address"`
+	Contexts          []string `json:"contexts"`
+	Disabled          bool     `json:"disabled"`
+	NoAgent           bool     `json:"no-agent"`
+	Meta              Meta     `json:"_meta"`
+}
+
+// RemoteAddress is the address used for this point when it is paired with the named one.
+type RemoteAddress struct {
+	Address           string                   `json:"address"`
+	Labels            map[string]*AddressLabel `json:"labels"`
+	LeadBindAddress   string                   `json:"lead-bind-address"`
+	PSchedulerAddress string                   `json:"pscheduler-address"`
+	Contexts          []string                 `json:"contexts"`
+	Disabled          bool                     `json:"disabled"`
+	NoAgent           bool                     `json:"no-agent"`
+	Meta              Meta                     `json:"_meta"`
+}
+
+// Host groups addresses of one machine; its disabled and no-agent apply to them all.
+type Host struct {
+	Archives []string `json:"archives"`
+	Tags     []string `json:"tags"`
+	Site     string   `json:"site"`
+	Disabled bool     `json:"disabled"`
+	NoAgent  bool     `json:"no-agent"`
+	Meta     Meta     `json:"_meta"`
+}
+
+// Selector picks an address of a group: by name (and label), or by class.
+type Selector struct {
+	Name     string `json:"name"`
+	Label    string `json:"label"`
+	Disabled bool   `json:"disabled"`
+	Class    string `json:"class"`
+}
+
+func (s Selector) key() string { return s.Name + "\x00" + s.Label + "\x00" + s.Class }
+
+// Group types.
+const (
+	GroupMesh     = "mesh"
+	GroupDisjoint = "disjoint"
+	GroupList     = "list"
+)
+
+// Group says which addresses are paired: mesh (every ordered pair), disjoint (A×B, and B×A
+// unless unidirectional) or list (each address alone).
+type Group struct {
+	Type                string     `json:"type"`
+	Addresses           []Selector `json:"addresses"`
+	AAddresses          []Selector `json:"a-addresses"`
+	BAddresses          []Selector `json:"b-addresses"`
+	Unidirectional      bool       `json:"unidirectional"`
+	ExcludesSelf        string     `json:"excludes-self"`
+	Excludes            []Exclude  `json:"excludes"`
+	DefaultAddressLabel string     `json:"default-address-label"`
+	Meta                Meta       `json:"_meta"`
+}
+
+// Exclude drops the pairs local-address → each of target-addresses (that direction only).
+type Exclude struct {
+	LocalAddress    Selector   `json:"local-address"`
+	TargetAddresses []Selector `json:"target-addresses"`
+}
+
+// The values of excludes-self.
+const (
+	ExcludeSelfHost     = "host" // the default: same host, or same address
+	ExcludeSelfAddress  = "address"
+	ExcludeSelfDisabled = "disabled"
+)
+
+// Test is what is measured: a pScheduler test type and its spec.
+type Test struct {
+	Type string         `json:"type"`
+	Spec map[string]any `json:"spec"`
+	Meta Meta           `json:"_meta"`
+}
+
+// Schedule is when: every repeat, starting within slip (at random in it with sliprand).
+type Schedule struct {
+	Start    string `json:"start"`
+	Slip     string `json:"slip"`
+	Sliprand bool   `json:"sliprand"`
+	Repeat   string `json:"repeat"`
+	Until    string `json:"until"`
+	MaxRuns  int    `json:"max-runs"`
+	Meta     Meta   `json:"_meta"`
+}
+
+// Task puts a test, a group and a schedule together.
+type Task struct {
+	Group       string         `json:"group"`
+	Test        string         `json:"test"`
+	Schedule    string         `json:"schedule"`
+	Archives    []string       `json:"archives"`
+	Tools       []string       `json:"tools"`
+	Reference   map[string]any `json:"reference"`
+	Disabled    bool           `json:"disabled"`
+	Priority    int            `json:"priority"`
+	ScheduledBy *int           `json:"scheduled-by"`
+	Subtasks    []string       `json:"subtasks"`
+	Meta        Meta           `json:"_meta"`
+}
+
+// keyRE is the schema's pattern for the names of objects.
+var keyRE = regexp.MustCompile(`^[a-zA-Z0-9:._\-]+$`)
+
+// Invalid is every problem of a document, each naming the field ("tasks.bw.schedule").
+type Invalid struct {
+	Source string
+	Errs   []string
+}
+
+func (e *Invalid) Error() string {
+	if len(e.Errs) == 1 {
+		return fmt.Sprintf("%s: invalid pSConfig template: %s", e.Source, e.Errs[0])
+	}
+	return fmt.Sprintf("%s: invalid pSConfig template (%d problems): %s", e.Source, len(e.Errs), strings.Join(e.Errs, "; "))
+}
+
+// Parse decodes and checks a template; source names it in errors. Unknown keys are errors
+// (the schema is closed), except `_meta`, which may be anywhere.
+func Parse(source string, raw []byte) (*Template, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var t Template
+	if err := dec.Decode(&t); err != nil {
+		return nil, &Invalid{Source: source, Errs: []string{jsonError(raw, err)}}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, &Invalid{Source: source, Errs: []string{"more than one JSON value"}}
+	}
+	if errs := t.check(); len(errs) > 0 {
+		return nil, &Invalid{Source: source, Errs: errs}
+	}
+	return &t, nil
+}
+
+// jsonError says where a decoding error is: line and column.
+func jsonError(raw []byte, err error) string {
+	var off int64 = -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("line %d: the document ends too soon (cut short?)", lineAt(raw, int64(len(raw))))
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+		if te.Field != "" {
+			return fmt.Sprintf("line %d: %s: a JSON %s, want %s", lineAt(raw, off), te.Field, te.Value, te.Type)
+		}
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if off >= 0 {
+		return fmt.Sprintf("line %d: %s", lineAt(raw, off), msg)
+	}
+	return msg
+}
+
+func lineAt(raw []byte, off int64) int {
+	if off > int64(len(raw)) {
+		off = int64(len(raw))
+	}
+	return bytes.Count(raw[:off], []byte("\n")) + 1
+}
+
+// check finds every dangling reference and bad value, each with its field path.
+func (t *Template) check() []string {
+	var errs []string
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	for _, req := range []struct {
+		name    string
+		missing bool
+	}{{"addresses", t.Addresses == nil}, {"groups", t.Groups == nil}, {"tests", t.Tests == nil}, {"tasks", t.Tasks == nil}} {
+		if req.missing {
+			bad("%s: required", req.name)
+		}
+	}
+	for _, m := range []struct {
+		name string
+		keys []string
+	}{
+		{"addresses", keys(t.Addresses)}, {"address-classes", keys(t.AddressClasses)}, {"groups", keys(t.Groups)},
+		{"tests", keys(t.Tests)}, {"schedules", keys(t.Schedules)}, {"tasks", keys(t.Tasks)},
+		{"archives", keys(t.Archives)}, {"hosts", keys(t.Hosts)}, {"contexts", keys(t.Contexts)}, {"subtasks", keys(t.Subtasks)},
+	} {
+		for _, k := range m.keys {
+			if !keyRE.MatchString(k) {
+				bad("%s: name %q: letters, digits and : . _ - only", m.name, k)
+			}
+		}
+	}
+	for _, name := range keys(t.Addresses) {
+		a := t.Addresses[name]
+		p := "addresses." + name
+		if a == nil {
+			bad("%s: must be an object", p)
+			continue
+		}
+		if a.Address == "" {
+			bad("%s.address: required", p)
+		}
+		if a.Host != "" && t.Hosts[a.Host] == nil {
+			bad("%s.host: unknown host %q", p, a.Host)
+		}
+		for _, l := range keys(a.Labels) {
+			if a.Labels[l] == nil || a.Labels[l].Address == "" {
+				bad("%s.labels.%s.address: required", p, l)
+			}
+		}
+		for _, r := range keys(a.RemoteAddresses) {
+			ra := a.RemoteAddresses[r]
+			if ra == nil {
+				bad("%s.remote-addresses.%s: must be an object", p, r)
+				continue
+			}
+			for _, l := range keys(ra.Labels) {
+				if ra.Labels[l] == nil || ra.Labels[l].Address == "" {
+					bad("%s.remote-addresses.%s.labels.%s.address: required", p, r, l)
+				}
+			}
+		}
+	}
+	for _, name := range keys(t.Groups) {
+		g := t.Groups[name]
+		p := "groups." + name
+		if g == nil {
+			bad("%s: must be an object", p)
+			continue
+		}
+		sels := map[string][]Selector{}
+		switch g.Type {
+		case GroupMesh, GroupList:
+			sels["addresses"] = g.Addresses
+		case GroupDisjoint:
+			sels["a-addresses"], sels["b-addresses"] = g.AAddresses, g.BAddresses
+		case "":
+			bad("%s.type: required (mesh, disjoint or list)", p)
+		default:
+			bad("%s.type: unknown group type %q (mesh, disjoint or list)", p, g.Type)
+		}
+		for _, f := range keys(sels) {
+			if len(sels[f]) == 0 {
+				bad("%s.%s: required: at least one address", p, f)
+			}
+			for i, s := range sels[f] {
+				errs = append(errs, t.checkSelector(fmt.Sprintf("%s.%s[%d]", p, f, i), s)...)
+			}
+		}
+		switch g.ExcludesSelf {
+		case "", ExcludeSelfHost, ExcludeSelfAddress, ExcludeSelfDisabled:
+		default:
+			bad("%s.excludes-self: %q (host, address or disabled)", p, g.ExcludesSelf)
+		}
+		if g.Type == GroupList && (len(g.Excludes) > 0 || g.ExcludesSelf != "") {
+			bad("%s: a list group has no excludes or excludes-self", p)
+		}
+		for i, e := range g.Excludes {
+			errs = append(errs, t.checkSelector(fmt.Sprintf("%s.excludes[%d].local-address", p, i), e.LocalAddress)...)
+			for j, s := range e.TargetAddresses {
+				errs = append(errs, t.checkSelector(fmt.Sprintf("%s.excludes[%d].target-addresses[%d]", p, i, j), s)...)
+			}
+		}
+	}
+	for _, name := range keys(t.Tests) {
+		x := t.Tests[name]
+		switch {
+		case x == nil:
+			bad("tests.%s: must be an object", name)
+		case x.Type == "":
+			bad("tests.%s.type: required", name)
+		case x.Spec == nil:
+			bad("tests.%s.spec: required", name)
+		}
+	}
+	for _, name := range keys(t.Schedules) {
+		s := t.Schedules[name]
+		if s == nil {
+			bad("schedules.%s: must be an object", name)
+			continue
+		}
+		for _, d := range []struct{ field, v string }{{"repeat", s.Repeat}, {"slip", s.Slip}} {
+			if d.v == "" {
+				continue
+			}
+			if _, err := ParseDuration(d.v); err != nil {
+				bad("schedules.%s.%s: %v", name, d.field, err)
+			}
+		}
+	}
+	for _, name := range keys(t.Tasks) {
+		k := t.Tasks[name]
+		p := "tasks." + name
+		if k == nil {
+			bad("%s: must be an object", p)
+			continue
+		}
+		switch {
+		case k.Group == "":
+			bad("%s.group: required", p)
+		case t.Groups[k.Group] == nil:
+			bad("%s.group: unknown group %q", p, k.Group)
+		}
+		switch {
+		case k.Test == "":
+			bad("%s.test: required", p)
+		case t.Tests[k.Test] == nil:
+			bad("%s.test: unknown test %q", p, k.Test)
+		}
+		if k.Schedule != "" && t.Schedules[k.Schedule] == nil {
+			bad("%s.schedule: unknown schedule %q", p, k.Schedule)
+		}
+		if k.ScheduledBy != nil && *k.ScheduledBy < 0 {
+			bad("%s.scheduled-by: must be 0 or more, got %d", p, *k.ScheduledBy)
+		}
+	}
+	return errs
+}
+
+func (t *Template) checkSelector(p string, s Selector) []string {
+	switch {
+	case s.Class != "" && s.Name != "":
+		return []string{p + ": name or class, not both"}
+	case s.Class != "":
+		if _, ok := t.AddressClasses[s.Class]; !ok {
+			return []string{fmt.Sprintf("%s.class: unknown address class %q", p, s.Class)}
+		}
+	case s.Name == "":
+		return []string{p + ".name: required"}
+	case t.Addresses[s.Name] == nil:
+		return []string{fmt.Sprintf("%s.name: unknown address %q", p, s.Name)}
+	}
+	return nil
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
