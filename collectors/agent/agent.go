@@ -37,6 +37,8 @@ type Options struct {
 	Producer publish.Producer
 	// Publisher tuning (backoffs, ping period); MaxInFlight comes from the config.
 	Publisher publish.PublisherOptions
+	// PSConfigClient replaces the HTTPS client that fetches the pSConfig template (tests).
+	PSConfigClient *http.Client
 	// Observe, if set, sees every result once its samples are in the spool (for tests and
 	// tracing; it must not block).
 	Observe func(schedule.Result)
@@ -54,6 +56,10 @@ type Agent struct {
 	stats   *runStats
 	sinkMu  sync.Mutex // one run's batch at a time: spool order = Observe order
 	started time.Time
+	// ownTasks are the config file's (probe, target) pairs; plan adds the pSConfig
+	// template's (nil without psconfig.url).
+	ownTasks []schedule.Task
+	plan     *planner
 }
 
 // New builds the probes, opens the spool (reloading what a previous run left) and creates
@@ -77,7 +83,25 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 		return nil, err
 	}
 	a.admit(insts)
-	tasks := schedule.TasksFrom(insts)
+	a.ownTasks = schedule.TasksFrom(insts)
+	tasks := a.ownTasks
+	if cfg.PSConfig.Enabled() {
+		// The first plan before anything runs; without it (the source cannot be read, the
+		// document is invalid) the agent starts on its own probes, says so in /health and
+		// tries again every minute.
+		a.plan = newPlanner(cfg, opt)
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.PSConfig.Timeout.D()+time.Second)
+		if _, err := a.plan.load(ctx); err != nil {
+			a.log.Error("psconfig: no plan from the template yet; only the config's own probes run until it loads",
+				"source", cfg.PSConfig.URL, "err", err)
+		}
+		cancel()
+		tasks = append(append([]schedule.Task(nil), tasks...), a.plan.current()...)
+		if h := a.plan.health(); h.Unsupported > 0 {
+			a.log.Warn("psconfig: pairs this host schedules and cannot run (longhaul-probe plan lists them)",
+				"unsupported", h.Unsupported, "first", h.Pairs[0].Task+" "+h.Pairs[0].Src+"→"+h.Pairs[0].Dst+": "+h.Pairs[0].Reason)
+		}
+	}
 	reg, err := loadSchemas(cfg.SchemasDir, a.log)
 	if err != nil {
 		return nil, err
@@ -213,9 +237,15 @@ func (a *Agent) Run(ctx context.Context) error {
 	wg.Add(2)
 	go func() { defer wg.Done(); a.pub.Run(pubCtx) }()
 	go func() { defer wg.Done(); a.healthLoop(pubCtx) }()
+	if a.plan != nil {
+		planCtx, stopPlan := context.WithCancel(ctx)
+		defer stopPlan()
+		wg.Add(1)
+		go func() { defer wg.Done(); a.planLoop(planCtx) }()
+	}
 
 	err := a.sched.Run(ctx)
-	stopPub()
+	stopPub() // the plan loop ends with ctx
 	wg.Wait()
 	if srv != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

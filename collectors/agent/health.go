@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"longhaul/collectors/psconfig"
 	"longhaul/internal/kafkaconn"
 )
 
@@ -21,6 +22,10 @@ type Health struct {
 	Spool   SpoolHealth            `json:"spool"`
 	Samples SampleHealth           `json:"samples"`
 	Probes  map[string]ProbeHealth `json:"probes"`
+	// PSConfig is the pSConfig template's state and plan; absent without psconfig.url. A
+	// source that fails or a document that is invalid makes the status "degraded" (the last
+	// good plan still runs).
+	PSConfig *PSConfigHealth `json:"psconfig,omitempty"`
 }
 
 // The states of the agent's Kafka connection.
@@ -106,6 +111,12 @@ func (a *Agent) Health() Health {
 	default:
 		h.Kafka.State = KafkaConnected
 	}
+	if a.plan != nil {
+		h.PSConfig = a.plan.health()
+		if h.PSConfig.State != psconfig.StateOK && h.Status == "ok" {
+			h.Status = "degraded"
+		}
+	}
 	return h
 }
 
@@ -133,6 +144,10 @@ func (a *Agent) logHealth() {
 		"spool_samples", h.Spool.DepthSamples, "spool_bytes", h.Spool.DepthBytes,
 		"dropped", h.Spool.DroppedTotal, "acked", h.Kafka.Acked, "spooled", h.Samples.Spooled,
 		"probes", len(h.Probes), "probes_failing", failing, "lost", h.Samples.Lost)
+	if p := h.PSConfig; p != nil {
+		a.log.Info("health psconfig", "state", p.State, "planned", p.Planned, "running", p.Running,
+			"unsupported", p.Unsupported, "last_error", p.LastError)
+	}
 }
 
 // failingProbes counts the probes whose last run failed.

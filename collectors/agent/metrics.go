@@ -37,6 +37,12 @@ func writeMetrics(w io.Writer, h Health) {
 	counter("longhaul_probe_samples_spooled_total", "Samples written to the spool.", h.Samples.Spooled)
 	counter("longhaul_probe_samples_dead_lettered_total", "Samples that failed validation.", h.Samples.DeadLettered)
 	counter("longhaul_probe_samples_lost_total", "Samples that could not be written to the spool.", h.Samples.Lost)
+	if p := h.PSConfig; p != nil {
+		gauge("longhaul_probe_psconfig_ok", "1 if the last fetch of the pSConfig template gave a good document (or 304).", b(p.State == "ok"))
+		gauge("longhaul_probe_psconfig_planned_pairs", "Pairs of the pSConfig template this host schedules.", p.Planned)
+		gauge("longhaul_probe_psconfig_unsupported_pairs", "Of them, pairs it cannot run (see /health psconfig.unsupported_pairs).", p.Unsupported)
+		counter("longhaul_probe_psconfig_fetch_failures_total", "Fetches of the template that failed or gave an invalid document.", p.Failures)
+	}
 
 	ids := make([]string, 0, len(h.Probes))
 	for id := range h.Probes {

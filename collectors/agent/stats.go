@@ -42,6 +42,30 @@ func newRunStats(tasks []schedule.Task) *runStats {
 	return s
 }
 
+// setTasks follows a new plan: each probe's kind and target count are the new tasks'; a
+// probe no longer planned and never run is forgotten, one that ran keeps its counts.
+func (s *runStats) setTasks(tasks []schedule.Task) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.probes {
+		p.Targets = 0
+	}
+	for _, t := range tasks {
+		p := s.probes[t.ProbeID]
+		if p == nil {
+			p = &ProbeHealth{Kind: t.Kind, Errors: map[string]uint64{}}
+			s.probes[t.ProbeID] = p
+		}
+		p.Kind = t.Kind
+		p.Targets++
+	}
+	for id, p := range s.probes {
+		if p.Targets == 0 && p.Runs == 0 && p.NotStarted == 0 {
+			delete(s.probes, id)
+		}
+	}
+}
+
 // record counts one result.
 func (s *runStats) record(r schedule.Result) {
 	s.mu.Lock()

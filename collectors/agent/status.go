@@ -79,6 +79,35 @@ func WriteStatus(w io.Writer, h Health, now time.Time) {
 	fmt.Fprintf(w, "samples: %d spooled, %d acknowledged by Kafka, %d dead-lettered, %d lost\n",
 		h.Samples.Spooled, k.Acked, h.Samples.DeadLettered, h.Samples.Lost)
 	fmt.Fprintf(w, "probes:  %d, %d failing\n", len(h.Probes), h.failingProbes())
+	if p := h.PSConfig; p != nil {
+		writePSConfig(w, p, now)
+	}
+}
+
+// writePSConfig says where the plan comes from and how it is; a failure says what was kept.
+func writePSConfig(w io.Writer, p *PSConfigHealth, now time.Time) {
+	plan := fmt.Sprintf("%d pairs planned, %d run, %d unsupported", p.Planned, p.Running, p.Unsupported)
+	switch p.State {
+	case "ok":
+		fetched := ""
+		if p.LastSuccess != nil {
+			fetched = ", fetched " + ago(now.Sub(*p.LastSuccess)) + " ago"
+		}
+		fmt.Fprintf(w, "psconfig: ok (%s%s): %s\n", p.Source, fetched, plan)
+	case "stale":
+		fmt.Fprintf(w, "psconfig: FAILING (%s): %s\n", p.Source, p.LastError)
+		kept := ""
+		if p.LastSuccess != nil {
+			kept = " of " + p.LastSuccess.Local().Format("2006-01-02 15:04:05")
+		}
+		fmt.Fprintf(w, "          the last good plan%s runs: %s\n", kept, plan)
+	default:
+		fmt.Fprintf(w, "psconfig: NO PLAN (%s): %s\n", p.Source, p.LastError)
+		fmt.Fprintf(w, "          only the config's own probes run; tried again every minute\n")
+	}
+	for _, u := range p.Pairs {
+		fmt.Fprintf(w, "          unsupported: %s %s %s→%s: %s\n", u.Task, u.Test, u.Src, u.Dst, u.Reason)
+	}
 }
 
 func ago(d time.Duration) string {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"longhaul/collectors/agent"
 	"longhaul/collectors/config"
@@ -15,8 +17,9 @@ const checkDoc = `Checks a config as run would load it (--kafka, then $LONGHAUL_
 LONGHAUL_KAFKA_SECURITY, _CA, _CERT, _USER, _PASSWORD_FILE variables over the file's kafka.*
 keys), reads the files the Kafka connection needs (password file, CA, client certificate),
 builds every probe from its params and looks up on PATH every tool the probes run (iperf3,
-traceroute, ping, ip), as the agent will run them. Runs nothing, connects to nothing; prints
-no secret.
+traceroute, ping, ip), as the agent will run them. With a psconfig.url it reads the pSConfig
+template once and says how many pairs this host schedules, runs and cannot run (longhaul-probe
+plan lists them). Runs nothing, connects to nothing else; prints no secret.
 
 Every problem is one line on stderr, FILE:LINE: field: what, and the exit code is 1. With no
 problem, "ok" lines on stdout (the config, then each probe and where its tools are) and 0.
@@ -52,6 +55,24 @@ func checkCmd(env *cli.Env, args []string) int {
 			problems = append(problems, tc.Missing.Error())
 		}
 	}
+	var planLine string
+	if cfg.PSConfig.Enabled() { // the template as the agent would read it now, and this host's plan
+		ctx, cancel := context.WithTimeout(context.Background(), cfg.PSConfig.Timeout.D()+time.Second)
+		entries, err := agent.CheckPlan(ctx, cfg, agent.SystemExec)
+		cancel()
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: psconfig.url: %v", cfg.File(), err))
+		} else {
+			unsupported := 0
+			for _, e := range entries {
+				if e.Unsupported != "" {
+					unsupported++
+				}
+			}
+			planLine = fmt.Sprintf("%s: ok: psconfig %s: %d pairs scheduled by this host, %d run, %d unsupported (longhaul-probe plan lists them)",
+				cfg.File(), cfg.PSConfig.URL, len(entries), len(entries)-unsupported, unsupported)
+		}
+	}
 	if len(problems) > 0 {
 		fmt.Fprintln(env.Stderr, strings.Join(problems, "\n"))
 		return cli.ExitFailure
@@ -60,6 +81,9 @@ func checkCmd(env *cli.Env, args []string) int {
 	fmt.Fprintf(env.Stdout, "%s: ok: src %s, kafka %s (from %s), %d targets, %d probes, %d (probe, target) runs per interval\n",
 		file, cfg.Src, strings.Join(cfg.Kafka.Bootstrap, ","), cfg.KafkaFrom(), len(cfg.Targets), len(insts), len(schedule.TasksFrom(insts)))
 	fmt.Fprintf(env.Stdout, "%s: ok: %s\n", file, describeSecurity(cfg))
+	if planLine != "" {
+		fmt.Fprintln(env.Stdout, planLine)
+	}
 	for _, in := range insts {
 		var found []string
 		for _, tc := range tools {

@@ -6,6 +6,7 @@
 //	longhaul-probe check --config FILE   check a config and the tools its probes run
 //	longhaul-probe status [--health A]   ask a running agent how it is (its /health)
 //	longhaul-probe config sample         print the sample config
+//	longhaul-probe plan --psconfig F --host A   the plan a host would run from a pSConfig template
 //	longhaul-probe parse ...             parse a tool's saved output into samples
 //	longhaul-probe version
 //
@@ -37,6 +38,7 @@ a mesh of targets and publishes their samples to Kafka through an on-disk spool.
 		{Name: "check", Summary: "check a config and that the tools its probes run are installed; run nothing", Run: checkCmd},
 		{Name: "status", Summary: "how a running agent is: Kafka (connected, unreachable, refused and why), spool, probes", Run: statusCmd},
 		{Name: "config", Summary: "print the sample config (config sample)", Run: configCmd},
+		{Name: "plan", Summary: "the plan a host would run from a pSConfig template, one JSON object a line", Run: planCmd},
 		{Name: "parse", Summary: "parse a tool's saved output into samples", Run: parseCmd},
 		{Name: "version", Summary: "print the version", Run: versionCmd},
 	},

@@ -274,7 +274,7 @@ func TestTheOldConfigKeyWorksWithAWarningNamingFileAndLine(t *testing.T) {
 // The CLI rule (internal/cli): help on stdout with exit 0, usage errors as one line and a hint
 // on stderr with exit 2, no arguments usage on stderr with exit 2.
 func TestHelpAndExitCodesFollowTheOneRule(t *testing.T) {
-	for _, cmd := range []string{"run", "check", "status", "config", "config sample", "version", "parse"} {
+	for _, cmd := range []string{"run", "check", "status", "config", "config sample", "version", "parse", "plan"} {
 		args := append(strings.Fields(cmd), "--help")
 		if code, out, errs := invoke(args...); code != 0 || errs != "" || !strings.HasPrefix(out, "usage: longhaul-probe "+cmd+" ") {
 			t.Errorf("%s --help: exit %d\nstdout: %s\nstderr: %s", cmd, code, out, errs)

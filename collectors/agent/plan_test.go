@@ -1,0 +1,207 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"longhaul/collectors/config"
+	_ "longhaul/collectors/probes/all" // the kinds a plan runs: throughput, path, rtt
+	"longhaul/collectors/schedule"
+)
+
+// tmplServer serves a pSConfig template with an ETag; status, when set, answers instead.
+type tmplServer struct {
+	mu     sync.Mutex
+	body   string
+	etag   string
+	status int
+}
+
+func (s *tmplServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.status != 0 {
+		http.Error(w, "down for maintenance", s.status)
+		return
+	}
+	w.Header().Set("ETag", s.etag)
+	if r.Header.Get("If-None-Match") == s.etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	fmt.Fprint(w, s.body)
+}
+
+func (s *tmplServer) set(body, etag string, status int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.body, s.etag, s.status = body, etag, status
+}
+
+// meshOf is a template: a mesh of the given addresses with rtt, trace and latencybg tasks.
+func meshOf(addrs ...string) string {
+	var as, sel []string
+	for i, a := range addrs {
+		as = append(as, fmt.Sprintf(`"h%d":{"address":%q,"_meta":{"display-name":"Site %d"}}`, i, a, i))
+		sel = append(sel, fmt.Sprintf(`{"name":"h%d"}`, i))
+	}
+	return `{"addresses":{` + strings.Join(as, ",") + `},
+	  "groups":{"g":{"type":"mesh","addresses":[` + strings.Join(sel, ",") + `]}},
+	  "tests":{"rtt":{"type":"rtt","spec":{"source":"{% address[0] %}","dest":"{% address[1] %}","count":5}},
+	           "trace":{"type":"trace","spec":{"source":"{% address[0] %}","dest":"{% address[1] %}"}},
+	           "owamp":{"type":"latencybg","spec":{"source":"{% address[0] %}","dest":"{% address[1] %}"}}},
+	  "schedules":{"5m":{"repeat":"PT5M","slip":"PT1M"},"10m":{"repeat":"PT10M","slip":"PT10M","sliprand":true}},
+	  "tasks":{"mesh-rtt":{"group":"g","test":"rtt","schedule":"5m"},"mesh-trace":{"group":"g","test":"trace","schedule":"10m"},
+	           "mesh-owamp":{"group":"g","test":"owamp"}}}`
+}
+
+func psconfigConfig(t *testing.T, dir, url string) *config.Config {
+	t.Helper()
+	body := fmt.Sprintf(`src: cern-ps1
+kafka:
+  bootstrap: [127.0.0.1:1]
+  security: plaintext
+spool:
+  dir: %s
+  max_bytes: 4MiB
+  segment_bytes: 256KiB
+health:
+  listen: "off"
+schemas_dir: "off"
+targets:
+  - {name: fnal-ps1, address: ps1.fnal.gov}
+probes:
+  - {id: own, kind: synthetic, interval: 1m}
+psconfig:
+  url: %s
+  match_addresses: [ps1.example.org]
+`, filepath.Join(dir, "spool"), url)
+	path := filepath.Join(dir, "longhaul-probe.yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// The agent plans from the template beside its own probes, follows a changed template without
+// a restart, and keeps the last good plan, saying so, when the template fails.
+func TestThePSConfigPlanRunsBesideTheConfigAndKeepsTheLastGoodOne(t *testing.T) {
+	srv := &tmplServer{}
+	srv.set(meshOf("ps1.example.org", "ps2.example.org"), `"v1"`, 0)
+	ts := httptest.NewTLSServer(srv)
+	defer ts.Close()
+	cfg := psconfigConfig(t, t.TempDir(), ts.URL+"/pub/auto/ps1.example.org")
+	a, err := New(cfg, Options{Version: "test", Logger: quiet, Clock: schedule.NewFakeClock(t0), Producer: newMemKafka(),
+		PSConfigClient: ts.Client(), Exec: func(context.Context, []string) ([]byte, []byte, error) { return nil, nil, fmt.Errorf("not here") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.closeAll()
+	spool := a.spool
+
+	check := func(step string, state string, planned, running, unsupported, rttTargets int) Health {
+		t.Helper()
+		h := a.Health()
+		p := h.PSConfig
+		if p == nil || p.State != state || p.Planned != planned || p.Running != running || p.Unsupported != unsupported {
+			t.Fatalf("%s: psconfig %+v", step, p)
+		}
+		if got := h.Probes["mesh-rtt"]; got.Kind != "rtt" || got.Targets != rttTargets {
+			t.Errorf("%s: mesh-rtt %+v", step, got)
+		}
+		if got := h.Probes["own"]; got.Kind != "synthetic" || got.Targets != 1 {
+			t.Errorf("%s: the config's own probe %+v", step, got)
+		}
+		if a.spool != spool {
+			t.Errorf("%s: the spool was reopened", step)
+		}
+		return h
+	}
+	// ps1 schedules ps1→ps2: rtt and trace run, latencybg is reported.
+	h := check("first plan", "ok", 3, 2, 1, 1)
+	if h.Probes["mesh-trace"].Kind != "path" || !strings.Contains(h.PSConfig.Pairs[0].Reason, "no owamp") {
+		t.Errorf("first plan: %+v %+v", h.Probes, h.PSConfig.Pairs)
+	}
+
+	// A third address: one more pair per task, applied without a restart.
+	srv.set(meshOf("ps1.example.org", "ps2.example.org", "ps3.example.org"), `"v2"`, 0)
+	if err := a.RefreshPlan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("changed template", "ok", 6, 4, 2, 2)
+
+	// Not modified: nothing changes.
+	if err := a.RefreshPlan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("304", "ok", 6, 4, 2, 2)
+
+	// The server fails, then serves an invalid document: the last good plan stays, in /health,
+	// in status, degraded.
+	srv.set("", `"v3"`, http.StatusInternalServerError)
+	if err := a.RefreshPlan(context.Background()); err == nil || !strings.Contains(err.Error(), "HTTP 500") {
+		t.Fatalf("500: %v", err)
+	}
+	h = check("500", "stale", 6, 4, 2, 2)
+	if !strings.Contains(h.PSConfig.LastError, "HTTP 500 Internal Server Error: down for maintenance") || h.Status == "ok" {
+		t.Errorf("500: status %s, %+v", h.Status, h.PSConfig)
+	}
+	srv.set(`{"addresses":{}, "groups":`, `"v4"`, 0)
+	if err := a.RefreshPlan(context.Background()); err == nil || !strings.Contains(err.Error(), "invalid pSConfig template") {
+		t.Fatalf("invalid: %v", err)
+	}
+	h = check("invalid JSON", "stale", 6, 4, 2, 2)
+	var out bytes.Buffer
+	WriteStatus(&out, h, time.Now())
+	if s := out.String(); !strings.Contains(s, "psconfig: FAILING (https://") || !strings.Contains(s, "invalid pSConfig template") ||
+		!strings.Contains(s, "the last good plan of") || !strings.Contains(s, "6 pairs planned, 4 run, 2 unsupported") {
+		t.Errorf("status:\n%s", s)
+	}
+	var metrics bytes.Buffer
+	writeMetrics(&metrics, h)
+	if s := metrics.String(); !strings.Contains(s, "longhaul_probe_psconfig_ok 0\n") || !strings.Contains(s, "longhaul_probe_psconfig_fetch_failures_total 2\n") {
+		t.Errorf("metrics:\n%s", s)
+	}
+
+	// Mended: ok again with the template as it is now.
+	srv.set(meshOf("ps1.example.org", "ps2.example.org"), `"v5"`, 0)
+	if err := a.RefreshPlan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("mended", "ok", 3, 2, 1, 1)
+}
+
+// Without a plan at start (the server is down) the agent still starts on its own probes and
+// says why there is no plan.
+func TestAnAgentWhoseTemplateCannotBeFetchedStartsOnItsOwnProbes(t *testing.T) {
+	ts := httptest.NewTLSServer(http.NotFoundHandler())
+	defer ts.Close()
+	cfg := psconfigConfig(t, t.TempDir(), ts.URL+"/pub/auto/ps1.example.org")
+	a, err := New(cfg, Options{Version: "test", Logger: quiet, Clock: schedule.NewFakeClock(t0), Producer: newMemKafka(), PSConfigClient: ts.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.closeAll()
+	h := a.Health()
+	if h.PSConfig.State != "none" || !strings.Contains(h.PSConfig.LastError, "HTTP 404") || h.Probes["own"].Targets != 1 || h.Status == "ok" {
+		t.Errorf("%s %+v %+v", h.Status, h.PSConfig, h.Probes)
+	}
+	var out bytes.Buffer
+	WriteStatus(&out, h, time.Now())
+	if !strings.Contains(out.String(), "psconfig: NO PLAN (https://") {
+		t.Errorf("status:\n%s", out.String())
+	}
+}
