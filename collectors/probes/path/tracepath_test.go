@@ -1,0 +1,83 @@
+package path
+
+import (
+	"strings"
+	"testing"
+
+	"longhaul/collectors/probes/probekit/golden"
+	"longhaul/collectors/sample"
+)
+
+func parseTracepathCase(c golden.Case) ([]sample.Sample, error) {
+	m, err := c.Meta("tracepath")
+	if err != nil {
+		return nil, err
+	}
+	return ParseTracepath(c.Input, m, Requested{})
+}
+
+func TestTracepathGolden(t *testing.T) {
+	golden.Run(t, "testdata/tracepath", parseTracepathCase)
+}
+
+func tracepath(in []byte) (*sample.Path, error) {
+	ss, err := parseTracepathCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}})
+	if err != nil {
+		return nil, err
+	}
+	return ss[0].(*sample.Path), nil
+}
+
+func TestTracepathGroupsProbesByTTLAndTakesReachedFromTheOutput(t *testing.T) {
+	p, err := tracepath([]byte(" 1?: [LOCALHOST]   pmtu 1500\n 1:  10.0.0.1   0.5ms\n 1:  no reply\n 2:  ???   0.9ms reached\n     Resume: pmtu 1500 hops 2 back 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Hops) != 2 || len(p.Hops[0].Probes) != 2 || p.Hops[0].Probes[1].Addr != nil || *p.Hops[1].Probes[0].RTTMs != 0.9 || !p.Reached || *p.Queries != 2 {
+		t.Fatalf("%+v", p)
+	}
+}
+
+func TestTracepathErrorsNameLineAndColumn(t *testing.T) {
+	for in, want := range map[string]string{
+		" 2:  10.0.0.1  0.5ms\n 1:  10.0.0.2  0.5ms\n": "line 2: hop 1 does not follow hop 2 (col 2:",
+		" 1:  10.0.0.1  0.5ms bogus\n":                 `line 1: not part of a tracepath hop (col 22: "bogus")`,
+		"hello\n":                                      `line 1: not a line of tracepath output (col 1: "hello")`,
+		"\n":                                           "nothing to import",
+	} {
+		_, err := tracepath([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestTracepathStaysWithinTimeMemoryAndErrorBounds(t *testing.T) {
+	// Resume lines are read and skipped to the end, where the garbage is refused.
+	perByte := golden.Bounds(t, func(in []byte) error {
+		_, err := tracepath(in)
+		return err
+	}, "     Resume: pmtu 1500 hops 2 back 2\n")
+	if perByte > 6 { // 50 MB of such lines would allocate (not even hold) under 300 MB
+		t.Errorf("%.1f bytes allocated per input byte: want at most 6", perByte)
+	}
+}
+
+func FuzzTracepath(f *testing.F) {
+	golden.Seeds(f, "testdata/tracepath")
+	f.Fuzz(func(t *testing.T, in []byte) {
+		c := golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}}
+		ss, err := parseTracepathCase(c)
+		if err != nil {
+			if len(err.Error()) > golden.MaxErrorLen {
+				t.Fatalf("error of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		golden.CheckAll(t, ss)
+	})
+}
+
+func BenchmarkParseTracepath(b *testing.B) {
+	golden.Bench(b, parseTracepathCase, "testdata/tracepath")
+}
