@@ -16,8 +16,10 @@ var goldenDirs = map[string][]string{
 	"iperf3":     {"../../probes/throughput/testdata/iperf3"},
 	"iperf2":     {"../../probes/throughput/testdata/iperf2"},
 	"traceroute": {"../../probes/path/testdata/traceroute"},
+	"tracepath":  {"../../probes/path/testdata/tracepath"},
+	"mtr":        {"../../probes/path/testdata/mtr"},
 	"ping":       {"../../probes/rtt/testdata/ping"},
-	"pscheduler": {"../../probes/throughput/testdata/pscheduler", "../../probes/path/testdata/pscheduler"},
+	"pscheduler": {"../../probes/throughput/testdata/pscheduler", "../../probes/path/testdata/pscheduler", "../../probes/rtt/testdata/pscheduler"},
 }
 
 func run(args []string, stdin string) (code int, stdout, stderr string) {
@@ -118,7 +120,7 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		"no tool":          {[]string{"--src", "a", "--dst", "b", "--ts", "1795239679000", in}, "--tool"},
-		"unknown tool":     {[]string{"--tool", "mtr", "--src", "a", "--dst", "b", in}, `--tool: "mtr"`},
+		"unknown tool":     {[]string{"--tool", "nmap", "--src", "a", "--dst", "b", in}, `--tool: "nmap"`},
 		"no dst":           {[]string{"--tool", "ping", "--src", "a", "--ts", "1795239679000", in}, "--src and --dst are required"},
 		"flag-like src":    {[]string{"--tool", "ping", "--src", "-x", "--dst", "b", in}, "--src"},
 		"src with a space": {[]string{"--tool", "ping", "--src", "a b", "--dst", "b", in}, `--src: "a b"`},

@@ -23,6 +23,12 @@ var Importers = map[string]Importer{
 	"traceroute": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return path.ParseTraceroute(in, m, path.Requested{})
 	},
+	"tracepath": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+		return path.ParseTracepath(in, m, path.Requested{})
+	},
+	"mtr": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+		return path.ParseMtr(in, m, path.Requested{})
+	},
 	"ping": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return rtt.ParsePing(in, m, rtt.Requested{})
 	},
@@ -50,6 +56,8 @@ func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return throughput.ParsePScheduler(input, m)
 	case "trace":
 		return path.ParsePScheduler(input, m)
+	case "rtt":
+		return rtt.ParsePScheduler(input, m)
 	}
-	return nil, probekit.PathError("test.type", "%q: only throughput and trace results can be imported", strings.TrimSpace(a.Test.Type))
+	return nil, probekit.PathError("test.type", "%q: only throughput, trace and rtt results can be imported", strings.TrimSpace(a.Test.Type))
 }
