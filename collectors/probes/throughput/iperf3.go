@@ -8,67 +8,91 @@ import (
 	"longhaul/collectors/sample"
 )
 
-// ParseIperf3 turns the output of `iperf3 -J` into one interval record per reporting interval
-// and exactly one summary, which carries `error` when iperf3 reported one (connection refused,
-// server busy, the server leaving mid-run…). Intervals printed before a failure are kept.
+// ParseIperf3 turns what iperf3 printed with -J (or --json-stream) into one interval record
+// per reporting interval and exactly one summary per direction, which carries `error` when
+// iperf3 reported one (connection refused, server busy, the server leaving mid-run…) or when
+// the output is cut short. Intervals printed before a failure or a cut are kept.
+//
 // Times: the summary's ts is start.timestamp (or m.Start when iperf3 failed before printing
 // it); an interval's ts is that start plus its end offset, plus the omit period for the
 // intervals after it (iperf3 restarts its clock when the omitted seconds are over). An interval
 // repeated verbatim (iperf3 prints the last one twice when the server leaves) is kept once.
+//
+// Sides and directions: src is the client, dst the server, whichever side's log this is
+// (`iperf3 -s -J` prints the server's own: it has the received figures of a forward test and
+// the sent ones of a reverse test; what only the other side measured is left out). A --bidir
+// run is two directions measured at once: each is a run of its own, run id + "-forward" and
+// run id + "-reverse", each with its intervals and its one summary.
 func ParseIperf3(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error) {
+	ss, err := parseIperf3(out, m, q)
+	return ss, boundErr(err)
+}
+
+func parseIperf3(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, error) {
 	if err := m.Check(); err != nil {
 		return nil, err
 	}
-	var o i3Output
-	if err := probekit.DecodeJSON(out, &o); err != nil {
-		return nil, err
-	}
-	r, err := iperf3Run(&o, m, q)
+	o, err := decodeIperf3(out)
 	if err != nil {
 		return nil, err
 	}
-	startMS, err := iperf3Start(&o, m)
+	r, err := iperf3Run(o, m, q)
 	if err != nil {
 		return nil, err
 	}
-	var ss []sample.Sample
+	startMS, err := iperf3Start(o, m)
+	if err != nil {
+		return nil, err
+	}
 	omit := 0.0
 	if o.Start.TestStart != nil {
 		omit = o.Start.TestStart.Omit
 	}
-	for i := range o.Intervals {
-		if i > 0 && repeated(&o.Intervals[i-1], &o.Intervals[i]) {
-			continue
+	var ss []sample.Sample
+	for _, v := range iperf3Views(o, r) {
+		rv := v.run(r, o)
+		var prev *i3Stream
+		for i := range o.Intervals {
+			cur := v.intervalSum(&o.Intervals[i])
+			if repeated(prev, cur) {
+				continue
+			}
+			prev = cur
+			rec, err := iperf3Interval(rv, v, &o.Intervals[i], cur, i, startMS, omit)
+			if err != nil {
+				return nil, err
+			}
+			ss = append(ss, rec)
 		}
-		rec, err := iperf3Interval(r, &o.Intervals[i], i, startMS, omit)
+		sum, err := iperf3Summary(rv, v, o, startMS)
 		if err != nil {
 			return nil, err
 		}
-		ss = append(ss, rec)
+		ss = append(ss, sum)
 	}
-	sum, err := iperf3Summary(r, &o, startMS)
-	if err != nil {
-		return nil, err
-	}
-	return append(ss, sum), nil
+	return ss, nil
 }
 
 // repeated spots the interval iperf3 prints twice when the server leaves mid-run.
-func repeated(prev, cur *i3Interval) bool {
-	return prev.Sum != nil && cur.Sum != nil && prev.Sum.Start == cur.Sum.Start && prev.Sum.End == cur.Sum.End
+func repeated(prev, cur *i3Stream) bool {
+	return prev != nil && cur != nil && prev.Start == cur.Start && prev.End == cur.End
 }
 
 func iperf3Run(o *i3Output, m probekit.Meta, q Requested) (*runInfo, error) {
 	r := &runInfo{meta: m, tool: "iperf3"}
 	if v := strings.TrimSpace(strings.TrimPrefix(o.Start.Version, "iperf ")); v != "" {
-		r.toolVersion = sample.Str(v)
+		r.toolVersion = sample.Str(probekit.Snippet(v))
 	}
 	if c := o.Start.ConnectingTo; c != nil {
 		if c.Host != "" {
-			r.target = sample.Str(c.Host)
+			r.target = sample.Str(probekit.Snippet(c.Host))
 		}
 		if c.Port >= 1 && c.Port <= 65535 {
 			r.port = sample.I64(c.Port)
+		}
+	} else if serverLog(o) && len(o.Start.Connected) > 0 {
+		if p := o.Start.Connected[0].LocalPort; p >= 1 && p <= 65535 {
+			r.port = sample.I64(p) // the server's listening port
 		}
 	}
 	if ts := o.Start.TestStart; ts != nil {
@@ -76,7 +100,7 @@ func iperf3Run(o *i3Output, m probekit.Meta, q Requested) (*runInfo, error) {
 		case "tcp", "udp":
 			r.protocol = p
 		default:
-			return nil, probekit.PathError("start.test_start.protocol", "%q is not tcp or udp", ts.Protocol)
+			return nil, probekit.PathError("start.test_start.protocol", "%q is not tcp or udp", probekit.Snippet(ts.Protocol))
 		}
 		if ts.NumStreams >= 1 {
 			r.streams = sample.I64(ts.NumStreams)
@@ -91,9 +115,6 @@ func iperf3Run(o *i3Output, m probekit.Meta, q Requested) (*runInfo, error) {
 	}
 	if b := o.Start.SockBufsize; b != nil && *b > 0 {
 		r.window = sample.I64(*b)
-	}
-	if c := o.End.SenderTCPCongestion; c != "" && r.protocol != "udp" {
-		r.congestion = sample.Str(c)
 	}
 	r.fromRequested(q)
 	return r, nil
@@ -113,9 +134,8 @@ func iperf3Start(o *i3Output, m probekit.Meta) (int64, error) {
 	return m.StartMS()
 }
 
-func iperf3Interval(r *runInfo, iv *i3Interval, i int, startMS int64, omit float64) (sample.Sample, error) {
-	path := fmt.Sprintf("intervals[%d].sum", i)
-	s := iv.Sum
+func iperf3Interval(r *runInfo, v *i3View, iv *i3Interval, s *i3Stream, i int, startMS int64, omit float64) (sample.Sample, error) {
+	path := fmt.Sprintf("intervals[%d].%s", i, v.sumName)
 	if s == nil {
 		return nil, probekit.PathError(path, "missing")
 	}
@@ -143,28 +163,33 @@ func iperf3Interval(r *runInfo, iv *i3Interval, i int, startMS int64, omit float
 	}
 	rec.LostPackets = count(s.LostPackets)
 	rec.LossPercent = pct(s.LostPercent)
-	streamFigures(rec, iv.Streams)
+	streamFigures(rec, v, iv.Streams)
 	return rec, nil
 }
 
 // streamFigures adds what only the per-stream rows carry: the congestion window, summed over
 // the streams (the data in flight of the whole transfer), and the smoothed RTT and its
-// variance, averaged over the streams that report one.
-func streamFigures(rec *sample.Throughput, streams []i3Stream) {
+// variance, averaged over the streams that report one. With --bidir only the streams of the
+// view's direction count.
+func streamFigures(rec *sample.Throughput, v *i3View, streams []i3Stream) {
 	var cwnd int64
 	var haveCwnd bool
 	var rtt, rttvar float64
 	var nRTT, nVar int
-	for _, st := range streams {
+	for i := range streams {
+		st := &streams[i]
+		if !v.mine(st.Sender) {
+			continue
+		}
 		if st.SndCwnd != nil && *st.SndCwnd >= 0 && *st.SndCwnd < 1<<50 {
 			cwnd += *st.SndCwnd
 			haveCwnd = true
 		}
-		if st.RTT != nil && finite(*st.RTT) && *st.RTT > 0 {
+		if st.RTT != nil && finite(*st.RTT) && *st.RTT > 0 && *st.RTT < 1e12 {
 			rtt += *st.RTT
 			nRTT++
 		}
-		if st.RTTVar != nil && finite(*st.RTTVar) && *st.RTTVar > 0 {
+		if st.RTTVar != nil && finite(*st.RTTVar) && *st.RTTVar > 0 && *st.RTTVar < 1e12 {
 			rttvar += *st.RTTVar
 			nVar++
 		}

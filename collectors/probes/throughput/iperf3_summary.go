@@ -7,20 +7,21 @@ import (
 	"longhaul/collectors/sample"
 )
 
-// iperf3Summary builds the run's one summary record. Sender figures come from sum_sent (UDP:
-// sum before iperf 3.11), receiver figures from sum_received; bits_per_second is the
-// receiver's when iperf3 has it, else the sender's. A failed run keeps what the sender counted
-// but no receiver figures (the server never reported them) and no bits_per_second.
-func iperf3Summary(r *runInfo, o *i3Output, startMS int64) (sample.Sample, error) {
+// iperf3Summary builds the one summary record of a direction. Sender figures come from
+// sum_sent (UDP: sum before iperf 3.11), receiver figures from sum_received (with --bidir the
+// *_bidir_reverse sums for the reverse direction); bits_per_second is the receiver's when
+// known, else the sender's. A failed run keeps what the sender counted but no receiver figures
+// (the server never reported them) and no bits_per_second; so does an output cut short, whose
+// totals are unknown.
+func iperf3Summary(r *runInfo, v *i3View, o *i3Output, startMS int64) (sample.Sample, error) {
 	rec := r.record(sample.RecordSummary, startMS)
-	if o.Error != "" {
+	switch {
+	case o.Error != "":
 		rec.Error = probekit.RunError(o.Error)
+	case o.cut != "":
+		rec.Error = &sample.RunError{Class: sample.ErrToolFailed, Message: o.cut}
 	}
-	sent := o.End.SumSent
-	if sent == nil && r.protocol == "udp" {
-		sent = o.End.Sum
-	}
-	recv := o.End.SumReceived
+	sent, recv := v.sent, v.recv
 	if rec.Error != nil {
 		recv = nil
 	}
@@ -47,9 +48,9 @@ func iperf3Summary(r *runInfo, o *i3Output, startMS int64) (sample.Sample, error
 		rec.StartS, rec.EndS, rec.DurationS = sample.F64(0), sample.F64(main.End), sample.F64(main.End)
 	}
 	if r.protocol == "udp" {
-		udpLoss(rec, o)
-	} else if r.direction == "forward" {
-		senderRTT(rec, o)
+		udpLoss(rec, v, o)
+	} else if v.local {
+		senderRTT(rec, v, o)
 	}
 	return rec, nil
 }
@@ -65,13 +66,9 @@ func checkSum(path string, s *i3Stream) error {
 }
 
 // udpLoss takes jitter and loss from the receiver's figures (sum_received, or sum before
-// 3.11) and adds up out-of-order packets over the streams.
-func udpLoss(rec *sample.Throughput, o *i3Output) {
-	loss := o.End.SumReceived
-	if loss == nil {
-		loss = o.End.Sum
-	}
-	if loss != nil && rec.Error == nil {
+// 3.11) and adds up out-of-order packets over the direction's streams.
+func udpLoss(rec *sample.Throughput, v *i3View, o *i3Output) {
+	if loss := v.loss; loss != nil && rec.Error == nil {
 		if j := loss.JitterMs; j != nil && finite(*j) {
 			rec.JitterMs = sample.F64(*j)
 		}
@@ -82,8 +79,8 @@ func udpLoss(rec *sample.Throughput, o *i3Output) {
 	var ooo int64
 	var have bool
 	for _, st := range o.End.Streams {
-		if st.UDP != nil && st.UDP.OutOfOrder != nil && *st.UDP.OutOfOrder >= 0 && *st.UDP.OutOfOrder < 1<<50 {
-			ooo += *st.UDP.OutOfOrder
+		if u := st.UDP; u != nil && v.mine(u.Sender) && u.OutOfOrder != nil && *u.OutOfOrder >= 0 && *u.OutOfOrder < 1<<50 {
+			ooo += *u.OutOfOrder
 			have = true
 		}
 	}
@@ -94,13 +91,14 @@ func udpLoss(rec *sample.Throughput, o *i3Output) {
 
 // senderRTT takes min, max and mean RTT over the sending streams (µs in iperf3, ms here): the
 // smallest minimum, the largest maximum and the mean of the streams' means. Only the sending
-// side measures RTT, so a reverse run (-R) has none.
-func senderRTT(rec *sample.Throughput, o *i3Output) {
+// side measures RTT: a reverse run (-R) seen from the client, or a forward run in the
+// server's log, has none.
+func senderRTT(rec *sample.Throughput, v *i3View, o *i3Output) {
 	minRTT, maxRTT, sum := math.Inf(1), 0.0, 0.0
 	n := 0
 	for _, st := range o.End.Streams {
 		s := st.Sender
-		if s == nil || s.MaxRTT == nil || !finite(*s.MaxRTT) || *s.MaxRTT == 0 {
+		if s == nil || !v.mine(s.Sender) || s.MaxRTT == nil || !finite(*s.MaxRTT) || *s.MaxRTT == 0 {
 			continue
 		}
 		maxRTT = math.Max(maxRTT, *s.MaxRTT)
@@ -112,7 +110,7 @@ func senderRTT(rec *sample.Throughput, o *i3Output) {
 			n++
 		}
 	}
-	if maxRTT > 0 {
+	if maxRTT > 0 && maxRTT < 1e12 {
 		rec.MaxRTTMs = sample.F64(maxRTT / 1000)
 	}
 	if !math.IsInf(minRTT, 1) {
