@@ -3,6 +3,7 @@ package throughput
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/sample"
@@ -10,55 +11,106 @@ import (
 
 // i2Run is what the lines of one iperf 2 run say.
 type i2Run struct {
-	mode     string // client or server
 	protocol string
-	target   *string
-	port     *int64
+	client   *i2Header // "Client connecting to …"
+	server   *i2Header // "Server listening on …" (a client's too in a dual test, -d / -r)
 	window   *int64
-	ids      map[string]bool
+	conns    map[string]*i2Conn // connection lines by stream id
+	first    *i2Conn            // the first connection line
+	starred  map[string]bool    // rows tagged [ *N] (2.1: the stream runs reversed)
 	rows     []*i2Row
 	reports  map[string]*i2Row
-	pending  map[string]bool // "Server Report:" seen, its row not yet
-	ooo      []*i2Row        // out-of-order counts, matched to rows by interval
-	sent     *int64
+	pending  map[string]bool   // "Server Report:" seen, its row not yet
+	ooo      map[i2Span]*i2Row // out-of-order counts by stream and interval
+	sent     map[string]int64  // "Sent N datagrams" by stream
 	failure  *sample.RunError
+	clock    *time.Time // -e prints when the connection was made
+	csv      bool       // -y C rows
+	csvDst   [2]string  // destination address and port of the first -y C row
+	lastLine int
 }
 
-// ParseIperf2 imports the text output of one iperf 2 run, client or server side, TCP or UDP,
-// as interval records and one summary. iperf 2 prints no clock: m.Start is required.
+type i2Header struct {
+	target string
+	port   *int64
+}
+
+type i2Conn struct {
+	localPort int64
+	reverse   bool // 2.1 marks "(reverse)" a stream that runs against its connection
+}
+
+type i2Span struct {
+	key        string
+	start, end float64
+}
+
+// ParseIperf2 imports the output of one iperf 2 run as interval records and one summary per
+// direction: text (2.0.x, 2.1's default and -e enhanced formats) or -y C, client or server
+// side, TCP or UDP, one direction, -R (2.1: the server sends) or both (-d, -r: each direction
+// is a run of its own, run id + "-forward" / "-reverse").
+//
+// iperf 2 prints no clock except -e's connection time in UTC: m.Start is required otherwise.
 // The rows of one stream are used, or the [SUM] rows when there are several; the final row is
 // the one that starts again at 0.0. A UDP client's summary takes the receiver's figures from
 // the "Server Report:"; without one ("did not receive ack of last datagram") it carries only
 // what the client counted. "connect failed" / "read failed" make the summary's error.
 func ParseIperf2(out []byte, m probekit.Meta) ([]sample.Sample, error) {
+	ss, err := parseIperf2(out, m)
+	return ss, boundErr(err)
+}
+
+func parseIperf2(out []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if err := m.Check(); err != nil {
 		return nil, err
 	}
-	startMS, err := m.StartMS()
-	if err != nil {
+	run := &i2Run{conns: map[string]*i2Conn{}, starred: map[string]bool{}, reports: map[string]*i2Row{},
+		pending: map[string]bool{}, ooo: map[i2Span]*i2Row{}, sent: map[string]int64{}}
+	if err := probekit.EachLine(out, run.line); err != nil {
 		return nil, err
 	}
-	run := &i2Run{ids: map[string]bool{}, reports: map[string]*i2Row{}, pending: map[string]bool{}}
-	for _, l := range probekit.Lines(out) {
-		if err := run.line(l); err != nil {
-			return nil, err
-		}
+	startMS, err := run.startMS(m)
+	if err != nil {
+		return nil, err
 	}
 	return run.records(m, startMS)
 }
 
-func (run *i2Run) line(l probekit.Line) error {
+// startMS is -e's connection time when it printed one in UTC, else m.Start.
+func (run *i2Run) startMS(m probekit.Meta) (int64, error) {
+	if run.clock != nil {
+		return probekit.CheckEpochMS(run.clock.UnixMilli())
+	}
+	return m.StartMS()
+}
+
+func (run *i2Run) line(l probekit.TextLine) error {
+	run.lastLine = l.No
 	t := l.Text
-	if isSeparator(t) || reDatagrams.MatchString(t) || reIDHeader.MatchString(t) {
+	if run.csv || (len(run.rows) == 0 && run.client == nil && run.server == nil && reCSV.MatchString(t)) {
+		return run.csvLine(l)
+	}
+	if strings.HasPrefix(t, "[") { // most lines: rows, tagged (tried first, for speed)
+		if reIDHeader.MatchString(t) {
+			return nil
+		}
+		if mm := reTag.FindStringSubmatch(t); mm != nil {
+			return run.tag(l, mm[1], mm[2])
+		}
+	}
+	if isSeparator(t) || reDatagrams.MatchString(t) || reInfo.MatchString(t) {
 		return nil
 	}
 	if mm := reClient.FindStringSubmatch(t); mm != nil {
-		return run.header(l, "client", mm[2], mm[3], &mm[1])
+		return run.header(l, &run.client, mm[2], mm[3], mm[1])
 	}
 	if mm := reServer.FindStringSubmatch(t); mm != nil {
-		return run.header(l, "server", mm[1], mm[2], nil)
+		return run.header(l, &run.server, mm[1], mm[2], "")
 	}
 	if mm := reWindow.FindStringSubmatch(t); mm != nil {
+		if run.window != nil {
+			return nil // a dual test's second header: the first one's window is the test's
+		}
 		switch {
 		case mm[4] != "":
 			run.window = sample.I64(parseSizeWord(mm[4], mm[5]))
@@ -67,25 +119,40 @@ func (run *i2Run) line(l probekit.Line) error {
 		}
 		return nil
 	}
-	if mm := reTag.FindStringSubmatch(t); mm != nil {
-		return run.tagged(l, mm[1], strings.TrimSpace(mm[2]))
-	}
 	return run.untagged(l, t)
 }
 
-func (run *i2Run) header(l probekit.Line, mode, proto, port string, target *string) error {
-	if run.mode != "" {
+// tag reads a line tagged with its stream ([  3], [ *2] reversed in 2.1, [SUM], [SUM-2]).
+func (run *i2Run) tag(l probekit.TextLine, key, rest string) error {
+	if strings.HasPrefix(key, "SUM") {
+		key = "SUM"
+	} else if strings.HasPrefix(key, "*") {
+		key = key[1:]
+		run.starred[key] = true
+	}
+	return run.tagged(l, key, strings.TrimSpace(rest))
+}
+
+// header reads "Client connecting to" / "Server listening on". One of each is a dual test
+// (the client listens for the server's connection back); a second of a kind is a second run.
+func (run *i2Run) header(l probekit.TextLine, h **i2Header, proto, port, target string) error {
+	if *h != nil {
 		return l.Errorf("a second iperf run starts here: import one run per file")
 	}
-	run.mode, run.protocol = mode, strings.ToLower(proto)
-	if p, err := strconv.Atoi(port); err == nil && p >= 1 && p <= 65535 {
-		run.port = sample.I64(int64(p))
+	p := strings.ToLower(proto)
+	if run.protocol != "" && run.protocol != p {
+		return l.ErrorAtToken(proto, "a %s run in a %s run's output: import one run per file", p, run.protocol)
 	}
-	run.target = target
+	run.protocol = p
+	hd := &i2Header{target: probekit.Snippet(target)}
+	if n, err := strconv.Atoi(port); err == nil && n >= 1 && n <= 65535 {
+		hd.port = sample.I64(int64(n))
+	}
+	*h = hd
 	return nil
 }
 
-func (run *i2Run) untagged(l probekit.Line, t string) error {
+func (run *i2Run) untagged(l probekit.TextLine, t string) error {
 	switch {
 	case reNoAck.MatchString(t):
 		return nil // the client never heard from the server: no receiver figures, nothing more
@@ -95,31 +162,35 @@ func (run *i2Run) untagged(l probekit.Line, t string) error {
 	case strings.HasPrefix(t, "WARNING:"):
 		return nil
 	}
-	return l.Errorf("not a line of iperf 2 output: %q", t)
+	return l.Errorf("not a line of iperf 2 output")
 }
 
-func (run *i2Run) tagged(l probekit.Line, key, rest string) error {
+func (run *i2Run) tagged(l probekit.TextLine, key, rest string) error {
+	if rest != "" && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == '-') { // a row, most often
+		row, err := parseRow(l, key, rest)
+		if err != nil || row != nil {
+			return run.addRow(key, row, err)
+		}
+	}
 	switch {
 	case rest == "Server Report:":
 		run.pending[key] = true
 		return nil
-	case reConnected.MatchString(rest):
-		if key != "SUM" {
-			run.ids[key] = true
-		}
-		return nil
-	case reNoAck.MatchString(rest):
+	case reNoAck.MatchString(rest), reInfo.MatchString(rest):
 		return nil
 	case reFailed.MatchString(rest):
 		run.failure = probekit.RunError(rest)
 		return nil
 	}
+	if mm := reConnected.FindStringSubmatch(rest); mm != nil {
+		return run.connected(key, mm[1], mm[2])
+	}
 	if mm := reSent.FindStringSubmatch(rest); mm != nil {
 		n, err := strconv.ParseInt(mm[1], 10, 64)
 		if err != nil {
-			return l.Errorf("datagram count %q out of range", mm[1])
+			return l.ErrorAtToken(mm[1], "datagram count out of range")
 		}
-		run.sent = &n
+		run.sent[key] = n
 		return nil
 	}
 	if mm := reOOO.FindStringSubmatch(rest); mm != nil {
@@ -127,23 +198,67 @@ func (run *i2Run) tagged(l probekit.Line, key, rest string) error {
 		end, _ := strconv.ParseFloat(mm[2], 64)
 		n, err := strconv.ParseInt(mm[3], 10, 64)
 		if err != nil {
-			return l.Errorf("out-of-order count %q out of range", mm[3])
+			return l.ErrorAtToken(mm[3], "out-of-order count out of range")
 		}
-		run.ooo = append(run.ooo, &i2Row{line: l, key: key, start: abs(start), end: end, outOfOrder: &n})
+		run.ooo[i2Span{key, abs(start), end}] = &i2Row{line: l, total: &n}
 		return nil
 	}
 	row, err := parseRow(l, key, rest)
+	if err == nil && row == nil {
+		return l.ErrorAt(len(l.Text)-len(rest), "not a line of iperf 2 output")
+	}
+	return run.addRow(key, row, err)
+}
+
+// addRow keeps a row: a server report when "Server Report:" announced it, else a row of the
+// stream's own.
+func (run *i2Run) addRow(key string, row *i2Row, err error) error {
 	if err != nil {
 		return err
-	}
-	if row == nil {
-		return l.Errorf("not a line of iperf 2 output: %q", l.Text)
 	}
 	if run.pending[key] {
 		row.serverReport = true
 		run.reports[key] = row
 		run.pending[key] = false
 		return nil
+	}
+	run.rows = append(run.rows, row)
+	return nil
+}
+
+// connected reads a connection line: which port the stream is on locally (a dual test's
+// listening port: the stream came from the other side) and -e's clock.
+func (run *i2Run) connected(key, localPort, rest string) error {
+	if key == "SUM" {
+		return nil
+	}
+	c := &i2Conn{reverse: strings.Contains(rest, "(reverse)")}
+	c.localPort, _ = strconv.ParseInt(localPort, 10, 64)
+	if _, seen := run.conns[key]; !seen {
+		run.conns[key] = c
+	}
+	if run.first == nil {
+		run.first = c
+	}
+	if run.clock == nil {
+		run.clock = clockOf(rest)
+	}
+	return nil
+}
+
+// csvLine reads a -y C row; a file of them has no other lines than what iperf warns.
+func (run *i2Run) csvLine(l probekit.TextLine) error {
+	if strings.HasPrefix(l.Text, "WARNING:") || reInfo.MatchString(l.Text) {
+		return nil
+	}
+	row, err := parseCSV(l)
+	if err != nil {
+		return err
+	}
+	if !run.csv {
+		run.csv = true
+		a, p := csvHost(l.Text)
+		run.csvDst = [2]string{a, p}
 	}
 	run.rows = append(run.rows, row)
 	return nil
