@@ -3,6 +3,7 @@ package throughput
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/sample"
@@ -47,12 +48,18 @@ type psSpec struct {
 	Omit       *string `json:"omit"`
 }
 
-// ParsePScheduler imports a pScheduler archive message of a throughput test. src and dst
-// default to the test's source and dest (see probekit.Archive.Link), the run id to the
-// message's id, ts to schedule.start. A run that did not succeed yields its summary with the
-// error.
+// ParsePScheduler imports a pScheduler throughput result: an archive message (current or
+// older, see psOpen) or a bare result (`pscheduler result --format json`, with --src, --dst
+// and --ts). src and dst default to the test's source and dest (see probekit.Archive.Link),
+// the run id to the message's id, ts to schedule.start. A run that did not succeed yields its
+// summary with the error.
 func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
-	a, startMS, err := probekit.OpenArchive(input, "throughput", &m)
+	ss, err := parsePScheduler(input, m)
+	return ss, boundErr(err)
+}
+
+func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	a, startMS, err := psOpen(input, &m)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +210,7 @@ func psSummary(r *runInfo, res *psResult, startMS int64) (sample.Sample, error) 
 	rec := r.record(sample.RecordSummary, startMS)
 	if !res.Succeeded {
 		msg := "the pScheduler run did not succeed"
-		if res.Error != nil && *res.Error != "" {
+		if res.Error != nil && strings.TrimSpace(*res.Error) != "" {
 			msg = *res.Error
 		}
 		rec.Error = probekit.RunError(msg)

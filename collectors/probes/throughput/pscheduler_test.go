@@ -1,8 +1,12 @@
 package throughput
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/collectors/sample"
@@ -21,6 +25,55 @@ func parsePSCase(c golden.Case) ([]sample.Sample, error) {
 
 func TestPSchedulerThroughputGolden(t *testing.T) {
 	golden.Run(t, "testdata/pscheduler", parsePSCase)
+}
+
+// Bare results (`pscheduler result --format json`) take src, dst and ts from the command line.
+func TestPSchedulerBareResultGolden(t *testing.T) {
+	golden.Run(t, "testdata/pscheduler-result", parsePSCase)
+}
+
+// A message in the documentation's older form gives the same samples as the current one.
+func TestPSchedulerOlderMessageReadsAsTheCurrentOne(t *testing.T) {
+	cur, err := parsePSCase(goldenCase(t, "pscheduler/iperf3-tcp-2streams-tbf20mbit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := parsePSCase(goldenCase(t, "pscheduler/iperf3-older-message-tool-string"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := golden.Schemas(t)
+	a, b := string(golden.Encode(t, reg, cur)), string(golden.Encode(t, reg, old))
+	if a != strings.ReplaceAll(b, `"tool_version":"iperf3"`, `"tool_version":"iperf3 3.12"`) {
+		t.Fatalf("current:\n%s\nolder:\n%s", a, b)
+	}
+}
+
+func TestPSchedulerStartTimesOfOlderReleases(t *testing.T) {
+	head := `{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"result":{"succeeded":false},"schedule":{"start":`
+	for start, want := range map[string]string{
+		`"2016-02-08T17:35:03-05"`:   "ts 1454970903000",
+		`"2016-02-08T17:35:03-0500"`: "ts 1454970903000",
+		`"2016-02-19T04:35:50"`:      "has no time zone: pass --ts",
+	} {
+		ss, err := ParsePScheduler([]byte(head+start+"}}"), (golden.Case{}).MustMeta())
+		got := fmt.Sprint(err)
+		if err == nil {
+			got = fmt.Sprintf("ts %d", ss[0].Head().TS)
+		}
+		if !strings.Contains(got, want) {
+			t.Errorf("%s: %s, want %s", start, got, want)
+		}
+	}
+	m := (golden.Case{}).MustMeta()
+	m.Start = time.UnixMilli(1455856550000)
+	if ss, err := ParsePScheduler([]byte(head+`"2016-02-19T04:35:50"}}`), m); err != nil || ss[0].Head().TS != 1455856550000 {
+		t.Fatalf("zoneless with --ts: %v", err)
+	}
+}
+
+func TestPSchedulerIsBounded(t *testing.T) {
+	checkBounded(t, func(in []byte) ([]sample.Sample, error) { return ParsePScheduler(in, importMeta(true)) })
 }
 
 func TestPSchedulerLinkFlagsOverrideTheSpec(t *testing.T) {
@@ -54,11 +107,50 @@ func TestPSchedulerRefusesOtherTestsAndBadPaths(t *testing.T) {
 
 func FuzzPSchedulerThroughput(f *testing.F) {
 	golden.Seeds(f, "testdata/pscheduler")
+	golden.Seeds(f, "testdata/pscheduler-result")
 	f.Fuzz(func(t *testing.T, in []byte) {
-		ss, err := parsePSCase(golden.Case{Input: in})
+		// with the link and time of the command line, as a bare result needs them
+		ss, err := parsePSCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1795239831000"}})
 		if err != nil {
+			checkErrorBound(t, err)
 			return
 		}
 		golden.CheckAll(t, ss)
 	})
+}
+
+func BenchmarkParsePScheduler(b *testing.B) {
+	raw, err := os.ReadFile("testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var msg map[string]any
+	if err := json.Unmarshal(raw, &msg); err != nil {
+		b.Fatal(err)
+	}
+	res := msg["result"].(map[string]any)
+	ivs := res["intervals"].([]any)
+	var long []any
+	for i := 0; len(long) < 3600; i++ { // one hour of 1 s intervals
+		for _, iv := range ivs {
+			long = append(long, shift(iv, float64(i*len(ivs))))
+		}
+	}
+	res["intervals"] = long[:3600]
+	in, err := json.MarshalIndent(msg, "", "  ")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := (golden.Case{}).MustMeta()
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		ss, err := ParsePScheduler(in, m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += len(ss)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
 }
