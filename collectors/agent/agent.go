@@ -96,6 +96,7 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 				"source", cfg.PSConfig.URL, "err", err)
 		}
 		cancel()
+		a.warnPlan()
 		tasks = append(append([]schedule.Task(nil), tasks...), a.plan.current()...)
 		if h := a.plan.health(); h.Unsupported > 0 {
 			a.log.Warn("psconfig: pairs this host schedules and cannot run (longhaul-probe plan lists them)",

@@ -197,6 +197,8 @@ type PSConfigHealth struct {
 	Running     int               `json:"running"`     // of them, run by a probe
 	Unsupported int               `json:"unsupported"` // of them, not run: see unsupported_pairs
 	Pairs       []UnsupportedPair `json:"unsupported_pairs,omitempty"`
+	// Warnings: what the template asks for that the plan does not apply (includes, until).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // UnsupportedPair is a pair the host schedules and does not run, with why.
@@ -216,6 +218,9 @@ func (p *planner) health() *PSConfigHealth {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	h.Planned, h.Running = len(p.entries), len(p.tasks)
+	if t := p.src.Template(); t != nil {
+		h.Warnings = t.Warnings()
+	}
 	for _, e := range p.entries {
 		if e.Unsupported == "" {
 			continue
@@ -265,11 +270,19 @@ func (a *Agent) RefreshPlan(ctx context.Context) error {
 	return err
 }
 
+// warnPlan logs what the template asks for and the plan does not apply.
+func (a *Agent) warnPlan() {
+	for _, w := range a.plan.health().Warnings {
+		a.log.Warn("psconfig: not applied", "source", a.cfg.PSConfig.URL, "what", w)
+	}
+}
+
 // applyPlan hands the config's tasks and the plan's to the scheduler and the run counters.
 func (a *Agent) applyPlan() {
 	tasks := append(append([]schedule.Task(nil), a.ownTasks...), a.plan.current()...)
 	a.sched.SetTasks(tasks)
 	a.stats.setTasks(tasks)
+	a.warnPlan()
 	h := a.plan.health()
 	a.log.Info("psconfig: plan applied", "source", a.cfg.PSConfig.URL, "planned", h.Planned, "running", h.Running,
 		"unsupported", h.Unsupported, "tasks", len(tasks))

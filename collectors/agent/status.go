@@ -105,6 +105,9 @@ func writePSConfig(w io.Writer, p *PSConfigHealth, now time.Time) {
 		fmt.Fprintf(w, "psconfig: NO PLAN (%s): %s\n", p.Source, p.LastError)
 		fmt.Fprintf(w, "          only the config's own probes run; tried again every minute\n")
 	}
+	for _, warning := range p.Warnings {
+		fmt.Fprintf(w, "          not applied: %s\n", warning)
+	}
 	for _, u := range p.Pairs {
 		fmt.Fprintf(w, "          unsupported: %s %s %s→%s: %s\n", u.Task, u.Test, u.Src, u.Dst, u.Reason)
 	}

@@ -283,3 +283,11 @@ func TestInvalidDocumentsNameTheField(t *testing.T) {
 		}
 	}
 }
+
+func TestWhatNoPlanAppliesIsWarnedAbout(t *testing.T) {
+	tp := tmpl(t, doc(abc, `"groups":{},"tests":{},"tasks":{}`, `"includes":["https://example.org/extra.json"]`,
+		`"schedules":{"s":{"repeat":"PT1H","until":"2027-01-01T00:00:00Z","max-runs":3},"ok":{"repeat":"PT1H"}}`))
+	same(t, tp.Warnings(),
+		"includes: 1 URI(s) not fetched (https://example.org/extra.json): their tasks are not in the plan",
+		"schedules.s: until, max-runs not applied: runs go on every repeat")
+}

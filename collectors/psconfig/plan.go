@@ -279,3 +279,30 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Warnings are what the template asks for that no plan applies, one line each: includes
+// (not fetched) and schedule fields Longhaul does not honour. They concern every host.
+func (t *Template) Warnings() []string {
+	var out []string
+	if len(t.Includes) > 0 {
+		out = append(out, fmt.Sprintf("includes: %d URI(s) not fetched (%s): their tasks are not in the plan",
+			len(t.Includes), strings.Join(t.Includes, ", ")))
+	}
+	for _, name := range keys(t.Schedules) {
+		s := t.Schedules[name]
+		var f []string
+		if s.Start != "" {
+			f = append(f, "start")
+		}
+		if s.Until != "" {
+			f = append(f, "until")
+		}
+		if s.MaxRuns > 0 {
+			f = append(f, "max-runs")
+		}
+		if len(f) > 0 {
+			out = append(out, fmt.Sprintf("schedules.%s: %s not applied: runs go on every repeat", name, strings.Join(f, ", ")))
+		}
+	}
+	return out
+}

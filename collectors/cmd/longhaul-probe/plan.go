@@ -21,7 +21,8 @@ src and dst are the test's source and dest as written in the template. A pair th
 schedules and cannot run has "unsupported" with the reason and runs nothing; "reverse" says
 the run goes from this host with the far end sending (its source has no agent);
 "spec_ignored" lists the spec fields Longhaul's probe does not apply; "labels" the display
-names (_meta, reference). --host is the host as the template names it: an address's name or
+names (_meta, reference). What the template asks for and no plan applies (includes, a
+schedule's until) is warned about on stderr. --host is the host as the template names it: an address's name or
 its address; repeat it (or separate with commas) for a host with several. Runs nothing.
 Exits 1 when the template cannot be read or is invalid, or when no address of it is --host.`
 
@@ -49,6 +50,9 @@ func planCmd(env *cli.Env, args []string) int {
 	}
 	if !t.Knows(hosts) {
 		return env.Fail("no address of %s is %s (give an address's name or its address as written)", *src, strings.Join(hosts, ", "))
+	}
+	for _, w := range t.Warnings() {
+		env.Warn("%s", w)
 	}
 	for _, e := range t.Plan(hosts) {
 		fmt.Fprintln(env.Stdout, e.JSON())
