@@ -101,6 +101,11 @@ func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 			continue
 		}
 		id := ProbeIDOf(e.Task)
+		if e.FromDest && e.Reverse {
+			// The far end sending is another measurement than this host sending to it (a
+			// mesh has both): its own probe id keeps both pairs, each with its own slots.
+			id += ReverseSuffix
+		}
 		factory, ok := probe.Lookup(e.Kind)
 		pr, err := probe.Probe(nil), error(nil)
 		if ok {
@@ -115,8 +120,10 @@ func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 			e.Unsupported = fmt.Sprintf("probe id %q is also a probe of the config file; rename one", id)
 		case config.CheckName(e.Target) != "":
 			e.Unsupported = "as a sample's dst: " + config.CheckName(e.Target)
+		case seen[id+"|"+e.Target] && e.Kind == "rtt":
+			e.Unsupported = fmt.Sprintf("already run: this task pings %s from here for another of its pairs, the same round trip", e.Target)
 		case seen[id+"|"+e.Target]:
-			e.Unsupported = fmt.Sprintf("a second run of task %s against %s (another pair of the group gives the same target)", e.Task, e.Target)
+			e.Unsupported = fmt.Sprintf("already run: this task runs against %s from here for another of its pairs", e.Target)
 		case err != nil:
 			e.Unsupported = fmt.Sprintf("the spec does not make valid %s params: %v", e.Kind, err)
 		}
@@ -153,6 +160,10 @@ func CheckPlan(ctx context.Context, cfg *config.Config, exec probe.Exec) ([]psco
 	defer p.mu.Unlock()
 	return p.entries, nil
 }
+
+// ReverseSuffix ends the probe id of a task's throughput runs made from the test's dest with
+// the far end sending (the no-agent hand-over): "wlcg-throughput.reverse".
+const ReverseSuffix = ".reverse"
 
 // ProbeIDOf is the probe id of a pSConfig task's runs: its name, a colon (allowed in
 // pSConfig names, not in probe ids) written as an underscore.

@@ -15,6 +15,7 @@ import (
 
 	"longhaul/collectors/config"
 	_ "longhaul/collectors/probes/all" // the kinds a plan runs: throughput, path, rtt
+	"longhaul/collectors/psconfig"
 	"longhaul/collectors/schedule"
 )
 
@@ -203,5 +204,59 @@ func TestAnAgentWhoseTemplateCannotBeFetchedStartsOnItsOwnProbes(t *testing.T) {
 	WriteStatus(&out, h, time.Now())
 	if !strings.Contains(out.String(), "psconfig: NO PLAN (https://") {
 		t.Errorf("status:\n%s", out.String())
+	}
+}
+
+// The WLCG-like golden template as the agent on psonar1.cern.ch runs it: the throughput from
+// the no-agent partner (iperf3 -R) has its own probe id beside this host's own throughput to
+// it; the partner's rtt is pinged once for both of its pairs.
+func TestTheWLCGPlanOfOneHostAsTheAgentRunsIt(t *testing.T) {
+	raw, err := os.ReadFile("../psconfig/testdata/wlcg/template.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := psconfig.Parse("wlcg", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planner{taken: map[string]bool{}}
+	entries := tp.Plan([]string{"psonar1.cern.ch"})
+	tasks := p.tasksOf(entries)
+	var got []string
+	for _, task := range tasks {
+		got = append(got, fmt.Sprintf("%s→%s every %s jitter %s max_wait %s", task.ProbeID, task.Dst, task.Interval, task.Jitter, task.MaxWait))
+	}
+	want := []string{
+		"cern-v6-trace→psonar1.fnal.gov every 10m0s jitter 10m0s max_wait 10m0s",
+		"external-rtt→www.example.org every 5m0s jitter 0s max_wait 30s",
+		"lhcone-rtt→lhcone-ps.bnl.gov every 5m0s jitter 0s max_wait 30s",
+		"lhcone-rtt→ps.noagent.example every 5m0s jitter 0s max_wait 30s",
+		"wlcg-throughput.reverse→ps.noagent.example every 4h0m0s jitter 3h59m30s max_wait 3h59m30s",
+		"wlcg-throughput→ccperfsonar1.in2p3.fr every 4h0m0s jitter 3h59m30s max_wait 3h59m30s",
+		"wlcg-throughput→ps.noagent.example every 4h0m0s jitter 3h59m30s max_wait 3h59m30s",
+		"wlcg-throughput→psonar1.fnal.gov every 4h0m0s jitter 3h59m30s max_wait 3h59m30s",
+		"wlcg-trace→ccperfsonar1.in2p3.fr every 10m0s jitter 10m0s max_wait 10m0s",
+		"wlcg-trace→ps.noagent.example every 10m0s jitter 10m0s max_wait 10m0s",
+		"wlcg-trace→psonar1.fnal.gov every 10m0s jitter 10m0s max_wait 10m0s",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tasks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	unsupported := 0
+	for _, e := range entries {
+		if e.Unsupported != "" {
+			unsupported++
+		}
+		if e.Task == "lhcone-rtt" && e.Src == "psonar1.cern.ch" && !strings.Contains(e.Unsupported, "already run: this task pings ps.noagent.example") {
+			t.Errorf("the partner's second rtt pair: %+v", e)
+		}
+	}
+	if len(entries) != 20 || unsupported != 9 {
+		t.Errorf("%d entries, %d unsupported", len(entries), unsupported)
+	}
+	for _, task := range tasks {
+		if task.ProbeID == "wlcg-throughput.reverse" && (!task.Shared || !task.Probe.Exclusive()) {
+			t.Errorf("the reverse throughput: %+v", task)
+		}
 	}
 }
