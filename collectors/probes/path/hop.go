@@ -54,7 +54,7 @@ func parseHop(l probekit.TextLine, tokens []string) ([]sample.HopProbe, error) {
 			}
 			probes = append(probes, sample.HopProbe{Addr: addr, Name: name, RTTMs: &rtt, ASN: asn})
 			i++ // the "ms"
-		case reParisMark.MatchString(tok):
+		case strings.ContainsAny(tok[:1], "!{[") && reParisMark.MatchString(tok):
 		case strings.HasPrefix(tok, "!"):
 			if reNeedFrag.MatchString(tok) { // BSD: !F-<next-hop MTU>
 				tok = "!F"
@@ -64,7 +64,7 @@ func parseHop(l probekit.TextLine, tokens []string) ([]sample.HopProbe, error) {
 			}
 			a := tok
 			probes[len(probes)-1].Annotation = &a
-		case reASN.MatchString(tok):
+		case tok[0] == '[' && reASN.MatchString(tok):
 			var v *int64
 			if m := reASN.FindStringSubmatch(tok); m[1] != "" {
 				if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {

@@ -138,12 +138,12 @@ func (run *pingRun) line(l probekit.TextLine) error {
 	if mm := reStamp.FindString(t); mm != "" { // -D: the time of the line
 		t = t[len(mm):]
 	}
-	switch {
-	case reIgnore.MatchString(t):
-	case strings.HasPrefix(t, "PING"):
-		return run.header(l, t)
+	switch { // the frequent lines first: replies are most of a run
 	case strings.Contains(t, " bytes from "):
 		return run.reply(l, t)
+	case strings.HasPrefix(t, "PING"):
+		return run.header(l, t)
+	case reIgnore.MatchString(t):
 	case strings.HasPrefix(t, "From "):
 		mm := reICMP.FindStringSubmatch(t)
 		if mm == nil {
