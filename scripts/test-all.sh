@@ -25,6 +25,23 @@ for line in open(sys.argv[1], errors="replace"):
     if ev.get("Action") == "output" and ("FAIL" in ev.get("Output", "") or "panic" in ev.get("Output", "")): print(ev["Output"], end="")
 PYEOF
   exit $rc) || status=1
+# A short fuzz run of every Fuzz target of the module, found anew each time (the module's
+# packages whose tests declare one, then `go test -list`), so new targets join by themselves.
+# A failure fails the step; go keeps the failing input under <package>/testdata/fuzz/<target>/
+# (a regression case from then on). collectors/probes/README.md says how to run one longer.
+go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
+  grep -qs '^func Fuzz' "$dir"/*_test.go || continue
+  for name in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz'); do
+    log="$OUT/fuzz-${pkg//\//_}-${name}.log"
+    if go test -run '^$' -fuzz "^${name}\$" -fuzztime 3s "$pkg" > "$log" 2>&1; then
+      echo "fuzz $pkg $name: ok (3s)"
+    else
+      echo "FAIL fuzz $pkg $name (the failing input is kept in ${dir#"$ROOT"/}/testdata/fuzz/$name/):"; tail -20 "$log"
+      echo fail >> "$OUT/fuzz-failed"
+    fi
+  done
+done
+[ -e "$OUT/fuzz-failed" ] && status=1
 
 step "Java unit tests (Maven Surefire)"
 (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never test) || status=1
