@@ -260,3 +260,68 @@ func TestTheWLCGPlanOfOneHostAsTheAgentRunsIt(t *testing.T) {
 		}
 	}
 }
+
+// A running agent takes a changed template without a restart: the new pair's runs reach
+// Kafka through the same spool, and nothing is lost on the way.
+func TestARunningAgentAppliesAChangedPlanWithoutARestart(t *testing.T) {
+	srv := &tmplServer{}
+	srv.set(meshOf("ps1.example.org", "ps2.example.org"), `"v1"`, 0)
+	ts := httptest.NewTLSServer(srv)
+	defer ts.Close()
+	cfg := psconfigConfig(t, t.TempDir(), ts.URL+"/pub/auto/ps1.example.org")
+	clock := schedule.NewFakeClock(t0)
+	mem := newMemKafka()
+	a, err := New(cfg, Options{Version: "test", Logger: quiet, Clock: clock, Producer: mem, PSConfigClient: ts.Client(),
+		Exec: func(context.Context, []string) ([]byte, []byte, error) {
+			return nil, []byte("no tools here"), fmt.Errorf("exit status 2")
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- a.Run(ctx) }()
+	published := func(key string) bool {
+		for _, r := range mem.records() {
+			if string(r.Key) == key {
+				return true
+			}
+		}
+		return false
+	}
+	// step moves the fake clock to the next timer once the scheduler and the plan loop both wait.
+	step := func() {
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		waitFor(t, tick.C, "runs in progress to end", func() bool { return a.sched.Running() == 0 })
+		if !clock.WaitTimers(2, 5*time.Second) {
+			t.Fatal("scheduler and plan loop not both waiting")
+		}
+		next, _ := clock.NextTimer()
+		clock.Advance(next.Sub(clock.Now()))
+	}
+	for i := 0; i < 40 && !published("cern-ps1|ps2.example.org"); i++ {
+		step()
+	}
+	if published("cern-ps1|ps3.example.org") || !published("cern-ps1|ps2.example.org") {
+		t.Fatalf("first plan: %d records", len(mem.records()))
+	}
+	srv.set(meshOf("ps1.example.org", "ps2.example.org", "ps3.example.org"), `"v2"`, 0)
+	if err := a.RefreshPlan(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40 && !published("cern-ps1|ps3.example.org"); i++ {
+		step()
+	}
+	if !published("cern-ps1|ps3.example.org") {
+		t.Fatal("the new pair never ran")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	h := a.Health()
+	if h.Samples.Lost != 0 || h.Samples.Spooled != uint64(len(mem.records())) || h.Probes["mesh-rtt"].Targets != 2 || h.Probes["mesh-rtt"].Runs == 0 {
+		t.Errorf("health: samples %+v, %d records, mesh-rtt %+v", h.Samples, len(mem.records()), h.Probes["mesh-rtt"])
+	}
+}

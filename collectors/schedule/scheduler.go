@@ -122,10 +122,12 @@ func (s *Scheduler) Run(ctx context.Context) error {
 		for _, r := range start {
 			s.running.Add(1)
 			wg.Add(1)
-			go func(r *run) {
+			// The run takes a copy of its task and job: a new plan (SetTasks) may update the
+			// task's state while the run goes on.
+			go func(r *run, t Task, job probe.Job) {
 				defer wg.Done()
-				done <- ended{r, s.execute(runCtx, r)}
-			}(r)
+				done <- ended{r, s.execute(runCtx, t, job)}
+			}(r, r.task.Task, r.job)
 		}
 		wake := 24 * time.Hour // no task at all: only a run's end or ctx can wake the loop
 		if next := c.next(); !next.IsZero() {
@@ -156,16 +158,15 @@ func (s *Scheduler) Run(ctx context.Context) error {
 }
 
 // execute runs one job under its probe's timeout and hands the result to the sink.
-func (s *Scheduler) execute(ctx context.Context, r *run) []sample.Sample {
-	t := r.task
+func (s *Scheduler) execute(ctx context.Context, t Task, job probe.Job) []sample.Sample {
 	timeout := t.Probe.Timeout()
 	if timeout <= 0 { // a kind without a bound of its own: one interval
 		timeout = t.Interval
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	samples := t.Probe.Run(ctx, r.job)
-	s.sink(Result{Job: r.job, Kind: t.Kind, Samples: samples, Ended: s.opt.Clock.Now()})
+	samples := t.Probe.Run(ctx, job)
+	s.sink(Result{Job: job, Kind: t.Kind, Samples: samples, Ended: s.opt.Clock.Now()})
 	return samples
 }
 
