@@ -19,7 +19,8 @@ var goldenDirs = map[string][]string{
 	"tracepath":  {"../../probes/path/testdata/tracepath"},
 	"mtr":        {"../../probes/path/testdata/mtr"},
 	"ping":       {"../../probes/rtt/testdata/ping"},
-	"pscheduler": {"../../probes/throughput/testdata/pscheduler", "../../probes/path/testdata/pscheduler", "../../probes/rtt/testdata/pscheduler"},
+	"pscheduler": {"../../probes/throughput/testdata/pscheduler", "../../probes/path/testdata/pscheduler", "../../probes/rtt/testdata/pscheduler",
+		"../../probes/throughput/testdata/pscheduler-result"},
 }
 
 func run(args []string, stdin string) (code int, stdout, stderr string) {

@@ -1,6 +1,7 @@
 package all
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -47,6 +48,13 @@ func ImporterNames() []string {
 
 // parsePScheduler picks the importer from the archive message's test type.
 func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	// a bare result (`pscheduler result` JSON: no test, tool or schedule), ends from the command line
+	if typ, bare := probekit.BareResult(input); bare {
+		if typ == "throughput" {
+			return throughput.ParsePScheduler(input, m)
+		}
+		return nil, fmt.Errorf("a bare %s result: only bare throughput results can be imported; give the archived message (with test, tool and participants)", bareName(typ))
+	}
 	a, err := probekit.DecodeArchive(input)
 	if err != nil {
 		return nil, err
@@ -60,4 +68,11 @@ func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return rtt.ParsePScheduler(input, m)
 	}
 	return nil, probekit.PathError("test.type", "%q: only throughput, trace and rtt results can be imported", strings.TrimSpace(a.Test.Type))
+}
+
+func bareName(typ string) string {
+	if typ == "" {
+		return "pScheduler"
+	}
+	return typ
 }
