@@ -64,8 +64,8 @@ step "Integration tests on the native stack"
 export LONGHAUL_JOB_KEEP=0
 # Alertmanager's timings, short so that the alerting tests (which read them back) wait seconds:
 # the first mail of a group after 5 s, a changed group after 15 s, the bridge re-posting every 15 s.
-export LONGHAUL_ALERT_GROUP_WAIT="${LONGHAUL_ALERT_GROUP_WAIT:-5s}" LONGHAUL_ALERT_GROUP_INTERVAL="${LONGHAUL_ALERT_GROUP_INTERVAL:-15s}"
-export LONGHAUL_ALERT_BRIDGE_ARGS="${LONGHAUL_ALERT_BRIDGE_ARGS:---repost 15s}"
+# (set outright: lib.sh above has already given them defaults.env's production values)
+export LONGHAUL_ALERT_GROUP_WAIT=5s LONGHAUL_ALERT_GROUP_INTERVAL=15s LONGHAUL_ALERT_BRIDGE_ARGS="--repost 15s"
 started_here=0
 if ! bash scripts/stack/status.sh >/dev/null 2>&1; then
   started_here=1

@@ -259,11 +259,15 @@ def test_collapse_and_unreachable_mail_the_on_call_and_their_recoveries_mail_res
         assert firing and "[FIRING" in firing[0]["subject"], f"no mail for {kind} on {link}"
         delay = firing[0]["received"] - raised
         record(f"mail for {kind} {dst}: s from event to mail", delay)
-        assert delay <= t["group_wait"] + 15, f"{kind} mailed {delay:.0f}s after the event (group_wait {t['group_wait']}s)"
+        # a new group waits group_wait; the story's sites are shared with earlier runs and the chaos
+        # tests, so its group may exist already, and then a new alert joins at the next
+        # group_interval tick (tests/integration/test_alerting.py times a fresh group to group_wait)
+        bound = max(t["group_wait"], t["group_interval"]) + 15
+        assert delay <= bound, f"{kind} mailed {delay:.0f}s after the event (group_wait {t['group_wait']}s, group_interval {t['group_interval']}s)"
         assert am.webhooks("dst", dst, story.t_fault), "the webhook receiver got nothing"
 
         healed = arrival(story, recovery, src, dst, story.t_heal)
         resolved = am.wait_for(lambda: [m for m in mail_about(link, f"{kind} at {dst}", healed)
-                                        if "resolved" in am.mail_body(m)], t["group_interval"] + 30)
+                                        if link in am.mail_body(m).partition(" resolved:")[2]], t["group_interval"] + 30)
         assert resolved, f"no resolved mail for {kind} on {link}"
         record(f"resolved mail for {kind} {dst}: s from recovery to mail", resolved[0]["received"] - healed)
