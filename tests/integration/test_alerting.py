@@ -2,9 +2,12 @@
 (alerting/alertmanager.yml) → the real SMTP server and webhook receiver of the notification sink.
 Each test raises events for links of its own (run_tag), so the mails it counts are its own."""
 import re
+import socket
+import subprocess
 import time
 
 import pytest
+import requests
 
 import alertmanager as am
 import stack
@@ -113,18 +116,56 @@ def test_a_site_outage_is_one_grouped_mail_and_the_site_alert_inhibits_per_link_
     produce(EVENTS, event("site_reachable", "*", site, severity="info", probe="reachability"))
 
 
-def test_an_agents_pipeline_outage_inhibits_its_links_no_data_only(produce, run_tag, t):
+@pytest.fixture
+def private_alertmanager(tmp_path):
+    """A second Alertmanager on the stack's rendered config (the shipped routes and inhibitions),
+    holding only what a test posts: other tests leave pipeline-wide outages open in the stack's
+    one, which mute every no_data and hide which alert inhibits what (Alertmanager names one)."""
+    binary = next((am.STACK / "cache").glob("alertmanager-*/alertmanager"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([str(binary), f"--config.file={am.STACK / 'run/alertmanager/alertmanager.yml'}",
+                             f"--storage.path={tmp_path}", f"--web.listen-address=127.0.0.1:{port}",
+                             "--cluster.listen-address="], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert am.wait_for(lambda: _ready(url), 20), "the private Alertmanager did not start"
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _ready(url):
+    try:
+        return requests.get(url + "/-/ready", timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def test_an_agents_pipeline_outage_inhibits_its_links_no_data_only(produce, run_tag, private_alertmanager):
     host, other, dst = f"{run_tag}-s1", f"{run_tag}-s2", f"{run_tag}-dst"
     produce(EVENTS, event("pipeline_degraded", host, "*", probe="watchdog", episode=f"w:{run_tag}",
                           evidence={"component": "agent", "watchdog": "it"}, msg=f"agent {host} is silent"))
     for s in (host, other):
         produce(EVENTS, event("no_data", s, dst, severity="warning", probe="no-data-detector"))
-    both = am.wait_for(lambda: len(am.alerts(dst=dst, alertname="no_data")) == 2 and am.alerts(dst=dst, alertname="no_data"), 20)
-    degraded = am.alerts(src=host, alertname="pipeline_degraded")
-    assert degraded[0]["labels"]["scope"] == "agent" and degraded[0]["labels"]["component"] == "agent"
-    # by this agent's alert (another test's pipeline-wide outage may mute every no_data as well)
-    by_ours = {a["labels"]["src"]: degraded[0]["fingerprint"] in a["status"]["inhibitedBy"] for a in both}
-    assert by_ours == {host: True, other: False}
+    # the alerts as the real bridge posted them, into an Alertmanager that holds nothing else
+    posted = am.wait_for(lambda: len(am.alerts(dst=dst, alertname="no_data")) == 2 and
+                         am.alerts(src=host, alertname="pipeline_degraded") + am.alerts(dst=dst, alertname="no_data"), 20)
+    assert posted, "the bridge did not post the agent's outage and its links' no_data"
+    degraded = [a for a in posted if a["labels"]["alertname"] == "pipeline_degraded"][0]
+    assert degraded["labels"]["scope"] == "agent" and degraded["labels"]["component"] == "agent"
+    requests.post(private_alertmanager + "/api/v2/alerts", timeout=10,
+                  json=[{"labels": a["labels"], "annotations": a["annotations"], "endsAt": a["endsAt"]} for a in posted]
+                  ).raise_for_status()
+    want = {host: [degraded["fingerprint"]], other: []}
+
+    def inhibited():  # Alertmanager's inhibitor learns of a new source alert a moment after the post
+        held = requests.get(private_alertmanager + "/api/v2/alerts", timeout=10, params={"filter": 'alertname="no_data"'}).json()
+        return {a["labels"]["src"]: a["status"]["inhibitedBy"] for a in held}
+    am.wait_for(lambda: inhibited() == want, 15)
+    assert inhibited() == want
     for s in (host, other):
         produce(EVENTS, event("data_resumed", s, dst, severity="info", probe="no-data-detector"))
     produce(EVENTS, event("pipeline_recovered", host, "*", severity="info", probe="watchdog", episode=f"w:{run_tag}",
