@@ -25,7 +25,6 @@ const (
 	AnnLinks     = "links"       // site-wide alerts: the per-link alerts open on the site
 	AnnPipeline  = "pipeline"    // set while the pipeline itself is degraded: link state unknown
 	AnnRunbook   = "runbook_url" // docs of the alert kind
-	hostWildcard = Wildcard
 )
 
 // Describer writes an alert's annotations: the links to Grafana and to docs are deployment
@@ -51,7 +50,7 @@ func (d Describer) annotations(e Event, since time.Time) map[string]string {
 	if s := evidenceLine(e.Evidence); s != "" {
 		a[AnnEvidence] = s
 	}
-	if e.Src != hostWildcard && e.Dst != hostWildcard {
+	if e.Src != Wildcard && e.Dst != Wildcard {
 		if u := d.dashboardURL(e.Src, e.Dst); u != "" {
 			a[AnnDashboard] = u
 		}
