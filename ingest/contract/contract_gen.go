@@ -15,6 +15,8 @@ const (
 	TopicRawHost = "longhaul.raw.host"
 	// TopicDeadLetter (role dead_letter) carries dead_letter.v1 messages.
 	TopicDeadLetter = "longhaul.deadletter"
+	// TopicPschedulerResults (role pscheduler.results) carries pscheduler_archive messages.
+	TopicPschedulerResults = "longhaul.pscheduler.results"
 	// TopicStats (role stats) carries link_stats.v1 messages.
 	TopicStats = "longhaul.stats"
 	// TopicEvents (role events) carries event.v1 messages.
@@ -23,13 +25,14 @@ const (
 
 // Topics maps each topic role to its topic.
 var Topics = map[string]string{
-	"raw.throughput": TopicRawThroughput,
-	"raw.path":       TopicRawPath,
-	"raw.rtt":        TopicRawRTT,
-	"raw.host":       TopicRawHost,
-	"dead_letter":    TopicDeadLetter,
-	"stats":          TopicStats,
-	"events":         TopicEvents,
+	"raw.throughput":     TopicRawThroughput,
+	"raw.path":           TopicRawPath,
+	"raw.rtt":            TopicRawRTT,
+	"raw.host":           TopicRawHost,
+	"dead_letter":        TopicDeadLetter,
+	"pscheduler.results": TopicPschedulerResults,
+	"stats":              TopicStats,
+	"events":             TopicEvents,
 }
 
 // RawTopics lists the topics of raw samples (roles raw.*), in the order of topics.yaml.

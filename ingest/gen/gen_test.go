@@ -71,7 +71,7 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 		{"duplicate kind", "name: diagnosis", "name: stall",
 			[]string{`event_kinds[12].name: duplicate kind "stall"`}},
 		{"role with no topic", "schema: link_stats.v1", "schema: link_stats.v2",
-			[]string{`topic_roles[5].schema: 0 topics of ingest/topics.yaml carry "link_stats.v2"`,
+			[]string{`topic_roles[6].schema: 0 topics of ingest/topics.yaml carry "link_stats.v2"`,
 				"topic longhaul.stats (schema link_stats.v1) has no role"}},
 		{"threshold without value", "    value: 2\n", "",
 			[]string{"thresholds[0].value: required"}},

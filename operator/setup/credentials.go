@@ -31,21 +31,46 @@ func SetUser(ctx context.Context, conn kafkaconn.Conn, principal, password strin
 	if err != nil {
 		return fmt.Errorf("kafka user %s: set its SCRAM credential: %w", principal, err)
 	}
+	n, err := grant(ctx, adm, principal)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "kafka user %s ready (SCRAM-SHA-512, %d ACLs)\n", principal, n)
+	return nil
+}
+
+// GrantACLs grants a certificate principal (CertPrincipals) its role's ACLs; it has no SCRAM
+// credential.
+func GrantACLs(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
+	cl, err := conn.NewClient()
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	n, err := grant(ctx, kadm.NewClient(cl), principal)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "kafka principal %s ready (certificate CN=%s, %d ACLs)\n", principal, principal, n)
+	return nil
+}
+
+// grant creates principal's ACLs (again: granting an existing ACL changes nothing).
+func grant(ctx context.Context, adm *kadm.Client, principal string) (int, error) {
 	n := 0
 	for _, b := range ACLs(principal) {
 		res, err := adm.CreateACLs(ctx, b)
 		if err != nil {
-			return fmt.Errorf("kafka user %s: grant ACLs: %w", principal, err)
+			return n, fmt.Errorf("kafka user %s: grant ACLs: %w", principal, err)
 		}
 		for _, r := range res {
 			if r.Err != nil { // CreateACLs answers nil with per-ACL errors: check each
-				return fmt.Errorf("kafka user %s: ACL %v %s on %s: %w %s", principal, r.Operation, r.Pattern, r.Name, r.Err, r.ErrMessage)
+				return n, fmt.Errorf("kafka user %s: ACL %v %s on %s: %w %s", principal, r.Operation, r.Pattern, r.Name, r.Err, r.ErrMessage)
 			}
 			n++
 		}
 	}
-	fmt.Fprintf(log, "kafka user %s ready (SCRAM-SHA-512, %d ACLs)\n", principal, n)
-	return nil
+	return n, nil
 }
 
 // RemoveUser revokes a principal at once: its ACLs go first (every request it makes from

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
+	"longhaul/collectors/config"
 	"longhaul/ingest/contract"
 )
 
@@ -20,6 +21,13 @@ const (
 	Operator = "operator" // the operator CLI: reads results
 	Watchdog = "watchdog" // operator/watchdog: watches the pipeline, raises pipeline_degraded
 	Alerter  = "alerter"  // operator/alerting: the alert bridge, reads events into Alertmanager
+	// PSBridge is the agent as pScheduler bridge (collectors/psbridge): reads the archivers'
+	// topic, writes samples like an agent.
+	PSBridge = "psbridge"
+	// PScheduler is pScheduler's Kafka archiver: it speaks PLAINTEXT or SSL only, no SASL, so
+	// it authenticates by certificate (CN=pscheduler) on the brokers' archiver listener and
+	// may only write the archivers' topic.
+	PScheduler = "pscheduler"
 	// AgentPrefix starts every agent's principal: agent-<site>.
 	AgentPrefix = "agent-"
 )
@@ -40,7 +48,10 @@ var Services = []string{Admin, Flink, Telegraf, Operator}
 
 // OptionalServices are made like Services when their secret file exists, and skipped (said so)
 // when it does not: a deployment that runs no watchdog needs no credential for it.
-var OptionalServices = []string{Watchdog, Alerter}
+var OptionalServices = []string{Watchdog, Alerter, PSBridge}
+
+// CertPrincipals authenticate by certificate, not SCRAM: `longhaul setup` grants their ACLs only.
+var CertPrincipals = []string{PScheduler}
 
 var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 
@@ -105,6 +116,15 @@ func Grants(principal string) []Grant {
 		// Reads the events topic only, by partition (no group: it rebuilds its open alerts from
 		// the topic on every start, so it has no offsets to commit).
 		return []Grant{topics(false, read, contract.TopicEvents)}
+	case principal == PSBridge:
+		return []Grant{
+			topics(true, write, RawPrefix),
+			topics(false, write, contract.TopicDeadLetter),
+			topics(false, read, contract.TopicPschedulerResults),
+			{Resource: GroupResource, Names: []string{config.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+		}
+	case principal == PScheduler:
+		return []Grant{topics(false, write, contract.TopicPschedulerResults)}
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
 	case strings.HasPrefix(principal, AgentPrefix):

@@ -6,6 +6,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
+	"longhaul/collectors/config"
 	"longhaul/ingest/contract"
 )
 
@@ -138,5 +139,36 @@ func TestTheAlerterOnlyReadsEvents(t *testing.T) {
 	}
 	if len(g) != 1 || g[0].Resource != TopicResource {
 		t.Fatalf("grants %+v: want one topic grant", g)
+	}
+}
+
+// pScheduler's archiver writes its topic and nothing else; the bridge reads that topic in its
+// own groups and writes samples like an agent, but reads no samples and no results.
+func TestThePSchedulerArchiverAndTheBridgeGetOnlyTheirPart(t *testing.T) {
+	ps := Grants(PScheduler)
+	if !Allows(ps, TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) || len(ps) != 1 {
+		t.Fatalf("pscheduler grants %+v", ps)
+	}
+	for _, topic := range append([]string{contract.TopicEvents, contract.TopicDeadLetter}, contract.RawTopics...) {
+		if Allows(ps, TopicResource, topic, kadm.OpWrite) || Allows(ps, TopicResource, topic, kadm.OpRead) {
+			t.Errorf("pscheduler reaches %s", topic)
+		}
+	}
+	if Allows(ps, TopicResource, contract.TopicPschedulerResults, kadm.OpRead) {
+		t.Error("pscheduler reads what the archivers wrote")
+	}
+	b := Grants(PSBridge)
+	if !Allows(b, TopicResource, contract.TopicPschedulerResults, kadm.OpRead) ||
+		!Allows(b, GroupResource, config.PSBridgeGroupPrefix, kadm.OpRead) ||
+		!Allows(b, TopicResource, contract.TopicDeadLetter, kadm.OpWrite) {
+		t.Fatalf("psbridge grants %+v", b)
+	}
+	for _, topic := range contract.RawTopics {
+		if !Allows(b, TopicResource, topic, kadm.OpWrite) || Allows(b, TopicResource, topic, kadm.OpRead) {
+			t.Errorf("psbridge on %s: writes %v, reads %v", topic, Allows(b, TopicResource, topic, kadm.OpWrite), Allows(b, TopicResource, topic, kadm.OpRead))
+		}
+	}
+	if Allows(b, GroupResource, JobPrefix+"link-monitor", kadm.OpRead) || Allows(b, TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) {
+		t.Error("psbridge joins the job's group or writes the archivers' topic")
 	}
 }

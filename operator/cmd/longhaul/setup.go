@@ -31,7 +31,7 @@ func runSetup(env *cli.Env, args []string) int {
 	retention := fs.String("retention", checkout.Path("ingest", "influxdb", "retention.yaml"), "retention policies file")
 	skipKafka := fs.Bool("no-kafka", false, "leave Kafka alone")
 	skipInflux := fs.Bool("no-influx", false, "leave InfluxDB alone")
-	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password and influx-<user>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator; watchdog when its file is there) with their ACLs, and InfluxDB's writer (WRITE) and reader (READ)")
+	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password and influx-<user>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator; watchdog, alerter and psbridge when their files are there) with their ACLs, and the ACLs of the certificate principal pscheduler (pScheduler's Kafka archiver), and InfluxDB's writer (WRITE) and reader (READ)")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
 	if code, done := fs.Parse(args); done {
 		return code
@@ -64,6 +64,11 @@ func runSetup(env *cli.Env, args []string) int {
 					err = setup.SetUser(ctx, conn, principal, pw, env.Stdout)
 				}
 				if err != nil {
+					return env.Fail("%v", err)
+				}
+			}
+			for _, principal := range setup.CertPrincipals {
+				if err := setup.GrantACLs(ctx, conn, principal, env.Stdout); err != nil {
 					return env.Fail("%v", err)
 				}
 			}

@@ -27,6 +27,9 @@ public final class ContractNames {
     /** Role dead_letter: dead_letter.v1 messages. */
     public static final String TOPIC_DEAD_LETTER = "longhaul.deadletter";
 
+    /** Role pscheduler.results: pscheduler_archive messages. */
+    public static final String TOPIC_PSCHEDULER_RESULTS = "longhaul.pscheduler.results";
+
     /** Role stats: link_stats.v1 messages. */
     public static final String TOPIC_STATS = "longhaul.stats";
 
@@ -40,6 +43,7 @@ public final class ContractNames {
             Map.entry("raw.rtt", TOPIC_RAW_RTT),
             Map.entry("raw.host", TOPIC_RAW_HOST),
             Map.entry("dead_letter", TOPIC_DEAD_LETTER),
+            Map.entry("pscheduler.results", TOPIC_PSCHEDULER_RESULTS),
             Map.entry("stats", TOPIC_STATS),
             Map.entry("events", TOPIC_EVENTS));
 
