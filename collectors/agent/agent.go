@@ -60,6 +60,7 @@ type Agent struct {
 	// template's (nil without psconfig.url).
 	ownTasks []schedule.Task
 	plan     *planner
+	psb      *psBridge // nil without pscheduler_bridge
 }
 
 // New builds the probes, opens the spool (reloading what a previous run left) and creates
@@ -130,6 +131,12 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 		}
 	}
 	a.pub = publish.NewPublisher(a.spool, prod, popt)
+	if cfg.PSBridge.Enabled() {
+		if a.psb, err = newPSBridge(cfg.PSBridge); err != nil {
+			a.closeAll()
+			return nil, err
+		}
+	}
 	a.sched = schedule.New(tasks, a.sink, schedule.Options{Src: cfg.Src, MaxBackground: cfg.Schedule.MaxBackground,
 		Clock: opt.Clock, Rand: opt.Rand, Logger: a.log})
 	a.log.Info("longhaul-probe configured", append([]any{"src", cfg.Src, "config", cfg.File(), "probes", len(insts),
@@ -245,21 +252,48 @@ func (a *Agent) Run(ctx context.Context) error {
 		go func() { defer wg.Done(); a.planLoop(planCtx) }()
 	}
 
-	err := a.sched.Run(ctx)
-	stopPub() // the plan loop ends with ctx
-	wg.Wait()
-	if srv != nil {
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		srv.Shutdown(sctx)
-		cancel()
+	var bridgeSrv *http.Server
+	if a.psb != nil {
+		var err error
+		if bridgeSrv, err = a.servePSBridge(); err != nil {
+			stopPub()
+			wg.Wait()
+			shutdown(srv)
+			a.closeAll()
+			return err
+		}
+		if a.psb.cfg.Topic != "" {
+			wg.Add(1)
+			go func() { defer wg.Done(); a.consumePSchedulerTopic(ctx) }()
+		}
 	}
+
+	err := a.sched.Run(ctx)
+	shutdown(bridgeSrv) // posts in progress finish into the spool before the publisher stops
+	stopPub()           // the plan loop and the Kafka input end with ctx
+	wg.Wait()
+	shutdown(srv)
 	a.logHealth()
 	return errors.Join(err, a.closeAll())
 }
 
 func (a *Agent) closeAll() error {
 	a.pub.Close()
-	return a.spool.Close()
+	var err error
+	if a.psb != nil {
+		err = a.psb.seen.Close()
+	}
+	return errors.Join(err, a.spool.Close())
+}
+
+// shutdown stops an HTTP server, letting requests in progress finish for up to 2 s.
+func shutdown(srv *http.Server) {
+	if srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	srv.Shutdown(ctx)
+	cancel()
 }
 
 func (a *Agent) healthLoop(ctx context.Context) {

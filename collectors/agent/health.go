@@ -26,6 +26,8 @@ type Health struct {
 	// source that fails or a document that is invalid makes the status "degraded" (the last
 	// good plan still runs).
 	PSConfig *PSConfigHealth `json:"psconfig,omitempty"`
+	// PSBridge is the pScheduler bridge's counters; absent without pscheduler_bridge.
+	PSBridge *PSBridgeHealth `json:"pscheduler_bridge,omitempty"`
 }
 
 // The states of the agent's Kafka connection.
@@ -117,6 +119,9 @@ func (a *Agent) Health() Health {
 			h.Status = "degraded"
 		}
 	}
+	if a.psb != nil {
+		h.PSBridge = a.psb.health()
+	}
 	return h
 }
 
@@ -147,6 +152,10 @@ func (a *Agent) logHealth() {
 	if p := h.PSConfig; p != nil {
 		a.log.Info("health psconfig", "state", p.State, "planned", p.Planned, "running", p.Running,
 			"unsupported", p.Unsupported, "last_error", p.LastError)
+	}
+	if b := h.PSBridge; b != nil {
+		a.log.Info("health pscheduler_bridge", "accepted", b.Accepted, "duplicates", b.Duplicates,
+			"dead_lettered", b.DeadLettered, "unauthorized", b.Unauthorized, "last_error", b.LastError)
 	}
 }
 

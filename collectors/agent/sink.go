@@ -27,15 +27,7 @@ func (a *Agent) sink(r schedule.Result) {
 		}
 		recs = append(recs, rec)
 	}
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = a.spool.Append(recs); err == nil {
-			break
-		}
-		a.log.Error("spool append failed; retrying", "attempt", attempt+1, "err", err)
-		time.Sleep(time.Second)
-	}
-	if err != nil {
+	if err := a.appendRetry(recs); err != nil {
 		a.log.Error("samples LOST: the spool cannot store them", "probe", r.Job.ProbeID, "run_id", r.Job.RunID,
 			"samples", len(recs), "err", err)
 		lost += len(recs)
@@ -46,4 +38,17 @@ func (a *Agent) sink(r schedule.Result) {
 	if a.opt.Observe != nil {
 		a.opt.Observe(r)
 	}
+}
+
+// appendRetry appends one batch to the spool, trying three times a second apart.
+func (a *Agent) appendRetry(recs []publish.Record) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = a.spool.Append(recs); err == nil {
+			return nil
+		}
+		a.log.Error("spool append failed; retrying", "attempt", attempt+1, "err", err)
+		time.Sleep(time.Second)
+	}
+	return err
 }

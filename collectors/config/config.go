@@ -25,6 +25,9 @@ type Config struct {
 	Probes     []Probe  `yaml:"probes"`
 	// PSConfig takes (more of) the plan from a pSConfig template: off while its URL is empty.
 	PSConfig PSConfig `yaml:"psconfig"`
+	// PSBridge takes pScheduler's results from its archivers (HTTP, Kafka) and publishes them
+	// as samples: off while it has neither listen nor topic.
+	PSBridge PSBridge `yaml:"pscheduler_bridge"`
 
 	file      string              // the file it was loaded from, for error messages
 	root      *yaml.Node          // the parsed document
@@ -146,6 +149,37 @@ type PSConfig struct {
 
 // Enabled says whether a template is configured.
 func (p PSConfig) Enabled() bool { return p.URL != "" }
+
+// PSBridge is the pScheduler bridge (collectors/psbridge; README "pScheduler results"): the
+// agent converts every result pScheduler's archivers deliver into samples, through its spool.
+// Defaults are in defaults.go.
+type PSBridge struct {
+	// Listen is where the HTTP archiver posts (host:port); empty: no HTTP endpoint. Anything
+	// but a loopback address needs tls_cert_file and tls_key_file.
+	Listen string `yaml:"listen"`
+	// Path is the endpoint's path, the archiver's _url without scheme and host.
+	Path string `yaml:"path"`
+	// TLSCertFile and TLSKeyFile are the endpoint's certificate and key (PEM).
+	TLSCertFile string `yaml:"tls_cert_file"`
+	TLSKeyFile  string `yaml:"tls_key_file"`
+	// TokenFile holds the bearer token archivers send (their _headers: "Authorization":
+	// "Bearer TOKEN"). Required with listen: a token is never written in the config.
+	TokenFile string `yaml:"token_file"`
+	// MaxBody bounds one posted result.
+	MaxBody ByteSize `yaml:"max_body"`
+	// Topic is the Kafka topic the Kafka archiver writes (the contract's pscheduler.results
+	// topic); empty: no Kafka input. Read as the agent's Kafka user, in Group.
+	Topic string `yaml:"topic"`
+	Group string `yaml:"group"`
+	// SeenFile keeps the ids of the results already converted, so an archiver's retry (the
+	// same result again) adds nothing, also across restarts; SeenCapacity bounds how many are
+	// kept (the oldest go first).
+	SeenFile     string `yaml:"seen_file"`
+	SeenCapacity int    `yaml:"seen_capacity"`
+}
+
+// Enabled says whether the bridge has an input.
+func (b PSBridge) Enabled() bool { return b.Listen != "" || b.Topic != "" }
 
 // File is the path the configuration was loaded from.
 func (c *Config) File() string { return c.file }

@@ -1,6 +1,9 @@
 package config
 
-import "time"
+import (
+	"path/filepath"
+	"time"
+)
 
 // Defaults, applied in one place. The sample config (sample.yaml) shows them as comments;
 // TestTheSampleShowsEveryDefault holds the two together.
@@ -18,6 +21,12 @@ const (
 	// The pSConfig template is fetched again every hour, as pSConfig's own agent does.
 	DefaultPSConfigRefresh = time.Hour
 	DefaultPSConfigTimeout = 30 * time.Second
+	// The pScheduler bridge: its HTTP path, the largest result it takes, its consumer group
+	// (the psbridge Kafka user may use groups named so) and how many result ids it remembers.
+	DefaultPSBridgePath         = "/pscheduler/results"
+	DefaultPSBridgeMaxBody      = 16 << 20
+	PSBridgeGroupPrefix         = "longhaul-psbridge"
+	DefaultPSBridgeSeenCapacity = 1_000_000
 	// A probe's jitter defaults to interval/DefaultJitterDivisor; its max_wait to the interval.
 	DefaultJitterDivisor = 4
 )
@@ -75,6 +84,7 @@ func applyDefaults(c *Config) {
 	if c.PSConfig.Timeout == 0 {
 		c.PSConfig.Timeout = Duration(DefaultPSConfigTimeout)
 	}
+	applyPSBridgeDefaults(&c.PSBridge, c.Spool.Dir)
 	for i := range c.Targets {
 		t := &c.Targets[i]
 		if t.Address == "" {
@@ -94,5 +104,23 @@ func applyDefaults(c *Config) {
 			w := p.Interval
 			p.MaxWait = &w
 		}
+	}
+}
+
+func applyPSBridgeDefaults(b *PSBridge, spoolDir string) {
+	if b.Path == "" {
+		b.Path = DefaultPSBridgePath
+	}
+	if b.MaxBody == 0 {
+		b.MaxBody = DefaultPSBridgeMaxBody
+	}
+	if b.Group == "" {
+		b.Group = PSBridgeGroupPrefix
+	}
+	if b.SeenFile == "" {
+		b.SeenFile = filepath.Join(spoolDir, "pscheduler-seen.log")
+	}
+	if b.SeenCapacity == 0 {
+		b.SeenCapacity = DefaultPSBridgeSeenCapacity
 	}
 }

@@ -29,10 +29,12 @@ func validate(l *errorList, c *Config) {
 	c.validateSecurity(l)
 	validateSpool(l, &c.Spool)
 	validateHealth(l, c)
-	psc := c.PSConfig.Enabled()
 	validatePSConfig(l, &c.PSConfig)
-	names := validateTargets(l, c.Targets, !psc)
-	validateProbes(l, c.Probes, names, !psc)
+	validatePSBridge(l, &c.PSBridge)
+	// a plan from pSConfig, or a bridge alone, needs no targets of its own
+	own := !c.PSConfig.Enabled() && !c.PSBridge.Enabled()
+	names := validateTargets(l, c.Targets, own)
+	validateProbes(l, c.Probes, names, own)
 }
 
 // validatePSConfig checks where the template comes from. Plain http is refused: a template
@@ -148,7 +150,7 @@ func validateHealth(l *errorList, c *Config) {
 func validateTargets(l *errorList, ts []Target, required bool) map[string]bool {
 	names := map[string]bool{}
 	if len(ts) == 0 && required {
-		l.at("targets", "required: at least one target (or a psconfig.url)")
+		l.at("targets", "required: at least one target (or a psconfig.url, or a pscheduler_bridge)")
 	}
 	for i, t := range ts {
 		p := fmt.Sprintf("targets[%d]", i)
@@ -209,7 +211,7 @@ func checkAddress(addr string) string {
 
 func validateProbes(l *errorList, ps []Probe, targets map[string]bool, required bool) {
 	if len(ps) == 0 && required {
-		l.at("probes", "required: at least one probe (or a psconfig.url)")
+		l.at("probes", "required: at least one probe (or a psconfig.url, or a pscheduler_bridge)")
 	}
 	ids := map[string]bool{}
 	for i, p := range ps {

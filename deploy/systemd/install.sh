@@ -59,7 +59,7 @@ files() {
   install -m 0755 "${LONGHAUL_BIN}/longhaul-probe" "$p/bin/"
   # the programs find ingest/ above their bin/ (internal/checkout): schemas, topics, retention
   copy_tree "${ROOT}/ingest/schemas" "$p/ingest/schemas"
-  install -m 0644 "${UNITS}/longhaul-probe.service" "${dest}/etc/systemd/system/"
+  install -m 0644 "${UNITS}/longhaul-probe.service" "${UNITS}/longhaul-psbridge.service" "${dest}/etc/systemd/system/"
   [ "$agent" = 1 ] && return 0
   need "${LONGHAUL_BIN}/longhaul" "make build"
   need "${LONGHAUL_BIN}/longhaul-flink.jar" "make build"

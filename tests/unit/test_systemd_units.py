@@ -27,6 +27,8 @@ INSTALL = DEPLOY / "install.sh"
 UNITS = sorted(p.name for p in [*DEPLOY.glob("*.service"), *DEPLOY.glob("*.target")])
 SERVICES = [u for u in UNITS if u.endswith(".service")]
 AGENT = "longhaul-probe.service"
+PSBRIDGE = "longhaul-psbridge.service"  # the agent as pScheduler bridge: any host, not the central target
+HOST_UNITS = [AGENT, PSBRIDGE]
 TARGET = "longhaul.target"
 
 # What every daemon runs under (the supervision settings; docs: deploy/systemd/README.md).
@@ -148,7 +150,7 @@ def test_the_installed_units_verify_without_a_word(central_root):
 
 def test_an_agent_host_gets_the_agent_alone_and_it_verifies(tmp_path):
     root = make_root(tmp_path, "--agent")
-    assert installed_units(root) == [AGENT]
+    assert installed_units(root) == HOST_UNITS
     assert problems(root) == []
 
 
@@ -225,12 +227,13 @@ def test_a_unit_runs_what_the_stack_runs(prog):
 
 
 def test_the_target_groups_every_central_service_and_nothing_else():
-    central = [s for s in SERVICES if s != AGENT]
+    central = [s for s in SERVICES if s not in HOST_UNITS]
     assert sorted(words(unit(TARGET), "Unit", "Wants")) == central
     assert not words(unit(TARGET), "Unit", "Requires"), "Requires=: stopping the keeper would stop the target"
     for name in central:
         assert values(unit(name), "Unit", "PartOf") == [TARGET], name
-    assert not values(unit(AGENT), "Unit", "PartOf"), "the agent runs on sender hosts, not in the central target"
+    for name in HOST_UNITS:
+        assert not values(unit(name), "Unit", "PartOf"), f"{name} runs on hosts of its own, not in the central target"
 
 
 @pytest.mark.parametrize("name,first", [

@@ -33,7 +33,7 @@ var Importers = map[string]Importer{
 	"ping": func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return rtt.ParsePing(in, m, rtt.Requested{})
 	},
-	"pscheduler": parsePScheduler,
+	"pscheduler": ParsePScheduler,
 }
 
 // ImporterNames lists the importers' tool names, sorted.
@@ -46,8 +46,8 @@ func ImporterNames() []string {
 	return out
 }
 
-// parsePScheduler picks the importer from the archive message's test type.
-func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+// ParsePScheduler picks the importer from the archive message's test type.
+func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	// a bare result (`pscheduler result` JSON: no test, tool or schedule), ends from the command line
 	if typ, bare := probekit.BareResult(input); bare {
 		if typ == "throughput" {

@@ -1,0 +1,166 @@
+package agent
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"longhaul/collectors/config"
+	"longhaul/collectors/psbridge"
+	"longhaul/collectors/publish"
+	"longhaul/collectors/sample"
+	"longhaul/ingest/contract"
+	"longhaul/internal/settings"
+)
+
+// psBridge is the agent's pScheduler bridge: results from the HTTP archiver (psbridge.Handler,
+// served by Run) and from the Kafka archiver's topic (psbridge_kafka.go) go through
+// acceptResult into the spool, like the samples of the agent's own probes.
+type psBridge struct {
+	cfg   config.PSBridge
+	seen  *psbridge.Seen
+	token []byte
+	mu    sync.Mutex
+	st    PSBridgeHealth
+}
+
+// PSBridgeHealth is the bridge's part of /health.
+type PSBridgeHealth struct {
+	HTTP         string            `json:"http,omitempty"`  // the endpoint archivers post to
+	Topic        string            `json:"topic,omitempty"` // the topic the Kafka archiver writes
+	Accepted     uint64            `json:"accepted"`        // results converted and spooled
+	Samples      uint64            `json:"samples"`         // their samples
+	Duplicates   uint64            `json:"duplicates"`      // results delivered again: nothing added
+	DeadLettered uint64            `json:"dead_lettered"`   // results that cannot be converted
+	ByInput      map[string]uint64 `json:"by_input"`        // results taken, by input (http, kafka)
+	Unauthorized uint64            `json:"unauthorized"`    // posts without the right token
+	TooLarge     uint64            `json:"too_large"`       // posts over max_body
+	Remembered   int               `json:"remembered"`      // result keys kept to spot duplicates
+	LastResult   *time.Time        `json:"last_result,omitempty"`
+	LastError    string            `json:"last_error,omitempty"` // the Kafka input's, or the spool's
+	LastErrorAt  *time.Time        `json:"last_error_at,omitempty"`
+}
+
+// maxDeadPayload bounds the result kept in a dead letter: a Kafka message is at most 1 MB.
+const maxDeadPayload = 768 << 10
+
+func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
+	b := &psBridge{cfg: cfg, st: PSBridgeHealth{Topic: cfg.Topic, ByInput: map[string]uint64{}}}
+	if cfg.Listen != "" {
+		tok, err := settings.Secret(cfg.TokenFile)
+		if err != nil {
+			return nil, fmt.Errorf("pscheduler_bridge.token_file: %w", err)
+		}
+		b.token = []byte(tok)
+	}
+	seen, err := psbridge.OpenSeen(cfg.SeenFile, cfg.SeenCapacity)
+	if err != nil {
+		return nil, fmt.Errorf("pscheduler_bridge.seen_file: %w", err)
+	}
+	b.seen = seen
+	return b, nil
+}
+
+// acceptResult converts one delivered result and spools its samples, or spools it whole as a
+// dead letter with the reason. An error means nothing was kept: the caller delivers it again
+// (the HTTP archiver retries on 503; the Kafka input does not commit past it).
+func (a *Agent) acceptResult(body []byte, input string) (psbridge.Outcome, error) {
+	conv, cerr := psbridge.Convert(body)
+	a.sinkMu.Lock()
+	defer a.sinkMu.Unlock()
+	b := a.psb
+	var out psbridge.Outcome
+	var recs []publish.Record
+	switch {
+	case cerr != nil:
+		rec, err := a.deadResult(body, input, cerr)
+		if err != nil {
+			return out, err
+		}
+		recs, out = []publish.Record{rec}, psbridge.Outcome{Status: psbridge.DeadLettered, Reason: cerr.Error()}
+	case b.seen.Has(conv.Key):
+		b.count(input, psbridge.Outcome{Status: psbridge.Duplicate}, a.opt.Clock.Now())
+		return psbridge.Outcome{Status: psbridge.Duplicate, Key: conv.Key}, nil
+	default:
+		for _, s := range conv.Samples {
+			rec, dl, err := a.enc.encode(s)
+			if err != nil {
+				return out, err
+			}
+			if dl {
+				a.log.Warn("a pScheduler result's sample failed validation; spooled as a dead letter",
+					"key", conv.Key, "schema", s.Head().Schema)
+			}
+			recs = append(recs, rec)
+		}
+		out = psbridge.Outcome{Status: psbridge.Accepted, Key: conv.Key, Samples: len(recs)}
+	}
+	if err := a.appendRetry(recs); err != nil {
+		b.fail(err, a.opt.Clock.Now())
+		return psbridge.Outcome{}, fmt.Errorf("the spool cannot store it: %w", err)
+	}
+	if out.Status == psbridge.Accepted {
+		a.stats.add(len(recs), 0, 0)
+		if err := b.seen.Add(conv.Key); err != nil {
+			a.log.Error("pscheduler bridge: cannot remember a result; a retry of it would be converted again", "err", err)
+		}
+	} else {
+		a.stats.add(0, 1, 0)
+		a.log.Warn("pScheduler result cannot be converted; spooled as a dead letter", "input", input, "reason", out.Reason)
+	}
+	b.count(input, out, a.opt.Clock.Now())
+	return out, nil
+}
+
+// deadResult is the dead letter of a result that cannot be converted.
+func (a *Agent) deadResult(body []byte, input string, cause error) (publish.Record, error) {
+	reason := "pScheduler result from " + input + ": " + cause.Error()
+	if len(body) > maxDeadPayload {
+		reason += fmt.Sprintf(" (payload cut to its first %d of %d bytes)", maxDeadPayload, len(body))
+		body = body[:maxDeadPayload]
+	}
+	h := &sample.Envelope{}
+	dl, err := newDeadLetter(h, contract.TopicPschedulerResults, body, reason, a.opt.Clock.Now())
+	if err != nil {
+		return publish.Record{}, err
+	}
+	return publish.Record{Class: publish.ClassKeep, Topic: sample.TopicDeadLetter, Key: []byte(sample.LinkKey("unknown", "unknown")), Value: dl}, nil
+}
+
+func (b *psBridge) count(input string, out psbridge.Outcome, now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.st.ByInput[input]++
+	switch out.Status {
+	case psbridge.Accepted:
+		b.st.Accepted++
+		b.st.Samples += uint64(out.Samples)
+	case psbridge.Duplicate:
+		b.st.Duplicates++
+	case psbridge.DeadLettered:
+		b.st.DeadLettered++
+	}
+	b.st.LastResult = &now
+}
+
+func (b *psBridge) fail(err error, now time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.st.LastError, b.st.LastErrorAt = err.Error(), &now
+}
+
+// Unauthorized and TooLarge count the endpoint's refusals (psbridge.Refusals).
+func (b *psBridge) Unauthorized() { b.mu.Lock(); b.st.Unauthorized++; b.mu.Unlock() }
+func (b *psBridge) TooLarge()     { b.mu.Lock(); b.st.TooLarge++; b.mu.Unlock() }
+
+func (b *psBridge) health() *PSBridgeHealth {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	h := b.st
+	h.ByInput = make(map[string]uint64, len(b.st.ByInput))
+	for k, v := range b.st.ByInput {
+		h.ByInput[k] = v
+	}
+	h.Remembered = b.seen.Len()
+	return &h
+}

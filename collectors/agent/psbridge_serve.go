@@ -1,0 +1,119 @@
+package agent
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/collectors/psbridge"
+)
+
+// InputKafka names results that came from the Kafka archiver's topic.
+const InputKafka = "kafka"
+
+// servePSBridge starts the HTTP endpoint, if configured; the server is shut down by the caller.
+func (a *Agent) servePSBridge() (*http.Server, error) {
+	c := a.psb.cfg
+	if c.Listen == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", c.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("pscheduler_bridge.listen: %w", err)
+	}
+	scheme := "http"
+	if c.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)
+		if err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("pscheduler_bridge.tls_cert_file: %w", err)
+		}
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+		scheme = "https"
+	}
+	srv := &http.Server{
+		Handler:           psbridge.Handler(c.Path, a.psb.token, int64(c.MaxBody), a.acceptResult, a.psb),
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
+	}
+	go srv.Serve(ln)
+	url := scheme + "://" + ln.Addr().String() + c.Path
+	a.psb.mu.Lock()
+	a.psb.st.HTTP = url
+	a.psb.mu.Unlock()
+	a.log.Info("pscheduler bridge: HTTP archiver endpoint", "url", url, "token_file", c.TokenFile)
+	return srv, nil
+}
+
+// consumePSchedulerTopic reads the Kafka archiver's topic in the bridge's consumer group and
+// commits a record's offset only once the result is spooled (or dead-lettered), so a crash
+// delivers it again and the seen keys make that a duplicate. A Kafka error is logged when it
+// changes and shown in /health; the client keeps trying (a refused credential too: the
+// publisher reports it as refused, the same user).
+func (a *Agent) consumePSchedulerTopic(ctx context.Context) {
+	c := a.psb.cfg
+	conn, err := a.cfg.KafkaConn()
+	var cl *kgo.Client
+	if err == nil {
+		cl, err = conn.NewClient(kgo.ConsumerGroup(c.Group), kgo.ConsumeTopics(c.Topic), kgo.DisableAutoCommit(),
+			kgo.ClientID(a.cfg.Kafka.ClientID+"-psbridge"), kgo.FetchMaxBytes(16<<20))
+	}
+	if err != nil {
+		a.psb.fail(fmt.Errorf("kafka input: %w", err), a.opt.Clock.Now())
+		a.log.Error("pscheduler bridge: no Kafka input", "topic", c.Topic, "err", err)
+		return
+	}
+	defer cl.Close()
+	a.log.Info("pscheduler bridge: consuming the Kafka archiver's topic", "topic", c.Topic, "group", c.Group)
+	last := ""
+	for ctx.Err() == nil {
+		fs := cl.PollRecords(ctx, 500)
+		if ctx.Err() != nil {
+			return
+		}
+		fs.EachError(func(topic string, p int32, err error) {
+			if errors.Is(err, context.Canceled) {
+				return
+			}
+			if msg := err.Error(); msg != last {
+				last = msg
+				a.log.Error("pscheduler bridge: Kafka input", "topic", topic, "partition", p, "err", err)
+			}
+			a.psb.fail(fmt.Errorf("kafka input: %w", err), a.opt.Clock.Now())
+		})
+		if len(fs.Errors()) > 0 && fs.NumRecords() == 0 {
+			sleepCtx(ctx, time.Second)
+			continue
+		}
+		var done []*kgo.Record
+		fs.EachRecord(func(r *kgo.Record) {
+			for ctx.Err() == nil {
+				if _, err := a.acceptResult(r.Value, InputKafka); err == nil {
+					done = append(done, r)
+					return
+				}
+				sleepCtx(ctx, time.Second)
+			}
+		})
+		// commit what was kept, also when stopping half-way through a batch
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		if err := cl.CommitRecords(cctx, done...); err != nil {
+			a.log.Warn("pscheduler bridge: commit failed; those results will be delivered again and found duplicates", "err", err)
+		}
+		cancel()
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

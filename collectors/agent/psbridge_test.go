@@ -1,0 +1,119 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"longhaul/collectors/config"
+	"longhaul/collectors/psbridge"
+	"longhaul/collectors/sample"
+)
+
+// bridgeConfig is an agent that only bridges pScheduler results: no targets, no probes.
+func bridgeConfig(t *testing.T, dir string) *config.Config {
+	t.Helper()
+	for name, v := range map[string]string{"kafka.password": knownPassword, "token": "tok-en"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(v+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "bridge.yaml")
+	body := fmt.Sprintf(`src: psbridge-1
+kafka:
+  bootstrap: [127.0.0.1:1]
+  sasl: {user: psbridge, password_file: %[1]s/kafka.password}
+spool: {dir: %[1]s/spool, max_bytes: 4MiB, segment_bytes: 256KiB}
+health: {listen: "off"}
+schemas_dir: ../../ingest/schemas
+pscheduler_bridge:
+  listen: 127.0.0.1:0
+  token_file: %[1]s/token
+`, dir)
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testing.T) {
+	dir := t.TempDir()
+	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := newMemKafka()
+	a, err := New(bridgeConfig(t, dir), Options{Logger: quiet, Producer: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.acceptResult(result, psbridge.InputHTTP)
+	if err != nil || out.Status != psbridge.Accepted || out.Samples == 0 {
+		t.Fatalf("%+v %v", out, err)
+	}
+	if again, _ := a.acceptResult(result, InputKafka); again.Status != psbridge.Duplicate || again.Key != out.Key {
+		t.Fatalf("the same result again: %+v", again)
+	}
+	bad, err := a.acceptResult([]byte(`{"id":"r2","test":{"type":"rtt"}}`), InputKafka)
+	if err != nil || bad.Status != psbridge.DeadLettered || bad.Reason != "JSON path result: missing" {
+		t.Fatalf("bad: %+v %v", bad, err)
+	}
+	h := a.Health().PSBridge
+	if h.Accepted != 1 || h.Duplicates != 1 || h.DeadLettered != 1 || h.ByInput["http"] != 1 || h.ByInput["kafka"] != 2 || h.Remembered != 1 {
+		t.Errorf("health %+v", *h)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- a.Run(ctx) }()
+	want := out.Samples + 1
+	waitFor(t, mem.changed, "the samples and the dead letter published", func() bool { return len(mem.records()) == want })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var dl deadLetter
+	for _, r := range mem.records() {
+		switch r.Topic {
+		case sample.TopicThroughput:
+			if !strings.Contains(string(r.Key), "|") {
+				t.Errorf("sample keyed %q", r.Key)
+			}
+		case sample.TopicDeadLetter:
+			if err := json.Unmarshal(r.Value, &dl); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			t.Errorf("record on %s", r.Topic)
+		}
+	}
+	if dl.Reason != "pScheduler result from kafka: JSON path result: missing" || dl.Payload != `{"id":"r2","test":{"type":"rtt"}}` || dl.SourceTopic != "longhaul.pscheduler.results" {
+		t.Errorf("dead letter %+v", dl)
+	}
+
+	// a restart remembers what was converted: an archiver's retry after it adds nothing
+	b, err := New(bridgeConfig(t, dir), Options{Logger: quiet, Producer: newMemKafka()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.closeAll()
+	if again, _ := b.acceptResult(result, psbridge.InputHTTP); again.Status != psbridge.Duplicate {
+		t.Errorf("after a restart: %+v", again)
+	}
+}
+
+func TestABridgeWithoutItsTokenFileDoesNotStart(t *testing.T) {
+	dir := t.TempDir()
+	cfg := bridgeConfig(t, dir)
+	os.Remove(filepath.Join(dir, "token"))
+	if _, err := New(cfg, Options{Logger: quiet, Producer: newMemKafka()}); err == nil {
+		t.Fatal("started without its token")
+	}
+}

@@ -1,0 +1,53 @@
+package config
+
+import (
+	"net"
+	"strings"
+)
+
+// validatePSBridge checks the pScheduler bridge's inputs. The HTTP endpoint is authenticated
+// by a token always, and encrypted unless it listens on loopback only: archivers post from
+// other hosts, and a token in clear on the wire is anyone's.
+func validatePSBridge(l *errorList, b *PSBridge) {
+	if !b.Enabled() {
+		if b.TokenFile != "" || b.TLSCertFile != "" || b.TLSKeyFile != "" {
+			l.at("pscheduler_bridge.listen", "required when pscheduler_bridge has HTTP settings (host:port)")
+		}
+		return
+	}
+	if b.Listen != "" {
+		host, _, err := net.SplitHostPort(b.Listen)
+		switch {
+		case err != nil:
+			l.at("pscheduler_bridge.listen", "%q is not host:port", b.Listen)
+		case (b.TLSCertFile == "") != (b.TLSKeyFile == ""):
+			l.at("pscheduler_bridge.tls_key_file", "tls_cert_file and tls_key_file go together")
+		case b.TLSCertFile == "" && !loopback(host):
+			l.at("pscheduler_bridge.tls_cert_file", "required: %q is not a loopback address, and archivers would send their token in clear", b.Listen)
+		}
+		if b.TokenFile == "" {
+			l.at("pscheduler_bridge.token_file", "required with listen: the file holding the token archivers send (Authorization: Bearer TOKEN)")
+		}
+		if !strings.HasPrefix(b.Path, "/") {
+			l.at("pscheduler_bridge.path", "%q must start with /", b.Path)
+		}
+	}
+	if b.MaxBody < 4<<10 || b.MaxBody > 256<<20 {
+		l.at("pscheduler_bridge.max_body", "must be between 4KiB and 256MiB, got %d", b.MaxBody)
+	}
+	if b.Topic != "" && !strings.HasPrefix(b.Group, PSBridgeGroupPrefix) {
+		l.at("pscheduler_bridge.group", "%q must start with %s (the psbridge Kafka user may use only those groups)", b.Group, PSBridgeGroupPrefix)
+	}
+	if b.SeenCapacity < 1000 || b.SeenCapacity > 50_000_000 {
+		l.at("pscheduler_bridge.seen_capacity", "must be between 1000 and 50000000, got %d", b.SeenCapacity)
+	}
+}
+
+// loopback says whether host is a loopback address or localhost.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

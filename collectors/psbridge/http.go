@@ -1,0 +1,99 @@
+package psbridge
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Outcome is what became of one delivered result.
+type Outcome struct {
+	Status  string `json:"status"`            // Accepted, Duplicate or DeadLettered
+	Key     string `json:"key,omitempty"`     // the run's key, when the result had one
+	Samples int    `json:"samples,omitempty"` // samples spooled
+	Reason  string `json:"reason,omitempty"`  // why it was dead-lettered
+}
+
+// The outcomes.
+const (
+	Accepted     = "accepted"      // converted, its samples spooled
+	Duplicate    = "duplicate"     // converted before: nothing added
+	DeadLettered = "dead_lettered" // cannot be converted: kept whole, with the reason, on the dead-letter topic
+)
+
+// Acceptor takes one result: converts it and spools its samples, or dead-letters it. An error
+// means nothing was kept (the spool failed) and the sender should try again.
+type Acceptor func(body []byte, input string) (Outcome, error)
+
+// Refusals counts what the endpoint turned away before reading a result.
+type Refusals interface {
+	Unauthorized()
+	TooLarge()
+}
+
+// InputHTTP names results that came through the HTTP endpoint (dead letters and health say it).
+const InputHTTP = "http"
+
+// Handler is the endpoint pScheduler's HTTP archiver posts (or puts) results to. It wants the
+// token as "Authorization: Bearer TOKEN" and answers:
+//   - 200 with the Outcome as JSON once the result is kept: spooled, a duplicate, or
+//     dead-lettered (a result that cannot be converted is not worth a retry);
+//   - 401 without the right token, 413 for a body over maxBody, 405 for another method;
+//   - 503 when the spool could not take it: the archiver's retry policy sends it again.
+func Handler(path string, token []byte, maxBody int64, accept Acceptor, refused Refusals) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost && r.Method != http.MethodPut {
+			w.Header().Set("Allow", "POST, PUT")
+			http.Error(w, "POST or PUT a pScheduler result", http.StatusMethodNotAllowed)
+			return
+		}
+		if !authorized(r, token) {
+			refused.Unauthorized()
+			w.Header().Set("WWW-Authenticate", `Bearer realm="longhaul pscheduler bridge"`)
+			http.Error(w, "missing or wrong token: send Authorization: Bearer TOKEN (the archiver's _headers)", http.StatusUnauthorized)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			refused.TooLarge()
+			http.Error(w, "result larger than "+humanBytes(maxBody)+" (pscheduler_bridge.max_body)", http.StatusRequestEntityTooLarge)
+			return
+		case err != nil:
+			http.Error(w, "reading the result: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		out, err := accept(body, InputHTTP)
+		if err != nil {
+			http.Error(w, "not kept, try again: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	})
+	return mux
+}
+
+// authorized compares the bearer token in constant time.
+func authorized(r *http.Request, token []byte) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && len(token) > 0 && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), token) == 1
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return itoa(n>>20) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return itoa(n>>10) + " KiB"
+	}
+	return itoa(n) + " bytes"
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,96 @@
+"""pScheduler's archivers into the secured stack: the agent as pScheduler bridge (collectors/psbridge)
+takes results from the Kafka archiver's topic (written over the brokers' mutual-TLS archiver
+listener with the pscheduler certificate, as pScheduler's kafka-python producer does: no key, no
+SASL) and from the HTTP archiver's posts (bearer token, TLS), and publishes them as samples. A
+retried result adds nothing, also across a restart of the bridge; what cannot be converted is a
+dead letter with its reason; the archiver's certificate writes nothing else."""
+import json
+import os
+import time
+import uuid
+
+import pytest
+from confluent_kafka import Producer
+
+import kafka
+from longhaul_contract import CONTRACT
+from psbridge import SECRETS, TOPIC, Bridge, archive, archiver_producer, send
+
+
+def read_all(topic, predicate, want, timeout_s=60):
+    """Every message of topic (from the start) that predicate accepts, once `want` have come and
+    3 s have passed with no more (so a duplicate after them would be seen)."""
+    c = kafka.consumer({"group.id": "it-" + uuid.uuid4().hex, "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    c.subscribe([topic])
+    got, deadline, quiet_until = [], time.time() + timeout_s, None
+    try:
+        while time.time() < deadline and (quiet_until is None or time.time() < quiet_until):
+            m = c.poll(0.5)
+            if m is None or m.error():
+                continue
+            msg = json.loads(m.value())
+            if predicate(msg):
+                got.append(msg)
+                if len(got) >= want:
+                    quiet_until = time.time() + 3
+    finally:
+        c.close()
+    return got
+
+
+@pytest.fixture
+def bridge(tmp_path):
+    b = Bridge(tmp_path)
+    b.start()
+    yield b
+    if b.proc.poll() is None:
+        b.stop()
+
+
+def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
+    src, dst = f"{run_tag}-ps", f"{run_tag}-far"
+    tput, trace, rtt = (archive("throughput", "iperf3-tcp-2streams-tbf20mbit", src, dst),
+                        archive("path", "traceroute-ecmp-3-hops", src, dst), archive("rtt", "ping-diags-command-line", src, dst))
+    junk = {"id": run_tag, "note": "not a result"}
+    p = archiver_producer()
+    for msg in (tput, trace, tput, junk):  # the throughput result twice: the archiver's retry
+        assert send(p, TOPIC, json.dumps(msg).encode()) is None
+    r = bridge.post(rtt)
+    assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
+    assert bridge.post(rtt).json()["status"] == "duplicate"
+    assert bridge.post(rtt, token="wrong").status_code == 401
+    h = bridge.wait(lambda h: h["by_input"].get("kafka", 0) >= 4, "the four Kafka messages taken")
+    assert (h["accepted"], h["duplicates"], h["dead_lettered"], h["unauthorized"]) == (3, 2, 1, 1), h
+
+    # each result's samples, once, on the raw topics, with the link and run from the result itself
+    runs = {"pscheduler-" + m["id"] for m in (tput, trace, rtt)}
+    samples = []
+    for role in ("raw.throughput", "raw.path", "raw.rtt"):
+        samples += read_all(CONTRACT.topic(role), lambda m: m.get("src") == src, 1)
+    assert {s["run_id"] for s in samples} == runs
+    assert len(samples) == h["samples"], f"{len(samples)} samples on Kafka, the bridge spooled {h['samples']}"
+    keys = [json.dumps(s, sort_keys=True) for s in samples]
+    assert len(set(keys)) == len(keys), "a sample was published twice"
+    assert all(s["dst"] == dst and s["probe_id"].startswith("pscheduler-") for s in samples)
+
+    dead = read_all(CONTRACT.topic("dead_letter"), lambda m: run_tag in m.get("payload", ""), 1)
+    assert len(dead) == 1 and dead[0]["source_topic"] == TOPIC
+    assert dead[0]["reason"].startswith("pScheduler result from kafka: ") and "test.type" in dead[0]["reason"]
+
+    # a restart remembers: the archiver's retry of a result converted before adds nothing
+    bridge.stop()
+    bridge.start()
+    assert bridge.post(rtt).json()["status"] == "duplicate"
+    assert send(p, TOPIC, json.dumps(trace).encode()) is None
+    bridge.wait(lambda h: h["duplicates"] >= 2, "the retried trace found a duplicate after the restart")
+    assert bridge.health()["accepted"] == 0
+
+
+def test_the_archiver_certificate_writes_only_its_topic(run_tag):
+    err = send(archiver_producer(), CONTRACT.topic("raw.throughput"), b'{"forged": true}')
+    assert err is not None and "TOPIC_AUTHORIZATION_FAILED" in str(err), err
+    # and a client without a certificate does not get in at all
+    p = Producer({"bootstrap.servers": os.environ["LONGHAUL_KAFKA_ARCHIVER"], "security.protocol": "SSL",
+                  "ssl.ca.location": str(SECRETS / "ca.crt"), "message.timeout.ms": 8000})
+    err = send(p, TOPIC, b"{}")
+    assert err is not None, "a client without a certificate wrote to the archivers' topic"

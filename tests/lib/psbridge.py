@@ -1,0 +1,130 @@
+"""The agent as pScheduler bridge, as the tests and the benchmark run it: `longhaul-probe run` with only
+a pscheduler_bridge section, as the psbridge Kafka user, against the native stack; pScheduler's
+Kafka archiver as it connects (SSL with its certificate, no SASL, no key); golden archive messages
+of the parsers with a fresh run id and a link of the caller's."""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+import uuid
+
+import requests
+from confluent_kafka import Producer
+
+import stack
+from longhaul_contract import CONTRACT
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SECRETS = pathlib.Path(os.environ["LONGHAUL_SECRETS_DIR"])
+GOLDEN = ROOT / "collectors" / "probes"
+TOPIC = CONTRACT.topic("pscheduler.results")
+HTTP_PORT, HEALTH_PORT = 19196, 19273  # the bridge's, beside the stack's ports
+
+
+def archive(kind, case, src, dst):
+    """A golden archive message with a fresh run id and the test's own link."""
+    msg = json.loads((GOLDEN / kind / "testdata" / "pscheduler" / case / "input.json").read_text())
+    msg["id"] = str(uuid.uuid4())
+    spec = msg["test"].setdefault("spec", {})
+    spec["source"], spec["dest"] = src, dst
+    msg["participants"] = [src]
+    return msg
+
+
+def archiver_producer():
+    """pScheduler's Kafka archiver as it connects: SSL with its client certificate, no SASL."""
+    cert = SECRETS / "pscheduler"
+    return Producer({"bootstrap.servers": os.environ["LONGHAUL_KAFKA_ARCHIVER"], "security.protocol": "SSL",
+                     "ssl.ca.location": str(SECRETS / "ca.crt"), "ssl.certificate.location": f"{cert}.crt",
+                     "ssl.key.location": f"{cert}.key", "acks": "all"})
+
+
+def send(producer, topic, value):
+    errors = []
+    producer.produce(topic, value=value, on_delivery=lambda err, _m: errors.append(err))
+    producer.flush(30)
+    return errors[0] if errors else "not delivered"
+
+
+class Bridge:
+    """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user."""
+
+    def __init__(self, tmp, fsync="always"):
+        self.tmp = tmp
+        stack.run("ensure_cert psbridge-http")
+        (tmp / "token").write_text(uuid.uuid4().hex + "\n")
+        (tmp / "token").chmod(0o600)
+        self.token = (tmp / "token").read_text().strip()
+        (tmp / "bridge.yaml").write_text(f"""src: psbridge-it
+kafka:
+  bootstrap: [{os.environ['LONGHAUL_KAFKA']}]
+  security: sasl_ssl
+  tls: {{ca_file: {SECRETS}/ca.crt}}
+  sasl: {{user: psbridge, password_file: {SECRETS}/kafka-psbridge.password}}
+spool: {{dir: {tmp}/spool, fsync: {fsync}}}
+health: {{listen: "127.0.0.1:{HEALTH_PORT}"}}
+schemas_dir: {ROOT}/ingest/schemas
+pscheduler_bridge:
+  listen: 127.0.0.1:{HTTP_PORT}
+  tls_cert_file: {SECRETS}/psbridge-http.crt
+  tls_key_file: {SECRETS}/psbridge-http.key
+  token_file: {tmp}/token
+  topic: {TOPIC}
+  group: longhaul-psbridge-it
+""")
+        self.proc = None
+
+    def start(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
+        self.log = open(self.tmp / "bridge.log", "ab")
+        self.proc = subprocess.Popen([str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(self.tmp / "bridge.yaml")],
+                                     stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        try:
+            self._await_up()
+        except BaseException:
+            self.stop(signal.SIGKILL)
+            raise
+
+    def _await_up(self):
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            assert self.proc.poll() is None, (self.tmp / "bridge.log").read_text()
+            try:
+                if requests.get(self.health_url, timeout=5).json()["kafka"]["connected"]:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.3)
+        raise AssertionError("the bridge did not come up:\n" + (self.tmp / "bridge.log").read_text()[-3000:])
+
+    def stop(self, sig=signal.SIGTERM):
+        self.proc.send_signal(sig)
+        self.proc.wait(30)
+        self.log.close()
+
+    health_url = f"http://127.0.0.1:{HEALTH_PORT}/health"
+
+    def health(self):
+        return requests.get(self.health_url, timeout=5).json()["pscheduler_bridge"]
+
+    url = f"https://127.0.0.1:{HTTP_PORT}/pscheduler/results"
+    ca = str(SECRETS / "ca.crt")
+
+    def headers(self, token=None):
+        """The HTTP archiver's _headers: its token, JSON."""
+        return {"Authorization": f"Bearer {token or self.token}", "Content-Type": "application/json"}
+
+    def post(self, msg, token=None):
+        """One result posted as the HTTP archiver does (a connection of its own)."""
+        return requests.post(self.url, data=json.dumps(msg), headers=self.headers(token), verify=self.ca, timeout=30)
+
+    def wait(self, cond, what, timeout_s=60):
+        deadline = time.time() + timeout_s
+        while time.time() < deadline:
+            h = self.health()
+            if cond(h):
+                return h
+            time.sleep(0.5)
+        raise AssertionError(f"bridge: {what}; health {h}")
