@@ -245,8 +245,12 @@ def test_the_kafka_cluster_is_secured_like_the_native_broker():
     kafka = one("Kafka", "longhaul")["spec"]["kafka"]
     assert kafka["authorization"]["type"] == "simple"
     for listener in kafka["listeners"]:
-        assert listener["tls"] is True and listener["authentication"]["type"] == "scram-sha-512", listener["name"]
+        # TLS everywhere, and a login: a SCRAM password, or a certificate of the clients CA
+        assert listener["tls"] is True and listener["authentication"]["type"] in ("scram-sha-512", "tls"), listener["name"]
     assert not any(k.startswith("allow.everyone") or k == "super.users" for k in kafka.get("config", {}))
+    # every user can log in somewhere: SCRAM users on a SCRAM listener, certificate users on a mutual-TLS one
+    logins = {lst["authentication"]["type"] for lst in kafka["listeners"]}
+    assert {u["spec"]["authentication"]["type"] for u in docs("KafkaUser")} <= logins
 
 
 # --- what the workloads mount and read -----------------------------------------------------------
@@ -374,9 +378,10 @@ def test_no_secret_value_is_written_in_a_manifest_or_values_file():
                     # a file's path, or the key of a Secret: never the value itself
                     assert isinstance(value, str) and (value.startswith("/") or re.fullmatch(r"[\w.-]+", value)), \
                         f"{f}: {key}: {value}"
-            for c in (c for pod in pod_specs().values() for c in pod["containers"]):
-                for e in c.get("env", []):
-                    assert not re.search(r"PASSWORD$|TOKEN$", e["name"]), f"{f}: {e['name']} holds a secret: give its _FILE"
+    for workload, pod in pod_specs().items():
+        for c in pod["containers"]:
+            for e in c.get("env", []):
+                assert not re.search(r"PASSWORD$|TOKEN$", e["name"]), f"{workload}: {e['name']} holds a secret: give its _FILE"
 
 
 def walk(node, key=None):
@@ -502,13 +507,35 @@ def longhaul_settings():
 
 @pytest.mark.parametrize("workload", sorted(pod_specs()))
 def test_every_environment_variable_is_one_its_program_reads(workload):
-    telegraf = set(re.findall(r"\$\{(LONGHAUL_\w+)", (ROOT / "ingest/telegraf/telegraf.conf").read_text()))
-    alerting = set(re.findall(r"\$\{(LONGHAUL_\w+)\}", (ROOT / "alerting/alertmanager.yml").read_text()))
-    known = {"telegraf": telegraf, "alertmanager": alerting}.get(workload, longhaul_settings())
+    known = {"telegraf": TELEGRAF_VARS, "alertmanager": ALERTING_VARS}.get(workload, longhaul_settings())
     for c in pod_specs()[workload]["containers"]:
         assert set(env_of(c)) <= known
-    if workload == "alertmanager":
-        assert alerting <= set(one("ConfigMap", "longhaul-alert-settings")["data"]) | set(env_of(c))
+
+
+TELEGRAF_VARS = set(re.findall(r"\$\{(LONGHAUL_\w+)", (ROOT / "ingest/telegraf/telegraf.conf").read_text()))
+ALERTING_VARS = set(re.findall(r"\$\{(LONGHAUL_\w+)\}", (ROOT / "alerting/alertmanager.yml").read_text()))
+
+
+def test_every_variable_of_telegraf_conf_and_alertmanager_yml_is_given():
+    [telegraf] = pod_specs()["telegraf"]["containers"]
+    from_files = set(re.findall(r"(LONGHAUL_\w+)=\"\$\(cat ", telegraf["command"][-1]))
+    assert TELEGRAF_VARS == set(env_of(telegraf)) | from_files
+    [am] = pod_specs()["alertmanager"]["containers"]
+    assert ALERTING_VARS <= set(one("ConfigMap", "longhaul-alert-settings")["data"]) | set(env_of(am))
+
+
+def test_grafanas_datasources_find_their_variables_and_files(created):
+    grafana = helm_values("grafana")
+    mounts = {m["mountPath"]: m for m in grafana["extraSecretMounts"]}
+    text = "".join(p.read_text() for p in (ROOT / "dashboards/provisioning/datasources").glob("*.yaml"))
+    variables = set(re.findall(r"\$([A-Z][A-Z0-9_]+)", text))
+    assert variables and variables <= set(grafana["env"])
+    files = re.findall(r"\$__file\{([^}]+)\}", text)
+    assert files
+    for path in files:
+        mount = mounts.get(path) or next(m for p, m in mounts.items() if path.startswith(p + "/"))
+        key = mount.get("subPath") or path.rpartition("/")[2]
+        assert key in created[("secret", mount["secretName"])], path
 
 
 # --- versions, Helm values, coverage of the stack ------------------------------------------------

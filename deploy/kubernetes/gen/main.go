@@ -97,9 +97,10 @@ func topics(f *setup.TopicsFile, minPartitions int) []byte {
 	return b.Bytes()
 }
 
-// users are the KafkaUsers of every service role. admin has none: on Kubernetes topics and users
-// are the Strimzi operators' work, not `longhaul setup`'s, and nobody needs a super user's
-// password. Agents get theirs one by one (-agent).
+// users are the KafkaUsers of every service role, and of the roles that authenticate by
+// certificate (setup.CertPrincipals: pScheduler's Kafka archiver, on the archiver listener). admin
+// has none: on Kubernetes topics and users are the Strimzi operators' work, not `longhaul setup`'s,
+// and nobody needs a super user's password. Agents get theirs one by one (-agent).
 func users() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, header, "operator/setup/principals.go")
@@ -109,15 +110,24 @@ func users() []byte {
 		}
 		user(&b, p)
 	}
+	for _, p := range setup.CertPrincipals {
+		user(&b, p)
+	}
 	return b.Bytes()
 }
 
-// user is one KafkaUser: SCRAM-SHA-512 (the User Operator makes the password and keeps it in the
-// Secret of the user's name, key `password`) and one ACL per resource name of each grant.
+// user is one KafkaUser and one ACL per resource name of each grant. SCRAM-SHA-512: the User
+// Operator makes the password and keeps it in the Secret of the user's name, key `password`. A
+// certificate principal gets `tls`: the User Operator issues a certificate with CN=<name>, signed by
+// the clients CA, in that Secret (user.crt, user.key).
 func user(b *bytes.Buffer, principal string) {
+	auth := "scram-sha-512"
+	if slices.Contains(setup.CertPrincipals, principal) {
+		auth = "tls"
+	}
 	fmt.Fprintf(b, "---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n")
 	fmt.Fprintf(b, "  name: %s\n  labels:\n    strimzi.io/cluster: %s\n", principal, cluster)
-	fmt.Fprintf(b, "spec:\n  authentication:\n    type: scram-sha-512\n  authorization:\n    type: simple\n    acls:\n")
+	fmt.Fprintf(b, "spec:\n  authentication:\n    type: %s\n  authorization:\n    type: simple\n    acls:\n", auth)
 	for _, g := range setup.Grants(principal) {
 		pattern := "literal"
 		if g.Prefixed {
