@@ -46,11 +46,11 @@ def load(path):
     return [d for d in yaml.safe_load_all(path.read_text()) if d]
 
 
-DOCS = [(f, i, d) for f in KUSTOMIZATION["resources"] for i, d in enumerate(load(KDIR / f))]
+DOCS = [(f, d) for f in KUSTOMIZATION["resources"] for d in load(KDIR / f)]
 
 
 def docs(kind=None):
-    return [d for _, _, d in DOCS if kind is None or d["kind"] == kind]
+    return [d for _, d in DOCS if kind is None or d["kind"] == kind]
 
 
 def one(kind, name):
@@ -108,7 +108,7 @@ def errors(doc):
     return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(doc)]
 
 
-@pytest.mark.parametrize("doc", [pytest.param(d, id=f"{f}:{d['kind']}/{d['metadata']['name']}") for f, _, d in DOCS])
+@pytest.mark.parametrize("doc", [pytest.param(d, id=f"{f}:{d['kind']}/{d['metadata']['name']}") for f, d in DOCS])
 def test_every_manifest_validates_against_its_schema(doc):
     assert errors(doc) == []
 
@@ -329,8 +329,10 @@ def created(tmp_path_factory):
 
 
 def strimzi_secrets():
-    """Secrets Strimzi makes: one per KafkaUser (key password), and the cluster CA."""
-    out = {("secret", u["metadata"]["name"]): {"password", "sasl.jaas.config"} for u in docs("KafkaUser")}
+    """Secrets Strimzi makes: one per KafkaUser (its password, or its certificate), and the cluster CA."""
+    keys = {"scram-sha-512": {"password", "sasl.jaas.config"},
+            "tls": {"ca.crt", "user.crt", "user.key", "user.p12", "user.password"}}
+    out = {("secret", u["metadata"]["name"]): keys[u["spec"]["authentication"]["type"]] for u in docs("KafkaUser")}
     out[("secret", STRIMZI_CA)] = {"ca.crt", "ca.p12", "ca.password"}
     return out
 
