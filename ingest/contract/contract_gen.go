@@ -153,4 +153,10 @@ const (
 	// Flink job compares it with the broker's append time (raw topics are LogAppendTime) to judge the
 	// agent's clock against clock_skew_tolerance_s.
 	HeaderSentMs = "longhaul-sent-ms"
+	// HeaderHistory: Set (value "1") by `longhaul import` on the samples it backfills from archives
+	// and saved outputs. The Flink job gives such a sample no place in event time (it never moves the
+	// watermark, and no window counts it) and its throughput collapse detector learns the link's
+	// baseline from it without judging it, so old samples are neither dropped as late nor make live
+	// samples late, and raise no alert.
+	HeaderHistory = "longhaul-history"
 )

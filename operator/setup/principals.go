@@ -24,6 +24,8 @@ const (
 	// PSBridge is the agent as pScheduler bridge (collectors/psbridge): reads the archivers'
 	// topic, writes samples like an agent.
 	PSBridge = "psbridge"
+	// Importer is `longhaul import`: writes backfilled samples like an agent.
+	Importer = "importer"
 	// PScheduler is pScheduler's Kafka archiver: it speaks PLAINTEXT or SSL only, no SASL, so
 	// it authenticates by certificate (CN=pscheduler) on the brokers' archiver listener and
 	// may only write the archivers' topic.
@@ -48,7 +50,7 @@ var Services = []string{Admin, Flink, Telegraf, Operator}
 
 // OptionalServices are made like Services when their secret file exists, and skipped (said so)
 // when it does not: a deployment that runs no watchdog needs no credential for it.
-var OptionalServices = []string{Watchdog, Alerter, PSBridge}
+var OptionalServices = []string{Watchdog, Alerter, PSBridge, Importer}
 
 // CertPrincipals authenticate by certificate, not SCRAM: `longhaul setup` grants their ACLs only.
 var CertPrincipals = []string{PScheduler}
@@ -127,7 +129,7 @@ func Grants(principal string) []Grant {
 		return []Grant{topics(false, write, contract.TopicPschedulerResults)}
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
-	case strings.HasPrefix(principal, AgentPrefix):
+	case strings.HasPrefix(principal, AgentPrefix), principal == Importer:
 		return []Grant{
 			topics(true, write, RawPrefix),
 			topics(false, write, contract.TopicDeadLetter),

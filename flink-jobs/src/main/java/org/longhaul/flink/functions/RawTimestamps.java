@@ -12,7 +12,8 @@ import org.longhaul.flink.records.RawMessage;
  * letter; it gets {@link Long#MIN_VALUE} so that it never moves the watermark (a Kafka produce
  * time would push it to "now" and make a replay of older samples late). So does a message whose
  * clock {@link ClockSkew} judges skewed: an agent's clock an hour ahead must not make every other
- * link's samples late (it becomes a dead letter too, in ValidateFunction).
+ * link's samples late (it becomes a dead letter too, in ValidateFunction). A backfilled sample
+ * ({@link History}) gets none either: its ts is its own, its event time is no one's.
  */
 public final class RawTimestamps implements SerializableTimestampAssigner<RawMessage> {
     private static final long serialVersionUID = 1L;
@@ -25,6 +26,9 @@ public final class RawTimestamps implements SerializableTimestampAssigner<RawMes
 
     @Override
     public long extractTimestamp(RawMessage message, long recordTimestamp) {
+        if (message.history()) {
+            return History.TIMESTAMP;
+        }
         return message.eventTs() != null && !clock.skewed(message) ? message.eventTs() : Long.MIN_VALUE;
     }
 

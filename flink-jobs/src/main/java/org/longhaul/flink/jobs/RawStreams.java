@@ -18,10 +18,13 @@ import org.longhaul.flink.records.ThroughputSample;
 
 /**
  * Wiring: each raw source with the shared watermark strategy, what an agent sent twice dropped,
- * validated into typed streams.
+ * validated into typed streams; beside them the backfilled throughput samples ({@code
+ * throughputHistory}, see functions/History). Backfilled traces, pings and host snapshots are not
+ * used: their baselines learn live within the hour.
  */
 public record RawStreams(
         DataStream<ThroughputSample> throughput,
+        DataStream<ThroughputSample> throughputHistory,
         DataStream<PathSample> path,
         DataStream<RttSample> rtt,
         DataStream<HostSnapshot> host,
@@ -39,7 +42,8 @@ public record RawStreams(
                 .union(path.getSideOutput(ValidateFunction.DEAD_LETTERS),
                         rtt.getSideOutput(ValidateFunction.DEAD_LETTERS),
                         host.getSideOutput(ValidateFunction.DEAD_LETTERS));
-        return new RawStreams(throughput, path, rtt, host, dead);
+        return new RawStreams(throughput, throughput.getSideOutput(ValidateFunction.history(ThroughputSample.class)),
+                path, rtt, host, dead);
     }
 
     private static <T> SingleOutputStreamOperator<T> validated(

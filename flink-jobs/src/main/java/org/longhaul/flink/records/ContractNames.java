@@ -73,4 +73,13 @@ public final class ContractNames {
      * LogAppendTime) to judge the agent's clock against clock_skew_tolerance_s.
      */
     public static final String HEADER_SENT_MS = "longhaul-sent-ms";
+
+    /**
+     * Record header history: Set (value "1") by `longhaul import` on the samples it backfills from
+     * archives and saved outputs. The Flink job gives such a sample no place in event time (it
+     * never moves the watermark, and no window counts it) and its throughput collapse detector
+     * learns the link's baseline from it without judging it, so old samples are neither dropped as
+     * late nor make live samples late, and raise no alert.
+     */
+    public static final String HEADER_HISTORY = "longhaul-history";
 }

@@ -14,7 +14,8 @@ import org.apache.kafka.common.record.TimestampType;
  * bytes are kept as they are: parsing them directly is cheaper than decoding a String first.
  * The record's two clocks come along: the broker's append time (only on a LogAppendTime topic: a
  * CreateTime timestamp is the producer's clock, which is what is being judged) and the agent's
- * send time from header {@value ContractNames#HEADER_SENT_MS}.
+ * send time from header {@value ContractNames#HEADER_SENT_MS}; and whether header {@value
+ * ContractNames#HEADER_HISTORY} marks it as a backfilled sample.
  */
 public final class RawKafkaDeserializer implements KafkaRecordDeserializationSchema<RawMessage> {
     private static final long serialVersionUID = 1L;
@@ -22,7 +23,8 @@ public final class RawKafkaDeserializer implements KafkaRecordDeserializationSch
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawMessage> out) {
         out.collect(RawMessage.of(record.topic(), record.partition(), record.offset(), record.value())
-                .withClocks(brokerMs(record), sentMs(record.headers().lastHeader(ContractNames.HEADER_SENT_MS))));
+                .withClocks(brokerMs(record), sentMs(record.headers().lastHeader(ContractNames.HEADER_SENT_MS)))
+                .withHistory(history(record.headers().lastHeader(ContractNames.HEADER_HISTORY))));
     }
 
     /** The broker's append time of the record, or null when the topic keeps the producer's time. */
@@ -41,6 +43,12 @@ public final class RawKafkaDeserializer implements KafkaRecordDeserializationSch
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /** Whether a history header says "1": a sample `longhaul import` backfilled. */
+    static boolean history(Header header) {
+        return header != null && header.value() != null
+                && "1".equals(new String(header.value(), StandardCharsets.US_ASCII).trim());
     }
 
     @Override

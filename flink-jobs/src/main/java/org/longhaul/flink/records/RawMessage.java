@@ -16,19 +16,28 @@ import java.util.Objects;
  * sentMs}, the agent's clock when it produced the record (header sent_ms of the contract). Each is
  * null when unknown: a replay or a bounded source has no broker, an older agent or another
  * producer sets no header.
+ *
+ * <p>{@code history}: the record carries the contract's history header (header history: a sample
+ * {@code longhaul import} backfilled), so it has no place in event time ({@link
+ * org.longhaul.flink.functions.History}).
  */
 public record RawMessage(String sourceTopic, Integer partition, Long offset, Long eventTs, Long brokerMs, Long sentMs,
-                         byte[] payload) implements Serializable {
+                         boolean history, byte[] payload) implements Serializable {
 
     /** A message without the broker's or the sender's clock (replay, bounded sources, tests). */
     public static RawMessage of(String sourceTopic, Integer partition, Long offset, byte[] payload) {
         byte[] bytes = payload == null ? new byte[0] : payload;
-        return new RawMessage(sourceTopic, partition, offset, Json.peekTs(bytes), null, null, bytes);
+        return new RawMessage(sourceTopic, partition, offset, Json.peekTs(bytes), null, null, false, bytes);
     }
 
     /** This message with the broker's append time and the agent's send time (either may be null). */
     public RawMessage withClocks(Long brokerMs, Long sentMs) {
-        return new RawMessage(sourceTopic, partition, offset, eventTs, brokerMs, sentMs, payload);
+        return new RawMessage(sourceTopic, partition, offset, eventTs, brokerMs, sentMs, history, payload);
+    }
+
+    /** This message marked as history (or not): a backfilled sample. */
+    public RawMessage withHistory(boolean history) {
+        return new RawMessage(sourceTopic, partition, offset, eventTs, brokerMs, sentMs, history, payload);
     }
 
     public static RawMessage of(String sourceTopic, Integer partition, Long offset, String payload) {
@@ -58,17 +67,17 @@ public record RawMessage(String sourceTopic, Integer partition, Long offset, Lon
         return o instanceof RawMessage m && Objects.equals(sourceTopic, m.sourceTopic)
                 && Objects.equals(partition, m.partition) && Objects.equals(offset, m.offset)
                 && Objects.equals(eventTs, m.eventTs) && Objects.equals(brokerMs, m.brokerMs)
-                && Objects.equals(sentMs, m.sentMs) && Arrays.equals(payload, m.payload);
+                && Objects.equals(sentMs, m.sentMs) && history == m.history && Arrays.equals(payload, m.payload);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(sourceTopic, partition, offset, eventTs, brokerMs, sentMs, Arrays.hashCode(payload));
+        return Objects.hash(sourceTopic, partition, offset, eventTs, brokerMs, sentMs, history, Arrays.hashCode(payload));
     }
 
     @Override
     public String toString() {
         return "RawMessage[" + sourceTopic + "/" + partition + "@" + offset + ", ts=" + eventTs + ", broker=" + brokerMs
-                + ", sent=" + sentMs + ", " + text() + "]";
+                + ", sent=" + sentMs + (history ? ", history" : "") + ", " + text() + "]";
     }
 }

@@ -31,4 +31,13 @@ class RawTimestampsTest {
     void aMessageWithoutTsCannotEither() {
         assertEquals(Long.MIN_VALUE, assigner.extractTimestamp(RawMessage.of("t", 0, 1L, "not json"), BROKER));
     }
+
+    /** A backfilled sample keeps its ts but takes no place in event time, however recent. */
+    @Test
+    void aBackfilledSampleHasNoEventTime() {
+        RawMessage old = ping(BROKER - 30 * 24 * HOUR, BROKER, BROKER).withHistory(true);
+        assertEquals(History.TIMESTAMP, assigner.extractTimestamp(old, BROKER));
+        assertEquals(BROKER - 30 * 24 * HOUR, old.eventTs());
+        assertEquals(History.TIMESTAMP, assigner.extractTimestamp(ping(BROKER - HOUR, BROKER, BROKER).withHistory(true), BROKER));
+    }
 }

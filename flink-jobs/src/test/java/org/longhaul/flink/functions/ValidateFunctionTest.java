@@ -82,4 +82,21 @@ class ValidateFunctionTest {
         Out out = validate(bad);
         assertTrue(out.deadLetters().get(0).reason().startsWith("not a valid " + Contract.RTT), out.deadLetters().get(0).reason());
     }
+
+    /** A valid backfilled sample goes to the history side output, an invalid one is a dead letter all the same. */
+    @Test
+    void aBackfilledSampleGoesToTheHistoryOutput() throws Exception {
+        var fn = new ValidateFunction<>(Contract.RTT, RttSample.class, null, new ClockSkew(ClockSkew.contractTolerance()));
+        try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
+            h.open();
+            h.processElement(ping(BROKER - 40 * 24 * HOUR, BROKER, BROKER).withHistory(true), History.TIMESTAMP);
+            h.processElement(RawMessage.of("longhaul.raw.rtt", 0, 2L, "{}").withHistory(true), History.TIMESTAMP);
+            h.processElement(ping(BROKER - 1_000, BROKER, BROKER), BROKER - 1_000);
+            var history = h.getSideOutput(ValidateFunction.history(RttSample.class));
+            assertEquals(1, history.size());
+            assertEquals(BROKER - 40 * 24 * HOUR, history.peek().getValue().ts());
+            assertEquals(1, h.extractOutputValues().size(), "only the live sample goes on");
+            assertEquals(1, h.getSideOutput(ValidateFunction.DEAD_LETTERS).size());
+        }
+    }
 }

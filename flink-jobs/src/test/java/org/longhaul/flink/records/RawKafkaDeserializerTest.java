@@ -1,6 +1,8 @@
 package org.longhaul.flink.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.charset.StandardCharsets;
@@ -20,7 +22,14 @@ class RawKafkaDeserializerTest {
     private static final byte[] VALUE = "{\"ts\":1764000000000}".getBytes(StandardCharsets.UTF_8);
 
     private static RawMessage read(TimestampType type, String sent) {
+        return read(type, sent, null);
+    }
+
+    private static RawMessage read(TimestampType type, String sent, String history) {
         RecordHeaders headers = new RecordHeaders();
+        if (history != null) {
+            headers.add(new RecordHeader(ContractNames.HEADER_HISTORY, history.getBytes(StandardCharsets.US_ASCII)));
+        }
         if (sent != null) {
             headers.add(new RecordHeader(ContractNames.HEADER_SENT_MS, sent.getBytes(StandardCharsets.US_ASCII)));
         }
@@ -61,5 +70,14 @@ class RawKafkaDeserializerTest {
         assertNull(read(TimestampType.LOG_APPEND_TIME, null).sentMs());
         assertNull(read(TimestampType.LOG_APPEND_TIME, "yesterday").sentMs());
         assertNull(read(TimestampType.LOG_APPEND_TIME, "-5").sentMs());
+    }
+
+    /** Only a history header saying 1 marks a backfilled sample. */
+    @Test
+    void aHistoryHeaderMarksABackfilledSample() {
+        assertTrue(read(TimestampType.LOG_APPEND_TIME, null, "1").history());
+        assertFalse(read(TimestampType.LOG_APPEND_TIME, null, "0").history());
+        assertFalse(read(TimestampType.LOG_APPEND_TIME, null, "yes").history());
+        assertFalse(read(TimestampType.LOG_APPEND_TIME, "1764000003600").history());
     }
 }

@@ -37,4 +37,19 @@ public final class RobustStats {
         out[keep] = x;
         return out;
     }
+
+    /**
+     * {@code x} put before {@code values} as their oldest, when there is room for it (fewer than
+     * {@code max}); else {@code values} unchanged. Backfilled runs, sent newest first, fill a
+     * history from the recent end back, and never push out what was measured live.
+     */
+    public static double[] prepend(double[] values, double x, int max) {
+        if (values.length >= max) {
+            return values;
+        }
+        double[] out = new double[values.length + 1];
+        out[0] = x;
+        System.arraycopy(values, 0, out, 1, values.length);
+        return out;
+    }
 }

@@ -7,6 +7,7 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.longhaul.flink.functions.History;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
@@ -17,6 +18,9 @@ import org.longhaul.flink.records.ThroughputSample;
  * 20 Mbit/s and a 10 Gbit/s link are judged alike. See {@link CollapseParams} for the rule; low
  * runs never enter the history, one alert per episode, a recovery event closes it (same
  * episode_id). State is dropped after the state TTL without runs.
+ *
+ * <p>Backfilled runs ({@link History}, {@code longhaul import}) only fill the history, never
+ * judged and never alerting: {@link #learn}.
  */
 public final class ThroughputCollapseDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
     private static final long serialVersionUID = 1L;
@@ -43,9 +47,15 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         if (!run.succeeded()) {
             return;
         }
-        cleanup.touch(ctx.timerService(), run.ts());
         CollapseState s = state.value() == null ? new CollapseState() : state.value();
         double x = run.bitsPerSecond();
+        if (History.is(ctx.timestamp())) {
+            // a backfilled run: the key lives a TTL from the newer of its ts and the live clock
+            cleanup.touch(ctx.timerService(), Math.max(run.ts(), ctx.timerService().currentWatermark()));
+            state.update(learn(s, x));
+            return;
+        }
+        cleanup.touch(ctx.timerService(), run.ts());
         if (s.inEpisode) {
             duringEpisode(s, run, x, out);
         } else if (s.history.length < p.minHistory()) {
@@ -56,11 +66,33 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         state.update(s);
     }
 
+    /**
+     * A backfilled run enters the history while it has room ({@link RobustStats#prepend}: the
+     * import sends a link's runs newest first), unless the history is long enough to judge it
+     * and it would be low: an old collapse must not drag the baseline down. Nothing is emitted,
+     * and an open episode is left alone.
+     */
+    CollapseState learn(CollapseState s, double x) {
+        if (s.inEpisode) {
+            return s;
+        }
+        if (s.history.length >= p.minHistory() && low(s.history, x)) {
+            return s;
+        }
+        s.history = RobustStats.prepend(s.history, x, p.history());
+        return s;
+    }
+
+    /** Whether x is low against the history: k sigma and the drop below its median. */
+    private boolean low(double[] history, double x) {
+        double median = RobustStats.median(history);
+        return x < median - p.k() * RobustStats.sigma(history) && x <= (1 - p.drop()) * median;
+    }
+
     private void judge(CollapseState s, ThroughputSample run, double x, Collector<Event> out) {
         double median = RobustStats.median(s.history);
         double sigma = RobustStats.sigma(s.history);
-        boolean low = x < median - p.k() * sigma && x <= (1 - p.drop()) * median;
-        if (!low) {
+        if (!low(s.history, x)) {
             s.history = RobustStats.append(s.history, x, p.history());
             s.lowRuns = 0;
             s.lowSum = 0;

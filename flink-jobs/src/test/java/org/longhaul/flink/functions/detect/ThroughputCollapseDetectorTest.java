@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.longhaul.flink.functions.History;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.ThroughputSample;
@@ -130,5 +131,58 @@ class ThroughputCollapseDetectorTest {
             assertEquals(0, h.timers());
             assertEquals(0, h.stateEntries());
         }
+    }
+
+    /** Backfilled run summaries, newest first as `longhaul import` sends them, one per hour before T0. */
+    private static void backfill(Harness<ThroughputSample> h, double... bps) throws Exception {
+        for (int i = 0; i < bps.length; i++) {
+            long ts = T0 - (i + 1) * HOUR;
+            h.add(Samples.throughput(Samples.summary(SRC, DST, "old" + i, ts, bps[i])), History.TIMESTAMP);
+        }
+    }
+
+    @Test
+    void shouldJudgeTheFirstLiveRunAgainstABackfilledBaselineAndNeverAlertOnHistory() throws Exception {
+        try (var h = harness()) {
+            double[] old = new double[12];
+            for (int i = 0; i < old.length; i++) {
+                old[i] = i == 11 ? 20e6 : 100e6 + i * 1e6; // an old collapse, judged once 10 runs are known: never alerts, never enters
+            }
+            backfill(h, old);
+            assertEquals(List.of(), h.events(), "history raises nothing, not even its old collapse");
+            List<Event> alert = feed(h, 2e6);
+            assertEquals(1, alert.size(), "the first live run is judged at once: the baseline came from history");
+            assertEquals("critical", alert.get(0).severity());
+            assertEquals(11L, alert.get(0).evidence().get("history_runs"), "the old low run was left out");
+            double baseline = (double) alert.get(0).evidence().get("baseline_bps");
+            assertTrue(baseline > 100e6 && baseline < 112e6, "baseline " + baseline);
+        }
+    }
+
+    @Test
+    void shouldLearnNothingWithoutBackfillSoTheSameRunOnlyStartsAHistory() throws Exception {
+        try (var h = harness()) {
+            assertEquals(List.of(), feed(h, 2e6), "control: a link without history only learns");
+        }
+    }
+
+    @Test
+    void shouldNeverLetHistoryPushOutLiveRuns() throws Exception {
+        var p = CollapseParams.defaults();
+        var d = new ThroughputCollapseDetector(p, TTL);
+        CollapseState s = new CollapseState();
+        for (int i = 0; i < p.history(); i++) {
+            s.history = RobustStats.append(s.history, 500e6, p.history());
+        }
+        d.learn(s, 100e6);
+        assertEquals(p.history(), s.history.length);
+        assertTrue(java.util.Arrays.stream(s.history).allMatch(x -> x == 500e6), "a full live history stays as it is");
+        CollapseState partial = new CollapseState();
+        partial.history = new double[] {500e6, 510e6};
+        d.learn(partial, 490e6);
+        assertEquals(490e6, partial.history[0], "history goes before the live runs, as their oldest");
+        partial.inEpisode = true;
+        d.learn(partial, 480e6);
+        assertEquals(3, partial.history.length, "an open episode's history is left alone");
     }
 }
