@@ -3,13 +3,13 @@
 # Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
 # publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
 # .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection alerting parsers psbridge agent publish security" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection alerting parsers psbridge backfill agent publish security" selects some.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection alerting parsers psbridge agent publish security}"
+ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection alerting parsers psbridge backfill agent publish security}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
 export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
@@ -77,6 +77,12 @@ if want psbridge; then
   for run in 1 2 3; do
     say "== pScheduler bridge (run $run of 3): $PY bench/psbridge.py --results 3000 --clients 4"
     "$PY" "$ROOT/bench/psbridge.py" --results 3000 --clients 4 | tee -a "$LOG"
+  done
+fi
+if want backfill; then
+  for run in 1 2 3; do
+    say "== backfill (run $run of 3): $PY bench/backfill.py --records 30000"
+    "$PY" "$ROOT/bench/backfill.py" --records 30000 | tee -a "$LOG"
   done
 fi
 if want detection; then
