@@ -8,10 +8,13 @@ import org.longhaul.flink.records.HostSnapshot;
 /**
  * The cause behind one TCP run's throughput, in this order:
  * <ol>
- *   <li>window_limited: throughput ≈ streams × window / RTT (±tolerance) and that bound is below
- *       the path's capacity. Window = the requested window_bytes (capped by wmem_max/rmem_max of
- *       the host) or else the host's autotuning maximum (tcp_wmem max; tcp_rmem max for a
- *       reverse run). RTT from the summary, else the latest ping. Optimum window = capacity × RTT.</li>
+ *   <li>window_limited: throughput ≈ streams × window / RTT (±tolerance), and that bound is below
+ *       the link's capacity when one is configured. The window and what sets it ({@link
+ *       TcpWindow}): the requested window_bytes (iperf3 -w), capped by net.core.wmem_max/rmem_max,
+ *       else the autotuning maximum of net.ipv4.tcp_wmem (tcp_rmem for a reverse run). RTT from the
+ *       summary, else the latest ping. The message names the setting to raise and, when the
+ *       capacity is known ({@link LinkCapacity}: configured, or the best run when that is above
+ *       the bound), the window that would fill it at the measured RTT.</li>
  *   <li>capacity: throughput ≥ capacityRatio × the best of the probe's recent runs.</li>
  *   <li>loss_limited: throughput ≤ (1 + tolerance) × the Mathis bound streams × MSS/RTT × C/√p,
  *       p = retransmitted ÷ sent segments.</li>
@@ -28,7 +31,7 @@ public final class Diagnosis {
         double observed = run.bitsPerSecond();
         int streams = run.streams() == null ? 1 : Math.max(1, run.streams());
         Double rttMs = run.rttMs() != null ? run.rttMs() : c.pingRttMs();
-        double capacity = p.capacity(run.link());
+        LinkCapacity capacity = LinkCapacity.of(run.link(), p, c.bestBps());
         EventBuilder e = Event.builder(EventKind.DIAGNOSIS, run.src(), run.dst(), Detectors.DIAGNOSIS, run.ts())
                 .protocol("tcp")
                 .evidence("observed_bps", Fmt.round(observed))
@@ -43,17 +46,15 @@ public final class Diagnosis {
         }
         double rtt = rttMs / 1000.0;
         e.evidence("rtt_ms", Fmt.round(rttMs));
-        Long window = window(run, c.host());
+        TcpWindow window = TcpWindow.of(run, c.host());
         if (window != null) {
-            double bound = streams * window * 8.0 / rtt;
-            long optimum = Math.round(capacity * rtt / 8 / streams);
-            e.evidence("window_bytes", window).evidence("window_bound_bps", Fmt.round(bound))
-                    .evidence("optimum_window_bytes", optimum).evidence("capacity_bps", capacity);
-            if (bound < capacity && Math.abs(observed - bound) <= p.windowTolerance() * bound) {
+            double bound = streams * window.bytes() * 8.0 / rtt;
+            e.evidence("window_bytes", window.bytes()).evidence("window_bound_bps", Fmt.round(bound))
+                    .evidence("window_source", window.source());
+            boolean underCapacity = capacity == null || capacity.source() == LinkCapacity.Source.BEST_RUN || bound < capacity.bps();
+            if (underCapacity && Math.abs(observed - bound) <= p.windowTolerance() * bound) {
                 return e.cause("window_limited").severity("warning")
-                        .message(String.format("window-limited: %s%s / %s = %s (observed %s); a window of %s would fill %s",
-                                streams > 1 ? streams + " × " : "", Fmt.bytes(window), Fmt.ms(rttMs), Fmt.bps(bound),
-                                Fmt.bps(observed), Fmt.bytes(optimum), Fmt.bps(capacity)))
+                        .message(windowLimited(window, streams, rttMs, bound, observed, capacity, p, e, run.src()))
                         .build();
             }
         }
@@ -83,15 +84,28 @@ public final class Diagnosis {
                 .build();
     }
 
-    /** The effective window of the run's sender (receiver for a reverse run), or null when unknown. */
-    static Long window(DiagnosisRun run, HostSnapshot host) {
-        Long requested = run.windowBytes() != null && run.windowBytes() > 0 ? run.windowBytes() : null;
-        if (host == null) {
-            return requested;
+    /**
+     * "window-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.60 Mbit/s), set by the max of
+     * net.ipv4.tcp_wmem on slac-iepm; a window of 1.67 MiB would fill the link's 100 Mbit/s
+     * (configured): raise it to at least that". Without a capacity above the bound (every run so
+     * far window-limited, nothing configured), it says how to give one.
+     */
+    static String windowLimited(TcpWindow w, int streams, double rttMs, double bound, double observed,
+                                LinkCapacity capacity, DiagnosisParams p, EventBuilder e, String host) {
+        String head = String.format("window-limited: %s%s / %s = %s (observed %s), set by %s%s",
+                streams > 1 ? streams + " × " : "", Fmt.bytes(w.bytes()), Fmt.ms(rttMs), Fmt.bps(bound), Fmt.bps(observed),
+                w.setting(), w.origin() == TcpWindow.Origin.REQUESTED ? "" : " on " + host);
+        if (capacity == null || capacity.bps() <= bound * (1 + p.windowTolerance())) {
+            return head + "; every run so far is held at this bound: give the link's capacity "
+                    + "(--diagnosis.capacity-overrides SRC|DST=BPS) to size the window, which throughput follows up to it";
         }
-        if (requested != null) {
-            return Math.min(requested, run.reverse() ? host.rmemMax() : host.wmemMax());
-        }
-        return run.reverse() ? host.autotuneReceiveMax() : host.autotuneSendMax();
+        long optimum = Math.round(capacity.bps() * (rttMs / 1000.0) / 8 / streams);
+        e.evidence("optimum_window_bytes", optimum).evidence("capacity_bps", Fmt.round(capacity.bps()))
+                .evidence("capacity_source", capacity.sourceName());
+        String what = capacity.source() == LinkCapacity.Source.CONFIGURED
+                ? "the link's " + Fmt.bps(capacity.bps()) + " (configured)"
+                : "the best it has shown, " + Fmt.bps(capacity.bps());
+        return String.format("%s; a window of %s%s would fill %s: raise %s to at least that",
+                head, Fmt.bytes(optimum), streams > 1 ? " per stream" : "", what, w.setting());
     }
 }

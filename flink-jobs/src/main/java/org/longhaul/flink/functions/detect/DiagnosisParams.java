@@ -13,7 +13,8 @@ import java.util.Map;
  * @param mssBytes         MSS when the host snapshot has no MTU (1460)
  * @param mathisC          Mathis constant C (1.22)
  * @param lossTolerance    loss-limited when throughput ≤ (1 + this) × the Mathis bound (0.5)
- * @param capacityBps      the path's capacity for the optimum window = capacity × RTT (1 Gbit/s)
+ * @param capacityBps      every link's capacity in bit/s, for the window that would fill it; 0 (the
+ *                         default): not configured, each link's best run stands for it ({@link LinkCapacity})
  * @param capacityOverrides per link "src|dst" capacity in bit/s
  * @param confirmRuns      consecutive runs with another cause needed to leave a limiting cause (2)
  */
@@ -22,10 +23,15 @@ public record DiagnosisParams(double windowTolerance, double capacityRatio, int 
                               Map<String, Double> capacityOverrides, int confirmRuns) implements Serializable {
 
     public static DiagnosisParams defaults() {
-        return new DiagnosisParams(0.25, 0.8, 5, 48, 1460, 1.22, 0.5, 1e9, Map.of(), 2);
+        return new DiagnosisParams(0.25, 0.8, 5, 48, 1460, 1.22, 0.5, 0, Map.of(), 2);
     }
 
-    public double capacity(String link) {
-        return capacityOverrides.getOrDefault(link, capacityBps);
+    /** The link's configured capacity in bit/s, or null when none is. */
+    public Double capacity(String link) {
+        Double c = capacityOverrides.get(link);
+        if (c != null && c > 0) {
+            return c;
+        }
+        return capacityBps > 0 ? capacityBps : null;
     }
 }

@@ -49,9 +49,64 @@ class DiagnosisDetectorTest {
             assertEquals("window_limited", e.cause());
             assertEquals(65536L, e.evidence().get("window_bytes"));
             assertEquals(3.745e6, (double) e.evidence().get("window_bound_bps"), 1e3);
-            assertEquals(17_500_000L, e.evidence().get("optimum_window_bytes"));
-            assertTrue(e.message().startsWith("window-limited: 64 KiB / 140 ms = 3.74 Mbit/s"), e.message());
+            assertEquals("net.ipv4.tcp_wmem", e.evidence().get("window_source"));
+            assertEquals(null, e.evidence().get("optimum_window_bytes"), "no capacity known: no window is guessed");
+            assertTrue(e.message().startsWith("window-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
+                    + "set by the max of net.ipv4.tcp_wmem on slac-iepm; every run so far is held at this bound: "
+                    + "give the link's capacity"), e.message());
             assertEquals(1, h.timers(), "only the cleanup timer is left");
+        }
+    }
+
+    /** The window that would fill the link comes from its configured capacity, at the measured RTT. */
+    @Test
+    void shouldSizeTheWindowForTheConfiguredCapacityAndNameTheSysctl() throws Exception {
+        var d = DiagnosisParams.defaults();
+        var p = new DiagnosisParams(d.windowTolerance(), d.capacityRatio(), d.minRuns(), d.history(), d.mssBytes(),
+                d.mathisC(), d.lossTolerance(), 0, java.util.Map.of(SLAC + "|" + RL, 100e6), d.confirmRuns());
+        try (var h = Harness.of(new DiagnosisDetector(p, TTL), DiagnosisInput::link)) {
+            h.add(host(T0, 65536), T0);
+            h.add(run(T0, 3.6e6, 0L), T0);
+            h.watermark(T0);
+            Event e = h.events().get(0);
+            assertEquals(1_750_000L, e.evidence().get("optimum_window_bytes"), "100 Mbit/s × 140 ms");
+            assertEquals("configured", e.evidence().get("capacity_source"));
+            assertTrue(e.message().endsWith("a window of 1.67 MiB would fill the link's 100 Mbit/s (configured): "
+                    + "raise the max of net.ipv4.tcp_wmem to at least that"), e.message());
+        }
+    }
+
+    /** Without a configured capacity, the best run the link has shown is what a window should fill. */
+    @Test
+    void shouldSizeTheWindowForTheBestRunWhenAWindowLimitAppearsLater() throws Exception {
+        try (var h = harness()) {
+            h.add(host(T0, 268_435_456L), T0);
+            for (int i = 0; i < 3; i++) {
+                h.add(run(T0 + i * HOUR, 95e6, 0L), T0 + i * HOUR);
+            }
+            long shrunk = T0 + 5 * HOUR; // a host reinstalled with a 64 KB maximum
+            h.add(host(shrunk, 65536), shrunk);
+            h.add(run(shrunk, 3.6e6, 0L), shrunk);
+            h.watermark(shrunk);
+            Event e = h.events().get(h.events().size() - 1);
+            assertEquals("window_limited", e.cause());
+            assertEquals("best_run", e.evidence().get("capacity_source"));
+            assertEquals(1_662_500L, e.evidence().get("optimum_window_bytes"), "95 Mbit/s × 140 ms");
+            assertTrue(e.message().contains("a window of 1.59 MiB would fill the best it has shown, 95 Mbit/s"), e.message());
+        }
+    }
+
+    /** A window the probe asked for beyond what the host allows a socket is capped by net.core.wmem_max. */
+    @Test
+    void shouldNameTheSocketMaximumWhenItCapsTheRequestedWindow() throws Exception {
+        try (var h = harness()) {
+            h.add(host(T0, 65536), T0);
+            var n = Samples.summary(SLAC, RL, "rw", T0, 3.6e6).put("rtt_ms", 140.0).put("retransmits", 0L).put("window_bytes", 4_194_304L);
+            h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
+            h.watermark(T0);
+            Event e = h.events().get(0);
+            assertEquals("net.core.wmem_max", e.evidence().get("window_source"));
+            assertTrue(e.message().contains("set by net.core.wmem_max on slac-iepm"), e.message());
         }
     }
 
