@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/ingest/contract"
@@ -62,7 +61,7 @@ func Serve(ctx context.Context, o Options) error {
 		pctx, cancel := context.WithDeadline(ctx, next)
 		fetches := cl.PollFetches(pctx)
 		cancel()
-		if err := fetchError(fetches); err != nil {
+		if err := kafkaconn.FetchRefusal(fetches); err != nil {
 			return err
 		}
 		fetches.EachRecord(func(r *kgo.Record) { b.take(r) })
@@ -108,20 +107,6 @@ func (b *bridge) logf(format string, args ...any) {
 	}
 }
 
-// fetchError is a refusal or a broker-side failure of a poll (a deadline is not one).
-func fetchError(f kgo.Fetches) error {
-	var out error
-	f.EachError(func(topic string, _ int32, err error) {
-		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			return
-		}
-		if reason, ok := kafkaconn.Refusal(err); ok {
-			out = fmt.Errorf("kafka: %s: %s", topic, reason)
-		}
-	})
-	return out
-}
-
 // take applies one record, queueing the change it makes.
 func (b *bridge) take(r *kgo.Record) {
 	e, err := ParseEvent(r.Value)
@@ -138,46 +123,9 @@ func (b *bridge) take(r *kgo.Record) {
 // catchUp reads the topic up to its last stable offsets as they are now, applying every event
 // and posting nothing: Alertmanager learns the result in one reconcile.
 func (b *bridge) catchUp(ctx context.Context, cl *kgo.Client) (int64, error) {
-	ends, err := kadm.NewClient(cl).ListCommittedOffsets(ctx, contract.TopicEvents)
-	if err == nil {
-		err = ends.Error()
-	}
-	if err != nil {
-		if reason, ok := kafkaconn.Refusal(err); ok {
-			return 0, fmt.Errorf("kafka: %s: %s", contract.TopicEvents, reason)
-		}
-		return 0, fmt.Errorf("kafka: %s: end offsets: %w", contract.TopicEvents, err)
-	}
-	left := map[int32]int64{}
-	ends.Each(func(o kadm.ListedOffset) {
-		if o.Offset > 0 {
-			left[o.Partition] = o.Offset
-		}
-	})
-	for len(left) > 0 {
-		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		fetches := cl.PollFetches(pctx)
-		cancel()
-		if ctx.Err() != nil {
-			return b.st.Events, ctx.Err()
-		}
-		if err := fetchError(fetches); err != nil {
-			return b.st.Events, err
-		}
-		n := 0
-		fetches.EachRecord(func(r *kgo.Record) {
-			n++
-			b.take(r)
-			if end, ok := left[r.Partition]; ok && r.Offset+1 >= end {
-				delete(left, r.Partition)
-			}
-		})
-		if n == 0 {
-			break // the last offsets are transaction markers, or nothing was written since
-		}
-	}
+	_, err := kafkaconn.ReadToEnd(ctx, cl, contract.TopicEvents, b.take)
 	b.pending = nil
-	return b.st.Events, nil
+	return b.st.Events, err
 }
 
 // reconcile makes Alertmanager hold exactly the open set: Longhaul alerts it holds that are not

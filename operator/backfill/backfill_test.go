@@ -1,8 +1,8 @@
 package backfill
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
