@@ -26,13 +26,15 @@ import (
 
 // Broker is one single-node KRaft broker on 127.0.0.1, secured as the stack secures it: clients
 // on Addr (TLS + SCRAM-SHA-512), administration on the admin listener (mutual TLS, port
-// ctrlPort+1) with the stack's admin certificate.
+// ctrlPort+1) with the stack's admin certificate; pScheduler's archiver listener on ctrlPort+2
+// (every port its own: the native stack's broker may be running beside it).
 type Broker struct {
 	Addr      string
 	stackDir  string
 	port      int
 	ctrlPort  int
 	adminPort int
+	archPort  int
 	security  string // kafkaconn.SASLSSL, or kafkaconn.Plaintext for a comparison
 	t         testing.TB
 }
@@ -61,7 +63,7 @@ func StartPlaintext(t testing.TB, stackDir string, port, ctrlPort int) *Broker {
 func start(t testing.TB, stackDir string, port, ctrlPort int, security string) *Broker {
 	t.Helper()
 	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, port: port, ctrlPort: ctrlPort,
-		adminPort: ctrlPort + 1, security: security, t: t}
+		adminPort: ctrlPort + 1, archPort: ctrlPort + 2, security: security, t: t}
 	// the broker runs under this stack dir's own supervisord (scripts/stack/supervise.sh): both
 	// go, before the run folder that holds supervisord's socket is removed and after the test
 	b.script("stop_kafka; stop_supervisord", time.Minute)
@@ -185,6 +187,7 @@ func (b *Broker) script(cmds string, timeout time.Duration) {
 		"LONGHAUL_KAFKA_PORT="+strconv.Itoa(b.port),
 		"LONGHAUL_KAFKA_CONTROLLER_PORT="+strconv.Itoa(b.ctrlPort),
 		"LONGHAUL_KAFKA_ADMIN_PORT="+strconv.Itoa(b.adminPort),
+		"LONGHAUL_KAFKA_ARCHIVER_PORT="+strconv.Itoa(b.archPort),
 		"LONGHAUL_KAFKA_SECURITY="+b.security,
 		"LONGHAUL_SECRETS_DIR="+b.Secrets(), // its own CA and certificates, whatever the caller's stack uses
 		"LONGHAUL_STOP_TIMEOUT=20",
