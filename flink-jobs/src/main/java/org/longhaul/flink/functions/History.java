@@ -7,8 +7,10 @@ package org.longhaul.flink.functions;
  *   <li>they have no place in event time: their record timestamp is {@link #TIMESTAMP} (Flink's
  *       "no timestamp"), so they never move a watermark ({@link TimedEventsOnly}) and no window
  *       counts them;</li>
- *   <li>{@link ValidateFunction} sends them to a side output of their own, so no detector but the
- *       ones that learn from history sees them;</li>
+ *   <li>{@link LiveOnly} drops them from the streams windows and detectors read; the ones that
+ *       learn from history read the validated stream itself, where backfilled and live samples
+ *       keep their order in the partition (a side output would reach a keyed operator on another
+ *       channel, and a live run could overtake the history it is to be judged against);</li>
  *   <li>the throughput collapse detector, the one baseline that takes days to learn at a
  *       production cadence (a run every 4 h), learns from them without judging them. Traces and
  *       pings come every few minutes: their baselines learn live within the hour.</li>
@@ -21,8 +23,8 @@ public final class History {
 
     private History() {}
 
-    /** Whether a record with this timestamp is a backfilled sample (only those reach detectors without one). */
-    public static boolean is(long recordTimestamp) {
-        return recordTimestamp == TIMESTAMP;
+    /** Whether a record with this timestamp (null: none) is a backfilled sample. */
+    public static boolean is(Long recordTimestamp) {
+        return recordTimestamp != null && recordTimestamp == TIMESTAMP;
     }
 }

@@ -15,8 +15,8 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * Parses and validates each raw message of one stream against its schema: valid ones go on as
  * records, the rest to the {@link #DEAD_LETTERS} side output, and so do valid ones whose clock
  * {@link ClockSkew} judges too far from the broker's (reason "clock_skew: ..."). Valid backfilled
- * samples ({@link History}) go to the side output {@link #history(Class)}. Never fails on bad
- * input.
+ * samples ({@link History}) go on too, in order with the live ones, without a timestamp; {@link
+ * LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
  */
 public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> implements ResultTypeQueryable<T> {
     private static final long serialVersionUID = 1L;
@@ -59,16 +59,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> im
             ctx.output(DEAD_LETTERS, validator.reject(raw, skew.reason(), now));
             return;
         }
-        if (raw.history()) {
-            ctx.output(history(type), checked.value());
-            return;
-        }
         out.collect(checked.value());
-    }
-
-    /** The side output of the valid backfilled samples of a stream of {@code type}. */
-    public static <T> OutputTag<T> history(Class<T> type) {
-        return new OutputTag<>("history-" + type.getSimpleName(), TypeInformation.of(type));
     }
 
     @Override

@@ -32,10 +32,10 @@ public final class DetectorTopology {
         DataStream<ThroughputSample> summaries = raw.throughput()
                 .filter(ThroughputSample::summary).name("select: run summaries").uid("select-summaries");
 
-        // backfilled run summaries (functions/History) only fill the collapse detector's history
-        DataStream<ThroughputSample> backfilled = raw.throughputHistory()
-                .filter(ThroughputSample::summary).name("select: backfilled run summaries").uid("select-history-summaries");
-        DataStream<Event> collapse = summaries.union(backfilled)
+        // the collapse detector also learns from backfilled runs (functions/History), which must reach
+        // it in partition order with the live ones: one stream, not a union
+        DataStream<Event> collapse = raw.throughputWithHistory()
+                .filter(ThroughputSample::summary).name("select: run summaries with history").uid("select-summaries-with-history")
                 .keyBy(t -> Links.key(t.src(), t.dst(), t.probeId()), Types.STRING)
                 .process(new ThroughputCollapseDetector(d.collapse(), ttl)).name("detect: throughput collapse").uid("detect-collapse");
         DataStream<Event> stall = raw.throughput()

@@ -6,6 +6,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.longhaul.flink.functions.DropReplayed;
+import org.longhaul.flink.functions.LiveOnly;
 import org.longhaul.flink.functions.RawTimestamps;
 import org.longhaul.flink.functions.ValidateFunction;
 import org.longhaul.flink.records.Contract;
@@ -18,13 +19,14 @@ import org.longhaul.flink.records.ThroughputSample;
 
 /**
  * Wiring: each raw source with the shared watermark strategy, what an agent sent twice dropped,
- * validated into typed streams; beside them the backfilled throughput samples ({@code
- * throughputHistory}, see functions/History). Backfilled traces, pings and host snapshots are not
- * used: their baselines learn live within the hour.
+ * validated into typed streams of live samples; beside them the throughput samples with the
+ * backfilled ones among them, in partition order ({@code throughputWithHistory}, see
+ * functions/History). Backfilled traces, pings and host snapshots are not used: their baselines
+ * learn live within the hour.
  */
 public record RawStreams(
         DataStream<ThroughputSample> throughput,
-        DataStream<ThroughputSample> throughputHistory,
+        DataStream<ThroughputSample> throughputWithHistory,
         DataStream<PathSample> path,
         DataStream<RttSample> rtt,
         DataStream<HostSnapshot> host,
@@ -33,17 +35,23 @@ public record RawStreams(
     public static RawStreams wire(StreamExecutionEnvironment env, Sources sources, PipelineConfig cfg) {
         WatermarkStrategy<RawMessage> watermarks =
                 RawTimestamps.strategy(cfg.outOfOrderness(), cfg.idleness(), cfg.clockSkew());
-        var throughput = validated(env, sources.throughput(), watermarks, "throughput", Contract.THROUGHPUT,
+        var throughputAll = validated(env, sources.throughput(), watermarks, "throughput", Contract.THROUGHPUT,
                 ThroughputSample.class, cfg);
         var path = validated(env, sources.path(), watermarks, "path", Contract.PATH, PathSample.class, cfg);
         var rtt = validated(env, sources.rtt(), watermarks, "rtt", Contract.RTT, RttSample.class, cfg);
         var host = validated(env, sources.host(), watermarks, "host", Contract.HOST, HostSnapshot.class, cfg);
-        DataStream<DeadLetter> dead = throughput.getSideOutput(ValidateFunction.DEAD_LETTERS)
+        DataStream<DeadLetter> dead = throughputAll.getSideOutput(ValidateFunction.DEAD_LETTERS)
                 .union(path.getSideOutput(ValidateFunction.DEAD_LETTERS),
                         rtt.getSideOutput(ValidateFunction.DEAD_LETTERS),
                         host.getSideOutput(ValidateFunction.DEAD_LETTERS));
-        return new RawStreams(throughput, throughput.getSideOutput(ValidateFunction.history(ThroughputSample.class)),
-                path, rtt, host, dead);
+        return new RawStreams(live(throughputAll, "throughput", ThroughputSample.class), throughputAll,
+                live(path, "path", PathSample.class), live(rtt, "rtt", RttSample.class),
+                live(host, "host", HostSnapshot.class), dead);
+    }
+
+    /** The live samples of a validated stream (functions/LiveOnly), chained to it. */
+    private static <T> DataStream<T> live(DataStream<T> validated, String name, Class<T> type) {
+        return validated.process(new LiveOnly<>(type)).name("live: " + name).uid("live-" + name);
     }
 
     private static <T> SingleOutputStreamOperator<T> validated(

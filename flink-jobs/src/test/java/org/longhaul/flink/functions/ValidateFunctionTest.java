@@ -83,20 +83,37 @@ class ValidateFunctionTest {
         assertTrue(out.deadLetters().get(0).reason().startsWith("not a valid " + Contract.RTT), out.deadLetters().get(0).reason());
     }
 
-    /** A valid backfilled sample goes to the history side output, an invalid one is a dead letter all the same. */
+    /**
+     * A valid backfilled sample goes on in order with the live ones, without a timestamp, and
+     * LiveOnly drops it; an invalid one is a dead letter all the same.
+     */
     @Test
-    void aBackfilledSampleGoesToTheHistoryOutput() throws Exception {
+    void aBackfilledSampleGoesOnInOrderAndOnlyLiveOnlyDropsIt() throws Exception {
         var fn = new ValidateFunction<>(Contract.RTT, RttSample.class, null, new ClockSkew(ClockSkew.contractTolerance()));
+        List<StreamRecord<RttSample>> validated = new ArrayList<>();
         try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
             h.open();
             h.processElement(ping(BROKER - 40 * 24 * HOUR, BROKER, BROKER).withHistory(true), History.TIMESTAMP);
             h.processElement(RawMessage.of("longhaul.raw.rtt", 0, 2L, "{}").withHistory(true), History.TIMESTAMP);
             h.processElement(ping(BROKER - 1_000, BROKER, BROKER), BROKER - 1_000);
-            var history = h.getSideOutput(ValidateFunction.history(RttSample.class));
-            assertEquals(1, history.size());
-            assertEquals(BROKER - 40 * 24 * HOUR, history.peek().getValue().ts());
-            assertEquals(1, h.extractOutputValues().size(), "only the live sample goes on");
+            for (Object o : h.getOutput()) {
+                if (o instanceof StreamRecord<?> r) {
+                    @SuppressWarnings("unchecked")
+                    StreamRecord<RttSample> rec = (StreamRecord<RttSample>) r;
+                    validated.add(rec);
+                }
+            }
             assertEquals(1, h.getSideOutput(ValidateFunction.DEAD_LETTERS).size());
+        }
+        assertEquals(2, validated.size());
+        assertEquals(BROKER - 40 * 24 * HOUR, validated.get(0).getValue().ts(), "history first, as it came");
+        assertEquals(History.TIMESTAMP, validated.get(0).getTimestamp());
+        try (var live = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(new LiveOnly<>(RttSample.class)))) {
+            live.open();
+            for (StreamRecord<RttSample> r : validated) {
+                live.processElement(r.getValue(), r.getTimestamp());
+            }
+            assertEquals(List.of(validated.get(1).getValue()), live.extractOutputValues(), "only the live sample");
         }
     }
 }
