@@ -4,6 +4,8 @@ import os
 import pathlib
 import subprocess
 
+import requests
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"
 TESTBED_PROFILE = ROOT / "tests" / "testbed" / "job-profile.args"
@@ -35,6 +37,18 @@ def submit(name, args, replace=True, restore=None, wait="2m"):
     if restore:
         flags += ["--from-savepoint", restore]
     return _job("submit", *flags, "--", *args).splitlines()[-1]
+
+
+def stop(name):
+    """Stops job `name` after a savepoint; returns the savepoint's location."""
+    return _job("stop", "--name", job_name(name)).splitlines()[-1]
+
+
+def parallelism(job_id):
+    """The parallelism of each operator chain of a running job, by Flink's REST API."""
+    flink = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+    vertices = requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]
+    return {v["name"]: v["parallelism"] for v in vertices}
 
 
 def cancel(name):
