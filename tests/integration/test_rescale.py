@@ -1,5 +1,5 @@
 """Rescaling keeps every baseline: the job on the stack's cluster learns sixteen links' throughput
-baselines at parallelism 1, is stopped with a savepoint and restored at parallelism 2 (both slots
+baselines at parallelism 1, is stopped with a savepoint and restored at parallelism 2 (two slots
 of the TaskManager: the links' key groups split between two subtasks), then at 1 again. After each
 rescale a collapse on half the links is judged at once against the baseline learnt before (a
 link whose history were lost would only start learning), and a link that never had one raises
