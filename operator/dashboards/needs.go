@@ -1,0 +1,117 @@
+package dashboards
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// What a panel's query needs before it can return anything is read from the query itself, the
+// one place the fact lives: `moving_average(…, 10)` needs 10 points, a read of "hourly" needs an
+// hour that has closed. So an empty panel can say why without a table that could drift from it.
+
+// Need is what one query needs to return something.
+type Need struct {
+	Measurement string   // what it reads: link_stats, events, path_hops
+	Policy      string   // the retention policy it reads (raw, hourly, daily)
+	Field       string   // the field its first expression reads
+	Protocols   []string // the protocols its WHERE selects; none when it selects by none
+	Kinds       []string // the event kinds its WHERE selects
+	AlertsOnly  bool     // events with "severity" <> 'info'
+	Points      int      // N of moving_average(…, N): the inner series needs N points; 0 without one
+}
+
+// Rollup is a retention policy of windows the Flink job writes only when they close: an hourly
+// window once its hour has ended, a daily one once its day has.
+type Rollup struct {
+	Window time.Duration
+	Name   string // "hourly", "daily"
+	Finer  string // the policy of the windows it is made of
+	Of     string // how those windows are called: "1-minute windows"
+}
+
+// Rollups are the policies of closed windows (ingest/influxdb/retention.yaml; flink-jobs'
+// StatsTopology folds 1m windows into 1h ones and those into 1d ones, aligned to UTC).
+var Rollups = map[string]Rollup{
+	"hourly": {Window: time.Hour, Name: "hourly", Finer: "raw", Of: "1-minute windows"},
+	"daily":  {Window: 24 * time.Hour, Name: "daily", Finer: "hourly", Of: "hourly windows"},
+}
+
+// Rollup is the rollup the query waits for, if it reads one.
+func (n Need) Rollup() (Rollup, bool) {
+	r, ok := Rollups[n.Policy]
+	return r, ok && n.Measurement == "link_stats"
+}
+
+// Learning says the query needs more history than a short run has: closed rollup windows, or
+// more points than a moving average's inner series may have yet.
+func (n Need) Learning() bool {
+	_, rollup := n.Rollup()
+	return rollup || n.Points > 0
+}
+
+var (
+	statement     = regexp.MustCompile(`(?s)^SELECT\s+(.+?)\s+FROM\s+(?:"(\w+)"\.)?"(\w+)"(?:\s+WHERE\s+(.+?))?(?:\s+GROUP BY\s+(.+?))?\s*$`)
+	movingAverage = regexp.MustCompile(`moving_average\((\w+\("[^"]+"\)),\s*(\d+)\)`)
+	firstField    = regexp.MustCompile(`^(?:\w+\()*"(\w+)"`)
+	protocolIs    = regexp.MustCompile(`"protocol"\s*=\s*'(\w+)'`)
+	protocolIn    = regexp.MustCompile(`"protocol"\s*=~\s*/\^\(([\w|]+)\)\$/`)
+	kindIs        = regexp.MustCompile(`"kind"\s*=\s*'(\w+)'`)
+	timeGroup     = regexp.MustCompile(`\s*time\([^)]*\)\s*,?|\s*fill\(\w+\)`)
+)
+
+// NeedOf reads a query's need.
+func NeedOf(query string) Need {
+	m := statement.FindStringSubmatch(strings.TrimSpace(query))
+	if m == nil {
+		return Need{Measurement: Reads(query)}
+	}
+	n := Need{Measurement: m[3], Policy: m[2]}
+	if f := firstField.FindStringSubmatch(m[1]); f != nil {
+		n.Field = f[1]
+	}
+	if a := movingAverage.FindStringSubmatch(m[1]); a != nil {
+		n.Points, _ = strconv.Atoi(a[2])
+	}
+	where := m[4]
+	for _, p := range protocolIs.FindAllStringSubmatch(where, -1) {
+		n.Protocols = append(n.Protocols, p[1])
+	}
+	for _, p := range protocolIn.FindAllStringSubmatch(where, -1) {
+		n.Protocols = append(n.Protocols, strings.Split(p[1], "|")...)
+	}
+	for _, k := range kindIs.FindAllStringSubmatch(where, -1) {
+		n.Kinds = append(n.Kinds, k[1])
+	}
+	n.AlertsOnly = strings.Contains(where, `"severity" <> 'info'`)
+	return n
+}
+
+// Inner is the query with its moving average taken off: the series the average is taken over,
+// one point per interval that has samples.
+func Inner(query string) string {
+	return movingAverage.ReplaceAllString(query, "$1")
+}
+
+// FinerWindows are two queries on the windows a rollup query's windows are made of, with the
+// same filter and tag grouping: how many there are ("windows") and the first one ("first", its
+// time is the window's).
+func FinerWindows(query string) (count, first string, ok bool) {
+	m := statement.FindStringSubmatch(strings.TrimSpace(query))
+	n := NeedOf(query)
+	r, isRollup := n.Rollup()
+	if m == nil || !isRollup || n.Field == "" {
+		return "", "", false
+	}
+	from := `"` + r.Finer + `"."` + n.Measurement + `"`
+	if m[4] != "" {
+		from += " WHERE " + m[4]
+	}
+	if group := strings.Trim(timeGroup.ReplaceAllString(m[5], ""), " ,"); group != "" {
+		from += " GROUP BY " + group
+	}
+	count = `SELECT count("` + n.Field + `") AS "windows" FROM ` + from
+	first = `SELECT first("` + n.Field + `") AS "first" FROM ` + from
+	return count, first, true
+}
