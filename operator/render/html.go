@@ -16,6 +16,7 @@ type Table struct {
 	Header []string
 	Rows   [][]string
 	More   string // a note under the table when rows were left out
+	Why    *Why   // why there are no rows; nil: "no rows"
 }
 
 // Grid is a src × dst matrix panel, drawn as a heat map of its values.
@@ -26,6 +27,11 @@ type Grid struct {
 	// Good says whether a value is healthy (green) or not (red); nil: neutral colour.
 	Good func(float64) bool
 	More string // a note under the grid when rows or columns were left out
+	// Learning are the cells that have no value yet because the panel is still learning, each
+	// with its reason; they are drawn as "learning", not as empty cells.
+	Learning map[[2]string]string
+	// Why says why cells have no value: under the grid, or instead of it when it has no cells.
+	Why *Why
 }
 
 // Item is one panel of a section: exactly one of Chart, Grid, Table.
@@ -33,6 +39,33 @@ type Item struct {
 	Chart *Chart
 	Grid  *Grid
 	Table *Table
+}
+
+// Title is the panel's title.
+func (it Item) Title() string {
+	switch {
+	case it.Chart != nil:
+		return it.Chart.Title
+	case it.Grid != nil:
+		return it.Grid.Title
+	case it.Table != nil:
+		return it.Table.Title
+	}
+	return ""
+}
+
+// State says whether the panel shows less than all it could (nothing, or a grid's learning
+// cells), and why; why is nil when no reason is known ("no data").
+func (it Item) State() (why *Why, incomplete bool) {
+	switch {
+	case it.Chart != nil:
+		return it.Chart.Why, len(it.Chart.Lines) == 0
+	case it.Grid != nil:
+		return it.Grid.Why, len(it.Grid.RowNames) == 0 || it.Grid.Why != nil
+	case it.Table != nil:
+		return it.Table.Why, len(it.Table.Rows) == 0
+	}
+	return nil, false
 }
 
 // Section is one dashboard (or one link of the link dashboard).
@@ -56,6 +89,14 @@ func (g Grid) SVG() string {
 	w := labelW + cellW*len(g.ColNames) + 10
 	h := headH + cellH*len(g.RowNames) + 10
 	var b strings.Builder
+	if len(g.RowNames) == 0 || len(g.ColNames) == 0 { // nothing to lay out: the panel's state alone
+		w, h = chartW, 80
+		fmt.Fprintf(&b, `<svg class="grid" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
+			w, h, w, h, html.EscapeString(g.Title))
+		g.Why.svgText(&b, w/2, h/2, 64)
+		b.WriteString(`</svg>`)
+		return b.String()
+	}
 	fmt.Fprintf(&b, `<svg class="grid" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" role="img" aria-label="%s">`,
 		w, h, w, h, html.EscapeString(g.Title))
 	for j, c := range g.ColNames {
@@ -69,6 +110,12 @@ func (g Grid) SVG() string {
 			x := labelW + j*cellW
 			v, ok := g.Cells[[2]string{r, c}]
 			fill, label := "#f1f3f5", "–"
+			if why, learning := g.Learning[[2]string{r, c}]; learning && !ok {
+				fmt.Fprintf(&b, `<g class="learning"><title>%s</title><rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="#fdf3d0"/>`,
+					html.EscapeString(why), x+1, y+1, cellW-2, cellH-2)
+				fmt.Fprintf(&b, `<text class="learning" x="%d" y="%d" text-anchor="middle">learning</text></g>`, x+cellW/2, y+cellH/2+4)
+				continue
+			}
 			if ok && !math.IsNaN(v) {
 				label = FormatValue(v, g.Unit)
 				fill = "#cfe3f7"
@@ -108,7 +155,9 @@ section .sub{color:#59636e;font-size:12px;margin:0 0 10px}
 .series{fill:none;stroke-width:1.8}
 circle.series{stroke:none}
 .mark{stroke:#d1242f;stroke-width:1.2;stroke-dasharray:4 3}
-.empty{font-size:13px;fill:#8c959f}
+.nodata,.empty{font-size:13px;fill:#8c959f}
+text.learning{font-size:13px;fill:#9a6700;font-style:italic}.grid text.learning{font-size:11px}
+p.learning,td.learning{color:#9a6700;font-style:italic}p.empty,td.empty{color:#59636e}
 .head{font-size:11px;fill:#31373d}.value{font-size:11px;fill:#1f2328}
 table{border-collapse:collapse;font-size:11px;max-width:1150px}
 th,td{border-bottom:1px solid #e4e8ec;padding:3px 8px;text-align:left;vertical-align:top}
@@ -119,10 +168,10 @@ footer{color:#8c959f;font-size:11px;margin:18px 28px 28px}
 <header><h1>{{.Title}}</h1><p>{{time .From}} – {{time .To}} · generated {{time .Generated}} from {{.Source}}</p></header>
 {{range .Sections}}<section><h2>{{.Title}}</h2>{{if .Subtitle}}<p class="sub">{{.Subtitle}}</p>{{end}}<div class="panels">
 {{range .Items}}{{if .Chart}}<div class="panel"><h3>{{.Chart.Title}}</h3>{{svg .Chart.SVG}}</div>
-{{else if .Grid}}<div class="panel"><h3>{{.Grid.Title}}</h3>{{svg .Grid.SVG}}{{if .Grid.More}}<p class="more">{{.Grid.More}}</p>{{end}}</div>
+{{else if .Grid}}<div class="panel"><h3>{{.Grid.Title}}</h3>{{svg .Grid.SVG}}{{if and .Grid.Why .Grid.RowNames}}<p class="{{.Grid.Why.Class}}">{{.Grid.Why}}</p>{{end}}{{if .Grid.More}}<p class="more">{{.Grid.More}}</p>{{end}}</div>
 {{else if .Table}}<div class="panel"><h3>{{.Table.Title}}</h3><table><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{else}}<tr><td colspan="{{len .Table.Header}}">no rows</td></tr>{{end}}</table>{{if .Table.More}}<p class="more">{{.Table.More}}</p>{{end}}</div>
+{{else}}<tr><td colspan="{{len .Table.Header}}"{{if .Table.Why}} class="{{.Table.Why.Class}}">{{.Table.Why}}{{else}}>no rows{{end}}</td></tr>{{end}}</table>{{if .Table.More}}<p class="more">{{.Table.More}}</p>{{end}}</div>
 {{end}}{{end}}</div></section>
 {{end}}<footer>Longhaul · the same InfluxQL queries as the Grafana dashboards (dashboards/json) · self-contained: no scripts, no external resources</footer>
 </body></html>

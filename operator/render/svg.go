@@ -35,6 +35,7 @@ type Chart struct {
 	Lines       []Line
 	Marks       []Mark
 	From, To    int64
+	Why         *Why // why there are no lines; nil: "no data"
 }
 
 const (
@@ -111,7 +112,7 @@ func (c Chart) SVG() string {
 			lx, ly-4, color, lx+14, ly, html.EscapeString(shorten(l.Name, 28)))
 	}
 	if len(c.Lines) == 0 {
-		fmt.Fprintf(&b, `<text class="empty" x="%d" y="%d" text-anchor="middle">no data</text>`, padL+plotW/2, padT+plotH/2)
+		c.Why.svgText(&b, padL+plotW/2, padT+plotH/2, 64)
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
