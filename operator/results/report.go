@@ -46,7 +46,7 @@ func (b *Report) Build(ctx context.Context, dir, src, dst string, maxLinks int) 
 	overview := render.Section{Title: mesh.Title, Subtitle: mesh.Description}
 	var links [][2]string
 	for _, p := range mesh.Panels {
-		item, frame, err := b.tablePanel(ctx, p, nil)
+		item, frame, err := b.tablePanel(ctx, p, Scope{Range: b.Range}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s / %s: %w", mesh.Title, p.Title, err)
 		}
@@ -87,6 +87,7 @@ func linksOf(f dashboards.Frame) [][2]string {
 
 func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, dst string) (render.Section, error) {
 	vars := map[string]string{"src": src, "dst": dst}
+	scope := Scope{Src: src, Dst: dst, Range: b.Range}
 	sec := render.Section{Title: fmt.Sprintf("%s: %s → %s", d.Title, src, dst), Subtitle: d.Description}
 	var marks []render.Mark
 	for _, a := range d.Annotations.List {
@@ -106,7 +107,7 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 	}
 	for _, p := range d.Panels {
 		if p.Type == "table" {
-			item, _, err := b.tablePanel(ctx, p, vars)
+			item, _, err := b.tablePanel(ctx, p, scope, vars)
 			if err != nil {
 				return sec, fmt.Errorf("%s / %s: %w", d.Title, p.Title, err)
 			}
@@ -115,12 +116,22 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 		}
 		chart := &render.Chart{Title: p.Title, Unit: p.FieldConfig.Defaults.Unit, Marks: marks,
 			From: b.Range.From.UnixMilli(), To: b.Range.To.UnixMilli()}
-		for _, t := range p.Targets {
+		found := make([]bool, len(p.Targets))
+		for i, t := range p.Targets {
 			series, err := Run(ctx, b.C, t.Query, b.Range, vars)
 			if err != nil {
 				return sec, fmt.Errorf("%s / %s: %w", d.Title, p.Title, err)
 			}
-			chart.Lines = append(chart.Lines, Lines(series, t.Alias)...)
+			lines := Lines(series, t.Alias)
+			found[i] = len(lines) > 0
+			chart.Lines = append(chart.Lines, lines...)
+		}
+		if len(chart.Lines) == 0 {
+			why, err := b.explain(ctx, p.Targets, found, scope, vars)
+			if err != nil {
+				return sec, fmt.Errorf("%s / %s: %w", d.Title, p.Title, err)
+			}
+			chart.Why = why
 		}
 		sec.Items = append(sec.Items, render.Item{Chart: chart})
 	}
@@ -129,15 +140,18 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 
 // tablePanel runs a table panel's queries and applies its transformations (merge,
 // calculateField, groupingToMatrix) like Grafana: a matrix becomes a grid, the rest a table.
-func (b *Report) tablePanel(ctx context.Context, p dashboards.Panel, vars map[string]string) (render.Item, dashboards.Frame, error) {
+// An empty one, or a matrix with cells still learning, says why.
+func (b *Report) tablePanel(ctx context.Context, p dashboards.Panel, scope Scope, vars map[string]string) (render.Item, dashboards.Frame, error) {
 	var frames []dashboards.Frame
-	for _, t := range p.Targets {
+	found := make([]bool, len(p.Targets))
+	for i, t := range p.Targets {
 		series, err := Run(ctx, b.C, t.Query, b.Range, vars)
 		if err != nil {
 			return render.Item{}, dashboards.Frame{}, err
 		}
 		aggregated := !strings.Contains(t.Query, "GROUP BY time") && strings.Contains(t.Query, "GROUP BY")
 		frames = append(frames, dashboards.ToFrame(series, aggregated))
+		found[i] = len(frames[i].Rows) > 0
 	}
 	f := dashboards.Merge(frames...)
 	if c := p.Transform("calculateField"); c != nil && c.Option("binary", "operator") == "/" {
@@ -146,6 +160,10 @@ func (b *Report) tablePanel(ctx context.Context, p dashboards.Panel, vars map[st
 	if g := p.Transform("groupingToMatrix"); g != nil {
 		m := f.ToMatrix(g.Option("rowField"), g.Option("columnField"), g.Option("valueField"))
 		grid := &render.Grid{Title: p.Title, Unit: p.FieldConfig.Defaults.Unit, RowNames: m.RowNames, ColNames: m.ColNames, Cells: m.Cells}
+		err := b.learningCells(ctx, p, frames, f, grid, g.Option("rowField"), g.Option("columnField"), g.Option("valueField"), vars)
+		if err == nil && len(grid.RowNames) == 0 {
+			grid.Why, err = b.explain(ctx, p.Targets, found, scope, vars)
+		}
 		if len(grid.RowNames) > maxGridSide || len(grid.ColNames) > maxGridSide {
 			grid.More = fmt.Sprintf("showing %d of %d sources × %d of %d destinations",
 				min(len(grid.RowNames), maxGridSide), len(grid.RowNames), min(len(grid.ColNames), maxGridSide), len(grid.ColNames))
@@ -157,9 +175,16 @@ func (b *Report) tablePanel(ctx context.Context, p dashboards.Panel, vars map[st
 		case "loss":
 			grid.Good = func(v float64) bool { return v < contract.LossAlarmPercent }
 		}
-		return render.Item{Grid: grid}, f, nil
+		return render.Item{Grid: grid}, f, err
 	}
 	t := &render.Table{Title: p.Title, Header: f.Columns}
+	if len(f.Rows) == 0 {
+		why, err := b.explain(ctx, p.Targets, found, scope, vars)
+		if err != nil {
+			return render.Item{}, f, err
+		}
+		t.Why = why
+	}
 	rows := f.Rows
 	if len(rows) > maxTableRows {
 		t.More = fmt.Sprintf("… and %d more rows (longhaul alerts and trends print everything)", len(rows)-maxTableRows)

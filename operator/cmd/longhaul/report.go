@@ -8,6 +8,7 @@ import (
 
 	"longhaul/internal/cli"
 	"longhaul/operator/dashboards"
+	"longhaul/operator/render"
 	"longhaul/operator/results"
 )
 
@@ -55,5 +56,6 @@ func runReport(env *cli.Env, args []string) int {
 		panels += len(s.Items)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s: %d sections, %d panels\n", *out, len(doc.Sections), panels)
+	render.WriteStates(env.Stdout, doc)
 	return cli.ExitOK
 }

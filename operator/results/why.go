@@ -1,0 +1,148 @@
+package results
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"longhaul/operator/dashboards"
+	"longhaul/operator/render"
+)
+
+// An empty panel says why, with figures from InfluxDB: what its query needs (dashboards.NeedOf,
+// read from the query) against what there is so far. The functions here only word it; the
+// report (report.go) counts.
+
+// Scope is what a panel was drawn for: one link (Src → Dst) or the whole mesh, over a range.
+type Scope struct {
+	Src, Dst string
+	Range    dashboards.Range
+}
+
+func (s Scope) of() string {
+	if s.Src == "" {
+		return ""
+	}
+	return fmt.Sprintf(" for %s → %s", s.Src, s.Dst)
+}
+
+func (s Scope) last() string { return "in the last " + Span(s.Range.To.Sub(s.Range.From)) }
+
+// Span writes a range's length the way --since takes it: 30m, 3h, 24h, 7d.
+func Span(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour && d%(24*time.Hour) == 0:
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	case d >= time.Hour && d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+var protocolNames = map[string]string{"tcp": "TCP", "udp": "UDP", "icmp": "ping", "path": "traceroute"}
+
+// What names what a query reads: "TCP samples", "UDP or ping samples", "alert events".
+func What(n dashboards.Need) string {
+	switch n.Measurement {
+	case "events":
+		switch {
+		case len(n.Kinds) > 0:
+			return strings.Join(n.Kinds, " or ") + " events"
+		case n.AlertsOnly:
+			return "alert events"
+		}
+		return "events"
+	case "path_hops":
+		return "traceroute hops"
+	}
+	var names []string
+	for _, p := range n.Protocols {
+		if name, ok := protocolNames[p]; ok {
+			p = name
+		}
+		names = append(names, p)
+	}
+	if len(names) == 0 {
+		return "samples"
+	}
+	return strings.Join(names, " or ") + " samples"
+}
+
+// NoSamples: the query found nothing at all in the range.
+func NoSamples(n dashboards.Need, s Scope) *render.Why {
+	return render.Empty("no %s%s %s", What(n), s.of(), s.last())
+}
+
+// MovingAverage: a moving average of N over an inner series that has `have` points so far.
+func MovingAverage(n dashboards.Need, have int, s Scope) *render.Why {
+	if have == 0 {
+		return NoSamples(n, s)
+	}
+	return render.Learning("learning: moving average of %d needs %d points: %d so far (%s%s)",
+		n.Points, n.Points, have, What(n), s.of())
+}
+
+// Windows is what a link has of the finer windows a rollup is made of: how many, and the
+// first one's start.
+type Windows struct {
+	Src, Dst string
+	Count    int
+	First    time.Time
+}
+
+// FirstClose is when the rollup window holding the link's first finer window closes: Flink's
+// tumbling windows are aligned to the epoch, so the first hour is partial and ends on the hour.
+func (w Windows) FirstClose(r dashboards.Rollup) time.Time {
+	return w.First.UTC().Truncate(r.Window).Add(r.Window)
+}
+
+// Baseline: a rollup query (e.g. the median of hourly means) found nothing for a link that has
+// `w` finer windows so far, at `now`.
+func Baseline(r dashboards.Rollup, w Windows, now time.Time) string {
+	if w.Count == 0 {
+		return fmt.Sprintf("learning baseline: no %s yet", r.Of)
+	}
+	closes := w.FirstClose(r)
+	if now.Before(closes) {
+		return fmt.Sprintf("learning baseline: no %s statistics yet, %d %s so far; the first %s window closes at %s",
+			r.Name, w.Count, r.Of, r.Name, clock(closes, now))
+	}
+	return fmt.Sprintf("learning baseline: the first %s window closed at %s with %d %s; "+
+		"the Flink job writes it once its watermark passes %s (is it running? longhaul job list)",
+		r.Name, clock(closes, now), w.Count, r.Of, clock(closes, now))
+}
+
+// Baselines sums up the links still learning their baseline, of `links` in the panel.
+func Baselines(r dashboards.Rollup, learning []Windows, links int, now time.Time) *render.Why {
+	if len(learning) == 1 && links == 1 {
+		return &render.Why{Learning: true, Text: Baseline(r, learning[0], now)}
+	}
+	lo, hi, first := learning[0].Count, learning[0].Count, learning[0].FirstClose(r)
+	for _, w := range learning[1:] {
+		lo, hi = min(lo, w.Count), max(hi, w.Count)
+		if c := w.FirstClose(r); c.Before(first) {
+			first = c
+		}
+	}
+	count := fmt.Sprint(lo)
+	if hi != lo {
+		count = fmt.Sprintf("%d–%d", lo, hi)
+	}
+	closes := "the first closes at " + clock(first, now)
+	if !now.Before(first) {
+		closes = fmt.Sprintf("the first closed at %s and is not written yet (is the Flink job running? longhaul job list)", clock(first, now))
+	}
+	return render.Learning("learning baseline for %d of %d links: no %s statistics yet, %s %s so far; %s",
+		len(learning), links, r.Name, count, r.Of, closes)
+}
+
+// clock writes a time in UTC, with its date when it is not now's day.
+func clock(t, now time.Time) string {
+	t, now = t.UTC(), now.UTC()
+	if t.Format("2006-01-02") == now.Format("2006-01-02") {
+		return t.Format("15:04 UTC")
+	}
+	return t.Format("Jan 2 15:04 UTC")
+}

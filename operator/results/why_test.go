@@ -1,0 +1,86 @@
+package results
+
+import (
+	"testing"
+	"time"
+
+	"longhaul/operator/dashboards"
+)
+
+var (
+	now       = time.Date(2026, 11, 24, 6, 40, 0, 0, time.UTC)
+	lastHalf  = dashboards.Range{From: now.Add(-30 * time.Minute), To: now}
+	tcp       = dashboards.Need{Measurement: "link_stats", Policy: "raw", Protocols: []string{"tcp"}}
+	rolling10 = dashboards.Need{Measurement: "link_stats", Policy: "raw", Protocols: []string{"tcp"}, Points: 10}
+	hourly    = dashboards.Rollups["hourly"]
+)
+
+func TestAMovingAverageSaysHowManyPointsItHasOfTheOnesItNeeds(t *testing.T) {
+	why := MovingAverage(rolling10, 4, Scope{Src: "src-1", Dst: "dst-a", Range: lastHalf})
+	if !why.Learning || why.Text != "learning: moving average of 10 needs 10 points: 4 so far (TCP samples for src-1 → dst-a)" {
+		t.Fatalf("%+v", why)
+	}
+}
+
+func TestAMovingAverageWithoutAnyPointSaysThereAreNoSamples(t *testing.T) {
+	why := MovingAverage(rolling10, 0, Scope{Src: "src-1", Dst: "dst-a", Range: dashboards.Range{From: now.Add(-3 * time.Hour), To: now}})
+	if why.Learning || why.Text != "no TCP samples for src-1 → dst-a in the last 3h" {
+		t.Fatalf("%+v", why)
+	}
+}
+
+func TestNoSamplesNamesWhatTheQueryReadsAndTheRange(t *testing.T) {
+	mesh := Scope{Range: dashboards.Range{From: now.Add(-7 * 24 * time.Hour), To: now}}
+	for n, want := range map[*dashboards.Need]string{
+		{Measurement: "link_stats", Protocols: []string{"udp", "icmp"}}: "no UDP or ping samples in the last 7d",
+		{Measurement: "events", AlertsOnly: true}:                       "no alert events in the last 7d",
+		{Measurement: "events", Kinds: []string{"route_change"}}:        "no route_change events in the last 7d",
+		{Measurement: "path_hops"}:                                      "no traceroute hops in the last 7d",
+	} {
+		if got := NoSamples(*n, mesh); got.Learning || got.Text != want {
+			t.Errorf("%+v: %+v", n, got)
+		}
+	}
+}
+
+func TestABaselineBeforeItsFirstHourClosesSaysWhenItWill(t *testing.T) {
+	w := Windows{Src: "src-1", Dst: "dst-a", Count: 9, First: time.Date(2026, 11, 24, 6, 31, 0, 0, time.UTC)}
+	want := "learning baseline: no hourly statistics yet, 9 1-minute windows so far; the first hourly window closes at 07:00 UTC"
+	if got := Baseline(hourly, w, now); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestABaselineWhoseHourClosedButIsNotWrittenPointsAtTheJob(t *testing.T) {
+	w := Windows{Count: 60, First: time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)}
+	want := "learning baseline: the first hourly window closed at 06:00 UTC with 60 1-minute windows; " +
+		"the Flink job writes it once its watermark passes 06:00 UTC (is it running? longhaul job list)"
+	if got := Baseline(hourly, w, now); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestBaselinesOfSeveralLinksGiveTheRangeOfWindowsAndTheFirstClose(t *testing.T) {
+	ws := []Windows{
+		{Src: "src-1", Dst: "dst-a", Count: 8, First: time.Date(2026, 11, 24, 6, 32, 0, 0, time.UTC)},
+		{Src: "src-2", Dst: "dst-b", Count: 10, First: time.Date(2026, 11, 24, 6, 30, 0, 0, time.UTC)},
+	}
+	why := Baselines(hourly, ws, 3, now)
+	want := "learning baseline for 2 of 3 links: no hourly statistics yet, 8–10 1-minute windows so far; the first closes at 07:00 UTC"
+	if !why.Learning || why.Text != want {
+		t.Fatalf("got  %s\nwant %s", why.Text, want)
+	}
+	ws[1].First = time.Date(2026, 11, 23, 22, 10, 0, 0, time.UTC) // a day ago: the date is given
+	if why := Baselines(hourly, ws, 2, now); why.Text != "learning baseline for 2 of 2 links: no hourly statistics yet, "+
+		"8–10 1-minute windows so far; the first closed at Nov 23 23:00 UTC and is not written yet (is the Flink job running? longhaul job list)" {
+		t.Fatal(why.Text)
+	}
+}
+
+func TestSpansReadLikeSince(t *testing.T) {
+	for d, want := range map[time.Duration]string{30 * time.Minute: "30m", 3 * time.Hour: "3h", 24 * time.Hour: "24h", 7 * 24 * time.Hour: "7d", 90 * time.Minute: "90m"} {
+		if got := Span(d); got != want {
+			t.Errorf("%v: %s", d, got)
+		}
+	}
+}
