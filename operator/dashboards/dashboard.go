@@ -33,7 +33,8 @@ type Panel struct {
 	Targets     []Target `json:"targets"`
 	FieldConfig struct {
 		Defaults struct {
-			Unit string `json:"unit"`
+			Unit    string `json:"unit"`
+			NoValue string `json:"noValue"` // what Grafana shows instead of "No data"
 		} `json:"defaults"`
 	} `json:"fieldConfig"`
 	GridPos         struct{ X, Y, W, H int } `json:"gridPos"`

@@ -2,6 +2,7 @@ package dashboards
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,34 @@ func TestARollupsFinerWindowsAreCountedWithTheSameFilterAndGrouping(t *testing.T
 	}
 	if _, _, ok := FinerWindows(`SELECT last("x") FROM "raw"."link_stats" WHERE $timeFilter`); ok {
 		t.Fatal("raw statistics wait for no window")
+	}
+}
+
+// Grafana's empty panel (noValue, written by dashboards/build_dashboards.py) and the report read
+// the same need: a panel whose query the report treats as learning says "learning: " in Grafana
+// too, and no other does.
+func TestGrafanaSaysLearningForExactlyThePanelsWhoseQueriesNeedHistory(t *testing.T) {
+	learning := 0
+	for _, uid := range []string{"longhaul-mesh", "longhaul-link", "longhaul-paths", "longhaul-alerts"} {
+		d, err := LoadUID(dashboardsDir(), uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range d.Panels {
+			needs := false
+			for _, q := range p.Targets {
+				needs = needs || NeedOf(q.Query).Learning()
+			}
+			said := p.FieldConfig.Defaults.NoValue
+			if needs != strings.HasPrefix(said, "learning: ") || said == "" {
+				t.Errorf("%s / %s: the query needs history: %v, Grafana says %q", d.Title, p.Title, needs, said)
+			}
+			if needs {
+				learning++
+			}
+		}
+	}
+	if learning != 2 { // the baseline matrix and the rolling throughput
+		t.Fatalf("%d learning panels", learning)
 	}
 }

@@ -142,6 +142,29 @@ def test_the_committed_json_is_what_build_dashboards_writes(tmp_path):
             f"{f.name} differs from dashboards/build_dashboards.py: run it and commit both"
 
 
+LEARNS = re.compile(r'moving_average\(|FROM "(hourly|daily)"\."link_stats"')
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_every_panel_says_why_it_is_empty_and_a_learning_one_says_what_it_needs(name):
+    """Grafana shows fieldConfig.defaults.noValue instead of "No data". A panel whose query needs
+    more history than a short run has (closed hourly windows, the points of a moving average)
+    says it is learning and what it needs; the others say what has no samples. `longhaul report`
+    reads the same need from the query (operator/dashboards/needs.go)."""
+    for p in panels(BOARDS[name]):
+        said = p["fieldConfig"]["defaults"].get("noValue", "")
+        assert said, f"{name} {p['title']}: no noValue, Grafana would say only 'No data'"
+        query = " ".join(t["query"] for t in p["targets"])
+        if LEARNS.search(query):
+            assert said.startswith("learning: "), f"{name} {p['title']}: {said!r}"
+            for n in re.findall(r"moving_average\(.*?, (\d+)\)", query):
+                assert f"needs {n} " in said, f"{name} {p['title']}: {said!r} does not say it needs {n} points"
+            if '"hourly"' in query:
+                assert "hourly statistics" in said, f"{name} {p['title']}: {said!r}"
+        else:
+            assert said.startswith("no ") and not said.startswith("learning"), f"{name} {p['title']}: {said!r}"
+
+
 def test_the_provider_reads_the_folder_compose_mounts():
     provider = yaml.safe_load((DASH / "provisioning/dashboards/longhaul.yaml").read_text())["providers"][0]
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]["grafana"]
