@@ -158,6 +158,7 @@ circle.series{stroke:none}
 .nodata,.empty{font-size:13px;fill:#8c959f}
 text.learning{font-size:13px;fill:#9a6700;font-style:italic}.grid text.learning{font-size:11px}
 p.learning,td.learning{color:#9a6700;font-style:italic}p.empty,td.empty{color:#59636e}
+p.learning,p.empty{font-size:12px;margin:6px 0 0;max-width:540px}
 .head{font-size:11px;fill:#31373d}.value{font-size:11px;fill:#1f2328}
 table{border-collapse:collapse;font-size:11px;max-width:1150px}
 th,td{border-bottom:1px solid #e4e8ec;padding:3px 8px;text-align:left;vertical-align:top}

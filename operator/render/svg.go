@@ -78,7 +78,9 @@ func (c Chart) SVG() string {
 	fmt.Fprintf(&b, `<rect class="plot" x="%d" y="%d" width="%d" height="%d"/>`, padL, padT, plotW, plotH)
 	for _, v := range ticks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" x2="%d" y1="%.1f" y2="%.1f"/>`, padL, padL+plotW, y(v), y(v))
-		fmt.Fprintf(&b, `<text class="tick" x="%d" y="%.1f" text-anchor="end">%s</text>`, padL-6, y(v)+4, html.EscapeString(FormatValue(v, c.Unit)))
+		if len(c.Lines) > 0 { // an empty chart's 0–1 scale would read as values
+			fmt.Fprintf(&b, `<text class="tick" x="%d" y="%.1f" text-anchor="end">%s</text>`, padL-6, y(v)+4, html.EscapeString(FormatValue(v, c.Unit)))
+		}
 	}
 	for _, t := range timeTicks(c.From, c.To, 5) {
 		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" x2="%.1f" y1="%d" y2="%d"/>`, x(t), x(t), padT, padT+plotH)
