@@ -28,7 +28,7 @@ class Kind:
 @dataclasses.dataclass(frozen=True)
 class Contract:
     topics: dict         # role → topic name, in the order of topics.yaml
-    kinds: dict          # name → Kind, in the order of event.v1's enum
+    kinds: dict          # name → Kind, in the order of the event schema's enum
     thresholds: dict     # name → value
     headers: dict        # name → the record header's name on the wire
 

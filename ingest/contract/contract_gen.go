@@ -5,11 +5,11 @@ package contract
 
 // Topic names by role: the names of ingest/topics.yaml, the roles of ingest/contract.yaml.
 const (
-	// TopicRawThroughput (role raw.throughput) carries throughput_sample.v1 messages.
+	// TopicRawThroughput (role raw.throughput) carries throughput_sample.v2 messages.
 	TopicRawThroughput = "longhaul.raw.throughput"
-	// TopicRawPath (role raw.path) carries path_sample.v1 messages.
+	// TopicRawPath (role raw.path) carries path_sample.v2 messages.
 	TopicRawPath = "longhaul.raw.path"
-	// TopicRawRTT (role raw.rtt) carries rtt_sample.v1 messages.
+	// TopicRawRTT (role raw.rtt) carries rtt_sample.v2 messages.
 	TopicRawRTT = "longhaul.raw.rtt"
 	// TopicRawHost (role raw.host) carries host_snapshot.v1 messages.
 	TopicRawHost = "longhaul.raw.host"
@@ -19,7 +19,7 @@ const (
 	TopicPschedulerResults = "longhaul.pscheduler.results"
 	// TopicStats (role stats) carries link_stats.v1 messages.
 	TopicStats = "longhaul.stats"
-	// TopicEvents (role events) carries event.v1 messages.
+	// TopicEvents (role events) carries event.v2 messages.
 	TopicEvents = "longhaul.events"
 )
 
@@ -38,7 +38,26 @@ var Topics = map[string]string{
 // RawTopics lists the topics of raw samples (roles raw.*), in the order of topics.yaml.
 var RawTopics = []string{TopicRawThroughput, TopicRawPath, TopicRawRTT, TopicRawHost}
 
-// Event kinds: the kind of an event.v1 message.
+// Schemas by role: the schema field of each topic's messages, and the version producers write
+// (the topic's schema in ingest/contract.yaml). Consumers read that version and every earlier one.
+const (
+	SchemaRawThroughput  = "throughput_sample"
+	VersionRawThroughput = 2
+	SchemaRawPath        = "path_sample"
+	VersionRawPath       = 2
+	SchemaRawRTT         = "rtt_sample"
+	VersionRawRTT        = 2
+	SchemaRawHost        = "host_snapshot"
+	VersionRawHost       = 1
+	SchemaDeadLetter     = "dead_letter"
+	VersionDeadLetter    = 1
+	SchemaStats          = "link_stats"
+	VersionStats         = 1
+	SchemaEvents         = "event"
+	VersionEvents        = 2
+)
+
+// Event kinds: the kind of an event message.
 const (
 	// KindThroughputCollapse is an alert: it opens an episode that throughput_recovery closes.
 	KindThroughputCollapse = "throughput_collapse"
@@ -76,7 +95,7 @@ const (
 	KindPipelineRecovered = "pipeline_recovered"
 )
 
-// EventKinds lists every kind, in the order of event.v1's kind enum.
+// EventKinds lists every kind, in the order of the event schema's kind enum.
 var EventKinds = []string{
 	KindThroughputCollapse,
 	KindThroughputRecovery,

@@ -3,14 +3,25 @@ package contract
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
 
-// The generated kinds are event.v1's kind enum, the same kinds in the same order: a kind added to
-// the schema alone (or to contract.yaml alone) fails here.
+// The generated kinds are the kind enum of every version of the event schema, the same kinds in
+// the same order: a kind added to a schema alone (or to contract.yaml alone) fails here.
 func TestEventKindsEqualTheEventSchemaEnum(t *testing.T) {
-	raw, err := os.ReadFile("../schemas/event.v1.schema.json")
+	files, err := filepath.Glob("../schemas/event.v*.schema.json")
+	if err != nil || len(files) < 2 {
+		t.Fatalf("event schemas: %v %v", files, err)
+	}
+	for _, f := range files {
+		checkKindEnum(t, f)
+	}
+}
+
+func checkKindEnum(t *testing.T, file string) {
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +36,8 @@ func TestEventKindsEqualTheEventSchemaEnum(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Equal(EventKinds, s.Properties.Kind.Enum) {
-		t.Errorf("contract kinds %v\nevent.v1 enum  %v\nedit ingest/contract.yaml and the schema together, then run `go generate ./ingest/...`",
-			EventKinds, s.Properties.Kind.Enum)
+		t.Errorf("contract kinds %v\n%s enum  %v\nedit ingest/contract.yaml and the schema together, then run `go generate ./ingest/...`",
+			EventKinds, filepath.Base(file), s.Properties.Kind.Enum)
 	}
 }
 

@@ -34,7 +34,16 @@ var Topics = map[string]string{
 // RawTopics lists the topics of raw samples (roles raw.*), in the order of topics.yaml.
 var RawTopics = []string{ {{- range $i, $t := rawTopics .Topics}}{{if $i}}, {{end}}Topic{{goName $t.Role}}{{end -}} }
 
-// Event kinds: the kind of an event.v1 message.
+// Schemas by role: the schema field of each topic's messages, and the version producers write
+// (the topic's schema in ingest/contract.yaml). Consumers read that version and every earlier one.
+const (
+{{- range versioned .Topics}}
+	Schema{{goName .Role}}  = {{printf "%q" .Family}}
+	Version{{goName .Role}} = {{.Version}}
+{{- end}}
+)
+
+// Event kinds: the kind of an event message.
 const (
 {{- range .Kinds}}
 	// Kind{{goName .Name}} {{kindDoc .}}
@@ -42,7 +51,7 @@ const (
 {{- end}}
 )
 
-// EventKinds lists every kind, in the order of event.v1's kind enum.
+// EventKinds lists every kind, in the order of the event schema's kind enum.
 var EventKinds = []string{
 {{- range .Kinds}}
 	Kind{{goName .Name}},
@@ -98,6 +107,7 @@ var funcs = template.FuncMap{
 	"wrap":      wrap,
 	"number":    func(v *float64) string { return number(*v) },
 	"rawTopics": rawTopics,
+	"versioned": versioned,
 	"kindDoc":   kindDoc,
 	"inc":       func(i int) int { return i + 1 },
 }
@@ -107,6 +117,17 @@ func rawTopics(ts []Topic) []Topic {
 	var out []Topic
 	for _, t := range ts {
 		if strings.HasPrefix(t.Role, "raw.") {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// versioned are the topics whose schema is Longhaul's, with a version.
+func versioned(ts []Topic) []Topic {
+	var out []Topic
+	for _, t := range ts {
+		if t.Version() > 0 {
 			out = append(out, t)
 		}
 	}

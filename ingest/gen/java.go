@@ -18,7 +18,7 @@ const (
 var javaKindTemplate = template.Must(template.New("kind").Funcs(funcs).Parse(javaHeaderText + `package org.longhaul.flink.records;
 
 /**
- * The kinds of event.v1 (ingest/contract.yaml): each kind's name on the wire, its role, and for a
+ * The kinds of events (ingest/contract.yaml): each kind's name on the wire, its role, and for a
  * recovery the alert it closes. Detectors build events with these, never with a bare string.
  */
 public enum EventKind {
@@ -47,7 +47,7 @@ public enum EventKind {
         this.closes = closes;
     }
 
-    /** The kind as event.v1 writes it. */
+    /** The kind as an event writes it. */
     public String wire() {
         return wire;
     }
@@ -107,7 +107,11 @@ public final class ContractNames {
     /** The topics of raw samples (roles raw.*), in the order of topics.yaml. */
     public static final List<String> RAW_TOPICS = List.of(
             {{- range $i, $t := rawTopics .Topics}}{{if $i}}, {{end}}TOPIC_{{javaConst $t.Role}}{{end -}});
-{{range .Thresholds}}
+{{range versioned .Topics}}
+    /** Role {{.Role}}: the schema field of its messages, and the version producers write ({{.Schema}}); consumers read it and every earlier one. */
+    public static final String SCHEMA_{{javaConst .Role}} = "{{.Family}}";
+    public static final int VERSION_{{javaConst .Role}} = {{.Version}};
+{{end}}{{range .Thresholds}}
     /**
 {{wrap .Doc "     * " 100}}
      */

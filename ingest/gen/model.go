@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -17,13 +18,14 @@ import (
 const (
 	contractFile = "ingest/contract.yaml"
 	topicsFile   = "ingest/topics.yaml"
-	eventSchema  = "ingest/schemas/event.v1.schema.json"
+	schemasDir   = "ingest/schemas"
+	eventsRole   = "events" // the role whose schema's kind enum the event kinds must equal
 )
 
 // Contract is what ingest/contract.yaml declares, joined with the topic names of topics.yaml.
 type Contract struct {
 	Topics     []Topic // in the order of topics.yaml
-	Kinds      []Kind  // in the order of contract.yaml (and of event.v1's enum)
+	Kinds      []Kind  // in the order of contract.yaml (and of the events topic's schema's enum)
 	Thresholds []Threshold
 	Headers    []Header
 }
@@ -31,6 +33,27 @@ type Contract struct {
 // Topic is one topic of topics.yaml with the role contract.yaml gives it.
 type Topic struct {
 	Role, Name, Schema string
+}
+
+// Family is the schema's name without its version ("throughput_sample" of throughput_sample.v2),
+// the `schema` field of its messages.
+func (t Topic) Family() string {
+	name, _, _ := strings.Cut(t.Schema, ".v")
+	return name
+}
+
+// Version is the schema's version, the one producers write (consumers read it and every earlier
+// one); 0 for a schema that is not Longhaul's (pscheduler_archive).
+func (t Topic) Version() int {
+	_, v, ok := strings.Cut(t.Schema, ".v")
+	if !ok {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // Kind is one event kind; Closes is set for a recovery only, ClosedBy (derived) for an alert.
@@ -93,14 +116,14 @@ func Load(root string) (*Contract, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds, err := schemaKinds(root)
+	kinds, schemaFile, err := schemaKinds(root, c)
 	if err != nil {
 		return nil, err
 	}
 	p := &problems{doc: &doc}
 	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds, Headers: c.Headers}
 	out.Topics = joinTopics(p, c, topics)
-	checkKinds(p, c.EventKinds, kinds)
+	checkKinds(p, c.EventKinds, kinds, schemaFile)
 	checkThresholds(p, c.Thresholds)
 	checkHeaders(p, c.Headers)
 	if len(p.errs) > 0 {
@@ -202,9 +225,9 @@ func joinTopics(p *problems, c contractYAML, topics []Topic) []Topic {
 	return out
 }
 
-// checkKinds: unique names equal to event.v1's enum, known roles, and every alert closed by
+// checkKinds: unique names equal to the event schema's enum, known roles, and every alert closed by
 // exactly one recovery.
-func checkKinds(p *problems, kinds []Kind, enum []string) {
+func checkKinds(p *problems, kinds []Kind, enum []string, eventSchema string) {
 	role := map[string]string{}
 	for _, k := range kinds {
 		if _, dup := role[k.Name]; !dup {
@@ -292,11 +315,21 @@ func checkHeaders(p *problems, hs []Header) {
 	}
 }
 
-// schemaKinds is the kind enum of event.v1.
-func schemaKinds(root string) ([]string, error) {
+// schemaKinds is the kind enum of the schema contract.yaml gives the events role (the newest
+// version of event, which every consumer reads), and that schema's file.
+func schemaKinds(root string, c contractYAML) ([]string, string, error) {
+	var eventSchema string
+	for _, r := range c.TopicRoles {
+		if r.Role == eventsRole {
+			eventSchema = filepath.ToSlash(filepath.Join(schemasDir, r.Schema+".schema.json"))
+		}
+	}
+	if eventSchema == "" {
+		return nil, "", fmt.Errorf("%s: topic_roles: no role %q", contractFile, eventsRole)
+	}
 	raw, err := os.ReadFile(filepath.Join(root, eventSchema))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var s struct {
 		Properties struct {
@@ -306,10 +339,10 @@ func schemaKinds(root string) ([]string, error) {
 		} `json:"properties"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", eventSchema, err)
+		return nil, "", fmt.Errorf("%s: %w", eventSchema, err)
 	}
 	if len(s.Properties.Kind.Enum) == 0 {
-		return nil, fmt.Errorf("%s: no properties.kind.enum", eventSchema)
+		return nil, "", fmt.Errorf("%s: no properties.kind.enum", eventSchema)
 	}
-	return s.Properties.Kind.Enum, nil
+	return s.Properties.Kind.Enum, eventSchema, nil
 }

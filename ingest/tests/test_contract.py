@@ -1,4 +1,4 @@
-"""ingest/contract.yaml against what else names the same things: the event.v1 schema's kinds and
+"""ingest/contract.yaml against what else names the same things: the event schemas' kinds and
 Telegraf's topics. (Go and Java are generated from the contract and checked by ingest/gen and
 flink-jobs ContractNamesTest; the kinds dashboards name by tests/unit/test_dashboards.py.)"""
 import json
@@ -15,8 +15,9 @@ import longhaul_contract  # noqa: E402
 from longhaul_contract import CONTRACT  # noqa: E402
 
 
-def test_kinds_are_the_event_schemas_enum_in_order():
-    schema = json.loads((INGEST / "schemas/event.v1.schema.json").read_text())
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_kinds_are_the_event_schemas_enum_in_order(version):
+    schema = json.loads((INGEST / f"schemas/event.{version}.schema.json").read_text())
     assert list(CONTRACT.kinds) == schema["properties"]["kind"]["enum"]
 
 
