@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"sort"
@@ -134,7 +135,7 @@ func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 		seen[id+"|"+e.Target] = true
 		interval, slip := e.Interval(), e.Slip()
 		t := schedule.Task{ProbeID: id, Kind: e.Kind, Dst: e.Target, Address: e.Target, Shared: pr.Exclusive(),
-			Probe: pr, Interval: interval, MaxWait: interval}
+			Probe: pr, Interval: interval, MaxWait: interval, Labels: e.Labels}
 		// pScheduler starts a run in [slot, slot+slip]: at random with sliprand, else at the
 		// earliest free moment. Longhaul's jitter is the random part; max_wait the window.
 		if e.Sliprand {
@@ -194,7 +195,7 @@ func sameTasks(a, b []schedule.Task) bool {
 		x, y := a[i], b[i]
 		if x.ProbeID != y.ProbeID || x.Kind != y.Kind || x.Dst != y.Dst || x.Address != y.Address ||
 			x.Interval != y.Interval || x.Jitter != y.Jitter || x.MaxWait != y.MaxWait || x.Shared != y.Shared ||
-			fmt.Sprintf("%+v", x.Probe) != fmt.Sprintf("%+v", y.Probe) {
+			!maps.Equal(x.Labels, y.Labels) || fmt.Sprintf("%+v", x.Probe) != fmt.Sprintf("%+v", y.Probe) {
 			return false
 		}
 	}

@@ -3,7 +3,9 @@ package agent
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -305,6 +307,25 @@ func TestARunningAgentAppliesAChangedPlanWithoutARestart(t *testing.T) {
 	}
 	if published("cern-ps1|ps3.example.org") || !published("cern-ps1|ps2.example.org") {
 		t.Fatalf("first plan: %d records", len(mem.records()))
+	}
+	// The plan's display names are on every sample of its pairs (schema v2), and not on the
+	// config's own probe's.
+	for _, r := range mem.records() {
+		var m struct {
+			Version int               `json:"version"`
+			ProbeID string            `json:"probe_id"`
+			Labels  map[string]string `json:"labels"`
+		}
+		if err := json.Unmarshal(r.Value, &m); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"src.display-name": "Site 0", "dst.display-name": "Site 1"}
+		if m.ProbeID == "own" {
+			want = nil
+		}
+		if !maps.Equal(m.Labels, want) || m.Version != 2 {
+			t.Errorf("%s: version %d labels %v, want %v", r.Key, m.Version, m.Labels, want)
+		}
 	}
 	srv.set(meshOf("ps1.example.org", "ps2.example.org", "ps3.example.org"), `"v2"`, 0)
 	if err := a.RefreshPlan(ctx); err != nil {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"longhaul/collectors/publish"
+	"longhaul/collectors/sample"
 	"longhaul/collectors/schedule"
 )
 
@@ -14,6 +15,7 @@ func (a *Agent) sink(r schedule.Result) {
 	recs := make([]publish.Record, 0, len(r.Samples))
 	dead, lost := 0, 0
 	for _, s := range r.Samples {
+		sample.ApplyLabels(s, r.Job.Labels)
 		rec, dl, err := a.enc.encode(s)
 		if err != nil {
 			a.log.Error("sample LOST: cannot encode it", "probe", r.Job.ProbeID, "run_id", r.Job.RunID, "err", err)

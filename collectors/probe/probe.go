@@ -23,6 +23,9 @@ type Job struct {
 	ProbeID string    // the probe's id from the config
 	RunID   string    // unique per run; shared by every sample of the run
 	Start   time.Time // when the run starts (event time of summaries)
+	// Labels of the probe from its plan (pSConfig display names), put on every sample of the
+	// run that carries labels when the agent spools it.
+	Labels sample.Labels
 }
 
 // Probe runs one kind of measurement. Run never returns an empty result for a run that was

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"longhaul/collectors/config"
+	"longhaul/collectors/sample"
 )
 
 // Entry is one pair a host schedules: what `longhaul-probe plan` prints, one JSON object a
@@ -28,10 +29,11 @@ type Entry struct {
 	// sending, rtt pinging the source.
 	FromDest bool `json:"from_dest,omitempty"`
 	// Reverse: iperf3 -R, the far end sends (FromDest, or the spec's reverse; not both).
-	Reverse     bool              `json:"reverse,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	SpecIgnored []string          `json:"spec_ignored,omitempty"` // spec fields Longhaul's probe does not apply
-	Unsupported string            `json:"unsupported,omitempty"`
+	Reverse     bool          `json:"reverse,omitempty"`
+	Labels      sample.Labels `json:"labels,omitempty"`          // what every sample of the pair carries
+	LabelsLeft  []string      `json:"labels_left_out,omitempty"` // label keys the schemas do not take
+	SpecIgnored []string      `json:"spec_ignored,omitempty"`    // spec fields Longhaul's probe does not apply
+	Unsupported string        `json:"unsupported,omitempty"`
 
 	Kind   string            `json:"-"` // the Longhaul probe kind
 	Target string            `json:"-"` // the address the probe is pointed at (Dst, or Src when run from the dest)
@@ -124,7 +126,7 @@ func (t *Template) entry(name string, k *Task, test *Test, pair []*endpoint, hos
 	}
 	v := vars{pair: pair, sched: sched, flip: flip}
 	e := Entry{Task: name, Test: test.Type}
-	e.Labels = t.labels(k, test, v)
+	e.Labels, e.LabelsLeft = sample.CleanLabels(t.labels(k, test, v))
 	spec, err := v.expand(map[string]any(test.Spec))
 	if err != nil {
 		e.Unsupported = "spec: " + err.Error()

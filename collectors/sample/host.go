@@ -1,7 +1,9 @@
 package sample
 
+import "longhaul/ingest/contract"
+
 // SchemaHost names host TCP-tuning snapshots.
-const SchemaHost = "host_snapshot"
+const SchemaHost = contract.SchemaRawHost
 
 // Host is the sender's TCP tuning taken with a throughput run
 // (ingest/schemas/host_snapshot.v1.schema.json).
@@ -24,5 +26,5 @@ func (h *Host) Head() *Envelope { return &h.Envelope }
 
 // NewHost starts a host snapshot with its envelope filled in.
 func NewHost(src, dst, probeID string, ts int64) *Host {
-	return &Host{Envelope: Envelope{Schema: SchemaHost, Version: 1, Src: src, Dst: dst, ProbeID: probeID, TS: ts}}
+	return &Host{Envelope: Envelope{Schema: SchemaHost, Version: contract.VersionRawHost, Src: src, Dst: dst, ProbeID: probeID, TS: ts}}
 }

@@ -1,9 +1,11 @@
 package sample
 
-// SchemaPath names path samples.
-const SchemaPath = "path_sample"
+import "longhaul/ingest/contract"
 
-// Path is one traceroute run (ingest/schemas/path_sample.v1.schema.json).
+// SchemaPath names path samples.
+const SchemaPath = contract.SchemaRawPath
+
+// Path is one traceroute run (ingest/schemas/path_sample.v2.schema.json).
 type Path struct {
 	Envelope
 	RunID   string    `json:"run_id"`
@@ -14,6 +16,7 @@ type Path struct {
 	Queries *int64    `json:"queries,omitempty"`
 	Reached bool      `json:"reached"`
 	Hops    []Hop     `json:"hops"`
+	Labels  Labels    `json:"labels,omitempty"`
 	Error   *RunError `json:"error,omitempty"`
 }
 
@@ -35,10 +38,13 @@ type HopProbe struct {
 // Head returns the envelope.
 func (p *Path) Head() *Envelope { return &p.Envelope }
 
+// SetLabels gives the sample its plan's labels.
+func (p *Path) SetLabels(l Labels) { p.Labels = l }
+
 // NewPath starts a path sample with its envelope filled in.
 func NewPath(src, dst, probeID, runID string, ts int64) *Path {
 	return &Path{
-		Envelope: Envelope{Schema: SchemaPath, Version: 1, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		Envelope: Envelope{Schema: SchemaPath, Version: contract.VersionRawPath, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
 		RunID:    runID,
 		Hops:     []Hop{},
 	}

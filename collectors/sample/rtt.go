@@ -1,9 +1,11 @@
 package sample
 
-// SchemaRTT names RTT/loss samples.
-const SchemaRTT = "rtt_sample"
+import "longhaul/ingest/contract"
 
-// RTT is one ping run (ingest/schemas/rtt_sample.v1.schema.json).
+// SchemaRTT names RTT/loss samples.
+const SchemaRTT = contract.SchemaRawRTT
+
+// RTT is one ping run (ingest/schemas/rtt_sample.v2.schema.json).
 type RTT struct {
 	Envelope
 	RunID       string    `json:"run_id"`
@@ -19,16 +21,20 @@ type RTT struct {
 	AvgMs       *float64  `json:"rtt_avg_ms"`
 	MaxMs       *float64  `json:"rtt_max_ms"`
 	MdevMs      *float64  `json:"rtt_mdev_ms"`
+	Labels      Labels    `json:"labels,omitempty"`
 	Error       *RunError `json:"error,omitempty"`
 }
 
 // Head returns the envelope.
 func (r *RTT) Head() *Envelope { return &r.Envelope }
 
+// SetLabels gives the sample its plan's labels.
+func (r *RTT) SetLabels(l Labels) { r.Labels = l }
+
 // NewRTT starts an RTT sample with its envelope filled in.
 func NewRTT(src, dst, probeID, runID string, ts int64) *RTT {
 	return &RTT{
-		Envelope: Envelope{Schema: SchemaRTT, Version: 1, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		Envelope: Envelope{Schema: SchemaRTT, Version: contract.VersionRawRTT, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
 		RunID:    runID,
 	}
 }

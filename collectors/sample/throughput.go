@@ -1,7 +1,9 @@
 package sample
 
+import "longhaul/ingest/contract"
+
 // SchemaThroughput names throughput samples.
-const SchemaThroughput = "throughput_sample"
+const SchemaThroughput = contract.SchemaRawThroughput
 
 // Record kinds of a throughput sample.
 const (
@@ -10,7 +12,7 @@ const (
 )
 
 // Throughput is one iperf3/iperf2/pScheduler record: a per-interval row or a run's summary
-// (ingest/schemas/throughput_sample.v1.schema.json).
+// (ingest/schemas/throughput_sample.v2.schema.json).
 type Throughput struct {
 	Envelope
 	RunID       string   `json:"run_id"`
@@ -46,6 +48,9 @@ type Throughput struct {
 	Packets               *int64   `json:"packets,omitempty"`
 	LossPercent           *float64 `json:"loss_percent,omitempty"`
 	OutOfOrder            *int64   `json:"out_of_order,omitempty"`
+	SndWndBytes           *int64   `json:"snd_wnd_bytes,omitempty"`
+
+	Labels Labels `json:"labels,omitempty"`
 
 	Error *RunError `json:"error,omitempty"`
 }
@@ -53,10 +58,13 @@ type Throughput struct {
 // Head returns the envelope.
 func (t *Throughput) Head() *Envelope { return &t.Envelope }
 
+// SetLabels gives the sample its plan's labels.
+func (t *Throughput) SetLabels(l Labels) { t.Labels = l }
+
 // NewThroughput starts a throughput record of the given kind with its envelope filled in.
 func NewThroughput(src, dst, probeID, runID, record string, ts int64) *Throughput {
 	return &Throughput{
-		Envelope: Envelope{Schema: SchemaThroughput, Version: 1, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		Envelope: Envelope{Schema: SchemaThroughput, Version: contract.VersionRawThroughput, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
 		RunID:    runID,
 		Record:   record,
 	}

@@ -8,6 +8,7 @@ import (
 
 	"longhaul/collectors/config"
 	"longhaul/collectors/probe"
+	"longhaul/collectors/sample"
 )
 
 // Task is one (probe, target) pair: what the scheduler runs at an interval.
@@ -21,6 +22,7 @@ type Task struct {
 	Interval time.Duration
 	Jitter   time.Duration // random slip in [0, Jitter)
 	MaxWait  time.Duration // how long past its planned start a run may wait for its turn
+	Labels   sample.Labels // put on every sample of its runs (from a pSConfig plan)
 }
 
 // TasksFrom expands built probe instances into one task per target.

@@ -62,7 +62,7 @@ func (r *Registry) Names() []string {
 	return out
 }
 
-// ValidateAs checks msg against the named schema ("throughput_sample.v1").
+// ValidateAs checks msg against the named schema ("throughput_sample.v2").
 func (r *Registry) ValidateAs(name string, msg []byte) error {
 	s, ok := r.schemas[name]
 	if !ok {
