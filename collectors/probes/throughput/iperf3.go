@@ -167,13 +167,14 @@ func iperf3Interval(r *runInfo, v *i3View, iv *i3Interval, s *i3Stream, i int, s
 	return rec, nil
 }
 
-// streamFigures adds what only the per-stream rows carry: the congestion window, summed over
-// the streams (the data in flight of the whole transfer), and the smoothed RTT and its
+// streamFigures adds what only the per-stream rows carry: the congestion window and the
+// receiver's advertised window, each summed over the streams (what the whole transfer may have
+// in flight), and the smoothed RTT and its
 // variance, averaged over the streams that report one. With --bidir only the streams of the
 // view's direction count.
 func streamFigures(rec *sample.Throughput, v *i3View, streams []i3Stream) {
-	var cwnd int64
-	var haveCwnd bool
+	var cwnd, wnd int64
+	var haveCwnd, haveWnd bool
 	var rtt, rttvar float64
 	var nRTT, nVar int
 	for i := range streams {
@@ -184,6 +185,10 @@ func streamFigures(rec *sample.Throughput, v *i3View, streams []i3Stream) {
 		if st.SndCwnd != nil && *st.SndCwnd >= 0 && *st.SndCwnd < 1<<50 {
 			cwnd += *st.SndCwnd
 			haveCwnd = true
+		}
+		if st.SndWnd != nil && *st.SndWnd >= 0 && *st.SndWnd < 1<<50 {
+			wnd += *st.SndWnd
+			haveWnd = true
 		}
 		if st.RTT != nil && finite(*st.RTT) && *st.RTT > 0 && *st.RTT < 1e12 {
 			rtt += *st.RTT
@@ -196,6 +201,9 @@ func streamFigures(rec *sample.Throughput, v *i3View, streams []i3Stream) {
 	}
 	if haveCwnd && cwnd >= 0 {
 		rec.SndCwndBytes = sample.I64(cwnd)
+	}
+	if haveWnd {
+		rec.SndWndBytes = sample.I64(wnd)
 	}
 	if nRTT > 0 {
 		rec.RTTMs = sample.F64(rtt / float64(nRTT) / 1000)

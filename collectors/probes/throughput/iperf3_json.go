@@ -56,6 +56,8 @@ type i3Stream struct {
 	BitsPerSecond float64  `json:"bits_per_second"`
 	Retransmits   *int64   `json:"retransmits"`
 	SndCwnd       *int64   `json:"snd_cwnd"`
+	SndWnd        *int64   `json:"snd_wnd"`     // 3.10+: the receiver's advertised window (tcpi_snd_wnd)
+	MaxSndWnd     *int64   `json:"max_snd_wnd"` // 3.10+, end.streams[].sender: its largest over the run
 	RTT           *float64 `json:"rtt"`    // µs
 	RTTVar        *float64 `json:"rttvar"` // µs
 	MinRTT        *float64 `json:"min_rtt"`

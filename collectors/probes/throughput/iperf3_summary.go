@@ -51,6 +51,7 @@ func iperf3Summary(r *runInfo, v *i3View, o *i3Output, startMS int64) (sample.Sa
 		udpLoss(rec, v, o)
 	} else if v.local {
 		senderRTT(rec, v, o)
+		receiverWindow(rec, v, o)
 	}
 	return rec, nil
 }
@@ -86,6 +87,25 @@ func udpLoss(rec *sample.Throughput, v *i3View, o *i3Output) {
 	}
 	if have && rec.Error == nil {
 		rec.OutOfOrder = sample.I64(ooo)
+	}
+}
+
+// receiverWindow is the largest window the receiver advertised over the run (max_snd_wnd, iperf
+// 3.10+), summed over the sending streams: what the receiver let the whole transfer have in
+// flight. Like RTT, only the sending side sees it.
+func receiverWindow(rec *sample.Throughput, v *i3View, o *i3Output) {
+	var sum int64
+	var have bool
+	for _, st := range o.End.Streams {
+		s := st.Sender
+		if s == nil || !v.mine(s.Sender) || s.MaxSndWnd == nil || *s.MaxSndWnd <= 0 || *s.MaxSndWnd >= 1<<50 {
+			continue
+		}
+		sum += *s.MaxSndWnd
+		have = true
+	}
+	if have {
+		rec.SndWndBytes = sample.I64(sum)
 	}
 }
 
