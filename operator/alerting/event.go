@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Event is the part of an event.v1 message the bridge reads.
+// Event is the part of an event message (every version) the bridge reads.
 type Event struct {
 	Kind      string         `json:"kind"`
 	Src       string         `json:"src"`
@@ -21,7 +21,7 @@ type Event struct {
 	Evidence  map[string]any `json:"evidence"`
 }
 
-// ParseEvent reads one event.v1 record. The Flink job and the watchdog validate what they write;
+// ParseEvent reads one event record, of any version. The Flink job and the watchdog validate what they write;
 // the bridge only refuses what it cannot use (no kind, no ends, no time).
 func ParseEvent(b []byte) (Event, error) {
 	var e Event

@@ -41,7 +41,7 @@ const (
 	ScopeAgent    = "agent"
 )
 
-// Wildcard is event.v1's src or dst of an event about every source or every destination.
+// Wildcard is an event's src or dst of an event about every source or every destination.
 const Wildcard = "*"
 
 // labels are the Alertmanager labels of an alert or info event (not of a recovery: a recovery

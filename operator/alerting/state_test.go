@@ -110,9 +110,9 @@ func TestADiagnosisAnnotatesTheLinksOpenAlert(t *testing.T) {
 	s := testState()
 	s.Apply(ev(contract.KindThroughputCollapse, "s1", "dst-a", 0, "e-1"))
 	d := ev(contract.KindDiagnosis, "s1", "dst-a", time.Minute, "")
-	d.Message, d.Cause = "window-limited: 64 KiB / 140 ms", "window_limited"
+	d.Message, d.Cause = "host-tuning-limited: 64 KiB / 140 ms", "host_tuning_limited"
 	ch := s.Apply(d)
-	if len(ch.Firing) != 2 || ch.Firing[0].Labels["cause"] != "window_limited" {
+	if len(ch.Firing) != 2 || ch.Firing[0].Labels["cause"] != "host_tuning_limited" {
 		t.Fatalf("%+v", ch.Firing)
 	}
 	if got := ch.Firing[1].Annotations[AnnDiagnosis]; got != d.Message {
@@ -147,7 +147,7 @@ func TestASiteAlertListsItsLinksAndAPipelineOutageMarksLinkAlertsUnknown(t *test
 // Every valid event example of the contract goes through the bridge's state: the labels
 // Alertmanager needs are there and each alert kind's recovery closes it.
 func TestEveryContractExampleMakesAnAlertmanagerAlert(t *testing.T) {
-	files, _ := filepath.Glob("../../ingest/schemas/examples/event.v1/valid/*.json")
+	files, _ := filepath.Glob("../../ingest/schemas/examples/event.v*/valid/*.json")
 	if len(files) == 0 {
 		t.Fatal("no examples")
 	}

@@ -11,10 +11,10 @@ import (
 	"longhaul/ingest/contract"
 )
 
-// ProbeID is the event.v1 probe_id of every event the watchdog raises.
+// ProbeID is the event schema probe_id of every event the watchdog raises.
 const ProbeID = "watchdog"
 
-// Event is an event.v1 message as the watchdog writes it.
+// Event is an event schema message as the watchdog writes it.
 type Event struct {
 	Schema    string         `json:"schema"`
 	Version   int            `json:"version"`
@@ -85,7 +85,7 @@ func newEvent(kind, subject string, now time.Time, severity, message, episode st
 		subject = AnySubject
 	}
 	message = cut(message, 2000)
-	return Event{Schema: "event", Version: 1, Kind: kind, Src: subject, Dst: AnySubject, ProbeID: ProbeID,
+	return Event{Schema: contract.SchemaEvents, Version: contract.VersionEvents, Kind: kind, Src: subject, Dst: AnySubject, ProbeID: ProbeID,
 		TS: now.UnixMilli(), Severity: severity, Message: message, EpisodeID: episode, Evidence: ev}
 }
 
@@ -99,7 +99,7 @@ func describe(component, subject string) string {
 
 var evidenceKey = regexp.MustCompile(`[^a-z0-9_]+`)
 
-// evidence is the finding's evidence as event.v1 wants it: flat, keys of lower-case letters,
+// evidence is the finding's evidence as event schema wants it: flat, keys of lower-case letters,
 // digits and '_' starting with a letter, values strings, numbers or booleans; plus the component.
 func evidence(f Finding) map[string]any {
 	out := map[string]any{}

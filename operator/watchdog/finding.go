@@ -17,7 +17,7 @@ const (
 // AnySubject is the subject of a finding about the pipeline as a whole (the event's src "*").
 const AnySubject = "*"
 
-// Severities of the events (event.v1's severity).
+// Severities of the events (the event schema's severity).
 const (
 	SeverityInfo     = "info"
 	SeverityWarning  = "warning"

@@ -1,10 +1,12 @@
 package watchdog
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"longhaul/collectors/schema"
+	"longhaul/ingest/contract"
 )
 
 var t0 = time.UnixMilli(1795466888000).UTC()
@@ -19,14 +21,14 @@ func good(component, subject string) Finding {
 	return Finding{Component: component, Subject: subject, Healthy: true, Message: component + " is fine"}
 }
 
-// validEvent fails the test unless e is a valid event.v1 message.
+// validEvent fails the test unless e is a valid message of the event schema the watchdog writes.
 func validEvent(t *testing.T, e Event) {
 	t.Helper()
 	reg, err := schema.Load(schema.DefaultDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := reg.ValidateAs("event.v1", e.Marshal()); err != nil {
+	if err := reg.ValidateAs(fmt.Sprintf("%s.v%d", contract.SchemaEvents, contract.VersionEvents), e.Marshal()); err != nil {
 		t.Fatalf("%s: %v", e.Marshal(), err)
 	}
 }

@@ -19,7 +19,7 @@ func TestEpisodesKeepOnlyWhatTheLastWatchdogEventLeftOpen(t *testing.T) {
 	foreign := job2
 	foreign.ProbeID = "collapse-detector"
 	foreign.Evidence = map[string]any{"component": "flink_restarts"}
-	other := Event{Schema: "event", Version: 1, Kind: contract.KindThroughputCollapse, ProbeID: ProbeID, Evidence: map[string]any{"component": "x"}}
+	other := Event{Schema: contract.SchemaEvents, Version: contract.VersionEvents, Kind: contract.KindThroughputCollapse, ProbeID: ProbeID, Evidence: map[string]any{"component": "x"}}
 	otherInstance := degraded(bad(ComponentInflux, "*"), at(0), at(60), "watchdog:other:influxdb_writes")
 	otherInstance.Evidence[EvidenceInstance] = "longhaul-test-job"
 	var recs [][]byte
