@@ -9,15 +9,23 @@ import java.util.List;
 public final class Contract {
     private Contract() {}
 
-    public static final String THROUGHPUT = "throughput_sample.v1";
-    public static final String PATH = "path_sample.v1";
-    public static final String RTT = "rtt_sample.v1";
-    public static final String HOST = "host_snapshot.v1";
-    public static final String LINK_STATS = "link_stats.v1";
-    public static final String EVENT = "event.v1";
-    public static final String DEAD_LETTER = "dead_letter.v1";
+    /**
+     * The schema of each topic, by the version producers write ("throughput_sample.v2"): a topic's
+     * consumers read that version and every earlier one ({@link #accepted}).
+     */
+    public static final String THROUGHPUT = versioned(ContractNames.SCHEMA_RAW_THROUGHPUT, ContractNames.VERSION_RAW_THROUGHPUT);
+    public static final String PATH = versioned(ContractNames.SCHEMA_RAW_PATH, ContractNames.VERSION_RAW_PATH);
+    public static final String RTT = versioned(ContractNames.SCHEMA_RAW_RTT, ContractNames.VERSION_RAW_RTT);
+    public static final String HOST = versioned(ContractNames.SCHEMA_RAW_HOST, ContractNames.VERSION_RAW_HOST);
+    public static final String LINK_STATS = versioned(ContractNames.SCHEMA_STATS, ContractNames.VERSION_STATS);
+    public static final String EVENT = versioned(ContractNames.SCHEMA_EVENTS, ContractNames.VERSION_EVENTS);
+    public static final String DEAD_LETTER = versioned(ContractNames.SCHEMA_DEAD_LETTER, ContractNames.VERSION_DEAD_LETTER);
 
+    /** The newest version of every schema. */
     public static final List<String> SCHEMAS = List.of(THROUGHPUT, PATH, RTT, HOST, LINK_STATS, EVENT, DEAD_LETTER);
+
+    /** Every version of every schema, oldest first within each: what the registry compiles. */
+    public static final List<String> ALL_VERSIONS = SCHEMAS.stream().flatMap(s -> accepted(s).stream()).toList();
 
     public static final String TOPIC_THROUGHPUT = ContractNames.TOPIC_RAW_THROUGHPUT;
     public static final String TOPIC_PATH = ContractNames.TOPIC_RAW_PATH;
@@ -27,9 +35,28 @@ public final class Contract {
     public static final String TOPIC_EVENTS = ContractNames.TOPIC_EVENTS;
     public static final String TOPIC_DEAD_LETTER = ContractNames.TOPIC_DEAD_LETTER;
 
-    /** The versioned schema name ("throughput_sample.v1") of a message's {@code schema} field. */
-    public static String versioned(String schemaField) {
-        return schemaField + ".v1";
+    /** "throughput_sample.v2" of ("throughput_sample", 2). */
+    public static String versioned(String family, int version) {
+        return family + ".v" + version;
+    }
+
+    /** The versions a topic whose schema is {@code schema} takes: "x.v1" … {@code schema}. */
+    public static List<String> accepted(String schema) {
+        int dot = schema.lastIndexOf(".v");
+        String family = schema.substring(0, dot);
+        int newest = Integer.parseInt(schema.substring(dot + 2));
+        return java.util.stream.IntStream.rangeClosed(1, newest).mapToObj(v -> versioned(family, v)).toList();
+    }
+
+    /**
+     * The schema a message of version {@code version} is checked against on a topic whose schema
+     * is {@code schema}: that version's when the topic takes it, else the topic's own (whose
+     * version constant then names the mismatch).
+     */
+    public static String schemaOf(String schema, int version) {
+        String family = schema.substring(0, schema.lastIndexOf(".v"));
+        String named = versioned(family, version);
+        return accepted(schema).contains(named) ? named : schema;
     }
 
     /** The raw topic a message of this schema is published to, or null for a non-raw schema. */

@@ -12,13 +12,13 @@ import java.util.Map;
 public final class ContractNames {
     private ContractNames() {}
 
-    /** Role raw.throughput: throughput_sample.v1 messages. */
+    /** Role raw.throughput: throughput_sample.v2 messages. */
     public static final String TOPIC_RAW_THROUGHPUT = "longhaul.raw.throughput";
 
-    /** Role raw.path: path_sample.v1 messages. */
+    /** Role raw.path: path_sample.v2 messages. */
     public static final String TOPIC_RAW_PATH = "longhaul.raw.path";
 
-    /** Role raw.rtt: rtt_sample.v1 messages. */
+    /** Role raw.rtt: rtt_sample.v2 messages. */
     public static final String TOPIC_RAW_RTT = "longhaul.raw.rtt";
 
     /** Role raw.host: host_snapshot.v1 messages. */
@@ -33,7 +33,7 @@ public final class ContractNames {
     /** Role stats: link_stats.v1 messages. */
     public static final String TOPIC_STATS = "longhaul.stats";
 
-    /** Role events: event.v1 messages. */
+    /** Role events: event.v2 messages. */
     public static final String TOPIC_EVENTS = "longhaul.events";
 
     /** Every topic by its role. */
@@ -49,6 +49,34 @@ public final class ContractNames {
 
     /** The topics of raw samples (roles raw.*), in the order of topics.yaml. */
     public static final List<String> RAW_TOPICS = List.of(TOPIC_RAW_THROUGHPUT, TOPIC_RAW_PATH, TOPIC_RAW_RTT, TOPIC_RAW_HOST);
+
+    /** Role raw.throughput: the schema field of its messages, and the version producers write (throughput_sample.v2); consumers read it and every earlier one. */
+    public static final String SCHEMA_RAW_THROUGHPUT = "throughput_sample";
+    public static final int VERSION_RAW_THROUGHPUT = 2;
+
+    /** Role raw.path: the schema field of its messages, and the version producers write (path_sample.v2); consumers read it and every earlier one. */
+    public static final String SCHEMA_RAW_PATH = "path_sample";
+    public static final int VERSION_RAW_PATH = 2;
+
+    /** Role raw.rtt: the schema field of its messages, and the version producers write (rtt_sample.v2); consumers read it and every earlier one. */
+    public static final String SCHEMA_RAW_RTT = "rtt_sample";
+    public static final int VERSION_RAW_RTT = 2;
+
+    /** Role raw.host: the schema field of its messages, and the version producers write (host_snapshot.v1); consumers read it and every earlier one. */
+    public static final String SCHEMA_RAW_HOST = "host_snapshot";
+    public static final int VERSION_RAW_HOST = 1;
+
+    /** Role dead_letter: the schema field of its messages, and the version producers write (dead_letter.v1); consumers read it and every earlier one. */
+    public static final String SCHEMA_DEAD_LETTER = "dead_letter";
+    public static final int VERSION_DEAD_LETTER = 1;
+
+    /** Role stats: the schema field of its messages, and the version producers write (link_stats.v1); consumers read it and every earlier one. */
+    public static final String SCHEMA_STATS = "link_stats";
+    public static final int VERSION_STATS = 1;
+
+    /** Role events: the schema field of its messages, and the version producers write (event.v2); consumers read it and every earlier one. */
+    public static final String SCHEMA_EVENTS = "event";
+    public static final int VERSION_EVENTS = 2;
 
     /**
      * Packet loss at or above this percentage is high (WLCG's packet-loss alarm): the

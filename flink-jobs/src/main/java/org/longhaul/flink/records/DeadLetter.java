@@ -6,7 +6,7 @@ public record DeadLetter(
         String sourceTopic, Integer partition, Long offset, String rejectedBy, String reason,
         String payload) {
 
-    public static final String SCHEMA = "dead_letter";
+    public static final String SCHEMA = ContractNames.SCHEMA_DEAD_LETTER;
     public static final String UNKNOWN = "unknown";
 
     public String link() {

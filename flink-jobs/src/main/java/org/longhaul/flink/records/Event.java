@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Something an operator should know about a link (event.v1). {@code ts} is the event time of
+ * Something an operator should know about a link (event.v2; the version is the contract's, ContractNames.VERSION_EVENTS). {@code ts} is the event time of
  * the evidence; {@code evidence} holds the numbers behind it. Build with {@link EventBuilder}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -15,7 +15,7 @@ public record Event(
         List<String> pathBefore, List<String> pathAfter, List<ChangedHop> changedHops,
         Map<String, Object> evidence) {
 
-    public static final String SCHEMA = "event";
+    public static final String SCHEMA = ContractNames.SCHEMA_EVENTS;
 
     /** Starts an event of a contract kind (ingest/contract.yaml); {@code kind} holds its wire name. */
     public static EventBuilder builder(EventKind kind, String src, String dst, String detector, long ts) {

@@ -67,7 +67,7 @@ public final class EventBuilder {
         if (message == null || message.isEmpty()) {
             throw new IllegalStateException("an event needs a message: " + kind);
         }
-        return new Event(Event.SCHEMA, 1, kind, src, dst, detector, ts, severity, message, protocol,
+        return new Event(Event.SCHEMA, ContractNames.VERSION_EVENTS, kind, src, dst, detector, ts, severity, message, protocol,
                 episodeId, cause, pathBefore, pathAfter, changedHops,
                 evidence.isEmpty() ? null : new LinkedHashMap<>(evidence));
     }

@@ -3,7 +3,7 @@
 package org.longhaul.flink.records;
 
 /**
- * The kinds of event.v1 (ingest/contract.yaml): each kind's name on the wire, its role, and for a
+ * The kinds of events (ingest/contract.yaml): each kind's name on the wire, its role, and for a
  * recovery the alert it closes. Detectors build events with these, never with a bare string.
  */
 public enum EventKind {
@@ -62,7 +62,7 @@ public enum EventKind {
         this.closes = closes;
     }
 
-    /** The kind as event.v1 writes it. */
+    /** The kind as an event writes it. */
     public String wire() {
         return wire;
     }

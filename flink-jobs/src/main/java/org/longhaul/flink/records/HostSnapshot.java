@@ -9,7 +9,7 @@ public record HostSnapshot(
         List<Long> tcpRmem, List<Long> tcpWmem, long rmemMax, long wmemMax, Boolean windowScaling,
         String congestionControl, List<String> availableCongestionControl, @JsonProperty("interface") String iface, Integer mtu) {
 
-    public static final String SCHEMA = "host_snapshot";
+    public static final String SCHEMA = ContractNames.SCHEMA_RAW_HOST;
 
     /** Largest send buffer TCP autotuning may reach (tcp_wmem max). */
     public long autotuneSendMax() {

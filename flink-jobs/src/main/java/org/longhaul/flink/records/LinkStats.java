@@ -14,7 +14,7 @@ public record LinkStats(
         Double lossPercent, Double lossPercentMax, Double jitterMs, Double jitterMsMax,
         Double rttMinMs, Double rttMeanMs, Double rttMaxMs, Double hopCount) {
 
-    public static final String SCHEMA = "link_stats";
+    public static final String SCHEMA = ContractNames.SCHEMA_STATS;
     /** probe_id of every statistics message: the producing job. */
     public static final String PRODUCER = "link-stats";
 

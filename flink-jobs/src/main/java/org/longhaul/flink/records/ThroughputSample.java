@@ -1,7 +1,7 @@
 package org.longhaul.flink.records;
 
 /**
- * One throughput record (throughput_sample.v1): a per-interval row or the summary of a run.
+ * One throughput record (throughput_sample.v2, and v1 without its new fields): a per-interval row or the summary of a run.
  * Nullable numbers are boxed; names follow the schema in snake_case through {@link Json}.
  */
 public record ThroughputSample(
@@ -13,9 +13,9 @@ public record ThroughputSample(
         Long receivedBytes, Double receivedBitsPerSecond, Long retransmits, Long sndCwndBytes,
         Double rttMs, Double rttvarMs, Double minRttMs, Double maxRttMs,
         Double jitterMs, Long lostPackets, Long packets, Double lossPercent, Long outOfOrder,
-        RunError error) {
+        Long sndWndBytes, RunError error) {
 
-    public static final String SCHEMA = "throughput_sample";
+    public static final String SCHEMA = ContractNames.SCHEMA_RAW_THROUGHPUT;
 
     public boolean summary() {
         return "summary".equals(record);

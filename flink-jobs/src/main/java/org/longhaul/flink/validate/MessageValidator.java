@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
@@ -30,7 +32,12 @@ public final class MessageValidator {
         this.rejectedBy = rejectedBy;
     }
 
-    public <T> Checked<T> check(RawMessage raw, String schemaName, Class<T> type, long now) {
+    /**
+     * Checks a message of a topic whose schema is {@code topicSchema} ("throughput_sample.v2"):
+     * against the schema of the version the message names when the topic takes it (every version
+     * up to the topic's), so producers not yet upgraded keep being read.
+     */
+    public <T> Checked<T> check(RawMessage raw, String topicSchema, Class<T> type, long now) {
         JsonNode node;
         try {
             if (raw.blank()) {
@@ -40,6 +47,7 @@ public final class MessageValidator {
         } catch (IOException e) {
             return reject(raw, null, "not JSON: " + oneLine(e), now);
         }
+        String schemaName = Contract.schemaOf(topicSchema, version(node));
         List<String> problems = registry.problems(schemaName, node);
         if (!problems.isEmpty()) {
             return reject(raw, node, "not a valid " + schemaName + ": " + String.join("; ", problems), now);
@@ -67,11 +75,17 @@ public final class MessageValidator {
 
     private <T> Checked<T> reject(RawMessage raw, JsonNode node, String reason, long now) {
         String topic = raw.sourceTopic() == null || raw.sourceTopic().isEmpty() ? DeadLetter.UNKNOWN : raw.sourceTopic();
-        DeadLetter letter = new DeadLetter(DeadLetter.SCHEMA, 1,
+        DeadLetter letter = new DeadLetter(DeadLetter.SCHEMA, ContractNames.VERSION_DEAD_LETTER,
                 host(node, "src"), host(node, "dst"), probeId(node), now, topic,
                 raw.partition(), raw.offset(), rejectedBy, truncate(reason),
                 raw.text());
         return new Checked<>(null, letter);
+    }
+
+    /** The message's version, or 0 when it names none (its topic's schema then says what is wrong). */
+    private static int version(JsonNode node) {
+        JsonNode v = node == null || !node.isObject() ? null : node.get("version");
+        return v != null && v.isInt() ? v.intValue() : 0;
     }
 
     private static String host(JsonNode node, String field) {

@@ -44,7 +44,7 @@ public final class SchemaRegistry {
     private static SchemaRegistry compile(String dir) {
         JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
         Map<String, JsonSchema> compiled = new HashMap<>();
-        for (String name : Contract.SCHEMAS) {
+        for (String name : Contract.ALL_VERSIONS) {
             try (InputStream in = open(dir, name + ".schema.json")) {
                 compiled.put(name, factory.getSchema(in));
             } catch (IOException e) {
@@ -66,7 +66,7 @@ public final class SchemaRegistry {
         return in;
     }
 
-    /** Every problem of {@code message} against the named schema ("throughput_sample.v1"), sorted; empty when valid. */
+    /** Every problem of {@code message} against the named schema ("throughput_sample.v2"), sorted; empty when valid. */
     public List<String> problems(String schemaName, JsonNode message) {
         JsonSchema schema = schemas.get(schemaName);
         if (schema == null) {

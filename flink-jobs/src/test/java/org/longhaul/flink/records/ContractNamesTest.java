@@ -41,6 +41,42 @@ class ContractNamesTest {
         assertEquals(want, have);
     }
 
+    /** DiagnosisCause is the cause enum of the event schema the job writes, in its order. */
+    @Test
+    void diagnosisCausesAreTheEventSchemasCauseEnum() throws IOException {
+        JsonNode schema = new ObjectMapper().readTree(ContractFiles.schemasDir().resolve(Contract.EVENT + ".schema.json").toFile());
+        List<String> want = new ArrayList<>();
+        schema.get("properties").get("cause").get("enum").forEach(c -> {
+            if (!c.isNull()) {
+                want.add(c.asText());
+            }
+        });
+        assertEquals(want, java.util.Arrays.stream(DiagnosisCause.values()).map(DiagnosisCause::wire).toList());
+    }
+
+    /** The schema versions each role's producers write are those of contract.yaml's roles. */
+    @Test
+    void schemasByRoleAreTheContractsWithTheirVersions() throws IOException {
+        Map<String, String> want = new LinkedHashMap<>();
+        for (JsonNode r : read("contract.yaml").get("topic_roles")) {
+            if (r.get("schema").asText().contains(".v")) {
+                want.put(r.get("role").asText(), r.get("schema").asText());
+            }
+        }
+        Map<String, String> have = new LinkedHashMap<>();
+        have.put("raw.throughput", Contract.THROUGHPUT);
+        have.put("raw.path", Contract.PATH);
+        have.put("raw.rtt", Contract.RTT);
+        have.put("raw.host", Contract.HOST);
+        have.put("dead_letter", Contract.DEAD_LETTER);
+        have.put("stats", Contract.LINK_STATS);
+        have.put("events", Contract.EVENT);
+        assertEquals(want, have);
+        assertEquals(List.of("throughput_sample.v1", "throughput_sample.v2"), Contract.accepted(Contract.THROUGHPUT));
+        assertEquals("throughput_sample.v1", Contract.schemaOf(Contract.THROUGHPUT, 1));
+        assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, 3), "an unknown version is judged by the topic's");
+    }
+
     @Test
     void eachAlertIsClosedByTheRecoveryThatClosesIt() {
         for (EventKind k : EventKind.values()) {

@@ -123,13 +123,13 @@ class ReplayScenariosTest {
     }
 
     @Test
-    void a64KWindowOver140msIsDiagnosedWindowLimited() {
+    void a64KTcpWmemMaximumOver140msIsDiagnosedHostTuningLimited() {
         ReplayCli r = ReplayCli.run(List.of(), "--input", "src/test/resources/scenarios/seed002-window-limited.jsonl", "--stats");
         assertEquals(0, r.exit(), r.stderr().toString());
         List<JsonNode> diagnosis = r.events("diagnosis");
         assertEquals(1, diagnosis.size(), r.stdout().toString());
         JsonNode e = diagnosis.get(0);
-        assertEquals("window_limited", e.get("cause").asText());
+        assertEquals("host_tuning_limited", e.get("cause").asText());
         assertEquals(65536, e.get("evidence").get("window_bytes").asLong());
         assertEquals(140.0, e.get("evidence").get("rtt_ms").asDouble());
         assertTrue(e.get("message").asText().contains("64 KiB / 140 ms = 3.74 Mbit/s"), e.get("message").asText());

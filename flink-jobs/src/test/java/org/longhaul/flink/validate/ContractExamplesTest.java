@@ -35,10 +35,13 @@ import org.longhaul.flink.testing.ContractFiles;
  * rejected with a dead letter. Run against the bundled schemas and the repository's copy.
  */
 class ContractExamplesTest {
-    private static final Map<String, Class<?>> RECORDS = Map.of(
-            "throughput_sample.v1", ThroughputSample.class, "path_sample.v1", PathSample.class,
-            "rtt_sample.v1", RttSample.class, "host_snapshot.v1", HostSnapshot.class,
-            "link_stats.v1", LinkStats.class, "event.v1", Event.class, "dead_letter.v1", DeadLetter.class);
+    private static final Map<String, Class<?>> RECORDS = Map.ofEntries(
+            Map.entry("throughput_sample.v1", ThroughputSample.class), Map.entry("path_sample.v1", PathSample.class),
+            Map.entry("rtt_sample.v1", RttSample.class), Map.entry("host_snapshot.v1", HostSnapshot.class),
+            Map.entry("link_stats.v1", LinkStats.class), Map.entry("event.v1", Event.class),
+            Map.entry("dead_letter.v1", DeadLetter.class),
+            Map.entry("throughput_sample.v2", ThroughputSample.class), Map.entry("path_sample.v2", PathSample.class),
+            Map.entry("rtt_sample.v2", RttSample.class), Map.entry("event.v2", Event.class));
     private static final ObjectMapper WITHOUT_NULLS = Json.mapper().copy()
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 

@@ -103,4 +103,22 @@ class MessageValidatorTest {
         assertEquals(Samples.T0 + 1000, checked.value().ts());
         assertEquals(Samples.T0 + 1000, Json.peekTs(json));
     }
+
+    /** A topic takes every version up to its schema's: an agent not yet upgraded keeps being read. */
+    @Test
+    void aTopicTakesEveryVersionUpToItsOwnAndJudgesEachByItsSchema() {
+        var v1 = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).put("version", 1);
+        assertTrue(validator.check(RawMessage.of("t", 0, 0L, v1.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW).valid());
+        var v2 = v1.deepCopy().put("version", 2).put("snd_wnd_bytes", 65536L);
+        v2.putObject("labels").put("src.display-name", "IHEP Beijing");
+        var checked = validator.check(RawMessage.of("t", 0, 0L, v2.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        assertTrue(checked.valid(), () -> checked.deadLetter().reason());
+        assertEquals(65536L, checked.value().sndWndBytes());
+        var v1WithLabels = v2.deepCopy().put("version", 1);
+        var old = validator.check(RawMessage.of("t", 0, 0L, v1WithLabels.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        assertTrue(old.deadLetter().reason().startsWith("not a valid throughput_sample.v1: "), old.deadLetter().reason());
+        var v3 = v1.deepCopy().put("version", 3);
+        var future = validator.check(RawMessage.of("t", 0, 0L, v3.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        assertTrue(future.deadLetter().reason().startsWith("not a valid throughput_sample.v2: $.version"), future.deadLetter().reason());
+    }
 }

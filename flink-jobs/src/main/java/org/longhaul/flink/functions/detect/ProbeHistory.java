@@ -1,5 +1,7 @@
 package org.longhaul.flink.functions.detect;
 
+import org.longhaul.flink.records.DiagnosisCause;
+
 /**
  * Per probe of a link: recent run throughputs (the capacity reference), the current cause and a
  * cause waiting for confirmation. A Flink POJO.
@@ -11,7 +13,8 @@ public final class ProbeHistory {
     public int pendingRuns;
 
     public static boolean limiting(String cause) {
-        return "window_limited".equals(cause) || "loss_limited".equals(cause);
+        DiagnosisCause c = DiagnosisCause.ofWire(cause);
+        return DiagnosisCause.V1_WINDOW_LIMITED.equals(cause) || c != null && c.limiting();
     }
 
     /**
@@ -21,6 +24,10 @@ public final class ProbeHistory {
      * capacity and unknown, which noise alone alternates on a healthy link, nothing is reported.
      */
     public boolean observe(String c, int confirmRuns) {
+        if (DiagnosisCause.V1_WINDOW_LIMITED.equals(cause) && DiagnosisCause.ofWire(c) != null
+                && DiagnosisCause.ofWire(c).window()) {
+            cause = c; // state of a job before event.v2: the same window limit, now named finer
+        }
         if (c.equals(cause)) {
             pending = null;
             pendingRuns = 0;

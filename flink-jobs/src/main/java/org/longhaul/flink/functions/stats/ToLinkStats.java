@@ -1,6 +1,7 @@
 package org.longhaul.flink.functions.stats;
 
 import org.apache.flink.api.common.functions.MapFunction;
+import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.LinkStats;
 
 /** A finished window as a link_stats.v1 message; ts = window_end; no evidence → null. */
@@ -18,7 +19,7 @@ public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> 
         boolean tput = a.throughputCount > 0;
         boolean retx = a.retransmitSamples > 0;
         Double loss = lossPercent(a);
-        return new LinkStats(LinkStats.SCHEMA, 1, key[0], key[1], LinkStats.PRODUCER, w.windowEnd(),
+        return new LinkStats(LinkStats.SCHEMA, ContractNames.VERSION_STATS, key[0], key[1], LinkStats.PRODUCER, w.windowEnd(),
                 key[2], w.window(), w.windowStart(), w.windowEnd(), a.samples, a.runs, a.errors,
                 tput ? a.throughputSum / a.throughputCount : null,
                 tput ? clamp(a.throughput.quantile(0.5), a) : null,

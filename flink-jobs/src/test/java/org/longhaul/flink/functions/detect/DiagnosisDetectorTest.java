@@ -46,12 +46,12 @@ class DiagnosisDetectorTest {
             assertEquals(1, events.size());
             Event e = events.get(0);
             assertEquals("diagnosis", e.kind());
-            assertEquals("window_limited", e.cause());
+            assertEquals("host_tuning_limited", e.cause());
             assertEquals(65536L, e.evidence().get("window_bytes"));
             assertEquals(3.745e6, (double) e.evidence().get("window_bound_bps"), 1e3);
             assertEquals("net.ipv4.tcp_wmem", e.evidence().get("window_source"));
             assertEquals(null, e.evidence().get("optimum_window_bytes"), "no capacity known: no window is guessed");
-            assertTrue(e.message().startsWith("window-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
+            assertTrue(e.message().startsWith("host-tuning-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
                     + "set by the max of net.ipv4.tcp_wmem on slac-iepm; every run so far is held at this bound: "
                     + "give the link's capacity"), e.message());
             assertEquals(1, h.timers(), "only the cleanup timer is left");
@@ -89,7 +89,7 @@ class DiagnosisDetectorTest {
             h.add(run(shrunk, 3.6e6, 0L), shrunk);
             h.watermark(shrunk);
             Event e = h.events().get(h.events().size() - 1);
-            assertEquals("window_limited", e.cause());
+            assertEquals("host_tuning_limited", e.cause());
             assertEquals("best_run", e.evidence().get("capacity_source"));
             assertEquals(1_662_500L, e.evidence().get("optimum_window_bytes"), "95 Mbit/s × 140 ms");
             assertTrue(e.message().contains("a window of 1.59 MiB would fill the best it has shown, 95 Mbit/s"), e.message());
@@ -105,6 +105,7 @@ class DiagnosisDetectorTest {
             h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
             h.watermark(T0);
             Event e = h.events().get(0);
+            assertEquals("host_tuning_limited", e.cause(), "the host's setting, not the probe's");
             assertEquals("net.core.wmem_max", e.evidence().get("window_source"));
             assertTrue(e.message().contains("set by net.core.wmem_max on slac-iepm"), e.message());
         }
@@ -124,7 +125,7 @@ class DiagnosisDetectorTest {
             }
             h.watermark(tuned + 10 * HOUR);
             List<Event> events = h.events();
-            assertEquals(List.of("window_limited", "capacity"), events.stream().map(Event::cause).toList());
+            assertEquals(List.of("host_tuning_limited", "capacity"), events.stream().map(Event::cause).toList());
             assertEquals(tuned + 2 * HOUR, events.get(1).ts(), "the 2nd run at capacity confirms it (5 runs of history)");
         }
     }
@@ -163,10 +164,68 @@ class DiagnosisDetectorTest {
             h.watermark(T0 + HOUR);
             h.add(host(T0, 65536), T0);
             h.add(run(T0, 3.6e6, 0L), T0);
-            assertEquals("window_limited", h.events().get(0).cause());
+            assertEquals("host_tuning_limited", h.events().get(0).cause());
             h.watermark(T0 + TTL.toMillis());
             assertEquals(0, h.timers());
             assertEquals(0, h.stateEntries());
         }
+    }
+
+    /** Seed 002's other half: a tuned sender, but the receiver advertises 64 KiB. */
+    @Test
+    void shouldNameTheReceiverWhenItsAdvertisedWindowIsTheBound() throws Exception {
+        try (var h = harness()) {
+            h.add(host(T0, 268_435_456L), T0);
+            var n = Samples.summary(SLAC, RL, "rr", T0, 3.6e6).put("rtt_ms", 140.0).put("retransmits", 0L)
+                    .put("snd_wnd_bytes", 65536L);
+            h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
+            h.watermark(T0);
+            Event e = h.events().get(0);
+            assertEquals("receiver_window_limited", e.cause());
+            assertEquals("receiver", e.evidence().get("window_source"));
+            assertEquals(65536L, e.evidence().get("snd_wnd_bytes"));
+            assertTrue(e.message().startsWith("receiver-window-limited: rl-dev04 advertised 64 KiB / 140 ms = 3.74 Mbit/s "
+                    + "(observed 3.6 Mbit/s), set by the max of net.ipv4.tcp_rmem (and net.core.rmem_max) on rl-dev04"), e.message());
+        }
+    }
+
+    /** The probe asked for 64 KiB and the receiver offers more: the probe's own window is the limit. */
+    @Test
+    void shouldNameTheProbesWindowWhenTheReceiverOffersMore() throws Exception {
+        try (var h = harness()) {
+            h.add(host(T0, 268_435_456L), T0);
+            var n = Samples.summary(SLAC, RL, "rs", T0, 3.6e6).put("rtt_ms", 140.0).put("retransmits", 0L)
+                    .put("window_bytes", 65536L).put("snd_wnd_bytes", 6_291_456L);
+            h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
+            h.watermark(T0);
+            Event e = h.events().get(0);
+            assertEquals("sender_window_limited", e.cause());
+            assertTrue(e.message().startsWith("sender-window-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
+                    + "set by the probe's window (iperf3 -w);"), e.message());
+        }
+    }
+
+    /** Both ends at 64 KiB: the sender's own setting is named first (raising it shows the receiver's next). */
+    @Test
+    void shouldNameTheSenderOnATie() throws Exception {
+        var sender = new TcpWindow(65536, TcpWindow.Origin.AUTOTUNE, false);
+        var receiver = new TcpWindow(60000, TcpWindow.Origin.RECEIVER, false);
+        assertEquals(sender, Diagnosis.binding(sender, receiver, DiagnosisParams.defaults()));
+        var small = new TcpWindow(16384, TcpWindow.Origin.RECEIVER, false);
+        assertEquals(small, Diagnosis.binding(sender, small, DiagnosisParams.defaults()));
+        assertEquals(small, Diagnosis.binding(null, small, DiagnosisParams.defaults()));
+    }
+
+    /** A job's state from before event.v2 holds v1's window_limited: the same limit named finer is not news. */
+    @Test
+    void shouldTakeOverAV1WindowCauseFromStateWithoutReportingItAgain() {
+        var history = new ProbeHistory();
+        history.cause = "window_limited";
+        assertEquals(false, history.observe("host_tuning_limited", 2));
+        assertEquals("host_tuning_limited", history.cause);
+        var other = new ProbeHistory();
+        other.cause = "window_limited";
+        assertEquals(false, other.observe("capacity", 2), "leaving the limit still needs confirmation");
+        assertEquals(true, other.observe("capacity", 2));
     }
 }
