@@ -150,7 +150,7 @@ def link():
               f"WHERE {where} AND \"protocol\" =~ /^(udp|icmp)$/ GROUP BY time($__interval), \"protocol\" fill(none)",
               alias="$tag_protocol")], unit="ms", no_value=none("UDP or ping samples")),
         panel(7, "table", "Events on this link", 0, 24, 24, 7, [
-            q(f'SELECT "kind", "severity", "message" FROM "daily"."events" WHERE {where}', "A", "table")],
+            q(f'SELECT "kind", "severity", "cause", "message" FROM "daily"."events" WHERE {where}', "A", "table")],
             no_value=none("events")),
     ], variables=[
         var_query("src", "source", 'SHOW TAG VALUES FROM "link_stats" WITH KEY = "src"'),
@@ -194,7 +194,7 @@ def alerts():
     site_var.update({"includeAll": True, "allValue": ".*"})
     return dashboard("longhaul-alerts", "Alerts", "Open and recent events by site (a site is a source or a destination).", [
         panel(1, "table", "Recent events", 0, 0, 24, 10, [
-            q('SELECT "src", "dst", "kind", "severity", "message", "episode_id" FROM "daily"."events" '
+            q('SELECT "src", "dst", "kind", "severity", "cause", "message", "episode_id" FROM "daily"."events" '
               f"WHERE {SITE} AND $timeFilter", "A", "table")],
             fieldConfig={"defaults": {"links": [data_link("Link detail")]}, "overrides": []}, no_value=none),
         panel(2, "timeseries", "Events over time by kind", 0, 10, 12, 8, [

@@ -159,8 +159,14 @@ def test_untouched_links_raise_nothing(story, testbed):
     assert not before, before
     # s2 → dst-d is never touched: its only event is the seed-002 diagnosis
     d = [e for _, e in story.events if e["dst"] == "dst-d"]
-    assert [(e["kind"], e.get("cause")) for e in d] == [("diagnosis", "window_limited")], d
+    assert [(e["kind"], e.get("cause")) for e in d] == [("diagnosis", "host_tuning_limited")], d
     assert d[0]["evidence"]["window_bytes"] == 65536
+    assert d[0]["evidence"]["window_source"] == "net.ipv4.tcp_wmem", d[0]
+    # the receiver's advertised window is recorded (iperf3 3.10+), and it is not what limits s2
+    tcp = [m for _, m in story.raw if m["schema"] == "throughput_sample" and m["record"] == "summary"
+           and m["dst"] == "dst-d" and m["protocol"] == "tcp" and not m.get("error")]
+    assert tcp and all(m.get("snd_wnd_bytes", 0) > 0 for m in tcp), tcp[:1]
+    assert d[0]["evidence"]["snd_wnd_bytes"] >= 0.75 * 65536, d[0]
     # links with faults raise only events of their own kinds
     allowed = {"dst-a": {"throughput_collapse", "throughput_recovery", "high_loss", "loss_recovery"},
                "dst-b": {"route_change"}, "dst-c": {"unreachable", "reachable"}}
