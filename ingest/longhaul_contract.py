@@ -28,12 +28,17 @@ class Kind:
 @dataclasses.dataclass(frozen=True)
 class Contract:
     topics: dict         # role → topic name, in the order of topics.yaml
+    schemas: dict        # role → the versioned schema its producers write ("event.v2")
     kinds: dict          # name → Kind, in the order of the event schema's enum
     thresholds: dict     # name → value
     headers: dict        # name → the record header's name on the wire
 
     def topic(self, role):
         return self.topics[role]
+
+    def schema(self, role):
+        """The versioned schema producers write to the role's topic; readers take every earlier one too."""
+        return self.schemas[role]
 
     def raw_topics(self):
         return [name for role, name in self.topics.items() if role.startswith("raw.")]
@@ -70,7 +75,8 @@ def load(ingest=INGEST):
     for a in (k.name for k in kinds.values() if k.role == "alert"):
         if sum(k.closes == a for k in kinds.values()) != 1:
             raise ValueError(f"contract.yaml event_kinds {a}: an alert needs exactly one recovery")
-    return Contract(topics={role_of[t["schema"]]: t["name"] for t in topics}, kinds=kinds,
+    return Contract(topics={role_of[t["schema"]]: t["name"] for t in topics},
+                    schemas={r["role"]: r["schema"] for r in c["topic_roles"]}, kinds=kinds,
                     thresholds={t["name"]: float(t["value"]) for t in c["thresholds"]},
                     headers={h["name"]: h["header"] for h in c.get("record_headers", [])})
 

@@ -61,6 +61,7 @@ type Agent struct {
 	ownTasks []schedule.Task
 	plan     *planner
 	psb      *psBridge // nil without pscheduler_bridge
+	req      *requests // nil with probe_requests.enabled false
 }
 
 // New builds the probes, opens the spool (reloading what a previous run left) and creates
@@ -139,6 +140,9 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	}
 	a.sched = schedule.New(tasks, a.sink, schedule.Options{Src: cfg.Src, MaxBackground: cfg.Schedule.MaxBackground,
 		Clock: opt.Clock, Rand: opt.Rand, Logger: a.log})
+	if cfg.ProbeRequests.On() {
+		a.req = newRequests(cfg.ProbeRequests.MaxPerHour, cfg.ProbeRequests.Group, reg)
+	}
 	a.log.Info("longhaul-probe configured", append([]any{"src", cfg.Src, "config", cfg.File(), "probes", len(insts),
 		"runs_per_interval", len(tasks), "spool", cfg.Spool.Dir, "kafka", cfg.Kafka.Bootstrap,
 		"security", cfg.Kafka.Security + " (from " + cfg.SecurityFrom(config.SecurityKey) + ")"},
@@ -266,6 +270,11 @@ func (a *Agent) Run(ctx context.Context) error {
 			wg.Add(1)
 			go func() { defer wg.Done(); a.consumePSchedulerTopic(ctx) }()
 		}
+	}
+
+	if a.req != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); a.consumeProbeRequests(ctx) }()
 	}
 
 	err := a.sched.Run(ctx)

@@ -28,6 +28,8 @@ type Health struct {
 	PSConfig *PSConfigHealth `json:"psconfig,omitempty"`
 	// PSBridge is the pScheduler bridge's counters; absent without pscheduler_bridge.
 	PSBridge *PSBridgeHealth `json:"pscheduler_bridge,omitempty"`
+	// ProbeRequests counts the job's requests for extra runs; absent with probe_requests off.
+	ProbeRequests *RequestsHealth `json:"probe_requests,omitempty"`
 }
 
 // The states of the agent's Kafka connection.
@@ -122,6 +124,9 @@ func (a *Agent) Health() Health {
 	if a.psb != nil {
 		h.PSBridge = a.psb.health()
 	}
+	if a.req != nil {
+		h.ProbeRequests = a.req.health(a.opt.Clock.Now())
+	}
 	return h
 }
 
@@ -156,6 +161,11 @@ func (a *Agent) logHealth() {
 	if b := h.PSBridge; b != nil {
 		a.log.Info("health pscheduler_bridge", "accepted", b.Accepted, "duplicates", b.Duplicates,
 			"dead_lettered", b.DeadLettered, "unauthorized", b.Unauthorized, "last_error", b.LastError)
+	}
+	if r := h.ProbeRequests; r != nil {
+		a.log.Info("health probe_requests", "last_hour", r.LastHour, "max_per_hour", r.MaxPerHour,
+			"queued", r.Outcomes[RequestQueued], "expired", r.Outcomes[RequestExpired],
+			"over_budget", r.Outcomes[RequestOverBudget], "no_probe", r.Outcomes[RequestNoProbe], "last_error", r.LastError)
 	}
 }
 

@@ -71,4 +71,10 @@ func writeMetrics(w io.Writer, h Health) {
 				strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", float64(ls.UnixMilli())/1000), "0"), "."))
 		}
 	}
+	if r := h.ProbeRequests; r != nil {
+		fmt.Fprint(w, "# HELP longhaul_probe_requests_total Probe requests of the job read, by what became of them.\n# TYPE longhaul_probe_requests_total counter\n")
+		for _, o := range []string{RequestQueued, RequestOtherHost, RequestExpired, RequestOverBudget, RequestNoProbe, RequestDuplicate, RequestInvalid} {
+			fmt.Fprintf(w, "longhaul_probe_requests_total{outcome=%q} %d\n", o, r.Outcomes[o])
+		}
+	}
 }

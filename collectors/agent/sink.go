@@ -16,6 +16,7 @@ func (a *Agent) sink(r schedule.Result) {
 	dead, lost := 0, 0
 	for _, s := range r.Samples {
 		sample.ApplyLabels(s, r.Job.Labels)
+		sample.ApplyRequest(s, r.Job.RequestID)
 		rec, dl, err := a.enc.encode(s)
 		if err != nil {
 			a.log.Error("sample LOST: cannot encode it", "probe", r.Job.ProbeID, "run_id", r.Job.RunID, "err", err)

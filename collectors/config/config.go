@@ -28,6 +28,8 @@ type Config struct {
 	// PSBridge takes pScheduler's results from its archivers (HTTP, Kafka) and publishes them
 	// as samples: off while it has neither listen nor topic.
 	PSBridge PSBridge `yaml:"pscheduler_bridge"`
+	// ProbeRequests takes the Flink job's requests for extra throughput runs (requests.go).
+	ProbeRequests ProbeRequests `yaml:"probe_requests"`
 
 	file      string              // the file it was loaded from, for error messages
 	root      *yaml.Node          // the parsed document

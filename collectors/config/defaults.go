@@ -85,6 +85,7 @@ func applyDefaults(c *Config) {
 		c.PSConfig.Timeout = Duration(DefaultPSConfigTimeout)
 	}
 	applyPSBridgeDefaults(&c.PSBridge, c.Spool.Dir)
+	applyRequestsDefaults(&c.ProbeRequests, c.Src)
 	for i := range c.Targets {
 		t := &c.Targets[i]
 		if t.Address == "" {

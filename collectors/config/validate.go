@@ -31,6 +31,7 @@ func validate(l *errorList, c *Config) {
 	validateHealth(l, c)
 	validatePSConfig(l, &c.PSConfig)
 	validatePSBridge(l, &c.PSBridge)
+	validateRequests(l, &c.ProbeRequests)
 	// a plan from pSConfig, or a bridge alone, needs no targets of its own
 	own := !c.PSConfig.Enabled() && !c.PSBridge.Enabled()
 	names := validateTargets(l, c.Targets, own)

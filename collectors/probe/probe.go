@@ -26,6 +26,9 @@ type Job struct {
 	// Labels of the probe from its plan (pSConfig display names), put on every sample of the
 	// run that carries labels when the agent spools it.
 	Labels sample.Labels
+	// RequestID is the probe request this run answers (a run the Flink job asked for); every
+	// sample of the run that can carry it does.
+	RequestID string
 }
 
 // Probe runs one kind of measurement. Run never returns an empty result for a run that was

@@ -32,6 +32,18 @@ func ApplyLabels(s Sample, l Labels) {
 	}
 }
 
+// Requested is a sample that can say which probe request its run answered.
+type Requested interface {
+	SetRequest(id string)
+}
+
+// ApplyRequest marks s as of a run for the request id, when s can carry it and id is set.
+func ApplyRequest(s Sample, id string) {
+	if x, ok := s.(Requested); ok && id != "" {
+		x.SetRequest(id)
+	}
+}
+
 // CleanLabels is l as the schemas accept it: keys that are not label names are left out, a value
 // longer than MaxLabelValue bytes is cut at a character boundary, and of more than MaxLabels keys
 // the first in sorted order are kept. Dropped lists the keys left out, sorted; nil when all fit.

@@ -50,7 +50,8 @@ type Throughput struct {
 	OutOfOrder            *int64   `json:"out_of_order,omitempty"`
 	SndWndBytes           *int64   `json:"snd_wnd_bytes,omitempty"`
 
-	Labels Labels `json:"labels,omitempty"`
+	Labels    Labels  `json:"labels,omitempty"`
+	RequestID *string `json:"request_id,omitempty"`
 
 	Error *RunError `json:"error,omitempty"`
 }
@@ -60,6 +61,9 @@ func (t *Throughput) Head() *Envelope { return &t.Envelope }
 
 // SetLabels gives the sample its plan's labels.
 func (t *Throughput) SetLabels(l Labels) { t.Labels = l }
+
+// SetRequest marks the sample as of a run started for the probe request id.
+func (t *Throughput) SetRequest(id string) { t.RequestID = &id }
 
 // NewThroughput starts a throughput record of the given kind with its envelope filled in.
 func NewThroughput(src, dst, probeID, runID, record string, ts int64) *Throughput {

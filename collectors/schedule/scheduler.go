@@ -45,8 +45,10 @@ type Scheduler struct {
 	running atomic.Int64 // runs started and not yet seen to end by the loop
 
 	mu      sync.Mutex
-	pending []Task        // tasks given by SetTasks, not yet taken by the loop
-	changed chan struct{} // SetTasks wakes the loop (capacity 1)
+	pending []Task           // tasks given by SetTasks, not yet taken by the loop
+	known   map[taskKey]bool // the tasks of the newest plan, for Request
+	extras  []Extra          // runs asked for by Request, not yet taken by the loop
+	changed chan struct{}    // SetTasks wakes the loop (capacity 1)
 }
 
 // Running is the number of runs in progress.
@@ -66,7 +68,7 @@ func New(tasks []Task, sink Sink, opt Options) *Scheduler {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Scheduler{opt: opt, tasks: tasks, sink: sink, log: opt.Logger, changed: make(chan struct{}, 1)}
+	return &Scheduler{opt: opt, tasks: tasks, sink: sink, log: opt.Logger, changed: make(chan struct{}, 1), known: keysOf(tasks)}
 }
 
 // SetTasks replaces the tasks while the scheduler runs (a new plan): a task that stays (same
@@ -79,6 +81,7 @@ func (s *Scheduler) SetTasks(tasks []Task) {
 	if s.pending == nil {
 		s.pending = []Task{}
 	}
+	s.known = keysOf(tasks)
 	s.mu.Unlock()
 	select {
 	case s.changed <- struct{}{}:
@@ -151,6 +154,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 			if p := s.takePending(); p != nil {
 				added, removed := c.replace(p, clock.Now())
 				s.log.Info("scheduler: tasks replaced", "tasks", len(p), "added", added, "removed", removed)
+			}
+			for _, x := range s.takeExtras() {
+				if !c.extra(x, clock.Now()) {
+					s.log.Warn("scheduler: requested run dropped: the plan no longer has its probe", "probe", x.ProbeID, "dst", x.Dst, "request", x.RequestID)
+				}
 			}
 		case <-timer.C():
 		}

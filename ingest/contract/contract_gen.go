@@ -21,6 +21,8 @@ const (
 	TopicStats = "longhaul.stats"
 	// TopicEvents (role events) carries event.v2 messages.
 	TopicEvents = "longhaul.events"
+	// TopicProbeRequests (role probe_requests) carries probe_request.v1 messages.
+	TopicProbeRequests = "longhaul.probe-requests"
 )
 
 // Topics maps each topic role to its topic.
@@ -33,6 +35,7 @@ var Topics = map[string]string{
 	"pscheduler.results": TopicPschedulerResults,
 	"stats":              TopicStats,
 	"events":             TopicEvents,
+	"probe_requests":     TopicProbeRequests,
 }
 
 // RawTopics lists the topics of raw samples (roles raw.*), in the order of topics.yaml.
@@ -55,6 +58,8 @@ const (
 	VersionStats         = 1
 	SchemaEvents         = "event"
 	VersionEvents        = 2
+	SchemaProbeRequests  = "probe_request"
+	VersionProbeRequests = 1
 )
 
 // Event kinds: the kind of an event message.
@@ -93,6 +98,8 @@ const (
 	KindPipelineDegraded = "pipeline_degraded"
 	// KindPipelineRecovered is a recovery: it closes pipeline_degraded.
 	KindPipelineRecovered = "pipeline_recovered"
+	// KindProbeRequestUnserved is info: a one-off report that opens and closes nothing.
+	KindProbeRequestUnserved = "probe_request_unserved"
 )
 
 // EventKinds lists every kind, in the order of the event schema's kind enum.
@@ -114,6 +121,7 @@ var EventKinds = []string{
 	KindDataResumed,
 	KindPipelineDegraded,
 	KindPipelineRecovered,
+	KindProbeRequestUnserved,
 }
 
 // RecoveryOf maps each alert kind to the recovery kind that closes its episode.

@@ -1,0 +1,49 @@
+package config
+
+import "strings"
+
+// ProbeRequests is how the agent takes the Flink job's probe requests (topic
+// longhaul.probe-requests, schema probe_request.v1): an extra run of one of its throughput
+// probes now, to confirm or clear a suspect link. Defaults are in defaults.go.
+type ProbeRequests struct {
+	// Enabled: nil or true takes requests; false ignores the topic (requests for this host then
+	// expire unanswered, which the job reports).
+	Enabled *bool `yaml:"enabled"`
+	// MaxPerHour bounds the extra runs this host starts in any hour, whatever asks: the job's
+	// budgets come first, this one is the host's own.
+	MaxPerHour int `yaml:"max_per_hour"`
+	// Group is the Kafka consumer group: AgentGroupPrefix + src by default.
+	Group string `yaml:"group"`
+}
+
+// On says whether the agent takes requests.
+func (p ProbeRequests) On() bool { return p.Enabled == nil || *p.Enabled }
+
+// AgentGroupPrefix starts the consumer groups of agents (the agent users may use only those).
+const AgentGroupPrefix = "longhaul-agent-"
+
+// DefaultRequestsPerHour is max_per_hour's default: with a 4-hour cadence, six extra runs an
+// hour still leave most of the host's exclusive time to its schedule.
+const DefaultRequestsPerHour = 6
+
+func applyRequestsDefaults(p *ProbeRequests, src string) {
+	if p.Enabled == nil {
+		on := true
+		p.Enabled = &on
+	}
+	if p.MaxPerHour == 0 {
+		p.MaxPerHour = DefaultRequestsPerHour
+	}
+	if p.Group == "" {
+		p.Group = AgentGroupPrefix + src
+	}
+}
+
+func validateRequests(l *errorList, p *ProbeRequests) {
+	if p.MaxPerHour < 1 || p.MaxPerHour > 1000 {
+		l.at("probe_requests.max_per_hour", "must be between 1 and 1000 (enabled: false takes none), got %d", p.MaxPerHour)
+	}
+	if !strings.HasPrefix(p.Group, AgentGroupPrefix) {
+		l.at("probe_requests.group", "%q must start with %s (the agent Kafka users may use only those groups)", p.Group, AgentGroupPrefix)
+	}
+}
