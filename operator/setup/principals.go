@@ -93,7 +93,7 @@ func Grants(principal string) []Grant {
 	case principal == Flink:
 		return []Grant{
 			topics(true, read, RawPrefix),
-			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter),
+			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter, contract.TopicProbeRequests),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 			{Resource: TxnResource, Names: []string{JobPrefix}, Prefixed: true, Ops: write},
 		}
@@ -129,7 +129,16 @@ func Grants(principal string) []Grant {
 		return []Grant{topics(false, write, contract.TopicPschedulerResults)}
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
-	case strings.HasPrefix(principal, AgentPrefix), principal == Importer:
+	case strings.HasPrefix(principal, AgentPrefix):
+		// Reads the job's probe requests, in a group of its own: the topic is every agent's, so
+		// an agent sees which links are suspect (it cannot write a request).
+		return []Grant{
+			topics(true, write, RawPrefix),
+			topics(false, write, contract.TopicDeadLetter),
+			topics(false, read, contract.TopicProbeRequests),
+			{Resource: GroupResource, Names: []string{config.AgentGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+		}
+	case principal == Importer:
 		return []Grant{
 			topics(true, write, RawPrefix),
 			topics(false, write, contract.TopicDeadLetter),

@@ -99,6 +99,9 @@ def test_an_agent_writes_raw_samples_and_nothing_else(agent):
     assert produce_error(p, topic("raw.throughput"), b'{"schema":"security-test"}') is None
     err = produce_error(p, topic("events"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
+    # it reads the job's probe requests (test_confirmation), and cannot ask for a run itself
+    err = produce_error(p, topic("probe_requests"))
+    assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
     c = kafka.consumer({"group.id": "longhaul-agent-it", "auto.offset.reset": "earliest"}, user=user, password_file=pw)
     err = consume_error(c, topic("raw.throughput"))
     assert err is not None and err.code() in (KafkaError.TOPIC_AUTHORIZATION_FAILED, KafkaError.GROUP_AUTHORIZATION_FAILED), err

@@ -47,13 +47,16 @@ def test_the_kafka_topics_are_those_of_ingest_topics_yaml():
         assert int(spec["config"]["min.insync.replicas"]) == spec["replicas"] - 1
 
 
-def test_an_agents_kafka_user_may_only_write_raw_samples_and_dead_letters():
+def test_an_agents_kafka_user_may_only_write_raw_samples_and_dead_letters_and_read_probe_requests():
     [user] = [d for d in yaml.safe_load_all(gen("-agent", "cern-ps1")) if d]
     assert errors(user) == []
     assert user["metadata"]["name"] == "agent-cern-ps1"
-    rights = {(a["resource"]["name"], a["resource"]["patternType"], tuple(a["operations"]))
+    rights = {(a["resource"]["type"], a["resource"]["name"], a["resource"]["patternType"], tuple(a["operations"]))
               for a in user["spec"]["authorization"]["acls"]}
-    assert rights == {("longhaul.raw.", "prefix", ("Write", "Describe")), ("longhaul.deadletter", "literal", ("Write", "Describe"))}
+    assert rights == {("topic", "longhaul.raw.", "prefix", ("Write", "Describe")),
+                      ("topic", "longhaul.deadletter", "literal", ("Write", "Describe")),
+                      ("topic", "longhaul.probe-requests", "literal", ("Read", "Describe")),
+                      ("group", "longhaul-agent-", "prefix", ("Read",))}
 
 
 def test_the_kafka_cluster_is_secured_like_the_native_broker():
