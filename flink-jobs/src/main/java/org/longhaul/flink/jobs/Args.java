@@ -27,6 +27,12 @@ public final class Args {
         return v == null || v.isEmpty() ? dflt : v;
     }
 
+    /** Whether the command line gives the argument at all. */
+    public boolean has(String name) {
+        known.add(name);
+        return params.has(name);
+    }
+
     public boolean flag(String name) {
         known.add(name);
         return params.has(name) && !"false".equals(params.get(name));

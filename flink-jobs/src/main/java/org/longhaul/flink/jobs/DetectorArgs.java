@@ -1,5 +1,6 @@
 package org.longhaul.flink.jobs;
 
+import org.longhaul.flink.functions.confirm.ConfirmParams;
 import org.longhaul.flink.functions.detect.CollapseParams;
 import org.longhaul.flink.functions.detect.DiagnosisParams;
 import org.longhaul.flink.functions.detect.NoDataParams;
@@ -13,7 +14,7 @@ public final class DetectorArgs {
     private DetectorArgs() {}
 
     public static DetectorConfig parse(Args a) {
-        return new DetectorConfig(collapse(a), stall(a), reach(a), quality(a), route(a), diagnosis(a), noData(a));
+        return new DetectorConfig(collapse(a), stall(a), reach(a), quality(a), route(a), diagnosis(a), noData(a), confirm(a));
     }
 
     static CollapseParams collapse(Args a) {
@@ -86,6 +87,26 @@ public final class DetectorArgs {
                 (int) a.integer("no-data.gap-history", d.gapHistory()),
                 a.duration("no-data.default-interval", d.defaultInterval()),
                 a.duration("no-data.min-silence", d.minSilence()));
+    }
+
+    static ConfirmParams confirm(Args a) {
+        ConfirmParams d = ConfirmParams.defaults();
+        String enabled = a.string("confirm.enabled", String.valueOf(d.enabled()));
+        require(enabled.equals("true") || enabled.equals("false"), "--confirm.enabled: true or false, not " + enabled);
+        ConfirmParams c = new ConfirmParams(Boolean.parseBoolean(enabled),
+                (int) a.integer("confirm.link-max", d.linkMax()),
+                a.duration("confirm.link-window", d.linkWindow()),
+                (int) a.integer("confirm.host-per-hour", d.hostPerHour()),
+                (int) a.integer("confirm.mesh-per-hour", d.meshPerHour()),
+                a.duration("confirm.request-ttl", d.requestTtl()),
+                a.number("confirm.rtt-ratio", d.rttRatio()),
+                a.number("confirm.rtt-min-ms", d.rttMinMs()),
+                (int) a.integer("confirm.rtt-consecutive", d.rttConsecutive()),
+                (int) a.integer("confirm.rtt-history", d.rttHistory()));
+        require(c.linkMax() >= 1 && c.hostPerHour() >= 1 && c.meshPerHour() >= 1,
+                "--confirm.link-max, --confirm.host-per-hour, --confirm.mesh-per-hour: at least 1 (--confirm.enabled false asks for none)");
+        require(c.rttHistory() >= 9 && c.rttConsecutive() >= 1, "--confirm.rtt-history: at least 9; --confirm.rtt-consecutive: at least 1");
+        return c;
     }
 
     private static void require(boolean ok, String message) {

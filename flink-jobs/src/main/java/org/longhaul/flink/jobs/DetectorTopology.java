@@ -4,6 +4,8 @@ import java.time.Duration;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.detect.DiagnosisDetector;
 import org.longhaul.flink.functions.detect.DiagnosisInput;
 import org.longhaul.flink.functions.detect.Heartbeat;
@@ -26,7 +28,10 @@ import org.longhaul.flink.records.ThroughputSample;
 public final class DetectorTopology {
     private DetectorTopology() {}
 
-    public static DataStream<Event> wire(RawStreams raw, PipelineConfig cfg) {
+    /** The detectors' events, and the collapse detector's suspicions (low runs that do not yet alarm). */
+    public record Detected(DataStream<Event> events, DataStream<Suspicion> collapseSuspects) {}
+
+    public static Detected wire(RawStreams raw, PipelineConfig cfg) {
         DetectorConfig d = cfg.detectors();
         Duration ttl = cfg.stateTtl();
         DataStream<ThroughputSample> summaries = raw.throughput()
@@ -34,7 +39,7 @@ public final class DetectorTopology {
 
         // the collapse detector also learns from backfilled runs (functions/History), which must reach
         // it in partition order with the live ones: one stream, not a union
-        DataStream<Event> collapse = raw.throughputWithHistory()
+        SingleOutputStreamOperator<Event> collapse = raw.throughputWithHistory()
                 .filter(ThroughputSample::summary).name("select: run summaries with history").uid("select-summaries-with-history")
                 .keyBy(t -> Links.key(t.src(), t.dst(), t.probeId()), Types.STRING)
                 .process(new ThroughputCollapseDetector(d.collapse(), ttl)).name("detect: throughput collapse").uid("detect-collapse");
@@ -66,7 +71,8 @@ public final class DetectorTopology {
         DataStream<Event> noData = heartbeats(raw, summaries)
                 .keyBy(Heartbeat::key, Types.STRING)
                 .process(new NoDataDetector(d.noData(), ttl, cfg.outOfOrderness())).name("detect: no data").uid("detect-no-data");
-        return collapse.union(stall, unreachable, site, quality, route, diagnosis, noData);
+        return new Detected(collapse.union(stall, unreachable, site, quality, route, diagnosis, noData),
+                collapse.getSideOutput(ThroughputCollapseDetector.SUSPECT));
     }
 
     private static DataStream<DiagnosisInput> diagnosisInputs(RawStreams raw, DataStream<ThroughputSample> summaries) {

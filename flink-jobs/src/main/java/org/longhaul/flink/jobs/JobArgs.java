@@ -20,6 +20,7 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
                 a.string("topic-stats", Contract.TOPIC_STATS),
                 a.string("topic-events", Contract.TOPIC_EVENTS),
                 a.string("topic-deadletter", Contract.TOPIC_DEAD_LETTER),
+                a.string("topic-probe-requests", Contract.TOPIC_PROBE_REQUESTS),
                 a.string("transactional-id-prefix", "longhaul-link-monitor"),
                 a.duration("transaction-timeout", Duration.ofMinutes(10)),
                 KafkaSecurity.parse(a));

@@ -9,6 +9,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.JsonKafkaSerializer;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RawKafkaDeserializer;
 import org.longhaul.flink.records.RawMessage;
 
@@ -30,7 +31,8 @@ public final class KafkaConnectors {
         return new Sinks(
                 sink(o, "stats", new JsonKafkaSerializer<LinkStats>(o.statsTopic(), LinkStats::link)),
                 sink(o, "events", new JsonKafkaSerializer<Event>(o.eventsTopic(), Event::link)),
-                sink(o, "deadletter", new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic(), DeadLetter::link)));
+                sink(o, "deadletter", new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic(), DeadLetter::link)),
+                sink(o, "requests", new JsonKafkaSerializer<ProbeRequest>(o.probeRequestsTopic(), ProbeRequest::link)));
     }
 
     static KafkaSource<RawMessage> source(KafkaOptions o, String topic) {

@@ -14,5 +14,5 @@ import java.time.Duration;
 public record KafkaOptions(
         String bootstrapServers, String groupId, String startingOffsets,
         String throughputTopic, String pathTopic, String rttTopic, String hostTopic,
-        String statsTopic, String eventsTopic, String deadLetterTopic,
+        String statsTopic, String eventsTopic, String deadLetterTopic, String probeRequestsTopic,
         String transactionalIdPrefix, Duration transactionTimeout, KafkaSecurity security) implements Serializable {}

@@ -39,7 +39,10 @@ public final class LinkMonitorPipeline {
         DataStream<LinkStats> stats = StatsTopology.wire(raw);
         stats.sinkTo(sinks.stats()).name("sink: link stats").uid("sink-stats");
 
-        DataStream<Event> events = DetectorTopology.wire(raw, cfg);
+        DetectorTopology.Detected detected = DetectorTopology.wire(raw, cfg);
+        ConfirmTopology.Confirmations confirm = ConfirmTopology.wire(raw, detected.events(), detected.collapseSuspects(), cfg);
+        confirm.requests().sinkTo(sinks.probeRequests()).name("sink: probe requests").uid("sink-probe-requests");
+        DataStream<Event> events = detected.events().union(confirm.events());
         events.sinkTo(sinks.events()).name("sink: events").uid("sink-events");
     }
 }

@@ -19,6 +19,11 @@ import org.longhaul.flink.functions.ClockSkew;
 public record PipelineConfig(Duration outOfOrderness, Duration idleness, Duration stateTtl, String schemasDir,
                              Duration clockSkewTolerance, DetectorConfig detectors) implements Serializable {
 
+    /** This configuration with confirmation probes switched on or off. */
+    public PipelineConfig withConfirmations(boolean on) {
+        return new PipelineConfig(outOfOrderness, idleness, stateTtl, schemasDir, clockSkewTolerance, detectors.withConfirmations(on));
+    }
+
     public static PipelineConfig defaults() {
         return new PipelineConfig(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofDays(7), null,
                 ClockSkew.contractTolerance(), DetectorConfig.defaults());

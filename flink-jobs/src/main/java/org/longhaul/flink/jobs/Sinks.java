@@ -4,6 +4,8 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.ProbeRequest;
 
-/** The three outputs of the pipeline: Kafka topics in production, stdout/stderr in replay. */
-public record Sinks(Sink<LinkStats> stats, Sink<Event> events, Sink<DeadLetter> deadLetters) {}
+/** The outputs of the pipeline: Kafka topics in production, stdout/stderr in replay. */
+public record Sinks(Sink<LinkStats> stats, Sink<Event> events, Sink<DeadLetter> deadLetters,
+                    Sink<ProbeRequest> probeRequests) {}

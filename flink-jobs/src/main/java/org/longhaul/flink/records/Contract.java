@@ -20,9 +20,10 @@ public final class Contract {
     public static final String LINK_STATS = versioned(ContractNames.SCHEMA_STATS, ContractNames.VERSION_STATS);
     public static final String EVENT = versioned(ContractNames.SCHEMA_EVENTS, ContractNames.VERSION_EVENTS);
     public static final String DEAD_LETTER = versioned(ContractNames.SCHEMA_DEAD_LETTER, ContractNames.VERSION_DEAD_LETTER);
+    public static final String PROBE_REQUEST = versioned(ContractNames.SCHEMA_PROBE_REQUESTS, ContractNames.VERSION_PROBE_REQUESTS);
 
     /** The newest version of every schema. */
-    public static final List<String> SCHEMAS = List.of(THROUGHPUT, PATH, RTT, HOST, LINK_STATS, EVENT, DEAD_LETTER);
+    public static final List<String> SCHEMAS = List.of(THROUGHPUT, PATH, RTT, HOST, LINK_STATS, EVENT, DEAD_LETTER, PROBE_REQUEST);
 
     /** Every version of every schema, oldest first within each: what the registry compiles. */
     public static final List<String> ALL_VERSIONS = SCHEMAS.stream().flatMap(s -> accepted(s).stream()).toList();
@@ -34,6 +35,7 @@ public final class Contract {
     public static final String TOPIC_STATS = ContractNames.TOPIC_STATS;
     public static final String TOPIC_EVENTS = ContractNames.TOPIC_EVENTS;
     public static final String TOPIC_DEAD_LETTER = ContractNames.TOPIC_DEAD_LETTER;
+    public static final String TOPIC_PROBE_REQUESTS = ContractNames.TOPIC_PROBE_REQUESTS;
 
     /** "throughput_sample.v2" of ("throughput_sample", 2). */
     public static String versioned(String family, int version) {

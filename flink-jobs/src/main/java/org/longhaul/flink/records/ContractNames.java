@@ -36,6 +36,9 @@ public final class ContractNames {
     /** Role events: event.v2 messages. */
     public static final String TOPIC_EVENTS = "longhaul.events";
 
+    /** Role probe_requests: probe_request.v1 messages. */
+    public static final String TOPIC_PROBE_REQUESTS = "longhaul.probe-requests";
+
     /** Every topic by its role. */
     public static final Map<String, String> TOPICS = Map.ofEntries(
             Map.entry("raw.throughput", TOPIC_RAW_THROUGHPUT),
@@ -45,7 +48,8 @@ public final class ContractNames {
             Map.entry("dead_letter", TOPIC_DEAD_LETTER),
             Map.entry("pscheduler.results", TOPIC_PSCHEDULER_RESULTS),
             Map.entry("stats", TOPIC_STATS),
-            Map.entry("events", TOPIC_EVENTS));
+            Map.entry("events", TOPIC_EVENTS),
+            Map.entry("probe_requests", TOPIC_PROBE_REQUESTS));
 
     /** The topics of raw samples (roles raw.*), in the order of topics.yaml. */
     public static final List<String> RAW_TOPICS = List.of(TOPIC_RAW_THROUGHPUT, TOPIC_RAW_PATH, TOPIC_RAW_RTT, TOPIC_RAW_HOST);
@@ -77,6 +81,10 @@ public final class ContractNames {
     /** Role events: the schema field of its messages, and the version producers write (event.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_EVENTS = "event";
     public static final int VERSION_EVENTS = 2;
+
+    /** Role probe_requests: the schema field of its messages, and the version producers write (probe_request.v1); consumers read it and every earlier one. */
+    public static final String SCHEMA_PROBE_REQUESTS = "probe_request";
+    public static final int VERSION_PROBE_REQUESTS = 1;
 
     /**
      * Packet loss at or above this percentage is high (WLCG's packet-loss alarm): the

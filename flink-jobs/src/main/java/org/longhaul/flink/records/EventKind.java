@@ -40,7 +40,9 @@ public enum EventKind {
     /** pipeline_degraded is an alert: it opens an episode that pipeline_recovered closes. */
     PIPELINE_DEGRADED("pipeline_degraded", Role.ALERT, null),
     /** pipeline_recovered is a recovery: it closes pipeline_degraded. */
-    PIPELINE_RECOVERED("pipeline_recovered", Role.RECOVERY, "pipeline_degraded");
+    PIPELINE_RECOVERED("pipeline_recovered", Role.RECOVERY, "pipeline_degraded"),
+    /** probe_request_unserved is info: a one-off report that opens and closes nothing. */
+    PROBE_REQUEST_UNSERVED("probe_request_unserved", Role.INFO, null);
 
     /** What an event of a kind does to an episode. */
     public enum Role {

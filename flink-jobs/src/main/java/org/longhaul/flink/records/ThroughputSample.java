@@ -13,7 +13,7 @@ public record ThroughputSample(
         Long receivedBytes, Double receivedBitsPerSecond, Long retransmits, Long sndCwndBytes,
         Double rttMs, Double rttvarMs, Double minRttMs, Double maxRttMs,
         Double jitterMs, Long lostPackets, Long packets, Double lossPercent, Long outOfOrder,
-        Long sndWndBytes, RunError error) {
+        Long sndWndBytes, String requestId, RunError error) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_THROUGHPUT;
 

@@ -43,6 +43,10 @@ public final class Replay {
             input = a.string("input", "-");
             stats = a.flag("stats");
             cfg = JobArgs.pipeline(a);
+            if (!a.has("confirm.enabled")) {
+                // offline there is no agent to ask: requests would only expire unanswered
+                cfg = cfg.withConfirmations(false);
+            }
             a.requireAllKnown();
         } catch (IllegalArgumentException e) {
             err.println("replay: " + e.getMessage());

@@ -23,6 +23,7 @@ import org.longhaul.flink.jobs.Sources;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.ProbeRequest;
 
 /**
  * Runs the job graph of {@link LinkMonitorPipeline} on an embedded MiniCluster over bounded
@@ -49,7 +50,7 @@ public final class ReplayRunner {
             Sources sources = new Sources(ListSource.of(input.throughput()), ListSource.of(input.path()),
                     ListSource.of(input.rtt()), ListSource.of(input.host()));
             Sinks sinks = new Sinks(new JsonLinesSink<LinkStats>(statsCh), new JsonLinesSink<Event>(eventsCh),
-                    new JsonLinesSink<DeadLetter>(deadCh));
+                    new JsonLinesSink<DeadLetter>(deadCh), new JsonLinesSink<ProbeRequest>(eventsCh));
             LinkMonitorPipeline.wire(env, sources, sinks, cfg);
             env.execute("longhaul-replay");
         } finally {

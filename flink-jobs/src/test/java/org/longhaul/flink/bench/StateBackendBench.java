@@ -36,6 +36,7 @@ import org.longhaul.flink.jobs.Sources;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.state.LocalCluster;
 
 /**
@@ -209,7 +210,7 @@ public final class StateBackendBench {
                 new BenchSource(week, WeekOfProbes.Kind.PATH, clock), new BenchSource(week, WeekOfProbes.Kind.RTT, clock),
                 new BenchSource(week, WeekOfProbes.Kind.HOST, clock));
         Sinks sinks = new Sinks(new CountingSink<LinkStats>(clock + "-stats"), new CountingSink<Event>(clock + "-events"),
-                new CountingSink<DeadLetter>(clock + "-dead"));
+                new CountingSink<DeadLetter>(clock + "-dead"), new CountingSink<ProbeRequest>(clock + "-requests"));
         PipelineConfig d = PipelineConfig.defaults();
         // a source held back by the clock is idle after 2 s instead of 1 min, so it does not hold the watermark
         PipelineConfig cfg = new PipelineConfig(d.outOfOrderness(), Duration.ofSeconds(2), d.stateTtl(), null,

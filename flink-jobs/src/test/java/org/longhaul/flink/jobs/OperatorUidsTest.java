@@ -50,7 +50,7 @@ class OperatorUidsTest {
     @Test
     void everyKeyedOperatorIsOneOfOursAndTheirNumberIsKnown() throws IOException {
         long keyed = committed().values().stream().filter("keyed"::equals).count();
-        assertEquals(11, keyed, "3 stats windows and 8 detectors");
+        assertEquals(17, keyed, "3 stats windows, 8 detectors and 6 confirmation functions (rtt shift, tuning change, plan, host and mesh budgets, tracker)");
         long sources = committed().values().stream().filter("source"::equals).count();
         assertEquals(4, sources);
     }

@@ -54,6 +54,16 @@ class ContractNamesTest {
         assertEquals(want, java.util.Arrays.stream(DiagnosisCause.values()).map(DiagnosisCause::wire).toList());
     }
 
+    /** SuspicionReason is probe_request's reason enum, in its order. */
+    @Test
+    void suspicionReasonsAreTheProbeRequestSchemasReasonEnum() throws IOException {
+        JsonNode schema = new ObjectMapper().readTree(ContractFiles.schemasDir().resolve(Contract.PROBE_REQUEST + ".schema.json").toFile());
+        List<String> want = new ArrayList<>();
+        schema.get("properties").get("reason").get("enum").forEach(c -> want.add(c.asText()));
+        assertEquals(want, java.util.Arrays.stream(org.longhaul.flink.functions.confirm.SuspicionReason.values())
+                .map(org.longhaul.flink.functions.confirm.SuspicionReason::wire).toList());
+    }
+
     /** The schema versions each role's producers write are those of contract.yaml's roles. */
     @Test
     void schemasByRoleAreTheContractsWithTheirVersions() throws IOException {
@@ -71,6 +81,7 @@ class ContractNamesTest {
         have.put("dead_letter", Contract.DEAD_LETTER);
         have.put("stats", Contract.LINK_STATS);
         have.put("events", Contract.EVENT);
+        have.put("probe_requests", Contract.PROBE_REQUEST);
         assertEquals(want, have);
         assertEquals(List.of("throughput_sample.v1", "throughput_sample.v2"), Contract.accepted(Contract.THROUGHPUT));
         assertEquals("throughput_sample.v1", Contract.schemaOf(Contract.THROUGHPUT, 1));

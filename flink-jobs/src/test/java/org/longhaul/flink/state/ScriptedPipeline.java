@@ -21,6 +21,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.replay.Channels;
 import org.longhaul.flink.replay.JsonLinesSink;
 import org.longhaul.flink.replay.ReplayInput;
@@ -42,6 +43,7 @@ public final class ScriptedPipeline implements AutoCloseable {
         Channels.open("events-" + id, new PrintStream(events, true, StandardCharsets.UTF_8));
         Channels.open("stats-" + id, new PrintStream(stats, true, StandardCharsets.UTF_8));
         Channels.open("dead-" + id, new PrintStream(OutputStream.nullOutputStream()));
+        Channels.open("requests-" + id, new PrintStream(OutputStream.nullOutputStream()));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         env.getConfig().enableObjectReuse();
@@ -49,7 +51,7 @@ public final class ScriptedPipeline implements AutoCloseable {
         Sources sources = new Sources(new ScriptedSource(in.throughput(), stayOpen), new ScriptedSource(in.path(), stayOpen),
                 new ScriptedSource(in.rtt(), stayOpen), new ScriptedSource(in.host(), stayOpen));
         Sinks sinks = new Sinks(new JsonLinesSink<LinkStats>("stats-" + id), new JsonLinesSink<Event>("events-" + id),
-                new JsonLinesSink<DeadLetter>("dead-" + id));
+                new JsonLinesSink<DeadLetter>("dead-" + id), new JsonLinesSink<ProbeRequest>("requests-" + id));
         LinkMonitorPipeline.wire(env, sources, sinks, PipelineConfig.defaults());
         this.graph = env.getStreamGraph().getJobGraph();
     }
@@ -75,6 +77,7 @@ public final class ScriptedPipeline implements AutoCloseable {
         Channels.close("events-" + id);
         Channels.close("stats-" + id);
         Channels.close("dead-" + id);
+        Channels.close("requests-" + id);
     }
 
     private static List<JsonNode> parse(ByteArrayOutputStream out) {

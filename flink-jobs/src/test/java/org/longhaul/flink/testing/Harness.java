@@ -59,6 +59,12 @@ public final class Harness<IN> implements AutoCloseable {
         return fresh;
     }
 
+    /** What the function wrote to a side output so far. */
+    public <T> List<T> sideOutput(org.apache.flink.util.OutputTag<T> tag) {
+        var out = h.getSideOutput(tag);
+        return out == null ? List.of() : out.stream().map(r -> r.getValue()).toList();
+    }
+
     public int timers() {
         return h.numEventTimeTimers();
     }

@@ -24,6 +24,7 @@ import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.PathSample;
+import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
@@ -41,7 +42,8 @@ class ContractExamplesTest {
             Map.entry("link_stats.v1", LinkStats.class), Map.entry("event.v1", Event.class),
             Map.entry("dead_letter.v1", DeadLetter.class),
             Map.entry("throughput_sample.v2", ThroughputSample.class), Map.entry("path_sample.v2", PathSample.class),
-            Map.entry("rtt_sample.v2", RttSample.class), Map.entry("event.v2", Event.class));
+            Map.entry("rtt_sample.v2", RttSample.class), Map.entry("event.v2", Event.class),
+            Map.entry("probe_request.v1", ProbeRequest.class));
     private static final ObjectMapper WITHOUT_NULLS = Json.mapper().copy()
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 

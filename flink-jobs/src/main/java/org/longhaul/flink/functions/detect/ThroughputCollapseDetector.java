@@ -1,12 +1,18 @@
 package org.longhaul.flink.functions.detect;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.longhaul.flink.functions.confirm.Suspicion;
+import org.longhaul.flink.functions.confirm.SuspicionReason;
 import org.longhaul.flink.functions.History;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
@@ -21,9 +27,15 @@ import org.longhaul.flink.records.ThroughputSample;
  *
  * <p>Backfilled runs ({@link History}, {@code longhaul import}) only fill the history, never
  * judged and never alerting: {@link #learn}.
+ *
+ * <p>A run that is low but does not yet raise the alarm, and a run back at the baseline during an
+ * episode that does not yet end it, are suspicions on the side output {@link #SUSPECT}: the
+ * confirmation planner asks for the run that decides now rather than at the next slot.
  */
 public final class ThroughputCollapseDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
     private static final long serialVersionUID = 1L;
+
+    public static final OutputTag<Suspicion> SUSPECT = new OutputTag<>("collapse-suspect", TypeInformation.of(Suspicion.class));
 
     private final CollapseParams p;
     private final Duration ttl;
@@ -56,12 +68,13 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
             return;
         }
         cleanup.touch(ctx.timerService(), run.ts());
+        Consumer<Suspicion> suspect = v -> ctx.output(SUSPECT, v);
         if (s.inEpisode) {
-            duringEpisode(s, run, x, out);
+            duringEpisode(s, run, x, out, suspect);
         } else if (s.history.length < p.minHistory()) {
             s.history = RobustStats.append(s.history, x, p.history());
         } else {
-            judge(s, run, x, out);
+            judge(s, run, x, out, suspect);
         }
         state.update(s);
     }
@@ -89,7 +102,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         return x < median - p.k() * RobustStats.sigma(history) && x <= (1 - p.drop()) * median;
     }
 
-    private void judge(CollapseState s, ThroughputSample run, double x, Collector<Event> out) {
+    private void judge(CollapseState s, ThroughputSample run, double x, Collector<Event> out, Consumer<Suspicion> suspect) {
         double median = RobustStats.median(s.history);
         double sigma = RobustStats.sigma(s.history);
         if (!low(s.history, x)) {
@@ -113,10 +126,21 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
             s.episodeRuns = s.lowRuns;
             s.recovering = new double[0];
             out.collect(collapse(run, s, s.lowSum / s.lowRuns));
+        } else {
+            suspect.accept(suspicion(run, SuspicionReason.THROUGHPUT_LOW, x, median,
+                    String.format("a run at %s, %s below the baseline of %s: %d of the %d low runs that make a collapse",
+                            Fmt.bps(x), Fmt.percent(100 * (1 - x / median)), Fmt.bps(median), s.lowRuns, p.confirmRuns())));
         }
     }
 
-    private void duringEpisode(CollapseState s, ThroughputSample run, double x, Collector<Event> out) {
+    private static Suspicion suspicion(ThroughputSample run, SuspicionReason reason, double x, double baseline, String message) {
+        Map<String, Object> ev = new LinkedHashMap<>();
+        ev.put("observed_bps", Fmt.round(x));
+        ev.put("baseline_bps", Fmt.round(baseline));
+        return Suspicion.of(run.src(), run.dst(), run.probeId(), run.ts(), reason, message, ev);
+    }
+
+    private void duringEpisode(CollapseState s, ThroughputSample run, double x, Collector<Event> out, Consumer<Suspicion> suspect) {
         boolean recovered = x >= (1 - p.drop() / 2) * s.baseline;
         if (!recovered) {
             s.episodeRuns++;
@@ -125,6 +149,9 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         }
         s.recovering = RobustStats.append(s.recovering, x, p.recoveryRuns());
         if (s.recovering.length < p.recoveryRuns()) {
+            suspect.accept(suspicion(run, SuspicionReason.THROUGHPUT_RECOVERING, x, s.baseline,
+                    String.format("a run at %s, back near the baseline of %s during a collapse: %d of the %d runs that end it",
+                            Fmt.bps(x), Fmt.bps(s.baseline), s.recovering.length, p.recoveryRuns())));
             return;
         }
         out.collect(recovery(run, s, x));

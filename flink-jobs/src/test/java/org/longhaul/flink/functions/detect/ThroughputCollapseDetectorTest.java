@@ -75,6 +75,29 @@ class ThroughputCollapseDetectorTest {
         }
     }
 
+    /** The runs that would decide sooner are suspicions: the first low run, the first run back. */
+    @Test
+    void shouldSuspectTheLinkAtTheFirstLowRunAndAtTheFirstRunBackNeverOnNoise() throws Exception {
+        try (var h = harness()) {
+            noisy(h, new Random(42), 557e6, 24 * 30);
+            // ±30 % noise, hourly for 30 days: two lone runs just past the 33 % drop, one extra probe
+            // per 15 days (none of them alerts: the confirming run is back in the noise)
+            int noise = h.sideOutput(ThroughputCollapseDetector.SUSPECT).size();
+            assertEquals(2, noise, "suspicions on a noisy healthy link in 720 runs");
+            feed(h, 150e6);
+            var low = h.sideOutput(ThroughputCollapseDetector.SUSPECT).subList(noise, noise + 1);
+            assertEquals(List.of("throughput_low"), low.stream().map(s -> s.reason()).toList());
+            assertEquals("tcp-default", low.get(0).probeId());
+            assertTrue(low.get(0).message().contains("1 of the 2 low runs that make a collapse"), low.get(0).message());
+            assertEquals(1, feed(h, 140e6).size(), "the confirming run raises the alert");
+            assertEquals(noise + 1, h.sideOutput(ThroughputCollapseDetector.SUSPECT).size(), "the alarm itself suspects nothing more");
+            feed(h, 560e6);
+            var all = h.sideOutput(ThroughputCollapseDetector.SUSPECT);
+            assertEquals("throughput_recovering", all.get(all.size() - 1).reason());
+            assertEquals("throughput_recovery", feed(h, 550e6).get(0).kind());
+        }
+    }
+
     @Test
     void shouldAlertAtTheFirstRunOfACatastrophicDrop() throws Exception {
         try (var h = harness()) {

@@ -1,0 +1,126 @@
+package org.longhaul.flink.functions.confirm;
+
+import java.time.Duration;
+import java.util.Arrays;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.longhaul.flink.functions.detect.CleanupTimer;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.ProbeRequest;
+
+/**
+ * Per link (key "src|dst"): turns suspicions into probe requests for the link's throughput probe
+ * (the one a suspicion names, else the one the link last ran; a link without one is not probed).
+ * While a request is on its way (until a run of its probe comes, or it expires) further suspicions
+ * ask nothing. At most {@link ConfirmParams#linkMax()} requests in any {@link
+ * ConfirmParams#linkWindow()}: one more is reported unserved ({@link Unserved}, side output
+ * {@link #UNSERVED}). The host's and the mesh's budgets come after ({@link RequestBudget}).
+ */
+public final class ConfirmationPlanner extends KeyedProcessFunction<String, PlannerInput, ProbeRequest> {
+    private static final long serialVersionUID = 1L;
+
+    public static final OutputTag<Event> UNSERVED = new OutputTag<>("confirm-unserved-link", TypeInformation.of(Event.class));
+
+    private final ConfirmParams p;
+    private final Duration ttl;
+    private transient ValueState<PlannerState> state;
+    private transient CleanupTimer cleanup;
+
+    public ConfirmationPlanner(ConfirmParams params, Duration stateTtl) {
+        this.p = params;
+        this.ttl = stateTtl;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("confirm-plan", TypeInformation.of(PlannerState.class)));
+        cleanup = new CleanupTimer(getRuntimeContext(), "confirm-plan", ttl);
+    }
+
+    @Override
+    public void processElement(PlannerInput in, Context ctx, Collector<ProbeRequest> out) throws Exception {
+        PlannerState s = state.value() == null ? new PlannerState() : state.value();
+        cleanup.touch(ctx.timerService(), in.ts());
+        if (in.run() != null) {
+            seen(s, in.run());
+        } else if (p.enabled()) {
+            ProbeRequest r = plan(s, in.suspicion());
+            if (r != null) {
+                out.collect(r);
+            } else if (s.pendingId == null || in.ts() >= s.pendingExpires) {
+                overBudget(s, in.suspicion(), ctx);
+            }
+        }
+        state.update(s);
+    }
+
+    /** A run of the link: its probe is the one to run next time; a run of the pending request's probe answers it. */
+    static void seen(PlannerState s, RunSeen r) {
+        if (r.tcp() && !r.notStarted()) {
+            s.probeId = r.probeId();
+        }
+        if (s.pendingId != null && (s.pendingId.equals(r.requestId()) || r.ts() >= s.pendingTs && r.probeId().equals(probeOf(s.pendingId)))) {
+            s.pendingId = null;
+        }
+    }
+
+    private static String probeOf(String requestId) {
+        // confirm:src|dst|probe@ts
+        int at = requestId.lastIndexOf('@');
+        int bar = requestId.lastIndexOf('|', at);
+        return bar < 0 || at < 0 ? "" : requestId.substring(bar + 1, at);
+    }
+
+    /** The request a suspicion makes, or null: nothing to run, one on its way, or the link's budget spent. */
+    ProbeRequest plan(PlannerState s, Suspicion x) {
+        String probe = x.probeId() != null ? x.probeId() : s.probeId;
+        if (probe == null) {
+            return null;
+        }
+        if (s.pendingId != null && x.ts() < s.pendingExpires) {
+            return null;
+        }
+        s.requested = recent(s.requested, x.ts(), p.linkWindow().toMillis());
+        if (s.requested.length >= p.linkMax()) {
+            return null;
+        }
+        long expires = x.ts() + p.requestTtl().toMillis();
+        ProbeRequest r = ProbeRequest.of(x.src(), x.dst(), probe, x.ts(), x.reason(), x.message(), expires, x.evidence());
+        s.requested = append(s.requested, x.ts());
+        s.pendingId = r.requestId();
+        s.pendingTs = x.ts();
+        s.pendingExpires = expires;
+        return r;
+    }
+
+    private void overBudget(PlannerState s, Suspicion x, Context ctx) {
+        if ((x.probeId() != null ? x.probeId() : s.probeId) == null || s.requested.length < p.linkMax()) {
+            return;
+        }
+        ctx.output(UNSERVED, Unserved.budget(x, "link", p.linkMax(), p.linkWindow()));
+    }
+
+    /** The times within window before now, oldest first. */
+    static long[] recent(long[] times, long now, long window) {
+        return Arrays.stream(times).filter(t -> now - t < window).toArray();
+    }
+
+    static long[] append(long[] times, long t) {
+        long[] out = Arrays.copyOf(times, times.length + 1);
+        out[times.length] = t;
+        return out;
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<ProbeRequest> out) throws Exception {
+        if (cleanup.expired(ctx.timerService(), timestamp)) {
+            state.clear();
+            cleanup.clear();
+        }
+    }
+}

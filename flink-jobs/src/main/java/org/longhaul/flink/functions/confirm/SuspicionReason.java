@@ -1,0 +1,23 @@
+package org.longhaul.flink.functions.confirm;
+
+import java.util.Locale;
+
+/** Why a link is suspect: probe_request.v1's reason enum (ContractNamesTest keeps them equal). */
+public enum SuspicionReason {
+    /** A run below the baseline that does not yet make a collapse. */
+    THROUGHPUT_LOW,
+    /** A run back at the baseline during a collapse, not yet enough to end it. */
+    THROUGHPUT_RECOVERING,
+    /** The dominant path changed (a route_change event). */
+    ROUTE_CHANGE,
+    /** The link's ping RTT rose above its own recent level. */
+    RTT_SHIFT,
+    /** Packet loss at the alarm level (a high_loss event). */
+    LOSS,
+    /** The sender's TCP buffers or congestion control changed. */
+    HOST_TUNING_CHANGE;
+
+    public String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

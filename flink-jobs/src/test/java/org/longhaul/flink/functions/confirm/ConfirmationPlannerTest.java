@@ -1,0 +1,99 @@
+package org.longhaul.flink.functions.confirm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.Samples.T0;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.validate.SchemaRegistry;
+
+class ConfirmationPlannerTest {
+    private static final long MIN = 60_000;
+    private static final String A = "perfsonar.ihep.ac.cn";
+    private static final String B = "cclhcone01.in2p3.fr";
+
+    static KeyedOneInputStreamOperatorTestHarness<String, PlannerInput, ProbeRequest> harness(ConfirmParams p) throws Exception {
+        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(new ConfirmationPlanner(p, Duration.ofDays(7)),
+                PlannerInput::link, Types.STRING);
+    }
+
+    static PlannerInput suspect(String probe, long ts, SuspicionReason reason) {
+        return PlannerInput.of(Suspicion.of(A, B, probe, ts, reason, reason.wire() + " seen", null));
+    }
+
+    static PlannerInput run(String probe, long ts, String requestId) {
+        return PlannerInput.of(new RunSeen(A, B, probe, ts, requestId, true, false, null));
+    }
+
+    static void valid(ProbeRequest r) {
+        assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.PROBE_REQUEST, Json.mapper().valueToTree(r)), Json.write(r));
+    }
+
+    @Test
+    void aSuspicionAsksOnceUntilItsRunComesAndTheLinkBudgetBoundsTheRest() throws Exception {
+        try (var h = harness(ConfirmParams.defaults())) {
+            h.processElement(suspect("tcp-default", T0, SuspicionReason.THROUGHPUT_LOW), T0);
+            h.processElement(suspect("tcp-default", T0 + MIN, SuspicionReason.LOSS), T0 + MIN);
+            List<ProbeRequest> out = h.extractOutputValues();
+            assertEquals(1, out.size(), "one request on its way is enough");
+            ProbeRequest r = out.get(0);
+            valid(r);
+            assertEquals("tcp-default", r.probeId());
+            assertEquals("throughput_low", r.reason());
+            assertEquals(T0 + 15 * MIN, r.expiresTs());
+            // its run comes: the next suspicion asks again, the second of the link's two per 30 min
+            h.processElement(run("tcp-default", T0 + 2 * MIN, r.requestId()), T0 + 2 * MIN);
+            h.processElement(suspect("tcp-default", T0 + 3 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 3 * MIN);
+            assertEquals(2, h.extractOutputValues().size());
+            h.processElement(run("tcp-default", T0 + 4 * MIN, h.extractOutputValues().get(1).requestId()), T0 + 4 * MIN);
+            // a third within the 30 min: not asked, and said so
+            h.processElement(suspect("tcp-default", T0 + 5 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 5 * MIN);
+            assertEquals(2, h.extractOutputValues().size());
+            List<Event> unserved = List.copyOf(h.getSideOutput(ConfirmationPlanner.UNSERVED)).stream().map(x -> x.getValue()).toList();
+            assertEquals(1, unserved.size());
+            Event e = unserved.get(0);
+            assertEquals("probe_request_unserved", e.kind());
+            assertEquals("link", e.evidence().get("budget"));
+            assertTrue(e.message().contains("the link's budget of 2 per 30 min is spent"), e.message());
+            assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.EVENT, Json.mapper().valueToTree(e)));
+            // 30 min after the first, room again
+            h.processElement(suspect("tcp-default", T0 + 31 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 31 * MIN);
+            assertEquals(3, h.extractOutputValues().size());
+        }
+    }
+
+    @Test
+    void aCheapSignalAsksForTheProbeTheLinkLastRanAndNothingWithout() throws Exception {
+        try (var h = harness(ConfirmParams.defaults())) {
+            h.processElement(suspect(null, T0, SuspicionReason.ROUTE_CHANGE), T0);
+            assertEquals(List.of(), h.extractOutputValues(), "no throughput probe known on the link");
+            h.processElement(run("tcp-4h", T0 + MIN, null), T0 + MIN);
+            h.processElement(suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
+            assertEquals("tcp-4h", h.extractOutputValues().get(0).probeId());
+            // a scheduled run of that probe answers it as well as a requested one
+            h.processElement(run("tcp-4h", T0 + 3 * MIN, null), T0 + 3 * MIN);
+            h.processElement(suspect(null, T0 + 4 * MIN, SuspicionReason.RTT_SHIFT), T0 + 4 * MIN);
+            assertEquals(2, h.extractOutputValues().size());
+        }
+    }
+
+    @Test
+    void switchedOffItAsksNothing() throws Exception {
+        var d = ConfirmParams.defaults();
+        var off = new ConfirmParams(false, d.linkMax(), d.linkWindow(), d.hostPerHour(), d.meshPerHour(), d.requestTtl(),
+                d.rttRatio(), d.rttMinMs(), d.rttConsecutive(), d.rttHistory());
+        try (var h = harness(off)) {
+            h.processElement(suspect("tcp-default", T0, SuspicionReason.THROUGHPUT_LOW), T0);
+            assertEquals(List.of(), h.extractOutputValues());
+        }
+    }
+}
