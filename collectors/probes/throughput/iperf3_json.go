@@ -58,8 +58,8 @@ type i3Stream struct {
 	SndCwnd       *int64   `json:"snd_cwnd"`
 	SndWnd        *int64   `json:"snd_wnd"`     // 3.10+: the receiver's advertised window (tcpi_snd_wnd)
 	MaxSndWnd     *int64   `json:"max_snd_wnd"` // 3.10+, end.streams[].sender: its largest over the run
-	RTT           *float64 `json:"rtt"`    // µs
-	RTTVar        *float64 `json:"rttvar"` // µs
+	RTT           *float64 `json:"rtt"`         // µs
+	RTTVar        *float64 `json:"rttvar"`      // µs
 	MinRTT        *float64 `json:"min_rtt"`
 	MaxRTT        *float64 `json:"max_rtt"`
 	MeanRTT       *float64 `json:"mean_rtt"`
