@@ -55,11 +55,18 @@ public final class ConfirmTopology {
         DataStream<RunSeen> runs = raw.throughput()
                 .filter(ThroughputSample::summary).name("confirm: run summaries").uid("confirm-summaries")
                 .map(RunSeen::of).returns(TypeInformation.of(RunSeen.class)).name("confirm: runs").uid("confirm-runs");
+        // the planner also learns a link's throughput probe from its backfilled history, so a link
+        // imported on day one can be confirmed before its first scheduled run
+        DataStream<RunSeen> runsWithHistory = raw.throughputWithHistory()
+                .filter(ThroughputSample::summary).name("confirm: run summaries with history").uid("confirm-summaries-history")
+                .map(RunSeen::of).returns(TypeInformation.of(RunSeen.class)).name("confirm: runs with history").uid("confirm-runs-history");
 
         TypeInformation<PlannerInput> plannerInput = TypeInformation.of(PlannerInput.class);
         SingleOutputStreamOperator<ProbeRequest> planned = collapseSuspects.union(fromEvents, rtt, tuning)
                 .map(PlannerInput::of).returns(plannerInput).name("confirm: suspicions").uid("confirm-suspicions")
-                .union(runs.map(PlannerInput::of).returns(plannerInput).name("confirm: runs to plan").uid("confirm-runs-plan"))
+                .union(runsWithHistory.map(PlannerInput::of).returns(plannerInput).name("confirm: runs to plan").uid("confirm-runs-plan"),
+                        events.flatMap(new MapNonNull<Event, PlannerInput>(PlannerInput::ofEvent)).returns(plannerInput)
+                                .name("confirm: collapse episodes").uid("confirm-episodes"))
                 .keyBy(PlannerInput::link, Types.STRING)
                 .process(new ConfirmationPlanner(c, ttl)).name("confirm: plan per link").uid("confirm-plan");
         Duration hour = Duration.ofHours(1);

@@ -19,7 +19,8 @@ import org.longhaul.flink.records.ProbeRequest;
  * While a request is on its way (until a run of its probe comes, or it expires) further suspicions
  * ask nothing. At most {@link ConfirmParams#linkMax()} requests in any {@link
  * ConfirmParams#linkWindow()}: one more is reported unserved ({@link Unserved}, side output
- * {@link #UNSERVED}). The host's and the mesh's budgets come after ({@link RequestBudget}).
+ * {@link #UNSERVED}). The host's and the mesh's budgets come after ({@link RequestBudget}). While
+ * the link's collapse is open, only a run back at the baseline asks for another ({@link #worthAsking}).
  */
 public final class ConfirmationPlanner extends KeyedProcessFunction<String, PlannerInput, ProbeRequest> {
     private static final long serialVersionUID = 1L;
@@ -48,7 +49,9 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
         cleanup.touch(ctx.timerService(), in.ts());
         if (in.run() != null) {
             seen(s, in.run());
-        } else if (p.enabled()) {
+        } else if (in.episode() != null) {
+            s.collapsed = in.episode().open();
+        } else if (p.enabled() && worthAsking(s, in.suspicion())) {
             ProbeRequest r = plan(s, in.suspicion());
             if (r != null) {
                 out.collect(r);
@@ -57,6 +60,15 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
             }
         }
         state.update(s);
+    }
+
+    /**
+     * During an open collapse a cheap signal (a route change, loss, an RTT shift, a tuning change)
+     * asks for nothing: the alert is out, and the next run, scheduled or asked for by a recovering
+     * one, tells when it ends.
+     */
+    static boolean worthAsking(PlannerState s, Suspicion x) {
+        return !s.collapsed || SuspicionReason.THROUGHPUT_RECOVERING.wire().equals(x.reason());
     }
 
     /** A run of the link: its probe is the one to run next time; a run of the pending request's probe answers it. */
@@ -98,10 +110,13 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
         return r;
     }
 
+    /** Reports a suspicion the link's spent budget turned down: the first of each budget window. */
     private void overBudget(PlannerState s, Suspicion x, Context ctx) {
-        if ((x.probeId() != null ? x.probeId() : s.probeId) == null || s.requested.length < p.linkMax()) {
+        if ((x.probeId() != null ? x.probeId() : s.probeId) == null || s.requested.length < p.linkMax()
+                || s.reportedSpent >= s.requested[0]) {
             return;
         }
+        s.reportedSpent = x.ts();
         ctx.output(UNSERVED, Unserved.budget(x, "link", p.linkMax(), p.linkWindow()));
     }
 

@@ -10,4 +10,8 @@ public final class PlannerState {
     public String pendingId;
     public long pendingTs;
     public long pendingExpires;
+    /** A collapse of the link is open: only a run that could end it is worth asking for. */
+    public boolean collapsed;
+    /** When the link's spent budget was last reported: once per budget window is enough. */
+    public long reportedSpent = Long.MIN_VALUE;
 }

@@ -14,7 +14,7 @@ import org.longhaul.flink.records.ProbeRequest;
 /**
  * A budget of probe requests per key (a sending host, or "*" for the whole mesh): at most max in
  * any window of event time. What passes goes on; what does not is reported unserved on the side
- * output. State: the times of the key's recent requests (at most max longs).
+ * output, the first turned down in each window (the rest are alike). State: the times of the key's recent requests (at most max longs).
  */
 public final class RequestBudget extends KeyedProcessFunction<String, ProbeRequest, ProbeRequest> {
     private static final long serialVersionUID = 1L;
@@ -24,6 +24,7 @@ public final class RequestBudget extends KeyedProcessFunction<String, ProbeReque
     private final Duration window;
     private final OutputTag<Event> unserved;
     private transient ValueState<long[]> recent;
+    private transient ValueState<Long> reported;
 
     /** name says whose budget it is in the unserved events ("host", "mesh"). */
     public RequestBudget(String name, int max, Duration window, OutputTag<Event> unserved) {
@@ -37,13 +38,19 @@ public final class RequestBudget extends KeyedProcessFunction<String, ProbeReque
     public void open(OpenContext context) {
         recent = getRuntimeContext().getState(new ValueStateDescriptor<>("budget-" + name,
                 TypeInformation.of(long[].class)));
+        reported = getRuntimeContext().getState(new ValueStateDescriptor<>("budget-" + name + "-reported",
+                TypeInformation.of(Long.class)));
     }
 
     @Override
     public void processElement(ProbeRequest r, Context ctx, Collector<ProbeRequest> out) throws Exception {
         long[] times = ConfirmationPlanner.recent(recent.value() == null ? new long[0] : recent.value(), r.ts(), window.toMillis());
         if (times.length >= max) {
-            ctx.output(unserved, Unserved.budget(r, name, max, window));
+            // reported once per budget window: the first request it turns down
+            if (reported.value() == null || reported.value() < times[0]) {
+                reported.update(r.ts());
+                ctx.output(unserved, Unserved.budget(r, name, max, window));
+            }
             recent.update(times);
             return;
         }

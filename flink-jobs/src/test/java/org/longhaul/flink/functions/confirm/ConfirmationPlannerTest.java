@@ -57,9 +57,10 @@ class ConfirmationPlannerTest {
             h.processElement(run("tcp-default", T0 + 4 * MIN, h.extractOutputValues().get(1).requestId()), T0 + 4 * MIN);
             // a third within the 30 min: not asked, and said so
             h.processElement(suspect("tcp-default", T0 + 5 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 5 * MIN);
+            h.processElement(suspect("tcp-default", T0 + 6 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 6 * MIN);
             assertEquals(2, h.extractOutputValues().size());
             List<Event> unserved = List.copyOf(h.getSideOutput(ConfirmationPlanner.UNSERVED)).stream().map(x -> x.getValue()).toList();
-            assertEquals(1, unserved.size());
+            assertEquals(1, unserved.size(), "reported once per window");
             Event e = unserved.get(0);
             assertEquals("probe_request_unserved", e.kind());
             assertEquals("link", e.evidence().get("budget"));
@@ -94,6 +95,27 @@ class ConfirmationPlannerTest {
         try (var h = harness(off)) {
             h.processElement(suspect("tcp-default", T0, SuspicionReason.THROUGHPUT_LOW), T0);
             assertEquals(List.of(), h.extractOutputValues());
+        }
+    }
+
+    @Test
+    void duringACollapseOnlyARunThatCouldEndItAsks() throws Exception {
+        try (var h = harness(ConfirmParams.defaults())) {
+            h.processElement(run("tcp", T0, null), T0);
+            var alert = org.longhaul.flink.records.Event.builder(org.longhaul.flink.records.EventKind.THROUGHPUT_COLLAPSE, A, B,
+                    "collapse-detector", T0 + MIN).message("collapse").build();
+            h.processElement(PlannerInput.ofEvent(alert), T0 + MIN);
+            h.processElement(suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
+            h.processElement(suspect(null, T0 + 3 * MIN, SuspicionReason.LOSS), T0 + 3 * MIN);
+            assertEquals(List.of(), h.extractOutputValues(), "the alert is out: nothing to confirm");
+            h.processElement(suspect("tcp", T0 + 4 * MIN, SuspicionReason.THROUGHPUT_RECOVERING), T0 + 4 * MIN);
+            assertEquals("throughput_recovering", h.extractOutputValues().get(0).reason());
+            var recovery = org.longhaul.flink.records.Event.builder(org.longhaul.flink.records.EventKind.THROUGHPUT_RECOVERY, A, B,
+                    "collapse-detector", T0 + 5 * MIN).message("recovered").build();
+            h.processElement(PlannerInput.ofEvent(recovery), T0 + 5 * MIN);
+            h.processElement(run("tcp", T0 + 5 * MIN, h.extractOutputValues().get(0).requestId()), T0 + 5 * MIN);
+            h.processElement(suspect(null, T0 + 6 * MIN, SuspicionReason.LOSS), T0 + 6 * MIN);
+            assertEquals(2, h.extractOutputValues().size(), "after the recovery a cheap signal asks again");
         }
     }
 }
