@@ -171,7 +171,11 @@ def test_untouched_links_raise_nothing(story, testbed):
     allowed = {"dst-a": {"throughput_collapse", "throughput_recovery", "high_loss", "loss_recovery"},
                "dst-b": {"route_change"}, "dst-c": {"unreachable", "reachable"}}
     for _, e in story.events:
-        if e["dst"] in allowed and e["kind"] != "diagnosis":
+        if e["dst"] in allowed and e["kind"] == "probe_request_unserved":
+            # a faulted link is suspect more often than its budget allows (reported once a window);
+            # a request its agent left unanswered would be a warning
+            assert e["severity"] == "info" and e["evidence"]["budget"] in ("link", "host", "mesh"), e
+        elif e["dst"] in allowed and e["kind"] != "diagnosis":
             assert e["kind"] in allowed[e["dst"]], e
 
 

@@ -15,7 +15,7 @@
 #
 # Usage: testbed.sh up | down | status
 #        testbed.sh rate LINK RATE | loss LINK PERCENT | collapse LINK [PERCENT] | stall LINK SECONDS
-#        testbed.sh block LINK | unblock LINK | flip b alt|main | heal      (LINK: a b c d)
+#        testbed.sh block LINK | unblock LINK | flip b alt|congested|main | heal      (LINK: a b c d)
 #        testbed.sh agents-start | agents-stop | agent-health SENDER | ns NAME (prints the full name)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -170,12 +170,21 @@ stall() { # LINK SECONDS: everything to and from the receiver dropped, then rest
 block() { # the receiver's firewall refuses the iperf port (seed 000): TCP reset
   nsx "d$1" iptables -A LH-FAULT -p tcp --dport "$IPERF_PORT" -j REJECT --reject-with tcp-reset
 }
-flip() { # b alt|main: dst-b's route, both directions, through cb2 (230 ms) or cb1 (160 ms)
+# flip b alt|congested|main: dst-b's route, both directions, through cb2 (230 ms) or cb1 (160 ms);
+# congested: through cb2 whose carrier towards gb is congested (15 Mbit/s, a tbf on its egress)
+CONGESTED_RATE=15mbit
+flip() {
   [ "$1" = b ] || { echo "only link b has an alternative route" >&2; exit 2; }
   case "$2" in
-    alt) nsx edge ip route replace 10.66.24.0/24 via 10.66.21.2; nsx gb ip route replace default via 10.66.23.1 ;;
-    main) nsx edge ip route replace 10.66.24.0/24 via 10.66.20.2; nsx gb ip route replace default via 10.66.22.1 ;;
-    *) echo "flip b alt|main" >&2; exit 2 ;;
+    alt|congested)
+      nsx edge ip route replace 10.66.24.0/24 via 10.66.21.2; nsx gb ip route replace default via 10.66.23.1
+      if [ "$2" = congested ]; then
+        nsx cb2 tc qdisc replace dev to-gb root tbf rate "$CONGESTED_RATE" burst 64kb latency 100ms
+      fi ;;
+    main)
+      nsx edge ip route replace 10.66.24.0/24 via 10.66.20.2; nsx gb ip route replace default via 10.66.22.1
+      nsx cb2 tc qdisc del dev to-gb root 2>/dev/null || true ;;
+    *) echo "flip b alt|congested|main" >&2; exit 2 ;;
   esac
 }
 heal() {
@@ -198,13 +207,19 @@ spool:
 health:
   listen: 127.0.0.1:$AGENT_HEALTH_PORT
   log_every: 30s
+probe_requests:
+  max_per_hour: ${LONGHAUL_TESTBED_REQUESTS_PER_HOUR:-6}
 EOT
   case "$s" in
     s1) printf 'targets:\n  - {name: dst-a, address: %s}\n  - {name: dst-b, address: %s}\n' "${DST[a]}" "${DST[b]}" ;;
     s2) printf 'targets:\n  - {name: dst-d, address: %s}\n' "${DST[d]}" ;;
     s3) printf 'targets:\n  - {name: dst-c, address: %s}\n' "${DST[c]}" ;;
   esac
+  # the probes' intervals: a story of a few minutes by default; tests/e2e/test_cadence.py sets
+  # production's ratios, compressed
   local tput="${LONGHAUL_TESTBED_TPUT_INTERVAL:-25s}" path="${LONGHAUL_TESTBED_PATH_INTERVAL:-12s}"
+  local ping="${LONGHAUL_TESTBED_PING_INTERVAL:-15s}" pings="${LONGHAUL_TESTBED_PING_COUNT:-5}"
+  local ping_jitter="${LONGHAUL_TESTBED_PING_JITTER:-2s}"
   cat <<EOT
 probes:
   - id: tcp
@@ -224,9 +239,9 @@ probes:
   - id: ping
     kind: rtt
     targets: all
-    interval: 15s
-    jitter: 2s
-    params: {count: 5, interval: 200ms}
+    interval: $ping
+    jitter: $ping_jitter
+    params: {count: $pings, interval: 200ms}
 EOT
   if [ "$s" = s1 ]; then cat <<EOT
   - id: udp
