@@ -12,7 +12,9 @@ import subprocess
 import tempfile
 import zlib
 
-from conftest import INFLUX, INFLUX_DB
+import time
+
+from conftest import INFLUX, INFLUX_DB, now_ms, rows, topic, wait_for_series
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"
@@ -129,3 +131,29 @@ def test_report_renders_every_panel_in_chromium(mesh_run, tmp_path):
     chromium("--window-size=1240,4600", f"--screenshot={shot}", html.as_uri())   # tall enough for 12×12 matrices
     counts = colour_counts(shot)
     assert counts["#7EB26D"] > 2000 and counts["#EAB839"] > 300 and counts["#6ED0E0"] > 300, counts
+
+
+def test_report_of_a_link_minutes_old_says_what_each_empty_panel_is_learning(produce, run_tag, tmp_path):
+    """A link a few minutes old (what `make demo` shows at first): six 1-minute statistics in the real
+    InfluxDB through Telegraf. No panel says "no data": the baseline matrix and the rolling average
+    say they are learning and what they have so far, the panels without samples say which."""
+    src, dst = run_tag, f"{run_tag}-far"
+    end = now_ms() // 60_000 * 60_000
+    for k in range(6):
+        ts = end - k * 60_000
+        produce(topic("stats"), {"schema": "link_stats", "version": 1, "src": src, "dst": dst, "probe_id": "link-stats",
+                                 "ts": ts, "protocol": "tcp", "window": "1m", "window_start": ts - 60_000,
+                                 "window_end": ts, "samples": 4, "runs": 1, "errors": 0, "retransmits": 0,
+                                 "throughput_mean_bps": 9.4e7, "throughput_median_bps": 9.4e7,
+                                 "throughput_p10_bps": 9.2e7, "throughput_p90_bps": 9.5e7, "throughput_max_bps": 9.5e7})
+    wait_for_series(f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}'", timeout_s=60)
+    deadline = time.time() + 60
+    while len(rows(wait_for_series(f"SELECT \"samples\" FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}'"))) < 6:
+        assert time.time() < deadline, "six statistics not in InfluxDB within 60 s"
+        time.sleep(1)
+    html = tmp_path / "report.html"
+    out = longhaul("report", "--since", "15m", "--src", src, "--dst", dst, "-o", str(html))
+    page = html.read_text()
+    assert "no data" not in page, page[:2000]
+    assert "learning baseline" in page and "moving average of 10 needs 10 points: 6 so far" in page, out
+    assert re.search(r"learning\s+Link detail: .* / Throughput rolling", out), out
