@@ -73,6 +73,22 @@ func parseIperf3(out []byte, m probekit.Meta, q Requested) ([]sample.Sample, err
 	return ss, nil
 }
 
+// afterOmitReset mends the first interval after the omitted ones as iperf3 (3.12, -O) prints it:
+// its clock restarts at the end of the omit period, and that interval's start is still in the old
+// time base ("start": 1.003244, "end": 1.000008, "seconds": 2.003) while its bytes are those of
+// [0, end] in the new one. It becomes [0, end] with its rate from its bytes. Anything else that
+// ends before it starts stays as it is, and is refused.
+func afterOmitReset(s *i3Stream, omitted bool, omit float64) *i3Stream {
+	if omitted || omit <= 0 || !finite(s.Start) || !finite(s.End) || s.End >= s.Start || s.End <= 0 || s.Start > omit+s.End {
+		return s
+	}
+	fixed := *s
+	fixed.Start = 0
+	fixed.Seconds = s.End
+	fixed.BitsPerSecond = float64(s.Bytes) * 8 / s.End
+	return &fixed
+}
+
 // repeated spots the interval iperf3 prints twice when the server leaves mid-run.
 func repeated(prev, cur *i3Stream) bool {
 	return prev != nil && cur != nil && prev.Start == cur.Start && prev.End == cur.End
@@ -139,10 +155,11 @@ func iperf3Interval(r *runInfo, v *i3View, iv *i3Interval, s *i3Stream, i int, s
 	if s == nil {
 		return nil, probekit.PathError(path, "missing")
 	}
+	omitted := s.Omitted != nil && *s.Omitted
+	s = afterOmitReset(s, omitted, omit)
 	if !finite(s.Start) || !finite(s.End) || s.End < s.Start || s.Bytes < 0 || !finite(s.BitsPerSecond) {
 		return nil, probekit.PathError(path, "start %g, end %g, bytes %d, bits_per_second %g are not a valid interval", s.Start, s.End, s.Bytes, s.BitsPerSecond)
 	}
-	omitted := s.Omitted != nil && *s.Omitted
 	offset := s.End
 	if !omitted {
 		offset += omit
