@@ -59,6 +59,7 @@ class LinkMonitorJobIT {
             topics.create(out + "stats", 4);
             topics.create(out + "events", 1);
             topics.create(out + "deadletter", 1);
+            topics.create(out + "probe-requests", 1);
             if (kafka.scram()) {
                 topics.allowWrite(StackKafka.JOB_USER, out);
             }
@@ -71,7 +72,7 @@ class LinkMonitorJobIT {
                     "--topic-throughput", raw + "throughput", "--topic-path", raw + "path",
                     "--topic-rtt", raw + "rtt", "--topic-host", raw + "host",
                     "--topic-stats", out + "stats", "--topic-events", out + "events",
-                    "--topic-deadletter", out + "deadletter",
+                    "--topic-deadletter", out + "deadletter", "--topic-probe-requests", out + "probe-requests",
                     "--checkpoint-interval", "2s", "--out-of-orderness", "5s", "--idleness", "2s"));
             String jobId = flink.run(jarId, ENTRY, args);
             try {
