@@ -1,0 +1,144 @@
+"""Detection at production cadence, time compressed with the ratios kept. perfSONAR/WLCG meshes run a
+throughput test per pair every 4 h, a trace every ~10 min and pings about every minute; here every
+interval is divided by COMPRESSION: throughput every 12 min, trace every 30 s, a ping run every 3 s.
+On a testbed of its own, with the links' baselines imported as history (as `longhaul import` gives
+them on day one), three collapses begin at once:
+
+- dst-a loses 10 % of its packets (a failing line card): the pings see it first (high_loss);
+- dst-b's route flips onto a congested carrier (15 Mbit/s instead of 50, 230 ms instead of 160):
+  the pings see the RTT rise (rtt_shift), the traces the new path (route_change);
+- dst-c is policed to 60 Mbit/s instead of 200: nothing cheap sees a policer on an idle link,
+  only the link's next scheduled throughput run does.
+
+Each raises throughput_collapse. The confirmation probes (flink-jobs, *Confirmation probes*) ask
+s1's agent for extra runs at once for dst-a and dst-b, and for the run that confirms dst-c's first
+low run; dst-d, healthy, raises nothing. Measured, in tests/out/e2e-measurements.json (and
+docs/benchmarks.md): onset → alert as a fraction of the throughput interval, and the extra runs per
+link. Timing bounds here are loose (CI machines differ); the figures are the benchmark's."""
+import json
+import os
+import time
+import uuid
+
+import pytest
+
+from conftest import JOB_ARGS, ROOT, Recorder, Testbed, kafka, lifecycle, record, topic
+from longhaul_contract import CONTRACT
+
+COMPRESSION = 20
+TPUT_S = 4 * 3600 // COMPRESSION   # 720 s
+TRACE_S = 600 // COMPRESSION       # 30 s
+PING_S = 60 // COMPRESSION         # 3 s
+# what the links carry healthy (the testbed's shapers; s2 is held by its 64 KB window)
+NOMINAL = {"dst-a": 94e6, "dst-b": 47e6, "dst-c": 190e6, "dst-d": 3.7e6}
+SENDER = {"dst-a": "s1", "dst-b": "s1", "dst-c": "s3", "dst-d": "s2"}
+# the confirmation budgets, compressed like the probes': a request lives 15 min / 20 (45 s: one 8 s
+# run of a busy sender's queue is well within it), a link's budget window 30 min / 20, and the
+# hourly budgets (the job's per host and mesh, the agent's own) × 20, an hour being 3 min here
+CONFIRM_ARGS = ["--confirm.request-ttl", "45s", "--confirm.link-window", "90s",
+                "--confirm.host-per-hour", str(6 * COMPRESSION), "--confirm.mesh-per-hour", str(120 * COMPRESSION)]
+
+
+@pytest.fixture(scope="module")
+def bed():
+    tag = uuid.uuid4().hex[:6]
+    tb = Testbed(f"lhc{tag[:4]}", f"cad{tag}")
+    tb.env.update(LONGHAUL_TESTBED_TPUT_INTERVAL=f"{TPUT_S}s", LONGHAUL_TESTBED_PATH_INTERVAL=f"{TRACE_S}s",
+                  LONGHAUL_TESTBED_PING_INTERVAL=f"{PING_S}s", LONGHAUL_TESTBED_PING_COUNT="10",
+                  LONGHAUL_TESTBED_PING_JITTER="500ms", LONGHAUL_TESTBED_REQUESTS_PER_HOUR=str(6 * COMPRESSION))
+    try:
+        tb("up")
+        name = f"longhaul-{tb.site}"
+        lifecycle.submit(name, JOB_ARGS + CONFIRM_ARGS)
+        try:
+            recs = {"events": Recorder([topic("events")], tb.site, committed=True),
+                    "requests": Recorder([topic("probe_requests")], tb.site, committed=True),
+                    "raw": Recorder([topic("raw.throughput")], tb.site, committed=False)}
+            try:
+                yield tb, recs
+            finally:
+                for r in recs.values():
+                    r.close()
+        finally:
+            lifecycle.cancel(name)
+    finally:
+        tb("agents-stop")
+        tb("down")
+
+
+def import_baselines(tb):
+    """Twelve runs a link, one per (uncompressed) 4 h, as history: the job learns the baselines from
+    them without judging them (the longhaul-history header), as after `longhaul import`."""
+    p = kafka.producer({"enable.idempotence": True})
+    now = int(time.time() * 1000)
+    header = [(CONTRACT.header("history"), b"1")]
+    for dst, bps in NOMINAL.items():
+        src = tb.src(SENDER[dst])
+        for k in range(12, 0, -1):  # newest first, as the import sends them
+            ts = now - k * TPUT_S * 1000
+            x = bps * (1 + 0.02 * ((k % 5) - 2))
+            msg = {"schema": "throughput_sample", "version": 2, "src": src, "dst": dst, "probe_id": "tcp",
+                   "ts": ts, "run_id": f"history-{k}", "record": "summary", "tool": "iperf3", "protocol": "tcp",
+                   "start_s": 0.0, "end_s": 4.0, "bytes": int(x * 4 / 8), "bits_per_second": x}
+            p.produce(topic("raw.throughput"), key=f"{src}|{dst}", value=json.dumps(msg).encode(), headers=header)
+    assert p.flush(30) == 0
+
+
+def first(items, pred):
+    return next(((t, m) for t, m in items if pred(m)), (None, None))
+
+
+def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed):
+    tb, recs = bed
+    tb("agents-start")
+    import_baselines(tb)
+    # the pings' level (10 of them) and the traces' dominant path (3 runs) are learned live
+    time.sleep(max(12 * PING_S, 3 * TRACE_S) + 15)
+
+    onset = {}
+    for link, cmd in (("dst-a", ("loss", "a", "10")), ("dst-b", ("flip", "b", "congested")),
+                      ("dst-c", ("rate", "c", "60mbit"))):
+        tb(*cmd)
+        onset[link] = time.time()
+
+    def collapse(dst):
+        return first(recs["events"].snapshot(), lambda m: m["kind"] == "throughput_collapse" and m["dst"] == dst)
+
+    deadline = onset["dst-c"] + TPUT_S + 180
+    while time.time() < deadline and not all(collapse(d)[0] for d in ("dst-a", "dst-b", "dst-c")):
+        time.sleep(2)
+    tb("heal")
+
+    requests = [m for _, m in recs["requests"].snapshot()]
+    requested_runs = [m for _, m in recs["raw"].snapshot() if m.get("request_id") and m["record"] == "summary"]
+    for dst in ("dst-a", "dst-b", "dst-c"):
+        at, alert = collapse(dst)
+        assert alert is not None, (dst, [m for _, m in recs["events"].snapshot()], requests)
+        delay = at - onset[dst]
+        record(f"cadence {dst}: onset to alert (s)", delay)
+        record(f"cadence {dst}: onset to alert (% of the throughput interval)", 100 * delay / TPUT_S)
+        record(f"cadence {dst}: onset to alert at a 4 h cadence (min)", delay / TPUT_S * 240)
+        record(f"cadence {dst}: extra runs asked for", sum(r["dst"] == dst for r in requests))
+        assert alert["src"] == tb.src(SENDER[dst])
+    reasons = {r["dst"]: {x["reason"] for x in requests if x["dst"] == r["dst"]} for r in requests}
+    # the cheap probes saw dst-a and dst-b first, and their requested runs confirmed them
+    assert reasons.get("dst-a", set()) & {"loss", "throughput_low"}, reasons
+    assert reasons.get("dst-b", set()) & {"rtt_shift", "route_change", "throughput_low"}, reasons
+    for dst in ("dst-a", "dst-b"):
+        assert any(m["dst"] == dst for m in requested_runs), (dst, requested_runs)
+        assert collapse(dst)[0] - onset[dst] < TPUT_S / 2, f"{dst}: no sooner than a scheduled run would"
+    # dst-c: the policer shows at its next scheduled run, confirmed by a requested one at once
+    assert collapse("dst-c")[0] - onset["dst-c"] < TPUT_S + 180
+    low_at, _ = first(recs["raw"].snapshot(), lambda m: m["dst"] == "dst-c" and m["record"] == "summary"
+                      and (m.get("bits_per_second") or 0) < 0.67 * NOMINAL["dst-c"])
+    if low_at is not None:
+        record("cadence dst-c: first low run to alert (s)", collapse("dst-c")[0] - low_at)
+    # the healthy link raises nothing and asks for (almost) nothing; nobody over the link budget
+    assert not [m for _, m in recs["events"].snapshot() if m["dst"] == "dst-d" and m["kind"] == "throughput_collapse"]
+    record("cadence dst-d (healthy): extra runs asked for", sum(r["dst"] == "dst-d" for r in requests))
+    elapsed_windows = (time.time() - onset["dst-a"]) / 90 + 2
+    for dst in NOMINAL:
+        assert sum(r["dst"] == dst for r in requests) <= 2 * elapsed_windows, (dst, requests)
+    # every requested run answered its request (none reported unserved)
+    unserved = [m for _, m in recs["events"].snapshot() if m["kind"] == "probe_request_unserved" and m["severity"] == "warning"]
+    assert not unserved, unserved
