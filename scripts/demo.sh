@@ -76,7 +76,7 @@ wait_phase() { # seconds label
 
 say "4/5 the story"
 echo "-- healthy mesh for ${HEALTHY_S}s: each link learns its own baseline (throughput, path, RTT)"
-echo "   (lab-s2 → dst-d has a 64 KB send window over 140 ms: expect a diagnosis window_limited)"
+echo "   (lab-s2 → dst-d has a 64 KB send window over 140 ms: expect a diagnosis host_tuning_limited (its tcp_wmem maximum))"
 wait_phase "$HEALTHY_S" healthy
 echo "-- faults: dst-a collapses (100 → 5 Mbit/s, 10% loss); dst-b's route flips to the 230 ms carrier;"
 echo "   dst-c's firewall refuses the iperf port (ECMP and a silent hop on that path stay quiet)"
