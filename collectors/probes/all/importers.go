@@ -67,7 +67,7 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	case "rtt":
 		return rtt.ParsePScheduler(input, m)
 	}
-	return nil, probekit.PathError("test.type", "%q: only throughput, trace and rtt results can be imported", strings.TrimSpace(a.Test.Type))
+	return nil, probekit.PathError("test.type", "%q: only throughput, trace and rtt results can be imported", probekit.Snippet(strings.TrimSpace(a.Test.Type)))
 }
 
 func bareName(typ string) string {

@@ -137,7 +137,7 @@ func OpenArchive(input []byte, testType string, m *Meta) (*Archive, int64, error
 		return nil, 0, err
 	}
 	if a.Test.Type != testType {
-		return nil, 0, PathError("test.type", "%q is not a %s test", a.Test.Type, testType)
+		return nil, 0, PathError("test.type", "%q is not a %s test", Snippet(a.Test.Type), testType)
 	}
 	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
 		return nil, 0, err
