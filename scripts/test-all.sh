@@ -85,7 +85,7 @@ if bash scripts/stack/status.sh; then
   run "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
   (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never verify -Pintegration -Dtest=NoUnitTestsHere -Dsurefire.failIfNoSpecifiedTests=false) || status=1
   cp flink-jobs/target/failsafe-reports/TEST-*.xml "$OUT/" 2>/dev/null || true
-  step "End-to-end scenarios on the namespace testbed (real agents, Kafka, Flink, Telegraf, InfluxDB; ~7 min)"
+  step "End-to-end scenarios on the namespace testbed (real agents, Kafka, Flink, Telegraf, InfluxDB; ~25 min with detection at production cadence)"
   run "$PY" -m pytest -q tests/e2e --junitxml="$OUT/pytest-e2e.xml"
 else
   status=1
