@@ -76,16 +76,9 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
         if (r.tcp() && !r.notStarted()) {
             s.probeId = r.probeId();
         }
-        if (s.pendingId != null && (s.pendingId.equals(r.requestId()) || r.ts() >= s.pendingTs && r.probeId().equals(probeOf(s.pendingId)))) {
+        if (s.pendingId != null && (s.pendingId.equals(r.requestId()) || r.ts() >= s.pendingTs && r.probeId().equals(s.pendingProbe))) {
             s.pendingId = null;
         }
-    }
-
-    private static String probeOf(String requestId) {
-        // confirm:src|dst|probe@ts
-        int at = requestId.lastIndexOf('@');
-        int bar = requestId.lastIndexOf('|', at);
-        return bar < 0 || at < 0 ? "" : requestId.substring(bar + 1, at);
     }
 
     /** The request a suspicion makes, or null: nothing to run, one on its way, or the link's budget spent. */
@@ -105,6 +98,7 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
         ProbeRequest r = ProbeRequest.of(x.src(), x.dst(), probe, x.ts(), x.reason(), x.message(), expires, x.evidence());
         s.requested = append(s.requested, x.ts());
         s.pendingId = r.requestId();
+        s.pendingProbe = probe;
         s.pendingTs = x.ts();
         s.pendingExpires = expires;
         return r;

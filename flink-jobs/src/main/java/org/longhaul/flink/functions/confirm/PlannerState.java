@@ -8,6 +8,7 @@ public final class PlannerState {
     public String probeId;
     public long[] requested = new long[0];
     public String pendingId;
+    public String pendingProbe;
     public long pendingTs;
     public long pendingExpires;
     /** A collapse of the link is open: only a run that could end it is worth asking for. */
