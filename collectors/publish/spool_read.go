@@ -62,8 +62,9 @@ func (s *Spool) Next(max int) ([]Record, error) {
 				continue
 			}
 			s.rd.nextSeq = rec.Seq + 1
+			// an acknowledged record after a rewind's first unacknowledged one: skipped on every
+			// hand-out until the watermark passes it (Ack), so a second rewind skips it too
 			if rec.Seq < s.acked || s.skip[rec.Seq] {
-				delete(s.skip, rec.Seq)
 				continue
 			}
 			s.inflight = append(s.inflight, flight{seq: rec.Seq, size: int32(size), class: rec.Class})
@@ -136,6 +137,13 @@ func (s *Spool) Ack(seq uint64) {
 		s.acked = s.inflight[0].seq
 	} else {
 		s.acked = s.rd.nextSeq
+	}
+	if n > 0 {
+		for q := range s.skip { // at most one in-flight window of them, and only after a rewind
+			if q < s.acked {
+				delete(s.skip, q)
+			}
+		}
 	}
 }
 
