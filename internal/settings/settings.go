@@ -53,8 +53,11 @@ var (
 
 	// Administration (topics, ACLs, credentials) goes to the brokers' admin listener with the
 	// admin certificate (mutual TLS): no admin password exists to leak.
-	KafkaAdmin     = Setting{Flag: "kafka-admin", Env: "LONGHAUL_KAFKA_ADMIN", Default: "127.0.0.1:9094", Usage: "Kafka admin listener (mutual TLS), host:port comma-separated"}
-	KafkaAdminCert = Setting{Flag: "kafka-admin-cert", Env: "LONGHAUL_KAFKA_ADMIN_CERT", Usage: "PEM file with the admin certificate and its key", local: localFile("admin.pem")}
+	KafkaAdmin = Setting{Flag: "kafka-admin", Env: "LONGHAUL_KAFKA_ADMIN", Default: "127.0.0.1:9094", Usage: "Kafka admin listener (mutual TLS), host:port comma-separated"}
+	// KafkaReplication is the replication factor `longhaul setup` creates topics with; 0 keeps
+	// ingest/topics.yaml's (1, the single native broker). A cluster of 3+ brokers takes 3.
+	KafkaReplication = Setting{Flag: "replication-factor", Env: "LONGHAUL_KAFKA_REPLICATION", Default: "0", Usage: "replication factor of the topics setup creates (0: the topics file's)"}
+	KafkaAdminCert   = Setting{Flag: "kafka-admin-cert", Env: "LONGHAUL_KAFKA_ADMIN_CERT", Usage: "PEM file with the admin certificate and its key", local: localFile("admin.pem")}
 
 	// How a program authenticates to InfluxDB (operator/influx): a user whose password is read
 	// from a file, over HTTPS when the URL says so, trusting the CA.

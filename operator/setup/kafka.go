@@ -32,6 +32,9 @@ func EnsureTopics(ctx context.Context, conn kafkaconn.Conn, f *TopicsFile, log i
 			if n := int32(len(d.Partitions)); n != t.Partitions {
 				fmt.Fprintf(log, "topic %s exists with %d partitions (topics.yaml says %d); left as is\n", t.Name, n, t.Partitions)
 			}
+			if rf := replicationOf(d); rf != int(f.Defaults.ReplicationFactor) {
+				fmt.Fprintf(log, "topic %s has replication factor %d (want %d); left as is (kafka-reassign-partitions changes it)\n", t.Name, rf, f.Defaults.ReplicationFactor)
+			}
 			existing = append(existing, t)
 			continue
 		}
@@ -42,10 +45,18 @@ func EnsureTopics(ctx context.Context, conn kafkaconn.Conn, f *TopicsFile, log i
 		if err != nil {
 			return created, fmt.Errorf("create topic %s: %w", t.Name, err)
 		}
-		fmt.Fprintf(log, "created topic %s (%d partitions, retention %d ms%s)\n", t.Name, t.Partitions, t.RetentionMs, timestampNote(t))
+		fmt.Fprintf(log, "created topic %s (%d partitions, replication %d, retention %d ms%s)\n", t.Name, t.Partitions, f.Defaults.ReplicationFactor, t.RetentionMs, timestampNote(t))
 		created++
 	}
 	return created, alignConfigs(ctx, adm, existing, log)
+}
+
+// replicationOf is a topic's replication factor: the replicas of its first partition.
+func replicationOf(d kadm.TopicDetail) int {
+	for _, p := range d.Partitions {
+		return len(p.Replicas)
+	}
+	return 0
 }
 
 func timestampNote(t TopicSpec) string {

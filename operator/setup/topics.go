@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strconv"
 
 	"gopkg.in/yaml.v3"
 )
@@ -75,6 +76,20 @@ func LoadTopics(path string) (*TopicsFile, error) {
 		seen[t.Name] = true
 	}
 	return &f, nil
+}
+
+// SetReplication overrides the file's replication factor with v (a setting's text: a number
+// from 1 to 32767; "" or "0" keep the file's).
+func (f *TopicsFile) SetReplication(v string) error {
+	if v == "" || v == "0" {
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 16)
+	if err != nil || n < 1 {
+		return fmt.Errorf("replication factor %q: want a whole number of brokers, at least 1", v)
+	}
+	f.Defaults.ReplicationFactor = int16(n)
+	return nil
 }
 
 // topicLine finds the line of topics[i] in the parsed document, for error messages.

@@ -1,4 +1,4 @@
-# Flink standalone session cluster (one JobManager + one TaskManager). The distribution comes from
+# Flink standalone session cluster: one JobManager, LONGHAUL_FLINK_TASKMANAGERS TaskManagers. The distribution comes from
 # the PyPI wheels apache-flink + apache-flink-libraries, which hold the whole of it under pyflink/.
 # Each daemon runs in the foreground under supervisord (programs flink-jobmanager, flink-taskmanager);
 # Flink's launcher also writes its own flink-longhaul-{standalonesession,taskexecutor}.pid there.
@@ -9,18 +9,23 @@ flink_home()  { echo "$(flink_cache)/site/pyflink"; }
 flink_run()   { echo "${RUN_ROOT}/flink"; }
 # stdout/stderr of a daemon (JVM errors, System.out of jobs); $1 = jobmanager | taskmanager
 flink_log()   { echo "$(flink_run)/log/$1.out"; }
-procs_flink() { echo flink/jobmanager flink/taskmanager; }
-ports_flink() { echo "${LONGHAUL_FLINK_REST_PORT} ${LONGHAUL_FLINK_TM_RPC_PORT}"; }
+# TaskManager i (1..LONGHAUL_FLINK_TASKMANAGERS) is program flink/taskmanager (i = 1) or
+# flink/taskmanager-i, its RPC, data and metrics ports those of the first + (i-1) × 100.
+flink_tms() { seq 1 "${LONGHAUL_FLINK_TASKMANAGERS}"; }
+flink_tm() { if [ "$1" = 1 ]; then echo taskmanager; else echo "taskmanager-$1"; fi; }
+procs_flink() { local i; printf 'flink/jobmanager'; for i in $(flink_tms); do printf ' flink/%s' "$(flink_tm "$i")"; done; echo; }
+ports_flink() { local i; printf '%s' "${LONGHAUL_FLINK_REST_PORT}"; for i in $(flink_tms); do printf ' %s' $((LONGHAUL_FLINK_TM_RPC_PORT + (i - 1) * 100)); done; echo; }
 # Each daemon's .out, then its log4j file flink-longhaul-<standalonesession|taskexecutor>-<n>-<host>.log.
 logs_flink() {
+  local i
   flink_log jobmanager
   flink_log4j_file standalonesession
-  flink_log taskmanager
-  flink_log4j_file taskexecutor
+  for i in $(flink_tms); do flink_log "$(flink_tm "$i")"; done
+  flink_log4j_file taskexecutor "${LONGHAUL_FLINK_TASKMANAGERS}"
 }
-flink_log4j_file() {
+flink_log4j_file() { # DAEMON [HOW_MANY]: the newest log4j file(s) of that daemon
   # shellcheck disable=SC2012  # newest match; our paths have no spaces
-  ls -t "$(flink_run)/log/flink-longhaul-$1-"*.log 2>/dev/null | head -n 1
+  ls -t "$(flink_run)/log/flink-longhaul-$1-"*.log 2>/dev/null | head -n "${2:-1}"
 }
 
 install_flink() {
@@ -150,20 +155,36 @@ start_flink() {
   stop_flink
   flink_env
   SUP_PRIORITY=20 start_daemon flink/jobmanager "$(flink_log jobmanager)" "$FLINK_HOME/bin/jobmanager.sh" start-foreground
-  SUP_PRIORITY=20 start_daemon flink/taskmanager "$(flink_log taskmanager)" "$FLINK_HOME/bin/taskmanager.sh" start-foreground
+  local i
+  for i in $(flink_tms); do start_flink_tm "$i"; done
 }
 
-# Healthy = both daemons alive and GET /overview reports at least one registered TaskManager.
+# start_flink_tm I: TaskManager I; the ones after the first get ports of their own (-D options
+# over config.yaml's, which are the first's)
+start_flink_tm() {
+  local suffix="" more=() off=$((($1 - 1) * 100))
+  if [ "$1" != 1 ]; then
+    suffix="-$1"
+    more=(-D "taskmanager.rpc.port=$((LONGHAUL_FLINK_TM_RPC_PORT + off))"
+      -D "taskmanager.data.port=$((LONGHAUL_FLINK_DATA_PORT + off))"
+      -D "metrics.internal.query-service.port=$((${LONGHAUL_FLINK_METRICS_PORTS%-*} + off))"
+      -D "taskmanager.resource-id=longhaul-tm$1")
+  fi
+  SUP_PRIORITY=20 start_daemon flink/taskmanager${suffix} "$(flink_log "taskmanager${suffix}")" "$FLINK_HOME/bin/taskmanager.sh" start-foreground "${more[@]}"
+}
+
+# Healthy = every daemon alive and GET /overview reports every TaskManager registered.
 health_flink() {
-  svc_pid flink/jobmanager >/dev/null && svc_pid flink/taskmanager >/dev/null || return 1
-  local n
+  local name n
+  for name in $(procs_flink); do svc_pid "$name" >/dev/null || return 1; done
   n="$(http_get "http://127.0.0.1:${LONGHAUL_FLINK_REST_PORT}/overview" \
     | grep -o '"taskmanagers":[0-9]*' | cut -d: -f2)"
-  [ -n "$n" ] && [ "$n" -ge 1 ]
+  [ -n "$n" ] && [ "$n" -ge "${LONGHAUL_FLINK_TASKMANAGERS}" ]
 }
 
 stop_flink() {
-  stop_daemon flink/taskmanager
+  local i
+  for i in $(flink_tms); do stop_daemon "flink/$(flink_tm "$i")"; done
   stop_daemon flink/jobmanager
   # Flink's launcher PID files now name dead processes: remove them so bin/*.sh do not trip on them.
   rm -f "$(flink_run)"/flink-*standalonesession.pid "$(flink_run)"/flink-*taskexecutor.pid

@@ -1,11 +1,16 @@
-# Kafka (KRaft, single node: broker + controller) from Maven Central jars.
+# Kafka (KRaft) from Maven Central jars: LONGHAUL_KAFKA_BROKERS_N nodes, each broker + controller.
+# Broker 1 is the supervised program `kafka` in run/kafka; broker i > 1 is `kafka-i` in run/kafka-i.
 # shellcheck shell=bash
 
 kafka_home() { echo "${CACHE_DIR}/kafka-${LONGHAUL_KAFKA_VERSION}"; }
-kafka_run()  { echo "${RUN_ROOT}/kafka"; }
-procs_kafka() { echo kafka; }
-ports_kafka() { echo "${LONGHAUL_KAFKA_PORT}"; }  # the client port; ADMIN is LONGHAUL_KAFKA_ADMIN_PORT
-logs_kafka()  { echo "$(kafka_run)/logs/server.log" "$(kafka_run)/logs/kafka.out"; }
+kafka_brokers() { seq 1 "${LONGHAUL_KAFKA_BROKERS_N}"; }
+kafka_proc() { if [ "${1:-1}" = 1 ]; then echo kafka; else echo "kafka-$1"; fi; }  # BROKER
+kafka_run()  { echo "${RUN_ROOT}/$(kafka_proc "${1:-1}")"; }                        # BROKER (default 1)
+# kafka_port BASE BROKER: that broker's port of the listener whose broker-1 port is BASE
+kafka_port() { echo $(($1 + ($2 - 1) * LONGHAUL_KAFKA_PORT_STEP)); }
+procs_kafka() { local i; for i in $(kafka_brokers); do kafka_proc "$i"; done; }
+ports_kafka() { local i p=(); for i in $(kafka_brokers); do p+=("$(kafka_port "${LONGHAUL_KAFKA_PORT}" "$i")"); done; echo "${p[*]}"; }  # client ports
+logs_kafka()  { local i; for i in $(kafka_brokers); do echo "$(kafka_run "$i")/logs/server.log" "$(kafka_run "$i")/logs/kafka.out"; done; }
 
 kafka_pom() {
   cat <<EOF
@@ -48,21 +53,23 @@ kafka_class() { "$JAVA" -cp "$(kafka_home)/libs/*" "$@"; }
 # controller on SSL with client auth. Every principal
 # but those two super users gets only its ACLs (longhaul setup). Plaintext only when
 # LONGHAUL_KAFKA_SECURITY=plaintext says so.
-kafka_listeners() {
-  local s
+kafka_listeners() { # BROKER
+  local s client ctrl admin arch
   s="$(secrets_dir)"
+  client="$(kafka_port "${LONGHAUL_KAFKA_PORT}" "$1")" ctrl="$(kafka_port "${LONGHAUL_KAFKA_CONTROLLER_PORT}" "$1")"
+  admin="$(kafka_port "${LONGHAUL_KAFKA_ADMIN_PORT}" "$1")" arch="$(kafka_port "${LONGHAUL_KAFKA_ARCHIVER_PORT}" "$1")"
   if [ "${LONGHAUL_KAFKA_SECURITY}" = plaintext ]; then
     cat <<EOF
-listeners=PLAINTEXT://127.0.0.1:${LONGHAUL_KAFKA_PORT},CONTROLLER://127.0.0.1:${LONGHAUL_KAFKA_CONTROLLER_PORT}
-advertised.listeners=PLAINTEXT://127.0.0.1:${LONGHAUL_KAFKA_PORT}
+listeners=PLAINTEXT://127.0.0.1:${client},CONTROLLER://127.0.0.1:${ctrl}
+advertised.listeners=PLAINTEXT://127.0.0.1:${client}
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 EOF
     return
   fi
   cat <<EOF
-listeners=SASL_SSL://127.0.0.1:${LONGHAUL_KAFKA_PORT},CONTROLLER://127.0.0.1:${LONGHAUL_KAFKA_CONTROLLER_PORT},ADMIN://127.0.0.1:${LONGHAUL_KAFKA_ADMIN_PORT},ARCHIVER://127.0.0.1:${LONGHAUL_KAFKA_ARCHIVER_PORT}
-advertised.listeners=SASL_SSL://127.0.0.1:${LONGHAUL_KAFKA_PORT},ADMIN://127.0.0.1:${LONGHAUL_KAFKA_ADMIN_PORT},ARCHIVER://127.0.0.1:${LONGHAUL_KAFKA_ARCHIVER_PORT}
+listeners=SASL_SSL://127.0.0.1:${client},CONTROLLER://127.0.0.1:${ctrl},ADMIN://127.0.0.1:${admin},ARCHIVER://127.0.0.1:${arch}
+advertised.listeners=SASL_SSL://127.0.0.1:${client},ADMIN://127.0.0.1:${admin},ARCHIVER://127.0.0.1:${arch}
 listener.security.protocol.map=SASL_SSL:SASL_SSL,CONTROLLER:SSL,ADMIN:SSL,ARCHIVER:SSL
 inter.broker.listener.name=ADMIN
 sasl.enabled.mechanisms=SCRAM-SHA-512
@@ -82,38 +89,71 @@ super.users=User:admin;User:broker
 EOF
 }
 
+# configure_kafka: every broker's config; storage formatted once, with one cluster id for all.
 configure_kafka() {
-  local run
-  run="$(run_dir kafka)"
-  mkdir -p "$run/data" "$run/logs"
+  local i cluster_id="" formatted
   if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
     ensure_cert broker
     ensure_cert admin
     ensure_cert pscheduler  # for the local archiver (tests, bench); a site's pScheduler hosts get theirs from its CA
   fi
+  # The quorum's voters are fixed when the storage is formatted: a stack formatted for another
+  # number of brokers cannot take this one's.
+  formatted="$(cat "$(kafka_run 1)/data/brokers_n" 2>/dev/null || true)"
+  [ -n "$formatted" ] || [ ! -f "$(kafka_run 1)/data/meta.properties" ] || formatted=1  # formatted before brokers_n
+  if [ -n "$formatted" ] && [ "$formatted" != "${LONGHAUL_KAFKA_BROKERS_N}" ]; then
+    die "Kafka's storage in $(kafka_run 1)/data was formatted for ${formatted} broker(s), not LONGHAUL_KAFKA_BROKERS_N=${LONGHAUL_KAFKA_BROKERS_N}: use another LONGHAUL_STACK_DIR, or make clean"
+  fi
+  for i in $(kafka_brokers); do
+    configure_kafka_broker "$i"
+    [ -n "$cluster_id" ] || cluster_id="$(sed -n 's/^cluster.id=//p' "$(kafka_run "$i")/data/meta.properties" 2>/dev/null || true)"
+  done
+  for i in $(kafka_brokers); do
+    [ -f "$(kafka_run "$i")/data/meta.properties" ] && continue
+    if [ -z "$cluster_id" ]; then
+      cluster_id="$(kafka_class kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)"
+      [ -n "$cluster_id" ] || die "StorageTool random-uuid failed"
+    fi
+    format_kafka_broker "$i" "$cluster_id"
+  done
+}
+
+# kafka_voters: controller.quorum.voters, every broker being a controller
+kafka_voters() {
+  local i out=""
+  for i in $(kafka_brokers); do out+="${out:+,}${i}@127.0.0.1:$(kafka_port "${LONGHAUL_KAFKA_CONTROLLER_PORT}" "$i")"; done
+  echo "$out"
+}
+
+configure_kafka_broker() { # BROKER
+  local run r="${LONGHAUL_KAFKA_REPLICATION}" isr="${LONGHAUL_KAFKA_MIN_ISR}"
+  run="$(run_dir "$(kafka_proc "$1")")"
+  mkdir -p "$run/data" "$run/logs"
   cat >"$run/server.properties" <<EOF
 # generated by scripts/stack/kafka.sh from scripts/stack/defaults.env; edits are overwritten
 process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:${LONGHAUL_KAFKA_CONTROLLER_PORT}
-$(kafka_listeners)
+node.id=$1
+controller.quorum.voters=$(kafka_voters)
+$(kafka_listeners "$1")
 controller.listener.names=CONTROLLER
 log.dirs=${run}/data
 # Topics are created explicitly (longhaul setup, ingest/topics.yaml); retention is set per topic there.
 auto.create.topics.enable=false
 num.partitions=1
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
+# Replication (LONGHAUL_KAFKA_REPLICATION, LONGHAUL_KAFKA_MIN_ISR): with acks=all a record is
+# acknowledged once min.insync.replicas brokers have it.
+default.replication.factor=${r}
+min.insync.replicas=${isr}
+offsets.topic.replication.factor=${r}
 offsets.topic.num.partitions=4
-# Flink's exactly-once KafkaSink uses transactions: the state log must fit on one broker.
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+# Flink's exactly-once KafkaSink uses transactions: the state log is replicated like the topics.
+transaction.state.log.replication.factor=${r}
+transaction.state.log.min.isr=${isr}
 transaction.state.log.num.partitions=4
 # KafkaSink may ask for transaction timeouts up to 1 h; the broker default cap is 15 min.
 transaction.max.timeout.ms=3600000
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=${r}
+share.coordinator.state.topic.min.isr=${isr}
 group.initial.rebalance.delay.ms=0
 log.cleaner.dedupe.buffer.size=${LONGHAUL_KAFKA_DEDUPE_BUFFER}
 EOF
@@ -136,46 +176,60 @@ rootLogger.appenderRef.file.ref = file
 logger.state.name = state.change.logger
 logger.state.level = WARN
 EOF
-  # Format the storage once; a formatted log dir holds meta.properties.
-  if [ ! -f "$run/data/meta.properties" ]; then
-    local cluster_id
-    cluster_id="$(kafka_class kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n 1)"
-    [ -n "$cluster_id" ] || die "StorageTool random-uuid failed"
-    kafka_class -Dlog4j2.configurationFile="$run/log4j2.properties" kafka.tools.StorageTool format \
-      -t "$cluster_id" -c "$run/server.properties" >>"$run/logs/format.log" 2>&1 \
-      || { show_log "$run/logs/format.log"; die "Kafka storage format failed"; }
-    log "formatted Kafka storage (cluster ${cluster_id})"
-  fi
+}
+
+format_kafka_broker() { # BROKER CLUSTER_ID
+  local run
+  run="$(kafka_run "$1")"
+  kafka_class -Dlog4j2.configurationFile="$run/log4j2.properties" kafka.tools.StorageTool format \
+    -t "$2" -c "$run/server.properties" >>"$run/logs/format.log" 2>&1 \
+    || { show_log "$run/logs/format.log"; die "Kafka storage format failed (broker $1)"; }
+  echo "${LONGHAUL_KAFKA_BROKERS_N}" >"$run/data/brokers_n"
+  log "formatted Kafka storage of broker $1 (cluster $2)"
 }
 
 start_kafka() {
-  local run
-  run="$(kafka_run)"
+  local i
+  for i in $(kafka_brokers); do start_kafka_broker "$i"; done
+}
+
+# start_kafka_broker BROKER: the program kafka${suffix}, i.e. kafka, kafka-2, ...
+start_kafka_broker() {
+  local run suffix=""
+  run="$(kafka_run "$1")"
+  [ "$1" = 1 ] || suffix="-$1"
   # shellcheck disable=SC2086  # heap options are a word list
-  SUP_PRIORITY=10 start_daemon kafka "$run/logs/kafka.out" "$JAVA" ${LONGHAUL_KAFKA_HEAP_OPTS} \
+  SUP_PRIORITY=10 start_daemon kafka${suffix} "$run/logs/kafka.out" "$JAVA" ${LONGHAUL_KAFKA_HEAP_OPTS} \
     -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
     -Dlog4j2.configurationFile="$run/log4j2.properties" -Djava.io.tmpdir="$run" \
     -cp "$(kafka_home)/libs/*" kafka.Kafka "$run/server.properties"
 }
 
-# Healthy = the broker answers a Metadata request (v4, all topics) listing at least one broker, i.e.
-# it has registered with its KRaft controller. Raw protocol: ~10 ms instead of the ~2 s of a
-# TopicCommand JVM; secured, over openssl with the admin certificate on the ADMIN listener (the
-# client listener would want a SCRAM handshake first).
+# Healthy = every broker answers a Metadata request (v4, all topics) listing all
+# LONGHAUL_KAFKA_BROKERS_N brokers, i.e. each has registered with the KRaft quorum. Raw protocol:
+# ~10 ms instead of the ~2 s of a TopicCommand JVM; secured, over openssl with the admin
+# certificate on the ADMIN listener (the client listener would want a SCRAM handshake first).
 # size=24 | api_key=3 (Metadata) | version=4 | correlation_id=0x4c48 | client_id "lh-health"
 # | topics=-1 (all) | allow_auto_topic_creation=false
 KAFKA_METADATA_V4='\x00\x00\x00\x18\x00\x03\x00\x04\x00\x00\x4c\x48\x00\x09lh-health\xff\xff\xff\xff\x00'
 health_kafka() {
-  local hex s
+  local i
+  for i in $(kafka_brokers); do health_kafka_broker "$i" || return 1; done
+}
+
+health_kafka_broker() { # BROKER
+  local hex s port
   if [ "${LONGHAUL_KAFKA_SECURITY}" = plaintext ]; then
-    port_open "${LONGHAUL_KAFKA_PORT}" || return 1
+    port="$(kafka_port "${LONGHAUL_KAFKA_PORT}" "$1")"
+    port_open "$port" || return 1
     # shellcheck disable=SC2016  # the inner script expands its own arguments
     hex="$(timeout 3 bash -c '
       exec 3<>"/dev/tcp/127.0.0.1/$1"
       printf "$2" >&3
-      head -c 16 <&3 | od -An -tx1 | tr -d " \n"' _ "${LONGHAUL_KAFKA_PORT}" "$KAFKA_METADATA_V4")" || return 1
+      head -c 16 <&3 | od -An -tx1 | tr -d " \n"' _ "$port" "$KAFKA_METADATA_V4")" || return 1
   else
-    port_open "${LONGHAUL_KAFKA_ADMIN_PORT}" || return 1
+    port="$(kafka_port "${LONGHAUL_KAFKA_ADMIN_PORT}" "$1")"
+    port_open "$port" || return 1
     s="${LONGHAUL_SECRETS_DIR}"
     # openssl runs beside the shell: the request goes in, 16 bytes of answer come out, then it is
     # killed (it would otherwise wait for more until a timeout).
@@ -187,10 +241,10 @@ health_kafka() {
       printf "$1" >&4
       head -c 16 <&3 | od -An -tx1 | tr -d " \n"
       kill "$TLS_PID" 2>/dev/null' \
-      _ "$KAFKA_METADATA_V4" "${LONGHAUL_KAFKA_ADMIN_PORT}" "$s/admin.pem" "$s/ca.crt")" || return 1
+      _ "$KAFKA_METADATA_V4" "$port" "$s/admin.pem" "$s/ca.crt")" || return 1
   fi
   # bytes 4-7 correlation id, 8-11 throttle_time_ms, 12-15 number of brokers
-  [ "${hex:8:8}" = "00004c48" ] && [ $((16#${hex:24:8})) -ge 1 ]
+  [ "${hex:8:8}" = "00004c48" ] && [ $((16#${hex:24:8})) -ge "${LONGHAUL_KAFKA_BROKERS_N}" ]
 }
 
-stop_kafka() { stop_daemon kafka; }
+stop_kafka() { local i; for i in $(kafka_brokers); do stop_daemon "$(kafka_proc "$i")"; done; }

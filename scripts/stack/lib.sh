@@ -8,7 +8,7 @@ set -a
 . "${STACK_SCRIPTS}/defaults.env"
 set +a
 # shellcheck disable=SC2034  # used by the service files sourced later
-CACHE_DIR="${LONGHAUL_STACK_DIR}/cache"
+CACHE_DIR="${LONGHAUL_STACK_CACHE}"
 RUN_ROOT="${LONGHAUL_STACK_DIR}/run"
 
 log()  { printf '%s [%s] %s\n' "$(date +%H:%M:%S)" "${LOG_TAG:-stack}" "$*" >&2; }

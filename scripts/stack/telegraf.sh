@@ -78,6 +78,20 @@ check_telegraf_writer() {
   esac
 }
 
+# telegraf_conf_for_brokers: the lead's config with each consumer's one bootstrap entry
+# ["${LONGHAUL_KAFKA}"] made a list of LONGHAUL_KAFKA's brokers, in run/telegraf: the Kafka
+# plugin takes a list of seeds, not a comma-separated one, and Telegraf's (strict) environment
+# substitution fills strings only. With one broker the lead's file is used as it is.
+telegraf_conf_for_brokers() {
+  local out list entry='["${LONGHAUL_KAFKA}"]'
+  out="$(run_dir telegraf)/telegraf.conf"
+  list="[\"${LONGHAUL_KAFKA//,/\", \"}\"]"
+  awk -v entry="$entry" -v list="$list" '{ i = index($0, entry); if (i) { $0 = substr($0, 1, i - 1) list substr($0, i + length(entry)); n++ } print }
+    END { if (!n) exit 1 }' "${LONGHAUL_TELEGRAF_CONF}" >"$out" \
+    || die "${LONGHAUL_TELEGRAF_CONF} has no brokers = ${entry} to give the ${LONGHAUL_KAFKA_BROKERS_N} brokers"
+  echo "$out"
+}
+
 start_telegraf() {
   local kafka_pw=/dev/null
   telegraf_env
@@ -85,6 +99,7 @@ start_telegraf() {
   [ "${LONGHAUL_KAFKA_SECURITY}" = plaintext ] || kafka_pw="$(ensure_secret kafka-telegraf.password)"
   # The passwords reach Telegraf's environment only: its launcher reads the files as it starts.
   (
+    case "${LONGHAUL_KAFKA}" in *,*) LONGHAUL_TELEGRAF_CONF="$(telegraf_conf_for_brokers)" ;; esac
     export LONGHAUL_INFLUX_USER="${LONGHAUL_TELEGRAF_INFLUX_USER}"
     SECRET_ENV="LONGHAUL_INFLUX_PASSWORD=${LONGHAUL_TELEGRAF_INFLUX_PASSWORD_FILE} LONGHAUL_TELEGRAF_KAFKA_PASSWORD=${kafka_pw}" \
       SUP_PRIORITY=30 start_daemon telegraf "$(telegraf_log)" "$(telegraf_home)/telegraf" --config "${LONGHAUL_TELEGRAF_CONF}"

@@ -1,6 +1,7 @@
 """Fixtures for the end-to-end scenario tests: a testbed of network namespaces
 (tests/testbed/testbed.sh) with the real agents in its sender namespaces, the real Flink job,
 Kafka, Telegraf and InfluxDB of the native stack (scripts/test-all.sh starts it)."""
+import collections
 import json
 import os
 import pathlib
@@ -11,6 +12,7 @@ import time
 import uuid
 
 import pytest
+from confluent_kafka import TopicPartition
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
@@ -31,8 +33,9 @@ class Testbed:
 
     def __init__(self, prefix, site):
         self.prefix, self.site = prefix, site
+        # the agents reach the brokers of LONGHAUL_KAFKA (kafka.BOOTSTRAP), each port forwarded
         self.env = {**os.environ, "LONGHAUL_TESTBED_PREFIX": prefix, "LONGHAUL_TESTBED_SITE": site,
-                    "LONGHAUL_KAFKA_PORT": kafka.BOOTSTRAP.rsplit(":", 1)[1]}
+                    "LONGHAUL_KAFKA": kafka.BOOTSTRAP}
 
     def __call__(self, *args):
         r = subprocess.run(["bash", str(ROOT / "tests/testbed/testbed.sh"), *args], env=self.env,
@@ -72,15 +75,20 @@ class Recorder:
 
     def __init__(self, topics, site, committed):
         self.site, self.items, self.lock = site, [], threading.Lock()
-        self.c = kafka.consumer({"group.id": "e2e-" + uuid.uuid4().hex, "auto.offset.reset": "latest",
-                                 "enable.auto.commit": False,
+        # Partitions assigned by hand from their end offsets now, no group: a group's members
+        # are assigned anew when its coordinator's broker dies, and, with no offsets committed,
+        # would start at the latest offset again, skipping what arrived meanwhile.
+        self.c = kafka.consumer({"group.id": "e2e-" + uuid.uuid4().hex, "enable.auto.commit": False,
                                  "isolation.level": "read_committed" if committed else "read_uncommitted"})
-        self.assigned = threading.Event()
-        self.c.subscribe(topics, on_assign=lambda c, parts: self.assigned.set())
+        parts = []
+        for name in topics:
+            for p in self.c.list_topics(name, timeout=60).topics[name].partitions:
+                _, end = self.c.get_watermark_offsets(TopicPartition(name, p), timeout=60)
+                parts.append(TopicPartition(name, p, end))
+        self.c.assign(parts)
         self.stop = threading.Event()
         self.t = threading.Thread(target=self._run, daemon=True)
         self.t.start()
-        assert self.assigned.wait(60), f"no partitions of {topics} assigned within 60 s"
 
     def _run(self):
         while not self.stop.is_set():
@@ -113,6 +121,62 @@ def recorders(testbed):
 
 def influx_query(q):
     return influxdb.rows(q)
+
+
+def wait_event(rec, kind, src, dst, after, timeout_s):
+    """True once `rec` (a Recorder of events) holds a `kind` event of src → dst that arrived
+    after `after`; False after timeout_s."""
+    end = time.time() + timeout_s
+    while time.time() < end:
+        if any(e["kind"] == kind and e["src"] == src and e["dst"] == dst and t >= after for t, e in rec.snapshot()):
+            return True
+        time.sleep(3)
+    return False
+
+
+def runs_delivered(raw):
+    """Distinct runs the agents delivered per (src, dst, protocol, minute): what the statistics
+    count as runs (throughput summaries, pings, traceroutes; a run that never started counts
+    nothing)."""
+    seen, runs = set(), collections.Counter()
+    for _, m in raw:
+        err = m.get("error") or {}
+        if err.get("class") == "not_started":
+            continue
+        if m.get("schema") == "throughput_sample":
+            if m.get("record") != "summary":
+                continue
+            proto = m.get("protocol")
+        elif m.get("schema") == "rtt_sample":
+            proto = "icmp"
+        elif m.get("schema") == "path_sample":
+            proto = "path"
+        else:
+            continue  # a host snapshot: no statistics
+        key = json.dumps(m, sort_keys=True)
+        if key in seen:
+            continue  # an agent's replay after its kill: Kafka holds it twice, it is one run
+        seen.add(key)
+        runs[(m["src"], m["dst"], proto, m["ts"] // 60000)] += 1
+    return runs
+
+
+def runs_lost_or_doubled(raw, site):
+    """Compares the runs the agents of `site` delivered (raw: a Recorder's snapshot of the raw
+    topics) with the 1-minute statistics in InfluxDB, over the windows the job closed: returns
+    (runs checked, {window: runs lost}, {window: (stored, delivered)} where more were stored)."""
+    delivered = runs_delivered(raw)
+    rows = influx_query(f"SELECT \"runs\" FROM \"raw\".\"link_stats\" WHERE \"src\" =~ /^{site}-/ "
+                        f"AND \"window\" = '1m' GROUP BY \"src\", \"dst\", \"protocol\"")
+    stored = {(r["src"], r["dst"], r["protocol"], r["time"] // 60000 - 1): r["runs"] for r in rows}
+    assert stored, "no statistics stored"
+    # windows closed before the agents stopped (the job's watermark passed them): all of them
+    closed_until = max(m for (_, _, _, m) in stored)
+    want = {k: n for k, n in delivered.items() if k[3] < closed_until}
+    got = {k: n for k, n in stored.items() if k[3] < closed_until}
+    missing = {k: n for k, n in want.items() if got.get(k, 0) < n}
+    doubled = {k: (got[k], want.get(k, 0)) for k in got if got[k] > want.get(k, 0)}
+    return sum(want.values()), missing, doubled
 
 
 def record(name, value):

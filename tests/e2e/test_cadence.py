@@ -16,13 +16,12 @@ low run; dst-d, healthy, raises nothing. Measured, in tests/out/e2e-measurements
 docs/benchmarks.md): onset → alert as a fraction of the throughput interval, and the extra runs per
 link. Timing bounds here are loose (CI machines differ); the figures are the benchmark's."""
 import json
-import os
 import time
 import uuid
 
 import pytest
 
-from conftest import JOB_ARGS, ROOT, Recorder, Testbed, kafka, lifecycle, record, topic
+from conftest import JOB_ARGS, Recorder, Testbed, kafka, lifecycle, record, topic
 from longhaul_contract import CONTRACT
 
 COMPRESSION = 20

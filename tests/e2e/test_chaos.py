@@ -8,14 +8,13 @@ loss), the baseline survived (the collapse is judged against the healthy through
 the kills), and the watchdog raised and cleared its own events."""
 import collections
 import glob
-import json
 import os
 import time
 import uuid
 
 import pytest
 
-from conftest import CONTRACT, ROOT, Recorder, Testbed, influx_query, record, topic
+from conftest import CONTRACT, ROOT, Recorder, Testbed, record, runs_lost_or_doubled, topic, wait_event
 import stack
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
@@ -65,15 +64,6 @@ def newest_checkpoint(job):
     state = os.environ.get("LONGHAUL_FLINK_STATE_DIR") or str(ROOT / ".stack/run/flink")
     metas = glob.glob(os.path.join(state, "checkpoints", job, "*", "chk-*", "_metadata"))
     return max((os.path.getmtime(m) for m in metas), default=0)
-
-
-def wait_event(rec, kind, src, dst, after, timeout_s):
-    end = time.time() + timeout_s
-    while time.time() < end:
-        if any(e["kind"] == kind and e["src"] == src and e["dst"] == dst and t >= after for t, e in rec.snapshot()):
-            return True
-        time.sleep(3)
-    return False
 
 
 @pytest.fixture(scope="module")
@@ -178,44 +168,10 @@ def test_the_baseline_survived_the_kills(chaos):
     assert ev["history_runs"] >= 5, f"a baseline relearnt after a kill: {collapse}"
 
 
-def runs_delivered(raw, site):
-    """Distinct runs the agents delivered per (src, dst, protocol): what the statistics count as
-    runs (throughput summaries, pings, traceroutes; a run that never started counts nothing)."""
-    seen, runs = set(), collections.Counter()
-    for _, m in raw:
-        err = m.get("error") or {}
-        if err.get("class") == "not_started":
-            continue
-        if m.get("schema") == "throughput_sample":
-            if m.get("record") != "summary":
-                continue
-            proto = m.get("protocol")
-        elif m.get("schema") == "rtt_sample":
-            proto = "icmp"
-        else:
-            proto = "path"
-        key = json.dumps(m, sort_keys=True)
-        if key in seen:
-            continue  # an agent's replay after its kill: Kafka holds it twice, it is one run
-        seen.add(key)
-        runs[(m["src"], m["dst"], proto, m["ts"] // 60000)] += 1
-    return runs
-
-
 def test_every_delivered_run_is_in_influxdb_exactly_once(chaos):
-    delivered = runs_delivered(chaos.raw, chaos.tb.site)
-    rows = influx_query(f"SELECT \"runs\" FROM \"raw\".\"link_stats\" WHERE \"src\" =~ /^{chaos.tb.site}-/ "
-                        f"AND \"window\" = '1m' GROUP BY \"src\", \"dst\", \"protocol\"")
-    stored = {(r["src"], r["dst"], r["protocol"], r["time"] // 60000 - 1): r["runs"] for r in rows}
-    # windows closed before the agents stopped (the job's watermark passed them): all of them
-    assert stored, "no statistics stored"
-    closed_until = max(m for (_, _, _, m) in stored)
-    want = {k: n for k, n in delivered.items() if k[3] < closed_until}
-    got = {k: n for k, n in stored.items() if k[3] < closed_until}
-    assert sum(want.values()) > 50
-    missing = {k: n for k, n in want.items() if got.get(k, 0) < n}
-    doubled = {k: (got[k], want.get(k, 0)) for k in got if got[k] > want.get(k, 0)}
-    record("chaos_runs_checked", sum(want.values()))
+    checked, missing, doubled = runs_lost_or_doubled(chaos.raw, chaos.tb.site)
+    record("chaos_runs_checked", checked)
+    assert checked > 50
     assert missing == {} and doubled == {}, f"lost {missing}; more than delivered {doubled}"
 
 

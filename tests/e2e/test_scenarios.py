@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import alertmanager as am
-from conftest import ROOT, influx_query, record
+from conftest import influx_query, record
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs per link
 FAULT_MIN_S, FAULT_MAX_S = 100, 210      # until every fault event and 4 UDP runs under loss

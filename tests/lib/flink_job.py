@@ -51,6 +51,16 @@ def parallelism(job_id):
     return {v["name"]: v["parallelism"] for v in vertices}
 
 
+def taskmanagers(job_id):
+    """The TaskManagers (their ids) running any subtask of a running job, by Flink's REST API."""
+    flink = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+    tms = set()
+    for v in requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]:
+        for tm in requests.get(f"{flink}/jobs/{job_id}/vertices/{v['id']}/taskmanagers", timeout=10).json()["taskmanagers"]:
+            tms.add(tm.get("taskmanager-id") or tm.get("endpoint") or tm["host"])
+    return tms
+
+
 def cancel(name):
     """Ends job `name`: stopped after a savepoint, which commits the Kafka transactions it holds
     open (a canceled job leaves them open until their timeout, and read_committed consumers of

@@ -30,7 +30,8 @@ def stack(script, stack_dir):
 
 def daemons():
     """{supervisord program: its command's words} of every start_daemon call in scripts/stack,
-    ${LONGHAUL_*} expanded from defaults.env (the program is the name with / as -, supervise.sh).
+    ${LONGHAUL_*} expanded from defaults.env (the program is the name with / as -, supervise.sh,
+    without an instance's ${suffix}).
     Words with a $ left are paths of the checkout's stack, which a host has elsewhere."""
     env = defaults()
     out = {}
@@ -39,7 +40,8 @@ def daemons():
         for m in re.finditer(r"^\s*(?:\w+=\S+\s+)*start_daemon\s+(.*)$", text, re.M):
             expanded = re.sub(r"\$\{(LONGHAUL_\w+)\}", lambda v: env.get(v.group(1), v.group(0)), m.group(1))
             name, _log, *cmd = shlex.split(expanded)
-            out[name.replace("/", "-")] = cmd
+            # an instance's suffix (kafka${suffix}: kafka, kafka-2, ...) runs the same program
+            out[re.sub(r"\$\{\w+\}$", "", name).replace("/", "-")] = cmd
     return out
 
 

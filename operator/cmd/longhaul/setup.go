@@ -28,6 +28,7 @@ func runSetup(env *cli.Env, args []string) int {
 	influxCA := settings.InfluxCA.String(fs.FlagSet)
 	db := fs.String(settings.InfluxDB.Flag, os.Getenv(settings.InfluxDB.Env), "InfluxDB database (default: the one named in --retention; env "+settings.InfluxDB.Env+")")
 	topics := fs.String("topics", checkout.Path("ingest", "topics.yaml"), "topics file")
+	replication := settings.KafkaReplication.String(fs.FlagSet)
 	retention := fs.String("retention", checkout.Path("ingest", "influxdb", "retention.yaml"), "retention policies file")
 	skipKafka := fs.Bool("no-kafka", false, "leave Kafka alone")
 	skipInflux := fs.Bool("no-influx", false, "leave InfluxDB alone")
@@ -44,6 +45,9 @@ func runSetup(env *cli.Env, args []string) int {
 			return env.Fail("%v", err)
 		}
 		f, err := setup.LoadTopics(*topics)
+		if err == nil {
+			err = f.SetReplication(*replication)
+		}
 		if err == nil {
 			_, err = setup.EnsureTopics(ctx, conn, f, env.Stdout)
 		}

@@ -1,0 +1,269 @@
+"""Scaled out: the testbed story on a 3-broker KRaft cluster and two TaskManagers, the job at
+parallelism 2 (make up with LONGHAUL_KAFKA_BROKERS_N=3 LONGHAUL_FLINK_TASKMANAGERS=2;
+scripts/test-cluster.sh starts it), where kill -9 takes the broker
+that leads the partition of the collapsing link's throughput samples. The broker hangs first
+(SIGSTOP) while the link collapses, so two brokers serve the story; then kill -9, and the
+supervisor's respawn catches up and rejoins before the link heals.
+
+Afterwards: every topic is replicated 3 times with min.insync.replicas 2; every sample an agent
+had acknowledged is in Kafka (a copy only where a send failed), and every delivered run in
+InfluxDB exactly once; the
+collapse and its recovery were raised once each, in one episode, against the baseline learnt
+before the kill; leadership moved off the dead broker within seconds."""
+import collections
+import json
+import os
+import pathlib
+import signal
+import sys
+import time
+import uuid
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+from conftest import (JOB_ARGS, Recorder, kafka, lifecycle, record,  # noqa: E402
+                      runs_lost_or_doubled, topic, wait_event)
+from conftest import Testbed as Namespaces  # noqa: E402  (a Test* name would be collected)
+from confluent_kafka import TopicPartition  # noqa: E402
+from confluent_kafka.admin import ConfigResource  # noqa: E402
+from longhaul_contract import CONTRACT  # noqa: E402
+import stack  # noqa: E402
+
+BROKERS = int(os.environ.get("LONGHAUL_KAFKA_BROKERS_N", "1"))
+# the job's parallelism: every slot of every TaskManager (scripts/test-cluster.sh: 2 × 1)
+TASKMANAGERS = int(os.environ.get("LONGHAUL_FLINK_TASKMANAGERS", "1"))
+PARALLELISM = TASKMANAGERS * int(os.environ.get("LONGHAUL_FLINK_TASK_SLOTS", "2"))
+HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
+EVENT_WAIT_S = 240
+AGENT_TOPICS = CONTRACT.raw_topics()  # what the agents write (a dead letter, none here, is checked by count)
+
+
+def log(msg):
+    print(f"[cluster {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def broker_program(node_id):
+    """The supervised program of broker `node_id` (scripts/stack/kafka.sh: kafka, kafka-2, ...)."""
+    return "kafka" if node_id == 1 else f"kafka-{node_id}"
+
+
+def partition_of(admin, name, key):
+    """The partition of `name` that holds records keyed `key` (the agents key by "src|dst"),
+    found by reading the topic from its start."""
+    c = kafka.consumer({"group.id": "cluster-" + uuid.uuid4().hex, "auto.offset.reset": "earliest",
+                        "enable.auto.commit": False})
+    try:
+        parts = admin.list_topics(name, timeout=10).topics[name].partitions
+        c.assign([TopicPartition(name, p, 0) for p in parts])
+        end = time.time() + 60
+        while time.time() < end:
+            m = c.poll(1)
+            if m is not None and not m.error() and m.key() and m.key().decode() == key:
+                return m.partition()
+    finally:
+        c.close()
+    raise AssertionError(f"no record keyed {key} in {name}")
+
+
+def read_all(names, site):
+    """Every message of topics `names` whose src starts with `site`, read from the beginning to
+    the end of each partition: what Kafka holds. (A live consumer without committed offsets, such
+    as a Recorder, skips records when its group coordinator moves off a dead broker: its
+    partitions are assigned again and start at the latest offset.)"""
+    c = kafka.consumer({"group.id": "cluster-" + uuid.uuid4().hex, "enable.auto.commit": False})
+    out = []
+    try:
+        admin = kafka.admin()
+        parts, ends = [], {}
+        for name in names:
+            for p in admin.list_topics(name, timeout=10).topics[name].partitions:
+                lo, hi = c.get_watermark_offsets(TopicPartition(name, p), timeout=10)
+                if hi > lo:
+                    parts.append(TopicPartition(name, p, lo))
+                    ends[(name, p)] = hi
+        c.assign(parts)
+        deadline = time.time() + 120
+        while ends and time.time() < deadline:
+            m = c.poll(1)
+            if m is None or m.error():
+                continue
+            msg = json.loads(m.value())
+            if str(msg.get("src", "")).startswith(site):
+                out.append((m.timestamp()[1] / 1000, msg))
+            if m.offset() + 1 >= ends.get((m.topic(), m.partition()), 0):
+                ends.pop((m.topic(), m.partition()), None)
+        assert not ends, f"could not read to the end of {sorted(ends)}"
+    finally:
+        c.close()
+    return out
+
+
+def leader(admin, name, partition):
+    return admin.list_topics(name, timeout=10).topics[name].partitions[partition].leader
+
+
+def isr(admin, name, partition):
+    return admin.list_topics(name, timeout=10).topics[name].partitions[partition].isrs
+
+
+def agent_health(tb, sender):
+    return json.loads(tb("agent-health", sender))
+
+
+def agents_drained(tb, senders):
+    """The agents' health once none holds an unacknowledged sample (or after 90 s)."""
+    end = time.time() + 90
+    while True:
+        health = {s: agent_health(tb, s) for s in senders}
+        if all(h["spool"]["depth_samples"] == 0 for h in health.values()) or time.time() > end:
+            return health
+        time.sleep(3)
+
+
+class Story:
+    def __init__(self, tag):
+        self.tb = Namespaces(f"lhk{tag[:4]}", f"kcl{tag}")
+        self.job = f"longhaul-{self.tb.site}"
+        self.events, self.raw, self.health = [], [], {}
+        self.killed = self.partition = self.respawned = None
+        self.parallelism, self.taskmanagers = {}, set()
+        self.failover_s = self.rejoin_s = None
+        self.t_fault = self.t_heal = 0.0
+
+
+@pytest.fixture(scope="module")
+def story():
+    assert BROKERS >= 3, ("this test runs on a replicated cluster: LONGHAUL_KAFKA_BROKERS_N=3 make up "
+                          "(scripts/test-cluster.sh)")
+    s = Story(uuid.uuid4().hex[:6])
+    admin = kafka.admin()
+    s.tb("up")
+    jid = lifecycle.submit(s.job, JOB_ARGS + ["--parallelism", str(PARALLELISM)])
+    s.parallelism, s.taskmanagers = lifecycle.parallelism(jid), lifecycle.taskmanagers(jid)
+    ev = Recorder([topic("events")], s.tb.site, committed=True)
+    s1 = s.tb.src("s1")
+    senders = ["s1", "s2", "s3"]
+    try:
+        s.tb("agents-start")
+        log(f"healthy mesh for {HEALTHY_S}s")
+        time.sleep(HEALTHY_S)
+        tput = topic("raw.throughput")
+        s.partition = partition_of(admin, tput, f"{s1}|dst-a")
+        s.killed = leader(admin, tput, s.partition)
+        name = broker_program(s.killed)
+        pid = stack.pid(name)
+        assert pid, f"{name} is not running"
+        # The broker hangs first (SIGSTOP: no heartbeat, no answer, its process alive, so the
+        # supervisor leaves it be), and the link collapses with two brokers serving; then kill -9,
+        # and the supervisor's respawn must catch up and rejoin.
+        log(f"freeze {name} (pid {pid}), leader of {tput}[{s.partition}]")
+        t_freeze = time.time()
+        os.kill(pid, signal.SIGSTOP)
+        while leader(admin, tput, s.partition) in (s.killed, -1):
+            assert time.time() - t_freeze < 60, "no new leader within 60 s of the broker's hang"
+            time.sleep(0.5)
+        s.failover_s = time.time() - t_freeze
+        record("cluster_failover_s", s.failover_s)
+        s.t_fault = time.time()
+        s.tb("collapse", "a", "10")
+        log(f"new leader after {s.failover_s:.1f} s; dst-a collapsed with two brokers")
+        assert wait_event(ev, "throughput_collapse", s1, "dst-a", s.t_fault, EVENT_WAIT_S), "no collapse"
+        record("cluster_collapse_s", time.time() - s.t_fault)
+        log(f"collapse raised; kill -9 {name}")
+        t_kill = time.time()
+        os.kill(pid, signal.SIGKILL)
+        while not (stack.healthy("kafka") and s.killed in isr(admin, tput, s.partition)):
+            assert time.time() - t_kill < 180, f"{name} not back in sync within 180 s of its kill"
+            time.sleep(1)
+        s.rejoin_s = time.time() - t_kill
+        record("cluster_rejoin_s", s.rejoin_s)
+        s.respawned = stack.pid(name) != pid
+        s.t_heal = time.time()
+        s.tb("heal")
+        assert wait_event(ev, "throughput_recovery", s1, "dst-a", s.t_heal, EVENT_WAIT_S), "no recovery"
+        s.health = agents_drained(s.tb, senders)
+    finally:
+        s.tb("agents-stop")
+        lifecycle.cancel(s.job)
+        s.tb("down")
+    time.sleep(20)  # Telegraf's last batch
+    s.events = ev.snapshot()
+    ev.close()
+    s.raw = read_all(AGENT_TOPICS, s.tb.site)
+    for _, e in s.events:
+        log(f"event {e['kind']:20} {e['src']} → {e['dst']}: {e.get('message', '')}")
+    return s
+
+
+def test_every_topic_is_replicated_three_times_with_two_in_sync_needed():
+    admin = kafka.admin()
+    md = admin.list_topics(timeout=10)
+    assert len(md.brokers) == BROKERS
+    names = list(CONTRACT.topics.values())
+    for name in names:
+        for p in md.topics[name].partitions.values():
+            assert len(p.replicas) == 3, f"{name}[{p.id}] has replicas {p.replicas}"
+    configs = admin.describe_configs([ConfigResource(ConfigResource.Type.TOPIC, n) for n in names])
+    for res, fut in configs.items():
+        assert fut.result()["min.insync.replicas"].value == "2", res
+
+
+def test_the_job_ran_across_every_taskmanager(story):
+    assert TASKMANAGERS >= 2, "scripts/test-cluster.sh runs two TaskManagers"
+    assert max(story.parallelism.values()) == PARALLELISM, story.parallelism
+    assert len(story.taskmanagers) == TASKMANAGERS, story.taskmanagers
+
+
+def test_leadership_moved_off_the_hung_broker_and_the_killed_one_rejoined(story):
+    # KRaft fences a broker that stops heartbeating after broker.session.timeout.ms (9 s)
+    assert story.failover_s <= 20, f"the partition had no new leader for {story.failover_s:.1f} s"
+    assert story.respawned, "the broker was not respawned after its kill"
+
+
+def test_the_collapse_was_raised_once_and_recovered_once_against_the_old_baseline(story):
+    s1 = story.tb.src("s1")
+    mine = [e for _, e in story.events if e["src"] == s1 and e["dst"] == "dst-a"]
+    collapses = [e for e in mine if e["kind"] == "throughput_collapse"]
+    recoveries = [e for e in mine if e["kind"] == "throughput_recovery"]
+    assert len(collapses) == 1 and len(recoveries) == 1, (collapses, recoveries)
+    assert recoveries[0]["episode_id"] == collapses[0]["episode_id"]
+    ev = collapses[0]["evidence"]
+    assert ev["baseline_bps"] > 50e6 and ev["history_runs"] >= 5, f"a baseline relearnt: {collapses[0]}"
+
+
+def test_no_event_was_raised_twice(story):
+    keys = collections.Counter((e["kind"], e["src"], e["dst"], e["ts"], e.get("episode_id"), e.get("protocol"))
+                               for _, e in story.events)
+    assert [k for k, n in keys.items() if n > 1] == []
+
+
+def test_every_acknowledged_sample_is_in_kafka_and_only_a_failed_send_was_doubled(story):
+    """Each sample an agent had acknowledged is in Kafka; a second copy can only be a send the
+    agent saw fail (its answer lost to the hung broker, the sample sent again: at least once,
+    kafka.go), and the job drops such replays (the next test finds each run once in InfluxDB)."""
+    copies = collections.Counter((m["src"], json.dumps(m, sort_keys=True)) for _, m in story.raw)
+    distinct = collections.Counter(src for src, _ in copies)
+    extra = collections.Counter({src: 0 for src in distinct})
+    for (src, _), n in copies.items():
+        extra[src] += n - 1
+    for sender, h in story.health.items():
+        src = story.tb.src(sender)
+        k = h["kafka"]
+        log(f"{src}: acked {k['acked']}, in Kafka {distinct[src]} (+{extra[src]} copies), failed sends "
+            f"{k['failed']}, spool {h['spool']['depth_samples']}")
+        assert h["spool"]["depth_samples"] == 0, f"{src} still holds unacknowledged samples: {h['spool']}"
+        assert h["samples"]["lost"] == 0 and h["samples"]["dead_lettered"] == 0 and k["undeliverable"] == 0, h
+        assert distinct[src] == k["acked"], f"{src}: {k['acked']} acknowledged, {distinct[src]} distinct in Kafka"
+        assert extra[src] <= k["failed"], f"{src}: {extra[src]} copies, {k['failed']} failed sends"
+    record("cluster_samples_checked", sum(distinct.values()))
+    record("cluster_samples_copied", sum(extra.values()))
+    assert sum(distinct.values()) > 200
+
+
+def test_every_delivered_run_is_in_influxdb_exactly_once(story):
+    checked, missing, doubled = runs_lost_or_doubled(story.raw, story.tb.site)
+    record("cluster_runs_checked", checked)
+    assert checked > 50
+    assert missing == {} and doubled == {}, f"lost {missing}; more than delivered {doubled}"
