@@ -17,9 +17,25 @@ prog_of()  { echo "${1//\//-}"; }
 
 sup_ctl() { supervisorctl -c "$(sup_conf)" "$@"; }
 
-# True when this stack's supervisord answers on its socket.
+# True when this stack's supervisord answers on its socket. One that is alive gets three tries a
+# second apart: busy forking JVMs on a loaded machine it may refuse a connection (a full accept
+# backlog), and a "not running" then would fail a start or start a second supervisord.
 sup_running() {
-  [ -S "${RUN_ROOT}/supervisor/supervisor.sock" ] && sup_ctl pid >/dev/null 2>&1
+  local try
+  [ -S "${RUN_ROOT}/supervisor/supervisor.sock" ] || return 1
+  for try in 1 2 3; do
+    sup_ctl pid >/dev/null 2>&1 && return 0
+    sup_alive || return 1
+    [ "$try" = 3 ] || sleep 1
+  done
+  return 1
+}
+
+# True when the supervisord of this stack's pidfile is alive (whether or not it answers yet).
+sup_alive() {
+  local pid
+  pid="$(cat "$(sup_dir)/supervisord.pid" 2>/dev/null)" || return 1
+  [ -n "$pid" ] && grep -qs supervisord "/proc/$pid/cmdline"
 }
 
 write_supervisord_conf() {
@@ -56,6 +72,12 @@ EOF
 # environment (PATH and HOME only): each program's launcher sets what that program needs.
 ensure_supervisord() {
   sup_running && return 0
+  # Alive but slow to answer (a loaded machine: five JVMs starting on two cores): wait for it. A
+  # second supervisord on the same socket would orphan every program of the first.
+  if sup_alive; then
+    wait_for 60 sup_running || die "supervisord (pid $(cat "$(sup_dir)/supervisord.pid")) runs but does not answer on its socket (log: $(sup_log))"
+    return 0
+  fi
   command -v supervisord >/dev/null || die "supervisord not found (make prereqs installs Debian's supervisor)"
   write_supervisord_conf
   env -i PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" HOME="${HOME:-/root}" \
