@@ -93,7 +93,7 @@ fi
 # the default stack's memory back before the next one starts (this machine runs one at a time)
 if [ "$started_here" = 1 ]; then bash scripts/stack/down.sh; started_here=0; fi
 
-step "Scaled out: 3 Kafka brokers (one killed -9 during the testbed story), 2 TaskManagers (~10 min)"
+step "Scaled out: 3 Kafka brokers (one killed -9 during the testbed story), 2 TaskManagers, JobManager HA (~12 min)"
 run bash scripts/test-cluster.sh
 
 step "Summary"

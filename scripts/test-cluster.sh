@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The scaled-out tests (tests/cluster): the native stack with a 3-broker KRaft cluster
-# (LONGHAUL_KAFKA_BROKERS_N=3: replication factor 3, min.insync.replicas 2) and two Flink
-# TaskManagers (LONGHAUL_FLINK_TASKMANAGERS=2, one slot each), in a stack folder of
+# (LONGHAUL_KAFKA_BROKERS_N=3: replication factor 3, min.insync.replicas 2), two Flink
+# TaskManagers (LONGHAUL_FLINK_TASKMANAGERS=2, one slot each) and two JobManagers in ZooKeeper
+# HA (LONGHAUL_FLINK_HA=zookeeper), in a stack folder of
 # its own (.stack-cluster, made anew each time; downloads and builds shared with .stack), started
 # and stopped here. Every port is the default's + 10000 (Kafka 19092, 19102, 19112, Flink 18081,
 # ...): a default stack may run beside it.
@@ -13,8 +14,10 @@ cache="${LONGHAUL_STACK_CACHE:-${LONGHAUL_STACK_DIR:-$ROOT/.stack}/cache}"
 # the environment of a default stack (a caller that sourced lib.sh) would name one broker
 for v in $(compgen -e | grep '^LONGHAUL_'); do unset "$v"; done
 export LONGHAUL_STACK_DIR="$ROOT/.stack-cluster" LONGHAUL_STACK_CACHE="$cache"
-# three brokers; two TaskManagers of one slot each, so the job at parallelism 2 runs on both
-export LONGHAUL_KAFKA_BROKERS_N=3 LONGHAUL_FLINK_TASKMANAGERS=2 LONGHAUL_FLINK_TASK_SLOTS=1 LONGHAUL_JOB_KEEP=0
+# three brokers; two TaskManagers of one slot each, so the job at parallelism 2 runs on both;
+# two JobManagers in ZooKeeper HA, and no keeper: a lost leader's jobs come back by HA alone
+export LONGHAUL_KAFKA_BROKERS_N=3 LONGHAUL_FLINK_TASKMANAGERS=2 LONGHAUL_FLINK_TASK_SLOTS=1 \
+  LONGHAUL_FLINK_HA=zookeeper LONGHAUL_JOB_KEEP=0
 eval "$(sed -n 's/^: "\${\(LONGHAUL_[A-Z_]*_PORT\):=\([0-9]*\)}".*/export \1=$((\2 + 10000))/p' scripts/stack/defaults.env)"
 export LONGHAUL_FLINK_METRICS_PORTS=16126-16127
 source scripts/stack/lib.sh

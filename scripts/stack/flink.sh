@@ -1,4 +1,5 @@
-# Flink standalone session cluster: one JobManager, LONGHAUL_FLINK_TASKMANAGERS TaskManagers. The distribution comes from
+# Flink standalone session cluster: one JobManager (two with LONGHAUL_FLINK_HA=zookeeper),
+# LONGHAUL_FLINK_TASKMANAGERS TaskManagers. The distribution comes from
 # the PyPI wheels apache-flink + apache-flink-libraries, which hold the whole of it under pyflink/.
 # Each daemon runs in the foreground under supervisord (programs flink-jobmanager, flink-taskmanager);
 # Flink's launcher also writes its own flink-longhaul-{standalonesession,taskexecutor}.pid there.
@@ -13,13 +14,28 @@ flink_log()   { echo "$(flink_run)/log/$1.out"; }
 # flink/taskmanager-i, its RPC, data and metrics ports those of the first + (i-1) × 100.
 flink_tms() { seq 1 "${LONGHAUL_FLINK_TASKMANAGERS}"; }
 flink_tm() { if [ "$1" = 1 ]; then echo taskmanager; else echo "taskmanager-$1"; fi; }
-procs_flink() { local i; printf 'flink/jobmanager'; for i in $(flink_tms); do printf ' flink/%s' "$(flink_tm "$i")"; done; echo; }
-ports_flink() { local i; printf '%s' "${LONGHAUL_FLINK_REST_PORT}"; for i in $(flink_tms); do printf ' %s' $((LONGHAUL_FLINK_TM_RPC_PORT + (i - 1) * 100)); done; echo; }
+# JobManager i: flink/jobmanager, and with LONGHAUL_FLINK_HA=zookeeper the standby
+# flink/jobmanager-2, its REST, RPC, blob and metrics ports those of the first + 100.
+flink_ha() { [ "${LONGHAUL_FLINK_HA}" = zookeeper ]; }
+flink_jms() { if flink_ha; then seq 1 2; else echo 1; fi; }
+flink_jm() { if [ "$1" = 1 ]; then echo jobmanager; else echo "jobmanager-$1"; fi; }
+procs_flink() {
+  local i
+  for i in $(flink_jms); do printf 'flink/%s ' "$(flink_jm "$i")"; done
+  for i in $(flink_tms); do printf 'flink/%s ' "$(flink_tm "$i")"; done
+  echo
+}
+ports_flink() {
+  local i
+  for i in $(flink_jms); do printf '%s ' $((LONGHAUL_FLINK_REST_PORT + (i - 1) * 100)); done
+  for i in $(flink_tms); do printf '%s ' $((LONGHAUL_FLINK_TM_RPC_PORT + (i - 1) * 100)); done
+  echo
+}
 # Each daemon's .out, then its log4j file flink-longhaul-<standalonesession|taskexecutor>-<n>-<host>.log.
 logs_flink() {
   local i
-  flink_log jobmanager
-  flink_log4j_file standalonesession
+  for i in $(flink_jms); do flink_log "$(flink_jm "$i")"; done
+  flink_log4j_file standalonesession "$(flink_jms | wc -l)"
   for i in $(flink_tms); do flink_log "$(flink_tm "$i")"; done
   flink_log4j_file taskexecutor "${LONGHAUL_FLINK_TASKMANAGERS}"
 }
@@ -45,6 +61,31 @@ install_flink() {
 # The JDK 17 module flags the distribution's own config.yaml carries (env.java.opts.all).
 flink_dist_java_opts() {
   sed -n 's/^ *all: *//p' "$(flink_home)/conf/config.yaml" | head -n 1
+}
+
+# flink_ha_conf RUN: config.yaml's high-availability keys (none without LONGHAUL_FLINK_HA). The
+# JobManagers elect a leader in ZooKeeper and keep each job's graph and newest checkpoint there
+# and under RUN/ha, where the standby finds them when it takes over.
+flink_ha_conf() {
+  flink_ha || return 0
+  cat <<EOF
+high-availability:
+  type: zookeeper
+  storageDir: file://$1/ha
+  cluster-id: /longhaul
+  zookeeper:
+    quorum: 127.0.0.1:${LONGHAUL_ZOOKEEPER_PORT}
+    path:
+      root: /flink
+    # a killed leader's latch goes when its session expires: the standby waits this long
+    # (Flink's default 60 s; a ZooKeeper on the same host needs no slack for the network)
+    client:
+      session-timeout: ${LONGHAUL_FLINK_HA_SESSION_TIMEOUT}
+# the stack's ZooKeeper listens on 127.0.0.1 only, without SASL (a site's ensemble: docs/operations.md)
+zookeeper:
+  sasl:
+    disable: true
+EOF
 }
 
 configure_flink() {
@@ -110,6 +151,7 @@ web:
 io:
   tmp:
     dirs: ${run}/tmp
+$(flink_ha_conf "$run")
 parallelism:
   default: 1
 # JM and TM start side by side: a TM that finds no ResourceManager yet retries after this pause
@@ -154,9 +196,23 @@ flink_env() {
 start_flink() {
   stop_flink
   flink_env
-  SUP_PRIORITY=20 start_daemon flink/jobmanager "$(flink_log jobmanager)" "$FLINK_HOME/bin/jobmanager.sh" start-foreground
   local i
+  for i in $(flink_jms); do start_flink_jm "$i"; done
   for i in $(flink_tms); do start_flink_tm "$i"; done
+}
+
+# start_flink_jm I: JobManager I; with HA each takes its RPC port from -D options (Flink's HA
+# ignores jobmanager.rpc.port), and the standby its REST, blob and metrics ports too
+start_flink_jm() {
+  local suffix="" more=() off=$((($1 - 1) * 100))
+  if flink_ha; then more=(-D "high-availability.jobmanager.port=$((LONGHAUL_FLINK_RPC_PORT + off))"); fi
+  if [ "$1" != 1 ]; then
+    suffix="-$1"
+    more+=(-D "rest.port=$((LONGHAUL_FLINK_REST_PORT + off))"
+      -D "blob.server.port=$((LONGHAUL_FLINK_BLOB_PORT + off))"
+      -D "metrics.internal.query-service.port=$((${LONGHAUL_FLINK_METRICS_PORTS%-*} + 50 + off))")
+  fi
+  SUP_PRIORITY=20 start_daemon flink/jobmanager${suffix} "$(flink_log "jobmanager${suffix}")" "$FLINK_HOME/bin/jobmanager.sh" start-foreground "${more[@]}"
 }
 
 # start_flink_tm I: TaskManager I; the ones after the first get ports of their own (-D options
@@ -185,7 +241,7 @@ health_flink() {
 stop_flink() {
   local i
   for i in $(flink_tms); do stop_daemon "flink/$(flink_tm "$i")"; done
-  stop_daemon flink/jobmanager
+  for i in $(flink_jms); do stop_daemon "flink/$(flink_jm "$i")"; done
   # Flink's launcher PID files now name dead processes: remove them so bin/*.sh do not trip on them.
   rm -f "$(flink_run)"/flink-*standalonesession.pid "$(flink_run)"/flink-*taskexecutor.pid
 }

@@ -164,7 +164,7 @@ ensure_cert() {
 
 # The services, in start order (down stops them in reverse): each scripts/stack/<svc>.sh defines
 # install_/configure_/start_/health_/stop_/procs_/ports_/logs_<svc>.
-STACK_SERVICES="kafka influxdb flink telegraf sink alertmanager bridge job watchdog"
+STACK_SERVICES="kafka influxdb zookeeper flink telegraf sink alertmanager bridge job watchdog"
 
 # Load every service definition (install_/configure_/start_/health_/stop_ functions).
 load_services() {

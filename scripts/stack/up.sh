@@ -103,7 +103,7 @@ job_submitted_since() {
 print_timings() {
   local svc
   printf '%-12s %9s %8s  %s\n' service install_s start_s state
-  for svc in kafka influxdb flink setup telegraf sink alertmanager bridge job watchdog; do
+  for svc in kafka influxdb zookeeper flink setup telegraf sink alertmanager bridge job watchdog; do
     printf '%-12s %9s %8s  %s\n' "$svc" "${INSTALL_S[$svc]:--}" "${START_S[$svc]:--}" "${STATE[$svc]:--}"
   done
 }
@@ -113,8 +113,8 @@ main() {
   t0="$(now_ms)"
   for svc in ${STACK_SERVICES}; do install_svc "$svc"; done
   # The three servers start side by side; each is timed from its launch to healthy.
-  for svc in kafka influxdb flink; do launch_svc "$svc"; done
-  await_all kafka influxdb flink
+  for svc in kafka influxdb zookeeper flink; do launch_svc "$svc"; done
+  await_all kafka influxdb zookeeper flink
   run_setup
   # Telegraf consumes result topics into InfluxDB: only once both and the topics exist.
   # Alertmanager, where the bridge posts, and the sink, where Alertmanager delivers, beside it.

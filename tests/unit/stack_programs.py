@@ -48,7 +48,9 @@ def daemons():
 # The stack's programs that deployments (docker-compose, deploy/systemd) do not run: the local
 # notification sink is the demo and test stacks' stand-in for a site's SMTP server and webhook;
 # a deployment's Alertmanager delivers to the site's own.
-LOCAL_ONLY = {"sink"}
+# ZooKeeper is the native stack's store for Flink's JobManager HA (LONGHAUL_FLINK_HA=zookeeper): a
+# site points Flink at its own ZooKeeper ensemble, or uses Kubernetes HA (docs/operations.md).
+LOCAL_ONLY = {"sink", "zookeeper"}
 # A program's name where a deployment names it otherwise (compose service, longhaul-NAME.service).
 DEPLOYED_AS = {"bridge": "alert-bridge"}
 
