@@ -1,8 +1,13 @@
 """Flink throughput: preload raw samples for many links into fresh topics, then time how fast the
 job (reading from the earliest offset) consumes them. Optional JFR profile of the TaskManager.
+Then, in the same run and on the same topics, the bare baseline: one plain Kafka consumer on the
+same connection that only reads and parses each record (flink-jobs BareConsumerBench); the job's
+rate is also given as a fraction of it.
 
 python bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 180 [--profile 20]"""
 import argparse
+import json
+import subprocess
 import time
 
 import common
@@ -48,9 +53,22 @@ def main():
                "hops": a.hops, "partitions": a.partitions, "parallelism": a.parallelism, "job_args": a.job_args, **cp}
         if prof:
             res["profile"] = profile_jfr.finish(prof)
-        common.emit(res)
     finally:
         common.cancel(jar, jid)
+    base = bare_consumer((tp, path), total)
+    res["bare_consumer_samples_per_s"] = base
+    res["fraction_of_bare"] = round(rate / base, 2)
+    common.emit(res)
+
+
+def bare_consumer(topics, total):
+    """Records/s of the bare baseline over the same topics, once the job is gone (nothing else runs)."""
+    out = subprocess.run(["bash", str(common.ROOT / "scripts/flink-test-main.sh"), "org.longhaul.flink.bench.BareConsumerBench",
+                          ",".join(topics), str(total)], capture_output=True, text=True, timeout=900)
+    line = next((x for x in out.stdout.splitlines() if x.startswith('{"figure":"bare_consumer"')), None)
+    if line is None:
+        raise SystemExit(f"BareConsumerBench failed: {out.stderr[-2000:]}")
+    return json.loads(line)["samples_per_s"]
 
 
 if __name__ == "__main__":

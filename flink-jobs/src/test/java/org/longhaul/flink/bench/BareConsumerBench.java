@@ -1,0 +1,110 @@
+package org.longhaul.flink.bench;
+
+import com.fasterxml.jackson.databind.ObjectReader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.longhaul.flink.jobs.KafkaSecurity;
+import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.RawKafkaDeserializer;
+import org.longhaul.flink.records.RawMessage;
+
+/**
+ * The bare baseline of the Flink throughput benchmark (bench/flink_throughput.py): one plain
+ * Kafka consumer, on the same connection as the job (TLS + SCRAM from LONGHAUL_KAFKA_*), reads the
+ * same preloaded topics from their start and does only what every record costs before any of
+ * the job's logic: the job's deserializer (RawMessage with its clocks) and a JSON parse of the
+ * body. Prints one line, {"figure":"bare_consumer","samples_per_s":N,"records":N}, the rate
+ * timed from 10 % to 90 % of the records, as the job's is.
+ *
+ * <p>Usage: BareConsumerBench TOPIC[,TOPIC...] RECORDS
+ */
+public final class BareConsumerBench {
+    private BareConsumerBench() {}
+
+    public static void main(String[] args) throws Exception {
+        List<String> topics = List.of(args[0].split(","));
+        long total = Long.parseLong(args[1]);
+        Properties p = security().clientProperties();
+        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, env("LONGHAUL_KAFKA", "127.0.0.1:9092"));
+        p.setProperty(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.setProperty(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        RawKafkaDeserializer deserializer = new RawKafkaDeserializer();
+        ObjectReader tree = Json.mapper().reader();
+        Sink sink = new Sink();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+            List<TopicPartition> parts = new ArrayList<>();
+            for (String t : topics) {
+                for (PartitionInfo info : c.partitionsFor(t, Duration.ofSeconds(30))) {
+                    parts.add(new TopicPartition(t, info.partition()));
+                }
+            }
+            c.assign(parts);
+            c.seekToBeginning(parts);
+            long n = 0;
+            long t10 = 0;
+            long n10 = 0;
+            long t90 = 0;
+            long n90 = 0;
+            long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+            while (n < total && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                    deserializer.deserialize(r, sink);
+                    sink.parsed += tree.readTree(sink.last.payload()).size();
+                    n++;
+                    if (t10 == 0 && n >= total / 10) {
+                        t10 = System.nanoTime();
+                        n10 = n;
+                    }
+                    if (t90 == 0 && n >= total * 9 / 10) {
+                        t90 = System.nanoTime();
+                        n90 = n;
+                    }
+                }
+            }
+            if (t90 == 0) {
+                throw new IllegalStateException("read " + n + " of " + total + " records within 10 min");
+            }
+            double rate = (n90 - n10) / ((t90 - t10) / 1e9);
+            System.out.printf("{\"figure\":\"bare_consumer\",\"samples_per_s\":%d,\"records\":%d,\"fields\":%d}%n",
+                    Math.round(rate), n, sink.parsed);
+        }
+    }
+
+    private static KafkaSecurity security() {
+        String mode = env("LONGHAUL_KAFKA_SECURITY", "sasl_ssl");
+        if (mode.equals("plaintext")) {
+            return KafkaSecurity.plaintext();
+        }
+        return new KafkaSecurity(KafkaSecurity.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT)), System.getenv("LONGHAUL_KAFKA_CA"),
+                System.getenv("LONGHAUL_KAFKA_USER"), System.getenv("LONGHAUL_KAFKA_PASSWORD_FILE"));
+    }
+
+    private static String env(String name, String dflt) {
+        String v = System.getenv(name);
+        return v == null || v.isEmpty() ? dflt : v;
+    }
+
+    /** Keeps the last message the deserializer gave (one per record). */
+    private static final class Sink implements Collector<RawMessage> {
+        RawMessage last;
+        long parsed;
+
+        @Override
+        public void collect(RawMessage m) {
+            last = m;
+        }
+
+        @Override
+        public void close() {}
+    }
+}
