@@ -13,12 +13,12 @@ flink_log()   { echo "$(flink_run)/log/$1.out"; }
 # TaskManager i (1..LONGHAUL_FLINK_TASKMANAGERS) is program flink/taskmanager (i = 1) or
 # flink/taskmanager-i, its RPC, data and metrics ports those of the first + (i-1) × 100.
 flink_tms() { seq 1 "${LONGHAUL_FLINK_TASKMANAGERS}"; }
-flink_tm() { if [ "$1" = 1 ]; then echo taskmanager; else echo "taskmanager-$1"; fi; }
+flink_tm() { echo "taskmanager$(instance_suffix "$1")"; }
 # JobManager i: flink/jobmanager, and with LONGHAUL_FLINK_HA=zookeeper the standby
 # flink/jobmanager-2, its REST, RPC, blob and metrics ports those of the first + 100.
 flink_ha() { [ "${LONGHAUL_FLINK_HA}" = zookeeper ]; }
 flink_jms() { if flink_ha; then seq 1 2; else echo 1; fi; }
-flink_jm() { if [ "$1" = 1 ]; then echo jobmanager; else echo "jobmanager-$1"; fi; }
+flink_jm() { echo "jobmanager$(instance_suffix "$1")"; }
 procs_flink() {
   local i
   for i in $(flink_jms); do printf 'flink/%s ' "$(flink_jm "$i")"; done
@@ -204,10 +204,10 @@ start_flink() {
 # start_flink_jm I: JobManager I; with HA each takes its RPC port from -D options (Flink's HA
 # ignores jobmanager.rpc.port), and the standby its REST, blob and metrics ports too
 start_flink_jm() {
-  local suffix="" more=() off=$((($1 - 1) * 100))
+  local suffix more=() off=$((($1 - 1) * 100))
+  suffix="$(instance_suffix "$1")"
   if flink_ha; then more=(-D "high-availability.jobmanager.port=$((LONGHAUL_FLINK_RPC_PORT + off))"); fi
   if [ "$1" != 1 ]; then
-    suffix="-$1"
     more+=(-D "rest.port=$((LONGHAUL_FLINK_REST_PORT + off))"
       -D "blob.server.port=$((LONGHAUL_FLINK_BLOB_PORT + off))"
       -D "metrics.internal.query-service.port=$((${LONGHAUL_FLINK_METRICS_PORTS%-*} + 50 + off))")
@@ -218,9 +218,9 @@ start_flink_jm() {
 # start_flink_tm I: TaskManager I; the ones after the first get ports of their own (-D options
 # over config.yaml's, which are the first's)
 start_flink_tm() {
-  local suffix="" more=() off=$((($1 - 1) * 100))
+  local suffix more=() off=$((($1 - 1) * 100))
+  suffix="$(instance_suffix "$1")"
   if [ "$1" != 1 ]; then
-    suffix="-$1"
     more=(-D "taskmanager.rpc.port=$((LONGHAUL_FLINK_TM_RPC_PORT + off))"
       -D "taskmanager.data.port=$((LONGHAUL_FLINK_DATA_PORT + off))"
       -D "metrics.internal.query-service.port=$((${LONGHAUL_FLINK_METRICS_PORTS%-*} + off))"

@@ -4,7 +4,7 @@
 
 kafka_home() { echo "${CACHE_DIR}/kafka-${LONGHAUL_KAFKA_VERSION}"; }
 kafka_brokers() { seq 1 "${LONGHAUL_KAFKA_BROKERS_N}"; }
-kafka_proc() { if [ "${1:-1}" = 1 ]; then echo kafka; else echo "kafka-$1"; fi; }  # BROKER
+kafka_proc() { echo "kafka$(instance_suffix "${1:-1}")"; }  # BROKER
 kafka_run()  { echo "${RUN_ROOT}/$(kafka_proc "${1:-1}")"; }                        # BROKER (default 1)
 # kafka_port BASE BROKER: that broker's port of the listener whose broker-1 port is BASE
 kafka_port() { echo $(($1 + ($2 - 1) * LONGHAUL_KAFKA_PORT_STEP)); }
@@ -195,9 +195,9 @@ start_kafka() {
 
 # start_kafka_broker BROKER: the program kafka${suffix}, i.e. kafka, kafka-2, ...
 start_kafka_broker() {
-  local run suffix=""
+  local run suffix
   run="$(kafka_run "$1")"
-  [ "$1" = 1 ] || suffix="-$1"
+  suffix="$(instance_suffix "$1")"
   # shellcheck disable=SC2086  # heap options are a word list
   SUP_PRIORITY=10 start_daemon kafka${suffix} "$run/logs/kafka.out" "$JAVA" ${LONGHAUL_KAFKA_HEAP_OPTS} \
     -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \

@@ -50,6 +50,10 @@ go_bin() {
 
 # --- run directories, PID files, processes ----------------------------------------------------
 
+# instance_suffix I: how instance I of a program set is named after the first, which has none
+# (kafka, kafka-2, kafka-3; flink/taskmanager, flink/taskmanager-2)
+instance_suffix() { [ "$1" = 1 ] || echo "-$1"; }
+
 run_dir() { mkdir -p "${RUN_ROOT}/$1" && echo "${RUN_ROOT}/$1"; }
 
 # True if PID $1 is alive and was started from this stack (its command line mentions its run folder;
