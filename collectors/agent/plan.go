@@ -194,7 +194,7 @@ func sameTasks(a, b []schedule.Task) bool {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.ProbeID != y.ProbeID || x.Kind != y.Kind || x.Dst != y.Dst || x.Address != y.Address ||
-			x.Interval != y.Interval || x.Jitter != y.Jitter || x.MaxWait != y.MaxWait || x.Shared != y.Shared ||
+			x.Interval != y.Interval || x.Jitter != y.Jitter || x.MaxWait != y.MaxWait || x.Shared != y.Shared || x.Screens != y.Screens ||
 			!maps.Equal(x.Labels, y.Labels) || fmt.Sprintf("%+v", x.Probe) != fmt.Sprintf("%+v", y.Probe) {
 			return false
 		}

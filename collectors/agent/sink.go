@@ -16,6 +16,7 @@ func (a *Agent) sink(r schedule.Result) {
 	dead, lost := 0, 0
 	for _, s := range r.Samples {
 		sample.ApplyLabels(s, r.Job.Labels)
+		sample.ApplyScreens(s, r.Job.Screens)
 		sample.ApplyRequest(s, r.Job.RequestID)
 		rec, dl, err := a.enc.encode(s)
 		if err != nil {

@@ -127,6 +127,12 @@ type Probe struct {
 	// run in progress) before it is reported not_started. Nil: the interval. A run never
 	// waits past the planned start of the pair's next run.
 	MaxWait *Duration `yaml:"max_wait"`
+	// Screens makes this throughput probe a short screening burst for the throughput probe of
+	// that id (same targets): run often and briefly, it is judged against its own baseline, and
+	// a low one makes the Flink job ask for a run of the screened probe at once, which alerts
+	// when it is low too. It loads the path where RTT, loss and traces cannot see a policer.
+	// Empty: a probe of its own.
+	Screens string `yaml:"screens"`
 	// Params is passed as is to the kind's Factory.
 	Params yaml.Node `yaml:"params"`
 }

@@ -36,6 +36,7 @@ func validate(l *errorList, c *Config) {
 	own := !c.PSConfig.Enabled() && !c.PSBridge.Enabled()
 	names := validateTargets(l, c.Targets, own)
 	validateProbes(l, c.Probes, names, own)
+	validateScreens(l, c.Probes)
 }
 
 // validatePSConfig checks where the template comes from. Plain http is refused: a template

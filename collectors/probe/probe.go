@@ -26,6 +26,9 @@ type Job struct {
 	// Labels of the probe from its plan (pSConfig display names), put on every sample of the
 	// run that carries labels when the agent spools it.
 	Labels sample.Labels
+	// Screens is the throughput probe this run is a screening burst for (config `screens`); every
+	// sample of the run that can carry it does.
+	Screens string
 	// RequestID is the probe request this run answers (a run the Flink job asked for); every
 	// sample of the run that can carry it does.
 	RequestID string
@@ -75,6 +78,10 @@ type Tool struct {
 	// tool_missing", "host snapshots carry no interface or MTU".
 	Without string
 }
+
+// KindThroughput is the throughput kind's name (probes/throughput registers it): the one kind a
+// probe may be a screening burst of, and be screened by (config `screens`).
+const KindThroughput = "throughput"
 
 // WithoutIt is what becomes of runs whose one tool is missing.
 const WithoutIt = "every run fails with tool_missing"

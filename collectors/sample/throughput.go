@@ -51,6 +51,7 @@ type Throughput struct {
 	SndWndBytes           *int64   `json:"snd_wnd_bytes,omitempty"`
 
 	Labels    Labels  `json:"labels,omitempty"`
+	Screens   *string `json:"screens,omitempty"`
 	RequestID *string `json:"request_id,omitempty"`
 
 	Error *RunError `json:"error,omitempty"`
@@ -64,6 +65,9 @@ func (t *Throughput) SetLabels(l Labels) { t.Labels = l }
 
 // SetRequest marks the sample as of a run started for the probe request id.
 func (t *Throughput) SetRequest(id string) { t.RequestID = &id }
+
+// SetScreens marks the sample as of a screening burst for the throughput probe probeID.
+func (t *Throughput) SetScreens(probeID string) { t.Screens = &probeID }
 
 // NewThroughput starts a throughput record of the given kind with its envelope filled in.
 func NewThroughput(src, dst, probeID, runID, record string, ts int64) *Throughput {

@@ -138,7 +138,7 @@ func (c *core) plan(now time.Time) {
 				r.deadline = ts.planned
 			}
 			r.job = probe.Job{Src: c.src, Dst: ts.Dst, Target: ts.Address, ProbeID: ts.ProbeID,
-				RunID: c.ids.next(r.planned), Start: r.planned, Labels: ts.Labels}
+				RunID: c.ids.next(r.planned), Start: r.planned, Labels: ts.Labels, Screens: ts.Screens}
 			c.ready = append(c.ready, r)
 			added = true
 		}

@@ -72,7 +72,7 @@ func (c *core) extra(x Extra, now time.Time) bool {
 		// a deadline already past is reported not_started at the next step, with the request id
 		r := &run{task: ts, slot: now, planned: now, deadline: x.Deadline}
 		r.job = probe.Job{Src: c.src, Dst: ts.Dst, Target: ts.Address, ProbeID: ts.ProbeID,
-			RunID: c.ids.next(now), Start: now, Labels: ts.Labels, RequestID: x.RequestID}
+			RunID: c.ids.next(now), Start: now, Labels: ts.Labels, Screens: ts.Screens, RequestID: x.RequestID}
 		c.ready = append(c.ready, r)
 		sort.SliceStable(c.ready, func(i, j int) bool { return c.ready[i].planned.Before(c.ready[j].planned) })
 		return true

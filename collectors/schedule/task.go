@@ -23,6 +23,7 @@ type Task struct {
 	Jitter   time.Duration // random slip in [0, Jitter)
 	MaxWait  time.Duration // how long past its planned start a run may wait for its turn
 	Labels   sample.Labels // put on every sample of its runs (from a pSConfig plan)
+	Screens  string        // the throughput probe this one is a screening burst for (config `screens`)
 }
 
 // TasksFrom expands built probe instances into one task per target.
@@ -33,6 +34,7 @@ func TasksFrom(insts []config.Instance) []Task {
 			out = append(out, Task{
 				ProbeID: in.Conf.ID, Kind: in.Conf.Kind, Dst: t.Name, Address: t.Address, Shared: t.Shared,
 				Probe: in.Probe, Interval: in.Conf.Interval.D(), Jitter: in.Conf.Jitter.D(), MaxWait: in.Conf.MaxWait.D(),
+				Screens: in.Conf.Screens,
 			})
 		}
 	}

@@ -247,6 +247,18 @@ probes:
     jitter: $ping_jitter
     params: {count: $pings, interval: 200ms}
 EOT
+  # a screening burst for the tcp probe, when asked for (test_cadence.py): 2 s runs between the
+  # full tests, for what only load shows (a policer)
+  if [ -n "${LONGHAUL_TESTBED_BURST_INTERVAL:-}" ]; then cat <<EOT
+  - id: tcp-burst
+    kind: throughput
+    targets: all
+    interval: $LONGHAUL_TESTBED_BURST_INTERVAL
+    jitter: ${LONGHAUL_TESTBED_BURST_JITTER:-1s}
+    params: {duration: 2s, connect_timeout: 3s, congestion: cubic, host_snapshot: false}
+    screens: tcp
+EOT
+  fi
   if [ "$s" = s1 ]; then cat <<EOT
   - id: udp
     kind: throughput

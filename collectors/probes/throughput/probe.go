@@ -20,7 +20,7 @@ import (
 )
 
 // Kind is the registry name.
-const Kind = "throughput"
+const Kind = probe.KindThroughput
 
 func init() {
 	probe.Register(probe.Registration{Kind: Kind, New: Factory, SampleConfig: SampleConfig})

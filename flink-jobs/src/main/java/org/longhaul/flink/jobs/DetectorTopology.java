@@ -41,7 +41,7 @@ public final class DetectorTopology {
         // it in partition order with the live ones: one stream, not a union
         SingleOutputStreamOperator<Event> collapse = raw.throughputWithHistory()
                 .filter(ThroughputSample::summary).name("select: run summaries with history").uid("select-summaries-with-history")
-                .keyBy(t -> Links.key(t.src(), t.dst(), t.probeId()), Types.STRING)
+                .keyBy(t -> Links.key(t.src(), t.dst(), t.series()), Types.STRING)
                 .process(new ThroughputCollapseDetector(d.collapse(), ttl)).name("detect: throughput collapse").uid("detect-collapse");
         DataStream<Event> stall = raw.throughput()
                 .flatMap(new MapNonNull<ThroughputSample, RunInterval>(RunInterval::of)).returns(RunInterval.class)

@@ -13,7 +13,7 @@ public record ThroughputSample(
         Long receivedBytes, Double receivedBitsPerSecond, Long retransmits, Long sndCwndBytes,
         Double rttMs, Double rttvarMs, Double minRttMs, Double maxRttMs,
         Double jitterMs, Long lostPackets, Long packets, Double lossPercent, Long outOfOrder,
-        Long sndWndBytes, String requestId, RunError error) {
+        Long sndWndBytes, String screens, String requestId, RunError error) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_THROUGHPUT;
 
@@ -46,6 +46,19 @@ public record ThroughputSample(
 
     public boolean reverse() {
         return "reverse".equals(direction);
+    }
+
+    /** A screening burst's run (schema field {@code screens}): judged against its own baseline, for the probe it screens. */
+    public boolean screening() {
+        return screens != null;
+    }
+
+    /**
+     * The throughput series the run belongs to: its probe, or for a screening burst the probe it
+     * screens (the collapse detector keeps the burst's baseline beside that probe's).
+     */
+    public String series() {
+        return screens != null ? screens : probeId;
     }
 
     public String link() {

@@ -71,9 +71,12 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
         return !s.collapsed || SuspicionReason.THROUGHPUT_RECOVERING.wire().equals(x.reason());
     }
 
-    /** A run of the link: its probe is the one to run next time; a run of the pending request's probe answers it. */
+    /**
+     * A run of the link: its probe is the one to run next time (a screening burst's is not: it is
+     * the probe it screens that confirms); a run of the pending request's probe answers it.
+     */
     static void seen(PlannerState s, RunSeen r) {
-        if (r.tcp() && !r.notStarted()) {
+        if (r.tcp() && !r.screening() && !r.notStarted()) {
             s.probeId = r.probeId();
         }
         if (s.pendingId != null && (s.pendingId.equals(r.requestId()) || r.ts() >= s.pendingTs && r.probeId().equals(s.pendingProbe))) {

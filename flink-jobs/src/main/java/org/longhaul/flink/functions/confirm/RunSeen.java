@@ -8,11 +8,11 @@ import org.longhaul.flink.records.ThroughputSample;
  * it answered (if any), and whether the agent could not start it (not_started) with why.
  */
 public record RunSeen(String src, String dst, String probeId, long ts, String requestId, boolean tcp,
-                      boolean notStarted, String error) {
+                      boolean screening, boolean notStarted, String error) {
 
     public static RunSeen of(ThroughputSample t) {
         boolean notStarted = t.error() != null && t.error().notStarted();
-        return new RunSeen(t.src(), t.dst(), t.probeId(), t.ts(), t.requestId(), t.tcp(), notStarted,
+        return new RunSeen(t.src(), t.dst(), t.probeId(), t.ts(), t.requestId(), t.tcp(), t.screening(), notStarted,
                 t.error() == null ? null : t.error().message());
     }
 

@@ -29,7 +29,8 @@ public record DiagnosisInput(long ts, DiagnosisRun run, HostSnapshot host, RttSa
     }
 
     public static boolean diagnosable(ThroughputSample t) {
-        return t.succeeded() && t.tcp() && t.bitsPerSecond() > 0;
+        // a screening burst is mostly slow start: what limits it is not what limits the link
+        return t.succeeded() && t.tcp() && !t.screening() && t.bitsPerSecond() > 0;
     }
 
     public static boolean usable(RttSample r) {

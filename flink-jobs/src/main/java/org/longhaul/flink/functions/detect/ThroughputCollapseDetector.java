@@ -38,12 +38,14 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
     public static final OutputTag<Suspicion> SUSPECT = new OutputTag<>("collapse-suspect", TypeInformation.of(Suspicion.class));
 
     private final CollapseParams p;
+    private final Screening screening;
     private final Duration ttl;
     private transient ValueState<CollapseState> state;
     private transient CleanupTimer cleanup;
 
     public ThroughputCollapseDetector(CollapseParams params, Duration stateTtl) {
         this.p = params;
+        this.screening = new Screening(params);
         this.ttl = stateTtl;
     }
 
@@ -64,12 +66,17 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         if (History.is(ctx.timestamp())) {
             // a backfilled run: the key lives a TTL from the newer of its ts and the live clock
             cleanup.touch(ctx.timerService(), Math.max(run.ts(), ctx.timerService().currentWatermark()));
-            state.update(learn(s, x));
+            state.update(run.screening() ? screening.learn(s, x) : learn(s, x));
             return;
         }
         cleanup.touch(ctx.timerService(), run.ts());
         Consumer<Suspicion> suspect = v -> ctx.output(SUSPECT, v);
-        if (s.inEpisode) {
+        if (run.screening()) {
+            Suspicion v = screening.judge(s, run, x);
+            if (v != null) {
+                suspect.accept(v);
+            }
+        } else if (s.inEpisode) {
             duringEpisode(s, run, x, out, suspect);
         } else if (s.history.length < p.minHistory()) {
             s.history = RobustStats.append(s.history, x, p.history());
@@ -89,7 +96,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         if (s.inEpisode) {
             return s;
         }
-        if (s.history.length >= p.minHistory() && low(s.history, x)) {
+        if (s.history.length >= p.minHistory() && low(p, s.history, x)) {
             return s;
         }
         s.history = RobustStats.prepend(s.history, x, p.history());
@@ -97,7 +104,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
     }
 
     /** Whether x is low against the history: k sigma and the drop below its median. */
-    private boolean low(double[] history, double x) {
+    static boolean low(CollapseParams p, double[] history, double x) {
         double median = RobustStats.median(history);
         return x < median - p.k() * RobustStats.sigma(history) && x <= (1 - p.drop()) * median;
     }
@@ -105,19 +112,23 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
     private void judge(CollapseState s, ThroughputSample run, double x, Collector<Event> out, Consumer<Suspicion> suspect) {
         double median = RobustStats.median(s.history);
         double sigma = RobustStats.sigma(s.history);
-        if (!low(s.history, x)) {
+        boolean screenedLow = Screening.take(s, Screening.LOW);
+        if (!low(p, s.history, x)) {
             s.history = RobustStats.append(s.history, x, p.history());
             s.lowRuns = 0;
             s.lowSum = 0;
+            s.screenCounted = false;
             return;
         }
         if (s.lowRuns == 0) {
-            s.firstLowTs = run.ts();
+            // a low screening burst just before this run is where the drop was first seen
+            s.screenCounted = screenedLow;
+            s.firstLowTs = screenedLow ? s.screenTs : run.ts();
         }
         s.lowRuns++;
         s.lowSum += x;
         boolean catastrophic = x <= (1 - p.catastrophicDrop()) * median;
-        if (s.lowRuns >= p.confirmRuns() || catastrophic) {
+        if (s.lowRuns + (s.screenCounted ? 1 : 0) >= p.confirmRuns() || catastrophic) {
             s.inEpisode = true;
             s.episodeId = "collapse:" + run.src() + "|" + run.dst() + "|" + run.probeId() + "@" + s.firstLowTs;
             s.episodeStart = s.firstLowTs;
@@ -126,6 +137,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
             s.episodeRuns = s.lowRuns;
             s.recovering = new double[0];
             out.collect(collapse(run, s, s.lowSum / s.lowRuns));
+            s.screenCounted = false;
         } else {
             suspect.accept(suspicion(run, SuspicionReason.THROUGHPUT_LOW, x, median,
                     String.format("a run at %s, %s below the baseline of %s: %d of the %d low runs that make a collapse",
@@ -141,14 +153,19 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
     }
 
     private void duringEpisode(CollapseState s, ThroughputSample run, double x, Collector<Event> out, Consumer<Suspicion> suspect) {
+        boolean screenedBack = Screening.take(s, Screening.BACK);
         boolean recovered = x >= (1 - p.drop() / 2) * s.baseline;
         if (!recovered) {
             s.episodeRuns++;
             s.recovering = new double[0];
+            s.screenCounted = false;
             return;
         }
+        if (s.recovering.length == 0) {
+            s.screenCounted = screenedBack;
+        }
         s.recovering = RobustStats.append(s.recovering, x, p.recoveryRuns());
-        if (s.recovering.length < p.recoveryRuns()) {
+        if (s.recovering.length + (s.screenCounted ? 1 : 0) < p.recoveryRuns()) {
             suspect.accept(suspicion(run, SuspicionReason.THROUGHPUT_RECOVERING, x, s.baseline,
                     String.format("a run at %s, back near the baseline of %s during a collapse: %d of the %d runs that end it",
                             Fmt.bps(x), Fmt.bps(s.baseline), s.recovering.length, p.recoveryRuns())));
@@ -163,6 +180,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         s.lowRuns = 0;
         s.lowSum = 0;
         s.recovering = new double[0];
+        s.screenCounted = false;
     }
 
     @Override
@@ -180,14 +198,15 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
                 .severity(catastrophic ? "critical" : "warning")
                 .protocol(run.protocol())
                 .episode(s.episodeId)
-                .message(String.format("throughput %s is %s below the link's baseline of %s (%d run%s, probe %s)",
+                .message(String.format("throughput %s is %s below the link's baseline of %s (%d run%s, probe %s%s)",
                         Fmt.bps(observed), Fmt.percent(dropPct), Fmt.bps(s.baseline), s.lowRuns,
-                        s.lowRuns == 1 ? "" : "s", run.probeId()))
+                        s.lowRuns == 1 ? "" : "s", run.probeId(), s.screenCounted ? ", after a low screening burst" : ""))
                 .evidence("baseline_bps", Fmt.round(s.baseline))
                 .evidence("baseline_stddev_bps", Fmt.round(s.baselineSigma))
                 .evidence("observed_bps", Fmt.round(observed))
                 .evidence("drop_percent", Fmt.round(dropPct))
                 .evidence("samples", (long) s.lowRuns)
+                .evidence("screening_bursts", s.screenCounted ? 1L : 0L)
                 .evidence("history_runs", (long) s.history.length)
                 .evidence("probe", run.probeId())
                 .build();

@@ -17,11 +17,16 @@ import org.longhaul.flink.records.ThroughputSample;
  *   <li>ping runs (protocol icmp): loss, jitter = rtt mdev, RTT min/avg/max;</li>
  *   <li>traceroute runs (protocol path): hop count and the RTT of the destination hop.</li>
  * </ul>
+ * A screening burst's records (throughput {@code screens}) contribute nothing: a 2 s run is mostly
+ * slow start, and would pull the link's statistics towards it; the collapse detector judges them.
  */
 public final class Observations {
     private Observations() {}
 
     public static Observation of(ThroughputSample t) {
+        if (t.screening()) {
+            return null;
+        }
         if (t.countedInterval()) {
             return new Observation(t.src(), t.dst(), t.protocol(), t.ts(), 1, 0, 0,
                     t.bitsPerSecond(), t.bytes(), t.retransmits(), null, null, null, null,

@@ -31,7 +31,7 @@ class ConfirmationPlannerTest {
     }
 
     static PlannerInput run(String probe, long ts, String requestId) {
-        return PlannerInput.of(new RunSeen(A, B, probe, ts, requestId, true, false, null));
+        return PlannerInput.of(new RunSeen(A, B, probe, ts, requestId, true, false, false, null));
     }
 
     static void valid(ProbeRequest r) {
@@ -84,6 +84,16 @@ class ConfirmationPlannerTest {
             h.processElement(run("tcp-4h", T0 + 3 * MIN, null), T0 + 3 * MIN);
             h.processElement(suspect(null, T0 + 4 * MIN, SuspicionReason.RTT_SHIFT), T0 + 4 * MIN);
             assertEquals(2, h.extractOutputValues().size());
+        }
+    }
+
+    @Test
+    void aScreeningBurstIsNeverTheProbeACheapSignalAsksFor() throws Exception {
+        try (var h = harness(ConfirmParams.defaults())) {
+            h.processElement(run("tcp-4h", T0, null), T0);
+            h.processElement(PlannerInput.of(new RunSeen(A, B, "tcp-burst", T0 + MIN, null, true, true, false, null)), T0 + MIN);
+            h.processElement(suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
+            assertEquals("tcp-4h", h.extractOutputValues().get(0).probeId(), "the full test confirms, not the burst");
         }
     }
 

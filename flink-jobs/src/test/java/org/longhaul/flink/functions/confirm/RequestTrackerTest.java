@@ -22,7 +22,7 @@ class RequestTrackerTest {
         try (var h = Harness.of(new RequestTracker(), TrackerInput::link)) {
             ProbeRequest answered = req(T0);
             h.add(TrackerInput.of(answered), T0);
-            h.add(TrackerInput.of(new RunSeen("s1", "dst-a", "tcp", T0 + MIN, answered.requestId(), true, false, null)), T0 + MIN);
+            h.add(TrackerInput.of(new RunSeen("s1", "dst-a", "tcp", T0 + MIN, answered.requestId(), true, false, false, null)), T0 + MIN);
             ProbeRequest lost = req(T0 + 2 * MIN);
             h.add(TrackerInput.of(lost), T0 + 2 * MIN);
             h.watermark(T0 + 16 * MIN);
@@ -42,7 +42,7 @@ class RequestTrackerTest {
         try (var h = Harness.of(new RequestTracker(), TrackerInput::link)) {
             ProbeRequest r = req(T0);
             h.add(TrackerInput.of(r), T0);
-            h.add(TrackerInput.of(new RunSeen("s1", "dst-a", "tcp", T0, r.requestId(), true, true,
+            h.add(TrackerInput.of(new RunSeen("s1", "dst-a", "tcp", T0, r.requestId(), true, false, true,
                     "not started within 15m0s: exclusive run X was still running")), T0 + 15 * MIN);
             List<Event> events = h.newEvents();
             assertEquals(1, events.size());

@@ -43,6 +43,9 @@ class ObservationsTest {
     void omittedIntervalsAndNotStartedRunsContributeNothing() {
         assertNull(Observations.of(Samples.throughput(Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6).put("omitted", true))));
         assertNull(Observations.of(Samples.throughput(Samples.failed(SRC, DST, "r", T0, "not_started"))));
+        assertNull(Observations.of(Samples.throughput(Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6).put("screens", "tcp-default"))),
+                "a screening burst is not the link's throughput");
+        assertNull(Observations.of(Samples.throughput(Samples.summary(SRC, DST, "r", T0, 1e6).put("screens", "tcp-default"))));
     }
 
     @Test
