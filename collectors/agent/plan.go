@@ -25,8 +25,9 @@ import (
 type planner struct {
 	src   *psconfig.Source
 	match []string
-	exec  probe.Exec
-	taken map[string]bool // the config's own probe ids
+	exec   probe.Exec
+	taken  map[string]bool       // the config's own probe ids
+	screen config.PSConfigScreen // a burst beside each TCP throughput pair, when its interval is set
 
 	mu      sync.Mutex
 	entries []psconfig.Entry // as last applied; what could not be built carries its reason
@@ -38,9 +39,10 @@ func newPlanner(cfg *config.Config, opt Options) *planner {
 	p := &planner{
 		src: psconfig.NewSource(pc.URL, psconfig.Options{CAFile: pc.CAFile, Timeout: pc.Timeout.D(),
 			Client: opt.PSConfigClient, UserAgent: "longhaul-probe/" + opt.Version}),
-		match: pc.MatchAddresses,
-		exec:  opt.Exec,
-		taken: map[string]bool{},
+		match:  pc.MatchAddresses,
+		exec:   opt.Exec,
+		taken:  map[string]bool{},
+		screen: pc.Screen,
 	}
 	if len(p.match) == 0 {
 		p.match = localAddresses(cfg.Src)
@@ -145,8 +147,44 @@ func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 			t.MaxWait = slip
 		}
 		out = append(out, t)
+		if b, ok := p.burstOf(t, e); ok && !seen[b.ProbeID+"|"+e.Target] {
+			seen[b.ProbeID+"|"+e.Target] = true
+			out = append(out, b)
+		}
 	}
 	return out
+}
+
+// BurstSuffix ends the probe id of the screening burst the agent adds beside a plan's TCP
+// throughput pair (psconfig.screen): "<task>.burst", screening "<task>".
+const BurstSuffix = ".burst"
+
+// burstOf is the screening burst of a planned TCP throughput task when psconfig.screen is on:
+// the pair's own test (streams, window, direction…), screen.duration long without omitted
+// seconds or host snapshot, every screen.interval (a tenth of it as slip), screening t.
+func (p *planner) burstOf(t schedule.Task, e *psconfig.Entry) (schedule.Task, bool) {
+	if p.screen.Interval.D() <= 0 || e.Kind != probe.KindThroughput || (e.Params["protocol"] != "" && e.Params["protocol"] != "tcp") {
+		return schedule.Task{}, false
+	}
+	id := t.ProbeID + BurstSuffix
+	if config.CheckProbeID(id) != "" || p.taken[id] {
+		return schedule.Task{}, false
+	}
+	params := maps.Clone(e.Params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	params["duration"] = p.screen.Duration.D().String()
+	params["host_snapshot"] = "false"
+	delete(params, "omit")
+	factory, _ := probe.Lookup(e.Kind)
+	pr, err := factory(paramsNode(params), p.exec)
+	if err != nil {
+		return schedule.Task{}, false
+	}
+	interval := p.screen.Interval.D()
+	return schedule.Task{ProbeID: id, Kind: e.Kind, Dst: t.Dst, Address: t.Address, Shared: t.Shared, Probe: pr,
+		Interval: interval, Jitter: interval / 10, MaxWait: interval / 2, Labels: t.Labels, Screens: t.ProbeID}, true
 }
 
 // CheckPlan reads the config's pSConfig template once and plans it as the agent would (the

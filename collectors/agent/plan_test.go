@@ -346,3 +346,54 @@ func TestARunningAgentAppliesAChangedPlanWithoutARestart(t *testing.T) {
 		t.Errorf("health: samples %+v, %d records, mesh-rtt %+v", h.Samples, len(mem.records()), h.Probes["mesh-rtt"])
 	}
 }
+
+// With psconfig.screen on, each TCP throughput pair of the plan gets a screening burst beside it:
+// its own test, shorter, more often, marked as screening it; other pairs get none.
+func TestThePlansThroughputPairsGetAScreeningBurstEach(t *testing.T) {
+	raw, err := os.ReadFile("../psconfig/testdata/wlcg/template.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := psconfig.Parse("wlcg", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planner{taken: map[string]bool{}, screen: config.PSConfigScreen{
+		Interval: config.Duration(10 * time.Minute), Duration: config.Duration(2 * time.Second)}}
+	tasks := p.tasksOf(tp.Plan([]string{"psonar1.cern.ch"}))
+	full := map[string]schedule.Task{}
+	for _, task := range tasks {
+		if task.Screens == "" {
+			full[task.ProbeID+"→"+task.Dst] = task
+		}
+	}
+	var got []string
+	for _, task := range tasks {
+		if task.Screens == "" {
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s→%s every %s jitter %s max_wait %s screens %s", task.ProbeID, task.Dst,
+			task.Interval, task.Jitter, task.MaxWait, task.Screens))
+		f, ok := full[task.Screens+"→"+task.Dst]
+		if !ok {
+			t.Errorf("%s screens %s, which does not run against %s", task.ProbeID, task.Screens, task.Dst)
+			continue
+		}
+		// the same test, 2 s instead of the pair's own length and omitted seconds
+		if d := f.Probe.Timeout() - task.Probe.Timeout(); d <= 0 || !task.Probe.Exclusive() || task.Shared != f.Shared {
+			t.Errorf("%s: timeout %s against the full test's %s", task.ProbeID, task.Probe.Timeout(), f.Probe.Timeout())
+		}
+	}
+	want := []string{
+		"wlcg-throughput.reverse.burst→ps.noagent.example every 10m0s jitter 1m0s max_wait 5m0s screens wlcg-throughput.reverse",
+		"wlcg-throughput.burst→ccperfsonar1.in2p3.fr every 10m0s jitter 1m0s max_wait 5m0s screens wlcg-throughput",
+		"wlcg-throughput.burst→ps.noagent.example every 10m0s jitter 1m0s max_wait 5m0s screens wlcg-throughput",
+		"wlcg-throughput.burst→psonar1.fnal.gov every 10m0s jitter 1m0s max_wait 5m0s screens wlcg-throughput",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bursts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(tasks) != 11+len(want) {
+		t.Errorf("%d tasks", len(tasks))
+	}
+}

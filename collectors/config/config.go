@@ -153,6 +153,15 @@ type PSConfig struct {
 	// addresses as written): the plan is the pairs they schedule. Empty: src, the host name
 	// and the addresses of the host's interfaces, as pSConfig's agent detects them.
 	MatchAddresses []string `yaml:"match_addresses"`
+	// Screen adds a screening burst (Probe.Screens) beside each TCP throughput pair of the plan:
+	// the pair's test, Screen.Duration long, every Screen.Interval.
+	Screen PSConfigScreen `yaml:"screen"`
+}
+
+// PSConfigScreen is the screening burst of the plan's throughput pairs. Off while Interval is 0.
+type PSConfigScreen struct {
+	Interval Duration `yaml:"interval"` // e.g. 10m; 0: no bursts
+	Duration Duration `yaml:"duration"` // of one burst, whole seconds (default 2s)
 }
 
 // Enabled says whether a template is configured.

@@ -65,6 +65,9 @@ func TestMinimalConfigTakesEveryDefault(t *testing.T) {
 	if c.Health.Listen != "127.0.0.1:9273" || c.Health.LogEvery.D() != time.Minute {
 		t.Errorf("health defaults: %+v", c.Health)
 	}
+	if c.PSConfig.Screen.Interval != 0 || c.PSConfig.Screen.Duration.D() != DefaultScreenDuration {
+		t.Errorf("psconfig.screen defaults: %+v", c.PSConfig.Screen)
+	}
 	if c.Schedule.MaxBackground != DefaultMaxBackground {
 		t.Errorf("max_background = %d", c.Schedule.MaxBackground)
 	}

@@ -21,6 +21,9 @@ const (
 	// The pSConfig template is fetched again every hour, as pSConfig's own agent does.
 	DefaultPSConfigRefresh = time.Hour
 	DefaultPSConfigTimeout = 30 * time.Second
+	// DefaultScreenDuration is a screening burst's length: enough for slow start to pass a
+	// policer's rate on a long path (collectors/probes/throughput README, *A screening burst*).
+	DefaultScreenDuration = 2 * time.Second
 	// The pScheduler bridge: its HTTP path, the largest result it takes, its consumer group
 	// (the psbridge Kafka user may use groups named so) and how many result ids it remembers.
 	DefaultPSBridgePath         = "/pscheduler/results"
@@ -80,6 +83,9 @@ func applyDefaults(c *Config) {
 	}
 	if c.PSConfig.Refresh == 0 {
 		c.PSConfig.Refresh = Duration(DefaultPSConfigRefresh)
+	}
+	if c.PSConfig.Screen.Duration == 0 {
+		c.PSConfig.Screen.Duration = Duration(DefaultScreenDuration)
 	}
 	if c.PSConfig.Timeout == 0 {
 		c.PSConfig.Timeout = Duration(DefaultPSConfigTimeout)

@@ -45,7 +45,7 @@ func validatePSConfig(l *errorList, p *PSConfig) {
 	u := p.URL
 	switch {
 	case u == "":
-		if p.CAFile != "" || len(p.MatchAddresses) > 0 {
+		if p.CAFile != "" || len(p.MatchAddresses) > 0 || p.Screen.Interval != 0 {
 			l.at("psconfig.url", "required when psconfig has other settings (an https:// URL or a file)")
 		}
 		return
@@ -72,6 +72,18 @@ func validatePSConfig(l *errorList, p *PSConfig) {
 		if a == "" {
 			l.at(fmt.Sprintf("psconfig.match_addresses[%d]", i), "empty")
 		}
+	}
+	validateScreen(l, p.Screen)
+}
+
+// validateScreen checks the plan's screening bursts: no shorter apart than a minute, each whole
+// seconds (iperf3 counts seconds) up to a minute: a longer one is a test, not a burst.
+func validateScreen(l *errorList, s PSConfigScreen) {
+	if s.Interval != 0 && s.Interval.D() < time.Minute {
+		l.at("psconfig.screen.interval", "must be 0 (no bursts) or at least 1m, got %s", s.Interval.D())
+	}
+	if d := s.Duration.D(); d%time.Second != 0 || d < time.Second || d > time.Minute {
+		l.at("psconfig.screen.duration", "%s is not whole seconds between 1s and 1m", d)
 	}
 }
 
