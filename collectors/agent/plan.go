@@ -23,8 +23,8 @@ import (
 // host schedules and the scheduler tasks of those it can run. A failed fetch or an invalid
 // document leaves both as they were (the last good plan).
 type planner struct {
-	src   *psconfig.Source
-	match []string
+	src    *psconfig.Source
+	match  []string
 	exec   probe.Exec
 	taken  map[string]bool       // the config's own probe ids
 	screen config.PSConfigScreen // a burst beside each TCP throughput pair, when its interval is set

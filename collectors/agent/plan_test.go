@@ -99,6 +99,20 @@ psconfig:
 	return cfg
 }
 
+// wlcgTemplate is psconfig's golden WLCG-like template.
+func wlcgTemplate(t *testing.T) *psconfig.Template {
+	t.Helper()
+	raw, err := os.ReadFile("../psconfig/testdata/wlcg/template.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := psconfig.Parse("wlcg", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
 // The agent plans from the template beside its own probes, follows a changed template without
 // a restart, and keeps the last good plan, saying so, when the template fails.
 func TestThePSConfigPlanRunsBesideTheConfigAndKeepsTheLastGoodOne(t *testing.T) {
@@ -213,14 +227,7 @@ func TestAnAgentWhoseTemplateCannotBeFetchedStartsOnItsOwnProbes(t *testing.T) {
 // the no-agent partner (iperf3 -R) has its own probe id beside this host's own throughput to
 // it; the partner's rtt is pinged once for both of its pairs.
 func TestTheWLCGPlanOfOneHostAsTheAgentRunsIt(t *testing.T) {
-	raw, err := os.ReadFile("../psconfig/testdata/wlcg/template.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp, err := psconfig.Parse("wlcg", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tp := wlcgTemplate(t)
 	p := &planner{taken: map[string]bool{}}
 	entries := tp.Plan([]string{"psonar1.cern.ch"})
 	tasks := p.tasksOf(entries)
@@ -350,14 +357,7 @@ func TestARunningAgentAppliesAChangedPlanWithoutARestart(t *testing.T) {
 // With psconfig.screen on, each TCP throughput pair of the plan gets a screening burst beside it:
 // its own test, shorter, more often, marked as screening it; other pairs get none.
 func TestThePlansThroughputPairsGetAScreeningBurstEach(t *testing.T) {
-	raw, err := os.ReadFile("../psconfig/testdata/wlcg/template.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp, err := psconfig.Parse("wlcg", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tp := wlcgTemplate(t)
 	p := &planner{taken: map[string]bool{}, screen: config.PSConfigScreen{
 		Interval: config.Duration(10 * time.Minute), Duration: config.Duration(2 * time.Second)}}
 	tasks := p.tasksOf(tp.Plan([]string{"psonar1.cern.ch"}))

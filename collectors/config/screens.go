@@ -41,12 +41,12 @@ func validateScreens(l *errorList, ps []Probe) {
 }
 
 // targetNotIn names a target of sel that other does not select ("all" when sel is every target
-// and other is not), or "".
+// and other is not), or "". Defaults are applied: a probe without targets has All.
 func targetNotIn(sel, other TargetSel) string {
-	if other.All || !other.set {
+	if other.All {
 		return ""
 	}
-	if sel.All || !sel.set {
+	if sel.All {
 		return `"all"`
 	}
 	in := map[string]bool{}

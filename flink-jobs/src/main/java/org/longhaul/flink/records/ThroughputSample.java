@@ -58,7 +58,7 @@ public record ThroughputSample(
      * screens (the collapse detector keeps the burst's baseline beside that probe's).
      */
     public String series() {
-        return screens != null ? screens : probeId;
+        return screening() ? screens : probeId;
     }
 
     public String link() {

@@ -32,7 +32,7 @@ public final class Screening implements Serializable {
     /** A backfilled burst: into the history while it has room, unless the history can judge it low. */
     CollapseState learn(CollapseState s, double x) {
         double[] h = history(s);
-        if (!s.inEpisode && !(h.length >= p.minHistory() && low(h, x))) {
+        if (!s.inEpisode && !(h.length >= p.minHistory() && ThroughputCollapseDetector.low(p, h, x))) {
             s.screenHistory = RobustStats.prepend(h, x, p.history());
         }
         return s;
@@ -48,13 +48,13 @@ public final class Screening implements Serializable {
         }
         double median = RobustStats.median(h);
         if (s.inEpisode) {
-            boolean back = x >= (1 - p.drop() / 2) * median;
+            boolean back = ThroughputCollapseDetector.back(p, median, x);
             verdict(s, run, back ? BACK : NONE);
             return back ? suspicion(run, SuspicionReason.THROUGHPUT_RECOVERING, x, median, String.format(
                     "a screening burst (probe %s) at %s, back near its own baseline of %s during a collapse: asking for the run of %s that could end it",
                     run.probeId(), Fmt.bps(x), Fmt.bps(median), run.screens())) : null;
         }
-        if (!low(h, x)) {
+        if (!ThroughputCollapseDetector.low(p, h, x)) {
             s.screenHistory = RobustStats.append(h, x, p.history());
             verdict(s, run, NONE);
             return null;
@@ -75,10 +75,6 @@ public final class Screening implements Serializable {
     private static void verdict(CollapseState s, ThroughputSample run, int verdict) {
         s.screenVerdict = verdict;
         s.screenTs = run.ts();
-    }
-
-    private boolean low(double[] history, double x) {
-        return ThroughputCollapseDetector.low(p, history, x);
     }
 
     private static double[] history(CollapseState s) {

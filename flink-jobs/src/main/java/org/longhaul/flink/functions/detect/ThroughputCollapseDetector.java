@@ -103,6 +103,11 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         return s;
     }
 
+    /** Whether x is back near a baseline during a collapse: within half the drop of it. */
+    static boolean back(CollapseParams p, double baseline, double x) {
+        return x >= (1 - p.drop() / 2) * baseline;
+    }
+
     /** Whether x is low against the history: k sigma and the drop below its median. */
     static boolean low(CollapseParams p, double[] history, double x) {
         double median = RobustStats.median(history);
@@ -154,7 +159,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
 
     private void duringEpisode(CollapseState s, ThroughputSample run, double x, Collector<Event> out, Consumer<Suspicion> suspect) {
         boolean screenedBack = Screening.take(s, Screening.BACK);
-        boolean recovered = x >= (1 - p.drop() / 2) * s.baseline;
+        boolean recovered = back(p, s.baseline, x);
         if (!recovered) {
             s.episodeRuns++;
             s.recovering = new double[0];
