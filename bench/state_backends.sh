@@ -6,6 +6,7 @@
 # Usage: bash bench/state_backends.sh [--links 1000,10000] [--backends hashmap,rocksdb] [--days 7]
 #                                     [--dense-hours 6] [--managed-mb 512] [--checkpoint-interval-ms 5000]
 #                                     [--compression true|false]   (Flink snapshot compression; the job: true)
+#                                     [--wait-minutes 30]          (the longest any one step may take)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 exec bash "$ROOT/scripts/flink-test-main.sh" "-Xmx${BENCH_HEAP:-3g}" -XX:+UseParallelGC \

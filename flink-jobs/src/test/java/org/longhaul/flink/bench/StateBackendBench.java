@@ -47,15 +47,16 @@ import org.longhaul.flink.state.LocalCluster;
  * minute more of event time; cancel, restore the last checkpoint (time until every task runs),
  * stop with a canonical savepoint and restore that. Prints each figure and one RESULT line per run.
  *
- * <pre>bash bench/state_backends.sh [--links 1000,10000] [--backends hashmap,rocksdb] [--days 7] [--dense-hours 6] [--compression true]</pre>
+ * <pre>bash bench/state_backends.sh [--links 1000,10000] [--backends hashmap,rocksdb] [--days 7] [--dense-hours 6] [--compression true] [--wait-minutes 30]</pre>
  */
 public final class StateBackendBench {
-    private static final Duration WAIT = Duration.ofMinutes(30);
+    /** How long any one step may take (--wait-minutes; 30 by default, more for 100k links). */
+    private static Duration wait = Duration.ofMinutes(30);
 
     private StateBackendBench() {}
 
     record Options(List<Integer> links, List<String> backends, int days, int denseHours, long managedMb, long intervalMs,
-                   boolean compression) {
+                   boolean compression, int waitMinutes) {
         static Options parse(String[] args) {
             Map<String, String> a = new LinkedHashMap<>();
             for (int i = 0; i + 1 < args.length; i += 2) {
@@ -71,9 +72,10 @@ public final class StateBackendBench {
                     Integer.parseInt(a.getOrDefault("dense-hours", "6")),
                     Long.parseLong(a.getOrDefault("managed-mb", "512")),
                     Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000")),
-                    Boolean.parseBoolean(a.getOrDefault("compression", "true")));
+                    Boolean.parseBoolean(a.getOrDefault("compression", "true")),
+                    Integer.parseInt(a.getOrDefault("wait-minutes", "30")));
             a.keySet().removeAll(List.of("links", "backends", "days", "dense-hours", "managed-mb", "checkpoint-interval-ms",
-                    "compression"));
+                    "compression", "wait-minutes"));
             if (!a.isEmpty()) {
                 throw new IllegalArgumentException("unknown options " + a.keySet());
             }
@@ -83,6 +85,7 @@ public final class StateBackendBench {
 
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
+        wait = Duration.ofMinutes(o.waitMinutes());
         System.out.printf("machine: %d cores, JVM max heap %d MB; days %d, pings and traceroutes in the last %d h; checkpoints every %d ms%s%n",
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, o.days(), o.denseHours(), o.intervalMs(),
                 o.compression() ? ", snapshot compression" : ", no snapshot compression");
@@ -175,7 +178,7 @@ public final class StateBackendBench {
 
             long s0 = System.nanoTime();
             String savepoint = cluster.mini().stopWithSavepoint(again2, cluster.dir().resolve("savepoints").toUri().toString(),
-                    false, SavepointFormatType.CANONICAL).get(WAIT.toMinutes(), TimeUnit.MINUTES);
+                    false, SavepointFormatType.CANONICAL).get(wait.toMinutes(), TimeUnit.MINUTES);
             r.put("savepoint_s", round(secs(System.nanoTime() - s0)));
             r.put("savepoint_mb", mb(sizeOf(Path.of(URI.create(savepoint)))));
             await(() -> slotsFree(cluster), "the stopped job's slot");
@@ -225,7 +228,7 @@ public final class StateBackendBench {
     }
 
     private static CompletedCheckpointStats checkpoint(LocalCluster cluster, JobID job, CheckpointType type) throws Exception {
-        long id = cluster.mini().triggerCheckpoint(job, type).get(WAIT.toMinutes(), TimeUnit.MINUTES);
+        long id = cluster.mini().triggerCheckpoint(job, type).get(wait.toMinutes(), TimeUnit.MINUTES);
         AbstractCheckpointStats stats = graph(cluster, job).getCheckpointStatsSnapshot().getHistory().getCheckpointById(id);
         if (!(stats instanceof CompletedCheckpointStats done)) {
             throw new IllegalStateException("checkpoint " + id + " not completed: " + stats);
@@ -331,7 +334,7 @@ public final class StateBackendBench {
     }
 
     private static void await(BooleanSupplier done, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
+        long deadline = System.nanoTime() + wait.toNanos();
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out waiting for " + what);
