@@ -1,6 +1,8 @@
 """End-to-end latency at a fixed rate: live samples (ts = wall clock) for many links; InfluxDB is
 polled for the 1m link_stats points of this run's src. A point's latency is the moment it first
-became readable in InfluxDB minus its window's end (= its timestamp). Polling resolution: --poll.
+became readable in InfluxDB minus its window's end (= its timestamp; each link's windows end at its
+own second of the minute, --stats-stagger, or all on the minute with --job-args "... --stats-stagger 0s").
+Polling resolution: --poll.
 
 python bench/latency.py --rate 10000 --links 10000 --duration 200"""
 import argparse
@@ -15,12 +17,14 @@ import common
 
 def influx_counts(src):
     q = (f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}' "
-         f"AND time > now() - 15m GROUP BY time(1m)")
+         f"AND \"window\" = '1m' AND time > now() - 15m GROUP BY time(1s)")
     out = {}
     for s in common.influxdb.series(q):
         for t, c in s["values"]:
             if c:
-                out[t] = c  # the point's time is its window end, a multiple of 1m: its own bucket
+                # the point's time is its window end, a whole second (links' windows are staggered
+                # by whole seconds; aligned, all on the minute): its own bucket
+                out[t] = c
     return out
 
 
@@ -37,7 +41,9 @@ def summary(lat, start, duration):
     # Whole windows only: the first window started before the generator, the last is cut by its end.
     full = sorted(w for w in lat if w - 60000 >= start * 1000 and w <= start * 1000 + duration * 1000)
     values = [v for w in full for v in lat[w]]
-    return {"windows": len(full), "points": len(values), "points_per_window": [len(lat[w]) for w in full],
+    per_end = [len(lat[w]) for w in full]
+    return {"window_ends": len(full), "points": len(values),
+            "points_per_window_end": [min(per_end, default=0), max(per_end, default=0)],
             "p50_s": common.pct(values, 50), "p99_s": common.pct(values, 99), "max_s": max(values, default=None)}
 
 

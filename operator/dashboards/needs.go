@@ -32,7 +32,8 @@ type Rollup struct {
 }
 
 // Rollups are the policies of closed windows (ingest/influxdb/retention.yaml; flink-jobs'
-// StatsTopology folds 1m windows into 1h ones and those into 1d ones, aligned to UTC).
+// StatsTopology folds 1m windows into 1h ones and those into 1d ones, aligned to UTC plus
+// each link's stagger, a whole number of seconds under a minute).
 var Rollups = map[string]Rollup{
 	"hourly": {Window: time.Hour, Name: "hourly", Finer: "raw", Of: "1-minute windows"},
 	"daily":  {Window: 24 * time.Hour, Name: "daily", Finer: "hourly", Of: "hourly windows"},

@@ -92,10 +92,15 @@ type Windows struct {
 	First    time.Time
 }
 
-// FirstClose is when the rollup window holding the link's first finer window closes: Flink's
-// tumbling windows are aligned to the epoch, so the first hour is partial and ends on the hour.
+// FirstClose is when the rollup window holding the link's first finer window closes. Flink's
+// tumbling windows are aligned to the epoch plus the key's stagger, a whole number of seconds
+// under a minute (--stats-stagger) that every window of the key shares, so it is where the
+// first window's time falls within its minute; the first hour is partial and ends that far
+// after the hour.
 func (w Windows) FirstClose(r dashboards.Rollup) time.Time {
-	return w.First.UTC().Truncate(r.Window).Add(r.Window)
+	first := w.First.UTC()
+	stagger := first.Sub(first.Truncate(time.Minute))
+	return first.Add(-stagger).Truncate(r.Window).Add(r.Window + stagger)
 }
 
 // Baseline: a rollup query (e.g. the median of hourly means) found nothing for a link that has

@@ -51,6 +51,18 @@ func TestABaselineBeforeItsFirstHourClosesSaysWhenItWill(t *testing.T) {
 	}
 }
 
+func TestABaselineOfAStaggeredLinkClosesAtItsOwnSecondAfterTheHour(t *testing.T) {
+	w := Windows{Src: "src-1", Dst: "dst-a", Count: 9, First: time.Date(2026, 11, 24, 6, 31, 26, 0, time.UTC)}
+	if got := w.FirstClose(hourly); !got.Equal(time.Date(2026, 11, 24, 7, 0, 26, 0, time.UTC)) {
+		t.Fatalf("the hour of a link staggered by 26 s closes at %s", got)
+	}
+	daily := dashboards.Rollups["daily"]
+	w.First = time.Date(2026, 11, 24, 6, 0, 26, 0, time.UTC) // its first hourly window
+	if got := w.FirstClose(daily); !got.Equal(time.Date(2026, 11, 25, 0, 0, 26, 0, time.UTC)) {
+		t.Fatalf("the day of a link staggered by 26 s closes at %s", got)
+	}
+}
+
 func TestABaselineWhoseHourClosedButIsNotWrittenPointsAtTheJob(t *testing.T) {
 	w := Windows{Count: 60, First: time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)}
 	want := "learning baseline: the first hourly window closed at 06:00 UTC with 60 1-minute windows; " +

@@ -135,7 +135,7 @@ def wait_event(rec, kind, src, dst, after, timeout_s):
 
 
 def runs_delivered(raw):
-    """Distinct runs the agents delivered per (src, dst, protocol, minute): what the statistics
+    """Distinct runs the agents delivered per (src, dst, protocol, ts): what the statistics
     count as runs (throughput summaries, pings, traceroutes; a run that never started counts
     nothing)."""
     seen, runs = set(), collections.Counter()
@@ -157,7 +157,7 @@ def runs_delivered(raw):
         if key in seen:
             continue  # an agent's replay after its kill: Kafka holds it twice, it is one run
         seen.add(key)
-        runs[(m["src"], m["dst"], proto, m["ts"] // 60000)] += 1
+        runs[(m["src"], m["dst"], proto, m["ts"])] += 1
     return runs
 
 
@@ -165,11 +165,17 @@ def runs_lost_or_doubled(raw, site):
     """Compares the runs the agents of `site` delivered (raw: a Recorder's snapshot of the raw
     topics) with the 1-minute statistics in InfluxDB, over the windows the job closed: returns
     (runs checked, {window: runs lost}, {window: (stored, delivered)} where more were stored)."""
-    delivered = runs_delivered(raw)
     rows = influx_query(f"SELECT \"runs\" FROM \"raw\".\"link_stats\" WHERE \"src\" =~ /^{site}-/ "
                         f"AND \"window\" = '1m' GROUP BY \"src\", \"dst\", \"protocol\"")
-    stored = {(r["src"], r["dst"], r["protocol"], r["time"] // 60000 - 1): r["runs"] for r in rows}
+    # a window is keyed by its end (a point's time); a link's windows end at its own second of
+    # the minute (the job's stagger), the same for all of them: learned from what was stored
+    stored = {(r["src"], r["dst"], r["protocol"], r["time"]): r["runs"] for r in rows}
     assert stored, "no statistics stored"
+    stagger = {k[:3]: k[3] % 60000 for k in stored}
+    delivered = collections.Counter()
+    for (src, dst, proto, ts), n in runs_delivered(raw).items():
+        off = stagger.get((src, dst, proto), 0)
+        delivered[(src, dst, proto, (ts - off) // 60000 * 60000 + 60000 + off)] += n
     # windows closed before the agents stopped (the job's watermark passed them): all of them
     closed_until = max(m for (_, _, _, m) in stored)
     want = {k: n for k, n in delivered.items() if k[3] < closed_until}

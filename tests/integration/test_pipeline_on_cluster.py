@@ -23,22 +23,25 @@ def job(run_tag):
 
 
 def test_raw_samples_become_link_statistics_in_kafka_and_influxdb(job, produce, consume, run_tag):
-    minute = (now_ms() // 60_000 - 2) * 60_000
+    # three samples within one second: in one 1m window whatever the link's stagger (whole seconds)
+    first = (now_ms() // 60_000 - 2) * 60_000 + 10_000
     for i, bps in enumerate([100e6, 120e6, 80e6]):
-        produce(topic("raw.throughput"), interval(run_tag, minute + 10_000 * (i + 1), bps))
-    # a later sample of the same link moves the watermark past the end of that minute
-    produce(topic("raw.throughput"), interval(run_tag, minute + 70_000, 90e6, run_id="run-2"))
+        produce(topic("raw.throughput"), interval(run_tag, first + 300 * i, bps))
+    # a later sample of the same link moves the watermark past the end of that window (≤ 60 s on)
+    produce(topic("raw.throughput"), interval(run_tag, first + 65_000, 90e6, run_id="run-2"))
 
     stats = consume(topic("stats"), lambda m: m["src"] == run_tag and m["window"] == "1m"
-                    and m["window_start"] == minute, timeout_s=120)
-    assert stats["samples"] == 3 and stats["protocol"] == "tcp" and stats["ts"] == minute + 60_000
+                    and m["window_start"] <= first < m["window_end"], timeout_s=120)
+    end = stats["window_end"]
+    assert stats["samples"] == 3 and stats["protocol"] == "tcp" and stats["ts"] == end
+    assert end - stats["window_start"] == 60_000 and end % 1000 == 0, stats
     assert stats["throughput_mean_bps"] == pytest.approx(100e6)
     assert stats["throughput_max_bps"] == pytest.approx(120e6, rel=0.02)
     assert stats["retransmits"] == 3
 
     stored = rows(wait_for_series(
         f'SELECT "samples", "throughput_mean_bps" FROM "raw"."link_stats" WHERE "src" = \'{run_tag}\' AND "window" = \'1m\''))
-    assert [(r["time"], r["samples"]) for r in stored if r["time"] == minute + 60_000] == [(minute + 60_000, 3)]
+    assert [(r["time"], r["samples"]) for r in stored if r["time"] == end] == [(end, 3)]
 
 
 def test_a_malformed_sample_becomes_a_dead_letter_and_the_job_keeps_running(job, produce, consume, run_tag):

@@ -1,6 +1,7 @@
 package org.longhaul.flink.jobs;
 
 import java.time.Duration;
+import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.records.Contract;
 
 /** The command line of {@link LinkMonitorJob}: every argument, its default, in one place. */
@@ -66,6 +67,7 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
                 a.duration("state-ttl", d.stateTtl()),
                 a.string("schemas-dir", null),
                 a.duration("clock-skew-tolerance", d.clockSkewTolerance()),
+                new Stagger(a.duration("stats-stagger", d.statsStagger().spread())),
                 DetectorArgs.parse(a));
     }
 }

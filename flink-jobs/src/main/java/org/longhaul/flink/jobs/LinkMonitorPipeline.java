@@ -36,7 +36,7 @@ public final class LinkMonitorPipeline {
         RawStreams raw = RawStreams.wire(env, sources, cfg);
         raw.deadLetters().sinkTo(sinks.deadLetters()).name("sink: dead letters").uid("sink-deadletter");
 
-        DataStream<LinkStats> stats = StatsTopology.wire(raw);
+        DataStream<LinkStats> stats = StatsTopology.wire(raw, cfg.statsStagger());
         stats.sinkTo(sinks.stats()).name("sink: link stats").uid("sink-stats");
 
         DetectorTopology.Detected detected = DetectorTopology.wire(raw, cfg);

@@ -3,6 +3,7 @@ package org.longhaul.flink.jobs;
 import java.io.Serializable;
 import java.time.Duration;
 import org.longhaul.flink.functions.ClockSkew;
+import org.longhaul.flink.functions.stats.Stagger;
 
 /**
  * Settings of the pipeline itself (not of Kafka): event-time handling, state retention and where
@@ -15,18 +16,27 @@ import org.longhaul.flink.functions.ClockSkew;
  * @param schemasDir     directory of *.schema.json, or null for the copy bundled in the jar
  * @param clockSkewTolerance how far a message's clock may be from the broker's append time before
  *                       it is a dead letter that never moves the watermark ({@link ClockSkew})
+ * @param statsStagger   how far each key's statistics windows are shifted, by a whole number of
+ *                       seconds fixed by the key (0: every link's windows end at the same instant)
  */
 public record PipelineConfig(Duration outOfOrderness, Duration idleness, Duration stateTtl, String schemasDir,
-                             Duration clockSkewTolerance, DetectorConfig detectors) implements Serializable {
+                             Duration clockSkewTolerance, Stagger statsStagger, DetectorConfig detectors)
+        implements Serializable {
 
     /** This configuration with confirmation probes switched on or off. */
     public PipelineConfig withConfirmations(boolean on) {
-        return new PipelineConfig(outOfOrderness, idleness, stateTtl, schemasDir, clockSkewTolerance, detectors.withConfirmations(on));
+        return new PipelineConfig(outOfOrderness, idleness, stateTtl, schemasDir, clockSkewTolerance, statsStagger,
+                detectors.withConfirmations(on));
+    }
+
+    /** This configuration with the statistics windows staggered by the given spread (0: aligned). */
+    public PipelineConfig withStatsStagger(Stagger stagger) {
+        return new PipelineConfig(outOfOrderness, idleness, stateTtl, schemasDir, clockSkewTolerance, stagger, detectors);
     }
 
     public static PipelineConfig defaults() {
         return new PipelineConfig(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofDays(7), null,
-                ClockSkew.contractTolerance(), DetectorConfig.defaults());
+                ClockSkew.contractTolerance(), new Stagger(Duration.ofMinutes(1)), DetectorConfig.defaults());
     }
 
     /** The rule judging each raw message's clock by {@link #clockSkewTolerance}. */

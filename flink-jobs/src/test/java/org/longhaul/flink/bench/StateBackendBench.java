@@ -217,7 +217,7 @@ public final class StateBackendBench {
         PipelineConfig d = PipelineConfig.defaults();
         // a source held back by the clock is idle after 2 s instead of 1 min, so it does not hold the watermark
         PipelineConfig cfg = new PipelineConfig(d.outOfOrderness(), Duration.ofSeconds(2), d.stateTtl(), null,
-                d.clockSkewTolerance(), d.detectors());
+                d.clockSkewTolerance(), d.statsStagger(), d.detectors());
         LinkMonitorPipeline.wire(env, sources, sinks, cfg);
         env.getConfig().setUseSnapshotCompression(o.compression()); // the job's choice (true) unless asked otherwise
         JobGraph graph = env.getStreamGraph().getJobGraph();

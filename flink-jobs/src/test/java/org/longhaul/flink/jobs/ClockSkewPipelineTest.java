@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.replay.ReplayInput;
@@ -26,6 +27,8 @@ import org.longhaul.flink.testing.Samples;
 class ClockSkewPipelineTest {
     private static final String BAD = "skewed.example.org";
     private static final int MINUTES = 90;
+    /** Windows on the minute, so each of the healthy link's minutes holds its three pings. */
+    private static final PipelineConfig ALIGNED = PipelineConfig.defaults().withStatsStagger(Stagger.aligned());
 
     /** A ping measured at true time t by a clock offset by skewMs, sent 100 ms later, appended by the broker at once. */
     private static RawMessage ping(String src, long t, long skewMs, long offset) {
@@ -55,7 +58,7 @@ class ClockSkewPipelineTest {
 
     @Test
     void aClockAnHourAheadIsDeadLetteredAndTheHealthyLinkKeepsEveryMinute() throws Exception {
-        ReplayOutput out = ReplayOutput.of(mesh(HOUR), PipelineConfig.defaults());
+        ReplayOutput out = ReplayOutput.of(mesh(HOUR), ALIGNED);
 
         assertEquals(MINUTES, minutes(out, SRC).size());
         assertTrue(minutes(out, SRC).stream().allMatch(s -> s.get("samples").asLong() == 3), minutes(out, SRC).toString());
@@ -70,7 +73,7 @@ class ClockSkewPipelineTest {
 
     @Test
     void aClockAnHourBehindIsDeadLetteredAndTheHealthyLinkKeepsEveryMinute() throws Exception {
-        ReplayOutput out = ReplayOutput.of(mesh(-HOUR), PipelineConfig.defaults());
+        ReplayOutput out = ReplayOutput.of(mesh(-HOUR), ALIGNED);
 
         assertEquals(MINUTES, minutes(out, SRC).size());
         assertEquals(List.of(), minutes(out, BAD));

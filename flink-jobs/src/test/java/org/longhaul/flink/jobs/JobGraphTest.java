@@ -50,6 +50,14 @@ class JobGraphTest {
     }
 
     @Test
+    void statisticsWindowsAreStaggeredOverAMinuteUnlessAskedOtherwise() {
+        assertEquals(Duration.ofMinutes(1), parse().pipeline().statsStagger().spread());
+        assertEquals(0, parse("--stats-stagger", "0s").pipeline().statsStagger().offsetMs("cern|lyon|tcp"));
+        var tooFar = assertThrows(IllegalArgumentException.class, () -> parse("--stats-stagger", "2min"));
+        assertTrue(tooFar.getMessage().contains("--stats-stagger"), tooFar.getMessage());
+    }
+
+    @Test
     void everySourceAndSinkOfTheJobGetsTheSameSecurityProperties() throws Exception {
         KafkaOptions o = parse("--kafka-ca", "/run/secrets/ca.crt").kafka();
         Properties security = o.security().clientProperties();

@@ -8,15 +8,21 @@ import static org.longhaul.flink.testing.Samples.T0;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.Links;
 import org.longhaul.flink.validate.SchemaRegistry;
 import org.longhaul.flink.testing.ReplayOutput;
 import org.longhaul.flink.testing.Samples;
 
 /** The whole graph on a MiniCluster: validation, dead letters and 1-minute statistics. */
 class LinkMonitorPipelineTest {
+    /** The arithmetic of the windows is checked on aligned ones, where T0 starts a minute, an hour and a day. */
+    private static final PipelineConfig ALIGNED = PipelineConfig.defaults().withStatsStagger(Stagger.aligned());
 
     @Test
     void oneRunAndAPingGiveMinuteStatsAndABadLineGivesADeadLetter() throws Exception {
@@ -28,7 +34,7 @@ class LinkMonitorPipelineTest {
         lines.add(Samples.ping(SRC, DST, T0 + 20_000, 10, 9, 283.3, 0.4).toString());
         lines.add("{\"schema\":\"throug");
 
-        ReplayOutput out = ReplayOutput.of(lines);
+        ReplayOutput out = ReplayOutput.of(lines, ALIGNED);
 
         assertEquals(1, out.deadLetters().size());
         assertEquals("replay:test", out.deadLetters().get(0).get("source_topic").asText());
@@ -64,7 +70,7 @@ class LinkMonitorPipelineTest {
                 lines.add(Samples.interval(SRC, DST, "r" + start, start, s, s + 1, 1e6 * (s + 1)).toString());
             }
         }
-        ReplayOutput out = ReplayOutput.of(lines);
+        ReplayOutput out = ReplayOutput.of(lines, ALIGNED);
 
         List<JsonNode> minutes = out.stats(s -> s.get("window").asText().equals("1m"));
         List<JsonNode> hours = out.stats(s -> s.get("window").asText().equals("1h"));
@@ -80,6 +86,39 @@ class LinkMonitorPipelineTest {
         JsonNode day = days.get(0);
         assertEquals(30, day.get("samples").asLong());
         assertEquals(day.get("window_start").asLong() + 24 * Samples.HOUR, day.get("window_end").asLong());
+    }
+
+    @Test
+    void byDefaultEachLinksWindowsEndAtItsOwnSecondAndStillFoldIntoHoursAndDays() throws Exception {
+        Stagger stagger = PipelineConfig.defaults().statsStagger();
+        int links = 40;
+        int perLink = 2 * 60 * 2; // one interval every 30 s for 2 hours
+        List<String> lines = new ArrayList<>();
+        for (int j = 0; j < perLink; j++) {
+            for (int i = 0; i < links; i++) {
+                lines.add(Samples.interval(SRC, "dst-" + i, "r" + j, T0 + j * 30_000L, 0, 1, 1e6).toString());
+            }
+        }
+        ReplayOutput out = ReplayOutput.of(lines);
+
+        Set<Long> offsets = new HashSet<>();
+        for (int i = 0; i < links; i++) {
+            String dst = "dst-" + i;
+            long off = stagger.offsetMs(Links.key(SRC, dst, "tcp"));
+            offsets.add(off);
+            for (String window : List.of("1m", "1h", "1d")) {
+                List<JsonNode> ws = out.stats(s -> s.get("dst").asText().equals(dst) && s.get("window").asText().equals(window));
+                long size = window.equals("1m") ? Samples.MINUTE : window.equals("1h") ? Samples.HOUR : 24 * Samples.HOUR;
+                long samples = 0;
+                for (JsonNode w : ws) {
+                    assertEquals(off, Math.floorMod(w.get("window_start").asLong(), size), dst + " " + w);
+                    assertEquals(size, w.get("window_end").asLong() - w.get("window_start").asLong());
+                    samples += w.get("samples").asLong();
+                }
+                assertEquals(perLink, samples, dst + " " + window + ": every sample in exactly one window");
+            }
+        }
+        assertTrue(offsets.size() >= links / 2, "offsets spread over the minute: " + offsets);
     }
 
     private static JsonNode only(List<JsonNode> nodes) {
