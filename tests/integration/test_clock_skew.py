@@ -158,5 +158,5 @@ def test_a_skewed_clock_is_dead_lettered_and_the_healthy_link_keeps_its_statisti
         assert abs(float(said[1]) - HOUR / 1000) < 30, d["reason"]  # an hour, give or take the trip to the broker
 
     print(f"\n{direction}: {len(dead)} of {len(skewed_sent)} skewed samples dead-lettered ({dead[0]['reason']}); "
-          f"healthy link's minutes {[by_start.get(w) for w in want]}")
+          f"healthy link's minutes {[window_of(minutes, c)['samples'] for c in clusters]}")
     assert flink_job.states(job)[0] == "RUNNING"
