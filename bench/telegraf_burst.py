@@ -1,5 +1,7 @@
-"""Telegraf's drain of one minute's burst of statistics: every 1m window of every link ends at the
-same minute boundary, so longhaul.stats receives links × 2 statistics at once. Produces --links
+"""Telegraf's drain of one minute's burst of statistics: with aligned windows (the job's
+--stats-stagger 0s) every 1m window of every link ends at the same minute boundary, so
+longhaul.stats receives links × 2 statistics at once (staggered, the default, a 60th of that each
+second). Produces --links
 link_stats messages (the contract's tcp-1m example, one dst per link) for one window end, then
 polls InfluxDB until all are readable. Repeats --repeat times with a new window each (existing
 series after the first, as in production).

@@ -57,8 +57,8 @@ if want objectreuse; then
 fi
 if want latency; then
   for links in 10000 1000; do
-    say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links $links --duration 150"
-    "$PY" "$ROOT/bench/latency.py" --rate 10000 --links "$links" --duration 150 | tee -a "$LOG"
+    say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links $links --duration 240"
+    "$PY" "$ROOT/bench/latency.py" --rate 10000 --links "$links" --duration 240 | tee -a "$LOG"
   done
 fi
 if want telegraf; then
