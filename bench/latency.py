@@ -43,7 +43,7 @@ def summary(lat, start, duration, warmup):
     # The first windows the job fires run its window code cold (JIT): those ending in the first
     # `warmup` seconds of the first whole window's end are reported apart, not in p50/p99.
     cold = [w for w in whole if w < whole[0] + warmup * 1000] if whole else []
-    full = [w for w in whole if w not in cold]
+    full = whole[len(cold):]
     values = [v for w in full for v in lat[w]]
     per_end = [len(lat[w]) for w in full]
     worst = sorted(full, key=lambda w: -max(lat[w]))[:5]

@@ -26,6 +26,12 @@ def now_ms():
     return int(time.time() * 1000)
 
 
+def holds(stat, ts):
+    """Whether the link_stats message `stat` is of the window holding `ts` (a link's windows start
+    at its own second of the minute, the job's --stats-stagger: not necessarily on the minute)."""
+    return stat["window_start"] <= ts < stat["window_end"]
+
+
 @pytest.fixture
 def run_tag():
     """A unique link name per test so tests never see each other's data."""

@@ -24,7 +24,7 @@ import pytest
 from confluent_kafka import TIMESTAMP_LOG_APPEND_TIME
 
 import flink_job
-from conftest import CONTRACT, kafka, now_ms, topic
+from conftest import CONTRACT, holds, kafka, now_ms, topic
 
 MINUTE, HOUR = 60_000, 3_600_000
 SENT_MS = CONTRACT.header("sent_ms")
@@ -129,7 +129,7 @@ def test_a_skewed_clock_is_dead_lettered_and_the_healthy_link_keeps_its_statisti
     agent.flush()
 
     def window_of(ss, ts):
-        return next((s for s in ss if s["window_start"] <= ts < s["window_end"]), None)
+        return next((s for s in ss if holds(s, ts)), None)
     with skewed_host(skewed, skew_ms, partition) as skewed_sent:
         time.sleep(4)  # the job reads the first ones and emits watermarks before the rest arrives
         for ts in pings[half:]:

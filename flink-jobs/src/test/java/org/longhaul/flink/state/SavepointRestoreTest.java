@@ -21,9 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.longhaul.flink.functions.detect.Fmt;
 import org.longhaul.flink.functions.detect.RobustStats;
 import org.longhaul.flink.jobs.PipelineConfig;
+import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.testing.Samples;
-import org.longhaul.flink.records.Json;
 
 /**
  * The current job restores the savepoint of every release kept under
@@ -98,7 +98,7 @@ class SavepointRestoreTest {
         long stagger = PipelineConfig.defaults().statsStagger().offsetMs(Links.key(Samples.SRC, ALERT, "tcp"));
         assertTrue(days.size() == 1 || days.size() == 2, days.toString());
         for (JsonNode d : days) {
-            long start = Math.floorMod(d.get("window_start").asLong(), 24 * 3_600_000L);
+            long start = Math.floorMod(d.get("window_start").asLong(), 24 * Samples.HOUR);
             assertTrue(start == 0 || start == stagger, "a day aligned or at the link's stagger: " + d);
         }
         assertEquals(before + after, days.stream().mapToLong(d -> d.get("samples").asLong()).sum(), days.toString());
