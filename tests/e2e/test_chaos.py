@@ -51,8 +51,16 @@ class Chaos:
         TaskManager leaves the job looking RUNNING until the JobManager notices)."""
         return self.job_healthy() and newest_checkpoint(self.job) > since
 
+    def state(self):
+        """What is and is not back, with the logs' last words: the error when a kill is not healed."""
+        health = ", ".join(f"{s} {'healthy' if stack.healthy(s, self.env) else 'NOT healthy'}"
+                           for s in ("kafka", "flink", "job"))
+        age = time.time() - newest_checkpoint(self.job)
+        logs = "\n".join(stack.log_tail(s, 15, self.env) for s in ("job", "kafka"))
+        return f"{health}; newest checkpoint {age:.0f} s ago\n{logs}"
+
     def kill(self, name, healthy_when):
-        respawn, back = stack.kill9(name, healthy_when, env=self.env)
+        respawn, back = stack.kill9(name, healthy_when, env=self.env, explain=self.state)
         self.kills[name] = (respawn, back)
         record(f"chaos_{name.replace('/', '_')}_respawn_s", respawn)
         record(f"chaos_{name.replace('/', '_')}_healthy_s", back)

@@ -33,9 +33,10 @@ def restarts(name, env=None):
     return int(run(f"svc_restarts {name}", env).stdout.strip())
 
 
-def kill9(name, healthy_when, timeout_s=240, env=None):
+def kill9(name, healthy_when, timeout_s=240, env=None, explain=None):
     """kill -9 the supervised process `name`; waits until supervisord has started a new one and
-    then until healthy_when() holds. Returns (seconds to respawn, seconds to healthy)."""
+    then until healthy_when() holds. Returns (seconds to respawn, seconds to healthy). When it
+    never holds, the error carries explain() (what was and was not back) if given."""
     old = pid(name, env)
     assert old, f"{name} is not running"
     t0 = time.time()
@@ -48,4 +49,13 @@ def kill9(name, healthy_when, timeout_s=240, env=None):
         if respawn is not None and healthy_when():
             return respawn, time.time() - t0
         time.sleep(0.5)
-    raise AssertionError(f"{name}: respawned after {respawn} s, not healthy {timeout_s} s after kill -9")
+    why = f": {explain()}" if explain else ""
+    raise AssertionError(f"{name}: respawned after {respawn} s, not healthy {timeout_s} s after kill -9{why}")
+
+
+def log_tail(svc, lines=20, env=None):
+    """The last lines of each of the service's logs (logs_<svc> in its service file), for an
+    error message: what a test saw the service say when it did not come back."""
+    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== $f"; tail -n {int(lines)} "$f"; }}; done',
+            env, check=False)
+    return r.stdout.strip() or f"(no log of {svc}: {r.stderr.strip()[-200:]})"
