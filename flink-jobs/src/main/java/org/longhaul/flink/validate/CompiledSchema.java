@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A contract schema compiled once into plain checks on a parsed message, for the hot path: a
@@ -26,6 +27,10 @@ import java.util.Map;
  * message is a walk of one class the JIT compiles whole, not a chain of small functions.
  */
 final class CompiledSchema {
+    /** Keywords with no say on validity. */
+    private static final Set<String> ANNOTATIONS = Set.of("$schema", "$id", "$comment", "$defs", "title",
+            "description", "examples", "default", "deprecated", "readOnly", "writeOnly");
+
     private final SchemaCheck root;
     private final List<String> unsupported;
 
@@ -71,12 +76,13 @@ final class CompiledSchema {
             String[] required = null;
             for (Iterator<String> it = schema.fieldNames(); it.hasNext(); ) {
                 String key = it.next();
-                if (key.equals("required") && schema.get(key).isArray()) {
-                    required = new String[schema.get(key).size()];
+                JsonNode names = schema.get(key);
+                if (key.equals("required") && names.isArray()) {
+                    required = new String[names.size()];
                     for (int i = 0; i < required.length; i++) {
-                        required[i] = schema.get(key).get(i).asText();
+                        required[i] = names.get(i).asText();
                     }
-                } else if (!SchemaCheck.ANNOTATIONS.contains(key) && !keyword(s, schema, key, at + "/" + key)) {
+                } else if (!ANNOTATIONS.contains(key) && !keyword(s, schema, key, at + "/" + key)) {
                     unsure(s, at + "/" + key);
                 }
             }

@@ -8,7 +8,6 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -18,9 +17,6 @@ import java.util.regex.Pattern;
  * properties to objects...), as in JSON Schema.
  */
 final class SchemaCheck {
-    /** Keywords with no say on validity. */
-    static final Set<String> ANNOTATIONS = Set.of("$schema", "$id", "$comment", "$defs", "title",
-            "description", "examples", "default", "deprecated", "readOnly", "writeOnly");
     static final int NONE = -1;
     private static final double EXACT_DOUBLE = 0x1p53;
 

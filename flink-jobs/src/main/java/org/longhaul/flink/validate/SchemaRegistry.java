@@ -78,16 +78,12 @@ public final class SchemaRegistry {
      * by networknt, which judges (and explains) every other.
      */
     public List<String> problems(String schemaName, JsonNode message) {
-        CompiledSchema fast = compiled.get(schemaName);
-        if (fast == null) {
-            throw new IllegalArgumentException("unknown schema " + schemaName);
-        }
-        return fast.check(message) == Verdict.VALID ? List.of() : networkntProblems(schemaName, message);
+        return known(compiled, schemaName).check(message) == Verdict.VALID ? List.of() : networkntProblems(schemaName, message);
     }
 
     /** networknt's verdict alone: the judge CompiledSchemaTest holds the compiled schemas to, and HotPathBench's yardstick. */
     public List<String> networkntProblems(String schemaName, JsonNode message) {
-        JsonSchema schema = schemas.get(schemaName);
+        JsonSchema schema = known(schemas, schemaName);
         TreeSet<String> out = new TreeSet<>();
         for (ValidationMessage m : schema.validate(message)) {
             out.add(m.getMessage());
@@ -96,6 +92,14 @@ public final class SchemaRegistry {
     }
 
     CompiledSchema compiled(String schemaName) {
-        return compiled.get(schemaName);
+        return known(compiled, schemaName);
+    }
+
+    private static <T> T known(Map<String, T> byName, String schemaName) {
+        T schema = byName.get(schemaName);
+        if (schema == null) {
+            throw new IllegalArgumentException("unknown schema " + schemaName);
+        }
+        return schema;
     }
 }

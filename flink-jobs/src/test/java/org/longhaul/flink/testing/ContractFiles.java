@@ -1,7 +1,11 @@
 package org.longhaul.flink.testing;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 /** Where the committed contract lives in the repository (ingest/, ingest/schemas), for tests. */
 public final class ContractFiles {
@@ -22,5 +26,32 @@ public final class ContractFiles {
 
     public static Path examplesDir() {
         return schemasDir().resolve("examples");
+    }
+
+    /** The example files of {@code schema} ("throughput_sample.v2") of a kind ("valid", "invalid"), sorted; none when its folder is missing. */
+    public static List<Path> examples(String schema, String kind) throws IOException {
+        Path dir = examplesDir().resolve(schema).resolve(kind);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+    }
+
+    /** Every schema's example files of a kind, schema by schema in name order. */
+    public static List<Path> examples(String kind) throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(examplesDir())) {
+            for (Path dir : dirs.sorted().toList()) {
+                out.addAll(examples(dir.getFileName().toString(), kind));
+            }
+        }
+        return out;
+    }
+
+    /** The schema an example file is filed under: examples/<schema>/<kind>/<file>. */
+    public static String schemaOf(Path example) {
+        return example.getParent().getParent().getFileName().toString();
     }
 }

@@ -11,14 +11,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Json;
@@ -207,17 +205,9 @@ class CompiledSchemaTest {
 
     private static List<Example> examples() throws IOException {
         List<Example> out = new ArrayList<>();
-        for (String schema : Contract.ALL_VERSIONS) {
-            for (String kind : List.of("valid", "invalid")) {
-                Path dir = ContractFiles.examplesDir().resolve(schema).resolve(kind);
-                if (!Files.isDirectory(dir)) {
-                    continue;
-                }
-                try (Stream<Path> files = Files.list(dir)) {
-                    for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
-                        out.add(new Example(schema, kind.equals("valid"), f, Json.mapper().readTree(f.toFile())));
-                    }
-                }
+        for (String kind : List.of("valid", "invalid")) {
+            for (Path f : ContractFiles.examples(kind)) {
+                out.add(new Example(ContractFiles.schemaOf(f), kind.equals("valid"), f, Json.mapper().readTree(f.toFile())));
             }
         }
         return out;

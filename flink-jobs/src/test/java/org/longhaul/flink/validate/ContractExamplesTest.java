@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -50,7 +49,7 @@ class ContractExamplesTest {
     @TestFactory
     Stream<DynamicTest> everyValidExampleValidatesAndParses() throws IOException {
         return examples("valid").stream().map(file -> DynamicTest.dynamicTest(name(file), () -> {
-            String schema = file.getParent().getParent().getFileName().toString();
+            String schema = ContractFiles.schemaOf(file);
             for (SchemaRegistry registry : registries()) {
                 var checked = new MessageValidator(registry, "test").check(raw(file), schema, RECORDS.get(schema), Json.MIN_TS);
                 assertTrue(checked.valid(), () -> name(file) + " rejected: " + checked.deadLetter().reason());
@@ -64,7 +63,7 @@ class ContractExamplesTest {
     @TestFactory
     Stream<DynamicTest> everyInvalidExampleIsRejectedWithAReason() throws IOException {
         return examples("invalid").stream().map(file -> DynamicTest.dynamicTest(name(file), () -> {
-            String schema = file.getParent().getParent().getFileName().toString();
+            String schema = ContractFiles.schemaOf(file);
             for (SchemaRegistry registry : registries()) {
                 var checked = new MessageValidator(registry, "test").check(raw(file), schema, RECORDS.get(schema), Json.MIN_TS);
                 assertFalse(checked.valid(), name(file) + " accepted");
@@ -80,9 +79,8 @@ class ContractExamplesTest {
     @Test
     void everySchemaHasValidAndInvalidExamples() throws IOException {
         for (String schema : RECORDS.keySet()) {
-            Path dir = ContractFiles.examplesDir().resolve(schema);
-            assertFalse(list(dir.resolve("valid")).isEmpty(), schema + " has no valid example");
-            assertFalse(list(dir.resolve("invalid")).isEmpty(), schema + " has no invalid example");
+            assertFalse(ContractFiles.examples(schema, "valid").isEmpty(), schema + " has no valid example");
+            assertFalse(ContractFiles.examples(schema, "invalid").isEmpty(), schema + " has no invalid example");
         }
     }
 
@@ -95,23 +93,9 @@ class ContractExamplesTest {
     }
 
     private static List<Path> examples(String kind) throws IOException {
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> dirs = Files.list(ContractFiles.examplesDir())) {
-            for (Path dir : dirs.sorted().toList()) {
-                out.addAll(list(dir.resolve(kind)));
-            }
-        }
+        List<Path> out = ContractFiles.examples(kind);
         assertFalse(out.isEmpty(), "no " + kind + " examples found");
         return out;
-    }
-
-    private static List<Path> list(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
-        }
     }
 
     private static String name(Path file) {
