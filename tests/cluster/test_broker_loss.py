@@ -23,7 +23,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from conftest import (JOB_ARGS, Recorder, kafka, lifecycle, record,  # noqa: E402
+from conftest import (Recorder, kafka, lifecycle, record,  # noqa: E402
                       runs_lost_or_doubled, topic, wait_event)
 from conftest import Testbed as Namespaces  # noqa: E402  (a Test* name would be collected)
 from confluent_kafka import KafkaException, TopicPartition  # noqa: E402
@@ -37,6 +37,15 @@ TASKMANAGERS = int(os.environ.get("LONGHAUL_FLINK_TASKMANAGERS", "1"))
 PARALLELISM = TASKMANAGERS * int(os.environ.get("LONGHAUL_FLINK_TASK_SLOTS", "2"))
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
 EVENT_WAIT_S = 240
+FAILOVER_MAX_S = 20  # KRaft fences a broker silent for broker.session.timeout.ms (9 s)
+# A sample the hung broker held reaches the job late by up to the failover, the agent's client
+# wait before its spool sends it again (10 s: the contract's clock-skew tolerance ÷ 3,
+# collectors/publish/sent.go) and a run's length (7 s on the testbed) after the run's ts. The
+# testbed profile's 20 s of out-of-orderness is shorter: the other brokers' partitions carried
+# the watermark past such samples and the 1m windows dropped them (CI, 2026-11-25: 3 runs of the
+# hung partition's link in no statistic). Production's default (2 min) covers a failover; so
+# must the story's.
+JOB_ARGS_CLUSTER = lifecycle.testbed_profile({"--out-of-orderness": "60s", "--parallelism": PARALLELISM})
 AGENT_TOPICS = CONTRACT.raw_topics()  # what the agents write (a dead letter, none here, is checked by count)
 
 
@@ -162,7 +171,7 @@ def story():
     # hung broker is then asked of another one
     admin = AdminClient({**kafka.connection(), "socket.timeout.ms": 5000})
     s.tb("up")
-    jid = lifecycle.submit(s.job, JOB_ARGS + ["--parallelism", str(PARALLELISM)])
+    jid = lifecycle.submit(s.job, JOB_ARGS_CLUSTER)
     s.parallelism, s.taskmanagers = lifecycle.parallelism(jid), lifecycle.taskmanagers(jid)
     ev = Recorder([topic("events")], s.tb.site, committed=True)
     s1 = s.tb.src("s1")
@@ -185,7 +194,7 @@ def story():
         t_freeze = time.time()
         os.kill(pid, signal.SIGSTOP)
         while leader(admin, tput, s.partition) in (s.killed, -1):
-            assert time.time() - t_freeze < 60, "no new leader within 60 s of the broker's hang"
+            assert time.time() - t_freeze < 3 * FAILOVER_MAX_S, f"no new leader within {3 * FAILOVER_MAX_S} s of the broker's hang"
             time.sleep(0.5)
         s.failover_s = time.time() - t_freeze
         record("cluster_failover_s", s.failover_s)
@@ -241,8 +250,7 @@ def test_the_job_ran_across_every_taskmanager(story):
 
 
 def test_leadership_moved_off_the_hung_broker_and_the_killed_one_rejoined(story):
-    # KRaft fences a broker that stops heartbeating after broker.session.timeout.ms (9 s)
-    assert story.failover_s <= 20, f"the partition had no new leader for {story.failover_s:.1f} s"
+    assert story.failover_s <= FAILOVER_MAX_S, f"the partition had no new leader for {story.failover_s:.1f} s"
     assert story.respawned, "the broker was not respawned after its kill"
 
 

@@ -137,9 +137,9 @@ def wait_event(rec, kind, src, dst, after, timeout_s):
 def runs_delivered(raw):
     """Distinct runs the agents delivered per (src, dst, protocol, ts): what the statistics
     count as runs (throughput summaries, pings, traceroutes; a run that never started counts
-    nothing)."""
-    seen, runs = set(), collections.Counter()
-    for _, m in raw:
+    nothing), with the longest delay from a run's ts to its time in `raw` (seconds)."""
+    seen, runs, delay = set(), collections.Counter(), {}
+    for appended, m in raw:
         err = m.get("error") or {}
         if err.get("class") == "not_started":
             continue
@@ -157,14 +157,18 @@ def runs_delivered(raw):
         if key in seen:
             continue  # an agent's replay after its kill: Kafka holds it twice, it is one run
         seen.add(key)
-        runs[(m["src"], m["dst"], proto, m["ts"])] += 1
-    return runs
+        run = (m["src"], m["dst"], proto, m["ts"])
+        runs[run] += 1
+        delay[run] = max(delay.get(run, 0.0), appended - m["ts"] / 1000)
+    return runs, delay
 
 
 def runs_lost_or_doubled(raw, site):
-    """Compares the runs the agents of `site` delivered (raw: a Recorder's snapshot of the raw
-    topics) with the 1-minute statistics in InfluxDB, over the windows the job closed: returns
-    (runs checked, {window: runs lost}, {window: (stored, delivered)} where more were stored)."""
+    """Compares the runs the agents of `site` delivered (raw: (time s, message) of the raw topics,
+    the broker's append time or a Recorder's receipt) with the 1-minute statistics in InfluxDB,
+    over the windows the job closed: returns (runs checked, {window: "runs lost, and how late the window's runs reached Kafka"},
+    {window: (stored, delivered)} where more were stored). A run that reached Kafka more than the
+    job's out-of-orderness after its ts may have come behind the watermark: the delay says so."""
     rows = influx_query(f"SELECT \"runs\" FROM \"raw\".\"link_stats\" WHERE \"src\" =~ /^{site}-/ "
                         f"AND \"window\" = '1m' GROUP BY \"src\", \"dst\", \"protocol\"")
     # a window is keyed by its end (a point's time); a link's windows end at its own second of
@@ -172,15 +176,19 @@ def runs_lost_or_doubled(raw, site):
     stored = {(r["src"], r["dst"], r["protocol"], r["time"]): r["runs"] for r in rows}
     assert stored, "no statistics stored"
     stagger = {k[:3]: k[3] % 60000 for k in stored}
-    delivered = collections.Counter()
-    for (src, dst, proto, ts), n in runs_delivered(raw).items():
+    delivered, late = collections.Counter(), {}
+    runs, delay = runs_delivered(raw)
+    for (src, dst, proto, ts), n in runs.items():
         off = stagger.get((src, dst, proto), 0)
-        delivered[(src, dst, proto, (ts - off) // 60000 * 60000 + 60000 + off)] += n
+        window = (src, dst, proto, (ts - off) // 60000 * 60000 + 60000 + off)
+        delivered[window] += n
+        late[window] = max(late.get(window, 0.0), delay[(src, dst, proto, ts)])
     # windows closed before the agents stopped (the job's watermark passed them): all of them
     closed_until = max(m for (_, _, _, m) in stored)
     want = {k: n for k, n in delivered.items() if k[3] < closed_until}
     got = {k: n for k, n in stored.items() if k[3] < closed_until}
-    missing = {k: n for k, n in want.items() if got.get(k, 0) < n}
+    missing = {k: f"{n - got.get(k, 0)} of {n} runs; reached Kafka up to {late[k]:.1f} s after their ts"
+               for k, n in want.items() if got.get(k, 0) < n}
     doubled = {k: (got[k], want.get(k, 0)) for k in got if got[k] > want.get(k, 0)}
     return sum(want.values()), missing, doubled
 

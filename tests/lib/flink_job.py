@@ -77,11 +77,17 @@ def states(name):
     return [line.split()[1] for line in out.splitlines()[1:] if line.split()[-1] == job_name(name)]
 
 
-def testbed_profile():
-    """The job arguments of a testbed story (tests/testbed/job-profile.args), shared with make demo."""
+def testbed_profile(overrides=None):
+    """The job arguments of a testbed story (tests/testbed/job-profile.args), shared with make demo;
+    `overrides` ({"--flag": value}) replaces the value of a flag the profile sets, or adds it."""
     args = []
     for line in TESTBED_PROFILE.read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
             args.append(line)
+    for flag, value in (overrides or {}).items():
+        if flag in args:
+            args[args.index(flag) + 1] = str(value)
+        else:
+            args += [flag, str(value)]
     return args
