@@ -119,6 +119,7 @@ func (c *Client) DeleteJar(ctx context.Context, jarID string) error {
 type Detail struct {
 	State    string `json:"state"`
 	Vertices []struct {
+		ID     string `json:"id"`
 		Name   string `json:"name"`
 		Status string `json:"status"`
 	} `json:"vertices"`

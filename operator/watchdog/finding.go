@@ -5,13 +5,14 @@ import "time"
 // The components the watchdog judges: evidence.component of its events. A consumer group's lag
 // is ComponentLag + "/" + the group.
 const (
-	ComponentJob         = "flink_job"         // the job of the watched name exists, RUNNING with every task running
-	ComponentRestarts    = "flink_restarts"    // the job is not restarting in a loop
-	ComponentCheckpoints = "flink_checkpoints" // the job's checkpoints complete
-	ComponentLag         = "consumer_lag"      // a consumer group keeps up with its topics
-	ComponentInflux      = "influxdb_writes"   // InfluxDB answers and holds the statistics it was sent
-	ComponentAgent       = "agent"             // an agent (subject: its host) publishes on schedule
-	ComponentClock       = "clock_skew"        // an agent's clock is within the contract's tolerance
+	ComponentJob         = "flink_job"          // the job of the watched name exists, RUNNING with every task running
+	ComponentRestarts    = "flink_restarts"     // the job is not restarting in a loop
+	ComponentCheckpoints = "flink_checkpoints"  // the job's checkpoints complete
+	ComponentLate        = "flink_late_records" // the job's windows drop no record as late
+	ComponentLag         = "consumer_lag"       // a consumer group keeps up with its topics
+	ComponentInflux      = "influxdb_writes"    // InfluxDB answers and holds the statistics it was sent
+	ComponentAgent       = "agent"              // an agent (subject: its host) publishes on schedule
+	ComponentClock       = "clock_skew"         // an agent's clock is within the contract's tolerance
 )
 
 // AnySubject is the subject of a finding about the pipeline as a whole (the event's src "*").

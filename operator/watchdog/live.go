@@ -34,6 +34,9 @@ type Live struct {
 	Silence SilenceCheck  // for the agents' limits in the status
 	Delay   time.Duration // how long a statistic may take from the stats topic into InfluxDB
 	Timeout time.Duration // per source
+
+	lateJob   string            // the job lateWhere is of
+	lateWhere flink.LateMetrics // where that job counts late records
 }
 
 // Observe gathers one cycle's observations; a source that fails is recorded in them, as the
@@ -76,7 +79,29 @@ func (l *Live) flinkObs(ctx context.Context) FlinkObs {
 	} else {
 		obs.Checkpoints = &cp
 	}
+	obs.Late, obs.LateKnown, obs.LateErr = l.late(ctx, obs.Job.ID)
 	return obs
+}
+
+// late reads the job's late records where its windows count them, found once per job (again
+// while none has reported: a job's metrics appear once its tasks run).
+func (l *Live) late(ctx context.Context, job string) (int64, bool, error) {
+	if l.lateJob != job || len(l.lateWhere) == 0 {
+		where, err := l.Flink.FindLateMetrics(ctx, job)
+		if err != nil {
+			return 0, false, err
+		}
+		l.lateJob, l.lateWhere = job, where
+	}
+	if len(l.lateWhere) == 0 {
+		return 0, false, nil
+	}
+	n, err := l.Flink.LateDropped(ctx, job, l.lateWhere)
+	if err != nil {
+		l.lateWhere = nil // a vertex gone (the job replaced): look again next cycle
+		return 0, false, err
+	}
+	return n, true, nil
 }
 
 // lags reads every watched group's lag: end offsets minus committed offsets, over the partitions

@@ -29,6 +29,12 @@ type FlinkObs struct {
 
 	Checkpoints    *flink.Checkpoints // of Job (nil: not read)
 	CheckpointsErr error
+
+	// Late is the sum of Job's numLateRecordsDropped (its windows' records that came behind the
+	// watermark) since its tasks started; LateKnown is false until its tasks report the metric.
+	Late      int64
+	LateKnown bool
+	LateErr   error
 }
 
 // GroupLag is one consumer group's lag: end offsets minus committed offsets over its partitions.

@@ -8,6 +8,7 @@ type Thresholds struct {
 	RestartLimit        int64         // restarts within RestartWindow that make a loop
 	RestartWindow       time.Duration //
 	CheckpointIntervals float64       // checkpoint intervals without a completion that are too many
+	LateWindow          time.Duration // a record dropped as late keeps the warning this long
 	LagMin              int64         // lag (records) a group may keep without being judged
 	LagCycles           int           // looks over which a lag above LagMin must not shrink
 	InfluxDelay         time.Duration // how long a statistic may take from the stats topic to InfluxDB
@@ -27,6 +28,7 @@ func DefaultThresholds() Thresholds {
 	return Thresholds{
 		RestartLimit: 3, RestartWindow: 10 * time.Minute,
 		CheckpointIntervals: 10,
+		LateWindow:          10 * time.Minute,
 		LagMin:              100, LagCycles: 8,
 		InfluxDelay:   3 * time.Minute,
 		SilenceFactor: 3, SilenceFloor: 2 * time.Minute, SilencePatience: 15 * time.Minute,
@@ -45,6 +47,7 @@ func (t Thresholds) Checks() []Check {
 		JobCheck{},
 		&RestartCheck{Window: t.RestartWindow, Limit: t.RestartLimit},
 		&CheckpointCheck{Intervals: t.CheckpointIntervals},
+		&LateCheck{Window: t.LateWindow},
 		&LagCheck{Min: t.LagMin, Cycles: t.LagCycles},
 		InfluxCheck{Delay: t.InfluxDelay},
 		t.Silence(),

@@ -59,6 +59,7 @@ func runWatchdog(env *cli.Env, args []string) int {
 	fs.Int64Var(&th.RestartLimit, "restart-limit", th.RestartLimit, "restarts within --restart-window that make a loop")
 	fs.DurationVar(&th.RestartWindow, "restart-window", th.RestartWindow, "window of --restart-limit")
 	fs.Float64Var(&th.CheckpointIntervals, "checkpoint-intervals", th.CheckpointIntervals, "checkpoint intervals without a completed checkpoint that are too many")
+	fs.DurationVar(&th.LateWindow, "late-window", th.LateWindow, "how long a record dropped as late (behind the watermark) keeps the warning")
 	fs.Int64Var(&th.LagMin, "lag-min", th.LagMin, "a group's lag (records) is judged only above this")
 	fs.IntVar(&th.LagCycles, "lag-cycles", th.LagCycles, "looks over which a lag above --lag-min must not shrink to be growing")
 	fs.DurationVar(&th.InfluxDelay, "influx-delay", th.InfluxDelay, "how long a statistic may take from the stats topic into InfluxDB")
