@@ -1,14 +1,10 @@
 package org.longhaul.flink.replay;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.apache.flink.configuration.BlobServerOptions;
 import org.apache.flink.configuration.ClusterOptions;
 import org.apache.flink.configuration.Configuration;
@@ -57,7 +53,7 @@ public final class ReplayRunner {
             Channels.close(eventsCh);
             Channels.close(statsCh);
             Channels.close(deadCh);
-            deleteTree(tmp);
+            LocalFiles.deleteTree(tmp);
         }
     }
 
@@ -72,13 +68,5 @@ public final class ReplayRunner {
         conf.set(WebOptions.TMP_DIR, tmp.toString());
         conf.set(WebOptions.UPLOAD_DIR, tmp.resolve("web-upload").toString());
         return conf;
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,13 +1,9 @@
 package org.longhaul.flink.state;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ClusterOptions;
@@ -23,6 +19,7 @@ import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.longhaul.flink.replay.LocalFiles;
 
 /**
  * An embedded Flink cluster (one TaskManager, one slot per task chain) with a given state backend,
@@ -91,11 +88,7 @@ public final class LocalCluster implements AutoCloseable {
         try {
             mini.close();
         } finally {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            LocalFiles.deleteTree(dir);
         }
     }
 }
