@@ -25,12 +25,26 @@ var healthAnswers = map[string]string{
 }
 
 func healthServer(t *testing.T) *Client {
+	return cannedServer(t, healthAnswers, func(path, get string) (string, bool) {
+		return healthAnswers[path], path == "/jobs/2b3f/metrics" && get == "numRestarts"
+	})
+}
+
+// cannedServer is a JobManager answering each path with its canned body; a metrics request
+// (?get=...) is answered by metric, and refused (400) where it says no, so a wrong metric name
+// fails the test instead of reading a canned answer.
+func cannedServer(t *testing.T, answers map[string]string, metric func(path, get string) (string, bool)) *Client {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/jobs/2b3f/metrics" && r.URL.Query().Get("get") != "numRestarts" {
-			http.Error(w, "wrong metric", 400)
+		if get := r.URL.Query().Get("get"); get != "" {
+			body, ok := metric(r.URL.Path, get)
+			if !ok {
+				http.Error(w, "wrong metric "+get, 400)
+				return
+			}
+			io.WriteString(w, body)
 			return
 		}
-		body, ok := healthAnswers[r.URL.Path]
+		body, ok := answers[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
 			return

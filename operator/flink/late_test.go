@@ -2,9 +2,6 @@ package flink
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -21,24 +18,10 @@ var lateAnswers = map[string]string{
 }
 
 func lateServer(t *testing.T, dropped string) *Client {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if get := r.URL.Query().Get("get"); get != "" {
-			if r.URL.Path != "/jobs/26ec/vertices/24a3/subtasks/metrics" || get != "stats__1m_windows.numLateRecordsDropped" {
-				http.Error(w, "wrong metric "+get, 400)
-				return
-			}
-			io.WriteString(w, `[{"id":"stats__1m_windows.numLateRecordsDropped","min":0.0,"max":`+dropped+`,"avg":1.0,"sum":`+dropped+`,"skew":0.0}]`)
-			return
-		}
-		body, ok := lateAnswers[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return &Client{URL: srv.URL}
+	return cannedServer(t, lateAnswers, func(path, get string) (string, bool) {
+		return `[{"id":"stats__1m_windows.numLateRecordsDropped","min":0.0,"max":` + dropped + `,"avg":1.0,"sum":` + dropped + `,"skew":0.0}]`,
+			path == "/jobs/26ec/vertices/24a3/subtasks/metrics" && get == "stats__1m_windows.numLateRecordsDropped"
+	})
 }
 
 func TestLateMetricsAreFoundWhereverAWindowCountsThem(t *testing.T) {
