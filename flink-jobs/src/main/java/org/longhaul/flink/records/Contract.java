@@ -1,6 +1,7 @@
 package org.longhaul.flink.records;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Names from the committed contract: ingest/schemas, and the topics of ingest/topics.yaml by their
@@ -27,6 +28,10 @@ public final class Contract {
 
     /** Every version of every schema, oldest first within each: what the registry compiles. */
     public static final List<String> ALL_VERSIONS = SCHEMAS.stream().flatMap(s -> accepted(s).stream()).toList();
+
+    /** {@link #accepted} of each newest schema, oldest first: index {@code version - 1}. */
+    private static final Map<String, List<String>> ACCEPTED =
+            SCHEMAS.stream().collect(java.util.stream.Collectors.toUnmodifiableMap(s -> s, Contract::accepted));
 
     public static final String TOPIC_THROUGHPUT = ContractNames.TOPIC_RAW_THROUGHPUT;
     public static final String TOPIC_PATH = ContractNames.TOPIC_RAW_PATH;
@@ -56,9 +61,11 @@ public final class Contract {
      * version constant then names the mismatch).
      */
     public static String schemaOf(String schema, int version) {
-        String family = schema.substring(0, schema.lastIndexOf(".v"));
-        String named = versioned(family, version);
-        return accepted(schema).contains(named) ? named : schema;
+        List<String> takes = ACCEPTED.get(schema); // every message asks: no lists or names built for it
+        if (takes == null) {
+            takes = accepted(schema);
+        }
+        return version >= 1 && version <= takes.size() ? takes.get(version - 1) : schema;
     }
 
     /** The raw topic a message of this schema is published to, or null for a non-raw schema. */

@@ -86,6 +86,12 @@ class ContractNamesTest {
         assertEquals(List.of("throughput_sample.v1", "throughput_sample.v2"), Contract.accepted(Contract.THROUGHPUT));
         assertEquals("throughput_sample.v1", Contract.schemaOf(Contract.THROUGHPUT, 1));
         assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, 3), "an unknown version is judged by the topic's");
+        assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, 2));
+        assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, 0), "a message naming no version");
+        assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, -1));
+        // a topic schema that is not the newest is still answered, by its own versions
+        assertEquals("throughput_sample.v1", Contract.schemaOf("throughput_sample.v1", 1));
+        assertEquals("throughput_sample.v1", Contract.schemaOf("throughput_sample.v1", 2));
     }
 
     @Test
