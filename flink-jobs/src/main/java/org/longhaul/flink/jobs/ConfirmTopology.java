@@ -2,7 +2,6 @@ package org.longhaul.flink.jobs;
 
 import java.time.Duration;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.util.OutputTag;
@@ -23,6 +22,7 @@ import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.state.LinkKeyType;
 
 /**
  * Wiring of the confirmation probes: suspicions (the collapse detector's low and recovering runs,
@@ -47,10 +47,10 @@ public final class ConfirmTopology {
                 .flatMap(new MapNonNull<Event, Suspicion>(Suspicions::ofEvent)).returns(suspicion)
                 .name("confirm: suspicions of events").uid("confirm-suspicions-events");
         DataStream<Suspicion> rtt = raw.rtt()
-                .keyBy(RttSample::link, Types.STRING)
+                .keyBy(RttSample::link, LinkKeyType.INSTANCE)
                 .process(new RttShiftDetector(c, ttl)).name("confirm: rtt shift").uid("confirm-rtt-shift");
         DataStream<Suspicion> tuning = raw.host()
-                .keyBy(HostSnapshot::link, Types.STRING)
+                .keyBy(HostSnapshot::link, LinkKeyType.INSTANCE)
                 .process(new TuningChangeDetector(ttl)).name("confirm: tuning change").uid("confirm-tuning-change");
         DataStream<RunSeen> runs = raw.throughput()
                 .filter(ThroughputSample::summary).name("confirm: run summaries").uid("confirm-summaries")
@@ -67,20 +67,20 @@ public final class ConfirmTopology {
                 .union(runsWithHistory.map(PlannerInput::of).returns(plannerInput).name("confirm: runs to plan").uid("confirm-runs-plan"),
                         events.flatMap(new MapNonNull<Event, PlannerInput>(PlannerInput::ofEvent)).returns(plannerInput)
                                 .name("confirm: collapse episodes").uid("confirm-episodes"))
-                .keyBy(PlannerInput::link, Types.STRING)
+                .keyBy(PlannerInput::link, LinkKeyType.INSTANCE)
                 .process(new ConfirmationPlanner(c, ttl)).name("confirm: plan per link").uid("confirm-plan");
         Duration hour = Duration.ofHours(1);
         SingleOutputStreamOperator<ProbeRequest> host = planned
-                .keyBy(ProbeRequest::src, Types.STRING)
+                .keyBy(ProbeRequest::src, LinkKeyType.INSTANCE)
                 .process(new RequestBudget("host", c.hostPerHour(), hour, BUDGET)).name("confirm: host budget").uid("confirm-budget-host");
         SingleOutputStreamOperator<ProbeRequest> mesh = host
-                .keyBy(r -> RequestBudget.MESH, Types.STRING)
+                .keyBy(r -> RequestBudget.MESH, LinkKeyType.INSTANCE)
                 .process(new RequestBudget("mesh", c.meshPerHour(), hour, BUDGET)).name("confirm: mesh budget").uid("confirm-budget-mesh");
 
         TypeInformation<TrackerInput> trackerInput = TypeInformation.of(TrackerInput.class);
         DataStream<Event> unanswered = mesh.map(TrackerInput::of).returns(trackerInput).name("confirm: requests sent").uid("confirm-sent")
                 .union(runs.map(TrackerInput::of).returns(trackerInput).name("confirm: runs to track").uid("confirm-runs-track"))
-                .keyBy(TrackerInput::link, Types.STRING)
+                .keyBy(TrackerInput::link, LinkKeyType.INSTANCE)
                 .process(new RequestTracker()).name("confirm: track requests").uid("confirm-track");
         DataStream<Event> unserved = planned.getSideOutput(ConfirmationPlanner.UNSERVED)
                 .union(host.getSideOutput(BUDGET), mesh.getSideOutput(BUDGET), unanswered);

@@ -2,9 +2,9 @@ package org.longhaul.flink.jobs;
 
 import java.time.Duration;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.longhaul.flink.functions.MapNonNull;
 import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.detect.DiagnosisDetector;
 import org.longhaul.flink.functions.detect.DiagnosisInput;
@@ -18,11 +18,11 @@ import org.longhaul.flink.functions.detect.RunInterval;
 import org.longhaul.flink.functions.detect.SiteReachabilityDetector;
 import org.longhaul.flink.functions.detect.StallDetector;
 import org.longhaul.flink.functions.detect.ThroughputCollapseDetector;
-import org.longhaul.flink.functions.MapNonNull;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.state.LinkKeyType;
 
 /** Wiring of the detectors: each a keyed function on the validated streams; their events unioned. */
 public final class DetectorTopology {
@@ -41,18 +41,18 @@ public final class DetectorTopology {
         // it in partition order with the live ones: one stream, not a union
         SingleOutputStreamOperator<Event> collapse = raw.throughputWithHistory()
                 .filter(ThroughputSample::summary).name("select: run summaries with history").uid("select-summaries-with-history")
-                .keyBy(t -> Links.key(t.src(), t.dst(), t.series()), Types.STRING)
+                .keyBy(t -> Links.key(t.src(), t.dst(), t.series()), LinkKeyType.INSTANCE)
                 .process(new ThroughputCollapseDetector(d.collapse(), ttl)).name("detect: throughput collapse").uid("detect-collapse");
         DataStream<Event> stall = raw.throughput()
                 .flatMap(new MapNonNull<ThroughputSample, RunInterval>(RunInterval::of)).returns(RunInterval.class)
                 .name("select: intervals").uid("select-intervals")
-                .keyBy(RunInterval::key, Types.STRING)
+                .keyBy(RunInterval::key, LinkKeyType.INSTANCE)
                 .process(new StallDetector(d.stall())).name("detect: stall").uid("detect-stall");
         DataStream<Event> unreachable = summaries
-                .keyBy(ThroughputSample::link, Types.STRING)
+                .keyBy(ThroughputSample::link, LinkKeyType.INSTANCE)
                 .process(new ReachabilityDetector(d.reach(), ttl)).name("detect: unreachable").uid("detect-unreachable");
         DataStream<Event> site = summaries
-                .keyBy(ThroughputSample::dst, Types.STRING)
+                .keyBy(ThroughputSample::dst, LinkKeyType.INSTANCE)
                 .process(new SiteReachabilityDetector(d.reach(), ttl)).name("detect: site unreachable").uid("detect-site");
         TypeInformation<QualitySample> qualityType = TypeInformation.of(QualitySample.class);
         DataStream<Event> quality = summaries
@@ -60,16 +60,16 @@ public final class DetectorTopology {
                 .name("quality: udp runs").uid("quality-udp")
                 .union(raw.rtt().flatMap(new MapNonNull<RttSample, QualitySample>(QualitySample::of)).returns(qualityType)
                         .name("quality: pings").uid("quality-ping"))
-                .keyBy(QualitySample::key, Types.STRING)
+                .keyBy(QualitySample::key, LinkKeyType.INSTANCE)
                 .process(new QualityDetector(d.quality(), ttl)).name("detect: loss and jitter").uid("detect-quality");
         DataStream<Event> route = raw.path()
-                .keyBy(p -> Links.key(p.src(), p.dst()), Types.STRING)
+                .keyBy(p -> Links.key(p.src(), p.dst()), LinkKeyType.INSTANCE)
                 .process(new RouteChangeDetector(d.route(), ttl)).name("detect: route change").uid("detect-route");
         DataStream<Event> diagnosis = diagnosisInputs(raw, summaries)
-                .keyBy(DiagnosisInput::link, Types.STRING)
+                .keyBy(DiagnosisInput::link, LinkKeyType.INSTANCE)
                 .process(new DiagnosisDetector(d.diagnosis(), ttl)).name("detect: diagnosis").uid("detect-diagnosis");
         DataStream<Event> noData = heartbeats(raw, summaries)
-                .keyBy(Heartbeat::key, Types.STRING)
+                .keyBy(Heartbeat::key, LinkKeyType.INSTANCE)
                 .process(new NoDataDetector(d.noData(), ttl, cfg.outOfOrderness())).name("detect: no data").uid("detect-no-data");
         return new Detected(collapse.union(stall, unreachable, site, quality, route, diagnosis, noData),
                 collapse.getSideOutput(ThroughputCollapseDetector.SUSPECT));

@@ -1,18 +1,18 @@
 package org.longhaul.flink.jobs;
 
 import java.time.Duration;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.longhaul.flink.functions.stats.AddWindowBounds;
 import org.longhaul.flink.functions.stats.LinkStatsAggregate;
 import org.longhaul.flink.functions.stats.Observation;
 import org.longhaul.flink.functions.stats.ObserveFunction;
 import org.longhaul.flink.functions.stats.RollupAggregate;
-import org.longhaul.flink.functions.stats.StaggeredTumblingWindows;
 import org.longhaul.flink.functions.stats.Stagger;
+import org.longhaul.flink.functions.stats.StaggeredTumblingWindows;
 import org.longhaul.flink.functions.stats.ToLinkStats;
 import org.longhaul.flink.functions.stats.WindowedStats;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.state.LinkKeyType;
 
 /**
  * Wiring of the link statistics: observations of throughput, ping and traceroute samples keyed
@@ -30,7 +30,7 @@ public final class StatsTopology {
                 .union(raw.rtt().flatMap(ObserveFunction.rtt()).name("observe: rtt").uid("observe-rtt"),
                         raw.path().flatMap(ObserveFunction.path()).name("observe: path").uid("observe-path"));
         DataStream<WindowedStats> minute = observations
-                .keyBy(Observation::key, Types.STRING)
+                .keyBy(Observation::key, LinkKeyType.INSTANCE)
                 .window(new StaggeredTumblingWindows<>(Duration.ofMinutes(1), stagger, Observation::key))
                 .aggregate(new LinkStatsAggregate(), new AddWindowBounds("1m"))
                 .name("stats: 1m windows").uid("stats-1m");
@@ -42,7 +42,7 @@ public final class StatsTopology {
 
     private static DataStream<WindowedStats> rollup(DataStream<WindowedStats> finer, Duration size, String label, Stagger stagger) {
         return finer
-                .keyBy(WindowedStats::key, Types.STRING)
+                .keyBy(WindowedStats::key, LinkKeyType.INSTANCE)
                 .window(new StaggeredTumblingWindows<>(size, stagger, WindowedStats::key))
                 .aggregate(new RollupAggregate(), new AddWindowBounds(label))
                 .name("stats: " + label + " windows").uid("stats-" + label);

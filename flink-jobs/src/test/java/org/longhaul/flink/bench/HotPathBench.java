@@ -1,24 +1,38 @@
 package org.longhaul.flink.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
+import org.apache.flink.runtime.state.SnappyStreamCompressionDecorator;
+import org.longhaul.flink.functions.DropReplayed;
+import org.longhaul.flink.functions.LinkedFingerprints;
+import org.longhaul.flink.functions.RecentFingerprints;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.state.LinkKeyType;
 import org.longhaul.flink.validate.MessageValidator;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * CPU per raw message of the job's hot path, one stage at a time, on one thread (no Flink, no
- * Kafka): peek of ts, whole parse, schema validation, binding. Prints ns per message and messages
- * per second per core. Input: JSON Lines from {@code longhaul-bench-gen -print}.
+ * Kafka): peek of ts, whole parse, schema validation, binding; then the replay filter's memory and
+ * the cost of writing each message's link key into a compressed heap snapshot, each against the
+ * structure it replaced. Prints ns per message and messages per second per core. Input: JSON Lines
+ * from {@code longhaul-bench-gen -print}.
  *
  * <pre>bash bench/hotpath.sh [ROUNDS]</pre>
  */
@@ -33,8 +47,10 @@ public final class HotPathBench {
         var tree = Json.mapper().reader();
         var registry = SchemaRegistry.bundled();
         Map<byte[], JsonNode> trees = new IdentityHashMap<>();
+        Map<byte[], String> keys = new IdentityHashMap<>();
         for (byte[] line : lines) {
             trees.put(line, tree.readTree(line));
+            keys.put(line, keyOf(Json.convert(trees.get(line), typeOf(line))));
         }
         for (int warm = 0; warm < 2; warm++) {
             boolean print = warm == 1;
@@ -52,6 +68,24 @@ public final class HotPathBench {
             run(print, "parse + bind (tree → record)", lines, rounds, b -> Json.convert(tree.readTree(b), typeOf(b)));
             run(print, "whole check (RawMessage → record)", lines, rounds,
                     b -> validator.check(RawMessage.of("t", 0, 0L, b), schemaOf(b), typeOf(b), 0L));
+            // the replay filter: every message's fingerprint remembered, the oldest of 20k evicted
+            // (a counter keeps each pass's fingerprints new, as a live stream's are)
+            long[] next = {0};
+            RecentFingerprints recent = new RecentFingerprints(DropReplayed.DEFAULT_CAPACITY);
+            LinkedFingerprints linked = new LinkedFingerprints(DropReplayed.DEFAULT_CAPACITY);
+            run(print, "fingerprint of the payload (FNV-1a)", lines, rounds, RecentFingerprints::of);
+            run(print, "replay filter (LinkedHashSet<Long>, before)", lines, rounds,
+                    b -> linked.add(RecentFingerprints.of(b) + next[0]++));
+            run(print, "replay filter (RecentFingerprints)", lines, rounds,
+                    b -> recent.add(RecentFingerprints.of(b) + next[0]++));
+            // each message's link key written as the heap backend writes state and timer keys
+            // into a checkpoint: a DataOutputStream over Flink's Snappy stream
+            DataOutputViewStreamWrapper snapshot = new DataOutputViewStreamWrapper(
+                    SnappyStreamCompressionDecorator.INSTANCE.decorateWithCompression(OutputStream.nullOutputStream()));
+            TypeSerializer<String> linkKeys = LinkKeyType.INSTANCE.createSerializer(new SerializerConfigImpl());
+            run(print, "key into a snapshot (Types.STRING, before)", lines, rounds,
+                    b -> write(StringSerializer.INSTANCE, keys.get(b), snapshot));
+            run(print, "key into a snapshot (LinkKeyType)", lines, rounds, b -> write(linkKeys, keys.get(b), snapshot));
         }
     }
 
@@ -72,6 +106,15 @@ public final class HotPathBench {
         if (print) {
             System.out.printf("%-44s %8.0f ns/msg %10.0f msg/s/core  (%d)%n", name, ns, 1e9 / ns, sink);
         }
+    }
+
+    private static String keyOf(Object record) {
+        return record instanceof PathSample p ? Links.key(p.src(), p.dst()) : ((ThroughputSample) record).link();
+    }
+
+    private static Object write(TypeSerializer<String> s, String key, DataOutputViewStreamWrapper out) throws IOException {
+        s.serialize(key, out);
+        return key;
     }
 
     private static boolean isPath(byte[] line) {
