@@ -42,10 +42,10 @@ public final class RecentFingerprints {
 
     /** Adds a fingerprint; false when it was already there (a replay). */
     public boolean add(long fingerprint) {
-        if (contains(fingerprint)) {
+        if (!put(fingerprint)) {
             return false;
         }
-        if (size == capacity) {
+        if (size == capacity) { // the table has room for one more than the capacity
             remove(ring[head]);
             ring[head] = fingerprint;
             head = next(head);
@@ -53,7 +53,6 @@ public final class RecentFingerprints {
             ring[(head + size) % capacity] = fingerprint;
             size++;
         }
-        insert(fingerprint);
         return true;
     }
 
@@ -83,28 +82,21 @@ public final class RecentFingerprints {
         return h;
     }
 
-    private boolean contains(long fp) {
+    /** One probe: false when the fingerprint is in the table, else puts it in the empty slot ending its chain. */
+    private boolean put(long fp) {
         if (fp == EMPTY) {
-            return zeroHeld;
-        }
-        for (int i = home(fp); slots[i] != EMPTY; i = (i + 1) & mask) {
-            if (slots[i] == fp) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void insert(long fp) {
-        if (fp == EMPTY) {
+            boolean added = !zeroHeld;
             zeroHeld = true;
-            return;
+            return added;
         }
         int i = home(fp);
-        while (slots[i] != EMPTY) {
-            i = (i + 1) & mask;
+        for (; slots[i] != EMPTY; i = (i + 1) & mask) {
+            if (slots[i] == fp) {
+                return false;
+            }
         }
         slots[i] = fp;
+        return true;
     }
 
     /** Removes a fingerprint that is in the table, then moves back the ones probed past it. */

@@ -2,6 +2,7 @@ package org.longhaul.flink.records;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Names from the committed contract: ingest/schemas, and the topics of ingest/topics.yaml by their
@@ -31,7 +32,7 @@ public final class Contract {
 
     /** {@link #accepted} of each newest schema, oldest first: index {@code version - 1}. */
     private static final Map<String, List<String>> ACCEPTED =
-            SCHEMAS.stream().collect(java.util.stream.Collectors.toUnmodifiableMap(s -> s, Contract::accepted));
+            SCHEMAS.stream().collect(Collectors.toUnmodifiableMap(s -> s, Contract::accepted));
 
     public static final String TOPIC_THROUGHPUT = ContractNames.TOPIC_RAW_THROUGHPUT;
     public static final String TOPIC_PATH = ContractNames.TOPIC_RAW_PATH;
