@@ -46,6 +46,11 @@ class Testbed:
     def src(self, sender):
         return f"{self.site}-{sender}"
 
+    @property
+    def run(self):
+        """Its run folder (testbed.sh's RUN): the agents' configs, password files and logs."""
+        return pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR") or ROOT / ".stack") / "run" / f"testbed-{self.prefix}"
+
 
 @pytest.fixture(scope="session")
 def testbed():

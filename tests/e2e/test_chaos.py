@@ -15,6 +15,7 @@ import uuid
 import pytest
 
 from conftest import CONTRACT, ROOT, Recorder, Testbed, record, runs_lost_or_doubled, topic, wait_event
+import flink_job
 import stack
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
@@ -56,8 +57,13 @@ class Chaos:
         health = ", ".join(f"{s} {'healthy' if stack.healthy(s, self.env) else 'NOT healthy'}"
                            for s in ("kafka", "flink", "job"))
         age = time.time() - newest_checkpoint(self.job)
-        logs = "\n".join(stack.log_tail(s, 15, self.env) for s in ("job", "kafka"))
-        return f"{health}; newest checkpoint {age:.0f} s ago\n{logs}"
+        logs = "\n".join([stack.log_tail("job", 15, self.env),
+                          stack.log_tail("kafka", 15, self.env, besides="Failed authentication"),
+                          stack.log_errors("kafka", 10, self.env)])
+        agents = "\n".join(f"== {p}\n" + "".join(open(p, errors="replace").readlines()[-5:])
+                           for p in sorted(glob.glob(str(self.tb.run / "agent-*.log"))))
+        return (f"{health}; newest checkpoint {age:.0f} s ago\njob: {flink_job.last_failure(self.job)}\n"
+                f"{logs}\n{agents}")
 
     def kill(self, name, healthy_when):
         respawn, back = stack.kill9(name, healthy_when, env=self.env, explain=self.state)

@@ -91,3 +91,23 @@ def testbed_profile(overrides=None):
         else:
             args += [flag, str(value)]
     return args
+
+
+def last_failure(name, lines=12):
+    """Why job `name` last failed, for an error message: the newest entry of Flink's exception
+    history of its newest run — the exception and its "Caused by" chain (or "" for none)."""
+    flink = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+    try:
+        runs = [j for j in requests.get(f"{flink}/jobs/overview", timeout=10).json()["jobs"] if j["name"] == job_name(name)]
+        if not runs:
+            return f"(no run of {job_name(name)} on {flink})"
+        newest = max(runs, key=lambda j: j["start-time"])
+        hist = requests.get(f"{flink}/jobs/{newest['jid']}/exceptions", timeout=10).json().get("exceptionHistory") or {}
+    except (requests.RequestException, ValueError, KeyError) as e:
+        return f"(Flink's REST API did not answer: {e})"
+    entries = hist.get("entries") or []
+    if not entries:
+        return f"{newest['jid']} {newest['state']}: no failure recorded"
+    trace = entries[0].get("stacktrace", "").splitlines()
+    chain = [ln for ln in trace if not ln.startswith("\t")][:lines]
+    return f"{newest['jid']} {newest['state']}, {len(entries)} failure(s), newest:\n" + "\n".join(chain)

@@ -3,6 +3,7 @@ service files): run one of its functions, read a supervised process's PID, kill 
 return. Every process runs under the stack's supervisord (scripts/stack/supervise.sh)."""
 import os
 import pathlib
+import shlex
 import signal
 import subprocess
 import time
@@ -53,9 +54,22 @@ def kill9(name, healthy_when, timeout_s=240, env=None, explain=None):
     raise AssertionError(f"{name}: respawned after {respawn} s, not healthy {timeout_s} s after kill -9{why}")
 
 
-def log_tail(svc, lines=20, env=None):
+def log_tail(svc, lines=20, env=None, besides=None):
     """The last lines of each of the service's logs (logs_<svc> in its service file), for an
-    error message: what a test saw the service say when it did not come back."""
-    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== $f"; tail -n {int(lines)} "$f"; }}; done',
+    error message: what a test saw the service say when it did not come back. Lines containing
+    `besides` (a fixed string: a message repeated by the thousand) are counted, not shown."""
+    show = f'tail -n {int(lines)} "$f"'
+    if besides:
+        q = shlex.quote(besides)
+        show = f'grep -vF -- {q} "$f" | tail -n {int(lines)}; echo "($(grep -cF -- {q} "$f") lines with {q})"'
+    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== $f"; {show}; }}; done',
             env, check=False)
     return r.stdout.strip() or f"(no log of {svc}: {r.stderr.strip()[-200:]})"
+
+
+def log_errors(svc, lines=10, env=None):
+    """The last ERROR and WARN lines of each of the service's logs: what a service that looks
+    up but misbehaves (a broker refusing every credential) said when it started."""
+    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== {svc} errors: $f"; '
+            f'grep -E " (ERROR|WARN|FATAL) " "$f" | tail -n {int(lines)}; }}; done', env, check=False)
+    return r.stdout.strip()
