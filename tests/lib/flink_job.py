@@ -16,6 +16,11 @@ TESTBED_PROFILE = ROOT / "tests" / "testbed" / "job-profile.args"
 PREFIX = "longhaul-"
 
 
+def rest_url():
+    """Flink's REST API, as every client of the stack finds it (LONGHAUL_FLINK)."""
+    return os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+
+
 def job_name(name):
     """The job name of a test's or benchmark's run name."""
     return name if name.startswith(PREFIX) else PREFIX + name
@@ -46,14 +51,14 @@ def stop(name):
 
 def parallelism(job_id):
     """The parallelism of each operator chain of a running job, by Flink's REST API."""
-    flink = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+    flink = rest_url()
     vertices = requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]
     return {v["name"]: v["parallelism"] for v in vertices}
 
 
 def taskmanagers(job_id):
     """The TaskManagers (their ids) running any subtask of a running job, by Flink's REST API."""
-    flink = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+    flink = rest_url()
     tms = set()
     for v in requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]:
         for tm in requests.get(f"{flink}/jobs/{job_id}/vertices/{v['id']}/taskmanagers", timeout=10).json()["taskmanagers"]:
@@ -96,7 +101,7 @@ def testbed_profile(overrides=None):
 def last_failure(name, lines=12):
     """Why job `name` last failed, for an error message: the newest entry of Flink's exception
     history of its newest run — the exception and its "Caused by" chain (or "" for none)."""
-    flink = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+    flink = rest_url()
     try:
         runs = [j for j in requests.get(f"{flink}/jobs/overview", timeout=10).json()["jobs"] if j["name"] == job_name(name)]
         if not runs:
