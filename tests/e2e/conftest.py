@@ -48,8 +48,8 @@ class Testbed:
 
     @property
     def run(self):
-        """Its run folder (testbed.sh's RUN): the agents' configs, password files and logs."""
-        return pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR") or ROOT / ".stack") / "run" / f"testbed-{self.prefix}"
+        """Its run folder (testbed.sh run-dir): the agents' configs, password files and logs."""
+        return pathlib.Path(self("run-dir").strip())
 
 
 @pytest.fixture(scope="session")

@@ -100,7 +100,7 @@ def testbed_profile(overrides=None):
 
 def last_failure(name, lines=12):
     """Why job `name` last failed, for an error message: the newest entry of Flink's exception
-    history of its newest run — the exception and its "Caused by" chain (or "" for none)."""
+    history of its newest run — the exception and its "Caused by" chain — or why there is none."""
     flink = rest_url()
     try:
         runs = [j for j in requests.get(f"{flink}/jobs/overview", timeout=10).json()["jobs"] if j["name"] == job_name(name)]

@@ -54,22 +54,24 @@ def kill9(name, healthy_when, timeout_s=240, env=None, explain=None):
     raise AssertionError(f"{name}: respawned after {respawn} s, not healthy {timeout_s} s after kill -9{why}")
 
 
-def log_tail(svc, lines=20, env=None, besides=None):
-    """The last lines of each of the service's logs (logs_<svc> in its service file), for an
-    error message: what a test saw the service say when it did not come back. Lines containing
-    `besides` (a fixed string: a message repeated by the thousand) are counted, not shown."""
-    show = f'tail -n {int(lines)} "$f"'
-    if besides:
-        q = shlex.quote(besides)
-        show = f'grep -vF -- {q} "$f" | tail -n {int(lines)}; echo "($(grep -cF -- {q} "$f") lines with {q})"'
-    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== $f"; {show}; }}; done',
-            env, check=False)
+def _each_log(svc, show, env, title=""):
+    """Runs shell code `show` on each of the service's logs (logs_<svc> in its service file) that
+    exists, as $f, after a "== <title><file>" header; returns what it printed."""
+    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== {title}$f"; {show}; }}; done', env, check=False)
     return r.stdout.strip() or f"(no log of {svc}: {r.stderr.strip()[-200:]})"
+
+
+def log_tail(svc, lines=20, env=None, besides=None):
+    """The last lines of each of the service's logs, for an error message: what a test saw the
+    service say when it did not come back. Lines containing `besides` (a fixed string: a message
+    repeated by the thousand) are counted, not shown."""
+    if not besides:
+        return _each_log(svc, f'tail -n {int(lines)} "$f"', env)
+    q = shlex.quote(besides)
+    return _each_log(svc, f'grep -vF -- {q} "$f" | tail -n {int(lines)}; echo "($(grep -cF -- {q} "$f") lines with {q})"', env)
 
 
 def log_errors(svc, lines=10, env=None):
     """The last ERROR and WARN lines of each of the service's logs: what a service that looks
     up but misbehaves (a broker refusing every credential) said when it started."""
-    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== {svc} errors: $f"; '
-            f'grep -E " (ERROR|WARN|FATAL) " "$f" | tail -n {int(lines)}; }}; done', env, check=False)
-    return r.stdout.strip()
+    return _each_log(svc, f'grep -E " (ERROR|WARN|FATAL) " "$f" | tail -n {int(lines)}', env, title=f"{svc} errors: ")

@@ -17,6 +17,7 @@
 #        testbed.sh rate LINK RATE | loss LINK PERCENT | collapse LINK [PERCENT] | stall LINK SECONDS
 #        testbed.sh block LINK | unblock LINK | flip b alt|congested|main | heal      (LINK: a b c d)
 #        testbed.sh agents-start | agents-stop | agent-health SENDER | ns NAME (prints the full name)
+#        testbed.sh run-dir (prints its run folder: the agents' configs, password files and logs)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
@@ -355,5 +356,6 @@ case "$cmd" in
   agents-stop) agents_stop; echo "agents stopped" ;;
   agent-health) nsx "$1" curl -fsS "http://127.0.0.1:$AGENT_HEALTH_PORT/health" ;;
   ns) ns "$1" ;;
+  run-dir) echo "$RUN" ;;
   *) sed -n '2,19p' "$0"; exit 2 ;;
 esac
