@@ -1,8 +1,10 @@
 package org.longhaul.flink.jobs;
 
 import java.time.Duration;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.longhaul.flink.functions.stats.AddWindowBounds;
+import org.longhaul.flink.functions.stats.LinkAccumulator;
 import org.longhaul.flink.functions.stats.LinkStatsAggregate;
 import org.longhaul.flink.functions.stats.Observation;
 import org.longhaul.flink.functions.stats.ObserveFunction;
@@ -13,6 +15,7 @@ import org.longhaul.flink.functions.stats.ToLinkStats;
 import org.longhaul.flink.functions.stats.WindowedStats;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.state.LinkKeyType;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * Wiring of the link statistics: observations of throughput, ping and traceroute samples keyed
@@ -22,6 +25,11 @@ import org.longhaul.flink.state.LinkKeyType;
  * all three sizes, so the statistics leave as a stream instead of one burst per minute.
  */
 public final class StatsTopology {
+    /** The windows' state: each accumulator goes into a snapshot in one write. */
+    private static final TypeInformation<LinkAccumulator> ACCUMULATOR = OneWriteType.of(LinkAccumulator.class);
+    private static final TypeInformation<LinkAccumulator> RESULT = TypeInformation.of(LinkAccumulator.class);
+    private static final TypeInformation<WindowedStats> WINDOWED = TypeInformation.of(WindowedStats.class);
+
     private StatsTopology() {}
 
     public static DataStream<LinkStats> wire(RawStreams raw, Stagger stagger) {
@@ -32,7 +40,7 @@ public final class StatsTopology {
         DataStream<WindowedStats> minute = observations
                 .keyBy(Observation::key, LinkKeyType.INSTANCE)
                 .window(new StaggeredTumblingWindows<>(Duration.ofMinutes(1), stagger, Observation::key))
-                .aggregate(new LinkStatsAggregate(), new AddWindowBounds("1m"))
+                .aggregate(new LinkStatsAggregate(), new AddWindowBounds("1m"), ACCUMULATOR, RESULT, WINDOWED)
                 .name("stats: 1m windows").uid("stats-1m");
         DataStream<WindowedStats> hour = rollup(minute, Duration.ofHours(1), "1h", stagger);
         DataStream<WindowedStats> day = rollup(hour, Duration.ofDays(1), "1d", stagger);
@@ -44,7 +52,7 @@ public final class StatsTopology {
         return finer
                 .keyBy(WindowedStats::key, LinkKeyType.INSTANCE)
                 .window(new StaggeredTumblingWindows<>(size, stagger, WindowedStats::key))
-                .aggregate(new RollupAggregate(), new AddWindowBounds(label))
+                .aggregate(new RollupAggregate(), new AddWindowBounds(label), ACCUMULATOR, RESULT, WINDOWED)
                 .name("stats: " + label + " windows").uid("stats-" + label);
     }
 }

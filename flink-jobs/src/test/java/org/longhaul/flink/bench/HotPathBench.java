@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
@@ -17,6 +19,7 @@ import org.apache.flink.runtime.state.SnappyStreamCompressionDecorator;
 import org.longhaul.flink.functions.DropReplayed;
 import org.longhaul.flink.functions.LinkedFingerprints;
 import org.longhaul.flink.functions.RecentFingerprints;
+import org.longhaul.flink.functions.stats.LinkAccumulator;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.Links;
@@ -24,13 +27,15 @@ import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.LinkKeyType;
+import org.longhaul.flink.state.OneWriteType;
 import org.longhaul.flink.validate.MessageValidator;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * CPU per raw message of the job's hot path, one stage at a time, on one thread (no Flink, no
  * Kafka): peek of ts, whole parse, schema validation, binding; then the replay filter's memory and
- * the cost of writing each message's link key into a compressed heap snapshot, each against the
+ * the cost of writing each message's link key and a window accumulator into a compressed heap
+ * snapshot, each against the
  * structure it replaced. Prints ns per message and messages per second per core. Input: JSON Lines
  * from {@code longhaul-bench-gen -print}.
  *
@@ -48,9 +53,11 @@ public final class HotPathBench {
         var registry = SchemaRegistry.bundled();
         Map<byte[], JsonNode> trees = new IdentityHashMap<>();
         Map<byte[], String> keys = new IdentityHashMap<>();
+        Map<byte[], LinkAccumulator> accs = new IdentityHashMap<>();
         for (byte[] line : lines) {
             trees.put(line, tree.readTree(line));
             keys.put(line, keyOf(Json.convert(trees.get(line), typeOf(line))));
+            accs.put(line, minuteOf(accs.size()));
         }
         for (int warm = 0; warm < 2; warm++) {
             boolean print = warm == 1;
@@ -86,6 +93,11 @@ public final class HotPathBench {
             run(print, "key into a snapshot (Types.STRING, before)", lines, rounds,
                     b -> write(StringSerializer.INSTANCE, keys.get(b), snapshot));
             run(print, "key into a snapshot (LinkKeyType)", lines, rounds, b -> write(linkKeys, keys.get(b), snapshot));
+            // and a window accumulator (a minute of a link's intervals) per message, as state values go
+            TypeSerializer<LinkAccumulator> pojo = TypeInformation.of(LinkAccumulator.class).createSerializer(new SerializerConfigImpl());
+            TypeSerializer<LinkAccumulator> oneWrite = OneWriteType.of(LinkAccumulator.class).createSerializer(new SerializerConfigImpl());
+            run(print, "accumulator into a snapshot (POJO, before)", lines, rounds, b -> write(pojo, accs.get(b), snapshot));
+            run(print, "accumulator into a snapshot (OneWriteType)", lines, rounds, b -> write(oneWrite, accs.get(b), snapshot));
         }
     }
 
@@ -112,9 +124,25 @@ public final class HotPathBench {
         return record instanceof PathSample p ? Links.key(p.src(), p.dst()) : ((ThroughputSample) record).link();
     }
 
-    private static Object write(TypeSerializer<String> s, String key, DataOutputViewStreamWrapper out) throws IOException {
-        s.serialize(key, out);
-        return key;
+    private static <T> Object write(TypeSerializer<T> s, T value, DataOutputViewStreamWrapper out) throws IOException {
+        s.serialize(value, out);
+        return value;
+    }
+
+    /** A 1m window's accumulator of a link with 60 intervals of about the same rate (±30 %). */
+    private static LinkAccumulator minuteOf(int link) {
+        Random noise = new Random(link);
+        double capacity = 1e7 * (1 + link % 1000);
+        LinkAccumulator acc = new LinkAccumulator();
+        for (int i = 0; i < 60; i++) {
+            double bps = capacity * (0.7 + 0.6 * noise.nextDouble());
+            acc.samples++;
+            acc.throughputCount++;
+            acc.throughputSum += bps;
+            acc.throughputMax = Math.max(acc.throughputMax, bps);
+            acc.throughput.add(bps);
+        }
+        return acc;
     }
 
     private static boolean isPath(byte[] line) {

@@ -12,6 +12,7 @@ import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.functions.detect.CleanupTimer;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * Per link (key "src|dst"): turns suspicions into probe requests for the link's throughput probe
@@ -39,7 +40,7 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("confirm-plan", TypeInformation.of(PlannerState.class)));
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("confirm-plan", OneWriteType.of(PlannerState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "confirm-plan", ttl);
     }
 

@@ -10,6 +10,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * A budget of probe requests per key (a sending host, or "*" for the whole mesh): at most max in
@@ -37,7 +38,7 @@ public final class RequestBudget extends KeyedProcessFunction<String, ProbeReque
     @Override
     public void open(OpenContext context) {
         recent = getRuntimeContext().getState(new ValueStateDescriptor<>("budget-" + name,
-                TypeInformation.of(long[].class)));
+                OneWriteType.of(long[].class)));
         reported = getRuntimeContext().getState(new ValueStateDescriptor<>("budget-" + name + "-reported",
                 TypeInformation.of(Long.class)));
     }

@@ -6,12 +6,12 @@ import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * Per link: every request sent waits for the run that answers it (a summary carrying its
@@ -27,7 +27,7 @@ public final class RequestTracker extends KeyedProcessFunction<String, TrackerIn
     @Override
     public void open(OpenContext context) {
         pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("confirm-pending", Types.STRING,
-                TypeInformation.of(ProbeRequest.class)));
+                OneWriteType.of(ProbeRequest.class)));
     }
 
     @Override

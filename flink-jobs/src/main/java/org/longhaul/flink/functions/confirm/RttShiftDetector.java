@@ -6,13 +6,13 @@ import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.functions.detect.CleanupTimer;
 import org.longhaul.flink.functions.detect.Fmt;
 import org.longhaul.flink.functions.detect.RobustStats;
 import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * Per link (key "src|dst"): a shift of the ping RTT against the link's own recent level (the
@@ -36,7 +36,7 @@ public final class RttShiftDetector extends KeyedProcessFunction<String, RttSamp
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("rtt-shift", TypeInformation.of(RttState.class)));
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("rtt-shift", OneWriteType.of(RttState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "rtt-shift", ttl);
     }
 

@@ -15,6 +15,7 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.HostSnapshot;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * diagnosis per link (key "src|dst") from TCP run summaries, host snapshots and pings, three
@@ -44,10 +45,10 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
     public void open(OpenContext context) {
         var rc = getRuntimeContext();
         pending = rc.getMapState(new MapStateDescriptor<>("diagnosis-pending", Types.LONG,
-                Types.LIST(TypeInformation.of(DiagnosisInput.class))));
-        host = rc.getState(new ValueStateDescriptor<>("host", TypeInformation.of(HostSnapshot.class)));
+                OneWriteType.of(Types.LIST(TypeInformation.of(DiagnosisInput.class)))));
+        host = rc.getState(new ValueStateDescriptor<>("host", OneWriteType.of(HostSnapshot.class)));
         pingRtt = rc.getState(new ValueStateDescriptor<>("ping-rtt", Types.DOUBLE));
-        probes = rc.getMapState(new MapStateDescriptor<>("probes", Types.STRING, TypeInformation.of(ProbeHistory.class)));
+        probes = rc.getMapState(new MapStateDescriptor<>("probes", Types.STRING, OneWriteType.of(ProbeHistory.class)));
         cleanup = new CleanupTimer(rc, "diagnosis", ttl);
     }
 

@@ -4,11 +4,11 @@ import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * no_data / data_resumed per probe of a link (key "src|dst|probe_id"): the usual gap between its
@@ -41,7 +41,7 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("silence", TypeInformation.of(SilenceState.class)));
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("silence", OneWriteType.of(SilenceState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "no-data", ttl);
         maxSeen = Long.MIN_VALUE;
     }

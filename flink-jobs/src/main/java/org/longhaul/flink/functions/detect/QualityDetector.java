@@ -4,12 +4,12 @@ import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.Links;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * high_loss / loss_recovery and high_jitter / jitter_recovery per link and protocol (key
@@ -32,8 +32,8 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
 
     @Override
     public void open(OpenContext context) {
-        loss = getRuntimeContext().getState(new ValueStateDescriptor<>("loss", TypeInformation.of(ThresholdEpisode.class)));
-        jitter = getRuntimeContext().getState(new ValueStateDescriptor<>("jitter", TypeInformation.of(ThresholdEpisode.class)));
+        loss = getRuntimeContext().getState(new ValueStateDescriptor<>("loss", OneWriteType.of(ThresholdEpisode.class)));
+        jitter = getRuntimeContext().getState(new ValueStateDescriptor<>("jitter", OneWriteType.of(ThresholdEpisode.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "quality", ttl);
     }
 

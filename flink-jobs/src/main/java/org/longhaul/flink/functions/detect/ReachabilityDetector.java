@@ -4,12 +4,12 @@ import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * unreachable / reachable per link (key "src|dst") from throughput run summaries: after
@@ -39,7 +39,7 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("reach", TypeInformation.of(ReachState.class)));
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("reach", OneWriteType.of(ReachState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "reach", ttl);
     }
 

@@ -5,13 +5,13 @@ import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.ChangedHop;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.PathSample;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * route_change per link (key "src|dst") from traceroute runs. A run that agrees with the dominant
@@ -37,7 +37,7 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("route", TypeInformation.of(RouteState.class)));
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("route", OneWriteType.of(RouteState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "route", ttl);
     }
 

@@ -10,13 +10,13 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * site_unreachable / site_reachable per destination (key dst, src "*"): when every source that
@@ -42,8 +42,8 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
     @Override
     public void open(OpenContext context) {
         sources = getRuntimeContext().getMapState(new MapStateDescriptor<>("site-sources", Types.STRING,
-                TypeInformation.of(SourceStatus.class)));
-        site = getRuntimeContext().getState(new ValueStateDescriptor<>("site", TypeInformation.of(SiteState.class)));
+                OneWriteType.of(SourceStatus.class)));
+        site = getRuntimeContext().getState(new ValueStateDescriptor<>("site", OneWriteType.of(SiteState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "site", ttl);
     }
 

@@ -3,11 +3,11 @@ package org.longhaul.flink.functions.detect;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * A run that had throughput and then moves (near) zero bytes for at least
@@ -35,7 +35,7 @@ public final class StallDetector extends KeyedProcessFunction<String, RunInterva
     @Override
     public void open(OpenContext context) {
         progress = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("run-progress", TypeInformation.of(RunProgress.class)));
+                new ValueStateDescriptor<>("run-progress", OneWriteType.of(RunProgress.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "stall", params.runIdle());
     }
 

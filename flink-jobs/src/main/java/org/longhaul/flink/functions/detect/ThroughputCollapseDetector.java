@@ -17,6 +17,7 @@ import org.longhaul.flink.functions.History;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.state.OneWriteType;
 
 /**
  * Throughput collapse and recovery of one series (key "src|dst|probe_id": each probe config has
@@ -52,7 +53,7 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
     @Override
     public void open(OpenContext context) {
         state = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("collapse", TypeInformation.of(CollapseState.class)));
+                new ValueStateDescriptor<>("collapse", OneWriteType.of(CollapseState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "collapse", ttl);
     }
 

@@ -1,0 +1,84 @@
+package org.longhaul.flink.state;
+
+import java.util.Objects;
+import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+
+/**
+ * The type of a state value whose serializer hands each value to the snapshot in one write
+ * ({@link OneWriteSerializer}) in the format of the wrapped type. Used for the job's composite state
+ * values (POJOs, sketches, pending runs, window accumulators); a single number is one write already.
+ */
+public final class OneWriteType<T> extends TypeInformation<T> {
+    private static final long serialVersionUID = 1L;
+
+    private final TypeInformation<T> inner;
+
+    private OneWriteType(TypeInformation<T> inner) {
+        this.inner = Objects.requireNonNull(inner, "inner");
+    }
+
+    public static <T> OneWriteType<T> of(TypeInformation<T> inner) {
+        return new OneWriteType<>(inner);
+    }
+
+    public static <T> OneWriteType<T> of(Class<T> type) {
+        return of(TypeInformation.of(type));
+    }
+
+    @Override
+    public boolean isBasicType() {
+        return false;
+    }
+
+    @Override
+    public boolean isTupleType() {
+        return false;
+    }
+
+    @Override
+    public int getArity() {
+        return inner.getArity();
+    }
+
+    @Override
+    public int getTotalFields() {
+        return inner.getTotalFields();
+    }
+
+    @Override
+    public Class<T> getTypeClass() {
+        return inner.getTypeClass();
+    }
+
+    @Override
+    public boolean isKeyType() {
+        return false;
+    }
+
+    @Override
+    public TypeSerializer<T> createSerializer(SerializerConfig config) {
+        return new OneWriteSerializer<>(inner.createSerializer(config));
+    }
+
+    @Override
+    public String toString() {
+        return "OneWrite(" + inner + ")";
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OneWriteType<?> other && inner.equals(other.inner);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * OneWriteType.class.hashCode() + inner.hashCode();
+    }
+
+    @Override
+    public boolean canEqual(Object o) {
+        return o instanceof OneWriteType;
+    }
+}
