@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 
 /** The one JSON mapping of the contract: snake_case names, records by their components. */
 public final class Json {
@@ -22,6 +23,14 @@ public final class Json {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .build();
+
+    /** Each type's binder, made once, from the mapper's own naming. */
+    private static final ClassValue<Optional<RecordBinder<?>>> BINDERS = new ClassValue<>() {
+        @Override
+        protected Optional<RecordBinder<?>> computeValue(Class<?> type) {
+            return RecordBinder.of(type, MAPPER.getDeserializationConfig().getPropertyNamingStrategy()).map(b -> b);
+        }
+    };
 
     private Json() {}
 
@@ -37,7 +46,17 @@ public final class Json {
         }
     }
 
+    /**
+     * The record of type {@code type} for a parsed message: by its {@link RecordBinder} when the
+     * fields are plainly of their types, otherwise (and for any other type) by the mapper.
+     */
     public static <T> T convert(JsonNode node, Class<T> type) {
+        @SuppressWarnings("unchecked")
+        RecordBinder<T> binder = (RecordBinder<T>) BINDERS.get(type).orElse(null);
+        T bound = binder == null ? null : binder.bind(node);
+        if (bound != null) {
+            return bound;
+        }
         try {
             return MAPPER.treeToValue(node, type);
         } catch (JsonProcessingException e) {

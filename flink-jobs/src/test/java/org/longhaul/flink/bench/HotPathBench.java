@@ -72,7 +72,9 @@ public final class HotPathBench {
                     b -> registry.networkntProblems(schemaOf(b), tree.readTree(b)));
             run(print, "parse + validate (compiled, then networknt)", lines, rounds,
                     b -> registry.problems(schemaOf(b), tree.readTree(b)));
-            run(print, "parse + bind (tree → record)", lines, rounds, b -> Json.convert(tree.readTree(b), typeOf(b)));
+            run(print, "parse + bind (Jackson databind, before)", lines, rounds,
+                    b -> Json.mapper().treeToValue(tree.readTree(b), typeOf(b)));
+            run(print, "parse + bind (RecordBinder)", lines, rounds, b -> Json.convert(tree.readTree(b), typeOf(b)));
             run(print, "whole check (RawMessage → record)", lines, rounds,
                     b -> validator.check(RawMessage.of("t", 0, 0L, b), schemaOf(b), typeOf(b), 0L));
             // the replay filter: every message's fingerprint remembered, the oldest of 20k evicted
