@@ -33,12 +33,8 @@ class RecordBinderTest {
             "path_sample.v1", PathSample.class, "path_sample.v2", PathSample.class,
             "host_snapshot.v1", HostSnapshot.class));
 
-    private static Object binder(Class<?> type) {
-        return RecordBinder.of(type, Json.mapper().getDeserializationConfig().getPropertyNamingStrategy()).orElseThrow();
-    }
-
     private static Object bind(Class<?> type, JsonNode node) {
-        return ((RecordBinder<?>) binder(type)).bind(node);
+        return RecordBinder.of(type, Json.mapper().getDeserializationConfig().getPropertyNamingStrategy()).orElseThrow().bind(node);
     }
 
     /** Jackson's record, or the exception it throws. */
