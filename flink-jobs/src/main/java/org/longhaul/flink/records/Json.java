@@ -85,8 +85,23 @@ public final class Json {
         return payload == null || payload.isEmpty() ? null : peekTs(parser -> parser.createParser(payload));
     }
 
-    /** {@link #peekTs(String)} straight from the UTF-8 bytes (the Kafka value), without decoding them first. */
+    /**
+     * {@link #peekTs(String)} straight from the UTF-8 bytes (the Kafka value), without decoding them
+     * first: by a plain scan of the fields before {@code ts} ({@link TsScan}), else by Jackson.
+     */
     public static Long peekTs(byte[] payload) {
+        if (payload == null || payload.length == 0) {
+            return null;
+        }
+        long scanned = TsScan.ts(payload);
+        if (scanned != TsScan.UNSURE) {
+            return scanned >= MIN_TS && scanned <= MAX_TS ? scanned : null;
+        }
+        return peekTsByParser(payload);
+    }
+
+    /** {@link #peekTs(byte[])} by Jackson alone: the judge of {@link TsScan}'s answers. */
+    public static Long peekTsByParser(byte[] payload) {
         return payload == null || payload.length == 0 ? null : peekTs(parser -> parser.createParser(payload));
     }
 

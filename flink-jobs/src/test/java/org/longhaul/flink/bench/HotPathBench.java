@@ -61,7 +61,8 @@ public final class HotPathBench {
         }
         for (int warm = 0; warm < 2; warm++) {
             boolean print = warm == 1;
-            run(print, "peek ts (bytes)", lines, rounds, b -> Json.peekTs(b));
+            run(print, "peek ts (bytes, Jackson's parser, before)", lines, rounds, b -> Json.peekTsByParser(b));
+            run(print, "peek ts (bytes, TsScan)", lines, rounds, b -> Json.peekTs(b));
             run(print, "parse tree (bytes)", lines, rounds, tree::readTree);
             run(print, "parse tree (String)", lines, rounds, b -> tree.readTree(new String(b, StandardCharsets.UTF_8)));
             run(print, "validate a tree (networknt alone)", lines, rounds,
