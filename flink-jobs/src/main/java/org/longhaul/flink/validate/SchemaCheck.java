@@ -40,6 +40,9 @@ final class SchemaCheck {
     int maxLength = NONE;
     Pattern pattern;
     Map<String, Property> properties;
+    /** {@link #properties} as arrays, to look each up in a message with more fields than that. */
+    private String[] namedKeys;
+    private Property[] named;
     /** Required names without a property of their own, looked up one by one. */
     String[] requiredElsewhere;
     /** How many of the properties are required: an object must have every one. */
@@ -67,20 +70,26 @@ final class SchemaCheck {
     /** Called once all keywords are read: the required names joined to their properties. */
     void seal(String[] required) {
         hasApplicators = ref != null || allOf != null || anyOf != null || oneOf != null || not != null || when != null;
-        if (required == null) {
-            return;
+        if (required != null) {
+            List<String> elsewhere = new ArrayList<>();
+            for (String name : new LinkedHashSet<>(List.of(required))) {
+                Property p = properties == null ? null : properties.get(name);
+                if (p == null) {
+                    elsewhere.add(name);
+                } else {
+                    properties.put(name, new Property(p.schema(), true));
+                    requiredAmongProperties++;
+                }
+            }
+            requiredElsewhere = elsewhere.isEmpty() ? null : elsewhere.toArray(new String[0]);
         }
-        List<String> elsewhere = new ArrayList<>();
-        for (String name : new LinkedHashSet<>(List.of(required))) {
-            Property p = properties == null ? null : properties.get(name);
-            if (p == null) {
-                elsewhere.add(name);
-            } else {
-                properties.put(name, new Property(p.schema(), true));
-                requiredAmongProperties++;
+        if (properties != null) {
+            namedKeys = properties.keySet().toArray(new String[0]);
+            named = new Property[namedKeys.length];
+            for (int i = 0; i < named.length; i++) {
+                named[i] = properties.get(namedKeys[i]);
             }
         }
-        requiredElsewhere = elsewhere.isEmpty() ? null : elsewhere.toArray(new String[0]);
     }
 
     /** The bit of a "type" name, 0 for a name JSON Schema does not have. */
@@ -217,6 +226,9 @@ final class SchemaCheck {
         if (properties == null && additional == null && propertyNames == null) {
             return Verdict.VALID;
         }
+        if (additional == null && propertyNames == null && named.length < size) {
+            return namedOnly(node);
+        }
         Verdict v = Verdict.VALID;
         int requiredMet = 0;
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext() && v != Verdict.INVALID; ) {
@@ -232,6 +244,23 @@ final class SchemaCheck {
             }
             if (propertyNames != null) {
                 v = v.and(propertyNames.check(TextNode.valueOf(f.getKey())));
+            }
+        }
+        return requiredMet == requiredAmongProperties ? v : Verdict.INVALID;
+    }
+
+    /** {@link #object} when only the named properties have a say (no additionalProperties, no
+     * propertyNames) and they are fewer than the message's fields, as in an if/then of a few of
+     * them: each looked up in the message instead of every field looked up among them. */
+    private Verdict namedOnly(JsonNode node) {
+        Verdict v = Verdict.VALID;
+        int requiredMet = 0;
+        for (int i = 0; i < named.length && v != Verdict.INVALID; i++) {
+            JsonNode value = node.get(namedKeys[i]);
+            if (value != null) {
+                Property p = named[i];
+                requiredMet += p.required ? 1 : 0;
+                v = v.and(p.schema.check(value));
             }
         }
         return requiredMet == requiredAmongProperties ? v : Verdict.INVALID;

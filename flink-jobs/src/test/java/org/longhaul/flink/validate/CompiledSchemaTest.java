@@ -103,6 +103,19 @@ class CompiledSchemaTest {
         assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"c\":2.0}")));
     }
 
+    @Test
+    void aFewNamedPropertiesAreJudgedAmongManyFields() throws IOException {
+        // as an if/then of the contract judges a sample: 2 properties, a message of 5 fields
+        CompiledSchema s = CompiledSchema.compile(Json.mapper().readTree(
+                "{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"null\"}},\"required\":[\"a\"]}"));
+        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":\"t\",\"y\":4}")));
+        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"b\":null,\"a\":\"t\",\"y\":4}")));
+        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":7,\"y\":4}")));
+        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"b\":0,\"a\":\"t\",\"y\":4}")));
+        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"b\":null,\"y\":4}")));
+        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"a\":\"t\"}")));
+    }
+
     private record Example(String schema, boolean valid, Path file, JsonNode node) {}
 
     private static List<Example> examples() throws IOException {
