@@ -87,8 +87,9 @@ final class RecordBinder<T> {
                 return Optional.empty();
             }
             JsonProperty explicit = constructor.getParameters()[i].getAnnotation(JsonProperty.class);
-            String name = explicit != null && !explicit.value().isEmpty()
-                    ? explicit.value() : names.translate(components[i].getName());
+            // interned, as the parser's field names are: each lookup then matches on identity
+            String name = (explicit != null && !explicit.value().isEmpty()
+                    ? explicit.value() : names.translate(components[i].getName())).intern();
             if (slots.put(name, new Slot(i, c)) != null) {
                 return Optional.empty();
             }
