@@ -3,9 +3,11 @@ package org.longhaul.flink.records;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
@@ -24,6 +26,16 @@ public final class Json {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .build();
 
+    /**
+     * How raw messages are parsed: one whole JSON document each (trailing tokens refused), and
+     * numbers with a fraction or an exponent read by FastDoubleParser, which gives the same double
+     * as the JDK's parser (correctly rounded; JsonTest holds the two equal) in a fraction of its
+     * time, a path sample carrying 45 of them.
+     */
+    private static final ObjectReader MESSAGES = MAPPER.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(StreamReadFeature.USE_FAST_DOUBLE_PARSER);
+
     /** Each type's binder, made once, from the mapper's own naming. */
     private static final ClassValue<Optional<RecordBinder<?>>> BINDERS = new ClassValue<>() {
         @Override
@@ -36,6 +48,11 @@ public final class Json {
 
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /** The reader of raw messages (see {@link #MESSAGES}). */
+    public static ObjectReader messages() {
+        return MESSAGES;
     }
 
     public static <T> T read(String json, Class<T> type) {

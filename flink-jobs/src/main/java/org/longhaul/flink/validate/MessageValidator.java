@@ -1,6 +1,5 @@
 package org.longhaul.flink.validate;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
@@ -24,8 +23,7 @@ public final class MessageValidator {
 
     private final SchemaRegistry registry;
     private final String rejectedBy;
-    private final ObjectReader reader = Json.mapper().reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private final ObjectReader reader = Json.messages();
 
     public MessageValidator(SchemaRegistry registry, String rejectedBy) {
         this.registry = registry;

@@ -65,6 +65,7 @@ public final class HotPathBench {
             run(print, "peek ts (bytes, TsScan)", lines, rounds, b -> Json.peekTs(b));
             run(print, "parse tree (bytes)", lines, rounds, tree::readTree);
             run(print, "parse tree (String)", lines, rounds, b -> tree.readTree(new String(b, StandardCharsets.UTF_8)));
+            run(print, "parse tree (bytes, Json.messages: fast doubles)", lines, rounds, Json.messages()::readTree);
             run(print, "validate a tree (networknt alone)", lines, rounds,
                     b -> registry.networkntProblems(schemaOf(b), trees.get(b)));
             run(print, "validate a tree (compiled, then networknt)", lines, rounds,
