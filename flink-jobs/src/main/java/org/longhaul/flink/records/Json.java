@@ -81,6 +81,16 @@ public final class Json {
         }
     }
 
+    /**
+     * A binder of {@code type} for objects given as the values of {@code names} in that order
+     * ({@link FieldsBinder}), or null when the type has no {@link RecordBinder} (Jackson binds it).
+     */
+    public static <T> FieldsBinder<T> fieldsBinder(Class<T> type, String[] names) {
+        @SuppressWarnings("unchecked")
+        RecordBinder<T> binder = (RecordBinder<T>) BINDERS.get(type).orElse(null);
+        return binder == null ? null : binder.aligned(names);
+    }
+
     public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);

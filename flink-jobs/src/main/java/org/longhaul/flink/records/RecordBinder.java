@@ -106,6 +106,34 @@ final class RecordBinder<T> {
         return t;
     }
 
+    /**
+     * This binder for an object given as the values of {@code names}, in that order (null where a
+     * field is absent): the same record as {@link #bind} of the object, without a lookup by name.
+     * A name that is no component is ignored, as an unknown field is.
+     */
+    FieldsBinder<T> aligned(String[] names) {
+        Slot[] byPosition = new Slot[names.length];
+        for (int i = 0; i < names.length; i++) {
+            byPosition[i] = slots.get(names[i]);
+        }
+        return values -> {
+            Object[] args = absent.clone();
+            for (int i = 0; i < byPosition.length; i++) {
+                if (values[i] != null && byPosition[i] != null) {
+                    Object v = byPosition[i].conversion.apply(values[i]);
+                    if (v == UNSURE) {
+                        return null;
+                    }
+                    args[byPosition[i].index] = v;
+                }
+            }
+            Object built = construct(args);
+            @SuppressWarnings("unchecked")
+            T t = built == UNSURE ? null : (T) built;
+            return t;
+        };
+    }
+
     private Object value(JsonNode node) {
         if (!node.isObject()) {
             return UNSURE;
@@ -121,6 +149,11 @@ final class RecordBinder<T> {
                 args[slot.index] = v;
             }
         }
+        return construct(args);
+    }
+
+    /** The record of these components, or {@link #UNSURE} when one is missing or the constructor refuses. */
+    private Object construct(Object[] args) {
         for (Object a : args) {
             if (a == UNSURE) {
                 return UNSURE;

@@ -48,6 +48,17 @@ final class CompiledSchema {
         return root.check(message);
     }
 
+    /** The root's properties, in the order {@link #checkFields} takes their values (empty when it has none). */
+    String[] fields() {
+        return root.fieldNames();
+    }
+
+    /** {@link #check} of an object given as its fields' values in the order of {@link #fields}
+     * (null when absent), and as a node for what looks at it whole (if/then and the like). */
+    Verdict checkFields(JsonNode view, JsonNode[] values, int present) {
+        return root.checkFields(view, values, present);
+    }
+
     /** Where the schema uses a keyword left to networknt ("#/properties/x/format"); empty when none. */
     List<String> unsupported() {
         return unsupported;

@@ -3,7 +3,10 @@ package org.longhaul.flink.validate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.ContractNames;
@@ -25,6 +28,9 @@ public final class MessageValidator {
     private final String rejectedBy;
     private final ObjectReader reader = Json.messages();
 
+    /** Per topic schema, its one-pass reader (an empty Optional when it has none). */
+    private final Map<String, Optional<OnePass<?>>> onePass = new HashMap<>();
+
     public MessageValidator(SchemaRegistry registry, String rejectedBy) {
         this.registry = registry;
         this.rejectedBy = rejectedBy;
@@ -36,6 +42,20 @@ public final class MessageValidator {
      * up to the topic's), so producers not yet upgraded keep being read.
      */
     public <T> Checked<T> check(RawMessage raw, String topicSchema, Class<T> type, long now) {
+        OnePass<T> fast = raw.blank() ? null : onePass(topicSchema, type);
+        T read = fast == null ? null : fast.read(raw.payload());
+        if (read != null) {
+            return new Checked<>(read, null);
+        }
+        return checkTree(raw, topicSchema, type, now);
+    }
+
+    /**
+     * {@link #check} by a tree of the whole message: what decides every message the one-pass
+     * reader leaves (any doubt, any error, an older version), and the judge {@code OnePassTest}
+     * holds that reader to.
+     */
+    public <T> Checked<T> checkTree(RawMessage raw, String topicSchema, Class<T> type, long now) {
         JsonNode node;
         try {
             if (raw.blank()) {
@@ -55,6 +75,17 @@ public final class MessageValidator {
         } catch (IllegalArgumentException e) {
             return reject(raw, node, "valid " + schemaName + " but unreadable: " + e.getMessage(), now);
         }
+    }
+
+    /** The one-pass reader of messages of the topic's schema (its latest version) into {@code type}, or null. */
+    @SuppressWarnings("unchecked")
+    private <T> OnePass<T> onePass(String topicSchema, Class<T> type) {
+        Optional<OnePass<?>> known = onePass.get(topicSchema);
+        if (known == null || known.isPresent() && known.get().type() != type) {
+            known = Optional.ofNullable(registry.onePass(topicSchema, type));
+            onePass.put(topicSchema, known);
+        }
+        return (OnePass<T>) known.orElse(null);
     }
 
     /**

@@ -209,6 +209,50 @@ final class SchemaCheck {
         return pattern == null || pattern.matcher(s).find() ? Verdict.VALID : Verdict.INVALID;
     }
 
+    /** The names of the properties, in the order {@link #checkFields} takes their values. */
+    String[] fieldNames() {
+        return namedKeys == null ? new String[0] : namedKeys.clone();
+    }
+
+    /**
+     * {@link #check} of an object whose only fields are named properties: {@code values[i]} the
+     * value of {@code fieldNames()[i]}, null when absent, {@code present} of them given. The
+     * same verdict as {@link #check} of {@code view}, the same object as a node (for the
+     * applicators), without looking each field up by its name.
+     */
+    Verdict checkFields(JsonNode view, JsonNode[] values, int present) {
+        if (constant != null) {
+            return constant;
+        }
+        if (named == null) {
+            return Verdict.UNSURE;
+        }
+        Verdict v = types == 0 ? Verdict.VALID : type(OBJECT);
+        if (v == Verdict.INVALID) {
+            return v;
+        }
+        if (allowed != null) {
+            v = v.and(allowed(view));
+        }
+        if (present < minProperties || (maxProperties >= 0 && present > maxProperties) || requiredElsewhere != null) {
+            return Verdict.INVALID;  // a required name that is no property cannot be among the fields
+        }
+        int requiredMet = 0;
+        for (int i = 0; i < named.length && v != Verdict.INVALID; i++) {
+            if (values[i] != null) {
+                requiredMet += named[i].required ? 1 : 0;
+                v = v.and(named[i].schema.check(values[i]));
+                if (propertyNames != null) {
+                    v = v.and(propertyNames.check(TextNode.valueOf(namedKeys[i])));
+                }
+            }
+        }
+        if (requiredMet != requiredAmongProperties) {
+            return Verdict.INVALID;
+        }
+        return v == Verdict.INVALID || !hasApplicators ? v : v.and(applicators(view));
+    }
+
     /** One pass over the message's fields: each against its property (or additionalProperties) and
      * propertyNames, counting the required ones met on the way instead of looking each up. */
     private Verdict object(JsonNode node) {

@@ -91,6 +91,11 @@ public final class SchemaRegistry {
         return List.copyOf(out);
     }
 
+    /** The one-pass reader of messages of {@code schemaName} into {@code type}, or null when there is none (OnePass.of). */
+    <T> OnePass<T> onePass(String schemaName, Class<T> type) {
+        return OnePass.of(known(compiled, schemaName), type);
+    }
+
     CompiledSchema compiled(String schemaName) {
         return known(compiled, schemaName);
     }

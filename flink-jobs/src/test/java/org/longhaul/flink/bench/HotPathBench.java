@@ -77,7 +77,9 @@ public final class HotPathBench {
             run(print, "parse + bind (Jackson databind, before)", lines, rounds,
                     b -> Json.mapper().treeToValue(tree.readTree(b), typeOf(b)));
             run(print, "parse + bind (RecordBinder)", lines, rounds, b -> Json.convert(tree.readTree(b), typeOf(b)));
-            run(print, "whole check (RawMessage → record)", lines, rounds,
+            run(print, "whole check, tree path (before)", lines, rounds,
+                    b -> validator.checkTree(RawMessage.of("t", 0, 0L, b), schemaOf(b), typeOf(b), 0L));
+            run(print, "whole check (RawMessage → record, one pass)", lines, rounds,
                     b -> validator.check(RawMessage.of("t", 0, 0L, b), schemaOf(b), typeOf(b), 0L));
             // the replay filter: every message's fingerprint remembered, the oldest of 20k evicted
             // (a counter keeps each pass's fingerprints new, as a live stream's are)
