@@ -160,6 +160,7 @@ final class CompiledSchema {
                 case "pattern" -> {
                     try {
                         s.pattern = java.util.regex.Pattern.compile(v.asText());
+                        s.classPattern = CharClassPattern.of(v.asText());
                     } catch (java.util.regex.PatternSyntaxException e) {
                         return false;
                     }

@@ -39,6 +39,8 @@ final class SchemaCheck {
     int minLength = NONE;
     int maxLength = NONE;
     Pattern pattern;
+    /** The pattern's tables when it has the shape they read (null otherwise): a yes without the regex. */
+    CharClassPattern classPattern;
     Map<String, Property> properties;
     /** {@link #properties} as arrays, to look each up in a message with more fields than that. */
     private String[] namedKeys;
@@ -206,7 +208,8 @@ final class SchemaCheck {
                 return Verdict.INVALID;
             }
         }
-        return pattern == null || pattern.matcher(s).find() ? Verdict.VALID : Verdict.INVALID;
+        return pattern == null || classPattern != null && classPattern.accepts(s) || pattern.matcher(s).find()
+                ? Verdict.VALID : Verdict.INVALID;
     }
 
     /** The names of the properties, in the order {@link #checkFields} takes their values. */
