@@ -2,15 +2,19 @@
 job (reading from the earliest offset) consumes them. Optional JFR profile of the TaskManager.
 Then, in the same run and on the same topics, the bare baseline: one plain Kafka consumer on the
 same connection that only reads and parses each record (flink-jobs BareConsumerBench); the job's
-rate is also given as a fraction of it.
+rate is also given as a fraction of it. For both, the CPU each record cost every process of the
+machine over the timed window (cpu_budget), and the fraction the job could reach if its
+TaskManager spent no more than the bare consumer does (`fraction_ceiling`).
 
 python bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 180 [--profile 20]"""
 import argparse
 import json
 import subprocess
+import threading
 import time
 
 import common
+import cpu_budget
 import profile_jfr
 
 
@@ -35,7 +39,7 @@ def main():
         marks, prof, deadline = [], None, time.time() + 600
         while time.time() < deadline:
             n = common.source_records(jid)
-            marks.append((time.time(), n))
+            marks.append((time.time(), n, cpu_budget.snapshot()))
             if a.profile and prof is None and n > 0.05 * total:
                 prof = profile_jfr.start(a.profile)
             if n >= total:
@@ -50,25 +54,41 @@ def main():
         time.sleep(6)  # at least one checkpoint with the state of the run
         cp = common.checkpoints(jid)
         res = {"figure": "flink_throughput", "samples_per_s": round(rate), "records": total, "links": a.links,
-               "hops": a.hops, "partitions": a.partitions, "parallelism": a.parallelism, "job_args": a.job_args, **cp}
+               "hops": a.hops, "partitions": a.partitions, "parallelism": a.parallelism, "job_args": a.job_args, **cp,
+               "cpu": cpu_budget.per_record(lo[2], hi[2], hi[1] - lo[1])}
         if prof:
             res["profile"] = profile_jfr.finish(prof)
     finally:
         common.cancel(jar, jid)
-    base = bare_consumer((tp, path), total)
+    base, bare_cpu = bare_consumer((tp, path), total)
     res["bare_consumer_samples_per_s"] = base
     res["fraction_of_bare"] = round(rate / base, 2)
+    res["bare_cpu"] = bare_cpu
+    res["fraction_ceiling"] = cpu_budget.ceiling(res["cpu"], bare_cpu)
     common.emit(res)
 
 
 def bare_consumer(topics, total):
-    """Records/s of the bare baseline over the same topics, once the job is gone (nothing else runs)."""
-    out = subprocess.run(["bash", str(common.ROOT / "scripts/flink-test-main.sh"), "org.longhaul.flink.bench.BareConsumerBench",
-                          ",".join(topics), str(total)], capture_output=True, text=True, timeout=900)
-    line = next((x for x in out.stdout.splitlines() if x.startswith('{"figure":"bare_consumer"')), None)
+    """Records/s of the bare baseline over the same topics, once the job is gone (nothing else
+    runs), and its CPU budget: a snapshot at each of the marks it prints as it passes 10 % and
+    90 % of the records ("mark N records")."""
+    cmd = ["bash", str(common.ROOT / "scripts/flink-test-main.sh"), "org.longhaul.flink.bench.BareConsumerBench",
+           ",".join(topics), str(total)]
+    marks, line = [], None
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
+        timer = threading.Timer(900, p.kill)
+        timer.start()
+        for out in p.stdout:
+            if out.startswith("mark "):
+                marks.append((int(out.split()[1]), cpu_budget.snapshot()))
+            elif out.startswith('{"figure":"bare_consumer"'):
+                line = out
+        err = p.stderr.read()
+        timer.cancel()
     if line is None:
-        raise SystemExit(f"BareConsumerBench failed: {out.stderr[-2000:]}")
-    return json.loads(line)["samples_per_s"]
+        raise SystemExit(f"BareConsumerBench failed: {err[-2000:]}")
+    budget = cpu_budget.per_record(marks[0][1], marks[1][1], marks[1][0] - marks[0][0]) if len(marks) == 2 else None
+    return json.loads(line)["samples_per_s"], budget
 
 
 if __name__ == "__main__":

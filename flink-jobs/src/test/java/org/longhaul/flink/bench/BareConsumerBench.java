@@ -23,7 +23,8 @@ import org.longhaul.flink.records.RawMessage;
  * same preloaded topics from their start and does only what every record costs before any of
  * the job's logic: the job's deserializer (RawMessage with its clocks) and a JSON parse of the
  * body. Prints one line, {"figure":"bare_consumer","samples_per_s":N,"records":N}, the rate
- * timed from 10 % to 90 % of the records, as the job's is.
+ * timed from 10 % to 90 % of the records, as the job's is; and as it passes each of those two
+ * marks, "mark N" (N: records read so far), for the driver to read the machine's CPU counters then.
  *
  * <p>Usage: BareConsumerBench TOPIC[,TOPIC...] RECORDS
  */
@@ -64,10 +65,12 @@ public final class BareConsumerBench {
                     if (t10 == 0 && n >= total / 10) {
                         t10 = System.nanoTime();
                         n10 = n;
+                        mark(n);
                     }
                     if (t90 == 0 && n >= total * 9 / 10) {
                         t90 = System.nanoTime();
                         n90 = n;
+                        mark(n);
                     }
                 }
             }
@@ -78,6 +81,11 @@ public final class BareConsumerBench {
             System.out.printf("{\"figure\":\"bare_consumer\",\"samples_per_s\":%d,\"records\":%d,\"fields\":%d}%n",
                     Math.round(rate), n, sink.parsed);
         }
+    }
+
+    private static void mark(long records) {
+        System.out.println("mark " + records);
+        System.out.flush();
     }
 
     private static KafkaSecurity security() {
