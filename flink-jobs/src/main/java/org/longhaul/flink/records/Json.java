@@ -68,8 +68,7 @@ public final class Json {
      * fields are plainly of their types, otherwise (and for any other type) by the mapper.
      */
     public static <T> T convert(JsonNode node, Class<T> type) {
-        @SuppressWarnings("unchecked")
-        RecordBinder<T> binder = (RecordBinder<T>) BINDERS.get(type).orElse(null);
+        RecordBinder<T> binder = binder(type);
         T bound = binder == null ? null : binder.bind(node);
         if (bound != null) {
             return bound;
@@ -86,9 +85,14 @@ public final class Json {
      * ({@link FieldsBinder}), or null when the type has no {@link RecordBinder} (Jackson binds it).
      */
     public static <T> FieldsBinder<T> fieldsBinder(Class<T> type, String[] names) {
-        @SuppressWarnings("unchecked")
-        RecordBinder<T> binder = (RecordBinder<T>) BINDERS.get(type).orElse(null);
+        RecordBinder<T> binder = binder(type);
         return binder == null ? null : binder.aligned(names);
+    }
+
+    /** The type's {@link RecordBinder}, or null when Jackson alone binds it. */
+    @SuppressWarnings("unchecked")
+    private static <T> RecordBinder<T> binder(Class<T> type) {
+        return (RecordBinder<T>) BINDERS.get(type).orElse(null);
     }
 
     public static String write(Object value) {

@@ -15,11 +15,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.util.AbstractMap;
-import java.util.AbstractSet;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Set;
 import org.longhaul.flink.records.FieldsBinder;
 import org.longhaul.flink.records.Json;
@@ -148,44 +146,17 @@ final class OnePass<T> {
             return present;
         }
 
+        /** The fields in the schema's order, made only when something walks them all (const or enum on
+         * the whole object, a subschema with as many properties as the message has fields). */
         @Override
         public Set<Map.Entry<String, JsonNode>> entrySet() {
-            return new AbstractSet<>() {
-                @Override
-                public int size() {
-                    return present;
+            Map<String, JsonNode> all = new LinkedHashMap<>();
+            for (int i = 0; i < values.length; i++) {
+                if (values[i] != null) {
+                    all.put(names[i], values[i]);
                 }
-
-                @Override
-                public Iterator<Map.Entry<String, JsonNode>> iterator() {
-                    return new Iterator<>() {
-                        private int next = advance(0);
-
-                        private int advance(int from) {
-                            int i = from;
-                            while (i < values.length && values[i] == null) {
-                                i++;
-                            }
-                            return i;
-                        }
-
-                        @Override
-                        public boolean hasNext() {
-                            return next < values.length;
-                        }
-
-                        @Override
-                        public Map.Entry<String, JsonNode> next() {
-                            if (next >= values.length) {
-                                throw new NoSuchElementException();
-                            }
-                            Map.Entry<String, JsonNode> e = new SimpleImmutableEntry<>(names[next], values[next]);
-                            next = advance(next + 1);
-                            return e;
-                        }
-                    };
-                }
-            };
+            }
+            return all.entrySet();
         }
     }
 }

@@ -130,12 +130,9 @@ final class SchemaCheck {
         if (bit == 0) {
             return Verdict.UNSURE;
         }
-        Verdict v = types == 0 ? Verdict.VALID : type(bit);
+        Verdict v = typeAndAllowed(node, bit);
         if (v == Verdict.INVALID) {
             return v;
-        }
-        if (allowed != null) {
-            v = v.and(allowed(node));
         }
         v = v.and(switch (t) {
             case NUMBER -> bounds(node);
@@ -144,10 +141,18 @@ final class SchemaCheck {
             case ARRAY -> array(node);
             default -> Verdict.VALID;
         });
-        if (v == Verdict.INVALID || !hasApplicators) {
-            return v;
-        }
-        return v.and(applicators(node));
+        return withApplicators(node, v);
+    }
+
+    /** "type", then const and enum: what every instance is judged by first. */
+    private Verdict typeAndAllowed(JsonNode node, int bit) {
+        Verdict v = types == 0 ? Verdict.VALID : type(bit);
+        return v == Verdict.INVALID || allowed == null ? v : v.and(allowed(node));
+    }
+
+    /** {@code v} and, unless it is already INVALID, the applicators' verdict on {@code node}. */
+    private Verdict withApplicators(JsonNode node, Verdict v) {
+        return v == Verdict.INVALID || !hasApplicators ? v : v.and(applicators(node));
     }
 
     /** 1.0 is an integer in 2020-12; whether networknt agrees is its call. */
@@ -230,30 +235,14 @@ final class SchemaCheck {
         if (named == null) {
             return Verdict.UNSURE;
         }
-        Verdict v = types == 0 ? Verdict.VALID : type(OBJECT);
+        Verdict v = typeAndAllowed(view, OBJECT);
         if (v == Verdict.INVALID) {
             return v;
-        }
-        if (allowed != null) {
-            v = v.and(allowed(view));
         }
         if (present < minProperties || (maxProperties >= 0 && present > maxProperties) || requiredElsewhere != null) {
             return Verdict.INVALID;  // a required name that is no property cannot be among the fields
         }
-        int requiredMet = 0;
-        for (int i = 0; i < named.length && v != Verdict.INVALID; i++) {
-            if (values[i] != null) {
-                requiredMet += named[i].required ? 1 : 0;
-                v = v.and(named[i].schema.check(values[i]));
-                if (propertyNames != null) {
-                    v = v.and(propertyNames.check(TextNode.valueOf(namedKeys[i])));
-                }
-            }
-        }
-        if (requiredMet != requiredAmongProperties) {
-            return Verdict.INVALID;
-        }
-        return v == Verdict.INVALID || !hasApplicators ? v : v.and(applicators(view));
+        return withApplicators(view, v.and(namedFields(values)));
     }
 
     /** One pass over the message's fields: each against its property (or additionalProperties) and
@@ -300,14 +289,25 @@ final class SchemaCheck {
      * propertyNames) and they are fewer than the message's fields, as in an if/then of a few of
      * them: each looked up in the message instead of every field looked up among them. */
     private Verdict namedOnly(JsonNode node) {
+        JsonNode[] values = new JsonNode[named.length];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = node.get(namedKeys[i]);
+        }
+        return namedFields(values);
+    }
+
+    /** The named properties' verdict on their values ({@code values[i]} of {@code namedKeys[i]}, null
+     * when absent) and on their names, with every required one present. */
+    private Verdict namedFields(JsonNode[] values) {
         Verdict v = Verdict.VALID;
         int requiredMet = 0;
         for (int i = 0; i < named.length && v != Verdict.INVALID; i++) {
-            JsonNode value = node.get(namedKeys[i]);
-            if (value != null) {
-                Property p = named[i];
-                requiredMet += p.required ? 1 : 0;
-                v = v.and(p.schema.check(value));
+            if (values[i] != null) {
+                requiredMet += named[i].required ? 1 : 0;
+                v = v.and(named[i].schema.check(values[i]));
+                if (propertyNames != null) {
+                    v = v.and(propertyNames.check(TextNode.valueOf(namedKeys[i])));
+                }
             }
         }
         return requiredMet == requiredAmongProperties ? v : Verdict.INVALID;

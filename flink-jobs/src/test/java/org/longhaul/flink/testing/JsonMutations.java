@@ -20,6 +20,15 @@ public final class JsonMutations {
 
     private JsonMutations() {}
 
+    /** A copy of {@code example} with one to three edits ({@link #mutate}). */
+    public static JsonNode mutant(JsonNode example, Random random) {
+        JsonNode mutant = example.deepCopy();
+        for (int k = 1 + random.nextInt(3); k > 0; k--) {
+            mutate(mutant, random);
+        }
+        return mutant;
+    }
+
     /** Edits one place of {@code root} in place: a field added, dropped or given a new value; an array item added, dropped or changed. */
     public static void mutate(JsonNode root, Random random) {
         List<JsonNode> containers = new ArrayList<>();

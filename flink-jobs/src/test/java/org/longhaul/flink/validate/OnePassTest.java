@@ -106,11 +106,7 @@ class OnePassTest {
         for (String topic : TOPICS.keySet()) {
             for (Map.Entry<Path, JsonNode> e : examples(topic)) {
                 for (int i = 0; i < MUTANTS_PER_EXAMPLE; i++) {
-                    JsonNode mutant = e.getValue().deepCopy();
-                    for (int k = 1 + random.nextInt(3); k > 0; k--) {
-                        JsonMutations.mutate(mutant, random);
-                    }
-                    byte[] payload = Json.mapper().writeValueAsBytes(mutant);
+                    byte[] payload = Json.mapper().writeValueAsBytes(JsonMutations.mutant(e.getValue(), random));
                     if (read(topic, random.nextInt(4) == 0 ? retyped(payload, random) : payload) != null) {
                         read++;
                     } else {
