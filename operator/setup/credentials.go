@@ -2,6 +2,8 @@ package setup
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"io"
 
@@ -74,8 +76,13 @@ func grant(ctx context.Context, adm *kadm.Client, principal string) (int, error)
 }
 
 // RemoveUser revokes a principal at once: its ACLs go first (every request it makes from
-// then on is refused, even on a connection already authenticated), then its credential (no new
-// connection authenticates).
+// then on is refused, even on a connection already authenticated), then its credential is
+// replaced by one made from a random password that is kept nowhere (no new connection
+// authenticates). The credential is replaced, never deleted: Kafka 4.3 and 4.4 lose every SCRAM
+// credential when a broker rebuilds them from a metadata log whose first user (in
+// ScramDelta.apply's HashMap order) is a deleted one, and every login is refused after that
+// restart (collectors/internal/kafkatest's restart test). `add-agent` on the name makes it live
+// again.
 func RemoveUser(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
 	cl, err := conn.NewClient()
 	if err != nil {
@@ -99,13 +106,27 @@ func RemoveUser(ctx context.Context, conn kafkaconn.Conn, principal string, log 
 			deleted += len(r.Deleted)
 		}
 	}
-	altered, err := adm.AlterUserSCRAMs(ctx, []kadm.DeleteSCRAM{{User: principal, Mechanism: kadm.ScramSha512}}, nil)
+	unknown, err := NewPassword()
+	if err != nil {
+		return fmt.Errorf("kafka user %s: %w", principal, err)
+	}
+	altered, err := adm.AlterUserSCRAMs(ctx, nil, []kadm.UpsertSCRAM{{User: principal, Mechanism: kadm.ScramSha512,
+		Iterations: scramIterations, Password: unknown}})
 	if err == nil {
 		err = altered.Error()
 	}
 	if err != nil {
-		return fmt.Errorf("kafka user %s: delete its SCRAM credential: %w", principal, err)
+		return fmt.Errorf("kafka user %s: replace its SCRAM credential: %w", principal, err)
 	}
-	fmt.Fprintf(log, "kafka user %s removed (%d ACLs deleted, credential deleted)\n", principal, deleted)
+	fmt.Fprintf(log, "kafka user %s revoked (%d ACLs deleted, its credential replaced by one no one knows)\n", principal, deleted)
 	return nil
+}
+
+// NewPassword is a new random password: 24 random bytes (192 bits), base64url.
+func NewPassword() (string, error) {
+	raw := make([]byte, 24)
+	if _, err := rand.Read(raw); err != nil {
+		return "", fmt.Errorf("random password: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(raw), nil
 }

@@ -112,11 +112,11 @@ def test_a_revoked_agent_is_refused_at_once(agent):
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
     assert produce_error(p, topic("raw.rtt"), b'{"schema":"security-test"}') is None
     r = longhaul("admin", "remove-agent", user)
-    assert r.returncode == 0 and "removed" in r.stdout, r.stderr
+    assert r.returncode == 0 and "revoked" in r.stdout, r.stderr
     # the connection it already has: its next request is refused (the ACLs are gone)
     err = produce_error(p, topic("raw.rtt"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
-    # a new connection: the credential is gone
+    # a new connection: its credential is one no one knows
     refusals = refused_login(user, pw)
     assert refusals and "Authentication failed" in refusals[0].str(), refusals
 

@@ -142,10 +142,16 @@ func (b *Broker) AgentConn(name string) kafkaconn.Conn {
 	if b.security == kafkaconn.Plaintext {
 		return b.Conn()
 	}
-	user, pw := b.AddAgent(name)
+	return b.UserConn(b.AddAgent(name))
+}
+
+// UserConn is user's connection on the client listener: SCRAM-SHA-512 over TLS with the password
+// in passwordFile.
+func (b *Broker) UserConn(user, passwordFile string) kafkaconn.Conn {
+	b.t.Helper()
 	c, err := kafkaconn.Parse(b.Addr)
 	if err == nil {
-		c, err = c.WithSecurity(kafkaconn.Security{Mode: kafkaconn.SASLSSL, CAFile: b.CA(), User: user, PasswordFile: pw})
+		c, err = c.WithSecurity(kafkaconn.Security{Mode: kafkaconn.SASLSSL, CAFile: b.CA(), User: user, PasswordFile: passwordFile})
 	}
 	if err != nil {
 		b.t.Fatal(err)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,7 +23,7 @@ var adminApp = &cli.App{
 		"A password is never printed or taken on the command line: it lives in a file (0600).",
 	Commands: []cli.Command{
 		{Name: "add-agent", Summary: "create an agent's SCRAM credential and ACLs; print the config to paste on its host", Run: runAddAgent},
-		{Name: "remove-agent", Summary: "revoke an agent at once: its ACLs, then its credential", Run: runRemoveAgent},
+		{Name: "remove-agent", Summary: "revoke an agent at once: its ACLs, then its credential (replaced by one no one knows)", Run: runRemoveAgent},
 		{Name: "rotate", Summary: "give a user a new password (written to its file) without restarting the brokers", Run: runRotate},
 	},
 }
@@ -110,7 +108,7 @@ func runAddAgent(env *cli.Env, args []string) int {
 }
 
 func runRemoveAgent(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME", "Deletes agent-NAME's ACLs (refused from its next request on) and its SCRAM credential.")
+	fs := env.FlagSet("NAME", "Deletes agent-NAME's ACLs (refused from its next request on) and replaces its SCRAM credential\nby one made from a random password kept nowhere (no new login). add-agent NAME makes it live again.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	if code, done := fs.Parse(args); done {
@@ -172,11 +170,10 @@ func passwordIn(path string, fresh bool) (string, error) {
 			return "", err
 		}
 	}
-	raw := make([]byte, 24)
-	if _, err := rand.Read(raw); err != nil {
+	pw, err := setup.NewPassword()
+	if err != nil {
 		return "", err
 	}
-	pw := base64.RawURLEncoding.EncodeToString(raw)
 	if err := os.WriteFile(path, []byte(pw), 0o600); err != nil {
 		return "", fmt.Errorf("password file: %w", err)
 	}
