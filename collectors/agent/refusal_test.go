@@ -116,7 +116,7 @@ func TestARefusedAgentSaysSoOnceKeepsSpoolingAndDrainsWhenAccepted(t *testing.T)
 
 	h := a.Health()
 	if h.Status != "refused" || h.Kafka.Connected || h.Kafka.User != "agent-cern-ps1" || h.Kafka.Security != "sasl_ssl" ||
-		h.Kafka.Reason != "authentication refused: wrong SCRAM user or password (or the user was removed)" ||
+		h.Kafka.Reason != "authentication refused: wrong SCRAM user or password (or the user was revoked)" ||
 		h.Kafka.RefusedSince == nil || h.Kafka.NextCheck == nil || h.Kafka.Acked != 0 || h.Spool.DepthSamples == 0 ||
 		h.Spool.DepthSamples != int(h.Samples.Spooled) {
 		t.Fatalf("health while refused: %+v", h)

@@ -18,7 +18,7 @@ func Refusal(err error) (reason string, refused bool) {
 	case err == nil:
 		return "", false
 	case errors.Is(err, kerr.SaslAuthenticationFailed):
-		return "authentication refused: wrong SCRAM user or password (or the user was removed)", true
+		return "authentication refused: wrong SCRAM user or password (or the user was revoked)", true
 	case errors.Is(err, kerr.UnsupportedSaslMechanism):
 		return "authentication refused: the broker does not offer SCRAM-SHA-512 on this listener", true
 	case errors.Is(err, kerr.TopicAuthorizationFailed):

@@ -320,7 +320,7 @@ func TestStatusSaysWhyKafkaRefusesTheAgent(t *testing.T) {
 	since := time.Now().Add(-95 * time.Second)
 	next := time.Now().Add(20 * time.Second)
 	h := agent.Health{Status: "refused", Src: "cern-ps1", Version: "1.2.3", UptimeS: 300,
-		Kafka: agent.KafkaHealth{State: agent.KafkaRefused, Reason: "authentication refused: wrong SCRAM user or password (or the user was removed)",
+		Kafka: agent.KafkaHealth{State: agent.KafkaRefused, Reason: "authentication refused: wrong SCRAM user or password (or the user was revoked)",
 			RefusedSince: &since, NextCheck: &next, Security: "sasl_ssl", User: "agent-cern-ps1"},
 		Spool:   agent.SpoolHealth{DepthSamples: 812, DepthBytes: 411_000},
 		Samples: agent.SampleHealth{Spooled: 812},
@@ -338,7 +338,7 @@ func TestStatusSaysWhyKafkaRefusesTheAgent(t *testing.T) {
 	for _, want := range []string{
 		"longhaul-probe cern-ps1 (version 1.2.3), up 5m0s: refused\n",
 		"kafka:   REFUSED since ",
-		" (1m35s): authentication refused: wrong SCRAM user or password (or the user was removed)\n",
+		" (1m35s): authentication refused: wrong SCRAM user or password (or the user was revoked)\n",
 		"         user agent-cern-ps1 over sasl_ssl; re-checked in 20s, re-reading the credential files: fix them (or the broker's ACLs), no restart needed\n",
 		"spool:   812 samples (401.4 KiB) waiting for Kafka, 0 dropped (spool full), 0 corrupt skipped\n",
 		"samples: 812 spooled, 0 acknowledged by Kafka, 0 dead-lettered, 0 lost\n",
