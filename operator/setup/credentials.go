@@ -25,12 +25,7 @@ func SetUser(ctx context.Context, conn kafkaconn.Conn, principal, password strin
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	altered, err := adm.AlterUserSCRAMs(ctx, nil, []kadm.UpsertSCRAM{{User: principal, Mechanism: kadm.ScramSha512,
-		Iterations: scramIterations, Password: password}})
-	if err == nil {
-		err = altered.Error()
-	}
-	if err != nil {
+	if err := upsertSCRAM(ctx, adm, principal, password); err != nil {
 		return fmt.Errorf("kafka user %s: set its SCRAM credential: %w", principal, err)
 	}
 	n, err := grant(ctx, adm, principal)
@@ -75,7 +70,7 @@ func grant(ctx context.Context, adm *kadm.Client, principal string) (int, error)
 	return n, nil
 }
 
-// RemoveUser revokes a principal at once: its ACLs go first (every request it makes from
+// RevokeUser revokes a principal at once: its ACLs go first (every request it makes from
 // then on is refused, even on a connection already authenticated), then its credential is
 // replaced by one made from a random password that is kept nowhere (no new connection
 // authenticates). The credential is replaced, never deleted: Kafka 4.3 and 4.4 lose every SCRAM
@@ -83,7 +78,7 @@ func grant(ctx context.Context, adm *kadm.Client, principal string) (int, error)
 // ScramDelta.apply's HashMap order) is a deleted one, and every login is refused after that
 // restart (collectors/internal/kafkatest's restart test). `add-agent` on the name makes it live
 // again.
-func RemoveUser(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
+func RevokeUser(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
 	cl, err := conn.NewClient()
 	if err != nil {
 		return err
@@ -110,16 +105,21 @@ func RemoveUser(ctx context.Context, conn kafkaconn.Conn, principal string, log 
 	if err != nil {
 		return fmt.Errorf("kafka user %s: %w", principal, err)
 	}
-	altered, err := adm.AlterUserSCRAMs(ctx, nil, []kadm.UpsertSCRAM{{User: principal, Mechanism: kadm.ScramSha512,
-		Iterations: scramIterations, Password: unknown}})
-	if err == nil {
-		err = altered.Error()
-	}
-	if err != nil {
+	if err := upsertSCRAM(ctx, adm, principal, unknown); err != nil {
 		return fmt.Errorf("kafka user %s: replace its SCRAM credential: %w", principal, err)
 	}
 	fmt.Fprintf(log, "kafka user %s revoked (%d ACLs deleted, its credential replaced by one no one knows)\n", principal, deleted)
 	return nil
+}
+
+// upsertSCRAM creates or replaces principal's SCRAM-SHA-512 credential, made from password.
+func upsertSCRAM(ctx context.Context, adm *kadm.Client, principal, password string) error {
+	altered, err := adm.AlterUserSCRAMs(ctx, nil, []kadm.UpsertSCRAM{{User: principal, Mechanism: kadm.ScramSha512,
+		Iterations: scramIterations, Password: password}})
+	if err == nil {
+		err = altered.Error()
+	}
+	return err
 }
 
 // NewPassword is a new random password: 24 random bytes (192 bits), base64url.

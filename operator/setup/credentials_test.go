@@ -6,13 +6,14 @@ import (
 )
 
 func TestNewPasswordsAre192RandomBitsInBase64url(t *testing.T) {
+	base64url := regexp.MustCompile(`^[A-Za-z0-9_-]{32}$`)
 	seen := map[string]bool{}
 	for i := 0; i < 1000; i++ {
 		pw, err := NewPassword()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !regexp.MustCompile(`^[A-Za-z0-9_-]{32}$`).MatchString(pw) {
+		if !base64url.MatchString(pw) {
 			t.Fatalf("%q is not 32 base64url characters", pw)
 		}
 		if seen[pw] {

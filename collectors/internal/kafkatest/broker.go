@@ -168,7 +168,7 @@ func (b *Broker) RemoveAgent(name string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := setup.RemoveUser(ctx, b.Conn(), user, io.Discard); err != nil {
+	if err := setup.RevokeUser(ctx, b.Conn(), user, io.Discard); err != nil {
 		b.t.Fatal(err)
 	}
 }

@@ -122,7 +122,7 @@ func runRemoveAgent(env *cli.Env, args []string) int {
 		return env.UsageError("%v", err)
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return setup.RemoveUser(ctx, conn, principal, env.Stdout)
+		return setup.RevokeUser(ctx, conn, principal, env.Stdout)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
