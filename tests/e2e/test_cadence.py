@@ -101,6 +101,12 @@ def first(items, pred):
     return next(((t, m) for t, m in items if pred(m)), (None, None))
 
 
+def alarm_run(recs, alert):
+    """The run of tcp that raised an alarm (the event's ts is its run's): requested or scheduled."""
+    return next((m for _, m in recs["raw"].snapshot() if m["dst"] == alert["dst"] and m["probe_id"] == "tcp"
+                 and m["record"] == "summary" and m["ts"] == alert["ts"]), None)
+
+
 def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed):
     tb, recs = bed
     tb("agents-start")
@@ -129,7 +135,6 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
     tb("heal")
 
     requests = [m for _, m in recs["requests"].snapshot()]
-    requested_runs = [m for _, m in recs["raw"].snapshot() if m.get("request_id") and m["record"] == "summary"]
     for dst in ("dst-a", "dst-b", "dst-c"):
         at, alert = collapse(dst)
         assert alert is not None, (dst, [m for _, m in recs["events"].snapshot()], requests)
@@ -140,14 +145,25 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
         record(f"cadence {dst}: extra runs asked for", sum(r["dst"] == dst for r in requests))
         assert alert["src"] == tb.src(SENDER[dst])
     reasons = {r["dst"]: {x["reason"] for x in requests if x["dst"] == r["dst"]} for r in requests}
-    # the cheap probes (and the bursts) saw each first, and the requested runs of tcp confirmed them
-    assert reasons.get("dst-a", set()) & {"loss", "throughput_low"}, reasons
-    assert reasons.get("dst-b", set()) & {"rtt_shift", "route_change", "throughput_low"}, reasons
-    assert "throughput_low" in reasons.get("dst-c", set()), reasons
+    # the cheap probes (and the bursts) saw each first, and the requested runs of tcp confirmed them,
+    # unless the link's scheduled run came first (below)
+    expected = {"dst-a": {"loss", "throughput_low"}, "dst-b": {"rtt_shift", "route_change", "throughput_low"},
+                "dst-c": {"throughput_low"}}
     assert all(r["probe_id"] == "tcp" for r in requests), requests
     for dst in ("dst-a", "dst-b", "dst-c"):
-        assert any(m["dst"] == dst for m in requested_runs), (dst, requested_runs)
+        alert = collapse(dst)[1]
+        run = alarm_run(recs, alert)
+        assert run is not None, (dst, alert)
         assert collapse(dst)[0] - onset[dst] < TPUT_S / 2, f"{dst}: no sooner than a scheduled run would"
+        if run.get("request_id"):
+            assert reasons.get(dst, set()) & expected[dst], reasons
+        else:
+            # the link's scheduled run fell at the onset (for dst-a about 1 in 30: a run measuring
+            # after its 3 s omitted, or starting before the requested one would): at dst-a's -99 %
+            # one run alarms at once, asking for nothing; a smaller drop asked for a run before it
+            record(f"cadence {dst}: alarm raised by a scheduled run", 1)
+            assert run["ts"] / 1000 >= onset[dst] - 8, (dst, run, onset[dst])
+            assert alert["severity"] == "critical" or reasons.get(dst, set()) & expected[dst], (alert, reasons)
     # dst-c: the first burst after the onset was low; the run it asked for raised the alarm
     # (a burst running at the onset counts: it starts at most a run's length before)
     low_at, low = first(bursts(recs, "dst-c"), lambda m: m["ts"] / 1000 >= onset["dst-c"] - 5
