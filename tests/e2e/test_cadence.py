@@ -151,10 +151,10 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
                 "dst-c": {"throughput_low"}}
     assert all(r["probe_id"] == "tcp" for r in requests), requests
     for dst in ("dst-a", "dst-b", "dst-c"):
-        alert = collapse(dst)[1]
+        at, alert = collapse(dst)
         run = alarm_run(recs, alert)
         assert run is not None, (dst, alert)
-        assert collapse(dst)[0] - onset[dst] < TPUT_S / 2, f"{dst}: no sooner than a scheduled run would"
+        assert at - onset[dst] < TPUT_S / 2, f"{dst}: no sooner than a scheduled run would"
         if run.get("request_id"):
             assert reasons.get(dst, set()) & expected[dst], reasons
         else:
