@@ -69,12 +69,6 @@ func (o *observed) add(r schedule.Result) {
 	}
 }
 
-func (o *observed) size() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.total
-}
-
 // outcome is what reached Kafka compared with what was spooled.
 type outcome struct {
 	produced, consumed, unique, duplicates, lost int

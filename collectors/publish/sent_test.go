@@ -88,7 +88,7 @@ func TestASampleDeliveredAfterAnOutageCarriesTheClockOfItsDelivery(t *testing.T)
 			t.Errorf("delivered %s stamped %d, the clock of its delivery is %d", v, last[v], delivery)
 		}
 	}
-	if v := string(rec(ClassKeep, "r0000", 100).Value); first[v] != outage {
-		t.Errorf("the first sample's first attempt was stamped %d, during the outage the clock read %d", first[v], outage)
+	if got := first[string(rec(ClassKeep, "r0000", 100).Value)]; got != outage {
+		t.Errorf("the first sample's first attempt was stamped %d, during the outage the clock read %d", got, outage)
 	}
 }

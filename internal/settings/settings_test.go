@@ -8,8 +8,21 @@ import (
 	"testing"
 )
 
+// noStackEnvironment removes every LONGHAUL_ variable for the test (restored after it): defaults
+// depend on each other (the credentials on LONGHAUL_SECRETS_DIR, that on LONGHAUL_STACK_DIR), and
+// a test run on a stack host inherits the stack's settings (scripts/test-all.sh exports them).
+func noStackEnvironment(t *testing.T) {
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "LONGHAUL_") {
+			t.Setenv(name, "") // registers the restore
+			os.Unsetenv(name)
+		}
+	}
+}
+
 func TestAFlagDefaultsToItsVariableThenToTheDefault(t *testing.T) {
-	t.Setenv(Kafka.Env, "")
+	noStackEnvironment(t)
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	if v := Kafka.String(fs); *v != "127.0.0.1:9092" {
 		t.Fatalf("default = %q", *v)
@@ -61,10 +74,10 @@ func TestASecretIsTheFileWithoutItsNewlineAndNeverEmpty(t *testing.T) {
 }
 
 func TestOnAStackHostTheCredentialsDefaultToTheLocalSecrets(t *testing.T) {
+	noStackEnvironment(t)
 	stack := t.TempDir()
 	t.Setenv("LONGHAUL_STACK_DIR", stack)
 	for _, s := range []Setting{KafkaCA, KafkaUser, KafkaPasswordFile, InfluxUser, InfluxPasswordFile, SecretsDir} {
-		t.Setenv(s.Env, "")
 		if v := s.Value(); v != "" {
 			t.Fatalf("%s without a local stack: %q", s.Env, v)
 		}

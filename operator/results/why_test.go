@@ -10,7 +10,6 @@ import (
 var (
 	now       = time.Date(2026, 11, 24, 6, 40, 0, 0, time.UTC)
 	lastHalf  = dashboards.Range{From: now.Add(-30 * time.Minute), To: now}
-	tcp       = dashboards.Need{Measurement: "link_stats", Policy: "raw", Protocols: []string{"tcp"}}
 	rolling10 = dashboards.Need{Measurement: "link_stats", Policy: "raw", Protocols: []string{"tcp"}, Points: 10}
 	hourly    = dashboards.Rollups["hourly"]
 )

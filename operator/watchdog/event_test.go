@@ -43,7 +43,8 @@ func TestAHostEventIsKeyedAndSourcedByTheHost(t *testing.T) {
 }
 
 func TestEpisodeIDIsStable(t *testing.T) {
-	if EpisodeID("j", ComponentJob, "*", at(0)) != EpisodeID("j", ComponentJob, "*", at(0)) ||
+	first, again := EpisodeID("j", ComponentJob, "*", at(0)), EpisodeID("j", ComponentJob, "*", at(0))
+	if first != again ||
 		EpisodeID("j", ComponentJob, "*", at(0)) == EpisodeID("j", ComponentJob, "*", at(1)) ||
 		EpisodeID("j", ComponentJob, "*", at(0)) == EpisodeID("k", ComponentJob, "*", at(0)) {
 		t.Fatal("episode ids are not a function of instance, component, subject and start")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probes/probekit"
+	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/collectors/sample"
 )
 
@@ -51,6 +52,7 @@ type parser func([]byte) ([]sample.Sample, error)
 
 // checkBounded parses each hostile input and holds the parser to the bounds.
 func checkBounded(t *testing.T, parse parser) {
+	golden.Long(t)
 	for name, in := range hostileInputs() {
 		t.Run(name, func(t *testing.T) {
 			var before, after runtime.MemStats

@@ -95,6 +95,7 @@ func iperf2Log(n int) []byte {
 // Time is linear in the input: 300 000 intervals (83 hours of -i 1, 16 MB) take about ten
 // times the CPU 30 000 take (1.5 s here), and seconds at most.
 func TestIperf2ParsesALongLogInLinearTime(t *testing.T) {
+	golden.Long(t)
 	var took [2]time.Duration
 	for i, n := range []int{30000, 300000} {
 		in := iperf2Log(n)

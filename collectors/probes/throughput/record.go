@@ -97,12 +97,3 @@ func count(v *int64) *int64 {
 	}
 	return sample.I64(*v)
 }
-
-// ms converts a non-negative microsecond figure to milliseconds; nil for absent or zero
-// (iperf3 prints 0 where it has no measurement, e.g. on the receiving side of -R).
-func usToMs(v *float64) *float64 {
-	if v == nil || !finite(*v) || *v == 0 {
-		return nil
-	}
-	return sample.F64(*v / 1000)
-}

@@ -10,7 +10,8 @@ import (
 )
 
 // Forward accepts on listen and copies each connection both ways to a new connection to
-// connect. Addresses are tcp:HOST:PORT or unix:PATH (a stale unix socket file is replaced).
+// connect. Addresses are tcp:HOST:PORT or unix:PATH (a stale unix socket file is replaced). It
+// runs until it cannot listen or accept, and returns why (never nil).
 func Forward(listen, connect string) error {
 	lnet, laddr, err := splitAddr(listen)
 	if err != nil {

@@ -52,9 +52,7 @@ func main() {
 			usage()
 		}
 		go exitOnSignal(func() string { return "" })
-		if err := Forward(*listen, *connect); err != nil {
-			log.Fatalf("forward: %v", err)
-		}
+		log.Fatalf("forward: %v", Forward(*listen, *connect))
 	default:
 		usage()
 	}

@@ -199,6 +199,16 @@ const (
 	MaxTime     = 2 * time.Second
 )
 
+// Long skips a parser's size and time bounds under `go test -short` (make check, which must stay
+// fast and runs beside other work): they feed the parser inputs of tens of MB and bound its CPU
+// time, which a loaded machine may miss. `make test-go` runs them.
+func Long(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: a bound on a parser's time and memory over inputs of tens of MB (make test-go runs it)")
+	}
+}
+
 // Bounds feeds parse a 50 MB single line, 50 MB of binary garbage in short lines, and
 // valid-looking text: unit repeated to about 8 MB followed by one line that is not the tool's
 // (valid must make parse read to the end). Each must give an error, within MaxTime of CPU, having
@@ -207,6 +217,7 @@ const (
 // valid-looking text, for the caller to bound further.
 func Bounds(t *testing.T, parse func([]byte) error, unit string) float64 {
 	t.Helper()
+	Long(t)
 	single := bytes.Repeat([]byte("x"), HugeInput)
 	garbage := make([]byte, HugeInput)
 	seed := uint32(2463534242)
