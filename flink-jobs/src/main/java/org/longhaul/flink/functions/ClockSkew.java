@@ -15,18 +15,20 @@ import org.longhaul.flink.records.RawMessage;
  *
  * <p>The rule, with tolerance T ({@code --clock-skew-tolerance}, the contract's
  * clock_skew_tolerance_s by default):
+ *
  * <ul>
- *   <li>no broker time (replay, bounded sources, a CreateTime topic): nothing is judged;</li>
+ *   <li>no broker time (replay, bounded sources, a CreateTime topic): nothing is judged;
  *   <li>with the agent's send time (header sent_ms, stamped at each produce attempt): skewed when
  *       |sent − broker| &gt; T, ahead or behind. A sample spooled through an outage is stamped when
- *       it is finally sent, so its wait is not taken for a slow clock;</li>
+ *       it is finally sent, so its wait is not taken for a slow clock;
  *   <li>whatever the header says, a {@code ts} more than T ahead of the broker is skewed: no sample
- *       can be measured after it reached the broker (without the header this is the only
- *       judgement possible: an old {@code ts} may be a late delivery, not a slow clock).</li>
+ *       can be measured after it reached the broker (without the header this is the only judgement
+ *       possible: an old {@code ts} may be a late delivery, not a slow clock).
  * </ul>
  */
 public final class ClockSkew implements Serializable {
     private static final long serialVersionUID = 1L;
+
     /** The start of every dead letter's reason this rule writes. */
     public static final String REASON = "clock_skew";
 
@@ -34,7 +36,8 @@ public final class ClockSkew implements Serializable {
 
     public ClockSkew(Duration tolerance) {
         if (tolerance.isNegative()) {
-            throw new IllegalArgumentException("clock skew tolerance must not be negative: " + tolerance);
+            throw new IllegalArgumentException(
+                    "clock skew tolerance must not be negative: " + tolerance);
         }
         this.toleranceMs = tolerance.toMillis();
     }
@@ -44,7 +47,9 @@ public final class ClockSkew implements Serializable {
         return Duration.ofMillis(Math.round(ContractNames.CLOCK_SKEW_TOLERANCE_S * 1000));
     }
 
-    /** What is wrong with the message's clock, or null when nothing is (or nothing can be judged). */
+    /**
+     * What is wrong with the message's clock, or null when nothing is (or nothing can be judged).
+     */
     public Skew judge(RawMessage m) {
         if (m.brokerMs() == null) {
             return null;
@@ -53,7 +58,10 @@ public final class ClockSkew implements Serializable {
             return new Skew(Basis.SENT, m.sentMs() - m.brokerMs(), toleranceMs);
         }
         if (m.eventTs() != null && m.eventTs() - m.brokerMs() > toleranceMs) {
-            return new Skew(m.sentMs() == null ? Basis.TS_NO_HEADER : Basis.TS, m.eventTs() - m.brokerMs(), toleranceMs);
+            return new Skew(
+                    m.sentMs() == null ? Basis.TS_NO_HEADER : Basis.TS,
+                    m.eventTs() - m.brokerMs(),
+                    toleranceMs);
         }
         return null;
     }
@@ -79,20 +87,44 @@ public final class ClockSkew implements Serializable {
      */
     public record Skew(Basis basis, long aheadMs, long toleranceMs) {
 
-        /** The dead letter's reason: "clock_skew: the agent's clock is 3600.0 s ahead of the broker's (tolerance 30 s)". */
+        /**
+         * The dead letter's reason: "clock_skew: the agent's clock is 3600.0 s ahead of the
+         * broker's (tolerance 30 s)".
+         */
         public String reason() {
-            String by = String.format(Locale.ROOT, "%.1f s %s", Math.abs(aheadMs) / 1000.0, aheadMs > 0 ? "ahead of" : "behind");
+            String by =
+                    String.format(
+                            Locale.ROOT,
+                            "%.1f s %s",
+                            Math.abs(aheadMs) / 1000.0,
+                            aheadMs > 0 ? "ahead of" : "behind");
             String tolerance = "tolerance " + seconds(toleranceMs) + " s";
-            return REASON + ": " + switch (basis) {
-                case SENT -> "the agent's clock is " + by + " the broker's (" + tolerance + ")";
-                case TS -> "the sample's ts is " + by + " the broker's clock, its send time is not (" + tolerance + ")";
-                case TS_NO_HEADER -> "the sample's ts is " + by + " the broker's clock (" + tolerance
-                        + "; no " + ContractNames.HEADER_SENT_MS + " header to tell the agent's clock)";
-            };
+            return REASON
+                    + ": "
+                    + switch (basis) {
+                        case SENT ->
+                                "the agent's clock is " + by + " the broker's (" + tolerance + ")";
+                        case TS ->
+                                "the sample's ts is "
+                                        + by
+                                        + " the broker's clock, its send time is not ("
+                                        + tolerance
+                                        + ")";
+                        case TS_NO_HEADER ->
+                                "the sample's ts is "
+                                        + by
+                                        + " the broker's clock ("
+                                        + tolerance
+                                        + "; no "
+                                        + ContractNames.HEADER_SENT_MS
+                                        + " header to tell the agent's clock)";
+                    };
         }
 
         private static String seconds(long ms) {
-            return ms % 1000 == 0 ? Long.toString(ms / 1000) : String.format(Locale.ROOT, "%.3f", ms / 1000.0);
+            return ms % 1000 == 0
+                    ? Long.toString(ms / 1000)
+                    : String.format(Locale.ROOT, "%.3f", ms / 1000.0);
         }
     }
 }

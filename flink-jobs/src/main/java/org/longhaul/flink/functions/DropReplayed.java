@@ -14,14 +14,15 @@ import org.longhaul.flink.records.RawMessage;
 
 /**
  * Drops a raw message that an agent delivered twice. An agent acknowledges what Kafka took in its
- * spool's cursor, which it saves every few seconds: killed in between, it sends the unsaved
- * suffix again on restart, byte for byte, and every windowed statistic and detector would count
- * those samples twice. Chained to its source (a link's messages stay in one partition, so in one
- * subtask), it remembers the fingerprints of the last {@code capacity} payloads it passed
- * ({@link RecentFingerprints}) in operator state (union-redistributed, so a rescale keeps them).
- * Two distinct samples never share a payload: they differ in ts or run_id.
+ * spool's cursor, which it saves every few seconds: killed in between, it sends the unsaved suffix
+ * again on restart, byte for byte, and every windowed statistic and detector would count those
+ * samples twice. Chained to its source (a link's messages stay in one partition, so in one
+ * subtask), it remembers the fingerprints of the last {@code capacity} payloads it passed ({@link
+ * RecentFingerprints}) in operator state (union-redistributed, so a rescale keeps them). Two
+ * distinct samples never share a payload: they differ in ts or run_id.
  */
-public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage> implements CheckpointedFunction {
+public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage>
+        implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
 
     /** Fingerprints kept per subtask: more than an agent sends between two saves of its cursor. */
@@ -61,8 +62,10 @@ public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage> 
 
     @Override
     public void initializeState(FunctionInitializationContext context) throws Exception {
-        saved = context.getOperatorStateStore()
-                .getUnionListState(new ListStateDescriptor<>("replay-fingerprints", Types.LONG));
+        saved =
+                context.getOperatorStateStore()
+                        .getUnionListState(
+                                new ListStateDescriptor<>("replay-fingerprints", Types.LONG));
         recent = new RecentFingerprints(capacity);
         if (context.isRestored()) {
             List<Long> all = new ArrayList<>();

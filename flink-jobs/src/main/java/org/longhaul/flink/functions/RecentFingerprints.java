@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fingerprints (64-bit hashes) of the last {@code capacity} distinct payloads, oldest
- * evicted first: bounded memory whatever arrives.
+ * The fingerprints (64-bit hashes) of the last {@code capacity} distinct payloads, oldest evicted
+ * first: bounded memory whatever arrives.
  *
  * <p>Every raw message passes here on its source's thread, so it holds primitives only: a ring of
  * the fingerprints in the order they came, and an open-addressing table (linear probing, deletion
@@ -17,13 +17,18 @@ public final class RecentFingerprints {
     private static final long EMPTY = 0L;
 
     private final int capacity;
+
     /** Fingerprints oldest first, from {@code head}, {@code size} of them, wrapping. */
     private final long[] ring;
+
     private int head;
     private int size;
+
     /** The table: a power of two at least twice the capacity, so probes stay short. */
     private final long[] slots;
+
     private final int mask;
+
     /** 0 is the table's empty marker, so a fingerprint of 0 is kept apart. */
     private boolean zeroHeld;
 
@@ -82,7 +87,10 @@ public final class RecentFingerprints {
         return h;
     }
 
-    /** One probe: false when the fingerprint is in the table, else puts it in the empty slot ending its chain. */
+    /**
+     * One probe: false when the fingerprint is in the table, else puts it in the empty slot ending
+     * its chain.
+     */
     private boolean put(long fp) {
         if (fp == EMPTY) {
             boolean added = !zeroHeld;

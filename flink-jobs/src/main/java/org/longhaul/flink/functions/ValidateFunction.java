@@ -18,7 +18,8 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * samples ({@link History}) go on too, in order with the live ones, without a timestamp; {@link
  * LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
  */
-public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> implements ResultTypeQueryable<T> {
+public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
+        implements ResultTypeQueryable<T> {
     private static final long serialVersionUID = 1L;
     public static final String REJECTED_BY = "flink:validate";
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
@@ -32,7 +33,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T> im
 
     /**
      * @param schemasDir a directory of *.schema.json, or null for the copy bundled in the jar
-     * @param clock      the rule judging each message's clock against the broker's
+     * @param clock the rule judging each message's clock against the broker's
      */
     public ValidateFunction(String schemaName, Class<T> type, String schemasDir, ClockSkew clock) {
         this.schemaName = schemaName;

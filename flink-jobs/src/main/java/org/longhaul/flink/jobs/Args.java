@@ -9,9 +9,9 @@ import org.apache.flink.util.ParameterTool;
 import org.apache.flink.util.TimeUtils;
 
 /**
- * Typed access to "--name value" arguments (Flink's ParameterTool) that remembers which names
- * were asked for, so an unknown or misspelt argument is reported instead of silently ignored.
- * Durations take Flink's syntax: "5 s", "2min", "7d", "500ms" (a bare number is milliseconds).
+ * Typed access to "--name value" arguments (Flink's ParameterTool) that remembers which names were
+ * asked for, so an unknown or misspelt argument is reported instead of silently ignored. Durations
+ * take Flink's syntax: "5 s", "2min", "7d", "500ms" (a bare number is milliseconds).
  */
 public final class Args {
     private final ParameterTool params;
@@ -61,7 +61,8 @@ public final class Args {
         try {
             return v == null ? dflt : TimeUtils.parseDuration(v.trim());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--" + name + ": not a duration (e.g. 30s, 2min, 7d): " + v);
+            throw new IllegalArgumentException(
+                    "--" + name + ": not a duration (e.g. 30s, 2min, 7d): " + v);
         }
     }
 
@@ -75,10 +76,13 @@ public final class Args {
             }
             int eq = item.lastIndexOf('=');
             if (eq <= 0 || !item.substring(0, eq).contains("|")) {
-                throw new IllegalArgumentException("--" + name + ": expected src|dst=value, got " + item);
+                throw new IllegalArgumentException(
+                        "--" + name + ": expected src|dst=value, got " + item);
             }
             try {
-                out.put(item.substring(0, eq).trim(), Double.parseDouble(item.substring(eq + 1).trim()));
+                out.put(
+                        item.substring(0, eq).trim(),
+                        Double.parseDouble(item.substring(eq + 1).trim()));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--" + name + ": not a number in " + item);
             }

@@ -26,8 +26,8 @@ import org.longhaul.flink.state.LinkKeyType;
 
 /**
  * Wiring of the confirmation probes: suspicions (the collapse detector's low and recovering runs,
- * route changes and loss from the detectors' events, ping RTT shifts, sender tuning changes) →
- * a request per suspect link within its budget → the host's budget → the mesh's budget → the
+ * route changes and loss from the detectors' events, ping RTT shifts, sender tuning changes) → a
+ * request per suspect link within its budget → the host's budget → the mesh's budget → the
  * probe-requests topic; and a tracker that reports every request no run answered.
  */
 public final class ConfirmTopology {
@@ -36,54 +36,109 @@ public final class ConfirmTopology {
     /** The requests to send, and the probe_request_unserved events. */
     public record Confirmations(DataStream<ProbeRequest> requests, DataStream<Event> events) {}
 
-    private static final OutputTag<Event> BUDGET = new OutputTag<>("confirm-unserved-budget", TypeInformation.of(Event.class));
+    private static final OutputTag<Event> BUDGET =
+            new OutputTag<>("confirm-unserved-budget", TypeInformation.of(Event.class));
 
-    public static Confirmations wire(RawStreams raw, DataStream<Event> events, DataStream<Suspicion> collapseSuspects,
-                                     PipelineConfig cfg) {
+    public static Confirmations wire(
+            RawStreams raw,
+            DataStream<Event> events,
+            DataStream<Suspicion> collapseSuspects,
+            PipelineConfig cfg) {
         ConfirmParams c = cfg.detectors().confirm();
         Duration ttl = cfg.stateTtl();
         TypeInformation<Suspicion> suspicion = TypeInformation.of(Suspicion.class);
-        DataStream<Suspicion> fromEvents = events
-                .flatMap(new MapNonNull<Event, Suspicion>(Suspicions::ofEvent)).returns(suspicion)
-                .name("confirm: suspicions of events").uid("confirm-suspicions-events");
-        DataStream<Suspicion> rtt = raw.rtt()
-                .keyBy(RttSample::link, LinkKeyType.INSTANCE)
-                .process(new RttShiftDetector(c, ttl)).name("confirm: rtt shift").uid("confirm-rtt-shift");
-        DataStream<Suspicion> tuning = raw.host()
-                .keyBy(HostSnapshot::link, LinkKeyType.INSTANCE)
-                .process(new TuningChangeDetector(ttl)).name("confirm: tuning change").uid("confirm-tuning-change");
-        DataStream<RunSeen> runs = raw.throughput()
-                .filter(ThroughputSample::summary).name("confirm: run summaries").uid("confirm-summaries")
-                .map(RunSeen::of).returns(TypeInformation.of(RunSeen.class)).name("confirm: runs").uid("confirm-runs");
+        DataStream<Suspicion> fromEvents =
+                events.flatMap(new MapNonNull<Event, Suspicion>(Suspicions::ofEvent))
+                        .returns(suspicion)
+                        .name("confirm: suspicions of events")
+                        .uid("confirm-suspicions-events");
+        DataStream<Suspicion> rtt =
+                raw.rtt()
+                        .keyBy(RttSample::link, LinkKeyType.INSTANCE)
+                        .process(new RttShiftDetector(c, ttl))
+                        .name("confirm: rtt shift")
+                        .uid("confirm-rtt-shift");
+        DataStream<Suspicion> tuning =
+                raw.host()
+                        .keyBy(HostSnapshot::link, LinkKeyType.INSTANCE)
+                        .process(new TuningChangeDetector(ttl))
+                        .name("confirm: tuning change")
+                        .uid("confirm-tuning-change");
+        DataStream<RunSeen> runs =
+                raw.throughput()
+                        .filter(ThroughputSample::summary)
+                        .name("confirm: run summaries")
+                        .uid("confirm-summaries")
+                        .map(RunSeen::of)
+                        .returns(TypeInformation.of(RunSeen.class))
+                        .name("confirm: runs")
+                        .uid("confirm-runs");
         // the planner also learns a link's throughput probe from its backfilled history, so a link
         // imported on day one can be confirmed before its first scheduled run
-        DataStream<RunSeen> runsWithHistory = raw.throughputWithHistory()
-                .filter(ThroughputSample::summary).name("confirm: run summaries with history").uid("confirm-summaries-history")
-                .map(RunSeen::of).returns(TypeInformation.of(RunSeen.class)).name("confirm: runs with history").uid("confirm-runs-history");
+        DataStream<RunSeen> runsWithHistory =
+                raw.throughputWithHistory()
+                        .filter(ThroughputSample::summary)
+                        .name("confirm: run summaries with history")
+                        .uid("confirm-summaries-history")
+                        .map(RunSeen::of)
+                        .returns(TypeInformation.of(RunSeen.class))
+                        .name("confirm: runs with history")
+                        .uid("confirm-runs-history");
 
         TypeInformation<PlannerInput> plannerInput = TypeInformation.of(PlannerInput.class);
-        SingleOutputStreamOperator<ProbeRequest> planned = collapseSuspects.union(fromEvents, rtt, tuning)
-                .map(PlannerInput::of).returns(plannerInput).name("confirm: suspicions").uid("confirm-suspicions")
-                .union(runsWithHistory.map(PlannerInput::of).returns(plannerInput).name("confirm: runs to plan").uid("confirm-runs-plan"),
-                        events.flatMap(new MapNonNull<Event, PlannerInput>(PlannerInput::ofEvent)).returns(plannerInput)
-                                .name("confirm: collapse episodes").uid("confirm-episodes"))
-                .keyBy(PlannerInput::link, LinkKeyType.INSTANCE)
-                .process(new ConfirmationPlanner(c, ttl)).name("confirm: plan per link").uid("confirm-plan");
+        SingleOutputStreamOperator<ProbeRequest> planned =
+                collapseSuspects
+                        .union(fromEvents, rtt, tuning)
+                        .map(PlannerInput::of)
+                        .returns(plannerInput)
+                        .name("confirm: suspicions")
+                        .uid("confirm-suspicions")
+                        .union(
+                                runsWithHistory
+                                        .map(PlannerInput::of)
+                                        .returns(plannerInput)
+                                        .name("confirm: runs to plan")
+                                        .uid("confirm-runs-plan"),
+                                events.flatMap(
+                                                new MapNonNull<Event, PlannerInput>(
+                                                        PlannerInput::ofEvent))
+                                        .returns(plannerInput)
+                                        .name("confirm: collapse episodes")
+                                        .uid("confirm-episodes"))
+                        .keyBy(PlannerInput::link, LinkKeyType.INSTANCE)
+                        .process(new ConfirmationPlanner(c, ttl))
+                        .name("confirm: plan per link")
+                        .uid("confirm-plan");
         Duration hour = Duration.ofHours(1);
-        SingleOutputStreamOperator<ProbeRequest> host = planned
-                .keyBy(ProbeRequest::src, LinkKeyType.INSTANCE)
-                .process(new RequestBudget("host", c.hostPerHour(), hour, BUDGET)).name("confirm: host budget").uid("confirm-budget-host");
-        SingleOutputStreamOperator<ProbeRequest> mesh = host
-                .keyBy(r -> RequestBudget.MESH, LinkKeyType.INSTANCE)
-                .process(new RequestBudget("mesh", c.meshPerHour(), hour, BUDGET)).name("confirm: mesh budget").uid("confirm-budget-mesh");
+        SingleOutputStreamOperator<ProbeRequest> host =
+                planned.keyBy(ProbeRequest::src, LinkKeyType.INSTANCE)
+                        .process(new RequestBudget("host", c.hostPerHour(), hour, BUDGET))
+                        .name("confirm: host budget")
+                        .uid("confirm-budget-host");
+        SingleOutputStreamOperator<ProbeRequest> mesh =
+                host.keyBy(r -> RequestBudget.MESH, LinkKeyType.INSTANCE)
+                        .process(new RequestBudget("mesh", c.meshPerHour(), hour, BUDGET))
+                        .name("confirm: mesh budget")
+                        .uid("confirm-budget-mesh");
 
         TypeInformation<TrackerInput> trackerInput = TypeInformation.of(TrackerInput.class);
-        DataStream<Event> unanswered = mesh.map(TrackerInput::of).returns(trackerInput).name("confirm: requests sent").uid("confirm-sent")
-                .union(runs.map(TrackerInput::of).returns(trackerInput).name("confirm: runs to track").uid("confirm-runs-track"))
-                .keyBy(TrackerInput::link, LinkKeyType.INSTANCE)
-                .process(new RequestTracker()).name("confirm: track requests").uid("confirm-track");
-        DataStream<Event> unserved = planned.getSideOutput(ConfirmationPlanner.UNSERVED)
-                .union(host.getSideOutput(BUDGET), mesh.getSideOutput(BUDGET), unanswered);
+        DataStream<Event> unanswered =
+                mesh.map(TrackerInput::of)
+                        .returns(trackerInput)
+                        .name("confirm: requests sent")
+                        .uid("confirm-sent")
+                        .union(
+                                runs.map(TrackerInput::of)
+                                        .returns(trackerInput)
+                                        .name("confirm: runs to track")
+                                        .uid("confirm-runs-track"))
+                        .keyBy(TrackerInput::link, LinkKeyType.INSTANCE)
+                        .process(new RequestTracker())
+                        .name("confirm: track requests")
+                        .uid("confirm-track");
+        DataStream<Event> unserved =
+                planned.getSideOutput(ConfirmationPlanner.UNSERVED)
+                        .union(host.getSideOutput(BUDGET), mesh.getSideOutput(BUDGET), unanswered);
         return new Confirmations(mesh, unserved);
     }
 }

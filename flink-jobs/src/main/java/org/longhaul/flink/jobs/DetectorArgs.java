@@ -14,61 +14,87 @@ public final class DetectorArgs {
     private DetectorArgs() {}
 
     public static DetectorConfig parse(Args a) {
-        return new DetectorConfig(collapse(a), stall(a), reach(a), quality(a), route(a), diagnosis(a), noData(a), confirm(a));
+        return new DetectorConfig(
+                collapse(a),
+                stall(a),
+                reach(a),
+                quality(a),
+                route(a),
+                diagnosis(a),
+                noData(a),
+                confirm(a));
     }
 
     static CollapseParams collapse(Args a) {
         CollapseParams d = CollapseParams.defaults();
-        CollapseParams c = new CollapseParams(
-                (int) a.integer("collapse.history", d.history()),
-                (int) a.integer("collapse.min-history", d.minHistory()),
-                a.number("collapse.k", d.k()),
-                a.number("collapse.drop", d.drop()),
-                (int) a.integer("collapse.confirm-runs", d.confirmRuns()),
-                a.number("collapse.catastrophic-drop", d.catastrophicDrop()),
-                (int) a.integer("collapse.recovery-runs", d.recoveryRuns()));
-        require(c.minHistory() >= 3 && c.minHistory() <= c.history(), "--collapse.min-history: between 3 and --collapse.history");
-        require(c.drop() > 0 && c.drop() < 1 && c.catastrophicDrop() > 0 && c.catastrophicDrop() <= 1,
+        CollapseParams c =
+                new CollapseParams(
+                        (int) a.integer("collapse.history", d.history()),
+                        (int) a.integer("collapse.min-history", d.minHistory()),
+                        a.number("collapse.k", d.k()),
+                        a.number("collapse.drop", d.drop()),
+                        (int) a.integer("collapse.confirm-runs", d.confirmRuns()),
+                        a.number("collapse.catastrophic-drop", d.catastrophicDrop()),
+                        (int) a.integer("collapse.recovery-runs", d.recoveryRuns()));
+        require(
+                c.minHistory() >= 3 && c.minHistory() <= c.history(),
+                "--collapse.min-history: between 3 and --collapse.history");
+        require(
+                c.drop() > 0
+                        && c.drop() < 1
+                        && c.catastrophicDrop() > 0
+                        && c.catastrophicDrop() <= 1,
                 "--collapse.drop / --collapse.catastrophic-drop: fractions between 0 and 1");
         return c;
     }
 
     static StallParams stall(Args a) {
         StallParams d = StallParams.defaults();
-        return new StallParams(a.number("stall.min-seconds", d.minSeconds()), a.number("stall.zero-bps", d.zeroBps()),
-                a.number("stall.zero-fraction", d.zeroFraction()), a.duration("stall.run-idle", d.runIdle()));
+        return new StallParams(
+                a.number("stall.min-seconds", d.minSeconds()),
+                a.number("stall.zero-bps", d.zeroBps()),
+                a.number("stall.zero-fraction", d.zeroFraction()),
+                a.duration("stall.run-idle", d.runIdle()));
     }
 
     static ReachParams reach(Args a) {
         ReachParams d = ReachParams.defaults();
-        return new ReachParams((int) a.integer("reach.confirm-runs", d.confirmRuns()),
+        return new ReachParams(
+                (int) a.integer("reach.confirm-runs", d.confirmRuns()),
                 a.duration("reach.site-recent", d.siteRecent()),
                 (int) a.integer("reach.site-min-sources", d.siteMinSources()));
     }
 
     static QualityParams quality(Args a) {
         QualityParams d = QualityParams.defaults();
-        return new QualityParams(a.number("quality.loss-percent", d.lossPercent()),
+        return new QualityParams(
+                a.number("quality.loss-percent", d.lossPercent()),
                 a.number("quality.jitter-ms", d.jitterMs()),
-                a.overrides("quality.loss-overrides"), a.overrides("quality.jitter-overrides"),
+                a.overrides("quality.loss-overrides"),
+                a.overrides("quality.jitter-overrides"),
                 (int) a.integer("quality.confirm-runs", d.confirmRuns()),
                 a.number("quality.recovery-ratio", d.recoveryRatio()));
     }
 
     static RouteParams route(Args a) {
         RouteParams d = RouteParams.defaults();
-        RouteParams r = new RouteParams((int) a.integer("route.persist-runs", d.persistRuns()),
-                a.number("route.dominant-share", d.dominantShare()),
-                (int) a.integer("route.recent-runs", d.recentRuns()),
-                (int) a.integer("route.min-runs", d.minRuns()),
-                (int) a.integer("route.max-addrs-per-hop", d.maxAddrsPerHop()));
-        require(r.recentRuns() > r.persistRuns() && r.recentRuns() <= 63, "--route.recent-runs: above --route.persist-runs, at most 63");
+        RouteParams r =
+                new RouteParams(
+                        (int) a.integer("route.persist-runs", d.persistRuns()),
+                        a.number("route.dominant-share", d.dominantShare()),
+                        (int) a.integer("route.recent-runs", d.recentRuns()),
+                        (int) a.integer("route.min-runs", d.minRuns()),
+                        (int) a.integer("route.max-addrs-per-hop", d.maxAddrsPerHop()));
+        require(
+                r.recentRuns() > r.persistRuns() && r.recentRuns() <= 63,
+                "--route.recent-runs: above --route.persist-runs, at most 63");
         return r;
     }
 
     static DiagnosisParams diagnosis(Args a) {
         DiagnosisParams d = DiagnosisParams.defaults();
-        return new DiagnosisParams(a.number("diagnosis.window-tolerance", d.windowTolerance()),
+        return new DiagnosisParams(
+                a.number("diagnosis.window-tolerance", d.windowTolerance()),
                 a.number("diagnosis.capacity-ratio", d.capacityRatio()),
                 (int) a.integer("diagnosis.min-runs", d.minRuns()),
                 (int) a.integer("diagnosis.history", d.history()),
@@ -82,7 +108,8 @@ public final class DetectorArgs {
 
     static NoDataParams noData(Args a) {
         NoDataParams d = NoDataParams.defaults();
-        return new NoDataParams(a.number("no-data.factor", d.factor()),
+        return new NoDataParams(
+                a.number("no-data.factor", d.factor()),
                 (int) a.integer("no-data.min-gaps", d.minGaps()),
                 (int) a.integer("no-data.gap-history", d.gapHistory()),
                 a.duration("no-data.default-interval", d.defaultInterval()),
@@ -92,20 +119,27 @@ public final class DetectorArgs {
     static ConfirmParams confirm(Args a) {
         ConfirmParams d = ConfirmParams.defaults();
         String enabled = a.string("confirm.enabled", String.valueOf(d.enabled()));
-        require(enabled.equals("true") || enabled.equals("false"), "--confirm.enabled: true or false, not " + enabled);
-        ConfirmParams c = new ConfirmParams(Boolean.parseBoolean(enabled),
-                (int) a.integer("confirm.link-max", d.linkMax()),
-                a.duration("confirm.link-window", d.linkWindow()),
-                (int) a.integer("confirm.host-per-hour", d.hostPerHour()),
-                (int) a.integer("confirm.mesh-per-hour", d.meshPerHour()),
-                a.duration("confirm.request-ttl", d.requestTtl()),
-                a.number("confirm.rtt-ratio", d.rttRatio()),
-                a.number("confirm.rtt-min-ms", d.rttMinMs()),
-                (int) a.integer("confirm.rtt-consecutive", d.rttConsecutive()),
-                (int) a.integer("confirm.rtt-history", d.rttHistory()));
-        require(c.linkMax() >= 1 && c.hostPerHour() >= 1 && c.meshPerHour() >= 1,
+        require(
+                enabled.equals("true") || enabled.equals("false"),
+                "--confirm.enabled: true or false, not " + enabled);
+        ConfirmParams c =
+                new ConfirmParams(
+                        Boolean.parseBoolean(enabled),
+                        (int) a.integer("confirm.link-max", d.linkMax()),
+                        a.duration("confirm.link-window", d.linkWindow()),
+                        (int) a.integer("confirm.host-per-hour", d.hostPerHour()),
+                        (int) a.integer("confirm.mesh-per-hour", d.meshPerHour()),
+                        a.duration("confirm.request-ttl", d.requestTtl()),
+                        a.number("confirm.rtt-ratio", d.rttRatio()),
+                        a.number("confirm.rtt-min-ms", d.rttMinMs()),
+                        (int) a.integer("confirm.rtt-consecutive", d.rttConsecutive()),
+                        (int) a.integer("confirm.rtt-history", d.rttHistory()));
+        require(
+                c.linkMax() >= 1 && c.hostPerHour() >= 1 && c.meshPerHour() >= 1,
                 "--confirm.link-max, --confirm.host-per-hour, --confirm.mesh-per-hour: at least 1 (--confirm.enabled false asks for none)");
-        require(c.rttHistory() >= 9 && c.rttConsecutive() >= 1, "--confirm.rtt-history: at least 9; --confirm.rtt-consecutive: at least 1");
+        require(
+                c.rttHistory() >= 9 && c.rttConsecutive() >= 1,
+                "--confirm.rtt-history: at least 9; --confirm.rtt-consecutive: at least 1");
         return c;
     }
 

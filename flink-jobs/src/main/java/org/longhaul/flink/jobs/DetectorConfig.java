@@ -11,21 +11,50 @@ import org.longhaul.flink.functions.detect.RouteParams;
 import org.longhaul.flink.functions.detect.StallParams;
 
 /** The parameters of every detector; defaults live in each parameter record. */
-public record DetectorConfig(CollapseParams collapse, StallParams stall, ReachParams reach, QualityParams quality,
-                             RouteParams route, DiagnosisParams diagnosis, NoDataParams noData,
-                             ConfirmParams confirm) implements Serializable {
+public record DetectorConfig(
+        CollapseParams collapse,
+        StallParams stall,
+        ReachParams reach,
+        QualityParams quality,
+        RouteParams route,
+        DiagnosisParams diagnosis,
+        NoDataParams noData,
+        ConfirmParams confirm)
+        implements Serializable {
 
     /** These parameters with confirmation probes switched on or off. */
     public DetectorConfig withConfirmations(boolean on) {
         ConfirmParams c = confirm;
-        return new DetectorConfig(collapse, stall, reach, quality, route, diagnosis, noData,
-                new ConfirmParams(on, c.linkMax(), c.linkWindow(), c.hostPerHour(), c.meshPerHour(), c.requestTtl(),
-                        c.rttRatio(), c.rttMinMs(), c.rttConsecutive(), c.rttHistory()));
+        return new DetectorConfig(
+                collapse,
+                stall,
+                reach,
+                quality,
+                route,
+                diagnosis,
+                noData,
+                new ConfirmParams(
+                        on,
+                        c.linkMax(),
+                        c.linkWindow(),
+                        c.hostPerHour(),
+                        c.meshPerHour(),
+                        c.requestTtl(),
+                        c.rttRatio(),
+                        c.rttMinMs(),
+                        c.rttConsecutive(),
+                        c.rttHistory()));
     }
 
     public static DetectorConfig defaults() {
-        return new DetectorConfig(CollapseParams.defaults(), StallParams.defaults(), ReachParams.defaults(),
-                QualityParams.defaults(), RouteParams.defaults(), DiagnosisParams.defaults(), NoDataParams.defaults(),
+        return new DetectorConfig(
+                CollapseParams.defaults(),
+                StallParams.defaults(),
+                ReachParams.defaults(),
+                QualityParams.defaults(),
+                RouteParams.defaults(),
+                DiagnosisParams.defaults(),
+                NoDataParams.defaults(),
                 ConfirmParams.defaults());
     }
 }

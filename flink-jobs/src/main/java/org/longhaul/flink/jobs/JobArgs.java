@@ -5,33 +5,42 @@ import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.records.Contract;
 
 /** The command line of {@link LinkMonitorJob}: every argument, its default, in one place. */
-public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration checkpointInterval,
-                      int parallelism, String jobName, boolean objectReuse) {
+public record JobArgs(
+        KafkaOptions kafka,
+        PipelineConfig pipeline,
+        Duration checkpointInterval,
+        int parallelism,
+        String jobName,
+        boolean objectReuse) {
 
     public static JobArgs parse(String[] argv) {
         Args a = new Args(argv);
-        KafkaOptions kafka = new KafkaOptions(
-                kafkaBootstrap(a),
-                a.string("group-id", "longhaul-link-monitor"),
-                a.string("starting-offsets", "committed"),
-                a.string("topic-throughput", Contract.TOPIC_THROUGHPUT),
-                a.string("topic-path", Contract.TOPIC_PATH),
-                a.string("topic-rtt", Contract.TOPIC_RTT),
-                a.string("topic-host", Contract.TOPIC_HOST),
-                a.string("topic-stats", Contract.TOPIC_STATS),
-                a.string("topic-events", Contract.TOPIC_EVENTS),
-                a.string("topic-deadletter", Contract.TOPIC_DEAD_LETTER),
-                a.string("topic-probe-requests", Contract.TOPIC_PROBE_REQUESTS),
-                a.string("transactional-id-prefix", "longhaul-link-monitor"),
-                a.duration("transaction-timeout", Duration.ofMinutes(10)),
-                KafkaSecurity.parse(a));
+        KafkaOptions kafka =
+                new KafkaOptions(
+                        kafkaBootstrap(a),
+                        a.string("group-id", "longhaul-link-monitor"),
+                        a.string("starting-offsets", "committed"),
+                        a.string("topic-throughput", Contract.TOPIC_THROUGHPUT),
+                        a.string("topic-path", Contract.TOPIC_PATH),
+                        a.string("topic-rtt", Contract.TOPIC_RTT),
+                        a.string("topic-host", Contract.TOPIC_HOST),
+                        a.string("topic-stats", Contract.TOPIC_STATS),
+                        a.string("topic-events", Contract.TOPIC_EVENTS),
+                        a.string("topic-deadletter", Contract.TOPIC_DEAD_LETTER),
+                        a.string("topic-probe-requests", Contract.TOPIC_PROBE_REQUESTS),
+                        a.string("transactional-id-prefix", "longhaul-link-monitor"),
+                        a.duration("transaction-timeout", Duration.ofMinutes(10)),
+                        KafkaSecurity.parse(a));
         KafkaConnectors.startingOffsets(kafka.startingOffsets());
         PipelineConfig pipeline = pipeline(a);
-        JobArgs args = new JobArgs(kafka, pipeline,
-                a.duration("checkpoint-interval", Duration.ofSeconds(5)),
-                (int) a.integer("parallelism", -1),
-                a.string("job-name", "longhaul-link-monitor"),
-                objectReuse(a.string("object-reuse", "true")));
+        JobArgs args =
+                new JobArgs(
+                        kafka,
+                        pipeline,
+                        a.duration("checkpoint-interval", Duration.ofSeconds(5)),
+                        (int) a.integer("parallelism", -1),
+                        a.string("job-name", "longhaul-link-monitor"),
+                        objectReuse(a.string("object-reuse", "true")));
         a.requireAllKnown();
         return args;
     }
@@ -48,8 +57,8 @@ public record JobArgs(KafkaOptions kafka, PipelineConfig pipeline, Duration chec
     /**
      * --object-reuse true|false (default true): Flink passes records between chained operators
      * without copying them. Safe because every record of the job is immutable (Java records, lists
-     * never modified after construction) and no function keeps an input beyond its call except
-     * in keyed state; the copies cost 22 % of the TaskManager's CPU (docs/benchmarks.md).
+     * never modified after construction) and no function keeps an input beyond its call except in
+     * keyed state; the copies cost 22 % of the TaskManager's CPU (docs/benchmarks.md).
      */
     private static boolean objectReuse(String v) {
         if (!v.equals("true") && !v.equals("false")) {

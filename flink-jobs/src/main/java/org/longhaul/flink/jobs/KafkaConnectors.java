@@ -23,16 +23,29 @@ public final class KafkaConnectors {
     private KafkaConnectors() {}
 
     public static Sources sources(KafkaOptions o) {
-        return new Sources(source(o, o.throughputTopic()), source(o, o.pathTopic()),
-                source(o, o.rttTopic()), source(o, o.hostTopic()));
+        return new Sources(
+                source(o, o.throughputTopic()),
+                source(o, o.pathTopic()),
+                source(o, o.rttTopic()),
+                source(o, o.hostTopic()));
     }
 
     public static Sinks sinks(KafkaOptions o) {
         return new Sinks(
-                sink(o, "stats", new JsonKafkaSerializer<LinkStats>(o.statsTopic(), LinkStats::link)),
+                sink(
+                        o,
+                        "stats",
+                        new JsonKafkaSerializer<LinkStats>(o.statsTopic(), LinkStats::link)),
                 sink(o, "events", new JsonKafkaSerializer<Event>(o.eventsTopic(), Event::link)),
-                sink(o, "deadletter", new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic(), DeadLetter::link)),
-                sink(o, "requests", new JsonKafkaSerializer<ProbeRequest>(o.probeRequestsTopic(), ProbeRequest::link)));
+                sink(
+                        o,
+                        "deadletter",
+                        new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic(), DeadLetter::link)),
+                sink(
+                        o,
+                        "requests",
+                        new JsonKafkaSerializer<ProbeRequest>(
+                                o.probeRequestsTopic(), ProbeRequest::link)));
     }
 
     static KafkaSource<RawMessage> source(KafkaOptions o, String topic) {
@@ -55,7 +68,8 @@ public final class KafkaConnectors {
                 .setRecordSerializer(serializer)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(o.transactionalIdPrefix() + "-" + name)
-                .setProperty("transaction.timeout.ms", String.valueOf(o.transactionTimeout().toMillis()))
+                .setProperty(
+                        "transaction.timeout.ms", String.valueOf(o.transactionTimeout().toMillis()))
                 .build();
     }
 
@@ -65,8 +79,10 @@ public final class KafkaConnectors {
             case "earliest" -> OffsetsInitializer.earliest();
             case "latest" -> OffsetsInitializer.latest();
             case "committed" -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
-            default -> throw new IllegalArgumentException(
-                    "--starting-offsets: expected committed, earliest or latest, got " + mode);
+            default ->
+                    throw new IllegalArgumentException(
+                            "--starting-offsets: expected committed, earliest or latest, got "
+                                    + mode);
         };
     }
 }

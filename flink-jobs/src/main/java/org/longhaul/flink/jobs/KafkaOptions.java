@@ -8,11 +8,22 @@ import java.time.Duration;
  *
  * @param startingOffsets committed (falls back to earliest), earliest or latest
  * @param transactionTimeout Kafka transaction timeout of the exactly-once sinks; must stay below
- *                           the broker's transaction.max.timeout.ms (15 min by default)
- * @param security           TLS and credentials, the same for every source and sink
+ *     the broker's transaction.max.timeout.ms (15 min by default)
+ * @param security TLS and credentials, the same for every source and sink
  */
 public record KafkaOptions(
-        String bootstrapServers, String groupId, String startingOffsets,
-        String throughputTopic, String pathTopic, String rttTopic, String hostTopic,
-        String statsTopic, String eventsTopic, String deadLetterTopic, String probeRequestsTopic,
-        String transactionalIdPrefix, Duration transactionTimeout, KafkaSecurity security) implements Serializable {}
+        String bootstrapServers,
+        String groupId,
+        String startingOffsets,
+        String throughputTopic,
+        String pathTopic,
+        String rttTopic,
+        String hostTopic,
+        String statsTopic,
+        String eventsTopic,
+        String deadLetterTopic,
+        String probeRequestsTopic,
+        String transactionalIdPrefix,
+        Duration transactionTimeout,
+        KafkaSecurity security)
+        implements Serializable {}

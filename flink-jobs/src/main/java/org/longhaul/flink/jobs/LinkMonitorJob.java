@@ -4,8 +4,8 @@ import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The Longhaul job on Kafka: the four raw topics in, link statistics, events and dead letters
- * out (exactly once). Only wiring; see README.md for the arguments.
+ * The Longhaul job on Kafka: the four raw topics in, link statistics, events and dead letters out
+ * (exactly once). Only wiring; see README.md for the arguments.
  */
 public final class LinkMonitorJob {
     private LinkMonitorJob() {}
@@ -25,8 +25,12 @@ public final class LinkMonitorJob {
         if (args.objectReuse()) {
             env.getConfig().enableObjectReuse();
         }
-        env.enableCheckpointing(args.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
-        LinkMonitorPipeline.wire(env, KafkaConnectors.sources(args.kafka()), KafkaConnectors.sinks(args.kafka()),
+        env.enableCheckpointing(
+                args.checkpointInterval().toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        LinkMonitorPipeline.wire(
+                env,
+                KafkaConnectors.sources(args.kafka()),
+                KafkaConnectors.sinks(args.kafka()),
                 args.pipeline());
     }
 }

@@ -10,33 +10,60 @@ import org.longhaul.flink.functions.stats.Stagger;
  * the schemas come from. Parsed from the command line by {@link JobArgs}.
  *
  * @param outOfOrderness how late a sample may arrive behind the newest one of its partition; must
- *                       cover a whole probe run, because a summary's ts is its run start
- * @param idleness       a partition silent this long stops holding the watermark back
- * @param stateTtl       detector state of a key is dropped after this much event time without data
- * @param schemasDir     directory of *.schema.json, or null for the copy bundled in the jar
+ *     cover a whole probe run, because a summary's ts is its run start
+ * @param idleness a partition silent this long stops holding the watermark back
+ * @param stateTtl detector state of a key is dropped after this much event time without data
+ * @param schemasDir directory of *.schema.json, or null for the copy bundled in the jar
  * @param clockSkewTolerance how far a message's clock may be from the broker's append time before
- *                       it is a dead letter that never moves the watermark ({@link ClockSkew})
- * @param statsStagger   how far each key's statistics windows are shifted, by a whole number of
- *                       seconds fixed by the key (0: every link's windows end at the same instant)
+ *     it is a dead letter that never moves the watermark ({@link ClockSkew})
+ * @param statsStagger how far each key's statistics windows are shifted, by a whole number of
+ *     seconds fixed by the key (0: every link's windows end at the same instant)
  */
-public record PipelineConfig(Duration outOfOrderness, Duration idleness, Duration stateTtl, String schemasDir,
-                             Duration clockSkewTolerance, Stagger statsStagger, DetectorConfig detectors)
+public record PipelineConfig(
+        Duration outOfOrderness,
+        Duration idleness,
+        Duration stateTtl,
+        String schemasDir,
+        Duration clockSkewTolerance,
+        Stagger statsStagger,
+        DetectorConfig detectors)
         implements Serializable {
 
     /** This configuration with confirmation probes switched on or off. */
     public PipelineConfig withConfirmations(boolean on) {
-        return new PipelineConfig(outOfOrderness, idleness, stateTtl, schemasDir, clockSkewTolerance, statsStagger,
+        return new PipelineConfig(
+                outOfOrderness,
+                idleness,
+                stateTtl,
+                schemasDir,
+                clockSkewTolerance,
+                statsStagger,
                 detectors.withConfirmations(on));
     }
 
-    /** This configuration with the statistics windows staggered by the given spread (0: aligned). */
+    /**
+     * This configuration with the statistics windows staggered by the given spread (0: aligned).
+     */
     public PipelineConfig withStatsStagger(Stagger stagger) {
-        return new PipelineConfig(outOfOrderness, idleness, stateTtl, schemasDir, clockSkewTolerance, stagger, detectors);
+        return new PipelineConfig(
+                outOfOrderness,
+                idleness,
+                stateTtl,
+                schemasDir,
+                clockSkewTolerance,
+                stagger,
+                detectors);
     }
 
     public static PipelineConfig defaults() {
-        return new PipelineConfig(Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofDays(7), null,
-                ClockSkew.contractTolerance(), new Stagger(Duration.ofMinutes(1)), DetectorConfig.defaults());
+        return new PipelineConfig(
+                Duration.ofMinutes(2),
+                Duration.ofMinutes(1),
+                Duration.ofDays(7),
+                null,
+                ClockSkew.contractTolerance(),
+                new Stagger(Duration.ofMinutes(1)),
+                DetectorConfig.defaults());
     }
 
     /** The rule judging each raw message's clock by {@link #clockSkewTolerance}. */

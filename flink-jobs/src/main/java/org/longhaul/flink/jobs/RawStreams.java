@@ -32,21 +32,54 @@ public record RawStreams(
         DataStream<HostSnapshot> host,
         DataStream<DeadLetter> deadLetters) {
 
-    public static RawStreams wire(StreamExecutionEnvironment env, Sources sources, PipelineConfig cfg) {
+    public static RawStreams wire(
+            StreamExecutionEnvironment env, Sources sources, PipelineConfig cfg) {
         WatermarkStrategy<RawMessage> watermarks =
                 RawTimestamps.strategy(cfg.outOfOrderness(), cfg.idleness(), cfg.clockSkew());
-        var throughputAll = validated(env, sources.throughput(), watermarks, "throughput", Contract.THROUGHPUT,
-                ThroughputSample.class, cfg);
-        var path = validated(env, sources.path(), watermarks, "path", Contract.PATH, PathSample.class, cfg);
-        var rtt = validated(env, sources.rtt(), watermarks, "rtt", Contract.RTT, RttSample.class, cfg);
-        var host = validated(env, sources.host(), watermarks, "host", Contract.HOST, HostSnapshot.class, cfg);
-        DataStream<DeadLetter> dead = throughputAll.getSideOutput(ValidateFunction.DEAD_LETTERS)
-                .union(path.getSideOutput(ValidateFunction.DEAD_LETTERS),
-                        rtt.getSideOutput(ValidateFunction.DEAD_LETTERS),
-                        host.getSideOutput(ValidateFunction.DEAD_LETTERS));
-        return new RawStreams(live(throughputAll, "throughput", ThroughputSample.class), throughputAll,
-                live(path, "path", PathSample.class), live(rtt, "rtt", RttSample.class),
-                live(host, "host", HostSnapshot.class), dead);
+        var throughputAll =
+                validated(
+                        env,
+                        sources.throughput(),
+                        watermarks,
+                        "throughput",
+                        Contract.THROUGHPUT,
+                        ThroughputSample.class,
+                        cfg);
+        var path =
+                validated(
+                        env,
+                        sources.path(),
+                        watermarks,
+                        "path",
+                        Contract.PATH,
+                        PathSample.class,
+                        cfg);
+        var rtt =
+                validated(
+                        env, sources.rtt(), watermarks, "rtt", Contract.RTT, RttSample.class, cfg);
+        var host =
+                validated(
+                        env,
+                        sources.host(),
+                        watermarks,
+                        "host",
+                        Contract.HOST,
+                        HostSnapshot.class,
+                        cfg);
+        DataStream<DeadLetter> dead =
+                throughputAll
+                        .getSideOutput(ValidateFunction.DEAD_LETTERS)
+                        .union(
+                                path.getSideOutput(ValidateFunction.DEAD_LETTERS),
+                                rtt.getSideOutput(ValidateFunction.DEAD_LETTERS),
+                                host.getSideOutput(ValidateFunction.DEAD_LETTERS));
+        return new RawStreams(
+                live(throughputAll, "throughput", ThroughputSample.class),
+                throughputAll,
+                live(path, "path", PathSample.class),
+                live(rtt, "rtt", RttSample.class),
+                live(host, "host", HostSnapshot.class),
+                dead);
     }
 
     /** The live samples of a validated stream (functions/LiveOnly), chained to it. */
@@ -55,8 +88,13 @@ public record RawStreams(
     }
 
     private static <T> SingleOutputStreamOperator<T> validated(
-            StreamExecutionEnvironment env, Source<RawMessage, ?, ?> source, WatermarkStrategy<RawMessage> watermarks,
-            String name, String schema, Class<T> type, PipelineConfig cfg) {
+            StreamExecutionEnvironment env,
+            Source<RawMessage, ?, ?> source,
+            WatermarkStrategy<RawMessage> watermarks,
+            String name,
+            String schema,
+            Class<T> type,
+            PipelineConfig cfg) {
         return env.fromSource(source, watermarks, "source: raw " + name)
                 .uid("source-raw-" + name)
                 .process(new DropReplayed())

@@ -14,21 +14,21 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
 
 /**
  * A Kafka config provider (KIP-297) that reads a password file where the client runs: a Kafka
- * client configured with {@code config.providers=secretfile},
- * {@code config.providers.secretfile.class=} this class resolves
- * {@code password="${secretfile:/path/to/file:jaas}"} when it starts, so the password never
- * travels in the job's arguments or graph.
+ * client configured with {@code config.providers=secretfile}, {@code
+ * config.providers.secretfile.class=} this class resolves {@code
+ * password="${secretfile:/path/to/file:jaas}"} when it starts, so the password never travels in the
+ * job's arguments or graph.
  *
  * <p>Why not Kafka's own DirectoryConfigProvider: it keeps a trailing newline as part of the
  * password ({@code Files.readString}), which an {@code echo pw > file} adds, and an absent file
  * leaves the variable unresolved, so the client sends {@code ${dir:…}} as the password and the
- * broker answers "invalid credentials". Here the file is read like every Longhaul program reads
- * one (internal/settings.Secret): trailing CR/LF dropped, an empty file is an error, and every
- * error names the file, never its content.
+ * broker answers "invalid credentials". Here the file is read like every Longhaul program reads one
+ * (internal/settings.Secret): trailing CR/LF dropped, an empty file is an error, and every error
+ * names the file, never its content.
  *
- * <p>Kafka clients 3.8+ load providers only from the classes listed in the system property
- * {@code org.apache.kafka.automatic.config.providers} when it is set; unset (the default, also
- * in kafka-clients 4.2), every provider is allowed.
+ * <p>Kafka clients 3.8+ load providers only from the classes listed in the system property {@code
+ * org.apache.kafka.automatic.config.providers} when it is set; unset (the default, also in
+ * kafka-clients 4.2), every provider is allowed.
  */
 public final class SecretFileConfigProvider implements ConfigProvider {
     /** The key: the file's content, escaped for a double-quoted value of a JAAS configuration. */
@@ -46,7 +46,15 @@ public final class SecretFileConfigProvider implements ConfigProvider {
     public ConfigData get(String path, Set<String> keys) {
         for (String key : keys) {
             if (!JAAS.equals(key)) {
-                throw new ConfigException("${" + KafkaSecurity.PROVIDER + ":" + path + ":" + key + "}: the only key is " + JAAS);
+                throw new ConfigException(
+                        "${"
+                                + KafkaSecurity.PROVIDER
+                                + ":"
+                                + path
+                                + ":"
+                                + key
+                                + "}: the only key is "
+                                + JAAS);
             }
         }
         return new ConfigData(keys.isEmpty() ? Map.of() : Map.of(JAAS, jaasQuoted(read(path))));
@@ -58,11 +66,17 @@ public final class SecretFileConfigProvider implements ConfigProvider {
         try {
             s = Files.readString(Path.of(path), StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new ConfigException("kafka password file " + path + ": no such file (on this host)");
+            throw new ConfigException(
+                    "kafka password file " + path + ": no such file (on this host)");
         } catch (AccessDeniedException e) {
             throw new ConfigException("kafka password file " + path + ": permission denied");
         } catch (IOException e) {
-            throw new ConfigException("kafka password file " + path + ": cannot be read (" + e.getClass().getSimpleName() + ")");
+            throw new ConfigException(
+                    "kafka password file "
+                            + path
+                            + ": cannot be read ("
+                            + e.getClass().getSimpleName()
+                            + ")");
         }
         int end = s.length();
         while (end > 0 && (s.charAt(end - 1) == '\n' || s.charAt(end - 1) == '\r')) {
@@ -75,8 +89,8 @@ public final class SecretFileConfigProvider implements ConfigProvider {
     }
 
     /**
-     * s inside JAAS double quotes: Kafka parses sasl.jaas.config with a StreamTokenizer, which
-     * ends a quoted value at '"' or a line end and reads backslash escapes.
+     * s inside JAAS double quotes: Kafka parses sasl.jaas.config with a StreamTokenizer, which ends
+     * a quoted value at '"' or a line end and reads backslash escapes.
      */
     static String jaasQuoted(String s) {
         StringBuilder b = new StringBuilder(s.length() + 8);

@@ -7,5 +7,8 @@ import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.ProbeRequest;
 
 /** The outputs of the pipeline: Kafka topics in production, stdout/stderr in replay. */
-public record Sinks(Sink<LinkStats> stats, Sink<Event> events, Sink<DeadLetter> deadLetters,
-                    Sink<ProbeRequest> probeRequests) {}
+public record Sinks(
+        Sink<LinkStats> stats,
+        Sink<Event> events,
+        Sink<DeadLetter> deadLetters,
+        Sink<ProbeRequest> probeRequests) {}

@@ -3,7 +3,10 @@ package org.longhaul.flink.jobs;
 import org.apache.flink.api.connector.source.Source;
 import org.longhaul.flink.records.RawMessage;
 
-/** The four raw inputs of the pipeline: Kafka topics in production, bounded sources in replay and tests. */
+/**
+ * The four raw inputs of the pipeline: Kafka topics in production, bounded sources in replay and
+ * tests.
+ */
 public record Sources(
         Source<RawMessage, ?, ?> throughput,
         Source<RawMessage, ?, ?> path,

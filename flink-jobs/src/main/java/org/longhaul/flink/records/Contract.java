@@ -15,20 +15,31 @@ public final class Contract {
      * The schema of each topic, by the version producers write ("throughput_sample.v2"): a topic's
      * consumers read that version and every earlier one ({@link #accepted}).
      */
-    public static final String THROUGHPUT = versioned(ContractNames.SCHEMA_RAW_THROUGHPUT, ContractNames.VERSION_RAW_THROUGHPUT);
-    public static final String PATH = versioned(ContractNames.SCHEMA_RAW_PATH, ContractNames.VERSION_RAW_PATH);
-    public static final String RTT = versioned(ContractNames.SCHEMA_RAW_RTT, ContractNames.VERSION_RAW_RTT);
-    public static final String HOST = versioned(ContractNames.SCHEMA_RAW_HOST, ContractNames.VERSION_RAW_HOST);
-    public static final String LINK_STATS = versioned(ContractNames.SCHEMA_STATS, ContractNames.VERSION_STATS);
-    public static final String EVENT = versioned(ContractNames.SCHEMA_EVENTS, ContractNames.VERSION_EVENTS);
-    public static final String DEAD_LETTER = versioned(ContractNames.SCHEMA_DEAD_LETTER, ContractNames.VERSION_DEAD_LETTER);
-    public static final String PROBE_REQUEST = versioned(ContractNames.SCHEMA_PROBE_REQUESTS, ContractNames.VERSION_PROBE_REQUESTS);
+    public static final String THROUGHPUT =
+            versioned(ContractNames.SCHEMA_RAW_THROUGHPUT, ContractNames.VERSION_RAW_THROUGHPUT);
+
+    public static final String PATH =
+            versioned(ContractNames.SCHEMA_RAW_PATH, ContractNames.VERSION_RAW_PATH);
+    public static final String RTT =
+            versioned(ContractNames.SCHEMA_RAW_RTT, ContractNames.VERSION_RAW_RTT);
+    public static final String HOST =
+            versioned(ContractNames.SCHEMA_RAW_HOST, ContractNames.VERSION_RAW_HOST);
+    public static final String LINK_STATS =
+            versioned(ContractNames.SCHEMA_STATS, ContractNames.VERSION_STATS);
+    public static final String EVENT =
+            versioned(ContractNames.SCHEMA_EVENTS, ContractNames.VERSION_EVENTS);
+    public static final String DEAD_LETTER =
+            versioned(ContractNames.SCHEMA_DEAD_LETTER, ContractNames.VERSION_DEAD_LETTER);
+    public static final String PROBE_REQUEST =
+            versioned(ContractNames.SCHEMA_PROBE_REQUESTS, ContractNames.VERSION_PROBE_REQUESTS);
 
     /** The newest version of every schema. */
-    public static final List<String> SCHEMAS = List.of(THROUGHPUT, PATH, RTT, HOST, LINK_STATS, EVENT, DEAD_LETTER, PROBE_REQUEST);
+    public static final List<String> SCHEMAS =
+            List.of(THROUGHPUT, PATH, RTT, HOST, LINK_STATS, EVENT, DEAD_LETTER, PROBE_REQUEST);
 
     /** Every version of every schema, oldest first within each: what the registry compiles. */
-    public static final List<String> ALL_VERSIONS = SCHEMAS.stream().flatMap(s -> accepted(s).stream()).toList();
+    public static final List<String> ALL_VERSIONS =
+            SCHEMAS.stream().flatMap(s -> accepted(s).stream()).toList();
 
     /** {@link #accepted} of each newest schema, oldest first: index {@code version - 1}. */
     private static final Map<String, List<String>> ACCEPTED =
@@ -53,16 +64,19 @@ public final class Contract {
         int dot = schema.lastIndexOf(".v");
         String family = schema.substring(0, dot);
         int newest = Integer.parseInt(schema.substring(dot + 2));
-        return java.util.stream.IntStream.rangeClosed(1, newest).mapToObj(v -> versioned(family, v)).toList();
+        return java.util.stream.IntStream.rangeClosed(1, newest)
+                .mapToObj(v -> versioned(family, v))
+                .toList();
     }
 
     /**
-     * The schema a message of version {@code version} is checked against on a topic whose schema
-     * is {@code schema}: that version's when the topic takes it, else the topic's own (whose
-     * version constant then names the mismatch).
+     * The schema a message of version {@code version} is checked against on a topic whose schema is
+     * {@code schema}: that version's when the topic takes it, else the topic's own (whose version
+     * constant then names the mismatch).
      */
     public static String schemaOf(String schema, int version) {
-        List<String> takes = ACCEPTED.get(schema); // every message asks: no lists or names built for it
+        List<String> takes =
+                ACCEPTED.get(schema); // every message asks: no lists or names built for it
         if (takes == null) {
             takes = accepted(schema);
         }

@@ -29,7 +29,9 @@ public enum DiagnosisCause {
 
     /** A window cause: a bound computed from the run's window and RTT. */
     public boolean window() {
-        return this == SENDER_WINDOW_LIMITED || this == RECEIVER_WINDOW_LIMITED || this == HOST_TUNING_LIMITED;
+        return this == SENDER_WINDOW_LIMITED
+                || this == RECEIVER_WINDOW_LIMITED
+                || this == HOST_TUNING_LIMITED;
     }
 
     /** A bound computed from the run itself (a window, the loss), reported at once. */

@@ -29,11 +29,30 @@ public final class EventBuilder {
         this.ts = ts;
     }
 
-    public EventBuilder severity(String value) { severity = value; return this; }
-    public EventBuilder message(String value) { message = value; return this; }
-    public EventBuilder protocol(String value) { protocol = value; return this; }
-    public EventBuilder episode(String value) { episodeId = value; return this; }
-    public EventBuilder cause(String value) { cause = value; return this; }
+    public EventBuilder severity(String value) {
+        severity = value;
+        return this;
+    }
+
+    public EventBuilder message(String value) {
+        message = value;
+        return this;
+    }
+
+    public EventBuilder protocol(String value) {
+        protocol = value;
+        return this;
+    }
+
+    public EventBuilder episode(String value) {
+        episodeId = value;
+        return this;
+    }
+
+    public EventBuilder cause(String value) {
+        cause = value;
+        return this;
+    }
 
     public EventBuilder route(List<String> before, List<String> after, List<ChangedHop> changed) {
         pathBefore = before;
@@ -67,8 +86,22 @@ public final class EventBuilder {
         if (message == null || message.isEmpty()) {
             throw new IllegalStateException("an event needs a message: " + kind);
         }
-        return new Event(Event.SCHEMA, ContractNames.VERSION_EVENTS, kind, src, dst, detector, ts, severity, message, protocol,
-                episodeId, cause, pathBefore, pathAfter, changedHops,
+        return new Event(
+                Event.SCHEMA,
+                ContractNames.VERSION_EVENTS,
+                kind,
+                src,
+                dst,
+                detector,
+                ts,
+                severity,
+                message,
+                protocol,
+                episodeId,
+                cause,
+                pathBefore,
+                pathAfter,
+                changedHops,
                 evidence.isEmpty() ? null : new LinkedHashMap<>(evidence));
     }
 }

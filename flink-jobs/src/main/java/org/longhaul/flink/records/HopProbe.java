@@ -2,7 +2,9 @@ package org.longhaul.flink.records;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** One traceroute query at a hop: the address that answered (null for `*`), its RTT and annotation. */
+/**
+ * One traceroute query at a hop: the address that answered (null for `*`), its RTT and annotation.
+ */
 public record HopProbe(
         @JsonInclude(JsonInclude.Include.ALWAYS) String addr,
         String name,

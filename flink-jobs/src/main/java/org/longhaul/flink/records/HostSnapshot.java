@@ -5,9 +5,22 @@ import java.util.List;
 
 /** The sender's TCP tuning taken with a throughput run (host_snapshot.v1). */
 public record HostSnapshot(
-        String schema, int version, String src, String dst, String probeId, long ts, String runId,
-        List<Long> tcpRmem, List<Long> tcpWmem, long rmemMax, long wmemMax, Boolean windowScaling,
-        String congestionControl, List<String> availableCongestionControl, @JsonProperty("interface") String iface, Integer mtu) {
+        String schema,
+        int version,
+        String src,
+        String dst,
+        String probeId,
+        long ts,
+        String runId,
+        List<Long> tcpRmem,
+        List<Long> tcpWmem,
+        long rmemMax,
+        long wmemMax,
+        Boolean windowScaling,
+        String congestionControl,
+        List<String> availableCongestionControl,
+        @JsonProperty("interface") String iface,
+        Integer mtu) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_HOST;
 

@@ -18,13 +18,15 @@ import java.util.Optional;
 public final class Json {
     /** Event times the contract accepts (epoch milliseconds; see $defs/epoch_ms). */
     public static final long MIN_TS = 100_000_000_000L;
+
     public static final long MAX_TS = 9_999_999_999_999L;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .build();
+    private static final ObjectMapper MAPPER =
+            JsonMapper.builder()
+                    .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                    .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                    .build();
 
     /**
      * How raw messages are parsed: one whole JSON document each (trailing tokens refused), and
@@ -32,17 +34,22 @@ public final class Json {
      * as the JDK's parser (correctly rounded; JsonTest holds the two equal) in a fraction of its
      * time, a path sample carrying 45 of them.
      */
-    private static final ObjectReader MESSAGES = MAPPER.reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .with(StreamReadFeature.USE_FAST_DOUBLE_PARSER);
+    private static final ObjectReader MESSAGES =
+            MAPPER.reader()
+                    .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .with(StreamReadFeature.USE_FAST_DOUBLE_PARSER);
 
     /** Each type's binder, made once, from the mapper's own naming. */
-    private static final ClassValue<Optional<RecordBinder<?>>> BINDERS = new ClassValue<>() {
-        @Override
-        protected Optional<RecordBinder<?>> computeValue(Class<?> type) {
-            return RecordBinder.of(type, MAPPER.getDeserializationConfig().getPropertyNamingStrategy()).map(b -> b);
-        }
-    };
+    private static final ClassValue<Optional<RecordBinder<?>>> BINDERS =
+            new ClassValue<>() {
+                @Override
+                protected Optional<RecordBinder<?>> computeValue(Class<?> type) {
+                    return RecordBinder.of(
+                                    type,
+                                    MAPPER.getDeserializationConfig().getPropertyNamingStrategy())
+                            .map(b -> b);
+                }
+            };
 
     private Json() {}
 
@@ -59,7 +66,8 @@ public final class Json {
         try {
             return MAPPER.readValue(json, type);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
         }
     }
 
@@ -76,7 +84,8 @@ public final class Json {
         try {
             return MAPPER.treeToValue(node, type);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(
+                    "cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
         }
     }
 
@@ -111,14 +120,19 @@ public final class Json {
         }
     }
 
-    /** The top-level integer {@code ts} of a message if it is a plausible epoch-ms value, else null. */
+    /**
+     * The top-level integer {@code ts} of a message if it is a plausible epoch-ms value, else null.
+     */
     public static Long peekTs(String payload) {
-        return payload == null || payload.isEmpty() ? null : peekTs(parser -> parser.createParser(payload));
+        return payload == null || payload.isEmpty()
+                ? null
+                : peekTs(parser -> parser.createParser(payload));
     }
 
     /**
-     * {@link #peekTs(String)} straight from the UTF-8 bytes (the Kafka value), without decoding them
-     * first: by a plain scan of the fields before {@code ts} ({@link TsScan}), else by Jackson.
+     * {@link #peekTs(String)} straight from the UTF-8 bytes (the Kafka value), without decoding
+     * them first: by a plain scan of the fields before {@code ts} ({@link TsScan}), else by
+     * Jackson.
      */
     public static Long peekTs(byte[] payload) {
         if (payload == null || payload.length == 0) {
@@ -133,7 +147,9 @@ public final class Json {
 
     /** {@link #peekTs(byte[])} by Jackson alone: the judge of {@link TsScan}'s answers. */
     public static Long peekTsByParser(byte[] payload) {
-        return payload == null || payload.length == 0 ? null : peekTs(parser -> parser.createParser(payload));
+        return payload == null || payload.length == 0
+                ? null
+                : peekTs(parser -> parser.createParser(payload));
     }
 
     /** A top-level string field of a message, or null when absent, not a string or not JSON. */
@@ -154,7 +170,8 @@ public final class Json {
 
     private static Long peekTs(ParserOpener opener) {
         try (JsonParser p = opener.open(MAPPER.getFactory())) {
-            if (seek(p, "ts") != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            if (seek(p, "ts") != JsonToken.VALUE_NUMBER_INT
+                    || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
                 return null;
             }
             long v = p.getLongValue();

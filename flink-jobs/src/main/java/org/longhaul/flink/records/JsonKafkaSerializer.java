@@ -22,8 +22,13 @@ public final class JsonKafkaSerializer<T> implements KafkaRecordSerializationSch
     }
 
     @Override
-    public ProducerRecord<byte[], byte[]> serialize(T element, KafkaSinkContext context, Long ignored) {
-        return new ProducerRecord<>(topic, null, null,
-                key.apply(element).getBytes(StandardCharsets.UTF_8), Json.bytes(element));
+    public ProducerRecord<byte[], byte[]> serialize(
+            T element, KafkaSinkContext context, Long ignored) {
+        return new ProducerRecord<>(
+                topic,
+                null,
+                null,
+                key.apply(element).getBytes(StandardCharsets.UTF_8),
+                Json.bytes(element));
     }
 }

@@ -4,9 +4,21 @@ import java.util.List;
 
 /** One traceroute run (path_sample.v2, and v1). */
 public record PathSample(
-        String schema, int version, String src, String dst, String probeId, long ts,
-        String runId, String tool, String target, String dstAddr, Integer maxTtl, Integer queries,
-        boolean reached, List<PathHop> hops, RunError error) {
+        String schema,
+        int version,
+        String src,
+        String dst,
+        String probeId,
+        long ts,
+        String runId,
+        String tool,
+        String target,
+        String dstAddr,
+        Integer maxTtl,
+        Integer queries,
+        boolean reached,
+        List<PathHop> hops,
+        RunError error) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_PATH;
 

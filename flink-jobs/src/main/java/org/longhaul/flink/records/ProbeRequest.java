@@ -8,17 +8,43 @@ import java.util.Map;
  * towards {@code dst} before {@code expiresTs} (probe_request.v1, topic longhaul.probe-requests).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ProbeRequest(String schema, int version, String src, String dst, String probeId, long ts,
-                           String requestId, String reason, String message, long expiresTs,
-                           Map<String, Object> evidence) {
+public record ProbeRequest(
+        String schema,
+        int version,
+        String src,
+        String dst,
+        String probeId,
+        long ts,
+        String requestId,
+        String reason,
+        String message,
+        long expiresTs,
+        Map<String, Object> evidence) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_PROBE_REQUESTS;
 
-    public static ProbeRequest of(String src, String dst, String probeId, long ts, String reason, String message,
-                                  long expiresTs, Map<String, Object> evidence) {
+    public static ProbeRequest of(
+            String src,
+            String dst,
+            String probeId,
+            long ts,
+            String reason,
+            String message,
+            long expiresTs,
+            Map<String, Object> evidence) {
         String id = "confirm:" + Links.key(src, dst, probeId) + "@" + ts;
-        return new ProbeRequest(SCHEMA, ContractNames.VERSION_PROBE_REQUESTS, src, dst, probeId, ts, id, reason,
-                message, expiresTs, evidence == null || evidence.isEmpty() ? null : evidence);
+        return new ProbeRequest(
+                SCHEMA,
+                ContractNames.VERSION_PROBE_REQUESTS,
+                src,
+                dst,
+                probeId,
+                ts,
+                id,
+                reason,
+                message,
+                expiresTs,
+                evidence == null || evidence.isEmpty() ? null : evidence);
     }
 
     public String link() {

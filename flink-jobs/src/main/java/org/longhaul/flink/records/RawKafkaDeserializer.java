@@ -11,10 +11,10 @@ import org.apache.kafka.common.record.TimestampType;
 /**
  * Turns every Kafka record into a {@link RawMessage}, whatever its bytes: validation happens
  * downstream so a bad message becomes a dead letter instead of failing the source. The value's
- * bytes are kept as they are: parsing them directly is cheaper than decoding a String first.
- * The record's two clocks come along: the broker's append time (only on a LogAppendTime topic: a
- * CreateTime timestamp is the producer's clock, which is what is being judged) and the agent's
- * send time from header {@value ContractNames#HEADER_SENT_MS}; and whether header {@value
+ * bytes are kept as they are: parsing them directly is cheaper than decoding a String first. The
+ * record's two clocks come along: the broker's append time (only on a LogAppendTime topic: a
+ * CreateTime timestamp is the producer's clock, which is what is being judged) and the agent's send
+ * time from header {@value ContractNames#HEADER_SENT_MS}; and whether header {@value
  * ContractNames#HEADER_HISTORY} marks it as a backfilled sample.
  */
 public final class RawKafkaDeserializer implements KafkaRecordDeserializationSchema<RawMessage> {
@@ -22,17 +22,28 @@ public final class RawKafkaDeserializer implements KafkaRecordDeserializationSch
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawMessage> out) {
-        out.collect(RawMessage.of(record.topic(), record.partition(), record.offset(), record.value())
-                .withClocks(brokerMs(record), sentMs(record.headers().lastHeader(ContractNames.HEADER_SENT_MS)))
-                .withHistory(history(record.headers().lastHeader(ContractNames.HEADER_HISTORY))));
+        out.collect(
+                RawMessage.of(record.topic(), record.partition(), record.offset(), record.value())
+                        .withClocks(
+                                brokerMs(record),
+                                sentMs(record.headers().lastHeader(ContractNames.HEADER_SENT_MS)))
+                        .withHistory(
+                                history(
+                                        record.headers()
+                                                .lastHeader(ContractNames.HEADER_HISTORY))));
     }
 
     /** The broker's append time of the record, or null when the topic keeps the producer's time. */
     static Long brokerMs(ConsumerRecord<?, ?> record) {
-        return record.timestampType() == TimestampType.LOG_APPEND_TIME && record.timestamp() >= 0 ? record.timestamp() : null;
+        return record.timestampType() == TimestampType.LOG_APPEND_TIME && record.timestamp() >= 0
+                ? record.timestamp()
+                : null;
     }
 
-    /** The send time a sent_ms header carries (ASCII decimal milliseconds), or null when absent or not a number. */
+    /**
+     * The send time a sent_ms header carries (ASCII decimal milliseconds), or null when absent or
+     * not a number.
+     */
     static Long sentMs(Header header) {
         if (header == null || header.value() == null) {
             return null;
@@ -47,7 +58,8 @@ public final class RawKafkaDeserializer implements KafkaRecordDeserializationSch
 
     /** Whether a history header says "1": a sample `longhaul import` backfilled. */
     static boolean history(Header header) {
-        return header != null && header.value() != null
+        return header != null
+                && header.value() != null
                 && "1".equals(new String(header.value(), StandardCharsets.US_ASCII).trim());
     }
 

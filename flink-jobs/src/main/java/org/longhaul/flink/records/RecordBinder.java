@@ -19,17 +19,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Binds a parsed JSON object to a record directly, in one pass over the object's fields, when
- * every field is plainly of its component's type: a string for a String, an int for an Integer, an
+ * Binds a parsed JSON object to a record directly, in one pass over the object's fields, when every
+ * field is plainly of its component's type: a string for a String, an int for an Integer, an
  * integer or a float for a Double, an object for a nested record, an array of such for a List.
  * Anything else (a number given as a string, an integer too large, a float for an integer, null or
  * nothing for a primitive, a constructor that refuses) is left to Jackson, whose answer and error
  * messages then stand: {@link #bind} returns null and {@link Json#convert} asks the mapper.
  *
  * <p>Jackson's databind does the same for the sure cases at 3–4 times the cost: a property-based
- * creator buffering each value, then looking up every absent one (most of a per-interval
- * throughput sample's 42 components). {@code RecordBinderTest} holds the two to the same result on
- * every contract example and on tens of thousands of mutated ones.
+ * creator buffering each value, then looking up every absent one (most of a per-interval throughput
+ * sample's 42 components). {@code RecordBinderTest} holds the two to the same result on every
+ * contract example and on tens of thousands of mutated ones.
  *
  * <p>Names are the mapper's: its naming strategy on each component, or the component's own
  * {@code @JsonProperty}. A record with any other Jackson annotation, or a component of another
@@ -49,7 +49,10 @@ final class RecordBinder<T> {
 
     private final Constructor<T> constructor;
     private final Map<String, Slot> slots;
-    /** Per component, its value when the field is absent: null, or {@link #UNSURE} for a primitive. */
+
+    /**
+     * Per component, its value when the field is absent: null, or {@link #UNSURE} for a primitive.
+     */
     private final Object[] absent;
 
     private RecordBinder(Constructor<T> constructor, Map<String, Slot> slots, Object[] absent) {
@@ -58,9 +61,12 @@ final class RecordBinder<T> {
         this.absent = absent;
     }
 
-    /** A binder for {@code type} under {@code naming}, or empty when the type is not one it binds. */
+    /**
+     * A binder for {@code type} under {@code naming}, or empty when the type is not one it binds.
+     */
     static <T> Optional<RecordBinder<T>> of(Class<T> type, PropertyNamingStrategy naming) {
-        if (!type.isRecord() || !onlyAnnotatedWith(type.getAnnotations(), JsonInclude.class)
+        if (!type.isRecord()
+                || !onlyAnnotatedWith(type.getAnnotations(), JsonInclude.class)
                 || !(naming instanceof PropertyNamingStrategies.NamingBase names)) {
             return Optional.empty();
         }
@@ -86,10 +92,14 @@ final class RecordBinder<T> {
             if (c == null) {
                 return Optional.empty();
             }
-            JsonProperty explicit = constructor.getParameters()[i].getAnnotation(JsonProperty.class);
+            JsonProperty explicit =
+                    constructor.getParameters()[i].getAnnotation(JsonProperty.class);
             // interned, as the parser's field names are: each lookup then matches on identity
-            String name = (explicit != null && !explicit.value().isEmpty()
-                    ? explicit.value() : names.translate(components[i].getName())).intern();
+            String name =
+                    (explicit != null && !explicit.value().isEmpty()
+                                    ? explicit.value()
+                                    : names.translate(components[i].getName()))
+                            .intern();
             if (slots.put(name, new Slot(i, c)) != null) {
                 return Optional.empty();
             }
@@ -108,8 +118,8 @@ final class RecordBinder<T> {
 
     /**
      * This binder for an object given as the values of {@code names}, in that order (null where a
-     * field is absent): the same record as {@link #bind} of the object, without a lookup by name.
-     * A name that is no component is ignored, as an unknown field is.
+     * field is absent): the same record as {@link #bind} of the object, without a lookup by name. A
+     * name that is no component is ignored, as an unknown field is.
      */
     FieldsBinder<T> aligned(String[] names) {
         Slot[] byPosition = new Slot[names.length];
@@ -152,7 +162,10 @@ final class RecordBinder<T> {
         return construct(args);
     }
 
-    /** The record of these components, or {@link #UNSURE} when one is missing or the constructor refuses. */
+    /**
+     * The record of these components, or {@link #UNSURE} when one is missing or the constructor
+     * refuses.
+     */
     private Object construct(Object[] args) {
         for (Object a : args) {
             if (a == UNSURE) {
@@ -161,12 +174,18 @@ final class RecordBinder<T> {
         }
         try {
             return constructor.newInstance(args);
-        } catch (InvocationTargetException | InstantiationException | IllegalAccessException | IllegalArgumentException e) {
+        } catch (InvocationTargetException
+                | InstantiationException
+                | IllegalAccessException
+                | IllegalArgumentException e) {
             return UNSURE;
         }
     }
 
-    /** How a field becomes a component of {@code type}, or null for a type this binder leaves to Jackson. */
+    /**
+     * How a field becomes a component of {@code type}, or null for a type this binder leaves to
+     * Jackson.
+     */
     private static Conversion conversion(Type type, PropertyNamingStrategy naming) {
         if (type == String.class) {
             return n -> n.isTextual() ? n.textValue() : n.isNull() ? null : UNSURE;
@@ -177,15 +196,22 @@ final class RecordBinder<T> {
         }
         if (type == Long.class || type == long.class) {
             boolean boxed = type == Long.class;
-            return n -> n.isInt() || n.isLong() ? (Object) n.longValue() : boxed && n.isNull() ? null : UNSURE;
+            return n ->
+                    n.isInt() || n.isLong()
+                            ? (Object) n.longValue()
+                            : boxed && n.isNull() ? null : UNSURE;
         }
         if (type == Double.class || type == double.class) {
             boolean boxed = type == Double.class;
-            return n -> n.isDouble() || n.isInt() || n.isLong() ? (Object) n.doubleValue() : boxed && n.isNull() ? null : UNSURE;
+            return n ->
+                    n.isDouble() || n.isInt() || n.isLong()
+                            ? (Object) n.doubleValue()
+                            : boxed && n.isNull() ? null : UNSURE;
         }
         if (type == Boolean.class || type == boolean.class) {
             boolean boxed = type == Boolean.class;
-            return n -> n.isBoolean() ? (Object) n.booleanValue() : boxed && n.isNull() ? null : UNSURE;
+            return n ->
+                    n.isBoolean() ? (Object) n.booleanValue() : boxed && n.isNull() ? null : UNSURE;
         }
         if (type instanceof Class<?> c && c.isRecord()) {
             RecordBinder<?> nested = of(c, naming).orElse(null);
@@ -193,7 +219,8 @@ final class RecordBinder<T> {
         }
         if (type instanceof ParameterizedType p && p.getRawType() == List.class) {
             Conversion element = conversion(p.getActualTypeArguments()[0], naming);
-            if (element == null || p.getActualTypeArguments()[0] instanceof Class<?> e && e.isPrimitive()) {
+            if (element == null
+                    || p.getActualTypeArguments()[0] instanceof Class<?> e && e.isPrimitive()) {
                 return null;
             }
             return n -> n.isNull() ? null : n.isArray() ? list(n, element) : UNSURE;
@@ -216,7 +243,8 @@ final class RecordBinder<T> {
     /** Jackson's annotations (jackson-annotations, and databind's own such as @JsonDeserialize). */
     private static boolean isJackson(Class<?> annotation) {
         String p = annotation.getPackageName();
-        return p.equals(JsonProperty.class.getPackageName()) || p.equals(JsonDeserialize.class.getPackageName());
+        return p.equals(JsonProperty.class.getPackageName())
+                || p.equals(JsonDeserialize.class.getPackageName());
     }
 
     private static boolean onlyAnnotatedWith(Annotation[] annotations, Class<?>... allowed) {

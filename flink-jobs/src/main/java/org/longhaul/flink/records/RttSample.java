@@ -2,10 +2,26 @@ package org.longhaul.flink.records;
 
 /** One ping run (rtt_sample.v2, and v1). */
 public record RttSample(
-        String schema, int version, String src, String dst, String probeId, long ts,
-        String runId, String tool, String target, Integer packetSize, Double intervalS,
-        long sent, long received, Long duplicates, double lossPercent,
-        Double rttMinMs, Double rttAvgMs, Double rttMaxMs, Double rttMdevMs, RunError error) {
+        String schema,
+        int version,
+        String src,
+        String dst,
+        String probeId,
+        long ts,
+        String runId,
+        String tool,
+        String target,
+        Integer packetSize,
+        Double intervalS,
+        long sent,
+        long received,
+        Long duplicates,
+        double lossPercent,
+        Double rttMinMs,
+        Double rttAvgMs,
+        Double rttMaxMs,
+        Double rttMdevMs,
+        RunError error) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_RTT;
 

@@ -1,19 +1,53 @@
 package org.longhaul.flink.records;
 
 /**
- * One throughput record (throughput_sample.v2, and v1 without its new fields): a per-interval row or the summary of a run.
- * Nullable numbers are boxed; names follow the schema in snake_case through {@link Json}.
+ * One throughput record (throughput_sample.v2, and v1 without its new fields): a per-interval row
+ * or the summary of a run. Nullable numbers are boxed; names follow the schema in snake_case
+ * through {@link Json}.
  */
 public record ThroughputSample(
-        String schema, int version, String src, String dst, String probeId, long ts,
-        String runId, String record, String tool, String toolVersion, String target, Integer port,
-        String protocol, String direction, Integer streams, Long windowBytes, String congestion,
-        Double durationS, Double startS, Double endS, Boolean omitted,
-        Long bytes, Double bitsPerSecond, Long sentBytes, Double sentBitsPerSecond,
-        Long receivedBytes, Double receivedBitsPerSecond, Long retransmits, Long sndCwndBytes,
-        Double rttMs, Double rttvarMs, Double minRttMs, Double maxRttMs,
-        Double jitterMs, Long lostPackets, Long packets, Double lossPercent, Long outOfOrder,
-        Long sndWndBytes, String screens, String requestId, RunError error) {
+        String schema,
+        int version,
+        String src,
+        String dst,
+        String probeId,
+        long ts,
+        String runId,
+        String record,
+        String tool,
+        String toolVersion,
+        String target,
+        Integer port,
+        String protocol,
+        String direction,
+        Integer streams,
+        Long windowBytes,
+        String congestion,
+        Double durationS,
+        Double startS,
+        Double endS,
+        Boolean omitted,
+        Long bytes,
+        Double bitsPerSecond,
+        Long sentBytes,
+        Double sentBitsPerSecond,
+        Long receivedBytes,
+        Double receivedBitsPerSecond,
+        Long retransmits,
+        Long sndCwndBytes,
+        Double rttMs,
+        Double rttvarMs,
+        Double minRttMs,
+        Double maxRttMs,
+        Double jitterMs,
+        Long lostPackets,
+        Long packets,
+        Double lossPercent,
+        Long outOfOrder,
+        Long sndWndBytes,
+        String screens,
+        String requestId,
+        RunError error) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_THROUGHPUT;
 
@@ -48,7 +82,10 @@ public record ThroughputSample(
         return "reverse".equals(direction);
     }
 
-    /** A screening burst's run (schema field {@code screens}): judged against its own baseline, for the probe it screens. */
+    /**
+     * A screening burst's run (schema field {@code screens}): judged against its own baseline, for
+     * the probe it screens.
+     */
     public boolean screening() {
         return screens != null;
     }

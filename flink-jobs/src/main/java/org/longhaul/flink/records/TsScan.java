@@ -13,14 +13,21 @@ final class TsScan {
     /** Not decided here: ask Jackson. */
     static final long UNSURE = -1;
 
-    /** Longer names and values are left to Jackson, whose read constraints may refuse them (hosts have up to 253 bytes). */
+    /**
+     * Longer names and values are left to Jackson, whose read constraints may refuse them (hosts
+     * have up to 253 bytes).
+     */
     private static final int MAX_TOKEN = 256;
+
     /** More digits than a long holds surely is left to Jackson (its BIG_INTEGER case). */
     private static final int MAX_DIGITS = 18;
 
     private TsScan() {}
 
-    /** The value of the first top-level {@code ts} when it is a plain non-negative integer, else {@link #UNSURE}. */
+    /**
+     * The value of the first top-level {@code ts} when it is a plain non-negative integer, else
+     * {@link #UNSURE}.
+     */
     static long ts(byte[] b) {
         int i = space(b, 0);
         if (i >= b.length || b[i] != '{') {
@@ -62,7 +69,10 @@ final class TsScan {
         return i;
     }
 
-    /** The index of the closing quote of a string whose content starts at {@code i}: printable ASCII, no escape; else -1. */
+    /**
+     * The index of the closing quote of a string whose content starts at {@code i}: printable
+     * ASCII, no escape; else -1.
+     */
     private static int string(byte[] b, int i) {
         int limit = Math.min(b.length, i + MAX_TOKEN);
         for (; i < limit; i++) {
@@ -77,7 +87,10 @@ final class TsScan {
         return -1;
     }
 
-    /** The index after a string, strict number or literal starting at {@code i} and followed by a delimiter; else -1. */
+    /**
+     * The index after a string, strict number or literal starting at {@code i} and followed by a
+     * delimiter; else -1.
+     */
     private static int scalar(byte[] b, int i) {
         if (i >= b.length) {
             return -1;
@@ -111,7 +124,10 @@ final class TsScan {
         return i + word.length();
     }
 
-    /** The index after a number of JSON's grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, else -1. */
+    /**
+     * The index after a number of JSON's grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
+     * else -1.
+     */
     private static int number(byte[] b, int i) {
         int start = i;
         if (i < b.length && b[i] == '-') {
@@ -143,7 +159,10 @@ final class TsScan {
         return i - start > MAX_TOKEN ? -1 : i;
     }
 
-    /** {@code ts}'s value: a non-negative integer without a leading zero, followed by a delimiter; else {@link #UNSURE}. */
+    /**
+     * {@code ts}'s value: a non-negative integer without a leading zero, followed by a delimiter;
+     * else {@link #UNSURE}.
+     */
     private static long integer(byte[] b, int i) {
         int digits = digits(b, i);
         if (digits == 0 || digits > MAX_DIGITS || (digits > 1 && b[i] == '0')) {

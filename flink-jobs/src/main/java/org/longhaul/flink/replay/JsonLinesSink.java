@@ -6,7 +6,10 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.longhaul.flink.records.Json;
 
-/** Writes each element as one JSON line to a {@link Channels channel} of this JVM (stdout, stderr, a test buffer). */
+/**
+ * Writes each element as one JSON line to a {@link Channels channel} of this JVM (stdout, stderr, a
+ * test buffer).
+ */
 public final class JsonLinesSink<T> implements Sink<T> {
     private static final long serialVersionUID = 1L;
     private final String channel;

@@ -14,15 +14,18 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.longhaul.flink.records.RawMessage;
 
 /**
- * A bounded source of raw messages held in memory, emitted in list order (at parallelism 1).
- * An empty list gives a source with no splits, which finishes at once.
+ * A bounded source of raw messages held in memory, emitted in list order (at parallelism 1). An
+ * empty list gives a source with no splits, which finishes at once.
  */
 public final class ListSource extends DataGeneratorSource<RawMessage> {
     private static final long serialVersionUID = 1L;
     private final boolean empty;
 
     private ListSource(List<RawMessage> messages) {
-        super(new Lookup(new ArrayList<>(messages)), Math.max(1, messages.size()), TypeInformation.of(RawMessage.class));
+        super(
+                new Lookup(new ArrayList<>(messages)),
+                Math.max(1, messages.size()),
+                TypeInformation.of(RawMessage.class));
         this.empty = messages.isEmpty();
     }
 
@@ -33,10 +36,13 @@ public final class ListSource extends DataGeneratorSource<RawMessage> {
     @Override
     public SplitEnumerator<NumberSequenceSplit, Collection<NumberSequenceSplit>> createEnumerator(
             SplitEnumeratorContext<NumberSequenceSplit> context) {
-        return empty ? new IteratorSourceEnumerator<>(context, List.of()) : super.createEnumerator(context);
+        return empty
+                ? new IteratorSourceEnumerator<>(context, List.of())
+                : super.createEnumerator(context);
     }
 
-    private record Lookup(ArrayList<RawMessage> messages) implements GeneratorFunction<Long, RawMessage> {
+    private record Lookup(ArrayList<RawMessage> messages)
+            implements GeneratorFunction<Long, RawMessage> {
         @Override
         public RawMessage map(Long index) {
             return messages.get(index.intValue());

@@ -21,34 +21,40 @@ public final class LocalFiles {
      */
     public static void deleteTree(Path dir) {
         try {
-            Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
+            Files.walkFileTree(
+                    dir,
+                    new SimpleFileVisitor<>() {
+                        @Override
+                        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+                                throws IOException {
+                            Files.deleteIfExists(file);
+                            return FileVisitResult.CONTINUE;
+                        }
 
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                    if (e instanceof NoSuchFileException) {
-                        return FileVisitResult.CONTINUE;
-                    }
-                    throw e;
-                }
+                        @Override
+                        public FileVisitResult visitFileFailed(Path file, IOException e)
+                                throws IOException {
+                            if (e instanceof NoSuchFileException) {
+                                return FileVisitResult.CONTINUE;
+                            }
+                            throw e;
+                        }
 
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                    if (e != null && !(e instanceof NoSuchFileException)) {
-                        throw e;
-                    }
-                    try {
-                        Files.deleteIfExists(d);
-                    } catch (DirectoryNotEmptyException filledMeanwhile) {
-                        // written to by a shutdown still under way: left for the OS to clean
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+                        @Override
+                        public FileVisitResult postVisitDirectory(Path d, IOException e)
+                                throws IOException {
+                            if (e != null && !(e instanceof NoSuchFileException)) {
+                                throw e;
+                            }
+                            try {
+                                Files.deleteIfExists(d);
+                            } catch (DirectoryNotEmptyException filledMeanwhile) {
+                                // written to by a shutdown still under way: left for the OS to
+                                // clean
+                            }
+                            return FileVisitResult.CONTINUE;
+                        }
+                    });
         } catch (NoSuchFileException gone) {
             // nothing left to remove
         } catch (IOException e) {

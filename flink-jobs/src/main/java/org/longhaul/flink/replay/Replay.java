@@ -13,17 +13,18 @@ import org.longhaul.flink.jobs.JobArgs;
 import org.longhaul.flink.jobs.PipelineConfig;
 
 /**
- * Offline replay: {@code Replay [--input FILE|-] [--stats] [pipeline and detector arguments]}.
- * Runs exactly the job graph of the Kafka job on an embedded MiniCluster over a file of JSON
- * Lines raw samples; prints every event as a JSON line on stdout (link_stats too with --stats)
- * and every dead letter on stderr; exits 0. Exit 2 on bad arguments or unreadable input, 1 if
- * the job fails. Needs no Kafka.
+ * Offline replay: {@code Replay [--input FILE|-] [--stats] [pipeline and detector arguments]}. Runs
+ * exactly the job graph of the Kafka job on an embedded MiniCluster over a file of JSON Lines raw
+ * samples; prints every event as a JSON line on stdout (link_stats too with --stats) and every dead
+ * letter on stderr; exits 0. Exit 2 on bad arguments or unreadable input, 1 if the job fails. Needs
+ * no Kafka.
  */
 public final class Replay {
     private Replay() {}
 
     public static void main(String[] argv) {
-        if (System.getProperty("log4j2.configurationFile") == null && System.getProperty("log4j.configurationFile") == null) {
+        if (System.getProperty("log4j2.configurationFile") == null
+                && System.getProperty("log4j.configurationFile") == null) {
             System.setProperty("log4j2.configurationFile", "longhaul/replay-log4j2.properties");
         }
         System.exit(run(argv, System.in, System.out, System.err));
@@ -32,7 +33,8 @@ public final class Replay {
     /** The whole command; returns the exit code. */
     public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err) {
         if (Arrays.asList(argv).contains("--help") || Arrays.asList(argv).contains("-h")) {
-            out.println("usage: Replay [--input FILE|-] [--stats] [--out-of-orderness 2min] [--<detector>.<param> value]...");
+            out.println(
+                    "usage: Replay [--input FILE|-] [--stats] [--out-of-orderness 2min] [--<detector>.<param> value]...");
             return 0;
         }
         String input;

@@ -8,22 +8,32 @@ import org.longhaul.flink.records.RawMessage;
 
 /**
  * JSON Lines of raw samples (as `longhaul-probe parse` writes them) split by the schema each line
- * names into the four raw streams, as if each had been published to its topic. A line that names
- * no raw schema (or is not JSON) still goes through validation, on the throughput stream, so it
+ * names into the four raw streams, as if each had been published to its topic. A line that names no
+ * raw schema (or is not JSON) still goes through validation, on the throughput stream, so it
  * becomes a dead letter like any bad message. Offsets are line numbers (1-based).
  */
-public record ReplayInput(List<RawMessage> throughput, List<RawMessage> path, List<RawMessage> rtt,
-                          List<RawMessage> host) {
+public record ReplayInput(
+        List<RawMessage> throughput,
+        List<RawMessage> path,
+        List<RawMessage> rtt,
+        List<RawMessage> host) {
 
     public static ReplayInput route(List<String> lines, String inputName) {
-        ReplayInput in = new ReplayInput(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        ReplayInput in =
+                new ReplayInput(
+                        new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
                 continue;
             }
             String topic = Contract.rawTopicOf(Json.peekText(line, "schema"));
-            RawMessage m = RawMessage.of(topic == null ? "replay:" + inputName : topic, null, (long) i + 1, line);
+            RawMessage m =
+                    RawMessage.of(
+                            topic == null ? "replay:" + inputName : topic,
+                            null,
+                            (long) i + 1,
+                            line);
             in.streamOf(topic).add(m);
         }
         return in;

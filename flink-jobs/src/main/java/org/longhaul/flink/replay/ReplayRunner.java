@@ -24,29 +24,44 @@ import org.longhaul.flink.records.ProbeRequest;
 /**
  * Runs the job graph of {@link LinkMonitorPipeline} on an embedded MiniCluster over bounded
  * in-memory input, parallelism 1, bound to 127.0.0.1 on pinned port ranges, with its temporary
- * files in a private directory that is removed afterwards. Events, stats and dead letters go to
- * the given streams as JSON Lines (stats only when a stream is given).
+ * files in a private directory that is removed afterwards. Events, stats and dead letters go to the
+ * given streams as JSON Lines (stats only when a stream is given).
  */
 public final class ReplayRunner {
     private ReplayRunner() {}
 
-    public static void run(ReplayInput input, PipelineConfig cfg, PrintStream events, PrintStream stats,
-                           PrintStream deadLetters) throws Exception {
+    public static void run(
+            ReplayInput input,
+            PipelineConfig cfg,
+            PrintStream events,
+            PrintStream stats,
+            PrintStream deadLetters)
+            throws Exception {
         String id = UUID.randomUUID().toString();
         Path tmp = Files.createTempDirectory("longhaul-replay-");
         String eventsCh = "events-" + id;
         String statsCh = "stats-" + id;
         String deadCh = "deadletters-" + id;
         Channels.open(eventsCh, events);
-        Channels.open(statsCh, stats != null ? stats : new PrintStream(OutputStream.nullOutputStream()));
+        Channels.open(
+                statsCh, stats != null ? stats : new PrintStream(OutputStream.nullOutputStream()));
         Channels.open(deadCh, deadLetters);
         try {
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, clusterConfig(tmp));
+            StreamExecutionEnvironment env =
+                    StreamExecutionEnvironment.createLocalEnvironment(1, clusterConfig(tmp));
             env.getConfig().enableObjectReuse(); // as the job runs by default (--object-reuse true)
-            Sources sources = new Sources(ListSource.of(input.throughput()), ListSource.of(input.path()),
-                    ListSource.of(input.rtt()), ListSource.of(input.host()));
-            Sinks sinks = new Sinks(new JsonLinesSink<LinkStats>(statsCh), new JsonLinesSink<Event>(eventsCh),
-                    new JsonLinesSink<DeadLetter>(deadCh), new JsonLinesSink<ProbeRequest>(eventsCh));
+            Sources sources =
+                    new Sources(
+                            ListSource.of(input.throughput()),
+                            ListSource.of(input.path()),
+                            ListSource.of(input.rtt()),
+                            ListSource.of(input.host()));
+            Sinks sinks =
+                    new Sinks(
+                            new JsonLinesSink<LinkStats>(statsCh),
+                            new JsonLinesSink<Event>(eventsCh),
+                            new JsonLinesSink<DeadLetter>(deadCh),
+                            new JsonLinesSink<ProbeRequest>(eventsCh));
             LinkMonitorPipeline.wire(env, sources, sinks, cfg);
             env.execute("longhaul-replay");
         } finally {

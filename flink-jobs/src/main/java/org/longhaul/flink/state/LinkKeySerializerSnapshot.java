@@ -16,7 +16,8 @@ public final class LinkKeySerializerSnapshot extends SimpleTypeSerializerSnapsho
     }
 
     @Override
-    public TypeSerializerSchemaCompatibility<String> resolveSchemaCompatibility(TypeSerializerSnapshot<String> old) {
+    public TypeSerializerSchemaCompatibility<String> resolveSchemaCompatibility(
+            TypeSerializerSnapshot<String> old) {
         if (old instanceof StringSerializer.StringSerializerSnapshot) {
             return TypeSerializerSchemaCompatibility.compatibleAsIs();
         }

@@ -11,16 +11,16 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * Another serializer's format, byte for byte, handed to the target in one call per value.
  *
- * <p>The heap state backend writes each state value into its snapshot through a
- * {@code DataOutputStream} into Snappy's stream. Flink's POJO serializer writes a value field by
- * field, a null flag before each, and an {@code int[]} an int at a time: dozens of small calls per
- * value, each a synchronized {@code write(int)} or a {@code ByteBuffer} put down the stream. This
+ * <p>The heap state backend writes each state value into its snapshot through a {@code
+ * DataOutputStream} into Snappy's stream. Flink's POJO serializer writes a value field by field, a
+ * null flag before each, and an {@code int[]} an int at a time: dozens of small calls per value,
+ * each a synchronized {@code write(int)} or a {@code ByteBuffer} put down the stream. This
  * serializer lets the wrapped one write into a buffer of its own and passes the bytes on at once.
  *
- * <p>The bytes are the wrapped serializer's, and so is the snapshot of its configuration
- * ({@link #snapshotConfiguration()}): state written with or without this wrapper restores with or
- * without it, and a savepoint does not record that it was used. It keeps a buffer, so it is
- * duplicated per thread (the backend duplicates serializers for its asynchronous snapshots).
+ * <p>The bytes are the wrapped serializer's, and so is the snapshot of its configuration ({@link
+ * #snapshotConfiguration()}): state written with or without this wrapper restores with or without
+ * it, and a savepoint does not record that it was used. It keeps a buffer, so it is duplicated per
+ * thread (the backend duplicates serializers for its asynchronous snapshots).
  */
 public final class OneWriteSerializer<T> extends TypeSerializer<T> {
     private static final long serialVersionUID = 1L;

@@ -6,9 +6,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
- * The type of a state value whose serializer hands each value to the snapshot in one write
- * ({@link OneWriteSerializer}) in the format of the wrapped type. Used for the job's composite state
- * values (POJOs, sketches, pending runs, window accumulators); a single number is one write already.
+ * The type of a state value whose serializer hands each value to the snapshot in one write ({@link
+ * OneWriteSerializer}) in the format of the wrapped type. Used for the job's composite state values
+ * (POJOs, sketches, pending runs, window accumulators); a single number is one write already.
  */
 public final class OneWriteType<T> extends TypeInformation<T> {
     private static final long serialVersionUID = 1L;

@@ -6,19 +6,23 @@ import java.util.regex.Pattern;
 /**
  * A schema pattern of the contract's one shape, {@code ^[first][rest]*$} or {@code
  * ^[first][rest]{m,n}$} with classes of plain ASCII characters and ranges (hosts, label names,
- * identifiers), checked by two tables instead of the regex engine: a host is checked twice in
- * every sample, and the JDK's matcher was ~7 % of a message's check (docs/benchmarks.md, <i>One
+ * identifiers), checked by two tables instead of the regex engine: a host is checked twice in every
+ * sample, and the JDK's matcher was ~7 % of a message's check (docs/benchmarks.md, <i>One
  * pass</i>).
  *
- * <p>It only ever says yes: {@link #accepts} is true for a string made of the classes'
- * characters within the count, which the regex then certainly matches; anything else goes to the
- * regex, which keeps the final say (a trailing line break, which {@code $} lets through, included).
- * {@code CharClassPatternTest} holds the two together.
+ * <p>It only ever says yes: {@link #accepts} is true for a string made of the classes' characters
+ * within the count, which the regex then certainly matches; anything else goes to the regex, which
+ * keeps the final say (a trailing line break, which {@code $} lets through, included). {@code
+ * CharClassPatternTest} holds the two together.
  */
 final class CharClassPattern {
-    /** ^[class][class]* or {m,n} or {m,}$, each class of single characters and ranges, nothing escaped. */
+    /**
+     * ^[class][class]* or {m,n} or {m,}$, each class of single characters and ranges, nothing
+     * escaped.
+     */
     private static final Pattern SHAPE =
-            Pattern.compile("\\^\\[([^\\[\\]\\\\^&]+)\\]\\[([^\\[\\]\\\\^&]+)\\](?:(\\*)|\\{(\\d+),(\\d*)\\})\\$");
+            Pattern.compile(
+                    "\\^\\[([^\\[\\]\\\\^&]+)\\]\\[([^\\[\\]\\\\^&]+)\\](?:(\\*)|\\{(\\d+),(\\d*)\\})\\$");
 
     private final boolean[] first;
     private final boolean[] rest;
@@ -32,7 +36,9 @@ final class CharClassPattern {
         this.max = max;
     }
 
-    /** The tables of {@code regex}, or null when it is of another shape (the regex alone decides). */
+    /**
+     * The tables of {@code regex}, or null when it is of another shape (the regex alone decides).
+     */
     static CharClassPattern of(String regex) {
         Matcher m = SHAPE.matcher(regex);
         if (!m.matches()) {
@@ -69,7 +75,7 @@ final class CharClassPattern {
                 }
                 i += 2;
             } else {
-                in[c] = true;  // a '-' first or last is itself
+                in[c] = true; // a '-' first or last is itself
             }
         }
         return in;

@@ -14,22 +14,33 @@ import java.util.Set;
  * every keyword for each message (about half of what reading a raw message costs; docs/
  * benchmarks.md, <i>Where the time goes</i>).
  *
- * <p>It is not a second validator of the contract: networknt stays the judge of every message
- * this one does not call {@link Verdict#VALID}, and writes the dead letter's reasons. Hence each
- * keyword answers VALID only where the schema's meaning is certain (draft 2020-12, read as
- * networknt 1.5 reads it: JDK regular expressions found anywhere in the string, lengths in code
- * points), and UNSURE on any doubt: a keyword it does not know, a floating-point number against
- * an integer type, numbers compared for equality. {@link #unsupported()} lists the keywords it
- * left to networknt; the contract's schemas have none (CompiledSchemaTest holds it to networknt's
- * verdicts on tens of thousands of mutated examples).
+ * <p>It is not a second validator of the contract: networknt stays the judge of every message this
+ * one does not call {@link Verdict#VALID}, and writes the dead letter's reasons. Hence each keyword
+ * answers VALID only where the schema's meaning is certain (draft 2020-12, read as networknt 1.5
+ * reads it: JDK regular expressions found anywhere in the string, lengths in code points), and
+ * UNSURE on any doubt: a keyword it does not know, a floating-point number against an integer type,
+ * numbers compared for equality. {@link #unsupported()} lists the keywords it left to networknt;
+ * the contract's schemas have none (CompiledSchemaTest holds it to networknt's verdicts on tens of
+ * thousands of mutated examples).
  *
  * <p>Each (sub)schema is one {@link SchemaCheck} holding all its keywords, so that checking a
  * message is a walk of one class the JIT compiles whole, not a chain of small functions.
  */
 final class CompiledSchema {
     /** Keywords with no say on validity. */
-    private static final Set<String> ANNOTATIONS = Set.of("$schema", "$id", "$comment", "$defs", "title",
-            "description", "examples", "default", "deprecated", "readOnly", "writeOnly");
+    private static final Set<String> ANNOTATIONS =
+            Set.of(
+                    "$schema",
+                    "$id",
+                    "$comment",
+                    "$defs",
+                    "title",
+                    "description",
+                    "examples",
+                    "default",
+                    "deprecated",
+                    "readOnly",
+                    "writeOnly");
 
     private final SchemaCheck root;
     private final List<String> unsupported;
@@ -48,18 +59,25 @@ final class CompiledSchema {
         return root.check(message);
     }
 
-    /** The root's properties, in the order {@link #checkFields} takes their values (empty when it has none). */
+    /**
+     * The root's properties, in the order {@link #checkFields} takes their values (empty when it
+     * has none).
+     */
     String[] fields() {
         return root.fieldNames();
     }
 
-    /** {@link #check} of an object given as its fields' values in the order of {@link #fields}
-     * (null when absent), and as a node for what looks at it whole (if/then and the like). */
+    /**
+     * {@link #check} of an object given as its fields' values in the order of {@link #fields} (null
+     * when absent), and as a node for what looks at it whole (if/then and the like).
+     */
     Verdict checkFields(JsonNode view, JsonNode[] values, int present) {
         return root.checkFields(view, values, present);
     }
 
-    /** Where the schema uses a keyword left to networknt ("#/properties/x/format"); empty when none. */
+    /**
+     * Where the schema uses a keyword left to networknt ("#/properties/x/format"); empty when none.
+     */
     List<String> unsupported() {
         return unsupported;
     }
@@ -143,7 +161,12 @@ final class CompiledSchema {
                         s.maxExclusive = exclusive;
                     }
                 }
-                case "minLength", "maxLength", "minProperties", "maxProperties", "minItems", "maxItems" -> {
+                case "minLength",
+                        "maxLength",
+                        "minProperties",
+                        "maxProperties",
+                        "minItems",
+                        "maxItems" -> {
                     if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0) {
                         return false;
                     }
@@ -169,7 +192,10 @@ final class CompiledSchema {
                     s.properties = new HashMap<>();
                     for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
                         Map.Entry<String, JsonNode> e = it.next();
-                        s.properties.put(e.getKey(), new SchemaCheck.Property(compile(e.getValue(), at + "/" + e.getKey()), false));
+                        s.properties.put(
+                                e.getKey(),
+                                new SchemaCheck.Property(
+                                        compile(e.getValue(), at + "/" + e.getKey()), false));
                     }
                 }
                 case "additionalProperties" -> s.additional = compile(v, at);
@@ -217,10 +243,15 @@ final class CompiledSchema {
             return out;
         }
 
-        /** A reference within the document ("#" or "#/$defs/x"), compiled once (a placeholder first, so it may recurse). */
+        /**
+         * A reference within the document ("#" or "#/$defs/x"), compiled once (a placeholder first,
+         * so it may recurse).
+         */
         private SchemaCheck ref(String ref) {
-            JsonNode target = ref.equals("#") ? rootSchema
-                    : ref.startsWith("#/") ? rootSchema.at(ref.substring(1)) : null;
+            JsonNode target =
+                    ref.equals("#")
+                            ? rootSchema
+                            : ref.startsWith("#/") ? rootSchema.at(ref.substring(1)) : null;
             if (target == null || target.isMissingNode()) {
                 return null;
             }

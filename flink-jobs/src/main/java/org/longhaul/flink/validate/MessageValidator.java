@@ -15,13 +15,14 @@ import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
 
 /**
- * Parses a raw message, validates it against its schema and maps it to its record. Never throws
- * on bad input: whatever does not pass becomes a {@link DeadLetter} whose reason names the JSON
+ * Parses a raw message, validates it against its schema and maps it to its record. Never throws on
+ * bad input: whatever does not pass becomes a {@link DeadLetter} whose reason names the JSON
  * path(s) at fault and whose payload is the message, whole.
  */
 public final class MessageValidator {
     /** The contract's host pattern ($defs/host): dead letters only copy src/dst that match it. */
     private static final Pattern HOST = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9._:-]*$");
+
     private static final int MAX_REASON = 2000;
 
     private final SchemaRegistry registry;
@@ -38,8 +39,8 @@ public final class MessageValidator {
 
     /**
      * Checks a message of a topic whose schema is {@code topicSchema} ("throughput_sample.v2"):
-     * against the schema of the version the message names when the topic takes it (every version
-     * up to the topic's), so producers not yet upgraded keep being read.
+     * against the schema of the version the message names when the topic takes it (every version up
+     * to the topic's), so producers not yet upgraded keep being read.
      */
     public <T> Checked<T> check(RawMessage raw, String topicSchema, Class<T> type, long now) {
         OnePass<T> fast = raw.blank() ? null : onePass(topicSchema, type);
@@ -51,9 +52,9 @@ public final class MessageValidator {
     }
 
     /**
-     * {@link #check} by a tree of the whole message: what decides every message the one-pass
-     * reader leaves (any doubt, any error, an older version), and the judge {@code OnePassTest}
-     * holds that reader to.
+     * {@link #check} by a tree of the whole message: what decides every message the one-pass reader
+     * leaves (any doubt, any error, an older version), and the judge {@code OnePassTest} holds that
+     * reader to.
      */
     public <T> Checked<T> checkTree(RawMessage raw, String topicSchema, Class<T> type, long now) {
         JsonNode node;
@@ -68,16 +69,24 @@ public final class MessageValidator {
         String schemaName = Contract.schemaOf(topicSchema, version(node));
         List<String> problems = registry.problems(schemaName, node);
         if (!problems.isEmpty()) {
-            return reject(raw, node, "not a valid " + schemaName + ": " + String.join("; ", problems), now);
+            return reject(
+                    raw,
+                    node,
+                    "not a valid " + schemaName + ": " + String.join("; ", problems),
+                    now);
         }
         try {
             return new Checked<>(Json.convert(node, type), null);
         } catch (IllegalArgumentException e) {
-            return reject(raw, node, "valid " + schemaName + " but unreadable: " + e.getMessage(), now);
+            return reject(
+                    raw, node, "valid " + schemaName + " but unreadable: " + e.getMessage(), now);
         }
     }
 
-    /** The one-pass reader of messages of the topic's schema (its latest version) into {@code type}, or null. */
+    /**
+     * The one-pass reader of messages of the topic's schema (its latest version) into {@code type},
+     * or null.
+     */
     @SuppressWarnings("unchecked")
     private <T> OnePass<T> onePass(String topicSchema, Class<T> type) {
         Optional<OnePass<?>> known = onePass.get(topicSchema);
@@ -89,8 +98,8 @@ public final class MessageValidator {
     }
 
     /**
-     * The dead letter of a message refused for a reason of its own (its clock: functions/ClockSkew),
-     * with src, dst and probe_id copied when the payload has them.
+     * The dead letter of a message refused for a reason of its own (its clock:
+     * functions/ClockSkew), with src, dst and probe_id copied when the payload has them.
      */
     public DeadLetter reject(RawMessage raw, String reason, long now) {
         JsonNode node;
@@ -103,15 +112,30 @@ public final class MessageValidator {
     }
 
     private <T> Checked<T> reject(RawMessage raw, JsonNode node, String reason, long now) {
-        String topic = raw.sourceTopic() == null || raw.sourceTopic().isEmpty() ? DeadLetter.UNKNOWN : raw.sourceTopic();
-        DeadLetter letter = new DeadLetter(DeadLetter.SCHEMA, ContractNames.VERSION_DEAD_LETTER,
-                host(node, "src"), host(node, "dst"), probeId(node), now, topic,
-                raw.partition(), raw.offset(), rejectedBy, truncate(reason),
-                raw.text());
+        String topic =
+                raw.sourceTopic() == null || raw.sourceTopic().isEmpty()
+                        ? DeadLetter.UNKNOWN
+                        : raw.sourceTopic();
+        DeadLetter letter =
+                new DeadLetter(
+                        DeadLetter.SCHEMA,
+                        ContractNames.VERSION_DEAD_LETTER,
+                        host(node, "src"),
+                        host(node, "dst"),
+                        probeId(node),
+                        now,
+                        topic,
+                        raw.partition(),
+                        raw.offset(),
+                        rejectedBy,
+                        truncate(reason),
+                        raw.text());
         return new Checked<>(null, letter);
     }
 
-    /** The message's version, or 0 when it names none (its topic's schema then says what is wrong). */
+    /**
+     * The message's version, or 0 when it names none (its topic's schema then says what is wrong).
+     */
     private static int version(JsonNode node) {
         JsonNode v = node == null || !node.isObject() ? null : node.get("version");
         return v != null && v.isInt() ? v.intValue() : 0;
@@ -136,14 +160,20 @@ public final class MessageValidator {
     }
 
     private static String oneLine(IOException e) {
-        String m = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe
-                ? jpe.getOriginalMessage() + locationOf(jpe) : e.getMessage();
+        String m =
+                e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe
+                        ? jpe.getOriginalMessage() + locationOf(jpe)
+                        : e.getMessage();
         return m == null ? e.getClass().getSimpleName() : m.replaceAll("\\s+", " ").trim();
     }
 
     private static String locationOf(com.fasterxml.jackson.core.JsonProcessingException e) {
-        return e.getLocation() == null ? ""
-                : " at line " + e.getLocation().getLineNr() + " column " + e.getLocation().getColumnNr();
+        return e.getLocation() == null
+                ? ""
+                : " at line "
+                        + e.getLocation().getLineNr()
+                        + " column "
+                        + e.getLocation().getColumnNr();
     }
 
     private static String truncate(String reason) {

@@ -24,24 +24,26 @@ import org.longhaul.flink.records.Json;
 
 /**
  * Reads, checks and binds a raw message in one pass over its tokens, for the hot path: each
- * top-level field goes straight to its property's compiled check and its record component, with
- * no tree of the whole message (Jackson's tree — a map entry and a node per field — and the
- * lookups by name of the check and the binding were most of a message's cost; docs/
- * benchmarks.md, <i>One pass</i>).
+ * top-level field goes straight to its property's compiled check and its record component, with no
+ * tree of the whole message (Jackson's tree — a map entry and a node per field — and the lookups by
+ * name of the check and the binding were most of a message's cost; docs/ benchmarks.md, <i>One
+ * pass</i>).
  *
  * <p>It only answers for a message that is plainly one object of the schema's own properties:
- * {@link #read} returns the record when the compiled schema calls it {@link Verdict#VALID} and
- * the binder binds it, and null on anything else — a field the schema does not name, a field
- * given twice, a number beyond a long, text after the object, any doubt of the check or the
- * binding, bad JSON — so that {@link MessageValidator}'s tree path, networknt and Jackson decide
- * and explain. Each value is the node Jackson's tree would hold (a nested object or array is
- * Jackson's own tree of it), so the checks and the binding are those of the tree path; {@code
- * OnePassTest} holds the two to the same record on every contract example and tens of thousands
- * of mutated ones.
+ * {@link #read} returns the record when the compiled schema calls it {@link Verdict#VALID} and the
+ * binder binds it, and null on anything else — a field the schema does not name, a field given
+ * twice, a number beyond a long, text after the object, any doubt of the check or the binding, bad
+ * JSON — so that {@link MessageValidator}'s tree path, networknt and Jackson decide and explain.
+ * Each value is the node Jackson's tree would hold (a nested object or array is Jackson's own tree
+ * of it), so the checks and the binding are those of the tree path; {@code OnePassTest} holds the
+ * two to the same record on every contract example and tens of thousands of mutated ones.
  */
 final class OnePass<T> {
-    /** Nested values are read by the reader of raw messages; the end of the message is checked here. */
-    private static final ObjectReader READER = Json.messages().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * Nested values are read by the reader of raw messages; the end of the message is checked here.
+     */
+    private static final ObjectReader READER =
+            Json.messages().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final CompiledSchema schema;
     private final Class<T> type;
@@ -59,8 +61,10 @@ final class OnePass<T> {
         }
     }
 
-    /** The one-pass reader of {@code schema} into {@code type}, or null when it cannot have one
-     * (a schema without properties, a type Jackson alone binds): the tree path reads everything. */
+    /**
+     * The one-pass reader of {@code schema} into {@code type}, or null when it cannot have one (a
+     * schema without properties, a type Jackson alone binds): the tree path reads everything.
+     */
     static <T> OnePass<T> of(CompiledSchema schema, Class<T> type) {
         String[] names = schema.fields();
         FieldsBinder<T> binder = names.length == 0 ? null : Json.fieldsBinder(type, names);
@@ -99,18 +103,24 @@ final class OnePass<T> {
             return null;
         }
         ObjectNode view = new ObjectNode(JsonNodeFactory.instance, new Fields(values, present));
-        return schema.checkFields(view, values, present) == Verdict.VALID ? binder.bind(values) : null;
+        return schema.checkFields(view, values, present) == Verdict.VALID
+                ? binder.bind(values)
+                : null;
     }
 
-    /** The node Jackson's tree holds for the value at {@code t}, or null for one it would hold otherwise. */
+    /**
+     * The node Jackson's tree holds for the value at {@code t}, or null for one it would hold
+     * otherwise.
+     */
     private static JsonNode value(JsonParser p, JsonToken t) throws IOException {
         return switch (t) {
             case VALUE_STRING -> TextNode.valueOf(p.getText());
-            case VALUE_NUMBER_INT -> switch (p.getNumberType()) {
-                case INT -> IntNode.valueOf(p.getIntValue());
-                case LONG -> LongNode.valueOf(p.getLongValue());
-                default -> null;
-            };
+            case VALUE_NUMBER_INT ->
+                    switch (p.getNumberType()) {
+                        case INT -> IntNode.valueOf(p.getIntValue());
+                        case LONG -> LongNode.valueOf(p.getLongValue());
+                        default -> null;
+                    };
             case VALUE_NUMBER_FLOAT -> DoubleNode.valueOf(p.getDoubleValue());
             case VALUE_TRUE -> BooleanNode.TRUE;
             case VALUE_FALSE -> BooleanNode.FALSE;
@@ -120,7 +130,9 @@ final class OnePass<T> {
         };
     }
 
-    /** The message's fields as the map of an object node, for the keywords that look at it whole. */
+    /**
+     * The message's fields as the map of an object node, for the keywords that look at it whole.
+     */
     private final class Fields extends AbstractMap<String, JsonNode> {
         private final JsonNode[] values;
         private final int present;
@@ -146,8 +158,10 @@ final class OnePass<T> {
             return present;
         }
 
-        /** The fields in the schema's order, made only when something walks them all (const or enum on
-         * the whole object, a subschema with as many properties as the message has fields). */
+        /**
+         * The fields in the schema's order, made only when something walks them all (const or enum
+         * on the whole object, a subschema with as many properties as the message has fields).
+         */
         @Override
         public Set<Map.Entry<String, JsonNode>> entrySet() {
             Map<String, JsonNode> all = new LinkedHashMap<>();

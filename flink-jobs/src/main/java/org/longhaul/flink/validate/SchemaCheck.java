@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * One compiled (sub)schema: its keywords as fields, its verdict on an instance in
- * {@link #check}. Built by {@link CompiledSchema}; a field left at its default is a keyword the
- * schema does not use. Every keyword applies only to instances of its type (minimum to numbers,
- * properties to objects...), as in JSON Schema.
+ * One compiled (sub)schema: its keywords as fields, its verdict on an instance in {@link #check}.
+ * Built by {@link CompiledSchema}; a field left at its default is a keyword the schema does not
+ * use. Every keyword applies only to instances of its type (minimum to numbers, properties to
+ * objects...), as in JSON Schema.
  */
 final class SchemaCheck {
     static final int NONE = -1;
@@ -28,8 +28,12 @@ final class SchemaCheck {
     private static final int NUMBER = 32;
     private static final int INTEGER = 64;
 
-    /** Set for a boolean schema or one with a keyword left to networknt: the verdict, whatever the instance. */
+    /**
+     * Set for a boolean schema or one with a keyword left to networknt: the verdict, whatever the
+     * instance.
+     */
     Verdict constant;
+
     int types;
     JsonNode[] allowed;
     double min = Double.NaN;
@@ -39,16 +43,26 @@ final class SchemaCheck {
     int minLength = NONE;
     int maxLength = NONE;
     Pattern pattern;
-    /** The pattern's tables when it has the shape they read (null otherwise): a yes without the regex. */
+
+    /**
+     * The pattern's tables when it has the shape they read (null otherwise): a yes without the
+     * regex.
+     */
     CharClassPattern classPattern;
+
     Map<String, Property> properties;
+
     /** {@link #properties} as arrays, to look each up in a message with more fields than that. */
     private String[] namedKeys;
+
     private Property[] named;
+
     /** Required names without a property of their own, looked up one by one. */
     String[] requiredElsewhere;
+
     /** How many of the properties are required: an object must have every one. */
     int requiredAmongProperties;
+
     boolean hasApplicators;
     SchemaCheck additional;
     SchemaCheck propertyNames;
@@ -71,7 +85,13 @@ final class SchemaCheck {
 
     /** Called once all keywords are read: the required names joined to their properties. */
     void seal(String[] required) {
-        hasApplicators = ref != null || allOf != null || anyOf != null || oneOf != null || not != null || when != null;
+        hasApplicators =
+                ref != null
+                        || allOf != null
+                        || anyOf != null
+                        || oneOf != null
+                        || not != null
+                        || when != null;
         if (required != null) {
             List<String> elsewhere = new ArrayList<>();
             for (String name : new LinkedHashSet<>(List.of(required))) {
@@ -110,7 +130,9 @@ final class SchemaCheck {
 
     /** A bound compared exactly with any double: a whole number a double holds exactly. */
     static boolean exactWhole(JsonNode v) {
-        return v.isNumber() && v.doubleValue() == Math.rint(v.doubleValue()) && Math.abs(v.doubleValue()) <= EXACT_DOUBLE;
+        return v.isNumber()
+                && v.doubleValue() == Math.rint(v.doubleValue())
+                && Math.abs(v.doubleValue()) <= EXACT_DOUBLE;
     }
 
     Verdict check(JsonNode node) {
@@ -118,15 +140,16 @@ final class SchemaCheck {
             return constant;
         }
         JsonNodeType t = node.getNodeType();
-        int bit = switch (t) {
-            case STRING -> STRING;
-            case NUMBER -> node.isIntegralNumber() ? INTEGER | NUMBER : NUMBER;
-            case OBJECT -> OBJECT;
-            case ARRAY -> ARRAY;
-            case BOOLEAN -> BOOLEAN;
-            case NULL -> NULL;
-            default -> 0;  // binary, POJO, missing: not from a parsed message
-        };
+        int bit =
+                switch (t) {
+                    case STRING -> STRING;
+                    case NUMBER -> node.isIntegralNumber() ? INTEGER | NUMBER : NUMBER;
+                    case OBJECT -> OBJECT;
+                    case ARRAY -> ARRAY;
+                    case BOOLEAN -> BOOLEAN;
+                    case NULL -> NULL;
+                    default -> 0; // binary, POJO, missing: not from a parsed message
+                };
         if (bit == 0) {
             return Verdict.UNSURE;
         }
@@ -134,13 +157,15 @@ final class SchemaCheck {
         if (v == Verdict.INVALID) {
             return v;
         }
-        v = v.and(switch (t) {
-            case NUMBER -> bounds(node);
-            case STRING -> string(node.textValue());
-            case OBJECT -> object(node);
-            case ARRAY -> array(node);
-            default -> Verdict.VALID;
-        });
+        v =
+                v.and(
+                        switch (t) {
+                            case NUMBER -> bounds(node);
+                            case STRING -> string(node.textValue());
+                            case OBJECT -> object(node);
+                            case ARRAY -> array(node);
+                            default -> Verdict.VALID;
+                        });
         return withApplicators(node, v);
     }
 
@@ -163,8 +188,10 @@ final class SchemaCheck {
         return bit == NUMBER && (types & INTEGER) != 0 ? Verdict.UNSURE : Verdict.INVALID;
     }
 
-    /** const and enum: equal text, booleans and null are certain; numbers and containers are not
-     * (Jackson's equals tells an int from a long of the same value). */
+    /**
+     * const and enum: equal text, booleans and null are certain; numbers and containers are not
+     * (Jackson's equals tells an int from a long of the same value).
+     */
     private Verdict allowed(JsonNode node) {
         for (JsonNode a : allowed) {
             if (a.equals(node)) {
@@ -174,8 +201,10 @@ final class SchemaCheck {
         return node.isNumber() || node.isContainerNode() ? Verdict.UNSURE : Verdict.INVALID;
     }
 
-    /** Exact for integers within a double's exact range and for doubles (networknt sees the same
-     * double; -0.0 equals 0); bounds are whole numbers (CompiledSchema). */
+    /**
+     * Exact for integers within a double's exact range and for doubles (networknt sees the same
+     * double; -0.0 equals 0); bounds are whole numbers (CompiledSchema).
+     */
     private Verdict bounds(JsonNode node) {
         if (Double.isNaN(min) && Double.isNaN(max)) {
             return Verdict.VALID;
@@ -194,12 +223,16 @@ final class SchemaCheck {
         } else {
             return Verdict.UNSURE;
         }
-        boolean ok = (Double.isNaN(min) || (minExclusive ? x > min : x >= min))
-                && (Double.isNaN(max) || (maxExclusive ? x < max : x <= max));
+        boolean ok =
+                (Double.isNaN(min) || (minExclusive ? x > min : x >= min))
+                        && (Double.isNaN(max) || (maxExclusive ? x < max : x <= max));
         return Verdict.of(ok);
     }
 
-    /** Lengths in code points; a string whose UTF-16 length gives another verdict is left to networknt. */
+    /**
+     * Lengths in code points; a string whose UTF-16 length gives another verdict is left to
+     * networknt.
+     */
     private Verdict string(String s) {
         if (minLength >= 0 || maxLength >= 0) {
             int units = s.length();
@@ -213,8 +246,11 @@ final class SchemaCheck {
                 return Verdict.INVALID;
             }
         }
-        return pattern == null || classPattern != null && classPattern.accepts(s) || pattern.matcher(s).find()
-                ? Verdict.VALID : Verdict.INVALID;
+        return pattern == null
+                        || classPattern != null && classPattern.accepts(s)
+                        || pattern.matcher(s).find()
+                ? Verdict.VALID
+                : Verdict.INVALID;
     }
 
     /** The names of the properties, in the order {@link #checkFields} takes their values. */
@@ -224,9 +260,9 @@ final class SchemaCheck {
 
     /**
      * {@link #check} of an object whose only fields are named properties: {@code values[i]} the
-     * value of {@code fieldNames()[i]}, null when absent, {@code present} of them given. The
-     * same verdict as {@link #check} of {@code view}, the same object as a node (for the
-     * applicators), without looking each field up by its name.
+     * value of {@code fieldNames()[i]}, null when absent, {@code present} of them given. The same
+     * verdict as {@link #check} of {@code view}, the same object as a node (for the applicators),
+     * without looking each field up by its name.
      */
     Verdict checkFields(JsonNode view, JsonNode[] values, int present) {
         if (constant != null) {
@@ -239,14 +275,19 @@ final class SchemaCheck {
         if (v == Verdict.INVALID) {
             return v;
         }
-        if (present < minProperties || (maxProperties >= 0 && present > maxProperties) || requiredElsewhere != null) {
-            return Verdict.INVALID;  // a required name that is no property cannot be among the fields
+        if (present < minProperties
+                || (maxProperties >= 0 && present > maxProperties)
+                || requiredElsewhere != null) {
+            return Verdict
+                    .INVALID; // a required name that is no property cannot be among the fields
         }
         return withApplicators(view, v.and(namedFields(values)));
     }
 
-    /** One pass over the message's fields: each against its property (or additionalProperties) and
-     * propertyNames, counting the required ones met on the way instead of looking each up. */
+    /**
+     * One pass over the message's fields: each against its property (or additionalProperties) and
+     * propertyNames, counting the required ones met on the way instead of looking each up.
+     */
     private Verdict object(JsonNode node) {
         int size = node.size();
         if (size < minProperties || (maxProperties >= 0 && size > maxProperties)) {
@@ -267,7 +308,8 @@ final class SchemaCheck {
         }
         Verdict v = Verdict.VALID;
         int requiredMet = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext() && v != Verdict.INVALID; ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+                it.hasNext() && v != Verdict.INVALID; ) {
             Map.Entry<String, JsonNode> f = it.next();
             Property p = properties == null ? null : properties.get(f.getKey());
             SchemaCheck c = additional;
@@ -285,9 +327,11 @@ final class SchemaCheck {
         return requiredMet == requiredAmongProperties ? v : Verdict.INVALID;
     }
 
-    /** {@link #object} when only the named properties have a say (no additionalProperties, no
+    /**
+     * {@link #object} when only the named properties have a say (no additionalProperties, no
      * propertyNames) and they are fewer than the message's fields, as in an if/then of a few of
-     * them: each looked up in the message instead of every field looked up among them. */
+     * them: each looked up in the message instead of every field looked up among them.
+     */
     private Verdict namedOnly(JsonNode node) {
         JsonNode[] values = new JsonNode[named.length];
         for (int i = 0; i < values.length; i++) {
@@ -296,8 +340,10 @@ final class SchemaCheck {
         return namedFields(values);
     }
 
-    /** The named properties' verdict on their values ({@code values[i]} of {@code namedKeys[i]}, null
-     * when absent) and on their names, with every required one present. */
+    /**
+     * The named properties' verdict on their values ({@code values[i]} of {@code namedKeys[i]},
+     * null when absent) and on their names, with every required one present.
+     */
     private Verdict namedFields(JsonNode[] values) {
         Verdict v = Verdict.VALID;
         int requiredMet = 0;
@@ -351,8 +397,13 @@ final class SchemaCheck {
         }
         if (when != null) {
             Verdict cond = when.check(node);
-            SchemaCheck branch = cond == Verdict.VALID ? then : cond == Verdict.INVALID ? otherwise : null;
-            v = v.and(cond == Verdict.UNSURE ? Verdict.UNSURE : branch == null ? Verdict.VALID : branch.check(node));
+            SchemaCheck branch =
+                    cond == Verdict.VALID ? then : cond == Verdict.INVALID ? otherwise : null;
+            v =
+                    v.and(
+                            cond == Verdict.UNSURE
+                                    ? Verdict.UNSURE
+                                    : branch == null ? Verdict.VALID : branch.check(node));
         }
         return v;
     }

@@ -54,8 +54,9 @@ public final class SchemaRegistry {
                 schemas.put(name, factory.getSchema(schema));
                 compiled.put(name, CompiledSchema.compile(schema));
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read schema " + name + " from "
-                        + (dir.isEmpty() ? "the jar" : dir), e);
+                throw new UncheckedIOException(
+                        "cannot read schema " + name + " from " + (dir.isEmpty() ? "the jar" : dir),
+                        e);
             }
         }
         return new SchemaRegistry(schemas, compiled);
@@ -74,14 +75,19 @@ public final class SchemaRegistry {
 
     /**
      * Every problem of {@code message} against the named schema ("throughput_sample.v2"), sorted;
-     * empty when valid. A message the compiled schema finds certainly valid is not walked again
-     * by networknt, which judges (and explains) every other.
+     * empty when valid. A message the compiled schema finds certainly valid is not walked again by
+     * networknt, which judges (and explains) every other.
      */
     public List<String> problems(String schemaName, JsonNode message) {
-        return known(compiled, schemaName).check(message) == Verdict.VALID ? List.of() : networkntProblems(schemaName, message);
+        return known(compiled, schemaName).check(message) == Verdict.VALID
+                ? List.of()
+                : networkntProblems(schemaName, message);
     }
 
-    /** networknt's verdict alone: the judge CompiledSchemaTest holds the compiled schemas to, and HotPathBench's yardstick. */
+    /**
+     * networknt's verdict alone: the judge CompiledSchemaTest holds the compiled schemas to, and
+     * HotPathBench's yardstick.
+     */
     public List<String> networkntProblems(String schemaName, JsonNode message) {
         JsonSchema schema = known(schemas, schemaName);
         TreeSet<String> out = new TreeSet<>();
@@ -91,7 +97,10 @@ public final class SchemaRegistry {
         return List.copyOf(out);
     }
 
-    /** The one-pass reader of messages of {@code schemaName} into {@code type}, or null when there is none (OnePass.of). */
+    /**
+     * The one-pass reader of messages of {@code schemaName} into {@code type}, or null when there
+     * is none (OnePass.of).
+     */
     <T> OnePass<T> onePass(String schemaName, Class<T> type) {
         return OnePass.of(known(compiled, schemaName), type);
     }

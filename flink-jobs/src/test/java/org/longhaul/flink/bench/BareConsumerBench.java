@@ -18,13 +18,13 @@ import org.longhaul.flink.records.RawKafkaDeserializer;
 import org.longhaul.flink.records.RawMessage;
 
 /**
- * The bare baseline of the Flink throughput benchmark (bench/flink_throughput.py): one plain
- * Kafka consumer, on the same connection as the job (TLS + SCRAM from LONGHAUL_KAFKA_*), reads the
- * same preloaded topics from their start and does only what every record costs before any of
- * the job's logic: the job's deserializer (RawMessage with its clocks) and a JSON parse of the
- * body. Prints one line, {"figure":"bare_consumer","samples_per_s":N,"records":N}, the rate
- * timed from 10 % to 90 % of the records, as the job's is; and as it passes each of those two
- * marks, "mark N" (N: records read so far), for the driver to read the machine's CPU counters then.
+ * The bare baseline of the Flink throughput benchmark (bench/flink_throughput.py): one plain Kafka
+ * consumer, on the same connection as the job (TLS + SCRAM from LONGHAUL_KAFKA_*), reads the same
+ * preloaded topics from their start and does only what every record costs before any of the job's
+ * logic: the job's deserializer (RawMessage with its clocks) and a JSON parse of the body. Prints
+ * one line, {"figure":"bare_consumer","samples_per_s":N,"records":N}, the rate timed from 10 % to
+ * 90 % of the records, as the job's is; and as it passes each of those two marks, "mark N" (N:
+ * records read so far), for the driver to read the machine's CPU counters then.
  *
  * <p>Usage: BareConsumerBench TOPIC[,TOPIC...] RECORDS
  */
@@ -35,9 +35,14 @@ public final class BareConsumerBench {
         List<String> topics = List.of(args[0].split(","));
         long total = Long.parseLong(args[1]);
         Properties p = security().clientProperties();
-        p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, env("LONGHAUL_KAFKA", "127.0.0.1:9092"));
-        p.setProperty(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.setProperty(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.setProperty(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, env("LONGHAUL_KAFKA", "127.0.0.1:9092"));
+        p.setProperty(
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
+        p.setProperty(
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName());
         p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         RawKafkaDeserializer deserializer = new RawKafkaDeserializer();
         ObjectReader tree = Json.mapper().reader();
@@ -75,10 +80,12 @@ public final class BareConsumerBench {
                 }
             }
             if (t90 == 0) {
-                throw new IllegalStateException("read " + n + " of " + total + " records within 10 min");
+                throw new IllegalStateException(
+                        "read " + n + " of " + total + " records within 10 min");
             }
             double rate = (n90 - n10) / ((t90 - t10) / 1e9);
-            System.out.printf("{\"figure\":\"bare_consumer\",\"samples_per_s\":%d,\"records\":%d,\"fields\":%d}%n",
+            System.out.printf(
+                    "{\"figure\":\"bare_consumer\",\"samples_per_s\":%d,\"records\":%d,\"fields\":%d}%n",
                     Math.round(rate), n, sink.parsed);
         }
     }
@@ -93,8 +100,11 @@ public final class BareConsumerBench {
         if (mode.equals("plaintext")) {
             return KafkaSecurity.plaintext();
         }
-        return new KafkaSecurity(KafkaSecurity.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT)), System.getenv("LONGHAUL_KAFKA_CA"),
-                System.getenv("LONGHAUL_KAFKA_USER"), System.getenv("LONGHAUL_KAFKA_PASSWORD_FILE"));
+        return new KafkaSecurity(
+                KafkaSecurity.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT)),
+                System.getenv("LONGHAUL_KAFKA_CA"),
+                System.getenv("LONGHAUL_KAFKA_USER"),
+                System.getenv("LONGHAUL_KAFKA_PASSWORD_FILE"));
     }
 
     private static String env(String name, String dflt) {

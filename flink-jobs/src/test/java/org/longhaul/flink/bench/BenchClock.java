@@ -12,27 +12,34 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * Shared in this JVM by the four {@link BenchSource}s of one run (found by name, as a deserialized
  * source cannot carry it): each source publishes the event time of its next record, and may emit a
- * record only if it is no more than {@link #SLACK_MS} (the job's out-of-orderness) ahead of the slowest source — as Kafka
- * partitions filled by live agents would be — so that the watermark, the minimum of the sources',
- * keeps up and windows fire as in production. The driver moves a gate in event time: sources stop
- * before it, which is how a week of state is built and then one more minute fed.
+ * record only if it is no more than {@link #SLACK_MS} (the job's out-of-orderness) ahead of the
+ * slowest source — as Kafka partitions filled by live agents would be — so that the watermark, the
+ * minimum of the sources', keeps up and windows fire as in production. The driver moves a gate in
+ * event time: sources stop before it, which is how a week of state is built and then one more
+ * minute fed.
  */
 public final class BenchClock {
     public static final long SLACK_MS = 120_000;
     private static final Map<String, BenchClock> CLOCKS = new ConcurrentHashMap<>();
-    private static final ScheduledExecutorService TICKER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "bench-clock-ticker");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ScheduledExecutorService TICKER =
+            Executors.newSingleThreadScheduledExecutor(
+                    r -> {
+                        Thread t = new Thread(r, "bench-clock-ticker");
+                        t.setDaemon(true);
+                        return t;
+                    });
     private static volatile CompletableFuture<Void> tick = new CompletableFuture<>();
 
     static {
-        TICKER.scheduleAtFixedRate(() -> {
-            CompletableFuture<Void> old = tick;
-            tick = new CompletableFuture<>();
-            old.complete(null);
-        }, 2, 2, TimeUnit.MILLISECONDS);
+        TICKER.scheduleAtFixedRate(
+                () -> {
+                    CompletableFuture<Void> old = tick;
+                    tick = new CompletableFuture<>();
+                    old.complete(null);
+                },
+                2,
+                2,
+                TimeUnit.MILLISECONDS);
     }
 
     private final AtomicLongArray next = new AtomicLongArray(WeekOfProbes.Kind.values().length);
@@ -74,7 +81,10 @@ public final class BenchClock {
         emitted.set(kind.ordinal(), count);
     }
 
-    /** Whether a source may emit its next record, of time ts: before the gate and not too far ahead of the others. */
+    /**
+     * Whether a source may emit its next record, of time ts: before the gate and not too far ahead
+     * of the others.
+     */
     boolean mayEmit(WeekOfProbes.Kind kind, long ts) {
         if (ts >= gate.get()) {
             return false;
@@ -94,7 +104,10 @@ public final class BenchClock {
         gate.set(until);
     }
 
-    /** True when every source has emitted everything before the gate (each has published a next record at or after it). */
+    /**
+     * True when every source has emitted everything before the gate (each has published a next
+     * record at or after it).
+     */
     public boolean allAtGate() {
         for (int i = 0; i < next.length(); i++) {
             if (next.get(i) < gate.get()) {

@@ -61,7 +61,8 @@ public final class BenchSource implements Source<RawMessage, BenchSource.Split, 
     }
 
     @Override
-    public SplitEnumerator<Split, Boolean> restoreEnumerator(SplitEnumeratorContext<Split> context, Boolean assigned) {
+    public SplitEnumerator<Split, Boolean> restoreEnumerator(
+            SplitEnumeratorContext<Split> context, Boolean assigned) {
         return new Enumerator(context, assigned);
     }
 
@@ -183,8 +184,11 @@ public final class BenchSource implements Source<RawMessage, BenchSource.Split, 
 
         @Override
         public CompletableFuture<Void> isAvailable() {
-            return next < 0 ? assigned : clock.mayEmit(kind, week.ts(kind, next))
-                    ? CompletableFuture.completedFuture(null) : BenchClock.tick();
+            return next < 0
+                    ? assigned
+                    : clock.mayEmit(kind, week.ts(kind, next))
+                            ? CompletableFuture.completedFuture(null)
+                            : BenchClock.tick();
         }
 
         @Override

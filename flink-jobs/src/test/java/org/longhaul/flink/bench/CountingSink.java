@@ -8,7 +8,9 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.longhaul.flink.records.Json;
 
-/** Serialises each element to JSON as the Kafka sinks do, and counts it under a name of this JVM. */
+/**
+ * Serialises each element to JSON as the Kafka sinks do, and counts it under a name of this JVM.
+ */
 public final class CountingSink<T> implements Sink<T> {
     private static final long serialVersionUID = 1L;
     private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();

@@ -44,10 +44,12 @@ import org.longhaul.flink.state.LocalCluster;
  * production wiring) on an embedded cluster, parallelism 1, exactly-once checkpoints every 5 s as
  * the job runs, fed a week of {@link WeekOfProbes} for N links as fast as it goes. Then, state of a
  * week in place: a checkpoint (the configured kind), a full one, one with nothing new, one after a
- * minute more of event time; cancel, restore the last checkpoint (time until every task runs),
- * stop with a canonical savepoint and restore that. Prints each figure and one RESULT line per run.
+ * minute more of event time; cancel, restore the last checkpoint (time until every task runs), stop
+ * with a canonical savepoint and restore that. Prints each figure and one RESULT line per run.
  *
- * <pre>bash bench/state_backends.sh [--links 1000,10000] [--backends hashmap,rocksdb] [--days 7] [--dense-hours 6] [--compression true] [--wait-minutes 30]</pre>
+ * <pre>
+ * bash bench/state_backends.sh [--links 1000,10000] [--backends hashmap,rocksdb] [--days 7] [--dense-hours 6] [--compression true] [--wait-minutes 30]
+ * </pre>
  */
 public final class StateBackendBench {
     /** How long any one step may take (--wait-minutes; 30 by default, more for 100k links). */
@@ -55,8 +57,15 @@ public final class StateBackendBench {
 
     private StateBackendBench() {}
 
-    record Options(List<Integer> links, List<String> backends, int days, int denseHours, long managedMb, long intervalMs,
-                   boolean compression, int waitMinutes) {
+    record Options(
+            List<Integer> links,
+            List<String> backends,
+            int days,
+            int denseHours,
+            long managedMb,
+            long intervalMs,
+            boolean compression,
+            int waitMinutes) {
         static Options parse(String[] args) {
             Map<String, String> a = new LinkedHashMap<>();
             for (int i = 0; i + 1 < args.length; i += 2) {
@@ -65,17 +74,29 @@ public final class StateBackendBench {
                 }
                 a.put(args[i].substring(2), args[i + 1]);
             }
-            Options o = new Options(
-                    Stream.of(a.getOrDefault("links", "1000,10000").split(",")).map(Integer::parseInt).toList(),
-                    List.of(a.getOrDefault("backends", "hashmap,rocksdb").split(",")),
-                    Integer.parseInt(a.getOrDefault("days", "7")),
-                    Integer.parseInt(a.getOrDefault("dense-hours", "6")),
-                    Long.parseLong(a.getOrDefault("managed-mb", "512")),
-                    Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000")),
-                    Boolean.parseBoolean(a.getOrDefault("compression", "true")),
-                    Integer.parseInt(a.getOrDefault("wait-minutes", "30")));
-            a.keySet().removeAll(List.of("links", "backends", "days", "dense-hours", "managed-mb", "checkpoint-interval-ms",
-                    "compression", "wait-minutes"));
+            Options o =
+                    new Options(
+                            Stream.of(a.getOrDefault("links", "1000,10000").split(","))
+                                    .map(Integer::parseInt)
+                                    .toList(),
+                            List.of(a.getOrDefault("backends", "hashmap,rocksdb").split(",")),
+                            Integer.parseInt(a.getOrDefault("days", "7")),
+                            Integer.parseInt(a.getOrDefault("dense-hours", "6")),
+                            Long.parseLong(a.getOrDefault("managed-mb", "512")),
+                            Long.parseLong(a.getOrDefault("checkpoint-interval-ms", "5000")),
+                            Boolean.parseBoolean(a.getOrDefault("compression", "true")),
+                            Integer.parseInt(a.getOrDefault("wait-minutes", "30")));
+            a.keySet()
+                    .removeAll(
+                            List.of(
+                                    "links",
+                                    "backends",
+                                    "days",
+                                    "dense-hours",
+                                    "managed-mb",
+                                    "checkpoint-interval-ms",
+                                    "compression",
+                                    "wait-minutes"));
             if (!a.isEmpty()) {
                 throw new IllegalArgumentException("unknown options " + a.keySet());
             }
@@ -86,8 +107,13 @@ public final class StateBackendBench {
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args);
         wait = Duration.ofMinutes(o.waitMinutes());
-        System.out.printf("machine: %d cores, JVM max heap %d MB; days %d, pings and traceroutes in the last %d h; checkpoints every %d ms%s%n",
-                Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20, o.days(), o.denseHours(), o.intervalMs(),
+        System.out.printf(
+                "machine: %d cores, JVM max heap %d MB; days %d, pings and traceroutes in the last %d h; checkpoints every %d ms%s%n",
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20,
+                o.days(),
+                o.denseHours(),
+                o.intervalMs(),
                 o.compression() ? ", snapshot compression" : ", no snapshot compression");
         for (int links : o.links()) {
             for (String backend : o.backends()) {
@@ -107,7 +133,9 @@ public final class StateBackendBench {
         r.put("loadavg_at_start", loadAverage());
         System.out.printf("%n== %d links, %s ==%n", week.links(), r.get("backend"));
         BenchClock clock = BenchClock.create(name, week.end());
-        try (LocalCluster cluster = LocalCluster.start(backend, rocks, MemorySize.ofMebiBytes(rocks ? o.managedMb() : 0), 1)) {
+        try (LocalCluster cluster =
+                LocalCluster.start(
+                        backend, rocks, MemorySize.ofMebiBytes(rocks ? o.managedMb() : 0), 1)) {
             long t0 = System.nanoTime();
             JobID job = cluster.submit(graph(week, name, o, null));
             await(() -> running(cluster, job), "job running");
@@ -119,11 +147,14 @@ public final class StateBackendBench {
             r.put("records", records);
             r.put("records_per_s", Math.round(records / secs(fed - started)));
             r.put("ingest_s", round(secs(fed - started)));
-            System.out.printf("fed %,d records (%s) in %.1f s: %,d records/s%n", records, perKind(clock),
-                    secs(fed - started), r.get("records_per_s"));
+            System.out.printf(
+                    "fed %,d records (%s) in %.1f s: %,d records/s%n",
+                    records, perKind(clock), secs(fed - started), r.get("records_per_s"));
             ingestCheckpoints(cluster, job, r);
             System.gc();
-            r.put("heap_after_gc_mb", (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+            r.put(
+                    "heap_after_gc_mb",
+                    (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
 
             CompletedCheckpointStats week1 = checkpoint(cluster, job, CheckpointType.DEFAULT);
             r.put("state_mb", mb(week1.getStateSize()));
@@ -144,13 +175,17 @@ public final class StateBackendBench {
             await(clock::allAtGate, "one more minute");
             long minuteRecords = clock.emitted() - records;
             CompletedCheckpointStats minute = checkpoint(cluster, job, CheckpointType.DEFAULT);
-            long uploaded = uploadedSince(cluster, job, idle.getCheckpointId(), minute.getCheckpointId());
+            long uploaded =
+                    uploadedSince(cluster, job, idle.getCheckpointId(), minute.getCheckpointId());
             r.put("minute_records", minuteRecords);
             r.put("minute_checkpoint_mb", mb(uploaded));
             r.put("minute_checkpoint_s", round(minute.getEndToEndDuration() / 1000.0));
             report("after one more minute (" + minuteRecords + " records), checkpoint", minute);
-            System.out.printf("  written by every checkpoint since the idle one: %.2f MB%n", uploaded / 1e6);
-            r.put("local_files_mb", mb(sizeOf(cluster.dir()) - sizeOf(cluster.dir().resolve("checkpoints"))));
+            System.out.printf(
+                    "  written by every checkpoint since the idle one: %.2f MB%n", uploaded / 1e6);
+            r.put(
+                    "local_files_mb",
+                    mb(sizeOf(cluster.dir()) - sizeOf(cluster.dir().resolve("checkpoints"))));
             cluster.mini().cancelJob(job).get(1, TimeUnit.MINUTES);
             await(() -> ended(cluster, job), "cancel");
             long c0 = System.nanoTime();
@@ -163,8 +198,11 @@ public final class StateBackendBench {
             await(() -> running(cluster, restored), "restore from checkpoint");
             r.put("restore_checkpoint_s", round(secs(System.nanoTime() - r0)));
             CompletedCheckpointStats after = checkpoint(cluster, restored, CheckpointType.DEFAULT);
-            System.out.printf("restored the checkpoint in %s s; state then %.2f MB (before: %.2f MB)%n",
-                    r.get("restore_checkpoint_s"), after.getStateSize() / 1e6, minute.getStateSize() / 1e6);
+            System.out.printf(
+                    "restored the checkpoint in %s s; state then %.2f MB (before: %.2f MB)%n",
+                    r.get("restore_checkpoint_s"),
+                    after.getStateSize() / 1e6,
+                    minute.getStateSize() / 1e6);
             r.put("state_after_restore_mb", mb(after.getStateSize()));
             cluster.mini().cancelJob(restored).get(1, TimeUnit.MINUTES);
             await(() -> ended(cluster, restored), "cancel");
@@ -173,12 +211,19 @@ public final class StateBackendBench {
             JobID again2 = cluster.submit(graph(week, name, o, minute.getExternalPath()));
             await(() -> running(cluster, again2), "restore from checkpoint, again");
             r.put("restore_checkpoint_again_s", round(secs(System.nanoTime() - w0)));
-            System.out.printf("restored the same checkpoint again in %s s (the first restore in this JVM runs cold code)%n",
+            System.out.printf(
+                    "restored the same checkpoint again in %s s (the first restore in this JVM runs cold code)%n",
                     r.get("restore_checkpoint_again_s"));
 
             long s0 = System.nanoTime();
-            String savepoint = cluster.mini().stopWithSavepoint(again2, cluster.dir().resolve("savepoints").toUri().toString(),
-                    false, SavepointFormatType.CANONICAL).get(wait.toMinutes(), TimeUnit.MINUTES);
+            String savepoint =
+                    cluster.mini()
+                            .stopWithSavepoint(
+                                    again2,
+                                    cluster.dir().resolve("savepoints").toUri().toString(),
+                                    false,
+                                    SavepointFormatType.CANONICAL)
+                            .get(wait.toMinutes(), TimeUnit.MINUTES);
             r.put("savepoint_s", round(secs(System.nanoTime() - s0)));
             r.put("savepoint_mb", mb(sizeOf(Path.of(URI.create(savepoint)))));
             await(() -> slotsFree(cluster), "the stopped job's slot");
@@ -186,14 +231,16 @@ public final class StateBackendBench {
             JobID fromSavepoint = cluster.submit(graph(week, name, o, savepoint));
             await(() -> running(cluster, fromSavepoint), "restore from savepoint");
             r.put("restore_savepoint_s", round(secs(System.nanoTime() - p0)));
-            System.out.printf("canonical savepoint %s MB in %s s (stop included), restored in %s s%n",
+            System.out.printf(
+                    "canonical savepoint %s MB in %s s (stop included), restored in %s s%n",
                     r.get("savepoint_mb"), r.get("savepoint_s"), r.get("restore_savepoint_s"));
             cluster.mini().cancelJob(fromSavepoint).get(1, TimeUnit.MINUTES);
             await(() -> ended(cluster, fromSavepoint), "cancel");
             r.put("events", CountingSink.count(name + "-events"));
             r.put("dead_letters", CountingSink.count(name + "-dead"));
             if (CountingSink.count(name + "-dead") > 0) {
-                throw new IllegalStateException("the generated samples gave dead letters: the figures are not valid");
+                throw new IllegalStateException(
+                        "the generated samples gave dead letters: the figures are not valid");
             }
         } finally {
             BenchClock.remove(name);
@@ -202,24 +249,46 @@ public final class StateBackendBench {
         System.out.println("RESULT " + org.longhaul.flink.records.Json.write(r));
     }
 
-    /** The production pipeline fed by the bench sources; restored from a checkpoint or savepoint when given. */
+    /**
+     * The production pipeline fed by the bench sources; restored from a checkpoint or savepoint
+     * when given.
+     */
     static JobGraph graph(WeekOfProbes week, String clock, Options o, String restoreFrom) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         env.getConfig().enableObjectReuse();
         env.enableCheckpointing(o.intervalMs(), CheckpointingMode.EXACTLY_ONCE);
-        env.getCheckpointConfig().setExternalizedCheckpointRetention(ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-        Sources sources = new Sources(new BenchSource(week, WeekOfProbes.Kind.THROUGHPUT, clock),
-                new BenchSource(week, WeekOfProbes.Kind.PATH, clock), new BenchSource(week, WeekOfProbes.Kind.RTT, clock),
-                new BenchSource(week, WeekOfProbes.Kind.HOST, clock));
-        Sinks sinks = new Sinks(new CountingSink<LinkStats>(clock + "-stats"), new CountingSink<Event>(clock + "-events"),
-                new CountingSink<DeadLetter>(clock + "-dead"), new CountingSink<ProbeRequest>(clock + "-requests"));
+        env.getCheckpointConfig()
+                .setExternalizedCheckpointRetention(
+                        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+        Sources sources =
+                new Sources(
+                        new BenchSource(week, WeekOfProbes.Kind.THROUGHPUT, clock),
+                        new BenchSource(week, WeekOfProbes.Kind.PATH, clock),
+                        new BenchSource(week, WeekOfProbes.Kind.RTT, clock),
+                        new BenchSource(week, WeekOfProbes.Kind.HOST, clock));
+        Sinks sinks =
+                new Sinks(
+                        new CountingSink<LinkStats>(clock + "-stats"),
+                        new CountingSink<Event>(clock + "-events"),
+                        new CountingSink<DeadLetter>(clock + "-dead"),
+                        new CountingSink<ProbeRequest>(clock + "-requests"));
         PipelineConfig d = PipelineConfig.defaults();
-        // a source held back by the clock is idle after 2 s instead of 1 min, so it does not hold the watermark
-        PipelineConfig cfg = new PipelineConfig(d.outOfOrderness(), Duration.ofSeconds(2), d.stateTtl(), null,
-                d.clockSkewTolerance(), d.statsStagger(), d.detectors());
+        // a source held back by the clock is idle after 2 s instead of 1 min, so it does not hold
+        // the watermark
+        PipelineConfig cfg =
+                new PipelineConfig(
+                        d.outOfOrderness(),
+                        Duration.ofSeconds(2),
+                        d.stateTtl(),
+                        null,
+                        d.clockSkewTolerance(),
+                        d.statsStagger(),
+                        d.detectors());
         LinkMonitorPipeline.wire(env, sources, sinks, cfg);
-        env.getConfig().setUseSnapshotCompression(o.compression()); // the job's choice (true) unless asked otherwise
+        env.getConfig()
+                .setUseSnapshotCompression(
+                        o.compression()); // the job's choice (true) unless asked otherwise
         JobGraph graph = env.getStreamGraph().getJobGraph();
         if (restoreFrom != null) {
             graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(restoreFrom, false));
@@ -227,20 +296,30 @@ public final class StateBackendBench {
         return graph;
     }
 
-    private static CompletedCheckpointStats checkpoint(LocalCluster cluster, JobID job, CheckpointType type) throws Exception {
-        long id = cluster.mini().triggerCheckpoint(job, type).get(wait.toMinutes(), TimeUnit.MINUTES);
-        AbstractCheckpointStats stats = graph(cluster, job).getCheckpointStatsSnapshot().getHistory().getCheckpointById(id);
+    private static CompletedCheckpointStats checkpoint(
+            LocalCluster cluster, JobID job, CheckpointType type) throws Exception {
+        long id =
+                cluster.mini().triggerCheckpoint(job, type).get(wait.toMinutes(), TimeUnit.MINUTES);
+        AbstractCheckpointStats stats =
+                graph(cluster, job).getCheckpointStatsSnapshot().getHistory().getCheckpointById(id);
         if (!(stats instanceof CompletedCheckpointStats done)) {
             throw new IllegalStateException("checkpoint " + id + " not completed: " + stats);
         }
         return done;
     }
 
-    /** Bytes written by every completed checkpoint with an id in (after, upTo]: periodic ones count too. */
-    private static long uploadedSince(LocalCluster cluster, JobID job, long after, long upTo) throws Exception {
+    /**
+     * Bytes written by every completed checkpoint with an id in (after, upTo]: periodic ones count
+     * too.
+     */
+    private static long uploadedSince(LocalCluster cluster, JobID job, long after, long upTo)
+            throws Exception {
         long sum = 0;
-        for (AbstractCheckpointStats s : graph(cluster, job).getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
-            if (s.getCheckpointId() > after && s.getCheckpointId() <= upTo && s instanceof CompletedCheckpointStats) {
+        for (AbstractCheckpointStats s :
+                graph(cluster, job).getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
+            if (s.getCheckpointId() > after
+                    && s.getCheckpointId() <= upTo
+                    && s instanceof CompletedCheckpointStats) {
                 sum += s.getCheckpointedSize();
             }
         }
@@ -248,7 +327,8 @@ public final class StateBackendBench {
     }
 
     /** The periodic checkpoints taken while the week was fed, as production would take them. */
-    private static void ingestCheckpoints(LocalCluster cluster, JobID job, Map<String, Object> r) throws Exception {
+    private static void ingestCheckpoints(LocalCluster cluster, JobID job, Map<String, Object> r)
+            throws Exception {
         var snapshot = graph(cluster, job).getCheckpointStatsSnapshot();
         var duration = snapshot.getSummaryStats().getEndToEndDurationStats();
         var size = snapshot.getSummaryStats().getCheckpointedSize();
@@ -257,24 +337,39 @@ public final class StateBackendBench {
         r.put("ingest_checkpoint_p50_s", round(duration.getQuantile(0.5) / 1000.0));
         r.put("ingest_checkpoint_max_s", round(duration.getMaximum() / 1000.0));
         r.put("ingest_checkpoint_written_max_mb", mb(size.getMaximum()));
-        System.out.printf("while feeding: %d checkpoints (%d failed), p50 %.2f s, max %.2f s, at most %.2f MB written%n",
-                snapshot.getCounts().getNumberOfCompletedCheckpoints(), snapshot.getCounts().getNumberOfFailedCheckpoints(),
-                duration.getQuantile(0.5) / 1000.0, duration.getMaximum() / 1000.0, size.getMaximum() / 1e6);
+        System.out.printf(
+                "while feeding: %d checkpoints (%d failed), p50 %.2f s, max %.2f s, at most %.2f MB written%n",
+                snapshot.getCounts().getNumberOfCompletedCheckpoints(),
+                snapshot.getCounts().getNumberOfFailedCheckpoints(),
+                duration.getQuantile(0.5) / 1000.0,
+                duration.getMaximum() / 1000.0,
+                size.getMaximum() / 1e6);
     }
 
     private static void report(String what, CompletedCheckpointStats s) {
-        System.out.printf("%s #%d: state %.2f MB, written %.2f MB, %.2f s%n", what, s.getCheckpointId(),
-                s.getStateSize() / 1e6, s.getCheckpointedSize() / 1e6, s.getEndToEndDuration() / 1000.0);
+        System.out.printf(
+                "%s #%d: state %.2f MB, written %.2f MB, %.2f s%n",
+                what,
+                s.getCheckpointId(),
+                s.getStateSize() / 1e6,
+                s.getCheckpointedSize() / 1e6,
+                s.getEndToEndDuration() / 1000.0);
     }
 
-    private static void perOperator(LocalCluster cluster, JobID job, CompletedCheckpointStats s) throws Exception {
+    private static void perOperator(LocalCluster cluster, JobID job, CompletedCheckpointStats s)
+            throws Exception {
         AccessExecutionGraph g = graph(cluster, job);
         Map<String, Long> sizes = new TreeMap<>();
         for (TaskStateStats t : s.getAllTaskStateStats()) {
             sizes.put(g.getJobVertex(t.getJobVertexId()).getName(), t.getStateSize());
         }
-        sizes.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> System.out.printf("    %10.2f MB  %s%n", e.getValue() / 1e6, abbreviate(e.getKey())));
+        sizes.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(
+                        e ->
+                                System.out.printf(
+                                        "    %10.2f MB  %s%n",
+                                        e.getValue() / 1e6, abbreviate(e.getKey())));
     }
 
     private static String abbreviate(String name) {
@@ -296,13 +391,18 @@ public final class StateBackendBench {
     private static boolean running(LocalCluster cluster, JobID job) {
         try {
             AccessExecutionGraph g = graph(cluster, job);
-            if (g.getState() != org.apache.flink.api.common.JobStatus.RUNNING || !g.getAllExecutionVertices().iterator().hasNext()) {
+            if (g.getState() != org.apache.flink.api.common.JobStatus.RUNNING
+                    || !g.getAllExecutionVertices().iterator().hasNext()) {
                 return false; // a job still initializing shows no tasks yet
             }
             for (AccessExecutionVertex v : g.getAllExecutionVertices()) {
                 if (v.getExecutionState() != ExecutionState.RUNNING) {
                     if (v.getExecutionState() == ExecutionState.FAILED) {
-                        throw new IllegalStateException("task failed: " + v.getTaskNameWithSubtaskIndex() + ": " + v.getFailureInfo());
+                        throw new IllegalStateException(
+                                "task failed: "
+                                        + v.getTaskNameWithSubtaskIndex()
+                                        + ": "
+                                        + v.getFailureInfo());
                     }
                     return false;
                 }
@@ -315,7 +415,10 @@ public final class StateBackendBench {
         }
     }
 
-    /** Restore times start once the previous job has given its slot back, not while it is still being torn down. */
+    /**
+     * Restore times start once the previous job has given its slot back, not while it is still
+     * being torn down.
+     */
     private static boolean slotsFree(LocalCluster cluster) {
         try {
             var o = cluster.mini().requestClusterOverview().get(10, TimeUnit.SECONDS);
@@ -327,7 +430,10 @@ public final class StateBackendBench {
 
     private static boolean ended(LocalCluster cluster, JobID job) {
         try {
-            return cluster.mini().getJobStatus(job).get(10, TimeUnit.SECONDS).isGloballyTerminalState();
+            return cluster.mini()
+                    .getJobStatus(job)
+                    .get(10, TimeUnit.SECONDS)
+                    .isGloballyTerminalState();
         } catch (Exception e) {
             return false;
         }
@@ -343,24 +449,30 @@ public final class StateBackendBench {
         }
     }
 
-    /** Bytes under dir; files that go away while it is walked (RocksDB and checkpoint clean-up) are skipped. */
+    /**
+     * Bytes under dir; files that go away while it is walked (RocksDB and checkpoint clean-up) are
+     * skipped.
+     */
     private static long sizeOf(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return 0;
         }
         long[] sum = {0};
-        Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
-            @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
-                sum[0] += attrs.size();
-                return java.nio.file.FileVisitResult.CONTINUE;
-            }
+        Files.walkFileTree(
+                dir,
+                new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(
+                            Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                        sum[0] += attrs.size();
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
 
-            @Override
-            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
-                return java.nio.file.FileVisitResult.CONTINUE;
-            }
-        });
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                });
         return sum[0];
     }
 

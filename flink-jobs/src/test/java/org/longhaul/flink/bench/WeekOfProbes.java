@@ -9,17 +9,19 @@ import org.longhaul.flink.records.Contract;
 /**
  * Raw samples of a mesh of {@code links} links over {@code days} of event time at the agent's
  * production cadence (collectors/longhaul-probe.example.yaml): per link a TCP throughput run every
- * 4 h (a summary and 10 one-second intervals, with the host snapshot the agent sends with each run),
- * a ping every minute and a traceroute of 15 hops × 3 queries every 10 minutes; each link at its own
- * phase in the period, so every stream is in event-time order. Pings and traceroutes run only for
- * the last {@code denseHours} of the period (all of it when denseHours = days × 24): the state they
- * leave is bounded after a few hours (StateBackendBench checks this), while a week of them is 90 %
- * of the records. Links are src-i → dst-j of a square mesh; each has its own capacity (10 Mbit/s to
- * 10 Gbit/s, ±30 % per run) and RTT (5–300 ms). Record k of a stream is computed, not stored.
+ * 4 h (a summary and 10 one-second intervals, with the host snapshot the agent sends with each
+ * run), a ping every minute and a traceroute of 15 hops × 3 queries every 10 minutes; each link at
+ * its own phase in the period, so every stream is in event-time order. Pings and traceroutes run
+ * only for the last {@code denseHours} of the period (all of it when denseHours = days × 24): the
+ * state they leave is bounded after a few hours (StateBackendBench checks this), while a week of
+ * them is 90 % of the records. Links are src-i → dst-j of a square mesh; each has its own capacity
+ * (10 Mbit/s to 10 Gbit/s, ±30 % per run) and RTT (5–300 ms). Record k of a stream is computed, not
+ * stored.
  */
 public record WeekOfProbes(int links, int days, int denseHours) implements Serializable {
     /** Monday 2026-11-16 00:00 UTC. */
     public static final long START = Instant.parse("2026-11-16T00:00:00Z").toEpochMilli();
+
     static final long RUN_EVERY = Duration.ofHours(4).toMillis();
     static final long PING_EVERY = Duration.ofMinutes(1).toMillis();
     static final long PATH_EVERY = Duration.ofMinutes(10).toMillis();
@@ -27,7 +29,10 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
     static final int HOPS = 15;
 
     public enum Kind {
-        THROUGHPUT(Contract.TOPIC_THROUGHPUT), PATH(Contract.TOPIC_PATH), RTT(Contract.TOPIC_RTT), HOST(Contract.TOPIC_HOST);
+        THROUGHPUT(Contract.TOPIC_THROUGHPUT),
+        PATH(Contract.TOPIC_PATH),
+        RTT(Contract.TOPIC_RTT),
+        HOST(Contract.TOPIC_HOST);
 
         public final String topic;
 
@@ -60,12 +65,13 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
 
     /** The JSON of record k of a stream, as the agent writes it. */
     public byte[] payload(Kind kind, long k) {
-        String json = switch (kind) {
-            case THROUGHPUT -> throughput(k);
-            case HOST -> host(k);
-            case RTT -> ping(k);
-            case PATH -> path(k);
-        };
+        String json =
+                switch (kind) {
+                    case THROUGHPUT -> throughput(k);
+                    case HOST -> host(k);
+                    case RTT -> ping(k);
+                    case PATH -> path(k);
+                };
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -85,9 +91,16 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
 
     private StringBuilder envelope(String schema, int link, String probeId, long ts) {
         StringBuilder b = new StringBuilder(256);
-        b.append("{\"schema\":\"").append(schema).append("\",\"version\":1,\"src\":\"src-").append(link / side())
-                .append(".bench.example\",\"dst\":\"dst-").append(link % side()).append(".bench.example\",\"probe_id\":\"")
-                .append(probeId).append("\",\"ts\":").append(ts);
+        b.append("{\"schema\":\"")
+                .append(schema)
+                .append("\",\"version\":1,\"src\":\"src-")
+                .append(link / side())
+                .append(".bench.example\",\"dst\":\"dst-")
+                .append(link % side())
+                .append(".bench.example\",\"probe_id\":\"")
+                .append(probeId)
+                .append("\",\"ts\":")
+                .append(ts);
         return b;
     }
 
@@ -99,23 +112,45 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
         double bps = capacity(link) * (0.7 + 0.6 * unit(link, run));
         if (j == 0) {
             return envelope("throughput_sample", link, "tcp-default", start)
-                    .append(",\"run_id\":\"r-").append(run).append("\",\"record\":\"summary\",\"tool\":\"iperf3\",\"protocol\":\"tcp\"")
-                    .append(",\"direction\":\"forward\",\"streams\":1,\"duration_s\":10.0,\"bits_per_second\":").append(bps)
-                    .append(",\"bytes\":").append((long) (bps * INTERVALS / 8)).append(",\"retransmits\":")
-                    .append((long) (unit(link, run + 7) * 40)).append('}').toString();
+                    .append(",\"run_id\":\"r-")
+                    .append(run)
+                    .append("\",\"record\":\"summary\",\"tool\":\"iperf3\",\"protocol\":\"tcp\"")
+                    .append(
+                            ",\"direction\":\"forward\",\"streams\":1,\"duration_s\":10.0,\"bits_per_second\":")
+                    .append(bps)
+                    .append(",\"bytes\":")
+                    .append((long) (bps * INTERVALS / 8))
+                    .append(",\"retransmits\":")
+                    .append((long) (unit(link, run + 7) * 40))
+                    .append('}')
+                    .toString();
         }
         double x = bps * (0.9 + 0.2 * unit(link, k));
         return envelope("throughput_sample", link, "tcp-default", start + j * 1000L)
-                .append(",\"run_id\":\"r-").append(run).append("\",\"record\":\"interval\",\"tool\":\"iperf3\",\"protocol\":\"tcp\"")
-                .append(",\"start_s\":").append(j - 1).append(".0,\"end_s\":").append(j).append(".0,\"bits_per_second\":")
-                .append(x).append(",\"bytes\":").append((long) (x / 8)).append('}').toString();
+                .append(",\"run_id\":\"r-")
+                .append(run)
+                .append("\",\"record\":\"interval\",\"tool\":\"iperf3\",\"protocol\":\"tcp\"")
+                .append(",\"start_s\":")
+                .append(j - 1)
+                .append(".0,\"end_s\":")
+                .append(j)
+                .append(".0,\"bits_per_second\":")
+                .append(x)
+                .append(",\"bytes\":")
+                .append((long) (x / 8))
+                .append('}')
+                .toString();
     }
 
     private String host(long k) {
         int link = link(k);
         return envelope("host_snapshot", link, "tcp-default", runStart(k))
-                .append(",\"run_id\":\"r-").append(k).append("\",\"tcp_rmem\":[4096,131072,6291456],\"tcp_wmem\":[4096,16384,4194304]")
-                .append(",\"rmem_max\":212992,\"wmem_max\":212992,\"congestion_control\":\"cubic\"}").toString();
+                .append(",\"run_id\":\"r-")
+                .append(k)
+                .append("\",\"tcp_rmem\":[4096,131072,6291456],\"tcp_wmem\":[4096,16384,4194304]")
+                .append(
+                        ",\"rmem_max\":212992,\"wmem_max\":212992,\"congestion_control\":\"cubic\"}")
+                .toString();
     }
 
     private String ping(long k) {
@@ -124,26 +159,45 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
         double rtt = rtt(link) * (1 + 0.02 * unit(link, k));
         double mdev = 0.05 + 0.5 * unit(link, k + 3);
         return envelope("rtt_sample", link, "ping", ts)
-                .append(",\"run_id\":\"p-").append(k).append("\",\"tool\":\"ping\",\"sent\":10,\"received\":10,\"loss_percent\":0.0")
-                .append(",\"rtt_min_ms\":").append(rtt - mdev).append(",\"rtt_avg_ms\":").append(rtt)
-                .append(",\"rtt_max_ms\":").append(rtt + 2 * mdev).append(",\"rtt_mdev_ms\":").append(mdev).append('}').toString();
+                .append(",\"run_id\":\"p-")
+                .append(k)
+                .append("\",\"tool\":\"ping\",\"sent\":10,\"received\":10,\"loss_percent\":0.0")
+                .append(",\"rtt_min_ms\":")
+                .append(rtt - mdev)
+                .append(",\"rtt_avg_ms\":")
+                .append(rtt)
+                .append(",\"rtt_max_ms\":")
+                .append(rtt + 2 * mdev)
+                .append(",\"rtt_mdev_ms\":")
+                .append(mdev)
+                .append('}')
+                .toString();
     }
 
     private String path(long k) {
         int link = link(k);
         long ts = ts(Kind.PATH, k);
         double rtt = rtt(link);
-        StringBuilder b = envelope("path_sample", link, "path", ts)
-                .append(",\"run_id\":\"t-").append(k).append("\",\"tool\":\"traceroute\",\"reached\":true,\"hops\":[");
+        StringBuilder b =
+                envelope("path_sample", link, "path", ts)
+                        .append(",\"run_id\":\"t-")
+                        .append(k)
+                        .append("\",\"tool\":\"traceroute\",\"reached\":true,\"hops\":[");
         for (int hop = 1; hop <= HOPS; hop++) {
-            // the first hops are the source site's, the last the destination's, the middle the link's own
-            int net = hop <= 3 ? link / side() : hop >= HOPS - 2 ? 1000 + link % side() : 2000 + link;
+            // the first hops are the source site's, the last the destination's, the middle the
+            // link's own
+            int net =
+                    hop <= 3 ? link / side() : hop >= HOPS - 2 ? 1000 + link % side() : 2000 + link;
             String addr = "10." + (net / 250 % 250) + "." + (net % 250) + "." + hop;
             double hopRtt = rtt * hop / HOPS;
             b.append(hop > 1 ? "," : "").append("{\"ttl\":").append(hop).append(",\"probes\":[");
             for (int q = 0; q < 3; q++) {
-                b.append(q > 0 ? "," : "").append("{\"addr\":\"").append(addr).append("\",\"rtt_ms\":")
-                        .append(hopRtt + 0.1 * q).append('}');
+                b.append(q > 0 ? "," : "")
+                        .append("{\"addr\":\"")
+                        .append(addr)
+                        .append("\",\"rtt_ms\":")
+                        .append(hopRtt + 0.1 * q)
+                        .append('}');
             }
             b.append("]}");
         }

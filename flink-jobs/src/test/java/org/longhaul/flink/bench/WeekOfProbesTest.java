@@ -11,18 +11,36 @@ import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.validate.SchemaRegistry;
 
-/** The benchmark's samples are what agents send: valid per the contract, in time order, at the production cadence. */
+/**
+ * The benchmark's samples are what agents send: valid per the contract, in time order, at the
+ * production cadence.
+ */
 class WeekOfProbesTest {
     private final WeekOfProbes week = new WeekOfProbes(100, 7, 6);
-    private static final Map<WeekOfProbes.Kind, String> SCHEMA = Map.of(WeekOfProbes.Kind.THROUGHPUT, Contract.THROUGHPUT,
-            WeekOfProbes.Kind.PATH, Contract.PATH, WeekOfProbes.Kind.RTT, Contract.RTT, WeekOfProbes.Kind.HOST, Contract.HOST);
+    private static final Map<WeekOfProbes.Kind, String> SCHEMA =
+            Map.of(
+                    WeekOfProbes.Kind.THROUGHPUT,
+                    Contract.THROUGHPUT,
+                    WeekOfProbes.Kind.PATH,
+                    Contract.PATH,
+                    WeekOfProbes.Kind.RTT,
+                    Contract.RTT,
+                    WeekOfProbes.Kind.HOST,
+                    Contract.HOST);
 
     @Test
     void everyRecordIsValidAgainstTheContractInTheVersionItNames() throws Exception {
         for (WeekOfProbes.Kind kind : WeekOfProbes.Kind.values()) {
             for (long k = 0; k < 300; k++) {
                 JsonNode n = Json.mapper().readTree(week.payload(kind, k));
-                assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.schemaOf(SCHEMA.get(kind), n.get("version").asInt()), n), kind + " " + n);
+                assertEquals(
+                        List.of(),
+                        SchemaRegistry.bundled()
+                                .problems(
+                                        Contract.schemaOf(
+                                                SCHEMA.get(kind), n.get("version").asInt()),
+                                        n),
+                        kind + " " + n);
                 assertEquals(week.ts(kind, k), n.get("ts").asLong());
             }
         }
@@ -30,9 +48,14 @@ class WeekOfProbesTest {
 
     @Test
     void eachLinkRunsEveryFourHoursPingsEveryMinuteTracesEveryTenMinutes() throws Exception {
-        assertEquals(4 * 3600_000L, week.ts(WeekOfProbes.Kind.HOST, 100) - week.ts(WeekOfProbes.Kind.HOST, 0));
-        assertEquals(60_000L, week.ts(WeekOfProbes.Kind.RTT, 105) - week.ts(WeekOfProbes.Kind.RTT, 5));
-        assertEquals(600_000L, week.ts(WeekOfProbes.Kind.PATH, 107) - week.ts(WeekOfProbes.Kind.PATH, 7));
+        assertEquals(
+                4 * 3600_000L,
+                week.ts(WeekOfProbes.Kind.HOST, 100) - week.ts(WeekOfProbes.Kind.HOST, 0));
+        assertEquals(
+                60_000L, week.ts(WeekOfProbes.Kind.RTT, 105) - week.ts(WeekOfProbes.Kind.RTT, 5));
+        assertEquals(
+                600_000L,
+                week.ts(WeekOfProbes.Kind.PATH, 107) - week.ts(WeekOfProbes.Kind.PATH, 7));
         assertEquals(week.end() - 6 * 3600_000L, week.ts(WeekOfProbes.Kind.RTT, 0));
         JsonNode first = Json.mapper().readTree(week.payload(WeekOfProbes.Kind.RTT, 0));
         JsonNode sameLink = Json.mapper().readTree(week.payload(WeekOfProbes.Kind.RTT, 100));
@@ -46,7 +69,9 @@ class WeekOfProbesTest {
             long max = Long.MIN_VALUE;
             for (long k = 0; k < 5_000; k++) {
                 long ts = week.ts(kind, k);
-                assertTrue(max == Long.MIN_VALUE || ts >= max - 10_000, kind + " record " + k + " is " + (max - ts) + " ms behind");
+                assertTrue(
+                        max == Long.MIN_VALUE || ts >= max - 10_000,
+                        kind + " record " + k + " is " + (max - ts) + " ms behind");
                 max = Math.max(max, ts);
             }
         }

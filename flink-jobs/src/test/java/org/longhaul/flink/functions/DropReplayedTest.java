@@ -16,8 +16,11 @@ class DropReplayedTest {
         return RawMessage.of("longhaul.raw.throughput", 0, offset, payload);
     }
 
-    private static OneInputStreamOperatorTestHarness<RawMessage, RawMessage> harness(int capacity) throws Exception {
-        var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(new DropReplayed(capacity)));
+    private static OneInputStreamOperatorTestHarness<RawMessage, RawMessage> harness(int capacity)
+            throws Exception {
+        var h =
+                new OneInputStreamOperatorTestHarness<>(
+                        new ProcessOperator<>(new DropReplayed(capacity)));
         h.setup();
         return h;
     }
@@ -28,10 +31,13 @@ class DropReplayedTest {
             h.open();
             h.processElement(msg(1, "{\"ts\":1,\"run_id\":\"a\"}"), 1);
             h.processElement(msg(2, "{\"ts\":2,\"run_id\":\"b\"}"), 2);
-            h.processElement(msg(3, "{\"ts\":1,\"run_id\":\"a\"}"), 1); // the spool's unsaved suffix, again
+            h.processElement(
+                    msg(3, "{\"ts\":1,\"run_id\":\"a\"}"), 1); // the spool's unsaved suffix, again
             h.processElement(msg(4, "{\"ts\":2,\"run_id\":\"b\"}"), 2);
             h.processElement(msg(5, "{\"ts\":3,\"run_id\":\"c\"}"), 3);
-            assertEquals(List.of(1L, 2L, 5L), h.extractOutputValues().stream().map(RawMessage::offset).toList());
+            assertEquals(
+                    List.of(1L, 2L, 5L),
+                    h.extractOutputValues().stream().map(RawMessage::offset).toList());
         }
     }
 
@@ -48,7 +54,8 @@ class DropReplayedTest {
             h.open();
             h.processElement(msg(2, "{\"ts\":1}"), 1);
             h.processElement(msg(3, "{\"ts\":2}"), 2);
-            assertEquals(List.of(3L), h.extractOutputValues().stream().map(RawMessage::offset).toList());
+            assertEquals(
+                    List.of(3L), h.extractOutputValues().stream().map(RawMessage::offset).toList());
         }
     }
 
@@ -66,6 +73,8 @@ class DropReplayedTest {
 
     @Test
     void fingerprintsOfNearlyEqualPayloadsDiffer() {
-        assertFalse(RecentFingerprints.of("{\"ts\":1}".getBytes()) == RecentFingerprints.of("{\"ts\":2}".getBytes()));
+        assertFalse(
+                RecentFingerprints.of("{\"ts\":1}".getBytes())
+                        == RecentFingerprints.of("{\"ts\":2}".getBytes()));
     }
 }

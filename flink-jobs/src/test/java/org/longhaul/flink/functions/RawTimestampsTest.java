@@ -8,28 +8,43 @@ import static org.longhaul.flink.testing.Samples.T0;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.RawMessage;
 
-/** A message's event time is its ts, unless nothing trustworthy is there to move the watermark with. */
+/**
+ * A message's event time is its ts, unless nothing trustworthy is there to move the watermark with.
+ */
 class RawTimestampsTest {
     private static final long BROKER = T0 + 10 * HOUR;
-    private final RawTimestamps assigner = new RawTimestamps(new ClockSkew(ClockSkew.contractTolerance()));
+    private final RawTimestamps assigner =
+            new RawTimestamps(new ClockSkew(ClockSkew.contractTolerance()));
 
     @Test
     void aSampleOfACorrectClockKeepsItsTs() {
-        assertEquals(BROKER - 3 * HOUR, assigner.extractTimestamp(ping(BROKER - 3 * HOUR, BROKER, BROKER), BROKER));
-        assertEquals(BROKER + HOUR, assigner.extractTimestamp(ping(BROKER + HOUR, null, null), Long.MIN_VALUE),
+        assertEquals(
+                BROKER - 3 * HOUR,
+                assigner.extractTimestamp(ping(BROKER - 3 * HOUR, BROKER, BROKER), BROKER));
+        assertEquals(
+                BROKER + HOUR,
+                assigner.extractTimestamp(ping(BROKER + HOUR, null, null), Long.MIN_VALUE),
                 "a replay has no broker to judge by");
     }
 
     @Test
     void aSkewedSampleCannotMoveTheWatermarkEitherWay() {
-        assertEquals(Long.MIN_VALUE, assigner.extractTimestamp(ping(BROKER + HOUR, BROKER + HOUR, BROKER), BROKER));
-        assertEquals(Long.MIN_VALUE, assigner.extractTimestamp(ping(BROKER - HOUR, BROKER - HOUR, BROKER), BROKER));
-        assertEquals(Long.MIN_VALUE, assigner.extractTimestamp(ping(BROKER + HOUR, null, BROKER), BROKER));
+        assertEquals(
+                Long.MIN_VALUE,
+                assigner.extractTimestamp(ping(BROKER + HOUR, BROKER + HOUR, BROKER), BROKER));
+        assertEquals(
+                Long.MIN_VALUE,
+                assigner.extractTimestamp(ping(BROKER - HOUR, BROKER - HOUR, BROKER), BROKER));
+        assertEquals(
+                Long.MIN_VALUE,
+                assigner.extractTimestamp(ping(BROKER + HOUR, null, BROKER), BROKER));
     }
 
     @Test
     void aMessageWithoutTsCannotEither() {
-        assertEquals(Long.MIN_VALUE, assigner.extractTimestamp(RawMessage.of("t", 0, 1L, "not json"), BROKER));
+        assertEquals(
+                Long.MIN_VALUE,
+                assigner.extractTimestamp(RawMessage.of("t", 0, 1L, "not json"), BROKER));
     }
 
     /** A backfilled sample keeps its ts but takes no place in event time, however recent. */
@@ -38,6 +53,9 @@ class RawTimestampsTest {
         RawMessage old = ping(BROKER - 30 * 24 * HOUR, BROKER, BROKER).withHistory(true);
         assertEquals(History.TIMESTAMP, assigner.extractTimestamp(old, BROKER));
         assertEquals(BROKER - 30 * 24 * HOUR, old.eventTs());
-        assertEquals(History.TIMESTAMP, assigner.extractTimestamp(ping(BROKER - HOUR, BROKER, BROKER).withHistory(true), BROKER));
+        assertEquals(
+                History.TIMESTAMP,
+                assigner.extractTimestamp(
+                        ping(BROKER - HOUR, BROKER, BROKER).withHistory(true), BROKER));
     }
 }

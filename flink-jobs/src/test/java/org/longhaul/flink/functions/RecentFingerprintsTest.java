@@ -17,8 +17,12 @@ class RecentFingerprintsTest {
                 LinkedFingerprints m = new LinkedFingerprints(capacity);
                 for (int i = 0; i < 20 * capacity + 200; i++) {
                     // small ranges repeat values and hit 0 (the table's empty marker) and negatives
-                    long fp = range == Long.MAX_VALUE ? rnd.nextLong() : rnd.nextLong(range) - range / 2;
-                    assertEquals(m.add(fp), r.add(fp), () -> "capacity " + capacity + ", add " + fp);
+                    long fp =
+                            range == Long.MAX_VALUE
+                                    ? rnd.nextLong()
+                                    : rnd.nextLong(range) - range / 2;
+                    assertEquals(
+                            m.add(fp), r.add(fp), () -> "capacity " + capacity + ", add " + fp);
                     assertEquals(m.size(), r.size());
                 }
                 assertEquals(m.inOrder(), r.inOrder(), "capacity " + capacity + ", range " + range);
@@ -28,7 +32,8 @@ class RecentFingerprintsTest {
 
     @Test
     void shouldKeepFingerprintsWhoseHomesCollideFindableAfterEvictions() {
-        // many values in a table of 8 slots: probe chains wrap around its end and are cut by evictions
+        // many values in a table of 8 slots: probe chains wrap around its end and are cut by
+        // evictions
         RecentFingerprints r = new RecentFingerprints(3);
         LinkedFingerprints m = new LinkedFingerprints(3);
         for (long fp = -50; fp <= 50; fp++) {

@@ -12,7 +12,9 @@ import org.apache.flink.api.common.eventtime.WatermarksWithIdleness;
 import org.apache.flink.util.clock.ManualClock;
 import org.junit.jupiter.api.Test;
 
-/** A partition that carries only messages without event time goes idle; timed ones still drive it. */
+/**
+ * A partition that carries only messages without event time goes idle; timed ones still drive it.
+ */
 class TimedEventsOnlyTest {
     private static final Duration IDLENESS = Duration.ofSeconds(3);
 
@@ -39,11 +41,18 @@ class TimedEventsOnlyTest {
     }
 
     private final ManualClock clock = new ManualClock();
-    private final TimedEventsOnly<String> generator = new TimedEventsOnly<>(new WatermarksWithIdleness<>(
-            new BoundedOutOfOrdernessWatermarks<>(Duration.ofSeconds(1)), IDLENESS, clock));
+    private final TimedEventsOnly<String> generator =
+            new TimedEventsOnly<>(
+                    new WatermarksWithIdleness<>(
+                            new BoundedOutOfOrdernessWatermarks<>(Duration.ofSeconds(1)),
+                            IDLENESS,
+                            clock));
     private final Seen out = new Seen();
 
-    /** One message every second for ten seconds, each with the given timestamp, watermarks asked after each. */
+    /**
+     * One message every second for ten seconds, each with the given timestamp, watermarks asked
+     * after each.
+     */
     private void feed(long timestamp) {
         for (int i = 0; i < 10; i++) {
             generator.onEvent("m", timestamp, out);
@@ -55,7 +64,8 @@ class TimedEventsOnlyTest {
     @Test
     void aPartitionOfOnlyWithheldTimestampsGoesIdle() {
         feed(Long.MIN_VALUE);
-        assertTrue(out.idle, "a partition of skewed or ts-less messages must not hold the watermark");
+        assertTrue(
+                out.idle, "a partition of skewed or ts-less messages must not hold the watermark");
         assertEquals(Long.MIN_VALUE, out.watermark);
     }
 

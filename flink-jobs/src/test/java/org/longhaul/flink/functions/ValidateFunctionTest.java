@@ -20,14 +20,22 @@ import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.validate.SchemaRegistry;
 
-/** Validation under Flink's operator harness: valid samples go on, the rest become dead letters with their reason. */
+/**
+ * Validation under Flink's operator harness: valid samples go on, the rest become dead letters with
+ * their reason.
+ */
 class ValidateFunctionTest {
     private static final long BROKER = T0 + 10 * HOUR;
 
     private record Out(List<RttSample> samples, List<DeadLetter> deadLetters) {}
 
     private static Out validate(RawMessage... messages) throws Exception {
-        var fn = new ValidateFunction<>(Contract.RTT, RttSample.class, null, new ClockSkew(ClockSkew.contractTolerance()));
+        var fn =
+                new ValidateFunction<>(
+                        Contract.RTT,
+                        RttSample.class,
+                        null,
+                        new ClockSkew(ClockSkew.contractTolerance()));
         try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
             h.open();
             for (RawMessage m : messages) {
@@ -38,7 +46,12 @@ class ValidateFunctionTest {
             if (side != null) {
                 for (StreamRecord<DeadLetter> r : side) {
                     dead.add(r.getValue());
-                    assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(r.getValue())));
+                    assertEquals(
+                            List.of(),
+                            SchemaRegistry.bundled()
+                                    .problems(
+                                            Contract.DEAD_LETTER,
+                                            Json.mapper().valueToTree(r.getValue())));
                 }
             }
             return new Out(h.extractOutputValues(), dead);
@@ -47,22 +60,31 @@ class ValidateFunctionTest {
 
     @Test
     void samplesOfClocksAheadAndBehindBecomeClockSkewDeadLettersNamingTheHost() throws Exception {
-        Out out = validate(ping(BROKER + HOUR, BROKER + HOUR, BROKER), ping(BROKER - HOUR, BROKER - HOUR, BROKER),
-                ping(BROKER - 2_000, BROKER, BROKER + 300));
+        Out out =
+                validate(
+                        ping(BROKER + HOUR, BROKER + HOUR, BROKER),
+                        ping(BROKER - HOUR, BROKER - HOUR, BROKER),
+                        ping(BROKER - 2_000, BROKER, BROKER + 300));
         assertEquals(1, out.samples().size(), "the sample of a correct clock goes on");
         assertEquals(2, out.deadLetters().size());
         DeadLetter ahead = out.deadLetters().get(0);
-        assertEquals("clock_skew: the agent's clock is 3600.0 s ahead of the broker's (tolerance 30 s)", ahead.reason());
+        assertEquals(
+                "clock_skew: the agent's clock is 3600.0 s ahead of the broker's (tolerance 30 s)",
+                ahead.reason());
         assertEquals(SRC, ahead.src());
         assertEquals(ValidateFunction.REJECTED_BY, ahead.rejectedBy());
         assertTrue(ahead.payload().contains("\"src\""), ahead.payload());
-        assertEquals("clock_skew: the agent's clock is 3600.0 s behind the broker's (tolerance 30 s)",
+        assertEquals(
+                "clock_skew: the agent's clock is 3600.0 s behind the broker's (tolerance 30 s)",
                 out.deadLetters().get(1).reason());
     }
 
     @Test
     void aSampleSpooledThroughAnOutageAndSentWithACorrectClockGoesOn() throws Exception {
-        Out out = validate(ping(BROKER - 3 * HOUR, BROKER - 500, BROKER), ping(BROKER - 3 * HOUR, null, BROKER));
+        Out out =
+                validate(
+                        ping(BROKER - 3 * HOUR, BROKER - 500, BROKER),
+                        ping(BROKER - 3 * HOUR, null, BROKER));
         assertEquals(2, out.samples().size());
         assertEquals(List.of(), out.deadLetters());
     }
@@ -71,16 +93,24 @@ class ValidateFunctionTest {
     void withoutTheHeaderATsAheadOfTheBrokerIsADeadLetter() throws Exception {
         Out out = validate(ping(BROKER + HOUR, null, BROKER));
         assertEquals(List.of(), out.samples());
-        assertTrue(out.deadLetters().get(0).reason().startsWith("clock_skew: the sample's ts is 3600.0 s ahead"),
+        assertTrue(
+                out.deadLetters()
+                        .get(0)
+                        .reason()
+                        .startsWith("clock_skew: the sample's ts is 3600.0 s ahead"),
                 out.deadLetters().get(0).reason());
     }
 
     /** An invalid message keeps the reason of what is wrong with it, whatever its clock. */
     @Test
     void anInvalidSampleKeepsItsSchemaReason() throws Exception {
-        RawMessage bad = RawMessage.of("longhaul.raw.rtt", 0, 1L, "{\"schema\":\"rtt_sample\"}").withClocks(BROKER, BROKER + HOUR);
+        RawMessage bad =
+                RawMessage.of("longhaul.raw.rtt", 0, 1L, "{\"schema\":\"rtt_sample\"}")
+                        .withClocks(BROKER, BROKER + HOUR);
         Out out = validate(bad);
-        assertTrue(out.deadLetters().get(0).reason().startsWith("not a valid " + Contract.RTT), out.deadLetters().get(0).reason());
+        assertTrue(
+                out.deadLetters().get(0).reason().startsWith("not a valid " + Contract.RTT),
+                out.deadLetters().get(0).reason());
     }
 
     /**
@@ -89,12 +119,21 @@ class ValidateFunctionTest {
      */
     @Test
     void aBackfilledSampleGoesOnInOrderAndOnlyLiveOnlyDropsIt() throws Exception {
-        var fn = new ValidateFunction<>(Contract.RTT, RttSample.class, null, new ClockSkew(ClockSkew.contractTolerance()));
+        var fn =
+                new ValidateFunction<>(
+                        Contract.RTT,
+                        RttSample.class,
+                        null,
+                        new ClockSkew(ClockSkew.contractTolerance()));
         List<StreamRecord<RttSample>> validated = new ArrayList<>();
         try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
             h.open();
-            h.processElement(ping(BROKER - 40 * 24 * HOUR, BROKER, BROKER).withHistory(true), History.TIMESTAMP);
-            h.processElement(RawMessage.of("longhaul.raw.rtt", 0, 2L, "{}").withHistory(true), History.TIMESTAMP);
+            h.processElement(
+                    ping(BROKER - 40 * 24 * HOUR, BROKER, BROKER).withHistory(true),
+                    History.TIMESTAMP);
+            h.processElement(
+                    RawMessage.of("longhaul.raw.rtt", 0, 2L, "{}").withHistory(true),
+                    History.TIMESTAMP);
             h.processElement(ping(BROKER - 1_000, BROKER, BROKER), BROKER - 1_000);
             for (Object o : h.getOutput()) {
                 if (o instanceof StreamRecord<?> r) {
@@ -106,14 +145,22 @@ class ValidateFunctionTest {
             assertEquals(1, h.getSideOutput(ValidateFunction.DEAD_LETTERS).size());
         }
         assertEquals(2, validated.size());
-        assertEquals(BROKER - 40 * 24 * HOUR, validated.get(0).getValue().ts(), "history first, as it came");
+        assertEquals(
+                BROKER - 40 * 24 * HOUR,
+                validated.get(0).getValue().ts(),
+                "history first, as it came");
         assertEquals(History.TIMESTAMP, validated.get(0).getTimestamp());
-        try (var live = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(new LiveOnly<>(RttSample.class)))) {
+        try (var live =
+                new OneInputStreamOperatorTestHarness<>(
+                        new ProcessOperator<>(new LiveOnly<>(RttSample.class)))) {
             live.open();
             for (StreamRecord<RttSample> r : validated) {
                 live.processElement(r.getValue(), r.getTimestamp());
             }
-            assertEquals(List.of(validated.get(1).getValue()), live.extractOutputValues(), "only the live sample");
+            assertEquals(
+                    List.of(validated.get(1).getValue()),
+                    live.extractOutputValues(),
+                    "only the live sample");
         }
     }
 }

@@ -16,10 +16,13 @@ import java.util.Map;
 import java.util.UUID;
 import org.longhaul.flink.records.Json;
 
-/** The few calls of Flink's REST API a test needs: upload a jar, run it, watch the job, cancel it. */
+/**
+ * The few calls of Flink's REST API a test needs: upload a jar, run it, watch the job, cancel it.
+ */
 final class FlinkRest {
     private final String base;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     FlinkRest(String base) {
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
@@ -33,23 +36,33 @@ final class FlinkRest {
     String upload(Path jar) throws IOException, InterruptedException {
         String boundary = "longhaul-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
-                + jar.getFileName() + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        body.write(
+                ("--"
+                                + boundary
+                                + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
+                                + jar.getFileName()
+                                + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
+                        .getBytes(StandardCharsets.UTF_8));
         body.write(Files.readAllBytes(jar));
         body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        JsonNode r = send(HttpRequest.newBuilder(URI.create(base + "/jars/upload"))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
+        JsonNode r =
+                send(
+                        HttpRequest.newBuilder(URI.create(base + "/jars/upload"))
+                                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
         String filename = r.get("filename").asText();
         return filename.substring(filename.lastIndexOf('/') + 1);
     }
 
     /** POST /jars/{id}/run; returns the job id. */
-    String run(String jarId, String entryClass, List<String> args) throws IOException, InterruptedException {
+    String run(String jarId, String entryClass, List<String> args)
+            throws IOException, InterruptedException {
         String body = Json.write(Map.of("entryClass", entryClass, "programArgsList", args));
-        JsonNode r = send(HttpRequest.newBuilder(URI.create(base + "/jars/" + jarId + "/run"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+        JsonNode r =
+                send(
+                        HttpRequest.newBuilder(URI.create(base + "/jars/" + jarId + "/run"))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body)));
         return r.get("jobid").asText();
     }
 
@@ -60,7 +73,9 @@ final class FlinkRest {
     String rootException(String jobId) throws IOException, InterruptedException {
         JsonNode ex = get("/jobs/" + jobId + "/exceptions");
         JsonNode entries = ex.path("exceptionHistory").path("entries");
-        return entries.isEmpty() ? "(none)" : entries.get(0).path("stacktrace").asText().lines().limit(15).toList().toString();
+        return entries.isEmpty()
+                ? "(none)"
+                : entries.get(0).path("stacktrace").asText().lines().limit(15).toList().toString();
     }
 
     /**
@@ -68,13 +83,17 @@ final class FlinkRest {
      * and every exception with its stack trace.
      */
     String jobTexts(String jobId) throws IOException, InterruptedException {
-        return get("/jobs/" + jobId) + "\n" + get("/jobs/" + jobId + "/config") + "\n"
+        return get("/jobs/" + jobId)
+                + "\n"
+                + get("/jobs/" + jobId + "/config")
+                + "\n"
                 + get("/jobs/" + jobId + "/exceptions");
     }
 
     void cancel(String jobId) throws IOException, InterruptedException {
-        send(HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))
-                .method("PATCH", HttpRequest.BodyPublishers.noBody()));
+        send(
+                HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))
+                        .method("PATCH", HttpRequest.BodyPublishers.noBody()));
     }
 
     void deleteJar(String jarId) throws IOException, InterruptedException {
@@ -82,12 +101,23 @@ final class FlinkRest {
     }
 
     private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        HttpResponse<String> r = http.send(request.timeout(Duration.ofSeconds(60)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+                http.send(
+                        request.timeout(Duration.ofSeconds(60)).build(),
+                        HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() / 100 != 2) {
-            throw new IOException("Flink REST " + r.request().method() + " " + r.request().uri() + ": HTTP "
-                    + r.statusCode() + " " + r.body());
+            throw new IOException(
+                    "Flink REST "
+                            + r.request().method()
+                            + " "
+                            + r.request().uri()
+                            + ": HTTP "
+                            + r.statusCode()
+                            + " "
+                            + r.body());
         }
-        return r.body().isBlank() ? Json.mapper().createObjectNode() : Json.mapper().readTree(r.body());
+        return r.body().isBlank()
+                ? Json.mapper().createObjectNode()
+                : Json.mapper().readTree(r.body());
     }
 }

@@ -10,18 +10,18 @@ import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.acl.AccessControlEntry;
-import org.apache.kafka.common.acl.AclBinding;
-import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -36,7 +36,9 @@ final class KafkaTopics implements AutoCloseable {
     private final List<String> created = new ArrayList<>();
     private final List<AclBinding> granted = new ArrayList<>();
 
-    /** @param client bootstrap.servers and the security properties of the test's clients */
+    /**
+     * @param client bootstrap.servers and the security properties of the test's clients
+     */
     KafkaTopics(Properties client) {
         this.client = client;
         this.admin = Admin.create(client);
@@ -49,8 +51,12 @@ final class KafkaTopics implements AutoCloseable {
     }
 
     void create(String topic, int partitions) throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)
-                .configs(Map.of("retention.ms", "-1")))).all().get();
+        admin.createTopics(
+                        List.of(
+                                new NewTopic(topic, partitions, (short) 1)
+                                        .configs(Map.of("retention.ms", "-1"))))
+                .all()
+                .get();
         created.add(topic);
     }
 
@@ -59,10 +65,18 @@ final class KafkaTopics implements AutoCloseable {
      * job's own user may otherwise write only the contract's output topics.
      */
     void allowWrite(String principal, String prefix) throws Exception {
-        ResourcePattern topics = new ResourcePattern(org.apache.kafka.common.resource.ResourceType.TOPIC, prefix, PatternType.PREFIXED);
+        ResourcePattern topics =
+                new ResourcePattern(
+                        org.apache.kafka.common.resource.ResourceType.TOPIC,
+                        prefix,
+                        PatternType.PREFIXED);
         List<AclBinding> acls = new ArrayList<>();
         for (AclOperation op : List.of(AclOperation.WRITE, AclOperation.DESCRIBE)) {
-            acls.add(new AclBinding(topics, new AccessControlEntry("User:" + principal, "*", op, AclPermissionType.ALLOW)));
+            acls.add(
+                    new AclBinding(
+                            topics,
+                            new AccessControlEntry(
+                                    "User:" + principal, "*", op, AclPermissionType.ALLOW)));
         }
         admin.createAcls(acls).all().get();
         granted.addAll(acls);
@@ -71,7 +85,9 @@ final class KafkaTopics implements AutoCloseable {
     void produce(String topic, List<String[]> keyAndValue) {
         Properties p = props();
         p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (var producer = new KafkaProducer<String, String>(p, new StringSerializer(), new StringSerializer())) {
+        try (var producer =
+                new KafkaProducer<String, String>(
+                        p, new StringSerializer(), new StringSerializer())) {
             for (String[] kv : keyAndValue) {
                 producer.send(new ProducerRecord<>(topic, kv[0], kv[1]));
             }
@@ -84,7 +100,8 @@ final class KafkaTopics implements AutoCloseable {
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "it-reader-" + UUID.randomUUID());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        var consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        var consumer =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         consumer.subscribe(topics);
         return consumer;
     }

@@ -33,8 +33,10 @@ class LinkMonitorJobIT {
     private static final String ENTRY = "org.longhaul.flink.jobs.LinkMonitorJob";
 
     private static Path jar() {
-        Path jar = Path.of(System.getProperty("longhaul.jar", "target/longhaul-flink-jobs-0.1.0.jar"));
-        assertTrue(Files.isRegularFile(jar), "no jar at " + jar.toAbsolutePath() + ": run mvn verify");
+        Path jar =
+                Path.of(System.getProperty("longhaul.jar", "target/longhaul-flink-jobs-0.1.0.jar"));
+        assertTrue(
+                Files.isRegularFile(jar), "no jar at " + jar.toAbsolutePath() + ": run mvn verify");
         return jar;
     }
 
@@ -44,11 +46,13 @@ class LinkMonitorJobIT {
     }
 
     @Test
-    void theJarOnTheClusterTurnsKafkaSamplesIntoCommittedEventsStatsAndDeadLetters() throws Exception {
+    void theJarOnTheClusterTurnsKafkaSamplesIntoCommittedEventsStatsAndDeadLetters()
+            throws Exception {
         StackKafka kafka = StackKafka.fromEnv();
         FlinkRest flink = new FlinkRest(StackKafka.env("LONGHAUL_FLINK"));
         String run = runName();
-        // raw topics under the contract's raw prefix, which the job user reads; outputs under the run's own
+        // raw topics under the contract's raw prefix, which the job user reads; outputs under the
+        // run's own
         // prefix, which it may write only by this run's grant
         String raw = "longhaul.raw." + run + ".";
         String out = "longhaul." + run + ".";
@@ -66,18 +70,50 @@ class LinkMonitorJobIT {
             produceSamples(topics, raw, System.currentTimeMillis());
 
             String jarId = flink.upload(jar());
-            List<String> args = new ArrayList<>(kafka.jobArgs(kafka.scram() ? kafka.jobPasswordFile() : null));
-            args.addAll(List.of("--group-id", run, "--job-name", run,
-                    "--transactional-id-prefix", run, "--starting-offsets", "earliest", "--parallelism", "1",
-                    "--topic-throughput", raw + "throughput", "--topic-path", raw + "path",
-                    "--topic-rtt", raw + "rtt", "--topic-host", raw + "host",
-                    "--topic-stats", out + "stats", "--topic-events", out + "events",
-                    "--topic-deadletter", out + "deadletter", "--topic-probe-requests", out + "probe-requests",
-                    "--checkpoint-interval", "2s", "--out-of-orderness", "5s", "--idleness", "2s"));
+            List<String> args =
+                    new ArrayList<>(kafka.jobArgs(kafka.scram() ? kafka.jobPasswordFile() : null));
+            args.addAll(
+                    List.of(
+                            "--group-id",
+                            run,
+                            "--job-name",
+                            run,
+                            "--transactional-id-prefix",
+                            run,
+                            "--starting-offsets",
+                            "earliest",
+                            "--parallelism",
+                            "1",
+                            "--topic-throughput",
+                            raw + "throughput",
+                            "--topic-path",
+                            raw + "path",
+                            "--topic-rtt",
+                            raw + "rtt",
+                            "--topic-host",
+                            raw + "host",
+                            "--topic-stats",
+                            out + "stats",
+                            "--topic-events",
+                            out + "events",
+                            "--topic-deadletter",
+                            out + "deadletter",
+                            "--topic-probe-requests",
+                            out + "probe-requests",
+                            "--checkpoint-interval",
+                            "2s",
+                            "--out-of-orderness",
+                            "5s",
+                            "--idleness",
+                            "2s"));
             String jobId = flink.run(jarId, ENTRY, args);
             try {
                 Output o = awaitOutput(flink, jobId, topics, out);
-                JsonNode stall = o.events.stream().filter(e -> e.get("kind").asText().equals("stall")).findFirst().orElseThrow();
+                JsonNode stall =
+                        o.events.stream()
+                                .filter(e -> e.get("kind").asText().equals("stall"))
+                                .findFirst()
+                                .orElseThrow();
                 assertEquals(SRC, stall.get("src").asText());
                 assertEquals(39.6e6, stall.get("evidence").get("peak_bps").asDouble());
                 JsonNode dead = o.deadLetters.get(0);
@@ -85,12 +121,29 @@ class LinkMonitorJobIT {
                 assertTrue(dead.get("reason").asText().startsWith("not JSON"), dead.toString());
                 assertFalse(o.stats.isEmpty());
                 SchemaRegistry schemas = SchemaRegistry.bundled();
-                o.events.forEach(e -> assertEquals(List.of(), schemas.problems(Contract.EVENT, e), e.toString()));
-                o.stats.forEach(s -> assertEquals(List.of(), schemas.problems(Contract.LINK_STATS, s), s.toString()));
-                o.deadLetters.forEach(d -> assertEquals(List.of(), schemas.problems(Contract.DEAD_LETTER, d), d.toString()));
+                o.events.forEach(
+                        e ->
+                                assertEquals(
+                                        List.of(),
+                                        schemas.problems(Contract.EVENT, e),
+                                        e.toString()));
+                o.stats.forEach(
+                        s ->
+                                assertEquals(
+                                        List.of(),
+                                        schemas.problems(Contract.LINK_STATS, s),
+                                        s.toString()));
+                o.deadLetters.forEach(
+                        d ->
+                                assertEquals(
+                                        List.of(),
+                                        schemas.problems(Contract.DEAD_LETTER, d),
+                                        d.toString()));
                 if (kafka.scram()) {
                     String secret = Files.readString(Path.of(kafka.jobPasswordFile())).strip();
-                    assertFalse(flink.jobTexts(jobId).contains(secret), "the job's password is in what Flink's REST API shows of the job");
+                    assertFalse(
+                            flink.jobTexts(jobId).contains(secret),
+                            "the job's password is in what Flink's REST API shows of the job");
                 }
             } finally {
                 flink.cancel(jobId);
@@ -103,25 +156,42 @@ class LinkMonitorJobIT {
     @Test
     void theJobWithAWrongPasswordIsRefusedByTheBrokerAndSaysSo() throws Exception {
         StackKafka kafka = StackKafka.fromEnv();
-        assumeTrue(kafka.scram(), "LONGHAUL_KAFKA_SECURITY=" + kafka.mode() + ": no password to get wrong");
+        assumeTrue(
+                kafka.scram(),
+                "LONGHAUL_KAFKA_SECURITY=" + kafka.mode() + ": no password to get wrong");
         FlinkRest flink = new FlinkRest(StackKafka.env("LONGHAUL_FLINK"));
         String run = runName();
         String wrong = "wrong-" + UUID.randomUUID();
-        Path pw = Files.createTempFile(Path.of("target").toAbsolutePath(), "kafka-flink-wrong", ".password");
+        Path pw =
+                Files.createTempFile(
+                        Path.of("target").toAbsolutePath(), "kafka-flink-wrong", ".password");
         Files.writeString(pw, wrong);
         String jarId = flink.upload(jar());
         List<String> args = new ArrayList<>(kafka.jobArgs(pw.toString()));
-        args.addAll(List.of("--group-id", run, "--job-name", run, "--transactional-id-prefix", run, "--parallelism", "1"));
+        args.addAll(
+                List.of(
+                        "--group-id",
+                        run,
+                        "--job-name",
+                        run,
+                        "--transactional-id-prefix",
+                        run,
+                        "--parallelism",
+                        "1"));
         String jobId = flink.run(jarId, ENTRY, args);
         try {
             long until = System.currentTimeMillis() + 60_000;
             String texts = flink.jobTexts(jobId);
-            while (!texts.contains("SaslAuthenticationException") && System.currentTimeMillis() < until) {
+            while (!texts.contains("SaslAuthenticationException")
+                    && System.currentTimeMillis() < until) {
                 Thread.sleep(1000);
                 texts = flink.jobTexts(jobId);
             }
-            assertTrue(texts.contains("SaslAuthenticationException: Authentication failed during authentication due to "
-                    + "invalid credentials with SASL mechanism SCRAM-SHA-512"), "job " + flink.state(jobId) + ": " + flink.rootException(jobId));
+            assertTrue(
+                    texts.contains(
+                            "SaslAuthenticationException: Authentication failed during authentication due to "
+                                    + "invalid credentials with SASL mechanism SCRAM-SHA-512"),
+                    "job " + flink.state(jobId) + ": " + flink.rootException(jobId));
             assertFalse(texts.contains(wrong), "the password is in the job's exceptions or config");
         } finally {
             flink.cancel(jobId);
@@ -131,43 +201,76 @@ class LinkMonitorJobIT {
         }
     }
 
-    /** Four minutes of pings, a stalled iperf2 run (seed 000), a host snapshot and a mangled message. */
+    /**
+     * Four minutes of pings, a stalled iperf2 run (seed 000), a host snapshot and a mangled
+     * message.
+     */
     private static void produceSamples(KafkaTopics topics, String raw, long now) {
         String key = SRC + "|" + DST;
         long base = now - 4 * 60_000;
         List<String[]> pings = new ArrayList<>();
         for (long ts = base; ts <= now; ts += 10_000) {
-            pings.add(new String[] {key, Samples.ping(SRC, DST, ts, 10, 10, 283.0, 0.4).toString()});
+            pings.add(
+                    new String[] {key, Samples.ping(SRC, DST, ts, 10, 10, 283.0, 0.4).toString()});
         }
         topics.produce(raw + "rtt", pings);
         List<String[]> throughput = new ArrayList<>();
         long start = base + 30_000;
-        throughput.add(new String[] {key, Samples.summary(SRC, DST, "r-it", start, 2.5e6).toString()});
+        throughput.add(
+                new String[] {key, Samples.summary(SRC, DST, "r-it", start, 2.5e6).toString()});
         double[] mbps = {39.6, 0, 0, 0, 0, 0, 0, 0, 0, 13.2, 0, 0, 0, 0};
         for (int i = 0; i < mbps.length; i++) {
-            throughput.add(new String[] {key, Samples.interval(SRC, DST, "r-it", start, i * 5, i * 5 + 5, mbps[i] * 1e6).toString()});
+            throughput.add(
+                    new String[] {
+                        key,
+                        Samples.interval(SRC, DST, "r-it", start, i * 5, i * 5 + 5, mbps[i] * 1e6)
+                                .toString()
+                    });
         }
         throughput.add(new String[] {key, "{\"schema\":\"throughput_sample\",\"ts\":"});
         topics.produce(raw + "throughput", throughput);
-        topics.produce(raw + "host", List.<String[]>of(new String[] {key, Samples.host(SRC, DST, start, 65536, 65536).toString()}));
+        topics.produce(
+                raw + "host",
+                List.<String[]>of(
+                        new String[] {
+                            key, Samples.host(SRC, DST, start, 65536, 65536).toString()
+                        }));
     }
 
     private record Output(List<JsonNode> events, List<JsonNode> stats, List<JsonNode> deadLetters) {
         boolean complete() {
-            return events.stream().anyMatch(e -> e.get("kind").asText().equals("stall")) && !deadLetters.isEmpty()
-                    && stats.stream().anyMatch(s -> s.get("protocol").asText().equals("icmp") && s.get("window").asText().equals("1m"));
+            return events.stream().anyMatch(e -> e.get("kind").asText().equals("stall"))
+                    && !deadLetters.isEmpty()
+                    && stats.stream()
+                            .anyMatch(
+                                    s ->
+                                            s.get("protocol").asText().equals("icmp")
+                                                    && s.get("window").asText().equals("1m"));
         }
     }
 
-    private static Output awaitOutput(FlinkRest flink, String jobId, KafkaTopics topics, String prefix) throws Exception {
+    private static Output awaitOutput(
+            FlinkRest flink, String jobId, KafkaTopics topics, String prefix) throws Exception {
         Output out = new Output(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         long until = System.currentTimeMillis() + DEADLINE_MS;
-        try (var consumer = topics.committedReader(List.of(prefix + "events", prefix + "stats", prefix + "deadletter"))) {
+        try (var consumer =
+                topics.committedReader(
+                        List.of(prefix + "events", prefix + "stats", prefix + "deadletter"))) {
             while (!out.complete()) {
                 if (System.currentTimeMillis() > until) {
-                    fail("no complete output after " + DEADLINE_MS / 1000 + " s; job " + flink.state(jobId)
-                            + ", got " + out.events.size() + " events, " + out.stats.size() + " stats, "
-                            + out.deadLetters.size() + " dead letters; exception: " + flink.rootException(jobId));
+                    fail(
+                            "no complete output after "
+                                    + DEADLINE_MS / 1000
+                                    + " s; job "
+                                    + flink.state(jobId)
+                                    + ", got "
+                                    + out.events.size()
+                                    + " events, "
+                                    + out.stats.size()
+                                    + " stats, "
+                                    + out.deadLetters.size()
+                                    + " dead letters; exception: "
+                                    + flink.rootException(jobId));
                 }
                 String state = flink.state(jobId);
                 if (state.equals("FAILED")) {
@@ -175,14 +278,18 @@ class LinkMonitorJobIT {
                 }
                 for (String[] r : KafkaTopics.poll(consumer)) {
                     JsonNode n = Json.mapper().readTree(r[1]);
-                    (r[0].endsWith(".events") ? out.events : r[0].endsWith(".stats") ? out.stats : out.deadLetters).add(n);
+                    (r[0].endsWith(".events")
+                                    ? out.events
+                                    : r[0].endsWith(".stats") ? out.stats : out.deadLetters)
+                            .add(n);
                 }
             }
         }
         return out;
     }
 
-    private static void awaitState(FlinkRest flink, String jobId, String wanted, long timeoutMs) throws Exception {
+    private static void awaitState(FlinkRest flink, String jobId, String wanted, long timeoutMs)
+            throws Exception {
         long until = System.currentTimeMillis() + timeoutMs;
         while (!flink.state(jobId).equals(wanted) && System.currentTimeMillis() < until) {
             Thread.sleep(500);

@@ -14,12 +14,19 @@ import org.longhaul.flink.jobs.KafkaSecurity;
  * LONGHAUL_KAFKA_USER, the job as its own user, flink, whose password file is in
  * LONGHAUL_SECRETS_DIR — the arguments `longhaul job submit` gives it.
  */
-record StackKafka(String bootstrap, KafkaSecurity.Mode mode, String caFile, String user, String passwordFile,
-                  String secretsDir) {
+record StackKafka(
+        String bootstrap,
+        KafkaSecurity.Mode mode,
+        String caFile,
+        String user,
+        String passwordFile,
+        String secretsDir) {
     static final String JOB_USER = "flink";
 
     static StackKafka fromEnv() {
-        KafkaSecurity.Mode mode = KafkaSecurity.Mode.valueOf(optional("LONGHAUL_KAFKA_SECURITY", "sasl_ssl").toUpperCase());
+        KafkaSecurity.Mode mode =
+                KafkaSecurity.Mode.valueOf(
+                        optional("LONGHAUL_KAFKA_SECURITY", "sasl_ssl").toUpperCase());
         if (mode == KafkaSecurity.Mode.PLAINTEXT) {
             return new StackKafka(env("LONGHAUL_KAFKA"), mode, null, null, null, null);
         }
@@ -27,8 +34,13 @@ record StackKafka(String bootstrap, KafkaSecurity.Mode mode, String caFile, Stri
         if (mode == KafkaSecurity.Mode.SSL) {
             return new StackKafka(env("LONGHAUL_KAFKA"), mode, ca, null, null, null);
         }
-        return new StackKafka(env("LONGHAUL_KAFKA"), mode, ca, env("LONGHAUL_KAFKA_USER"),
-                env("LONGHAUL_KAFKA_PASSWORD_FILE"), env("LONGHAUL_SECRETS_DIR"));
+        return new StackKafka(
+                env("LONGHAUL_KAFKA"),
+                mode,
+                ca,
+                env("LONGHAUL_KAFKA_USER"),
+                env("LONGHAUL_KAFKA_PASSWORD_FILE"),
+                env("LONGHAUL_SECRETS_DIR"));
     }
 
     boolean scram() {
@@ -42,9 +54,12 @@ record StackKafka(String bootstrap, KafkaSecurity.Mode mode, String caFile, Stri
         return p;
     }
 
-    /** The job's Kafka arguments, as the job's own user (with this password file, under sasl_ssl). */
+    /**
+     * The job's Kafka arguments, as the job's own user (with this password file, under sasl_ssl).
+     */
     List<String> jobArgs(String jobPasswordFile) {
-        List<String> a = new ArrayList<>(List.of("--kafka", bootstrap, "--kafka-security", mode.toString()));
+        List<String> a =
+                new ArrayList<>(List.of("--kafka", bootstrap, "--kafka-security", mode.toString()));
         if (caFile != null) {
             a.addAll(List.of("--kafka-ca", caFile));
         }
@@ -62,9 +77,11 @@ record StackKafka(String bootstrap, KafkaSecurity.Mode mode, String caFile, Stri
     static String env(String name) {
         String v = System.getenv(name);
         if (v == null || v.isBlank()) {
-            fail(name + " is not set: this integration test needs the native stack (scripts/stack/up.sh) and its "
-                    + "environment (scripts/stack/defaults.env; the tests run as admin: scripts/test-all.sh), e.g. "
-                    + "LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK=http://127.0.0.1:8081");
+            fail(
+                    name
+                            + " is not set: this integration test needs the native stack (scripts/stack/up.sh) and its "
+                            + "environment (scripts/stack/defaults.env; the tests run as admin: scripts/test-all.sh), e.g. "
+                            + "LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK=http://127.0.0.1:8081");
         }
         return v;
     }

@@ -27,13 +27,22 @@ import org.longhaul.flink.testing.Samples;
 class ClockSkewPipelineTest {
     private static final String BAD = "skewed.example.org";
     private static final int MINUTES = 90;
-    /** Windows on the minute, so each of the healthy link's minutes holds its three pings. */
-    private static final PipelineConfig ALIGNED = PipelineConfig.defaults().withStatsStagger(Stagger.aligned());
 
-    /** A ping measured at true time t by a clock offset by skewMs, sent 100 ms later, appended by the broker at once. */
+    /** Windows on the minute, so each of the healthy link's minutes holds its three pings. */
+    private static final PipelineConfig ALIGNED =
+            PipelineConfig.defaults().withStatsStagger(Stagger.aligned());
+
+    /**
+     * A ping measured at true time t by a clock offset by skewMs, sent 100 ms later, appended by
+     * the broker at once.
+     */
     private static RawMessage ping(String src, long t, long skewMs, long offset) {
         long ts = t + skewMs;
-        return RawMessage.of(ContractNames.TOPIC_RAW_RTT, 0, offset, Samples.ping(src, DST, ts, 10, 10, 280.0, 0.5).toString())
+        return RawMessage.of(
+                        ContractNames.TOPIC_RAW_RTT,
+                        0,
+                        offset,
+                        Samples.ping(src, DST, ts, 10, 10, 280.0, 0.5).toString())
                 .withClocks(t + 100, ts + 100);
     }
 
@@ -49,7 +58,8 @@ class ClockSkewPipelineTest {
     }
 
     private static List<JsonNode> minutes(ReplayOutput out, String src) {
-        return out.stats(s -> s.get("window").asText().equals("1m") && s.get("src").asText().equals(src));
+        return out.stats(
+                s -> s.get("window").asText().equals("1m") && s.get("src").asText().equals(src));
     }
 
     private static PipelineConfig tolerance(String value) {
@@ -61,12 +71,19 @@ class ClockSkewPipelineTest {
         ReplayOutput out = ReplayOutput.of(mesh(HOUR), ALIGNED);
 
         assertEquals(MINUTES, minutes(out, SRC).size());
-        assertTrue(minutes(out, SRC).stream().allMatch(s -> s.get("samples").asLong() == 3), minutes(out, SRC).toString());
+        assertTrue(
+                minutes(out, SRC).stream().allMatch(s -> s.get("samples").asLong() == 3),
+                minutes(out, SRC).toString());
         assertEquals(List.of(), minutes(out, BAD));
         assertEquals(MINUTES * 3, out.deadLetters().size());
         for (JsonNode d : out.deadLetters()) {
             assertEquals(BAD, d.get("src").asText());
-            assertTrue(d.get("reason").asText().startsWith("clock_skew: the agent's clock is 3600.0 s ahead of the broker's"), d.toString());
+            assertTrue(
+                    d.get("reason")
+                            .asText()
+                            .startsWith(
+                                    "clock_skew: the agent's clock is 3600.0 s ahead of the broker's"),
+                    d.toString());
         }
         assertEquals(List.of(), out.events("no_data"));
     }
@@ -78,13 +95,20 @@ class ClockSkewPipelineTest {
         assertEquals(MINUTES, minutes(out, SRC).size());
         assertEquals(List.of(), minutes(out, BAD));
         assertEquals(MINUTES * 3, out.deadLetters().size());
-        assertTrue(out.deadLetters().get(0).get("reason").asText().startsWith("clock_skew: the agent's clock is 3600.0 s behind"),
+        assertTrue(
+                out.deadLetters()
+                        .get(0)
+                        .get("reason")
+                        .asText()
+                        .startsWith("clock_skew: the agent's clock is 3600.0 s behind"),
                 out.deadLetters().get(0).toString());
     }
 
     @Test
     void theToleranceIsAJobArgumentDefaultingToTheContracts() {
-        assertEquals(ContractNames.CLOCK_SKEW_TOLERANCE_S, PipelineConfig.defaults().clockSkewTolerance().toMillis() / 1000.0);
+        assertEquals(
+                ContractNames.CLOCK_SKEW_TOLERANCE_S,
+                PipelineConfig.defaults().clockSkewTolerance().toMillis() / 1000.0);
         assertEquals(5 * MINUTE, tolerance("5min").clockSkewTolerance().toMillis());
     }
 }

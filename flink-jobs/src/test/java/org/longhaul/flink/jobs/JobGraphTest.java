@@ -16,8 +16,13 @@ import org.junit.jupiter.api.Test;
 /** The production job's arguments and Kafka connectors (its uids: {@link OperatorUidsTest}). */
 class JobGraphTest {
 
-    /** The least a secured job needs: its user and the path of its password file (read only by the clients). */
-    private static final String[] SECURED = {"--kafka-user", "flink", "--kafka-password-file", "/run/secrets/kafka-flink.password"};
+    /**
+     * The least a secured job needs: its user and the path of its password file (read only by the
+     * clients).
+     */
+    private static final String[] SECURED = {
+        "--kafka-user", "flink", "--kafka-password-file", "/run/secrets/kafka-flink.password"
+    };
 
     private static JobArgs parse(String... more) {
         String[] argv = java.util.Arrays.copyOf(SECURED, SECURED.length + more.length);
@@ -39,11 +44,20 @@ class JobGraphTest {
 
     @Test
     void argumentsAreParsedAndMistakesNamed() {
-        JobArgs args = parse("--checkpoint-interval", "10s", "--out-of-orderness", "3min", "--stall.min-seconds", "20");
+        JobArgs args =
+                parse(
+                        "--checkpoint-interval",
+                        "10s",
+                        "--out-of-orderness",
+                        "3min",
+                        "--stall.min-seconds",
+                        "20");
         assertEquals(Duration.ofSeconds(10), args.checkpointInterval());
         assertEquals(Duration.ofMinutes(3), args.pipeline().outOfOrderness());
         assertEquals(20.0, args.pipeline().detectors().stall().minSeconds());
-        var unknown = assertThrows(IllegalArgumentException.class, () -> parse("--chekpoint-interval", "1s"));
+        var unknown =
+                assertThrows(
+                        IllegalArgumentException.class, () -> parse("--chekpoint-interval", "1s"));
         assertTrue(unknown.getMessage().contains("--chekpoint-interval"), unknown.getMessage());
         var bad = assertThrows(IllegalArgumentException.class, () -> parse("--idleness", "soon"));
         assertTrue(bad.getMessage().contains("--idleness"), bad.getMessage());
@@ -52,8 +66,12 @@ class JobGraphTest {
     @Test
     void statisticsWindowsAreStaggeredOverAMinuteUnlessAskedOtherwise() {
         assertEquals(Duration.ofMinutes(1), parse().pipeline().statsStagger().spread());
-        assertEquals(0, parse("--stats-stagger", "0s").pipeline().statsStagger().offsetMs("cern|lyon|tcp"));
-        var tooFar = assertThrows(IllegalArgumentException.class, () -> parse("--stats-stagger", "2min"));
+        assertEquals(
+                0,
+                parse("--stats-stagger", "0s").pipeline().statsStagger().offsetMs("cern|lyon|tcp"));
+        var tooFar =
+                assertThrows(
+                        IllegalArgumentException.class, () -> parse("--stats-stagger", "2min"));
         assertTrue(tooFar.getMessage().contains("--stats-stagger"), tooFar.getMessage());
     }
 
@@ -64,7 +82,8 @@ class JobGraphTest {
         Sources sources = KafkaConnectors.sources(o);
         Sinks sinks = KafkaConnectors.sinks(o);
         List<Properties> all = new ArrayList<>();
-        for (Object source : List.of(sources.throughput(), sources.path(), sources.rtt(), sources.host())) {
+        for (Object source :
+                List.of(sources.throughput(), sources.path(), sources.rtt(), sources.host())) {
             all.add(field(KafkaSource.class, source, "props"));
         }
         for (Object sink : List.of(sinks.stats(), sinks.events(), sinks.deadLetters())) {

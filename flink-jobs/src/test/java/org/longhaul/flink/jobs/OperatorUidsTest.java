@@ -12,12 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.operators.AbstractUdfStreamOperator;
-import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.streaming.api.graph.StreamNode;
+import org.apache.flink.streaming.api.operators.AbstractUdfStreamOperator;
+import org.apache.flink.streaming.api.operators.SimpleOperatorFactory;
 import org.apache.flink.streaming.api.operators.SourceOperatorFactory;
 import org.apache.flink.streaming.runtime.operators.sink.CommitterOperatorFactory;
 import org.apache.flink.streaming.runtime.operators.sink.SinkWriterOperatorFactory;
@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Savepoints map state to operators by uid. The production graph (LinkMonitorJob with its Kafka
- * sources and sinks) must give every operator an explicit uid of ours, each once, and exactly
- * the committed list {@code operator-uids.txt}: renaming or dropping a uid orphans that
- * operator's state on restore, so it must be a conscious change of that file (and of the
- * savepoint fixture, see README "State and upgrades").
+ * sources and sinks) must give every operator an explicit uid of ours, each once, and exactly the
+ * committed list {@code operator-uids.txt}: renaming or dropping a uid orphans that operator's
+ * state on restore, so it must be a conscious change of that file (and of the savepoint fixture,
+ * see README "State and upgrades").
  */
 class OperatorUidsTest {
     private static final String LIST = "/operator-uids.txt";
@@ -39,18 +39,29 @@ class OperatorUidsTest {
         for (StreamNode node : productionGraph().getStreamNodes()) {
             String uid = node.getTransformationUID();
             assertNotNull(uid, "no uid on " + node.getOperatorName());
-            assertNull(node.getUserHash(), "a uid hash instead of a uid on " + node.getOperatorName());
+            assertNull(
+                    node.getUserHash(), "a uid hash instead of a uid on " + node.getOperatorName());
             assertNull(actual.put(uid, kind(node)), "uid used twice: " + uid);
-            assertEquals(LinkMonitorPipeline.MAX_PARALLELISM, node.getMaxParallelism(), "max parallelism of " + uid);
+            assertEquals(
+                    LinkMonitorPipeline.MAX_PARALLELISM,
+                    node.getMaxParallelism(),
+                    "max parallelism of " + uid);
         }
-        assertEquals(committed(), actual,
-                "operator uids differ from " + LIST + ": a changed uid loses that operator's state on restore");
+        assertEquals(
+                committed(),
+                actual,
+                "operator uids differ from "
+                        + LIST
+                        + ": a changed uid loses that operator's state on restore");
     }
 
     @Test
     void everyKeyedOperatorIsOneOfOursAndTheirNumberIsKnown() throws IOException {
         long keyed = committed().values().stream().filter("keyed"::equals).count();
-        assertEquals(17, keyed, "3 stats windows, 8 detectors and 6 confirmation functions (rtt shift, tuning change, plan, host and mesh budgets, tracker)");
+        assertEquals(
+                17,
+                keyed,
+                "3 stats windows, 8 detectors and 6 confirmation functions (rtt shift, tuning change, plan, host and mesh budgets, tracker)");
         long sources = committed().values().stream().filter("source"::equals).count();
         assertEquals(4, sources);
     }
@@ -59,7 +70,11 @@ class OperatorUidsTest {
     void anOperatorWithoutUidIsRefusedWhenTheGraphIsBuilt() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         LinkMonitorJob.build(env, args());
-        env.fromSequence(1, 2).uid("extra-source").map(x -> x).sinkTo(new DiscardingSink<>()).uid("extra-sink");
+        env.fromSequence(1, 2)
+                .uid("extra-source")
+                .map(x -> x)
+                .sinkTo(new DiscardingSink<>())
+                .uid("extra-sink");
         var e = assertThrows(IllegalStateException.class, () -> env.getStreamGraph(false));
         assertTrue(e.getMessage().contains("no UID"), e.getMessage());
     }
@@ -71,8 +86,15 @@ class OperatorUidsTest {
     }
 
     private static JobArgs args() {
-        return JobArgs.parse(new String[] {"--kafka", "127.0.0.1:1", "--kafka-user", "flink",
-                "--kafka-password-file", "/run/secrets/kafka-flink.password"});
+        return JobArgs.parse(
+                new String[] {
+                    "--kafka",
+                    "127.0.0.1:1",
+                    "--kafka-user",
+                    "flink",
+                    "--kafka-password-file",
+                    "/run/secrets/kafka-flink.password"
+                });
     }
 
     /**

@@ -13,11 +13,22 @@ class StateSettingsTest {
     @Test
     void theJobCheckpointsExactlyOnceWithCompressedSnapshotsAndFixedKeyGroups() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        LinkMonitorJob.build(env, JobArgs.parse(new String[] {"--kafka-user", "flink",
-                "--kafka-password-file", "/run/secrets/kafka-flink.password", "--checkpoint-interval", "7s"}));
+        LinkMonitorJob.build(
+                env,
+                JobArgs.parse(
+                        new String[] {
+                            "--kafka-user",
+                            "flink",
+                            "--kafka-password-file",
+                            "/run/secrets/kafka-flink.password",
+                            "--checkpoint-interval",
+                            "7s"
+                        }));
         assertTrue(env.getConfig().isUseSnapshotCompression(), "snapshot compression");
         assertEquals(LinkMonitorPipeline.MAX_PARALLELISM, env.getMaxParallelism());
         assertEquals(7_000, env.getCheckpointConfig().getCheckpointInterval());
-        assertEquals(CheckpointingMode.EXACTLY_ONCE, env.getCheckpointConfig().getCheckpointingConsistencyMode());
+        assertEquals(
+                CheckpointingMode.EXACTLY_ONCE,
+                env.getCheckpointConfig().getCheckpointingConsistencyMode());
     }
 }

@@ -33,10 +33,20 @@ class ContractNamesTest {
         List<String> want = new ArrayList<>();
         List<String> have = new ArrayList<>();
         for (JsonNode k : read("contract.yaml").get("event_kinds")) {
-            want.add(k.get("name").asText() + " " + k.get("role").asText() + " " + k.path("closes").asText(""));
+            want.add(
+                    k.get("name").asText()
+                            + " "
+                            + k.get("role").asText()
+                            + " "
+                            + k.path("closes").asText(""));
         }
         for (EventKind k : EventKind.values()) {
-            have.add(k.wire() + " " + k.role().name().toLowerCase() + " " + (k.closes() == null ? "" : k.closes().wire()));
+            have.add(
+                    k.wire()
+                            + " "
+                            + k.role().name().toLowerCase()
+                            + " "
+                            + (k.closes() == null ? "" : k.closes().wire()));
         }
         assertEquals(want, have);
     }
@@ -44,24 +54,46 @@ class ContractNamesTest {
     /** DiagnosisCause is the cause enum of the event schema the job writes, in its order. */
     @Test
     void diagnosisCausesAreTheEventSchemasCauseEnum() throws IOException {
-        JsonNode schema = new ObjectMapper().readTree(ContractFiles.schemasDir().resolve(Contract.EVENT + ".schema.json").toFile());
+        JsonNode schema =
+                new ObjectMapper()
+                        .readTree(
+                                ContractFiles.schemasDir()
+                                        .resolve(Contract.EVENT + ".schema.json")
+                                        .toFile());
         List<String> want = new ArrayList<>();
-        schema.get("properties").get("cause").get("enum").forEach(c -> {
-            if (!c.isNull()) {
-                want.add(c.asText());
-            }
-        });
-        assertEquals(want, java.util.Arrays.stream(DiagnosisCause.values()).map(DiagnosisCause::wire).toList());
+        schema.get("properties")
+                .get("cause")
+                .get("enum")
+                .forEach(
+                        c -> {
+                            if (!c.isNull()) {
+                                want.add(c.asText());
+                            }
+                        });
+        assertEquals(
+                want,
+                java.util.Arrays.stream(DiagnosisCause.values())
+                        .map(DiagnosisCause::wire)
+                        .toList());
     }
 
     /** SuspicionReason is probe_request's reason enum, in its order. */
     @Test
     void suspicionReasonsAreTheProbeRequestSchemasReasonEnum() throws IOException {
-        JsonNode schema = new ObjectMapper().readTree(ContractFiles.schemasDir().resolve(Contract.PROBE_REQUEST + ".schema.json").toFile());
+        JsonNode schema =
+                new ObjectMapper()
+                        .readTree(
+                                ContractFiles.schemasDir()
+                                        .resolve(Contract.PROBE_REQUEST + ".schema.json")
+                                        .toFile());
         List<String> want = new ArrayList<>();
         schema.get("properties").get("reason").get("enum").forEach(c -> want.add(c.asText()));
-        assertEquals(want, java.util.Arrays.stream(org.longhaul.flink.functions.confirm.SuspicionReason.values())
-                .map(org.longhaul.flink.functions.confirm.SuspicionReason::wire).toList());
+        assertEquals(
+                want,
+                java.util.Arrays.stream(
+                                org.longhaul.flink.functions.confirm.SuspicionReason.values())
+                        .map(org.longhaul.flink.functions.confirm.SuspicionReason::wire)
+                        .toList());
     }
 
     /** The schema versions each role's producers write are those of contract.yaml's roles. */
@@ -83,11 +115,19 @@ class ContractNamesTest {
         have.put("events", Contract.EVENT);
         have.put("probe_requests", Contract.PROBE_REQUEST);
         assertEquals(want, have);
-        assertEquals(List.of("throughput_sample.v1", "throughput_sample.v2"), Contract.accepted(Contract.THROUGHPUT));
+        assertEquals(
+                List.of("throughput_sample.v1", "throughput_sample.v2"),
+                Contract.accepted(Contract.THROUGHPUT));
         assertEquals("throughput_sample.v1", Contract.schemaOf(Contract.THROUGHPUT, 1));
-        assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, 3), "an unknown version is judged by the topic's");
+        assertEquals(
+                Contract.THROUGHPUT,
+                Contract.schemaOf(Contract.THROUGHPUT, 3),
+                "an unknown version is judged by the topic's");
         assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, 2));
-        assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, 0), "a message naming no version");
+        assertEquals(
+                Contract.THROUGHPUT,
+                Contract.schemaOf(Contract.THROUGHPUT, 0),
+                "a message naming no version");
         assertEquals(Contract.THROUGHPUT, Contract.schemaOf(Contract.THROUGHPUT, -1));
         // a topic schema that is not the newest is still answered, by its own versions
         assertEquals("throughput_sample.v1", Contract.schemaOf("throughput_sample.v1", 1));
@@ -135,7 +175,10 @@ class ContractNamesTest {
     void thresholdsAreTheContractsAndTheQualityDetectorDefaultsToIt() throws Exception {
         for (JsonNode t : read("contract.yaml").get("thresholds")) {
             String constant = t.get("name").asText().toUpperCase();
-            assertEquals(t.get("value").asDouble(), ContractNames.class.getField(constant).getDouble(null), constant);
+            assertEquals(
+                    t.get("value").asDouble(),
+                    ContractNames.class.getField(constant).getDouble(null),
+                    constant);
         }
         assertEquals(ContractNames.LOSS_ALARM_PERCENT, QualityParams.defaults().lossPercent());
     }
@@ -145,7 +188,10 @@ class ContractNamesTest {
         int n = 0;
         for (JsonNode h : read("contract.yaml").get("record_headers")) {
             String constant = "HEADER_" + h.get("name").asText().toUpperCase();
-            assertEquals(h.get("header").asText(), ContractNames.class.getField(constant).get(null), constant);
+            assertEquals(
+                    h.get("header").asText(),
+                    ContractNames.class.getField(constant).get(null),
+                    constant);
             n++;
         }
         assertTrue(n > 0, "the contract declares record headers");

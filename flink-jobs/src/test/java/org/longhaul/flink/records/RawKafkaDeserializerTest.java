@@ -2,18 +2,18 @@ package org.longhaul.flink.records;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
-import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 
 /** The deserializer keeps the broker's append time and the agent's send time beside the bytes. */
@@ -28,23 +28,43 @@ class RawKafkaDeserializerTest {
     private static RawMessage read(TimestampType type, String sent, String history) {
         RecordHeaders headers = new RecordHeaders();
         if (history != null) {
-            headers.add(new RecordHeader(ContractNames.HEADER_HISTORY, history.getBytes(StandardCharsets.US_ASCII)));
+            headers.add(
+                    new RecordHeader(
+                            ContractNames.HEADER_HISTORY,
+                            history.getBytes(StandardCharsets.US_ASCII)));
         }
         if (sent != null) {
-            headers.add(new RecordHeader(ContractNames.HEADER_SENT_MS, sent.getBytes(StandardCharsets.US_ASCII)));
+            headers.add(
+                    new RecordHeader(
+                            ContractNames.HEADER_SENT_MS,
+                            sent.getBytes(StandardCharsets.US_ASCII)));
         }
-        var record = new ConsumerRecord<>(ContractNames.TOPIC_RAW_RTT, 2, 41L, BROKER, type, VALUE.length, VALUE.length,
-                (byte[]) null, VALUE, headers, Optional.empty());
+        var record =
+                new ConsumerRecord<>(
+                        ContractNames.TOPIC_RAW_RTT,
+                        2,
+                        41L,
+                        BROKER,
+                        type,
+                        VALUE.length,
+                        VALUE.length,
+                        (byte[]) null,
+                        VALUE,
+                        headers,
+                        Optional.empty());
         List<RawMessage> out = new ArrayList<>();
-        new RawKafkaDeserializer().deserialize(record, new Collector<>() {
-            @Override
-            public void collect(RawMessage m) {
-                out.add(m);
-            }
+        new RawKafkaDeserializer()
+                .deserialize(
+                        record,
+                        new Collector<>() {
+                            @Override
+                            public void collect(RawMessage m) {
+                                out.add(m);
+                            }
 
-            @Override
-            public void close() {}
-        });
+                            @Override
+                            public void close() {}
+                        });
         assertEquals(1, out.size());
         return out.get(0);
     }
@@ -59,7 +79,9 @@ class RawKafkaDeserializerTest {
         assertEquals(41L, m.offset());
     }
 
-    /** A CreateTime timestamp is the producer's clock, the one being judged: it is no broker time. */
+    /**
+     * A CreateTime timestamp is the producer's clock, the one being judged: it is no broker time.
+     */
     @Test
     void aCreateTimeRecordHasNoBrokerTime() {
         assertNull(read(TimestampType.CREATE_TIME, "1764000003600").brokerMs());

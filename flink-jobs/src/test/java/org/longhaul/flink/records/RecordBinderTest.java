@@ -26,15 +26,33 @@ import org.longhaul.flink.testing.JsonMutations;
 class RecordBinderTest {
     private static final int MUTANTS_PER_EXAMPLE = 1500;
 
-    /** The records the job binds raw messages to, by the schema of their examples (in name order: the mutants repeat). */
-    private static final Map<String, Class<?>> TYPES = new TreeMap<>(Map.of(
-            "throughput_sample.v1", ThroughputSample.class, "throughput_sample.v2", ThroughputSample.class,
-            "rtt_sample.v1", RttSample.class, "rtt_sample.v2", RttSample.class,
-            "path_sample.v1", PathSample.class, "path_sample.v2", PathSample.class,
-            "host_snapshot.v1", HostSnapshot.class));
+    /**
+     * The records the job binds raw messages to, by the schema of their examples (in name order:
+     * the mutants repeat).
+     */
+    private static final Map<String, Class<?>> TYPES =
+            new TreeMap<>(
+                    Map.of(
+                            "throughput_sample.v1",
+                            ThroughputSample.class,
+                            "throughput_sample.v2",
+                            ThroughputSample.class,
+                            "rtt_sample.v1",
+                            RttSample.class,
+                            "rtt_sample.v2",
+                            RttSample.class,
+                            "path_sample.v1",
+                            PathSample.class,
+                            "path_sample.v2",
+                            PathSample.class,
+                            "host_snapshot.v1",
+                            HostSnapshot.class));
 
     private static Object bind(Class<?> type, JsonNode node) {
-        return RecordBinder.of(type, Json.mapper().getDeserializationConfig().getPropertyNamingStrategy()).orElseThrow().bind(node);
+        return RecordBinder.of(
+                        type, Json.mapper().getDeserializationConfig().getPropertyNamingStrategy())
+                .orElseThrow()
+                .bind(node);
     }
 
     /** Jackson's record, or the exception it throws. */
@@ -79,36 +97,52 @@ class RecordBinderTest {
                             left++;
                         } else {
                             bound++;
-                            assertEquals(jackson(type, mutant), ours, () -> f + " mutated to " + mutant);
+                            assertEquals(
+                                    jackson(type, mutant), ours, () -> f + " mutated to " + mutant);
                         }
                     }
                 }
             }
         }
-        System.out.println("record binder on mutated examples: " + bound + " bound, " + left + " left to Jackson");
-        // most mutants stay plainly typed and are bound here; enough are not to exercise the way back
+        System.out.println(
+                "record binder on mutated examples: "
+                        + bound
+                        + " bound, "
+                        + left
+                        + " left to Jackson");
+        // most mutants stay plainly typed and are bound here; enough are not to exercise the way
+        // back
         assertTrue(bound > 10_000, bound + " bound");
         assertTrue(left > 1_000, left + " left to Jackson");
     }
 
     @Test
     void leavesWhatItIsNotSureOfToJacksonAndItsErrors() throws IOException {
-        String base = "{\"schema\":\"rtt_sample\",\"version\":2,\"src\":\"a\",\"dst\":\"b\",\"probe_id\":\"p\","
-                + "\"ts\":1700000000000,\"sent\":10,\"received\":10,\"loss_percent\":0";
+        String base =
+                "{\"schema\":\"rtt_sample\",\"version\":2,\"src\":\"a\",\"dst\":\"b\",\"probe_id\":\"p\","
+                        + "\"ts\":1700000000000,\"sent\":10,\"received\":10,\"loss_percent\":0";
         // plainly typed, with an unknown field and an integer for a Double: bound here
-        RttSample sure = (RttSample) bind(RttSample.class, Json.mapper().readTree(base + ",\"rtt_min_ms\":151,\"extra\":[1]}"));
+        RttSample sure =
+                (RttSample)
+                        bind(
+                                RttSample.class,
+                                Json.mapper()
+                                        .readTree(base + ",\"rtt_min_ms\":151,\"extra\":[1]}"));
         assertEquals(151.0, sure.rttMinMs());
         assertNull(sure.duplicates());
-        for (String doubt : List.of(
-                ",\"sent\":\"10\"}",          // a number as a string: Jackson coerces it
-                ",\"duplicates\":1.5}",        // a float for an integer: Jackson truncates it
-                ",\"packet_size\":3000000000}", // beyond an Integer: Jackson refuses it
-                ",\"sent\":null}")) {           // null for a primitive: Jackson refuses it
+        for (String doubt :
+                List.of(
+                        ",\"sent\":\"10\"}", // a number as a string: Jackson coerces it
+                        ",\"duplicates\":1.5}", // a float for an integer: Jackson truncates it
+                        ",\"packet_size\":3000000000}", // beyond an Integer: Jackson refuses it
+                        ",\"sent\":null}")) { // null for a primitive: Jackson refuses it
             assertNull(bind(RttSample.class, Json.mapper().readTree(base + doubt)), doubt);
         }
-        // a float beyond a double is parsed to infinity (not a BigDecimal) and bound as Jackson does
+        // a float beyond a double is parsed to infinity (not a BigDecimal) and bound as Jackson
+        // does
         JsonNode huge = Json.mapper().readTree(base + ",\"rtt_min_ms\":1e400}");
-        assertEquals(Double.POSITIVE_INFINITY, ((RttSample) bind(RttSample.class, huge)).rttMinMs());
+        assertEquals(
+                Double.POSITIVE_INFINITY, ((RttSample) bind(RttSample.class, huge)).rttMinMs());
         assertEquals(jackson(RttSample.class, huge), bind(RttSample.class, huge));
         JsonNode noTs = Json.mapper().readTree("{\"schema\":\"rtt_sample\",\"sent\":1}");
         assertNull(bind(RttSample.class, noTs), "an absent primitive is Jackson's to refuse");
@@ -116,18 +150,31 @@ class RecordBinderTest {
         assertNull(bind(RttSample.class, Json.mapper().readTree("[]")));
 
         JsonNode refused = Json.mapper().readTree(base + ",\"sent\":null}");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Json.convert(refused, RttSample.class));
+        IllegalArgumentException e =
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> Json.convert(refused, RttSample.class));
         assertTrue(e.getMessage().startsWith("cannot read RttSample"), e.getMessage());
     }
 
     @Test
     void takesItsNamesFromTheMappersNamingAndJsonProperty() throws IOException {
-        HostSnapshot h = (HostSnapshot) bind(HostSnapshot.class, Json.mapper().readTree(
-                "{\"schema\":\"host_snapshot\",\"version\":1,\"src\":\"a\",\"ts\":1,\"rmem_max\":2,\"wmem_max\":3,"
-                        + "\"interface\":\"eth0\",\"tcp_rmem\":[4096,131072,6291456],\"iface\":\"not this\"}"));
+        HostSnapshot h =
+                (HostSnapshot)
+                        bind(
+                                HostSnapshot.class,
+                                Json.mapper()
+                                        .readTree(
+                                                "{\"schema\":\"host_snapshot\",\"version\":1,\"src\":\"a\",\"ts\":1,\"rmem_max\":2,\"wmem_max\":3,"
+                                                        + "\"interface\":\"eth0\",\"tcp_rmem\":[4096,131072,6291456],\"iface\":\"not this\"}"));
         assertEquals("eth0", h.iface());
         assertEquals(List.of(4096L, 131072L, 6291456L), h.tcpRmem());
-        RunError err = (RunError) bind(RunError.class, Json.mapper().readTree("{\"class\":\"timeout\",\"message\":\"m\"}"));
+        RunError err =
+                (RunError)
+                        bind(
+                                RunError.class,
+                                Json.mapper()
+                                        .readTree("{\"class\":\"timeout\",\"message\":\"m\"}"));
         assertEquals(new RunError("timeout", "m"), err);
     }
 

@@ -31,7 +31,10 @@ class TsScanTest {
     /** Asserts the scan's answer, when it gives one, is Jackson's; true when it gave one. */
     private static boolean agrees(byte[] bytes, String what) {
         Long judge = Json.peekTsByParser(bytes);
-        assertEquals(judge, Json.peekTs(bytes), () -> what + ": " + new String(bytes, StandardCharsets.UTF_8));
+        assertEquals(
+                judge,
+                Json.peekTs(bytes),
+                () -> what + ": " + new String(bytes, StandardCharsets.UTF_8));
         return TsScan.ts(bytes) != TsScan.UNSURE;
     }
 
@@ -46,10 +49,19 @@ class TsScanTest {
                 decided++;
             }
         }
-        for (String schema : List.of("throughput_sample.v2", "rtt_sample.v2", "path_sample.v2", "host_snapshot.v1")) {
+        for (String schema :
+                List.of(
+                        "throughput_sample.v2",
+                        "rtt_sample.v2",
+                        "path_sample.v2",
+                        "host_snapshot.v1")) {
             for (Path f : ContractFiles.examples(schema, "valid")) {
-                byte[] compact = Json.mapper().writeValueAsBytes(Json.mapper().readTree(f.toFile()));
-                assertNotEquals(TsScan.UNSURE, TsScan.ts(compact), () -> f + ": a plain sample left to Jackson");
+                byte[] compact =
+                        Json.mapper().writeValueAsBytes(Json.mapper().readTree(f.toFile()));
+                assertNotEquals(
+                        TsScan.UNSURE,
+                        TsScan.ts(compact),
+                        () -> f + ": a plain sample left to Jackson");
             }
         }
         assertTrue(decided > 20, decided + " examples decided");
@@ -69,8 +81,12 @@ class TsScanTest {
                 for (int i = 0; i < MUTANTS_PER_EXAMPLE; i++) {
                     JsonNode mutant = example.deepCopy();
                     JsonMutations.mutate(mutant, random);
-                    byte[] bytes = random.nextBoolean() ? Json.mapper().writeValueAsBytes(mutant)
-                            : Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(mutant);
+                    byte[] bytes =
+                            random.nextBoolean()
+                                    ? Json.mapper().writeValueAsBytes(mutant)
+                                    : Json.mapper()
+                                            .writerWithDefaultPrettyPrinter()
+                                            .writeValueAsBytes(mutant);
                     if (agrees(bytes, f + " mutated")) {
                         decided++;
                     } else {
@@ -79,12 +95,20 @@ class TsScanTest {
                 }
             }
         }
-        System.out.println("ts scan on mutated examples: " + decided + " decided, " + left + " left to Jackson");
+        System.out.println(
+                "ts scan on mutated examples: "
+                        + decided
+                        + " decided, "
+                        + left
+                        + " left to Jackson");
         assertTrue(decided > 10_000, decided + " decided");
         assertTrue(left > 1_000, left + " left to Jackson");
     }
 
-    /** Bytes inserted, dropped or changed before and around ts: broken JSON included, the answers stay Jackson's. */
+    /**
+     * Bytes inserted, dropped or changed before and around ts: broken JSON included, the answers
+     * stay Jackson's.
+     */
     @Test
     void neverAnswersDamagedBytesOtherwiseThanJackson() throws IOException {
         byte[] alphabet = utf8("{}[]\",:\\ \t\n-+.eE0123456789tsrufanlx\u00e9");
@@ -92,14 +116,23 @@ class TsScanTest {
         int decided = 0;
         for (Path f : ContractFiles.examples("valid")) {
             byte[] clean = Json.mapper().writeValueAsBytes(Json.mapper().readTree(f.toFile()));
-            int reach = Math.min(clean.length, new String(clean, StandardCharsets.UTF_8).indexOf("\"ts\"") + 24);
+            int reach =
+                    Math.min(
+                            clean.length,
+                            new String(clean, StandardCharsets.UTF_8).indexOf("\"ts\"") + 24);
             for (int i = 0; i < 400 && reach > 0; i++) {
                 byte[] bytes = clean.clone();
                 int at = random.nextInt(reach);
                 switch (random.nextInt(3)) {
                     case 0 -> bytes[at] = alphabet[random.nextInt(alphabet.length)];
                     case 1 -> bytes = splice(bytes, at, 1, new byte[0]);
-                    default -> bytes = splice(bytes, at, 0, new byte[] {alphabet[random.nextInt(alphabet.length)]});
+                    default ->
+                            bytes =
+                                    splice(
+                                            bytes,
+                                            at,
+                                            0,
+                                            new byte[] {alphabet[random.nextInt(alphabet.length)]});
                 }
                 if (agrees(bytes, f + " damaged at " + at)) {
                     decided++;
@@ -111,25 +144,40 @@ class TsScanTest {
 
     @Test
     void leavesWhatIsNotPlainToJackson() {
-        for (String s : List.of(
-                "\uFEFF{\"ts\":1700000000000}", // a BOM
-                "{\"t\\u0073\":1700000000000}", // an escaped name
-                "{\"a\":{\"ts\":1},\"ts\":1700000000000}", // a nested value before ts
-                "{\"a\":\"caf\u00e9\",\"ts\":1700000000000}", // a non-ASCII byte
-                "{\"ts\":1.7e12}", "{\"ts\":-1700000000000}", "{\"ts\":01700000000000}",
-                "{\"ts\":1700000000000", // the end of the bytes
-                "{\"ts\":99999999999999999999999}",
-                "{\"a\":01,\"ts\":1700000000000}", "{\"a\":1.,\"ts\":1700000000000}", "{\"a\":tru,\"ts\":1700000000000}",
-                "{\"a\":1 \"ts\":1700000000000}", "[1700000000000]", "{}", "")) {
+        for (String s :
+                List.of(
+                        "\uFEFF{\"ts\":1700000000000}", // a BOM
+                        "{\"t\\u0073\":1700000000000}", // an escaped name
+                        "{\"a\":{\"ts\":1},\"ts\":1700000000000}", // a nested value before ts
+                        "{\"a\":\"caf\u00e9\",\"ts\":1700000000000}", // a non-ASCII byte
+                        "{\"ts\":1.7e12}",
+                        "{\"ts\":-1700000000000}",
+                        "{\"ts\":01700000000000}",
+                        "{\"ts\":1700000000000", // the end of the bytes
+                        "{\"ts\":99999999999999999999999}",
+                        "{\"a\":01,\"ts\":1700000000000}",
+                        "{\"a\":1.,\"ts\":1700000000000}",
+                        "{\"a\":tru,\"ts\":1700000000000}",
+                        "{\"a\":1 \"ts\":1700000000000}",
+                        "[1700000000000]",
+                        "{}",
+                        "")) {
             byte[] bytes = utf8(s);
             assertEquals(TsScan.UNSURE, bytes.length == 0 ? TsScan.UNSURE : TsScan.ts(bytes), s);
             agrees(bytes, s);
         }
-        for (String s : List.of("{\"ts\":1700000000000}", " {\n\t\"a\" : \"x\" , \"b\":-1.5E+3,\"c\":null,\"d\":true,"
-                + "\"e\":false, \"ts\" : 1700000000000 ,\"f\":[}", "{\"ts\":5}", "{\"ts\":0,\"ts\":1700000000000}")) {
+        for (String s :
+                List.of(
+                        "{\"ts\":1700000000000}",
+                        " {\n\t\"a\" : \"x\" , \"b\":-1.5E+3,\"c\":null,\"d\":true,"
+                                + "\"e\":false, \"ts\" : 1700000000000 ,\"f\":[}",
+                        "{\"ts\":5}",
+                        "{\"ts\":0,\"ts\":1700000000000}")) {
             assertTrue(agrees(utf8(s), s), s + " left to Jackson");
         }
-        assertEquals(1_700_000_000_000L, Json.peekTs(utf8(" {\"a\":\"x\",\"ts\" : 1700000000000 ,\"f\":[}")));
+        assertEquals(
+                1_700_000_000_000L,
+                Json.peekTs(utf8(" {\"a\":\"x\",\"ts\" : 1700000000000 ,\"f\":[}")));
         assertEquals(null, Json.peekTs(utf8("{\"ts\":5}")), "out of the contract's range");
     }
 

@@ -9,8 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LocalFilesTest {
-    @TempDir
-    Path tmp;
+    @TempDir Path tmp;
 
     @Test
     void theLocalClustersFilesAreRemovedDepthFirst() throws Exception {

@@ -30,7 +30,8 @@ class ReplayScenariosTest {
         ReplayCli r = ReplayCli.run(s.lines());
         assertEquals(0, r.exit(), r.stderr().toString());
         for (JsonNode e : r.events()) {
-            assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.EVENT, e), e.toString());
+            assertEquals(
+                    List.of(), SchemaRegistry.bundled().problems(Contract.EVENT, e), e.toString());
         }
         return r;
     }
@@ -54,7 +55,8 @@ class ReplayScenariosTest {
 
         List<JsonNode> collapse = r.events("throughput_collapse");
         assertEquals(1, collapse.size(), r.stdout().toString());
-        assertEquals(firstLow + 4 * HOUR, collapse.get(0).get("ts").asLong(), "at the second low run");
+        assertEquals(
+                firstLow + 4 * HOUR, collapse.get(0).get("ts").asLong(), "at the second low run");
         List<JsonNode> recovery = r.events("throughput_recovery");
         assertEquals(1, recovery.size());
         assertEquals(firstBack + 4 * HOUR, recovery.get(0).get("ts").asLong());
@@ -65,8 +67,12 @@ class ReplayScenariosTest {
     @Test
     void aSteadyNoisyLinkRaisesNothing() {
         Scenario s = new Scenario(12);
-        List<List<String>> path = List.of(List.of("202.122.32.1"), Arrays.asList(null, null, null),
-                List.of("159.226.254.1", "159.226.254.5"), List.of("193.48.99.78"));
+        List<List<String>> path =
+                List.of(
+                        List.of("202.122.32.1"),
+                        Arrays.asList(null, null, null),
+                        List.of("159.226.254.1", "159.226.254.5"),
+                        List.of("193.48.99.78"));
         for (long t = T0; t < T0 + 7 * 24 * HOUR; t += 10 * MINUTE) {
             s.ping(IHEP, LYON, t, 283);
             if ((t - T0) % (30 * MINUTE) == 0) {
@@ -83,7 +89,9 @@ class ReplayScenariosTest {
 
     @Test
     void aStallInsideOneTestIsFound() {
-        ReplayCli r = ReplayCli.run(List.of(), "--input", "src/test/resources/scenarios/seed000-stall.jsonl");
+        ReplayCli r =
+                ReplayCli.run(
+                        List.of(), "--input", "src/test/resources/scenarios/seed000-stall.jsonl");
         assertEquals(0, r.exit(), r.stderr().toString());
         List<JsonNode> stalls = r.events("stall");
         assertEquals(1, stalls.size(), r.stdout().toString());
@@ -107,9 +115,19 @@ class ReplayScenariosTest {
         for (int i = 0; i < 40; i++, t += 10 * MINUTE) {
             List<String> hop2 = i % 2 == 0 ? stars : List.of("192.70.69.1");
             List<String> ecmp = i % 3 == 0 ? b : a;
-            s.trace(IHEP, "ecmp-target.in2p3.fr", t, 283, List.of(List.of("202.122.32.1"), hop2, ecmp, dest));
+            s.trace(
+                    IHEP,
+                    "ecmp-target.in2p3.fr",
+                    t,
+                    283,
+                    List.of(List.of("202.122.32.1"), hop2, ecmp, dest));
             List<String> hop3 = i < 15 ? (i % 2 == 0 ? a : b) : geant;
-            s.trace(IHEP, LYON, t + 1, i < 15 ? 283 : 181, List.of(List.of("202.122.32.1"), hop2, hop3, dest));
+            s.trace(
+                    IHEP,
+                    LYON,
+                    t + 1,
+                    i < 15 ? 283 : 181,
+                    List.of(List.of("202.122.32.1"), hop2, hop3, dest));
         }
         ReplayCli r = replay(s);
         List<JsonNode> changes = r.events("route_change");
@@ -119,12 +137,20 @@ class ReplayScenariosTest {
         assertEquals(3, e.get("changed_hops").get(0).get("ttl").asInt());
         assertEquals("62.40.112.9", e.get("changed_hops").get(0).get("after").asText());
         assertEquals(181.0, e.get("evidence").get("rtt_after_ms").asDouble(), 1.0);
-        assertEquals(T0 + 17 * 10 * MINUTE + 1, e.get("ts").asLong(), "at the third run on the new path");
+        assertEquals(
+                T0 + 17 * 10 * MINUTE + 1,
+                e.get("ts").asLong(),
+                "at the third run on the new path");
     }
 
     @Test
     void a64KTcpWmemMaximumOver140msIsDiagnosedHostTuningLimited() {
-        ReplayCli r = ReplayCli.run(List.of(), "--input", "src/test/resources/scenarios/seed002-window-limited.jsonl", "--stats");
+        ReplayCli r =
+                ReplayCli.run(
+                        List.of(),
+                        "--input",
+                        "src/test/resources/scenarios/seed002-window-limited.jsonl",
+                        "--stats");
         assertEquals(0, r.exit(), r.stderr().toString());
         List<JsonNode> diagnosis = r.events("diagnosis");
         assertEquals(1, diagnosis.size(), r.stdout().toString());
@@ -132,10 +158,18 @@ class ReplayScenariosTest {
         assertEquals("host_tuning_limited", e.get("cause").asText());
         assertEquals(65536, e.get("evidence").get("window_bytes").asLong());
         assertEquals(140.0, e.get("evidence").get("rtt_ms").asDouble());
-        assertTrue(e.get("message").asText().contains("64 KiB / 140 ms = 3.74 Mbit/s"), e.get("message").asText());
+        assertTrue(
+                e.get("message").asText().contains("64 KiB / 140 ms = 3.74 Mbit/s"),
+                e.get("message").asText());
         List<JsonNode> stats = new ArrayList<>(r.json());
         stats.removeIf(n -> !"link_stats".equals(n.path("schema").asText()));
-        assertTrue(stats.stream().anyMatch(n -> n.get("protocol").asText().equals("tcp") && n.get("window").asText().equals("1m")
-                && n.get("samples").asInt() == 10), stats.toString());
+        assertTrue(
+                stats.stream()
+                        .anyMatch(
+                                n ->
+                                        n.get("protocol").asText().equals("tcp")
+                                                && n.get("window").asText().equals("1m")
+                                                && n.get("samples").asInt() == 10),
+                stats.toString());
     }
 }

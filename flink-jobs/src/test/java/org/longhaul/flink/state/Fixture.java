@@ -13,7 +13,10 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.longhaul.flink.records.Json;
 
-/** A savepoint fixture as committed: the savepoint, the input it was built from and the events it raised. */
+/**
+ * A savepoint fixture as committed: the savepoint, the input it was built from and the events it
+ * raised.
+ */
 public record Fixture(String release, Path dir, List<JsonNode> input, List<JsonNode> events) {
 
     /** Every fixture under src/test/resources/savepoints (one per release kept). */
@@ -21,29 +24,44 @@ public record Fixture(String release, Path dir, List<JsonNode> input, List<JsonN
         try {
             Path root = Path.of(Fixture.class.getResource("/savepoints").toURI());
             try (Stream<Path> dirs = Files.list(root)) {
-                return dirs.filter(d -> Files.exists(d.resolve("_metadata"))).sorted().map(Fixture::load).toList();
+                return dirs.filter(d -> Files.exists(d.resolve("_metadata")))
+                        .sorted()
+                        .map(Fixture::load)
+                        .toList();
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (URISyntaxException | NullPointerException e) {
-            throw new IllegalStateException("no src/test/resources/savepoints on the test classpath", e);
+            throw new IllegalStateException(
+                    "no src/test/resources/savepoints on the test classpath", e);
         }
     }
 
     static Fixture load(Path dir) {
-        return new Fixture(dir.getFileName().toString(), dir, jsonLines(dir.resolve("input.jsonl")),
+        return new Fixture(
+                dir.getFileName().toString(),
+                dir,
+                jsonLines(dir.resolve("input.jsonl")),
                 jsonLines(dir.resolve("events.jsonl")));
     }
 
     public List<JsonNode> input(String schema, String dst) {
-        return select(input, n -> schema.equals(n.get("schema").asText()) && dst.equals(n.get("dst").asText()));
+        return select(
+                input,
+                n -> schema.equals(n.get("schema").asText()) && dst.equals(n.get("dst").asText()));
     }
 
     /** The one event of this kind for dst the fixture's job raised. */
     public JsonNode event(String kind, String dst) {
-        List<JsonNode> found = select(events, e -> kind.equals(e.get("kind").asText()) && dst.equals(e.get("dst").asText()));
+        List<JsonNode> found =
+                select(
+                        events,
+                        e ->
+                                kind.equals(e.get("kind").asText())
+                                        && dst.equals(e.get("dst").asText()));
         if (found.size() != 1) {
-            throw new IllegalStateException(release + ": expected one " + kind + " for " + dst + ", got " + found);
+            throw new IllegalStateException(
+                    release + ": expected one " + kind + " for " + dst + ", got " + found);
         }
         return found.get(0);
     }

@@ -12,19 +12,22 @@ import org.longhaul.flink.testing.Samples;
 /**
  * What the savepoint fixtures hold and what a restored job is fed. {@link #before()} builds real
  * state for four links of one source (T0 = 2012-01-05 07:00 UTC, all within that UTC day):
+ *
  * <ul>
  *   <li>{@link #ALERT}: 12 hourly TCP runs around 100 Mbit/s, then 2 at 30 Mbit/s: an open
- *       throughput_collapse episode;</li>
+ *       throughput_collapse episode;
  *   <li>{@link #BASELINE}: 14 hourly runs around 1 Gbit/s (a learnt baseline, no alert) and a ping
- *       every 5 min that stops at the end of the fixture;</li>
- *   <li>{@link #ROUTE}: 16 traceroutes every 10 min on one path (the reference path);</li>
- *   <li>{@link #LOSS}: a ping every 5 min, the last three with 30 % loss: an open high_loss episode.</li>
+ *       every 5 min that stops at the end of the fixture;
+ *   <li>{@link #ROUTE}: 16 traceroutes every 10 min on one path (the reference path);
+ *   <li>{@link #LOSS}: a ping every 5 min, the last three with 30 % loss: an open high_loss
+ *       episode.
  * </ul>
- * Every run comes with its interval records and a host snapshot, as the agent sends them.
- * {@link #afterRestore()} is what the restore test feeds the restored job: each input only makes
- * sense on top of that state. A fixture keeps the input it was built from (input.jsonl), so the
- * test takes its expectations from the fixture, not from this class; afterRestore() must keep
- * fitting every fixture still kept.
+ *
+ * Every run comes with its interval records and a host snapshot, as the agent sends them. {@link
+ * #afterRestore()} is what the restore test feeds the restored job: each input only makes sense on
+ * top of that state. A fixture keeps the input it was built from (input.jsonl), so the test takes
+ * its expectations from the fixture, not from this class; afterRestore() must keep fitting every
+ * fixture still kept.
  */
 public final class FixtureScript {
     public static final String ALERT = "alert.fixture.example";
@@ -33,9 +36,14 @@ public final class FixtureScript {
     public static final String LOSS = "loss.fixture.example";
 
     /** ±10 % around 1, a fixed pattern so a fixture is reproducible. */
-    private static final double[] NOISE = {1.00, 0.93, 1.08, 0.97, 1.05, 0.91, 1.02, 1.10, 0.95, 0.99, 1.04, 0.96, 1.01, 0.98};
-    private static final List<List<String>> PATH_BEFORE = path("10.1.0.1", "192.0.2.10", "198.51.100.7", "203.0.113.20");
-    private static final List<List<String>> PATH_AFTER = path("10.1.0.1", "192.0.2.99", "198.51.100.77", "203.0.113.20");
+    private static final double[] NOISE = {
+        1.00, 0.93, 1.08, 0.97, 1.05, 0.91, 1.02, 1.10, 0.95, 0.99, 1.04, 0.96, 1.01, 0.98
+    };
+
+    private static final List<List<String>> PATH_BEFORE =
+            path("10.1.0.1", "192.0.2.10", "198.51.100.7", "203.0.113.20");
+    private static final List<List<String>> PATH_AFTER =
+            path("10.1.0.1", "192.0.2.99", "198.51.100.77", "203.0.113.20");
 
     private FixtureScript() {}
 
@@ -58,7 +66,10 @@ public final class FixtureScript {
         return lines;
     }
 
-    /** What the restored job is fed: recovery of ALERT, a collapse of BASELINE, a new path on ROUTE, loss gone on LOSS. */
+    /**
+     * What the restored job is fed: recovery of ALERT, a collapse of BASELINE, a new path on ROUTE,
+     * loss gone on LOSS.
+     */
     public static List<String> afterRestore() {
         List<String> lines = new ArrayList<>();
         for (int h = 14; h < 16; h++) {
@@ -69,13 +80,18 @@ public final class FixtureScript {
         for (long t = T0 + 13 * HOUR + 40 * MINUTE; t <= T0 + 14 * HOUR; t += 10 * MINUTE) {
             lines.add(Samples.path(SRC, ROUTE, t, true, 150.0, PATH_AFTER).toString());
         }
-        for (long t = T0 + 13 * HOUR + 35 * MINUTE; t <= T0 + 13 * HOUR + 40 * MINUTE; t += 5 * MINUTE) {
+        for (long t = T0 + 13 * HOUR + 35 * MINUTE;
+                t <= T0 + 13 * HOUR + 40 * MINUTE;
+                t += 5 * MINUTE) {
             lines.add(Samples.ping(SRC, LOSS, t, 10, 10, 95.0, 0.3).toString());
         }
         return lines;
     }
 
-    /** The route ROUTE takes after the restore, as route_change reports it (most frequent address per hop). */
+    /**
+     * The route ROUTE takes after the restore, as route_change reports it (most frequent address
+     * per hop).
+     */
     public static List<String> pathAfter() {
         return PATH_AFTER.stream().map(h -> h.get(0)).toList();
     }
@@ -85,7 +101,16 @@ public final class FixtureScript {
         lines.add(Samples.host(SRC, dst, start, 4_194_304, 6_291_456).toString());
         lines.add(Samples.summary(SRC, dst, runId, start, bps).toString());
         for (int s = 0; s < 10; s++) {
-            lines.add(Samples.interval(SRC, dst, runId, start, s, s + 1, bps * (s % 2 == 0 ? 0.98 : 1.02)).toString());
+            lines.add(
+                    Samples.interval(
+                                    SRC,
+                                    dst,
+                                    runId,
+                                    start,
+                                    s,
+                                    s + 1,
+                                    bps * (s % 2 == 0 ? 0.98 : 1.02))
+                            .toString());
         }
     }
 

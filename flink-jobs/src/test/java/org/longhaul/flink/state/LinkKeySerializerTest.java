@@ -30,9 +30,18 @@ import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 
 class LinkKeySerializerTest {
-    private static final List<String> KEYS = Arrays.asList(
-            "", "a", "kcl333082-s1|dst-a|tcp", "perfsonar.ihep.ac.cn|ccperfsonar.in2p3.fr|tcp",
-            "Zürich→北京|数据", "x".repeat(127), "y".repeat(128), "z".repeat(5000), "\uD83D\uDE80 rocket", null);
+    private static final List<String> KEYS =
+            Arrays.asList(
+                    "",
+                    "a",
+                    "kcl333082-s1|dst-a|tcp",
+                    "perfsonar.ihep.ac.cn|ccperfsonar.in2p3.fr|tcp",
+                    "Zürich→北京|数据",
+                    "x".repeat(127),
+                    "y".repeat(128),
+                    "z".repeat(5000),
+                    "\uD83D\uDE80 rocket",
+                    null);
 
     private static byte[] bytes(TypeSerializer<String> s, List<String> keys) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(64);
@@ -45,16 +54,21 @@ class LinkKeySerializerTest {
     @Test
     void shouldWriteTheSameBytesAsFlinksStringSerializer() throws IOException {
         for (String k : KEYS) {
-            assertArrayEquals(bytes(StringSerializer.INSTANCE, Arrays.asList(k)), bytes(new LinkKeySerializer(), Arrays.asList(k)),
+            assertArrayEquals(
+                    bytes(StringSerializer.INSTANCE, Arrays.asList(k)),
+                    bytes(new LinkKeySerializer(), Arrays.asList(k)),
                     () -> "key " + k);
         }
         // one serializer, its buffer reused across keys of every length
-        assertArrayEquals(bytes(StringSerializer.INSTANCE, KEYS), bytes(new LinkKeySerializer(), KEYS));
+        assertArrayEquals(
+                bytes(StringSerializer.INSTANCE, KEYS), bytes(new LinkKeySerializer(), KEYS));
     }
 
     @Test
     void shouldReadBackWhatEitherSerializerWrote() throws IOException {
-        for (TypeSerializer<String> writer : List.<TypeSerializer<String>>of(StringSerializer.INSTANCE, new LinkKeySerializer())) {
+        for (TypeSerializer<String> writer :
+                List.<TypeSerializer<String>>of(
+                        StringSerializer.INSTANCE, new LinkKeySerializer())) {
             DataInputDeserializer in = new DataInputDeserializer(bytes(writer, KEYS));
             List<String> back = new ArrayList<>();
             for (int i = 0; i < KEYS.size(); i++) {
@@ -68,16 +82,23 @@ class LinkKeySerializerTest {
     @Test
     void shouldReadStateThatTypesStringWroteAsIsAndRefuseOtherTypes() throws IOException {
         TypeSerializerSnapshot<String> ours = new LinkKeySerializer().snapshotConfiguration();
-        assertTrue(ours.resolveSchemaCompatibility(StringSerializer.INSTANCE.snapshotConfiguration()).isCompatibleAsIs());
-        assertTrue(ours.resolveSchemaCompatibility(new LinkKeySerializerSnapshot()).isCompatibleAsIs());
+        assertTrue(
+                ours.resolveSchemaCompatibility(StringSerializer.INSTANCE.snapshotConfiguration())
+                        .isCompatibleAsIs());
+        assertTrue(
+                ours.resolveSchemaCompatibility(new LinkKeySerializerSnapshot())
+                        .isCompatibleAsIs());
         @SuppressWarnings({"unchecked", "rawtypes"})
-        TypeSerializerSnapshot<String> longs = (TypeSerializerSnapshot) LongSerializer.INSTANCE.snapshotConfiguration();
+        TypeSerializerSnapshot<String> longs =
+                (TypeSerializerSnapshot) LongSerializer.INSTANCE.snapshotConfiguration();
         assertTrue(ours.resolveSchemaCompatibility(longs).isIncompatible());
 
         DataOutputSerializer out = new DataOutputSerializer(64);
         TypeSerializerSnapshot.writeVersionedSnapshot(out, ours);
-        TypeSerializerSnapshot<String> read = TypeSerializerSnapshot.readVersionedSnapshot(
-                new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+        TypeSerializerSnapshot<String> read =
+                TypeSerializerSnapshot.readVersionedSnapshot(
+                        new DataInputDeserializer(out.getCopyOfBuffer()),
+                        getClass().getClassLoader());
         assertInstanceOf(LinkKeySerializer.class, read.restoreSerializer());
     }
 
@@ -86,11 +107,17 @@ class LinkKeySerializerTest {
         LinkKeySerializer s = new LinkKeySerializer();
         assertNotSame(s, s.duplicate());
         assertEquals(s, s.duplicate());
-        assertInstanceOf(LinkKeySerializer.class, LinkKeyType.INSTANCE.createSerializer(new SerializerConfigImpl()));
+        assertInstanceOf(
+                LinkKeySerializer.class,
+                LinkKeyType.INSTANCE.createSerializer(new SerializerConfigImpl()));
     }
 
-    /** Counts per key and sets a timer per element: keyed state and timers, both keyed by the key serializer. */
+    /**
+     * Counts per key and sets a timer per element: keyed state and timers, both keyed by the key
+     * serializer.
+     */
     private static final class Count extends KeyedProcessFunction<String, String, String> {
+        private static final long serialVersionUID = 1L;
         private transient ValueState<Long> count;
 
         @Override
@@ -99,7 +126,8 @@ class LinkKeySerializerTest {
         }
 
         @Override
-        public void processElement(String key, Context ctx, Collector<String> out) throws IOException {
+        public void processElement(String key, Context ctx, Collector<String> out)
+                throws IOException {
             long n = count.value() == null ? 1 : count.value() + 1;
             count.update(n);
             ctx.timerService().registerEventTimeTimer(ctx.timestamp() + 100);
@@ -112,9 +140,11 @@ class LinkKeySerializerTest {
         }
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, String, String> harness(TypeInformation<String> keyType) throws Exception {
+    private static KeyedOneInputStreamOperatorTestHarness<String, String, String> harness(
+            TypeInformation<String> keyType) throws Exception {
         KeySelector<String, String> self = k -> k;
-        return new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new Count()), self, keyType);
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new Count()), self, keyType);
     }
 
     @Test
@@ -140,7 +170,12 @@ class LinkKeySerializerTest {
             h.open();
             h.processElement("Zürich|北京|tcp", 4);
             h.processWatermark(200);
-            assertEquals(List.of("Zürich|北京|tcp=2", "Zürich|北京|tcp timer 102", "a|b|tcp timer 103", "Zürich|北京|tcp timer 104"),
+            assertEquals(
+                    List.of(
+                            "Zürich|北京|tcp=2",
+                            "Zürich|北京|tcp timer 102",
+                            "a|b|tcp timer 103",
+                            "Zürich|北京|tcp timer 104"),
                     h.extractOutputValues());
         }
     }

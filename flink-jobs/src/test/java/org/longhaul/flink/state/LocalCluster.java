@@ -34,8 +34,12 @@ public final class LocalCluster implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** backend: hashmap or rocksdb; incremental checkpoints for rocksdb when asked; managed memory for RocksDB. */
-    public static LocalCluster start(String backend, boolean incremental, MemorySize managed, int slots) throws Exception {
+    /**
+     * backend: hashmap or rocksdb; incremental checkpoints for rocksdb when asked; managed memory
+     * for RocksDB.
+     */
+    public static LocalCluster start(
+            String backend, boolean incremental, MemorySize managed, int slots) throws Exception {
         Path dir = Files.createTempDirectory("longhaul-state-");
         Configuration conf = new Configuration();
         conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
@@ -47,13 +51,26 @@ public final class LocalCluster implements AutoCloseable {
         conf.set(WebOptions.UPLOAD_DIR, dir.resolve("web-upload").toString());
         conf.set(StateBackendOptions.STATE_BACKEND, backend);
         conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, incremental);
-        conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, dir.resolve("checkpoints").toUri().toString());
-        conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, dir.resolve("savepoints").toUri().toString());
+        conf.set(
+                CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                dir.resolve("checkpoints").toUri().toString());
+        conf.set(
+                CheckpointingOptions.SAVEPOINT_DIRECTORY,
+                dir.resolve("savepoints").toUri().toString());
         conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, managed);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none"); // a restore that fails, fails the test at once
-        conf.set(CheckpointingOptions.FS_SMALL_FILE_THRESHOLD, MemorySize.ofMebiBytes(1)); // small state: all in _metadata
-        MiniCluster mini = new MiniCluster(new MiniClusterConfiguration.Builder()
-                .setConfiguration(conf).setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build());
+        conf.set(
+                RestartStrategyOptions.RESTART_STRATEGY,
+                "none"); // a restore that fails, fails the test at once
+        conf.set(
+                CheckpointingOptions.FS_SMALL_FILE_THRESHOLD,
+                MemorySize.ofMebiBytes(1)); // small state: all in _metadata
+        MiniCluster mini =
+                new MiniCluster(
+                        new MiniClusterConfiguration.Builder()
+                                .setConfiguration(conf)
+                                .setNumTaskManagers(1)
+                                .setNumSlotsPerTaskManager(slots)
+                                .build());
         mini.start();
         return new LocalCluster(mini, dir);
     }
@@ -76,10 +93,14 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Waits for the job to end and fails with its cause unless it finished. */
     public void awaitSuccess(JobID job, Duration timeout) throws Exception {
-        JobResult result = mini.requestJobResult(job).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        JobResult result =
+                mini.requestJobResult(job).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (!result.isSuccess()) {
-            throw new IllegalStateException("job " + job + " did not finish: " + result.getApplicationStatus(),
-                    result.getSerializedThrowable().map(t -> t.deserializeError(getClass().getClassLoader())).orElse(null));
+            throw new IllegalStateException(
+                    "job " + job + " did not finish: " + result.getApplicationStatus(),
+                    result.getSerializedThrowable()
+                            .map(t -> t.deserializeError(getClass().getClassLoader()))
+                            .orElse(null));
         }
     }
 

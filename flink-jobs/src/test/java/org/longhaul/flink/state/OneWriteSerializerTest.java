@@ -33,7 +33,8 @@ import org.longhaul.flink.functions.stats.LinkAccumulator;
 
 class OneWriteSerializerTest {
     private static final SerializerConfigImpl CONFIG = new SerializerConfigImpl();
-    private static final TypeInformation<LinkAccumulator> ACC = TypeInformation.of(LinkAccumulator.class);
+    private static final TypeInformation<LinkAccumulator> ACC =
+            TypeInformation.of(LinkAccumulator.class);
 
     private static LinkAccumulator accumulator(int values) {
         LinkAccumulator a = new LinkAccumulator();
@@ -75,15 +76,25 @@ class OneWriteSerializerTest {
 
     @Test
     void shouldWriteTheWrappedSerializersBytes() throws IOException {
-        List<LinkAccumulator> accs = Arrays.asList(accumulator(0), accumulator(1), accumulator(5000), null, accumulator(3));
+        List<LinkAccumulator> accs =
+                Arrays.asList(
+                        accumulator(0), accumulator(1), accumulator(5000), null, accumulator(3));
         TypeSerializer<LinkAccumulator> pojo = ACC.createSerializer(CONFIG);
-        assertArrayEquals(bytes(pojo, accs), bytes(OneWriteType.of(ACC).createSerializer(CONFIG), accs));
+        assertArrayEquals(
+                bytes(pojo, accs), bytes(OneWriteType.of(ACC).createSerializer(CONFIG), accs));
 
-        List<long[]> arrays = Arrays.asList(new long[0], new long[] {1, -2, Long.MAX_VALUE}, new long[200_000], new long[] {7});
+        List<long[]> arrays =
+                Arrays.asList(
+                        new long[0],
+                        new long[] {1, -2, Long.MAX_VALUE},
+                        new long[200_000],
+                        new long[] {7});
         TypeSerializer<long[]> plain = TypeInformation.of(long[].class).createSerializer(CONFIG);
         // the 1.6 MB array grows the buffer past what is kept; the values after it are still whole
         assertTrue(200_000 * 8 > OneWriteSerializer.KEPT_BUFFER);
-        assertArrayEquals(bytes(plain, arrays), bytes(OneWriteType.of(long[].class).createSerializer(CONFIG), arrays));
+        assertArrayEquals(
+                bytes(plain, arrays),
+                bytes(OneWriteType.of(long[].class).createSerializer(CONFIG), arrays));
     }
 
     @Test
@@ -92,10 +103,13 @@ class OneWriteSerializerTest {
         CountingStream plain = new CountingStream();
         ACC.createSerializer(CONFIG).serialize(acc, new DataOutputViewStreamWrapper(plain));
         CountingStream once = new CountingStream();
-        OneWriteType.of(ACC).createSerializer(CONFIG).serialize(acc, new DataOutputViewStreamWrapper(once));
+        OneWriteType.of(ACC)
+                .createSerializer(CONFIG)
+                .serialize(acc, new DataOutputViewStreamWrapper(once));
 
         assertEquals(1, once.calls);
-        assertTrue(plain.calls > 100, () -> "the POJO serializer made only " + plain.calls + " calls");
+        assertTrue(
+                plain.calls > 100, () -> "the POJO serializer made only " + plain.calls + " calls");
         assertArrayEquals(plain.bytes.toByteArray(), once.bytes.toByteArray());
     }
 
@@ -118,15 +132,20 @@ class OneWriteSerializerTest {
     @Test
     void shouldRecordTheWrappedSerializersSnapshotSoSavepointsDoNotDependOnIt() throws IOException {
         TypeSerializer<LinkAccumulator> pojo = ACC.createSerializer(CONFIG);
-        TypeSerializerSnapshot<LinkAccumulator> ours = OneWriteType.of(ACC).createSerializer(CONFIG).snapshotConfiguration();
+        TypeSerializerSnapshot<LinkAccumulator> ours =
+                OneWriteType.of(ACC).createSerializer(CONFIG).snapshotConfiguration();
         assertEquals(pojo.snapshotConfiguration().getClass(), ours.getClass());
-        assertTrue(ours.resolveSchemaCompatibility(pojo.snapshotConfiguration()).isCompatibleAsIs());
-        assertTrue(pojo.snapshotConfiguration().resolveSchemaCompatibility(ours).isCompatibleAsIs());
+        assertTrue(
+                ours.resolveSchemaCompatibility(pojo.snapshotConfiguration()).isCompatibleAsIs());
+        assertTrue(
+                pojo.snapshotConfiguration().resolveSchemaCompatibility(ours).isCompatibleAsIs());
 
         DataOutputSerializer out = new DataOutputSerializer(64);
         TypeSerializerSnapshot.writeVersionedSnapshot(out, ours);
-        TypeSerializerSnapshot<LinkAccumulator> read = TypeSerializerSnapshot.readVersionedSnapshot(
-                new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+        TypeSerializerSnapshot<LinkAccumulator> read =
+                TypeSerializerSnapshot.readVersionedSnapshot(
+                        new DataInputDeserializer(out.getCopyOfBuffer()),
+                        getClass().getClassLoader());
         assertEquals(pojo, read.restoreSerializer());
     }
 
@@ -142,6 +161,7 @@ class OneWriteSerializerTest {
 
     /** Keeps an accumulator per key, stored with the given value type. */
     private static final class Keep extends KeyedProcessFunction<String, String, String> {
+        private static final long serialVersionUID = 1L;
         private final TypeInformation<LinkAccumulator> type;
         private transient ValueState<LinkAccumulator> acc;
 
@@ -155,7 +175,8 @@ class OneWriteSerializerTest {
         }
 
         @Override
-        public void processElement(String key, Context ctx, Collector<String> out) throws IOException {
+        public void processElement(String key, Context ctx, Collector<String> out)
+                throws IOException {
             LinkAccumulator a = acc.value() == null ? new LinkAccumulator() : acc.value();
             a.samples++;
             a.throughput.add(1e6 * a.samples);
@@ -164,10 +185,11 @@ class OneWriteSerializerTest {
         }
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, String, String> harness(TypeInformation<LinkAccumulator> type)
-            throws Exception {
+    private static KeyedOneInputStreamOperatorTestHarness<String, String, String> harness(
+            TypeInformation<LinkAccumulator> type) throws Exception {
         KeySelector<String, String> self = k -> k;
-        return new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new Keep(type)), self, Types.STRING);
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new Keep(type)), self, Types.STRING);
     }
 
     @Test
@@ -187,6 +209,14 @@ class OneWriteSerializerTest {
                 state = h.snapshot(i, i);
             }
         }
-        assertEquals(List.of("a|b|tcp=1/1", "c|d|tcp=1/1", "a|b|tcp=2/2", "c|d|tcp=2/2", "a|b|tcp=3/3", "c|d|tcp=3/3"), seen);
+        assertEquals(
+                List.of(
+                        "a|b|tcp=1/1",
+                        "c|d|tcp=1/1",
+                        "a|b|tcp=2/2",
+                        "c|d|tcp=2/2",
+                        "a|b|tcp=3/3",
+                        "c|d|tcp=3/3"),
+                seen);
     }
 }

@@ -1,5 +1,6 @@
 package org.longhaul.flink.state;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.core.execution.SavepointFormatType;
@@ -18,13 +18,15 @@ import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.longhaul.flink.records.EventKind;
 
 /**
- * Writes the savepoint fixture of a release: runs the job's pipeline over
- * {@link FixtureScript#before()} on an embedded cluster (hashmap state backend, parallelism 1),
- * waits until the fixture's alerts are out, stops the job with a canonical savepoint and copies it
- * to the given directory with the input it was built from (input.jsonl), the events the job
- * emitted (events.jsonl) and where it came from (fixture.properties).
+ * Writes the savepoint fixture of a release: runs the job's pipeline over {@link
+ * FixtureScript#before()} on an embedded cluster (hashmap state backend, parallelism 1), waits
+ * until the fixture's alerts are out, stops the job with a canonical savepoint and copies it to the
+ * given directory with the input it was built from (input.jsonl), the events the job emitted
+ * (events.jsonl) and where it came from (fixture.properties).
  *
- * <pre>bash scripts/savepoint-fixture.sh            # → flink-jobs/src/test/resources/savepoints/&lt;version&gt;/</pre>
+ * <pre>
+ * bash scripts/savepoint-fixture.sh            # → flink-jobs/src/test/resources/savepoints/&lt;version&gt;/
+ * </pre>
  */
 public final class SavepointFixtureWriter {
     private SavepointFixtureWriter() {}
@@ -46,33 +48,46 @@ public final class SavepointFixtureWriter {
 
     public static void write(Path out, String release) throws Exception {
         List<String> input = FixtureScript.before();
-        try (LocalCluster cluster = LocalCluster.start("hashmap", false, MemorySize.ofMebiBytes(64), 1);
-             ScriptedPipeline job = new ScriptedPipeline(input, true)) {
+        try (LocalCluster cluster =
+                        LocalCluster.start("hashmap", false, MemorySize.ofMebiBytes(64), 1);
+                ScriptedPipeline job = new ScriptedPipeline(input, true)) {
             JobID id = cluster.submit(job.graph());
             awaitAlerts(job, Duration.ofMinutes(2));
             Thread.sleep(2_000); // periodic watermarks (200 ms) catch up with the last samples
-            String savepoint = cluster.mini().stopWithSavepoint(id, cluster.dir().resolve("savepoints").toUri().toString(),
-                    false, SavepointFormatType.CANONICAL).get(2, TimeUnit.MINUTES);
+            String savepoint =
+                    cluster.mini()
+                            .stopWithSavepoint(
+                                    id,
+                                    cluster.dir().resolve("savepoints").toUri().toString(),
+                                    false,
+                                    SavepointFormatType.CANONICAL)
+                            .get(2, TimeUnit.MINUTES);
             replace(out, Path.of(URI.create(savepoint)));
             Files.write(out.resolve("input.jsonl"), input, StandardCharsets.UTF_8);
             Files.write(out.resolve("events.jsonl"), job.eventLines(), StandardCharsets.UTF_8);
-            Files.writeString(out.resolve("fixture.properties"), String.join("\n",
-                    "# written by SavepointFixtureWriter (scripts/savepoint-fixture.sh); see flink-jobs/README.md",
-                    "release=" + release,
-                    "flink=" + EnvironmentInformation.getVersion(),
-                    "written=" + Instant.now(),
-                    "state_backend=hashmap",
-                    "format=canonical",
-                    "parallelism=1",
-                    "") , StandardCharsets.UTF_8);
+            Files.writeString(
+                    out.resolve("fixture.properties"),
+                    String.join(
+                            "\n",
+                            "# written by SavepointFixtureWriter (scripts/savepoint-fixture.sh); see flink-jobs/README.md",
+                            "release=" + release,
+                            "flink=" + EnvironmentInformation.getVersion(),
+                            "written=" + Instant.now(),
+                            "state_backend=hashmap",
+                            "format=canonical",
+                            "parallelism=1",
+                            ""),
+                    StandardCharsets.UTF_8);
         }
     }
 
-    private static void awaitAlerts(ScriptedPipeline job, Duration timeout) throws InterruptedException {
+    private static void awaitAlerts(ScriptedPipeline job, Duration timeout)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             List<JsonNode> events = job.events();
-            if (has(events, EventKind.THROUGHPUT_COLLAPSE, FixtureScript.ALERT) && has(events, EventKind.HIGH_LOSS, FixtureScript.LOSS)) {
+            if (has(events, EventKind.THROUGHPUT_COLLAPSE, FixtureScript.ALERT)
+                    && has(events, EventKind.HIGH_LOSS, FixtureScript.LOSS)) {
                 return;
             }
             Thread.sleep(200);
@@ -81,10 +96,16 @@ public final class SavepointFixtureWriter {
     }
 
     static boolean has(List<JsonNode> events, EventKind kind, String dst) {
-        return events.stream().anyMatch(e -> kind.wire().equals(e.get("kind").asText()) && dst.equals(e.get("dst").asText()));
+        return events.stream()
+                .anyMatch(
+                        e ->
+                                kind.wire().equals(e.get("kind").asText())
+                                        && dst.equals(e.get("dst").asText()));
     }
 
-    /** Empties out and moves the savepoint's files into it (a canonical savepoint is relocatable). */
+    /**
+     * Empties out and moves the savepoint's files into it (a canonical savepoint is relocatable).
+     */
     private static void replace(Path out, Path savepoint) throws IOException {
         Files.createDirectories(out);
         try (Stream<Path> old = Files.list(out)) {

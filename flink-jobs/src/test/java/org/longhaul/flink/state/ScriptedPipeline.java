@@ -1,5 +1,6 @@
 package org.longhaul.flink.state;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -9,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -27,9 +27,9 @@ import org.longhaul.flink.replay.JsonLinesSink;
 import org.longhaul.flink.replay.ReplayInput;
 
 /**
- * The job graph of {@link LinkMonitorPipeline} (the production wiring, uids and all) fed by
- * {@link ScriptedSource}s with JSON lines, its events and statistics kept in memory. Parallelism 1,
- * object reuse on, as the job runs by default. Close it to release its output channels.
+ * The job graph of {@link LinkMonitorPipeline} (the production wiring, uids and all) fed by {@link
+ * ScriptedSource}s with JSON lines, its events and statistics kept in memory. Parallelism 1, object
+ * reuse on, as the job runs by default. Close it to release its output channels.
  */
 public final class ScriptedPipeline implements AutoCloseable {
     private final String id = UUID.randomUUID().toString();
@@ -48,10 +48,18 @@ public final class ScriptedPipeline implements AutoCloseable {
         env.setParallelism(1);
         env.getConfig().enableObjectReuse();
         env.enableCheckpointing(3_600_000, CheckpointingMode.EXACTLY_ONCE); // savepoints only
-        Sources sources = new Sources(new ScriptedSource(in.throughput(), stayOpen), new ScriptedSource(in.path(), stayOpen),
-                new ScriptedSource(in.rtt(), stayOpen), new ScriptedSource(in.host(), stayOpen));
-        Sinks sinks = new Sinks(new JsonLinesSink<LinkStats>("stats-" + id), new JsonLinesSink<Event>("events-" + id),
-                new JsonLinesSink<DeadLetter>("dead-" + id), new JsonLinesSink<ProbeRequest>("requests-" + id));
+        Sources sources =
+                new Sources(
+                        new ScriptedSource(in.throughput(), stayOpen),
+                        new ScriptedSource(in.path(), stayOpen),
+                        new ScriptedSource(in.rtt(), stayOpen),
+                        new ScriptedSource(in.host(), stayOpen));
+        Sinks sinks =
+                new Sinks(
+                        new JsonLinesSink<LinkStats>("stats-" + id),
+                        new JsonLinesSink<Event>("events-" + id),
+                        new JsonLinesSink<DeadLetter>("dead-" + id),
+                        new JsonLinesSink<ProbeRequest>("requests-" + id));
         LinkMonitorPipeline.wire(env, sources, sinks, PipelineConfig.defaults());
         this.graph = env.getStreamGraph().getJobGraph();
     }
@@ -86,7 +94,10 @@ public final class ScriptedPipeline implements AutoCloseable {
         synchronized (out) {
             text = out.toString(StandardCharsets.UTF_8);
         }
-        text = text.substring(0, text.lastIndexOf('\n') + 1); // complete lines only: a sink may be writing
+        text =
+                text.substring(
+                        0,
+                        text.lastIndexOf('\n') + 1); // complete lines only: a sink may be writing
         for (String line : text.split("\n")) {
             if (!line.isBlank()) {
                 try {

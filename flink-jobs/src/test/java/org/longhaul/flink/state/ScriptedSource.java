@@ -18,13 +18,13 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.longhaul.flink.records.RawMessage;
 
 /**
- * A source of a fixed list of raw messages (parallelism 1) that survives a savepoint: its one
- * split carries no position, so a job restored from a savepoint taken with this source emits its
- * own list from the start. With {@code stayOpen} it idles after the list instead of finishing, so
- * a savepoint can be taken of a job whose state has seen every message and nothing else.
+ * A source of a fixed list of raw messages (parallelism 1) that survives a savepoint: its one split
+ * carries no position, so a job restored from a savepoint taken with this source emits its own list
+ * from the start. With {@code stayOpen} it idles after the list instead of finishing, so a
+ * savepoint can be taken of a job whose state has seen every message and nothing else.
  *
- * <p>Its split and enumerator formats are written into the savepoint fixtures
- * ({@code src/test/resources/savepoints}): change them and every fixture must be regenerated.
+ * <p>Its split and enumerator formats are written into the savepoint fixtures ({@code
+ * src/test/resources/savepoints}): change them and every fixture must be regenerated.
  */
 public final class ScriptedSource implements Source<RawMessage, ScriptedSource.Split, Boolean> {
     private static final long serialVersionUID = 1L;
@@ -60,7 +60,8 @@ public final class ScriptedSource implements Source<RawMessage, ScriptedSource.S
     }
 
     @Override
-    public SplitEnumerator<Split, Boolean> restoreEnumerator(SplitEnumeratorContext<Split> context, Boolean assigned) {
+    public SplitEnumerator<Split, Boolean> restoreEnumerator(
+            SplitEnumeratorContext<Split> context, Boolean assigned) {
         return new Enumerator(context, assigned, stayOpen);
     }
 
@@ -181,7 +182,9 @@ public final class ScriptedSource implements Source<RawMessage, ScriptedSource.S
             if (split == null && !noMoreSplits) {
                 return waiting;
             }
-            return next < messages.size() || !stayOpen ? CompletableFuture.completedFuture(null) : NEVER;
+            return next < messages.size() || !stayOpen
+                    ? CompletableFuture.completedFuture(null)
+                    : NEVER;
         }
 
         @Override

@@ -28,7 +28,10 @@ public final class ContractFiles {
         return schemasDir().resolve("examples");
     }
 
-    /** The example files of {@code schema} ("throughput_sample.v2") of a kind ("valid", "invalid"), sorted; none when its folder is missing. */
+    /**
+     * The example files of {@code schema} ("throughput_sample.v2") of a kind ("valid", "invalid"),
+     * sorted; none when its folder is missing.
+     */
     public static List<Path> examples(String schema, String kind) throws IOException {
         Path dir = examplesDir().resolve(schema).resolve(kind);
         if (!Files.isDirectory(dir)) {

@@ -15,8 +15,8 @@ import org.longhaul.flink.records.Json;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
- * A detector under Flink's keyed operator test harness: feed records with their event time,
- * drive watermarks, read the events (each checked against event.v1), count timers and state.
+ * A detector under Flink's keyed operator test harness: feed records with their event time, drive
+ * watermarks, read the events (each checked against event.v1), count timers and state.
  */
 public final class Harness<IN> implements AutoCloseable {
     private final KeyedOneInputStreamOperatorTestHarness<String, IN, Event> h;
@@ -26,9 +26,11 @@ public final class Harness<IN> implements AutoCloseable {
         this.h = h;
     }
 
-    public static <IN> Harness<IN> of(KeyedProcessFunction<String, IN, Event> fn, KeySelector<IN, String> key)
+    public static <IN> Harness<IN> of(
+            KeyedProcessFunction<String, IN, Event> fn, KeySelector<IN, String> key)
             throws Exception {
-        return new Harness<>(ProcessFunctionTestHarnesses.forKeyedProcessFunction(fn, key, Types.STRING));
+        return new Harness<>(
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(fn, key, Types.STRING));
     }
 
     public Harness<IN> add(IN value, long ts) throws Exception {
@@ -45,7 +47,9 @@ public final class Harness<IN> implements AutoCloseable {
     public List<Event> events() {
         List<Event> all = h.extractOutputValues();
         for (Event e : all) {
-            assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.EVENT, Json.mapper().valueToTree(e)),
+            assertEquals(
+                    List.of(),
+                    SchemaRegistry.bundled().problems(Contract.EVENT, Json.mapper().valueToTree(e)),
                     () -> "invalid event " + Json.write(e));
         }
         return all;

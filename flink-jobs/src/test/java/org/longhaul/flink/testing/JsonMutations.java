@@ -29,7 +29,10 @@ public final class JsonMutations {
         return mutant;
     }
 
-    /** Edits one place of {@code root} in place: a field added, dropped or given a new value; an array item added, dropped or changed. */
+    /**
+     * Edits one place of {@code root} in place: a field added, dropped or given a new value; an
+     * array item added, dropped or changed.
+     */
     public static void mutate(JsonNode root, Random random) {
         List<JsonNode> containers = new ArrayList<>();
         collect(root, containers);
@@ -66,7 +69,10 @@ public final class JsonMutations {
         }
     }
 
-    /** A replacement for {@code old}: near it (a bound's edge, a retyped number, a changed string) or anything. */
+    /**
+     * A replacement for {@code old}: near it (a bound's edge, a retyped number, a changed string)
+     * or anything.
+     */
     private static JsonNode value(JsonNode old, Random r) {
         if (old != null && r.nextInt(3) > 0) {
             if (old.isIntegralNumber()) {

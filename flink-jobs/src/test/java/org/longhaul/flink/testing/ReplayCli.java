@@ -11,15 +11,22 @@ import java.util.List;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.replay.Replay;
 
-/** The replay command run in-process, as a user runs it: arguments, stdin, stdout, stderr, exit code. */
+/**
+ * The replay command run in-process, as a user runs it: arguments, stdin, stdout, stderr, exit
+ * code.
+ */
 public record ReplayCli(int exit, List<String> stdout, List<String> stderr) {
 
     public static ReplayCli run(List<String> stdinLines, String... args) {
         var out = new ByteArrayOutputStream();
         var err = new ByteArrayOutputStream();
         byte[] in = (String.join("\n", stdinLines) + "\n").getBytes(StandardCharsets.UTF_8);
-        int exit = Replay.run(args, new ByteArrayInputStream(in), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        int exit =
+                Replay.run(
+                        args,
+                        new ByteArrayInputStream(in),
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8));
         return new ReplayCli(exit, lines(out), lines(err));
     }
 
@@ -41,8 +48,11 @@ public record ReplayCli(int exit, List<String> stdout, List<String> stderr) {
     }
 
     public List<JsonNode> deadLetters() {
-        return stderr.stream().filter(l -> l.startsWith("{")).map(ReplayCli::parse)
-                .filter(n -> "dead_letter".equals(n.path("schema").asText())).toList();
+        return stderr.stream()
+                .filter(l -> l.startsWith("{"))
+                .map(ReplayCli::parse)
+                .filter(n -> "dead_letter".equals(n.path("schema").asText()))
+                .toList();
     }
 
     private static JsonNode parse(String line) {

@@ -15,7 +15,8 @@ import org.longhaul.flink.replay.ReplayInput;
 import org.longhaul.flink.replay.ReplayRunner;
 
 /** Runs the whole job graph on an embedded MiniCluster over JSON lines and keeps what it wrote. */
-public record ReplayOutput(List<JsonNode> events, List<JsonNode> stats, List<JsonNode> deadLetters) {
+public record ReplayOutput(
+        List<JsonNode> events, List<JsonNode> stats, List<JsonNode> deadLetters) {
 
     public static ReplayOutput of(List<String> lines) throws Exception {
         return of(lines, PipelineConfig.defaults());
@@ -25,7 +26,10 @@ public record ReplayOutput(List<JsonNode> events, List<JsonNode> stats, List<Jso
         return of(ReplayInput.route(lines, "test"), cfg);
     }
 
-    /** The raw streams as given: messages may carry the broker's and the agent's clocks, as the Kafka source's do. */
+    /**
+     * The raw streams as given: messages may carry the broker's and the agent's clocks, as the
+     * Kafka source's do.
+     */
     public static ReplayOutput of(ReplayInput input, PipelineConfig cfg) throws Exception {
         var events = new ByteArrayOutputStream();
         var stats = new ByteArrayOutputStream();

@@ -22,61 +22,116 @@ public final class Samples {
 
     private Samples() {}
 
-    private static ObjectNode envelope(String schema, String src, String dst, String probeId, long ts) {
+    private static ObjectNode envelope(
+            String schema, String src, String dst, String probeId, long ts) {
         ObjectNode n = Json.mapper().createObjectNode();
-        n.put("schema", schema).put("version", 1).put("src", src).put("dst", dst)
-                .put("probe_id", probeId).put("ts", ts);
+        n.put("schema", schema)
+                .put("version", 1)
+                .put("src", src)
+                .put("dst", dst)
+                .put("probe_id", probeId)
+                .put("ts", ts);
         return n;
     }
 
-    public static ObjectNode interval(String src, String dst, String runId, long runStart, double startS,
-                                      double endS, double bps) {
-        ObjectNode n = envelope("throughput_sample", src, dst, "tcp-default", runStart + (long) (endS * 1000));
-        n.put("run_id", runId).put("record", "interval").put("tool", "iperf3").put("protocol", "tcp")
-                .put("start_s", startS).put("end_s", endS).put("bits_per_second", bps)
+    public static ObjectNode interval(
+            String src,
+            String dst,
+            String runId,
+            long runStart,
+            double startS,
+            double endS,
+            double bps) {
+        ObjectNode n =
+                envelope(
+                        "throughput_sample",
+                        src,
+                        dst,
+                        "tcp-default",
+                        runStart + (long) (endS * 1000));
+        n.put("run_id", runId)
+                .put("record", "interval")
+                .put("tool", "iperf3")
+                .put("protocol", "tcp")
+                .put("start_s", startS)
+                .put("end_s", endS)
+                .put("bits_per_second", bps)
                 .put("bytes", (long) (bps * (endS - startS) / 8));
         return n;
     }
 
-    public static ObjectNode summary(String src, String dst, String runId, long runStart, double bps) {
+    public static ObjectNode summary(
+            String src, String dst, String runId, long runStart, double bps) {
         ObjectNode n = envelope("throughput_sample", src, dst, "tcp-default", runStart);
-        n.put("run_id", runId).put("record", "summary").put("tool", "iperf3").put("protocol", "tcp")
-                .put("direction", "forward").put("streams", 1).put("duration_s", 10.0)
-                .put("bits_per_second", bps).put("bytes", (long) (bps * 10 / 8));
+        n.put("run_id", runId)
+                .put("record", "summary")
+                .put("tool", "iperf3")
+                .put("protocol", "tcp")
+                .put("direction", "forward")
+                .put("streams", 1)
+                .put("duration_s", 10.0)
+                .put("bits_per_second", bps)
+                .put("bytes", (long) (bps * 10 / 8));
         return n;
     }
 
-    public static ObjectNode failed(String src, String dst, String runId, long runStart, String errorClass) {
+    public static ObjectNode failed(
+            String src, String dst, String runId, long runStart, String errorClass) {
         ObjectNode n = envelope("throughput_sample", src, dst, "tcp-default", runStart);
-        n.put("run_id", runId).put("record", "summary").put("tool", "iperf3").put("protocol", "tcp");
+        n.put("run_id", runId)
+                .put("record", "summary")
+                .put("tool", "iperf3")
+                .put("protocol", "tcp");
         n.putObject("error").put("class", errorClass).put("message", errorClass.replace('_', ' '));
         return n;
     }
 
-    public static ObjectNode udpSummary(String src, String dst, String runId, long runStart, double lossPercent,
-                                        double jitterMs) {
+    public static ObjectNode udpSummary(
+            String src,
+            String dst,
+            String runId,
+            long runStart,
+            double lossPercent,
+            double jitterMs) {
         ObjectNode n = envelope("throughput_sample", src, dst, "udp-300m", runStart);
         long packets = 260_000;
-        n.put("run_id", runId).put("record", "summary").put("tool", "iperf3").put("protocol", "udp")
-                .put("bits_per_second", 3.0e8).put("jitter_ms", jitterMs).put("packets", packets)
-                .put("lost_packets", Math.round(packets * lossPercent / 100)).put("loss_percent", lossPercent);
+        n.put("run_id", runId)
+                .put("record", "summary")
+                .put("tool", "iperf3")
+                .put("protocol", "udp")
+                .put("bits_per_second", 3.0e8)
+                .put("jitter_ms", jitterMs)
+                .put("packets", packets)
+                .put("lost_packets", Math.round(packets * lossPercent / 100))
+                .put("loss_percent", lossPercent);
         return n;
     }
 
-    public static ObjectNode ping(String src, String dst, long ts, int sent, int received, double avgMs, double mdevMs) {
+    public static ObjectNode ping(
+            String src, String dst, long ts, int sent, int received, double avgMs, double mdevMs) {
         ObjectNode n = envelope("rtt_sample", src, dst, "ping", ts);
-        n.put("run_id", "ping-" + ts).put("tool", "ping").put("sent", sent).put("received", received)
+        n.put("run_id", "ping-" + ts)
+                .put("tool", "ping")
+                .put("sent", sent)
+                .put("received", received)
                 .put("loss_percent", sent == 0 ? 0.0 : 100.0 * (sent - received) / sent);
         if (received > 0) {
-            n.put("rtt_min_ms", avgMs - mdevMs).put("rtt_avg_ms", avgMs).put("rtt_max_ms", avgMs + mdevMs)
+            n.put("rtt_min_ms", avgMs - mdevMs)
+                    .put("rtt_avg_ms", avgMs)
+                    .put("rtt_max_ms", avgMs + mdevMs)
                     .put("rtt_mdev_ms", mdevMs);
         }
         return n;
     }
 
     /** A traceroute run: per TTL the addresses that answered its queries (null for `*`). */
-    public static ObjectNode path(String src, String dst, long ts, boolean reached, double lastRttMs,
-                                  List<List<String>> hops) {
+    public static ObjectNode path(
+            String src,
+            String dst,
+            long ts,
+            boolean reached,
+            double lastRttMs,
+            List<List<String>> hops) {
         ObjectNode n = envelope("path_sample", src, dst, "path", ts);
         n.put("run_id", "path-" + ts).put("tool", "traceroute").put("reached", reached);
         ArrayNode arr = n.putArray("hops");

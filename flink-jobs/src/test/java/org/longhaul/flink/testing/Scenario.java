@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Builds a replay input: JSON Lines of raw samples in the order a collector would publish them
- * (a run's summary and intervals when the run ends). Deterministic noise from a seeded Random.
+ * Builds a replay input: JSON Lines of raw samples in the order a collector would publish them (a
+ * run's summary and intervals when the run ends). Deterministic noise from a seeded Random.
  */
 public final class Scenario {
     private final List<String> lines = new ArrayList<>();
@@ -17,19 +17,33 @@ public final class Scenario {
         this.rnd = new Random(seed);
     }
 
-    /** A TCP run of 1-second intervals at about {@code mbps} (± {@code noise} relative), with its summary. */
+    /**
+     * A TCP run of 1-second intervals at about {@code mbps} (± {@code noise} relative), with its
+     * summary.
+     */
     public Scenario tcpRun(String src, String dst, long start, double mbps, double noise) {
         String runId = "r-" + src + "-" + start;
         double level = mbps * 1e6 * (1 + noise * (2 * rnd.nextDouble() - 1));
         lines.add(Samples.summary(src, dst, runId, start, level).toString());
         for (int s = 0; s < 10; s++) {
-            lines.add(Samples.interval(src, dst, runId, start, s, s + 1, level * (0.95 + 0.1 * rnd.nextDouble())).toString());
+            lines.add(
+                    Samples.interval(
+                                    src,
+                                    dst,
+                                    runId,
+                                    start,
+                                    s,
+                                    s + 1,
+                                    level * (0.95 + 0.1 * rnd.nextDouble()))
+                            .toString());
         }
         return this;
     }
 
     public Scenario ping(String src, String dst, long ts, double rttMs) {
-        lines.add(Samples.ping(src, dst, ts, 10, 10, rttMs * (1 + 0.01 * rnd.nextDouble()), 0.4).toString());
+        lines.add(
+                Samples.ping(src, dst, ts, 10, 10, rttMs * (1 + 0.01 * rnd.nextDouble()), 0.4)
+                        .toString());
         return this;
     }
 

@@ -18,9 +18,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.testing.ContractFiles;
 
-/** The two tables against the JDK's regex, the judge, on the contract's patterns and a few more of the shape. */
+/**
+ * The two tables against the JDK's regex, the judge, on the contract's patterns and a few more of
+ * the shape.
+ */
 class CharClassPatternTest {
-    private static final String ALPHABET = "aAzZ09_.:/-!<>@ \t\n\r\u0085\u2028é\u00ff\uD83D\uDE80[]^$";
+    private static final String ALPHABET =
+            "aAzZ09_.:/-!<>@ \t\n\r\u0085\u2028é\u00ff\uD83D\uDE80[]^$";
 
     /** Every pattern of the contract's schemas. */
     private static List<String> contractPatterns() throws IOException {
@@ -40,7 +44,10 @@ class CharClassPatternTest {
     private static String randomString(Random r) {
         StringBuilder s = new StringBuilder();
         for (int n = r.nextInt(r.nextInt(10) == 0 ? 80 : 12); n > 0; n--) {
-            s.append(r.nextInt(3) == 0 ? (char) ('a' + r.nextInt(26)) : ALPHABET.charAt(r.nextInt(ALPHABET.length())));
+            s.append(
+                    r.nextInt(3) == 0
+                            ? (char) ('a' + r.nextInt(26))
+                            : ALPHABET.charAt(r.nextInt(ALPHABET.length())));
         }
         return s.toString();
     }
@@ -65,7 +72,9 @@ class CharClassPatternTest {
                     assertTrue(found, () -> p + " on " + s);
                 } else if (found) {
                     // what the tables leave: a line break $ lets through, or text beyond the count
-                    assertTrue(s.chars().anyMatch(c -> "\n\r\u0085\u2028\u2029".indexOf(c) >= 0), () -> p + " left " + s);
+                    assertTrue(
+                            s.chars().anyMatch(c -> "\n\r\u0085\u2028\u2029".indexOf(c) >= 0),
+                            () -> p + " left " + s);
                 }
             }
         }
@@ -82,8 +91,16 @@ class CharClassPatternTest {
         }
         assertEquals(3, read, contractPatterns().toString());
         assertNotNull(CharClassPattern.of("^[A-Za-z0-9][A-Za-z0-9._:-]*$"));
-        for (String other : List.of("^!([A-Za-z]|[0-9]+|<[0-9]+>)?$", "^[a-z]+$", "[a-z][a-z]*", "^[\\w][a-z]*$",
-                "^[^a][a]*$", "^[a-z][a-z]{3,2}$", "^[z-a][a]*$", "^[é][a]*$")) {
+        for (String other :
+                List.of(
+                        "^!([A-Za-z]|[0-9]+|<[0-9]+>)?$",
+                        "^[a-z]+$",
+                        "[a-z][a-z]*",
+                        "^[\\w][a-z]*$",
+                        "^[^a][a]*$",
+                        "^[a-z][a-z]{3,2}$",
+                        "^[z-a][a]*$",
+                        "^[é][a]*$")) {
             assertNull(CharClassPattern.of(other), other);
         }
         CharClassPattern host = CharClassPattern.of("^[A-Za-z0-9][A-Za-z0-9._:-]*$");
@@ -91,6 +108,8 @@ class CharClassPatternTest {
         assertTrue(host.accepts("2001:db8::1"));
         assertFalse(host.accepts("-c;rm"));
         assertFalse(host.accepts(""));
-        assertFalse(host.accepts("host\n"));  // the regex's to judge: $ matches before a final line break
+        assertFalse(
+                host.accepts(
+                        "host\n")); // the regex's to judge: $ matches before a final line break
     }
 }

@@ -20,13 +20,14 @@ import org.longhaul.flink.testing.JsonMutations;
 
 /**
  * The compiled schemas against networknt, the judge: every contract schema compiles whole, the
- * examples get the verdict they are filed under, and on tens of thousands of mutated examples
- * (a field dropped, retyped, stretched past a bound, given a newline or an emoji...) the compiled
+ * examples get the verdict they are filed under, and on tens of thousands of mutated examples (a
+ * field dropped, retyped, stretched past a bound, given a newline or an emoji...) the compiled
  * schema never calls VALID what networknt rejects, nor INVALID what it accepts.
  */
 class CompiledSchemaTest {
     private static final int MUTANTS_PER_EXAMPLE = 1500;
-    private final SchemaRegistry registry = SchemaRegistry.load(ContractFiles.schemasDir().toString());
+    private final SchemaRegistry registry =
+            SchemaRegistry.load(ContractFiles.schemasDir().toString());
 
     @Test
     void everyContractSchemaCompilesWithoutLeavingAKeywordToNetworknt() {
@@ -61,9 +62,14 @@ class CompiledSchemaTest {
                 List<String> judged = registry.networkntProblems(e.schema, mutant);
                 seen.merge(v, 1, Integer::sum);
                 if (v == Verdict.VALID) {
-                    assertEquals(List.of(), judged, () -> e.file + " mutated to " + mutant + ": compiled VALID");
+                    assertEquals(
+                            List.of(),
+                            judged,
+                            () -> e.file + " mutated to " + mutant + ": compiled VALID");
                 } else if (v == Verdict.INVALID) {
-                    assertTrue(!judged.isEmpty(), () -> e.file + " mutated to " + mutant + ": compiled INVALID");
+                    assertTrue(
+                            !judged.isEmpty(),
+                            () -> e.file + " mutated to " + mutant + ": compiled INVALID");
                 }
             }
         }
@@ -71,30 +77,49 @@ class CompiledSchemaTest {
         // the mutations reach all three answers, and most get a certain one
         assertTrue(seen.getOrDefault(Verdict.VALID, 0) > 1000, seen.toString());
         assertTrue(seen.getOrDefault(Verdict.INVALID, 0) > 1000, seen.toString());
-        assertTrue(seen.getOrDefault(Verdict.UNSURE, 0) * 5 < seen.values().stream().mapToInt(x -> x).sum(), seen.toString());
+        assertTrue(
+                seen.getOrDefault(Verdict.UNSURE, 0) * 5
+                        < seen.values().stream().mapToInt(x -> x).sum(),
+                seen.toString());
     }
 
     @Test
     void aKeywordItDoesNotKnowIsLeftToNetworknt() throws IOException {
-        CompiledSchema s = CompiledSchema.compile(Json.mapper().readTree(
-                "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"format\":\"email\"}}}"));
+        CompiledSchema s =
+                CompiledSchema.compile(
+                        Json.mapper()
+                                .readTree(
+                                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"format\":\"email\"}}}"));
         assertEquals(List.of("#/properties/a/format"), s.unsupported());
         assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"a\":\"x\"}")));
         assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"b\":1}")));
-        assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"a\":1}")));  // the whole subschema is its
+        assertEquals(
+                Verdict.UNSURE,
+                s.check(Json.mapper().readTree("{\"a\":1}"))); // the whole subschema is its
         assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("[]")));
     }
 
     @Test
     void doubtfulNumbersAndLengthsAreLeftToNetworknt() throws IOException {
-        CompiledSchema s = CompiledSchema.compile(Json.mapper().readTree(
-                "{\"properties\":{\"n\":{\"type\":\"integer\",\"maximum\":10},\"x\":{\"maximum\":10},"
-                        + "\"s\":{\"maxLength\":2},\"c\":{\"const\":2}}}"));
-        assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"n\":3.0}")));     // 2020-12 integer?
-        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"x\":10.0}")));     // at the bound
+        CompiledSchema s =
+                CompiledSchema.compile(
+                        Json.mapper()
+                                .readTree(
+                                        "{\"properties\":{\"n\":{\"type\":\"integer\",\"maximum\":10},\"x\":{\"maximum\":10},"
+                                                + "\"s\":{\"maxLength\":2},\"c\":{\"const\":2}}}"));
+        assertEquals(
+                Verdict.UNSURE, s.check(Json.mapper().readTree("{\"n\":3.0}"))); // 2020-12 integer?
+        assertEquals(
+                Verdict.VALID, s.check(Json.mapper().readTree("{\"x\":10.0}"))); // at the bound
         assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"x\":1e400}")));
         assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"x\":10.5}")));
-        assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"s\":\"\\ud83d\\ude80\\ud83d\\ude80\"}"))); // 2 points, 4 units
+        assertEquals(
+                Verdict.UNSURE,
+                s.check(
+                        Json.mapper()
+                                .readTree(
+                                        "{\"s\":\"\\ud83d\\ude80\\ud83d\\ude80\"}"))); // 2 points,
+        // 4 units
         assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"c\":2}")));
         assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"c\":2.0}")));
     }
@@ -102,13 +127,28 @@ class CompiledSchemaTest {
     @Test
     void aFewNamedPropertiesAreJudgedAmongManyFields() throws IOException {
         // as an if/then of the contract judges a sample: 2 properties, a message of 5 fields
-        CompiledSchema s = CompiledSchema.compile(Json.mapper().readTree(
-                "{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"null\"}},\"required\":[\"a\"]}"));
-        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":\"t\",\"y\":4}")));
-        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"b\":null,\"a\":\"t\",\"y\":4}")));
-        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":7,\"y\":4}")));
-        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"b\":0,\"a\":\"t\",\"y\":4}")));
-        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"b\":null,\"y\":4}")));
+        CompiledSchema s =
+                CompiledSchema.compile(
+                        Json.mapper()
+                                .readTree(
+                                        "{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"null\"}},\"required\":[\"a\"]}"));
+        assertEquals(
+                Verdict.VALID,
+                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":\"t\",\"y\":4}")));
+        assertEquals(
+                Verdict.VALID,
+                s.check(
+                        Json.mapper()
+                                .readTree("{\"v\":1,\"w\":2,\"b\":null,\"a\":\"t\",\"y\":4}")));
+        assertEquals(
+                Verdict.INVALID,
+                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":7,\"y\":4}")));
+        assertEquals(
+                Verdict.INVALID,
+                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"b\":0,\"a\":\"t\",\"y\":4}")));
+        assertEquals(
+                Verdict.INVALID,
+                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"b\":null,\"y\":4}")));
         assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"a\":\"t\"}")));
     }
 
@@ -118,7 +158,12 @@ class CompiledSchemaTest {
         List<Example> out = new ArrayList<>();
         for (String kind : List.of("valid", "invalid")) {
             for (Path f : ContractFiles.examples(kind)) {
-                out.add(new Example(ContractFiles.schemaOf(f), kind.equals("valid"), f, Json.mapper().readTree(f.toFile())));
+                out.add(
+                        new Example(
+                                ContractFiles.schemaOf(f),
+                                kind.equals("valid"),
+                                f,
+                                Json.mapper().readTree(f.toFile())));
             }
         }
         return out;

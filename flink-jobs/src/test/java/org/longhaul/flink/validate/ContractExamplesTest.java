@@ -30,62 +30,119 @@ import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.testing.ContractFiles;
 
 /**
- * Every example of ingest/schemas/examples — the files the Go and Python tests load too: each
- * valid one validates, parses into its record and survives a round trip; each invalid one is
- * rejected with a dead letter. Run against the bundled schemas and the repository's copy.
+ * Every example of ingest/schemas/examples — the files the Go and Python tests load too: each valid
+ * one validates, parses into its record and survives a round trip; each invalid one is rejected
+ * with a dead letter. Run against the bundled schemas and the repository's copy.
  */
 class ContractExamplesTest {
-    private static final Map<String, Class<?>> RECORDS = Map.ofEntries(
-            Map.entry("throughput_sample.v1", ThroughputSample.class), Map.entry("path_sample.v1", PathSample.class),
-            Map.entry("rtt_sample.v1", RttSample.class), Map.entry("host_snapshot.v1", HostSnapshot.class),
-            Map.entry("link_stats.v1", LinkStats.class), Map.entry("event.v1", Event.class),
-            Map.entry("dead_letter.v1", DeadLetter.class),
-            Map.entry("throughput_sample.v2", ThroughputSample.class), Map.entry("path_sample.v2", PathSample.class),
-            Map.entry("rtt_sample.v2", RttSample.class), Map.entry("event.v2", Event.class),
-            Map.entry("probe_request.v1", ProbeRequest.class));
-    private static final ObjectMapper WITHOUT_NULLS = Json.mapper().copy()
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+    private static final Map<String, Class<?>> RECORDS =
+            Map.ofEntries(
+                    Map.entry("throughput_sample.v1", ThroughputSample.class),
+                    Map.entry("path_sample.v1", PathSample.class),
+                    Map.entry("rtt_sample.v1", RttSample.class),
+                    Map.entry("host_snapshot.v1", HostSnapshot.class),
+                    Map.entry("link_stats.v1", LinkStats.class),
+                    Map.entry("event.v1", Event.class),
+                    Map.entry("dead_letter.v1", DeadLetter.class),
+                    Map.entry("throughput_sample.v2", ThroughputSample.class),
+                    Map.entry("path_sample.v2", PathSample.class),
+                    Map.entry("rtt_sample.v2", RttSample.class),
+                    Map.entry("event.v2", Event.class),
+                    Map.entry("probe_request.v1", ProbeRequest.class));
+    private static final ObjectMapper WITHOUT_NULLS =
+            Json.mapper().copy().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
     @TestFactory
     Stream<DynamicTest> everyValidExampleValidatesAndParses() throws IOException {
-        return examples("valid").stream().map(file -> DynamicTest.dynamicTest(name(file), () -> {
-            String schema = ContractFiles.schemaOf(file);
-            for (SchemaRegistry registry : registries()) {
-                var checked = new MessageValidator(registry, "test").check(raw(file), schema, RECORDS.get(schema), Json.MIN_TS);
-                assertTrue(checked.valid(), () -> name(file) + " rejected: " + checked.deadLetter().reason());
-                JsonNode back = WITHOUT_NULLS.valueToTree(checked.value());
-                assertEquals(List.of(), registry.problems(schema, back), "round trip of " + name(file));
-                assertEquals(Json.mapper().readTree(Files.readString(file)).get("ts"), back.get("ts"));
-            }
-        }));
+        return examples("valid").stream()
+                .map(
+                        file ->
+                                DynamicTest.dynamicTest(
+                                        name(file),
+                                        () -> {
+                                            String schema = ContractFiles.schemaOf(file);
+                                            for (SchemaRegistry registry : registries()) {
+                                                var checked =
+                                                        new MessageValidator(registry, "test")
+                                                                .check(
+                                                                        raw(file),
+                                                                        schema,
+                                                                        RECORDS.get(schema),
+                                                                        Json.MIN_TS);
+                                                assertTrue(
+                                                        checked.valid(),
+                                                        () ->
+                                                                name(file)
+                                                                        + " rejected: "
+                                                                        + checked.deadLetter()
+                                                                                .reason());
+                                                JsonNode back =
+                                                        WITHOUT_NULLS.valueToTree(checked.value());
+                                                assertEquals(
+                                                        List.of(),
+                                                        registry.problems(schema, back),
+                                                        "round trip of " + name(file));
+                                                assertEquals(
+                                                        Json.mapper()
+                                                                .readTree(Files.readString(file))
+                                                                .get("ts"),
+                                                        back.get("ts"));
+                                            }
+                                        }));
     }
 
     @TestFactory
     Stream<DynamicTest> everyInvalidExampleIsRejectedWithAReason() throws IOException {
-        return examples("invalid").stream().map(file -> DynamicTest.dynamicTest(name(file), () -> {
-            String schema = ContractFiles.schemaOf(file);
-            for (SchemaRegistry registry : registries()) {
-                var checked = new MessageValidator(registry, "test").check(raw(file), schema, RECORDS.get(schema), Json.MIN_TS);
-                assertFalse(checked.valid(), name(file) + " accepted");
-                DeadLetter letter = checked.deadLetter();
-                assertNotNull(letter);
-                assertTrue(letter.reason().contains("$"), "reason names a JSON path: " + letter.reason());
-                assertEquals(Files.readString(file), letter.payload());
-                assertEquals(List.of(), registry.problems("dead_letter.v1", Json.mapper().valueToTree(letter)));
-            }
-        }));
+        return examples("invalid").stream()
+                .map(
+                        file ->
+                                DynamicTest.dynamicTest(
+                                        name(file),
+                                        () -> {
+                                            String schema = ContractFiles.schemaOf(file);
+                                            for (SchemaRegistry registry : registries()) {
+                                                var checked =
+                                                        new MessageValidator(registry, "test")
+                                                                .check(
+                                                                        raw(file),
+                                                                        schema,
+                                                                        RECORDS.get(schema),
+                                                                        Json.MIN_TS);
+                                                assertFalse(
+                                                        checked.valid(), name(file) + " accepted");
+                                                DeadLetter letter = checked.deadLetter();
+                                                assertNotNull(letter);
+                                                assertTrue(
+                                                        letter.reason().contains("$"),
+                                                        "reason names a JSON path: "
+                                                                + letter.reason());
+                                                assertEquals(
+                                                        Files.readString(file), letter.payload());
+                                                assertEquals(
+                                                        List.of(),
+                                                        registry.problems(
+                                                                "dead_letter.v1",
+                                                                Json.mapper().valueToTree(letter)));
+                                            }
+                                        }));
     }
 
     @Test
     void everySchemaHasValidAndInvalidExamples() throws IOException {
         for (String schema : RECORDS.keySet()) {
-            assertFalse(ContractFiles.examples(schema, "valid").isEmpty(), schema + " has no valid example");
-            assertFalse(ContractFiles.examples(schema, "invalid").isEmpty(), schema + " has no invalid example");
+            assertFalse(
+                    ContractFiles.examples(schema, "valid").isEmpty(),
+                    schema + " has no valid example");
+            assertFalse(
+                    ContractFiles.examples(schema, "invalid").isEmpty(),
+                    schema + " has no invalid example");
         }
     }
 
     private static List<SchemaRegistry> registries() {
-        return List.of(SchemaRegistry.bundled(), SchemaRegistry.load(ContractFiles.schemasDir().toString()));
+        return List.of(
+                SchemaRegistry.bundled(),
+                SchemaRegistry.load(ContractFiles.schemasDir().toString()));
     }
 
     private static RawMessage raw(Path file) throws IOException {
@@ -99,6 +156,10 @@ class ContractExamplesTest {
     }
 
     private static String name(Path file) {
-        return file.getParent().getParent().getFileName() + "/" + file.getParent().getFileName() + "/" + file.getFileName();
+        return file.getParent().getParent().getFileName()
+                + "/"
+                + file.getParent().getFileName()
+                + "/"
+                + file.getFileName();
     }
 }

@@ -15,13 +15,23 @@ import org.longhaul.flink.testing.Samples;
 
 class MessageValidatorTest {
     private static final long NOW = 1_700_000_000_000L;
-    private final MessageValidator validator = new MessageValidator(SchemaRegistry.bundled(), "flink:validate");
+    private final MessageValidator validator =
+            new MessageValidator(SchemaRegistry.bundled(), "flink:validate");
 
     private DeadLetter reject(String payload) {
-        var checked = validator.check(RawMessage.of("longhaul.raw.throughput", 2, 1041L, payload),
-                Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        var checked =
+                validator.check(
+                        RawMessage.of("longhaul.raw.throughput", 2, 1041L, payload),
+                        Contract.THROUGHPUT,
+                        ThroughputSample.class,
+                        NOW);
         assertFalse(checked.valid(), "accepted: " + payload);
-        assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(checked.deadLetter())));
+        assertEquals(
+                List.of(),
+                SchemaRegistry.bundled()
+                        .problems(
+                                Contract.DEAD_LETTER,
+                                Json.mapper().valueToTree(checked.deadLetter())));
         return checked.deadLetter();
     }
 
@@ -62,7 +72,10 @@ class MessageValidatorTest {
 
     @Test
     void aMessageOfAnotherSchemaOnThisTopicIsRejected() {
-        DeadLetter d = reject(Samples.ping(Samples.SRC, Samples.DST, Samples.T0, 10, 10, 283, 0.4).toString());
+        DeadLetter d =
+                reject(
+                        Samples.ping(Samples.SRC, Samples.DST, Samples.T0, 10, 10, 283, 0.4)
+                                .toString());
         assertTrue(d.reason().contains("$.schema"), d.reason());
     }
 
@@ -75,20 +88,39 @@ class MessageValidatorTest {
 
     @Test
     void invalidUtf8IsNotJsonAndTheDeadLetterKeepsTheRestOfTheText() {
-        String json = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).toString();
-        byte[] bytes = json.replace("\"r1\"", "\"r?\"").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String json =
+                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
+                        .toString();
+        byte[] bytes =
+                json.replace("\"r1\"", "\"r?\"").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         bytes[json.indexOf("\"r1\"") + 2] = (byte) 0xFF;
-        var checked = validator.check(RawMessage.of("t", 0, 0L, bytes), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        var checked =
+                validator.check(
+                        RawMessage.of("t", 0, 0L, bytes),
+                        Contract.THROUGHPUT,
+                        ThroughputSample.class,
+                        NOW);
         assertFalse(checked.valid());
-        assertTrue(checked.deadLetter().reason().startsWith("not JSON: Invalid UTF-8"), checked.deadLetter().reason());
-        assertTrue(checked.deadLetter().payload().contains("\"r\uFFFD\""), checked.deadLetter().payload());
-        assertEquals(DeadLetter.UNKNOWN, checked.deadLetter().src(), "nothing is read from a message that does not parse");
+        assertTrue(
+                checked.deadLetter().reason().startsWith("not JSON: Invalid UTF-8"),
+                checked.deadLetter().reason());
+        assertTrue(
+                checked.deadLetter().payload().contains("\"r\uFFFD\""),
+                checked.deadLetter().payload());
+        assertEquals(
+                DeadLetter.UNKNOWN,
+                checked.deadLetter().src(),
+                "nothing is read from a message that does not parse");
     }
 
     @Test
     void tsIsPeekedFromBytesAndStringsAlike() {
-        var json = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).toString();
-        assertEquals(Json.peekTs(json), Json.peekTs(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        var json =
+                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
+                        .toString();
+        assertEquals(
+                Json.peekTs(json),
+                Json.peekTs(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         assertEquals(null, Json.peekTs("{\"ts\": 1.5e12}"));
         assertEquals(null, Json.peekTs("{\"ts\": 99999999999999999999999}"));
         assertEquals(null, Json.peekTs(new byte[] {(byte) 0xFF}));
@@ -96,29 +128,68 @@ class MessageValidatorTest {
 
     @Test
     void aValidIntervalParsesIntoItsRecord() {
-        var json = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).toString();
-        var checked = validator.check(RawMessage.of("t", 0, 0L, json), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        var json =
+                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
+                        .toString();
+        var checked =
+                validator.check(
+                        RawMessage.of("t", 0, 0L, json),
+                        Contract.THROUGHPUT,
+                        ThroughputSample.class,
+                        NOW);
         assertTrue(checked.valid());
         assertEquals(2.8e6, checked.value().bitsPerSecond());
         assertEquals(Samples.T0 + 1000, checked.value().ts());
         assertEquals(Samples.T0 + 1000, Json.peekTs(json));
     }
 
-    /** A topic takes every version up to its schema's: an agent not yet upgraded keeps being read. */
+    /**
+     * A topic takes every version up to its schema's: an agent not yet upgraded keeps being read.
+     */
     @Test
     void aTopicTakesEveryVersionUpToItsOwnAndJudgesEachByItsSchema() {
-        var v1 = Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6).put("version", 1);
-        assertTrue(validator.check(RawMessage.of("t", 0, 0L, v1.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW).valid());
+        var v1 =
+                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
+                        .put("version", 1);
+        assertTrue(
+                validator
+                        .check(
+                                RawMessage.of("t", 0, 0L, v1.toString()),
+                                Contract.THROUGHPUT,
+                                ThroughputSample.class,
+                                NOW)
+                        .valid());
         var v2 = v1.deepCopy().put("version", 2).put("snd_wnd_bytes", 65536L);
         v2.putObject("labels").put("src.display-name", "IHEP Beijing");
-        var checked = validator.check(RawMessage.of("t", 0, 0L, v2.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW);
+        var checked =
+                validator.check(
+                        RawMessage.of("t", 0, 0L, v2.toString()),
+                        Contract.THROUGHPUT,
+                        ThroughputSample.class,
+                        NOW);
         assertTrue(checked.valid(), () -> checked.deadLetter().reason());
         assertEquals(65536L, checked.value().sndWndBytes());
         var v1WithLabels = v2.deepCopy().put("version", 1);
-        var old = validator.check(RawMessage.of("t", 0, 0L, v1WithLabels.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW);
-        assertTrue(old.deadLetter().reason().startsWith("not a valid throughput_sample.v1: "), old.deadLetter().reason());
+        var old =
+                validator.check(
+                        RawMessage.of("t", 0, 0L, v1WithLabels.toString()),
+                        Contract.THROUGHPUT,
+                        ThroughputSample.class,
+                        NOW);
+        assertTrue(
+                old.deadLetter().reason().startsWith("not a valid throughput_sample.v1: "),
+                old.deadLetter().reason());
         var v3 = v1.deepCopy().put("version", 3);
-        var future = validator.check(RawMessage.of("t", 0, 0L, v3.toString()), Contract.THROUGHPUT, ThroughputSample.class, NOW);
-        assertTrue(future.deadLetter().reason().startsWith("not a valid throughput_sample.v2: $.version"), future.deadLetter().reason());
+        var future =
+                validator.check(
+                        RawMessage.of("t", 0, 0L, v3.toString()),
+                        Contract.THROUGHPUT,
+                        ThroughputSample.class,
+                        NOW);
+        assertTrue(
+                future.deadLetter()
+                        .reason()
+                        .startsWith("not a valid throughput_sample.v2: $.version"),
+                future.deadLetter().reason());
     }
 }

@@ -40,20 +40,40 @@ class OnePassTest {
     private static final long NOW = 1_700_000_000_000L;
 
     /** Each raw topic's schema and the record it binds to (in name order: the mutants repeat). */
-    private static final Map<String, Class<?>> TOPICS = new TreeMap<>(Map.of(
-            Contract.THROUGHPUT, ThroughputSample.class, Contract.PATH, PathSample.class,
-            Contract.RTT, RttSample.class, Contract.HOST, HostSnapshot.class));
+    private static final Map<String, Class<?>> TOPICS =
+            new TreeMap<>(
+                    Map.of(
+                            Contract.THROUGHPUT,
+                            ThroughputSample.class,
+                            Contract.PATH,
+                            PathSample.class,
+                            Contract.RTT,
+                            RttSample.class,
+                            Contract.HOST,
+                            HostSnapshot.class));
 
-    private final SchemaRegistry registry = SchemaRegistry.load(ContractFiles.schemasDir().toString());
+    private final SchemaRegistry registry =
+            SchemaRegistry.load(ContractFiles.schemasDir().toString());
     private final MessageValidator validator = new MessageValidator(registry, "test");
 
-    /** The one-pass reader's record, checked against the tree path's verdict; null when it left the message. */
+    /**
+     * The one-pass reader's record, checked against the tree path's verdict; null when it left the
+     * message.
+     */
     private Object read(String topic, byte[] payload) {
         Object fast = registry.onePass(topic, TOPICS.get(topic)).read(payload);
         if (fast != null) {
-            Checked<?> tree = validator.checkTree(RawMessage.of("t", 0, 0L, payload), topic, TOPICS.get(topic), NOW);
+            Checked<?> tree =
+                    validator.checkTree(
+                            RawMessage.of("t", 0, 0L, payload), topic, TOPICS.get(topic), NOW);
             String text = new String(payload, StandardCharsets.UTF_8);
-            assertTrue(tree.valid(), () -> "read in one pass, refused by the tree path: " + text + " — " + tree.deadLetter().reason());
+            assertTrue(
+                    tree.valid(),
+                    () ->
+                            "read in one pass, refused by the tree path: "
+                                    + text
+                                    + " — "
+                                    + tree.deadLetter().reason());
             assertEquals(tree.value(), fast, text);
         }
         return fast;
@@ -77,7 +97,8 @@ class OnePassTest {
         int read = 0;
         for (String topic : TOPICS.keySet()) {
             for (Path f : ContractFiles.examples(topic, "valid")) {
-                assertNotNull(read(topic, Files.readAllBytes(f)), () -> f + ": left to the tree path");
+                assertNotNull(
+                        read(topic, Files.readAllBytes(f)), () -> f + ": left to the tree path");
                 read++;
             }
         }
@@ -91,7 +112,8 @@ class OnePassTest {
                 boolean own = ContractFiles.schemaOf(e.getKey()).equals(topic);
                 boolean valid = e.getKey().getParent().getFileName().toString().equals("valid");
                 Object read = read(topic, Files.readAllBytes(e.getKey()));
-                if (own != valid) {  // an invalid example of this version, or a valid one of an older version
+                if (own != valid) { // an invalid example of this version, or a valid one of an
+                    // older version
                     assertNull(read, e.getKey().toString());
                 }
             }
@@ -106,8 +128,11 @@ class OnePassTest {
         for (String topic : TOPICS.keySet()) {
             for (Map.Entry<Path, JsonNode> e : examples(topic)) {
                 for (int i = 0; i < MUTANTS_PER_EXAMPLE; i++) {
-                    byte[] payload = Json.mapper().writeValueAsBytes(JsonMutations.mutant(e.getValue(), random));
-                    if (read(topic, random.nextInt(4) == 0 ? retyped(payload, random) : payload) != null) {
+                    byte[] payload =
+                            Json.mapper()
+                                    .writeValueAsBytes(JsonMutations.mutant(e.getValue(), random));
+                    if (read(topic, random.nextInt(4) == 0 ? retyped(payload, random) : payload)
+                            != null) {
                         read++;
                     } else {
                         left++;
@@ -115,44 +140,75 @@ class OnePassTest {
                 }
             }
         }
-        System.out.println("one pass on mutated examples: " + read + " read, " + left + " left to the tree path");
+        System.out.println(
+                "one pass on mutated examples: "
+                        + read
+                        + " read, "
+                        + left
+                        + " left to the tree path");
         // left: every older version's mutant, every invalid one, and the valid ones the compiled
         // checks are not sure of (a float for an integer, a number beyond a double)
         assertTrue(read > 2_000, read + " read");
         assertTrue(left > 10_000, left + " left");
     }
 
-    /** The same message as text a tree's serialization never gives: spacing, escapes, numbers written otherwise. */
+    /**
+     * The same message as text a tree's serialization never gives: spacing, escapes, numbers
+     * written otherwise.
+     */
     private static byte[] retyped(byte[] payload, Random random) {
         String s = new String(payload, StandardCharsets.UTF_8);
-        s = switch (random.nextInt(6)) {
-            case 0 -> s.replace(",\"", " ,\n\t\"").replace(":", " : ");
-            case 1 -> s.replaceFirst(":(\\d+)([,}])", ":$1.0$2");      // an integer written as a float
-            case 2 -> s.replaceFirst(":(\\d+)([,}])", ":$1e0$2");
-            case 3 -> Pattern.compile(":\"([a-z])").matcher(s)                    // a letter as an escape
-                    .replaceFirst(m -> Matcher.quoteReplacement(":\"\\u00" + Integer.toHexString(m.group(1).charAt(0))));
-            case 4 -> s.replaceFirst(":(\\d+)([,}])", ":9223372036854775808$2"); // beyond a long
-            default -> s.replaceFirst(":-?0\\.", ":-0.");
-        };
+        s =
+                switch (random.nextInt(6)) {
+                    case 0 -> s.replace(",\"", " ,\n\t\"").replace(":", " : ");
+                    case 1 ->
+                            s.replaceFirst(
+                                    ":(\\d+)([,}])", ":$1.0$2"); // an integer written as a float
+                    case 2 -> s.replaceFirst(":(\\d+)([,}])", ":$1e0$2");
+                    case 3 ->
+                            Pattern.compile(":\"([a-z])")
+                                    .matcher(s) // a letter as an escape
+                                    .replaceFirst(
+                                            m ->
+                                                    Matcher.quoteReplacement(
+                                                            ":\"\\u00"
+                                                                    + Integer.toHexString(
+                                                                            m.group(1).charAt(0))));
+                    case 4 ->
+                            s.replaceFirst(
+                                    ":(\\d+)([,}])", ":9223372036854775808$2"); // beyond a long
+                    default -> s.replaceFirst(":-?0\\.", ":-0.");
+                };
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
     void leavesWhatATreeWouldReadOtherwiseToTheTreePath() throws IOException {
-        String example = Files.readString(ContractFiles.examples(Contract.THROUGHPUT, "valid").stream()
-                .filter(f -> f.getFileName().toString().equals("iperf3-tcp-interval.json")).findFirst().orElseThrow());
+        String example =
+                Files.readString(
+                        ContractFiles.examples(Contract.THROUGHPUT, "valid").stream()
+                                .filter(
+                                        f ->
+                                                f.getFileName()
+                                                        .toString()
+                                                        .equals("iperf3-tcp-interval.json"))
+                                .findFirst()
+                                .orElseThrow());
         byte[] plain = example.getBytes(StandardCharsets.UTF_8);
         ThroughputSample s = (ThroughputSample) read(Contract.THROUGHPUT, plain);
         assertNotNull(s);
         String body = example.trim().substring(1);
-        for (String other : List.of(
-                "{\"src\":\"elsewhere.example\"," + body,   // a field given twice: the tree keeps the last
-                example + " {}",                            // text after the object
-                example.trim() + "]",
-                "{\"unknown\":1," + body,                   // a field the schema does not name
-                "[" + example + "]",
-                "{\"bytes\":123456789012345678901234567890," + body.replaceFirst("\"bytes\"\\s*:\\s*\\d+,?", ""),
-                example.substring(0, example.length() / 2))) {
+        for (String other :
+                List.of(
+                        "{\"src\":\"elsewhere.example\","
+                                + body, // a field given twice: the tree keeps the last
+                        example + " {}", // text after the object
+                        example.trim() + "]",
+                        "{\"unknown\":1," + body, // a field the schema does not name
+                        "[" + example + "]",
+                        "{\"bytes\":123456789012345678901234567890,"
+                                + body.replaceFirst("\"bytes\"\\s*:\\s*\\d+,?", ""),
+                        example.substring(0, example.length() / 2))) {
             assertNull(read(Contract.THROUGHPUT, other.getBytes(StandardCharsets.UTF_8)), other);
         }
         // the same message spaced and escaped otherwise is the same record

@@ -19,14 +19,16 @@ import org.longhaul.flink.state.OneWriteType;
  * (the one a suspicion names, else the one the link last ran; a link without one is not probed).
  * While a request is on its way (until a run of its probe comes, or it expires) further suspicions
  * ask nothing. At most {@link ConfirmParams#linkMax()} requests in any {@link
- * ConfirmParams#linkWindow()}: one more is reported unserved ({@link Unserved}, side output
- * {@link #UNSERVED}). The host's and the mesh's budgets come after ({@link RequestBudget}). While
- * the link's collapse is open, only a run back at the baseline asks for another ({@link #worthAsking}).
+ * ConfirmParams#linkWindow()}: one more is reported unserved ({@link Unserved}, side output {@link
+ * #UNSERVED}). The host's and the mesh's budgets come after ({@link RequestBudget}). While the
+ * link's collapse is open, only a run back at the baseline asks for another ({@link #worthAsking}).
  */
-public final class ConfirmationPlanner extends KeyedProcessFunction<String, PlannerInput, ProbeRequest> {
+public final class ConfirmationPlanner
+        extends KeyedProcessFunction<String, PlannerInput, ProbeRequest> {
     private static final long serialVersionUID = 1L;
 
-    public static final OutputTag<Event> UNSERVED = new OutputTag<>("confirm-unserved-link", TypeInformation.of(Event.class));
+    public static final OutputTag<Event> UNSERVED =
+            new OutputTag<>("confirm-unserved-link", TypeInformation.of(Event.class));
 
     private final ConfirmParams p;
     private final Duration ttl;
@@ -40,12 +42,17 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("confirm-plan", OneWriteType.of(PlannerState.class)));
+        state =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "confirm-plan", OneWriteType.of(PlannerState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "confirm-plan", ttl);
     }
 
     @Override
-    public void processElement(PlannerInput in, Context ctx, Collector<ProbeRequest> out) throws Exception {
+    public void processElement(PlannerInput in, Context ctx, Collector<ProbeRequest> out)
+            throws Exception {
         PlannerState s = state.value() == null ? new PlannerState() : state.value();
         cleanup.touch(ctx.timerService(), in.ts());
         if (in.run() != null) {
@@ -80,12 +87,17 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
         if (r.tcp() && !r.screening() && !r.notStarted()) {
             s.probeId = r.probeId();
         }
-        if (s.pendingId != null && (s.pendingId.equals(r.requestId()) || r.ts() >= s.pendingTs && r.probeId().equals(s.pendingProbe))) {
+        if (s.pendingId != null
+                && (s.pendingId.equals(r.requestId())
+                        || r.ts() >= s.pendingTs && r.probeId().equals(s.pendingProbe))) {
             s.pendingId = null;
         }
     }
 
-    /** The request a suspicion makes, or null: nothing to run, one on its way, or the link's budget spent. */
+    /**
+     * The request a suspicion makes, or null: nothing to run, one on its way, or the link's budget
+     * spent.
+     */
     ProbeRequest plan(PlannerState s, Suspicion x) {
         String probe = x.probeId() != null ? x.probeId() : s.probeId;
         if (probe == null) {
@@ -99,7 +111,16 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
             return null;
         }
         long expires = x.ts() + p.requestTtl().toMillis();
-        ProbeRequest r = ProbeRequest.of(x.src(), x.dst(), probe, x.ts(), x.reason(), x.message(), expires, x.evidence());
+        ProbeRequest r =
+                ProbeRequest.of(
+                        x.src(),
+                        x.dst(),
+                        probe,
+                        x.ts(),
+                        x.reason(),
+                        x.message(),
+                        expires,
+                        x.evidence());
         s.requested = append(s.requested, x.ts());
         s.pendingId = r.requestId();
         s.pendingProbe = probe;
@@ -110,7 +131,8 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
 
     /** Reports a suspicion the link's spent budget turned down: the first of each budget window. */
     private void overBudget(PlannerState s, Suspicion x, Context ctx) {
-        if ((x.probeId() != null ? x.probeId() : s.probeId) == null || s.requested.length < p.linkMax()
+        if ((x.probeId() != null ? x.probeId() : s.probeId) == null
+                || s.requested.length < p.linkMax()
                 || s.reportedSpent >= s.requested[0]) {
             return;
         }
@@ -130,7 +152,8 @@ public final class ConfirmationPlanner extends KeyedProcessFunction<String, Plan
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<ProbeRequest> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<ProbeRequest> out)
+            throws Exception {
         if (cleanup.expired(ctx.timerService(), timestamp)) {
             state.clear();
             cleanup.clear();

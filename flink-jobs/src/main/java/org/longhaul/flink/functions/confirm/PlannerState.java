@@ -1,8 +1,8 @@
 package org.longhaul.flink.functions.confirm;
 
 /**
- * Per link state of {@link ConfirmationPlanner}: the throughput probe it last ran, the times of
- * its recent requests (the link's budget) and the request on its way. A Flink POJO.
+ * Per link state of {@link ConfirmationPlanner}: the throughput probe it last ran, the times of its
+ * recent requests (the link's budget) and the request on its way. A Flink POJO.
  */
 public final class PlannerState {
     public String probeId;
@@ -11,8 +11,10 @@ public final class PlannerState {
     public String pendingProbe;
     public long pendingTs;
     public long pendingExpires;
+
     /** A collapse of the link is open: only a run that could end it is worth asking for. */
     public boolean collapsed;
+
     /** When the link's spent budget was last reported: once per budget window is enough. */
     public long reportedSpent = Long.MIN_VALUE;
 }

@@ -15,7 +15,8 @@ import org.longhaul.flink.state.OneWriteType;
 /**
  * A budget of probe requests per key (a sending host, or "*" for the whole mesh): at most max in
  * any window of event time. What passes goes on; what does not is reported unserved on the side
- * output, the first turned down in each window (the rest are alike). State: the times of the key's recent requests (at most max longs).
+ * output, the first turned down in each window (the rest are alike). State: the times of the key's
+ * recent requests (at most max longs).
  */
 public final class RequestBudget extends KeyedProcessFunction<String, ProbeRequest, ProbeRequest> {
     private static final long serialVersionUID = 1L;
@@ -37,15 +38,27 @@ public final class RequestBudget extends KeyedProcessFunction<String, ProbeReque
 
     @Override
     public void open(OpenContext context) {
-        recent = getRuntimeContext().getState(new ValueStateDescriptor<>("budget-" + name,
-                OneWriteType.of(long[].class)));
-        reported = getRuntimeContext().getState(new ValueStateDescriptor<>("budget-" + name + "-reported",
-                TypeInformation.of(Long.class)));
+        recent =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "budget-" + name, OneWriteType.of(long[].class)));
+        reported =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "budget-" + name + "-reported",
+                                        TypeInformation.of(Long.class)));
     }
 
     @Override
-    public void processElement(ProbeRequest r, Context ctx, Collector<ProbeRequest> out) throws Exception {
-        long[] times = ConfirmationPlanner.recent(recent.value() == null ? new long[0] : recent.value(), r.ts(), window.toMillis());
+    public void processElement(ProbeRequest r, Context ctx, Collector<ProbeRequest> out)
+            throws Exception {
+        long[] times =
+                ConfirmationPlanner.recent(
+                        recent.value() == null ? new long[0] : recent.value(),
+                        r.ts(),
+                        window.toMillis());
         if (times.length >= max) {
             // reported once per budget window: the first request it turns down
             if (reported.value() == null || reported.value() < times[0]) {
@@ -61,5 +74,4 @@ public final class RequestBudget extends KeyedProcessFunction<String, ProbeReque
 
     /** The key of the mesh-wide budget. */
     public static final String MESH = "*";
-
 }

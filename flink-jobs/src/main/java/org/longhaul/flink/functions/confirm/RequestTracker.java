@@ -16,8 +16,8 @@ import org.longhaul.flink.state.OneWriteType;
 /**
  * Per link: every request sent waits for the run that answers it (a summary carrying its
  * request_id). One that expires unanswered, or whose run the agent could not start in time
- * (not_started), is reported: probe_request_unserved. An event-time timer at each expiry; state
- * is the requests on their way, removed when answered or reported.
+ * (not_started), is reported: probe_request_unserved. An event-time timer at each expiry; state is
+ * the requests on their way, removed when answered or reported.
  */
 public final class RequestTracker extends KeyedProcessFunction<String, TrackerInput, Event> {
     private static final long serialVersionUID = 1L;
@@ -26,12 +26,18 @@ public final class RequestTracker extends KeyedProcessFunction<String, TrackerIn
 
     @Override
     public void open(OpenContext context) {
-        pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("confirm-pending", Types.STRING,
-                OneWriteType.of(ProbeRequest.class)));
+        pending =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "confirm-pending",
+                                        Types.STRING,
+                                        OneWriteType.of(ProbeRequest.class)));
     }
 
     @Override
-    public void processElement(TrackerInput in, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(TrackerInput in, Context ctx, Collector<Event> out)
+            throws Exception {
         if (in.request() != null) {
             pending.put(in.request().requestId(), in.request());
             ctx.timerService().registerEventTimeTimer(in.request().expiresTs());

@@ -15,10 +15,10 @@ import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * Per link (key "src|dst"): a shift of the ping RTT against the link's own recent level (the
- * median of its last {@link ConfirmParams#rttHistory()} pings), rttConsecutive pings in a row above
- * (1 + rttRatio) × that and at least rttMinMs above it, is a suspicion (rtt_shift), reported once
- * until the RTT is back. The level follows the link: once a shift is reported its pings enter the
+ * Per link (key "src|dst"): a shift of the ping RTT against the link's own recent level (the median
+ * of its last {@link ConfirmParams#rttHistory()} pings), rttConsecutive pings in a row above (1 +
+ * rttRatio) × that and at least rttMinMs above it, is a suspicion (rtt_shift), reported once until
+ * the RTT is back. The level follows the link: once a shift is reported its pings enter the
  * history, so a new path's RTT becomes the level within rttHistory pings.
  */
 public final class RttShiftDetector extends KeyedProcessFunction<String, RttSample, Suspicion> {
@@ -36,12 +36,17 @@ public final class RttShiftDetector extends KeyedProcessFunction<String, RttSamp
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("rtt-shift", OneWriteType.of(RttState.class)));
+        state =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "rtt-shift", OneWriteType.of(RttState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "rtt-shift", ttl);
     }
 
     @Override
-    public void processElement(RttSample ping, Context ctx, Collector<Suspicion> out) throws Exception {
+    public void processElement(RttSample ping, Context ctx, Collector<Suspicion> out)
+            throws Exception {
         if (ping.rttAvgMs() == null || ping.rttAvgMs() <= 0) {
             return;
         }
@@ -69,9 +74,17 @@ public final class RttShiftDetector extends KeyedProcessFunction<String, RttSamp
                 Map<String, Object> ev = new LinkedHashMap<>();
                 ev.put("rtt_ms", Fmt.round(rtt));
                 ev.put("rtt_level_ms", Fmt.round(level));
-                out = Suspicion.of(ping.src(), ping.dst(), null, ping.ts(), SuspicionReason.RTT_SHIFT,
-                        String.format("ping RTT %s, %d pings in a row above the link's level of %s",
-                                Fmt.ms(rtt), s.high, Fmt.ms(level)), ev);
+                out =
+                        Suspicion.of(
+                                ping.src(),
+                                ping.dst(),
+                                null,
+                                ping.ts(),
+                                SuspicionReason.RTT_SHIFT,
+                                String.format(
+                                        "ping RTT %s, %d pings in a row above the link's level of %s",
+                                        Fmt.ms(rtt), s.high, Fmt.ms(level)),
+                                ev);
             }
             if (high && !s.shifted) {
                 return out; // a high ping joins the level only once the shift is reported
@@ -82,7 +95,8 @@ public final class RttShiftDetector extends KeyedProcessFunction<String, RttSamp
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Suspicion> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Suspicion> out)
+            throws Exception {
         if (cleanup.expired(ctx.timerService(), timestamp)) {
             state.clear();
             cleanup.clear();

@@ -21,11 +21,13 @@ public final class Suspicions {
         }
         Map<String, Object> ev = new LinkedHashMap<>();
         if (e.evidence() != null) {
-            e.evidence().forEach((k, v) -> {
-                if (v instanceof Number || v instanceof Boolean) {
-                    ev.put(k, v);
-                }
-            });
+            e.evidence()
+                    .forEach(
+                            (k, v) -> {
+                                if (v instanceof Number || v instanceof Boolean) {
+                                    ev.put(k, v);
+                                }
+                            });
         }
         return Suspicion.of(e.src(), e.dst(), null, e.ts(), reason, e.message(), ev);
     }

@@ -2,7 +2,9 @@ package org.longhaul.flink.functions.confirm;
 
 import org.longhaul.flink.records.ProbeRequest;
 
-/** One input of {@link RequestTracker}: a request sent, or a run of the link (exactly one is set). */
+/**
+ * One input of {@link RequestTracker}: a request sent, or a run of the link (exactly one is set).
+ */
 public record TrackerInput(ProbeRequest request, RunSeen run) {
 
     public static TrackerInput of(ProbeRequest r) {

@@ -17,7 +17,8 @@ import org.longhaul.flink.records.HostSnapshot;
  * buffer maxima, autotuning's maxima, the congestion control) is a suspicion (host_tuning_change):
  * what the link carries may have changed with it. The first snapshot only sets the reference.
  */
-public final class TuningChangeDetector extends KeyedProcessFunction<String, HostSnapshot, Suspicion> {
+public final class TuningChangeDetector
+        extends KeyedProcessFunction<String, HostSnapshot, Suspicion> {
     private static final long serialVersionUID = 1L;
 
     private final Duration ttl;
@@ -36,12 +37,18 @@ public final class TuningChangeDetector extends KeyedProcessFunction<String, Hos
 
     /** What of a snapshot bounds a TCP run, in one comparable line. */
     static String tuning(HostSnapshot h) {
-        return String.format("tcp_wmem max %d, tcp_rmem max %d, wmem_max %d, rmem_max %d, congestion %s",
-                h.autotuneSendMax(), h.autotuneReceiveMax(), h.wmemMax(), h.rmemMax(), h.congestionControl());
+        return String.format(
+                "tcp_wmem max %d, tcp_rmem max %d, wmem_max %d, rmem_max %d, congestion %s",
+                h.autotuneSendMax(),
+                h.autotuneReceiveMax(),
+                h.wmemMax(),
+                h.rmemMax(),
+                h.congestionControl());
     }
 
     @Override
-    public void processElement(HostSnapshot h, Context ctx, Collector<Suspicion> out) throws Exception {
+    public void processElement(HostSnapshot h, Context ctx, Collector<Suspicion> out)
+            throws Exception {
         cleanup.touch(ctx.timerService(), h.ts());
         String now = tuning(h);
         String before = last.value();
@@ -50,13 +57,21 @@ public final class TuningChangeDetector extends KeyedProcessFunction<String, Hos
             Map<String, Object> ev = new LinkedHashMap<>();
             ev.put("tuning_before", before);
             ev.put("tuning_after", now);
-            out.collect(Suspicion.of(h.src(), h.dst(), null, h.ts(), SuspicionReason.HOST_TUNING_CHANGE,
-                    "the sender's TCP tuning changed from " + before + " to " + now, ev));
+            out.collect(
+                    Suspicion.of(
+                            h.src(),
+                            h.dst(),
+                            null,
+                            h.ts(),
+                            SuspicionReason.HOST_TUNING_CHANGE,
+                            "the sender's TCP tuning changed from " + before + " to " + now,
+                            ev));
         }
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Suspicion> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Suspicion> out)
+            throws Exception {
         if (cleanup.expired(ctx.timerService(), timestamp)) {
             last.clear();
             cleanup.clear();

@@ -17,8 +17,16 @@ public final class Unserved {
     public static Event budget(Suspicion x, String budget, int max, Duration window) {
         return Event.builder(EventKind.PROBE_REQUEST_UNSERVED, x.src(), x.dst(), DETECTOR, x.ts())
                 .severity("info")
-                .message(String.format("%s → %s is suspect (%s: %s) but no extra run was asked for: the %s's budget of %d per %s is spent",
-                        x.src(), x.dst(), x.reason(), x.message(), budget, max, Fmt.seconds(window.toSeconds())))
+                .message(
+                        String.format(
+                                "%s → %s is suspect (%s: %s) but no extra run was asked for: the %s's budget of %d per %s is spent",
+                                x.src(),
+                                x.dst(),
+                                x.reason(),
+                                x.message(),
+                                budget,
+                                max,
+                                Fmt.seconds(window.toSeconds())))
                 .evidence("reason", x.reason())
                 .evidence("budget", budget)
                 .evidence("budget_max", (long) max)
@@ -28,17 +36,31 @@ public final class Unserved {
 
     /** A request the host's or the mesh's budget had no room for. */
     public static Event budget(ProbeRequest r, String budget, int max, Duration window) {
-        return budget(new Suspicion(r.src(), r.dst(), r.probeId(), r.ts(), r.reason(), r.message(), r.evidence()), budget, max, window);
+        return budget(
+                new Suspicion(
+                        r.src(),
+                        r.dst(),
+                        r.probeId(),
+                        r.ts(),
+                        r.reason(),
+                        r.message(),
+                        r.evidence()),
+                budget,
+                max,
+                window);
     }
 
     /** A request no run answered before it expired. */
     public static Event expired(ProbeRequest r) {
-        return Event.builder(EventKind.PROBE_REQUEST_UNSERVED, r.src(), r.dst(), DETECTOR, r.expiresTs())
+        return Event.builder(
+                        EventKind.PROBE_REQUEST_UNSERVED, r.src(), r.dst(), DETECTOR, r.expiresTs())
                 .severity("warning")
-                .message(String.format("no run of %s answered the probe request for %s → %s (%s) before it expired: "
-                                + "is the agent of %s running and reading longhaul.probe-requests? Its /health probe_requests "
-                                + "says what became of the requests it read (over its own budget, no such probe)",
-                        r.probeId(), r.src(), r.dst(), r.reason(), r.src()))
+                .message(
+                        String.format(
+                                "no run of %s answered the probe request for %s → %s (%s) before it expired: "
+                                        + "is the agent of %s running and reading longhaul.probe-requests? Its /health probe_requests "
+                                        + "says what became of the requests it read (over its own budget, no such probe)",
+                                r.probeId(), r.src(), r.dst(), r.reason(), r.src()))
                 .evidence("request_id", r.requestId())
                 .evidence("reason", r.reason())
                 .evidence("probe", r.probeId())
@@ -50,8 +72,10 @@ public final class Unserved {
     public static Event notStarted(ProbeRequest r, RunSeen run) {
         return Event.builder(EventKind.PROBE_REQUEST_UNSERVED, r.src(), r.dst(), DETECTOR, run.ts())
                 .severity("warning")
-                .message(String.format("the agent of %s could not start the requested run of %s towards %s (%s) before it expired: %s",
-                        r.src(), r.probeId(), r.dst(), r.reason(), run.error()))
+                .message(
+                        String.format(
+                                "the agent of %s could not start the requested run of %s towards %s (%s) before it expired: %s",
+                                r.src(), r.probeId(), r.dst(), r.reason(), run.error()))
                 .evidence("request_id", r.requestId())
                 .evidence("reason", r.reason())
                 .evidence("probe", r.probeId())

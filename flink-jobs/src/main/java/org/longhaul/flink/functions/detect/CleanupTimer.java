@@ -10,11 +10,11 @@ import org.apache.flink.streaming.api.TimerService;
 
 /**
  * One event-time timer per key that fires when the key has had no data for {@code ttl}: the
- * detector then drops the key's state. Records do not move the timer: each only raises the
- * key's expiry ({@code ts + ttl}, never earlier). When the timer fires before that expiry it is
- * set again at the expiry, so a key with data every second costs one state write per record and
- * one timer per ttl instead of a timer deletion and registration per record (the timer queue's
- * HashMap and heap showed at ~12 % of the TaskManager's CPU with 10k links).
+ * detector then drops the key's state. Records do not move the timer: each only raises the key's
+ * expiry ({@code ts + ttl}, never earlier). When the timer fires before that expiry it is set again
+ * at the expiry, so a key with data every second costs one state write per record and one timer per
+ * ttl instead of a timer deletion and registration per record (the timer queue's HashMap and heap
+ * showed at ~12 % of the TaskManager's CPU with 10k links).
  */
 public final class CleanupTimer {
     private final ValueState<Long> at;

@@ -18,12 +18,12 @@ import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * diagnosis per link (key "src|dst") from TCP run summaries, host snapshots and pings, three
- * topics whose records interleave arbitrarily: inputs wait in state until the watermark passes
- * their ts and are then handled in event-time order (host and ping before a run of the same ts),
- * so the verdict does not depend on arrival order. A late input is handled at once. Emits when a
- * probe becomes window- or loss-limited and when it stops being so ({@link ProbeHistory#observe});
- * see {@link Diagnosis} for the per-run rule.
+ * diagnosis per link (key "src|dst") from TCP run summaries, host snapshots and pings, three topics
+ * whose records interleave arbitrarily: inputs wait in state until the watermark passes their ts
+ * and are then handled in event-time order (host and ping before a run of the same ts), so the
+ * verdict does not depend on arrival order. A late input is handled at once. Emits when a probe
+ * becomes window- or loss-limited and when it stops being so ({@link ProbeHistory#observe}); see
+ * {@link Diagnosis} for the per-run rule.
  */
 public final class DiagnosisDetector extends KeyedProcessFunction<String, DiagnosisInput, Event> {
     private static final long serialVersionUID = 1L;
@@ -44,16 +44,25 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
     @Override
     public void open(OpenContext context) {
         var rc = getRuntimeContext();
-        pending = rc.getMapState(new MapStateDescriptor<>("diagnosis-pending", Types.LONG,
-                OneWriteType.of(Types.LIST(TypeInformation.of(DiagnosisInput.class)))));
+        pending =
+                rc.getMapState(
+                        new MapStateDescriptor<>(
+                                "diagnosis-pending",
+                                Types.LONG,
+                                OneWriteType.of(
+                                        Types.LIST(TypeInformation.of(DiagnosisInput.class)))));
         host = rc.getState(new ValueStateDescriptor<>("host", OneWriteType.of(HostSnapshot.class)));
         pingRtt = rc.getState(new ValueStateDescriptor<>("ping-rtt", Types.DOUBLE));
-        probes = rc.getMapState(new MapStateDescriptor<>("probes", Types.STRING, OneWriteType.of(ProbeHistory.class)));
+        probes =
+                rc.getMapState(
+                        new MapStateDescriptor<>(
+                                "probes", Types.STRING, OneWriteType.of(ProbeHistory.class)));
         cleanup = new CleanupTimer(rc, "diagnosis", ttl);
     }
 
     @Override
-    public void processElement(DiagnosisInput in, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(DiagnosisInput in, Context ctx, Collector<Event> out)
+            throws Exception {
         cleanup.touch(ctx.timerService(), in.ts());
         if (in.ts() <= ctx.timerService().currentWatermark()) {
             handle(in, out);
@@ -101,8 +110,12 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
         ProbeHistory h = probes.get(run.probeId());
         h = h == null ? new ProbeHistory() : h;
         h.recent = RobustStats.append(h.recent, run.bitsPerSecond(), p.history());
-        Event verdict = Diagnosis.diagnose(run, new Diagnosis.Context(host.value(), pingRtt.value(), h.best(),
-                h.recent.length), p);
+        Event verdict =
+                Diagnosis.diagnose(
+                        run,
+                        new Diagnosis.Context(
+                                host.value(), pingRtt.value(), h.best(), h.recent.length),
+                        p);
         if (h.observe(verdict.cause(), p.confirmRuns())) {
             out.collect(verdict);
         }

@@ -4,7 +4,10 @@ import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 
-/** One input of the diagnosis: a TCP run summary (its {@link DiagnosisRun}), a host snapshot or a ping of the link. */
+/**
+ * One input of the diagnosis: a TCP run summary (its {@link DiagnosisRun}), a host snapshot or a
+ * ping of the link.
+ */
 public record DiagnosisInput(long ts, DiagnosisRun run, HostSnapshot host, RttSample ping) {
 
     public static DiagnosisInput of(ThroughputSample run) {

@@ -5,7 +5,10 @@ import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 
-/** One run reported by a probe of a link (a throughput summary, a ping, a traceroute), whatever its outcome. */
+/**
+ * One run reported by a probe of a link (a throughput summary, a ping, a traceroute), whatever its
+ * outcome.
+ */
 public record Heartbeat(String src, String dst, String probeId, String kind, long ts) {
 
     public String key() {
@@ -13,7 +16,9 @@ public record Heartbeat(String src, String dst, String probeId, String kind, lon
     }
 
     public static Heartbeat of(ThroughputSample t) {
-        return t.summary() ? new Heartbeat(t.src(), t.dst(), t.probeId(), "throughput", t.ts()) : null;
+        return t.summary()
+                ? new Heartbeat(t.src(), t.dst(), t.probeId(), "throughput", t.ts())
+                : null;
     }
 
     public static Heartbeat of(RttSample r) {

@@ -13,15 +13,15 @@ import org.longhaul.flink.state.OneWriteType;
 /**
  * no_data / data_resumed per probe of a link (key "src|dst|probe_id"): the usual gap between its
  * runs is learned (median of the recent gaps; a configured default until enough are seen) and an
- * event-time timer is armed at last run + max(factor × gap, minSilence). If it fires, the probe
- * has gone silent; its next run is data_resumed (the silence itself is not learned as a gap).
+ * event-time timer is armed at last run + max(factor × gap, minSilence). If it fires, the probe has
+ * gone silent; its next run is data_resumed (the silence itself is not learned as a gap).
  *
- * <p>End of a bounded input: Flink then fires every timer with a final watermark of
- * Long.MAX_VALUE. The end of a file is not evidence of silence, so such a timer raises no_data
- * only if this subtask saw data at least out-of-orderness past the deadline (the data itself proves
- * time passed, as the watermark would have); otherwise it is ignored. With a continuous input the
- * watermark never reaches MAX_VALUE and every timer counts. This keeps a replay's result
- * independent of when periodic watermarks happened to be emitted.
+ * <p>End of a bounded input: Flink then fires every timer with a final watermark of Long.MAX_VALUE.
+ * The end of a file is not evidence of silence, so such a timer raises no_data only if this subtask
+ * saw data at least out-of-orderness past the deadline (the data itself proves time passed, as the
+ * watermark would have); otherwise it is ignored. With a continuous input the watermark never
+ * reaches MAX_VALUE and every timer counts. This keeps a replay's result independent of when
+ * periodic watermarks happened to be emitted.
  */
 public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat, Event> {
     private static final long serialVersionUID = 1L;
@@ -41,7 +41,11 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("silence", OneWriteType.of(SilenceState.class)));
+        state =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "silence", OneWriteType.of(SilenceState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "no-data", ttl);
         maxSeen = Long.MIN_VALUE;
     }
@@ -65,12 +69,17 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
     }
 
     private void arm(SilenceState s, Context ctx) {
-        double expected = s.gapsMs.length >= p.minGaps() ? RobustStats.median(s.gapsMs)
-                : p.defaultInterval().isZero() ? Double.NaN : p.defaultInterval().toMillis();
+        double expected =
+                s.gapsMs.length >= p.minGaps()
+                        ? RobustStats.median(s.gapsMs)
+                        : p.defaultInterval().isZero()
+                                ? Double.NaN
+                                : p.defaultInterval().toMillis();
         if (Double.isNaN(expected)) {
             return;
         }
-        long deadline = s.lastTs + (long) Math.max(p.factor() * expected, p.minSilence().toMillis());
+        long deadline =
+                s.lastTs + (long) Math.max(p.factor() * expected, p.minSilence().toMillis());
         if (deadline != s.deadline) {
             if (s.deadline != Long.MIN_VALUE) {
                 ctx.timerService().deleteEventTimeTimer(s.deadline);
@@ -106,8 +115,13 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
         return Event.builder(EventKind.NO_DATA, k[0], k[1], Detectors.NO_DATA, at)
                 .severity("warning")
                 .episode(s.episodeId)
-                .message(String.format("no %s runs from probe %s for %s (usually every %s)",
-                        s.kind, k[2], Fmt.seconds(silentFor), Fmt.seconds(s.expectedMs / 1000)))
+                .message(
+                        String.format(
+                                "no %s runs from probe %s for %s (usually every %s)",
+                                s.kind,
+                                k[2],
+                                Fmt.seconds(silentFor),
+                                Fmt.seconds(s.expectedMs / 1000)))
                 .evidence("probe", k[2])
                 .evidence("stream", s.kind)
                 .evidence("last_seen_ts", s.lastTs)
@@ -121,8 +135,10 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
         return Event.builder(EventKind.DATA_RESUMED, hb.src(), hb.dst(), Detectors.NO_DATA, hb.ts())
                 .severity("info")
                 .episode(s.episodeId)
-                .message(String.format("%s runs from probe %s resumed after %s of silence",
-                        hb.kind(), hb.probeId(), Fmt.seconds(silentFor)))
+                .message(
+                        String.format(
+                                "%s runs from probe %s resumed after %s of silence",
+                                hb.kind(), hb.probeId(), Fmt.seconds(silentFor)))
                 .evidence("probe", hb.probeId())
                 .evidence("stream", hb.kind())
                 .evidence("silent_for_s", Fmt.round(silentFor))

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A link's path as a set of addresses per hop with how often each answered, learned from runs:
- * a hop answered by several routers (per-packet or per-flow ECMP) keeps them all. Also the range
- * of hop counts of runs that reached the destination and a smoothed RTT. A Flink POJO: at most
+ * A link's path as a set of addresses per hop with how often each answered, learned from runs: a
+ * hop answered by several routers (per-packet or per-flow ECMP) keeps them all. Also the range of
+ * hop counts of runs that reached the destination and a smoothed RTT. A Flink POJO: at most
  * maxAddrsPerHop addresses per hop (≈ 20 bytes each).
  */
 public final class PathModel {
@@ -35,18 +35,25 @@ public final class PathModel {
     public List<Integer> differences(PathShape run) {
         List<Integer> out = new ArrayList<>();
         for (int t = 0; t < Math.min(length(), run.hops().size()); t++) {
-            if (addrs[t].length > 0 && !run.hops().get(t).isEmpty() && disjoint(addrs[t], run.hops().get(t))) {
+            if (addrs[t].length > 0
+                    && !run.hops().get(t).isEmpty()
+                    && disjoint(addrs[t], run.hops().get(t))) {
                 out.add(t + 1);
             }
         }
         int len = run.hops().size();
-        if (out.isEmpty() && run.reached() && reachedMax >= 0 && (len < reachedMin || len > reachedMax)) {
+        if (out.isEmpty()
+                && run.reached()
+                && reachedMax >= 0
+                && (len < reachedMin || len > reachedMax)) {
             out.add(Math.min(len, reachedMax) + 1);
         }
         return out;
     }
 
-    /** Hops where the two models disagree: disjoint address sets, or a different reached hop count. */
+    /**
+     * Hops where the two models disagree: disjoint address sets, or a different reached hop count.
+     */
     public List<ChangedHopRef> differences(PathModel other) {
         List<ChangedHopRef> out = new ArrayList<>();
         int n = Math.max(length(), other.length());
@@ -56,7 +63,11 @@ public final class PathModel {
             if (mine && theirs && disjoint(addrs[t], Set.of(other.addrs[t]))) {
                 out.add(new ChangedHopRef(t + 1, representative(t), other.representative(t)));
             } else if (mine != theirs && (t >= length() || t >= other.length())) {
-                out.add(new ChangedHopRef(t + 1, mine ? representative(t) : null, theirs ? other.representative(t) : null));
+                out.add(
+                        new ChangedHopRef(
+                                t + 1,
+                                mine ? representative(t) : null,
+                                theirs ? other.representative(t) : null));
             }
         }
         return out;
@@ -77,7 +88,10 @@ public final class PathModel {
             reachedMax = Math.max(reachedMax, run.hops().size());
         }
         if (run.rttMs() != null) {
-            rttMs = Double.isNaN(rttMs) ? run.rttMs() : RTT_ALPHA * run.rttMs() + (1 - RTT_ALPHA) * rttMs;
+            rttMs =
+                    Double.isNaN(rttMs)
+                            ? run.rttMs()
+                            : RTT_ALPHA * run.rttMs() + (1 - RTT_ALPHA) * rttMs;
         }
         runs++;
     }
@@ -94,14 +108,18 @@ public final class PathModel {
         runs += other.runs;
     }
 
-    /** The address most often seen at hop index t (ties: the smallest), or "*" when none answered. */
+    /**
+     * The address most often seen at hop index t (ties: the smallest), or "*" when none answered.
+     */
     public String representative(int t) {
         if (t >= length() || addrs[t].length == 0) {
             return "*";
         }
         int best = 0;
         for (int i = 1; i < addrs[t].length; i++) {
-            if (counts[t][i] > counts[t][best] || (counts[t][i] == counts[t][best] && addrs[t][i].compareTo(addrs[t][best]) < 0)) {
+            if (counts[t][i] > counts[t][best]
+                    || (counts[t][i] == counts[t][best]
+                            && addrs[t][i].compareTo(addrs[t][best]) < 0)) {
                 best = i;
             }
         }

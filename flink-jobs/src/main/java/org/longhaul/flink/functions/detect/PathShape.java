@@ -9,8 +9,8 @@ import org.longhaul.flink.records.PathHop;
 import org.longhaul.flink.records.PathSample;
 
 /**
- * One traceroute run as the route detector sees it: per TTL the SET of addresses that answered
- * any query (an empty set is `*`: unknown, compatible with anything), trailing `*` hops trimmed,
+ * One traceroute run as the route detector sees it: per TTL the SET of addresses that answered any
+ * query (an empty set is `*`: unknown, compatible with anything), trailing `*` hops trimmed,
  * whether the destination answered, and the RTT of the last answering hop.
  */
 public record PathShape(List<Set<String>> hops, boolean reached, Double rttMs) {

@@ -19,12 +19,14 @@ public final class ProbeHistory {
 
     /**
      * Takes one run's cause; returns true when it becomes the reported cause with an event. A
-     * limiting cause (window, loss: bounds computed from the run itself) is reported at once. Leaving
-     * a limiting cause needs confirmRuns consecutive runs agreeing on the new cause. Between
-     * capacity and unknown, which noise alone alternates on a healthy link, nothing is reported.
+     * limiting cause (window, loss: bounds computed from the run itself) is reported at once.
+     * Leaving a limiting cause needs confirmRuns consecutive runs agreeing on the new cause.
+     * Between capacity and unknown, which noise alone alternates on a healthy link, nothing is
+     * reported.
      */
     public boolean observe(String c, int confirmRuns) {
-        if (DiagnosisCause.V1_WINDOW_LIMITED.equals(cause) && DiagnosisCause.ofWire(c) != null
+        if (DiagnosisCause.V1_WINDOW_LIMITED.equals(cause)
+                && DiagnosisCause.ofWire(c) != null
                 && DiagnosisCause.ofWire(c).window()) {
             cause = c; // state of a job before event.v2: the same window limit, now named finer
         }

@@ -32,13 +32,22 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
 
     @Override
     public void open(OpenContext context) {
-        loss = getRuntimeContext().getState(new ValueStateDescriptor<>("loss", OneWriteType.of(ThresholdEpisode.class)));
-        jitter = getRuntimeContext().getState(new ValueStateDescriptor<>("jitter", OneWriteType.of(ThresholdEpisode.class)));
+        loss =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "loss", OneWriteType.of(ThresholdEpisode.class)));
+        jitter =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "jitter", OneWriteType.of(ThresholdEpisode.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "quality", ttl);
     }
 
     @Override
-    public void processElement(QualitySample q, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(QualitySample q, Context ctx, Collector<Event> out)
+            throws Exception {
         String link = Links.key(q.src(), q.dst());
         if (q.lossPercent() != null) {
             feed(loss, q, q.lossPercent(), p.lossThreshold(link), true, out);
@@ -53,13 +62,25 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
         }
     }
 
-    private void feed(ValueState<ThresholdEpisode> state, QualitySample q, double value, double threshold,
-                      boolean isLoss, Collector<Event> out) throws Exception {
+    private void feed(
+            ValueState<ThresholdEpisode> state,
+            QualitySample q,
+            double value,
+            double threshold,
+            boolean isLoss,
+            Collector<Event> out)
+            throws Exception {
         ThresholdEpisode e = state.value() == null ? new ThresholdEpisode() : state.value();
         int change = e.feed(value, threshold, p.recoveryRatio(), p.confirmRuns(), q.ts());
         if (change > 0) {
-            e.episodeId = (isLoss ? EventKind.HIGH_LOSS : EventKind.HIGH_JITTER).wire() + ":" + q.key() + "@" + e.since;
-            out.collect(isLoss ? highLoss(q, e, value, threshold) : highJitter(q, e, value, threshold));
+            e.episodeId =
+                    (isLoss ? EventKind.HIGH_LOSS : EventKind.HIGH_JITTER).wire()
+                            + ":"
+                            + q.key()
+                            + "@"
+                            + e.since;
+            out.collect(
+                    isLoss ? highLoss(q, e, value, threshold) : highJitter(q, e, value, threshold));
         } else if (change < 0) {
             out.collect(recovery(q, e, value, threshold, isLoss));
         }
@@ -84,8 +105,14 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
                 .severity(value >= 10 * threshold ? "critical" : "warning")
                 .protocol(q.protocol())
                 .episode(e.episodeId)
-                .message(String.format("packet loss %s on %s (%d consecutive runs at or above %s, probe %s)",
-                        Fmt.percent(value), q.protocol(), e.above, Fmt.percent(threshold), q.probeId()))
+                .message(
+                        String.format(
+                                "packet loss %s on %s (%d consecutive runs at or above %s, probe %s)",
+                                Fmt.percent(value),
+                                q.protocol(),
+                                e.above,
+                                Fmt.percent(threshold),
+                                q.probeId()))
                 .evidence("loss_percent", Fmt.round(value))
                 .evidence("peak_loss_percent", Fmt.round(e.peak))
                 .evidence("threshold_percent", threshold)
@@ -99,8 +126,14 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
                 .severity("warning")
                 .protocol(q.protocol())
                 .episode(e.episodeId)
-                .message(String.format("jitter %s on %s (%d consecutive runs at or above %s, probe %s)",
-                        Fmt.ms(value), q.protocol(), e.above, Fmt.ms(threshold), q.probeId()))
+                .message(
+                        String.format(
+                                "jitter %s on %s (%d consecutive runs at or above %s, probe %s)",
+                                Fmt.ms(value),
+                                q.protocol(),
+                                e.above,
+                                Fmt.ms(threshold),
+                                q.probeId()))
                 .evidence("jitter_ms", Fmt.round(value))
                 .evidence("peak_jitter_ms", Fmt.round(e.peak))
                 .evidence("threshold_ms", threshold)
@@ -109,18 +142,30 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
                 .build();
     }
 
-    private Event recovery(QualitySample q, ThresholdEpisode e, double value, double threshold, boolean isLoss) {
+    private Event recovery(
+            QualitySample q, ThresholdEpisode e, double value, double threshold, boolean isLoss) {
         double lasted = (q.ts() - e.since) / 1000.0;
         String what = isLoss ? "packet loss" : "jitter";
         String now = isLoss ? Fmt.percent(value) : Fmt.ms(value);
         String peak = isLoss ? Fmt.percent(e.peak) : Fmt.ms(e.peak);
-        return Event.builder(isLoss ? EventKind.LOSS_RECOVERY : EventKind.JITTER_RECOVERY, q.src(), q.dst(), Detectors.QUALITY, q.ts())
+        return Event.builder(
+                        isLoss ? EventKind.LOSS_RECOVERY : EventKind.JITTER_RECOVERY,
+                        q.src(),
+                        q.dst(),
+                        Detectors.QUALITY,
+                        q.ts())
                 .severity("info")
                 .protocol(q.protocol())
                 .episode(e.episodeId)
-                .message(String.format("%s back to %s on %s after %s (peak %s, threshold %s)",
-                        what, now, q.protocol(), Fmt.seconds(lasted), peak,
-                        isLoss ? Fmt.percent(threshold) : Fmt.ms(threshold)))
+                .message(
+                        String.format(
+                                "%s back to %s on %s after %s (peak %s, threshold %s)",
+                                what,
+                                now,
+                                q.protocol(),
+                                Fmt.seconds(lasted),
+                                peak,
+                                isLoss ? Fmt.percent(threshold) : Fmt.ms(threshold)))
                 .evidence(isLoss ? "loss_percent" : "jitter_ms", Fmt.round(value))
                 .evidence(isLoss ? "peak_loss_percent" : "peak_jitter_ms", Fmt.round(e.peak))
                 .evidence("duration_s", Fmt.round(lasted))

@@ -12,11 +12,12 @@ import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * unreachable / reachable per link (key "src|dst") from throughput run summaries: after
- * {@link ReachParams#confirmRuns()} consecutive runs failing with a reachability error class the
- * link is unreachable (once); the next successful run makes it reachable again (same episode).
+ * unreachable / reachable per link (key "src|dst") from throughput run summaries: after {@link
+ * ReachParams#confirmRuns()} consecutive runs failing with a reachability error class the link is
+ * unreachable (once); the next successful run makes it reachable again (same episode).
  */
-public final class ReachabilityDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
+public final class ReachabilityDetector
+        extends KeyedProcessFunction<String, ThroughputSample, Event> {
     private static final long serialVersionUID = 1L;
 
     private final ReachParams p;
@@ -29,7 +30,10 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
         this.ttl = stateTtl;
     }
 
-    /** +1 a run that reached its target, -1 a run that could not, 0 a run that says nothing about it. */
+    /**
+     * +1 a run that reached its target, -1 a run that could not, 0 a run that says nothing about
+     * it.
+     */
     public static int verdict(ThroughputSample s) {
         if (s.succeeded()) {
             return 1;
@@ -39,12 +43,17 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("reach", OneWriteType.of(ReachState.class)));
+        state =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "reach", OneWriteType.of(ReachState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "reach", ttl);
     }
 
     @Override
-    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out)
+            throws Exception {
         int verdict = verdict(run);
         if (verdict == 0) {
             return;
@@ -66,7 +75,14 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
         s.errorMessage = run.error().message();
         if (!s.down && s.failures >= p.confirmRuns()) {
             s.down = true;
-            s.episodeId = EventKind.UNREACHABLE.wire() + ":" + run.src() + "|" + run.dst() + "@" + s.firstFailureTs;
+            s.episodeId =
+                    EventKind.UNREACHABLE.wire()
+                            + ":"
+                            + run.src()
+                            + "|"
+                            + run.dst()
+                            + "@"
+                            + s.firstFailureTs;
             out.collect(unreachable(run, s));
         }
         state.update(s);
@@ -81,12 +97,19 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
     }
 
     private static Event unreachable(ThroughputSample run, ReachState s) {
-        return Event.builder(EventKind.UNREACHABLE, run.src(), run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(
+                        EventKind.UNREACHABLE,
+                        run.src(),
+                        run.dst(),
+                        Detectors.REACHABILITY,
+                        run.ts())
                 .severity("critical")
                 .protocol(run.protocol())
                 .episode(s.episodeId)
-                .message(String.format("%s unreachable from %s: %s in %d consecutive runs (%s)",
-                        run.dst(), run.src(), s.errorClass, s.failures, s.errorMessage))
+                .message(
+                        String.format(
+                                "%s unreachable from %s: %s in %d consecutive runs (%s)",
+                                run.dst(), run.src(), s.errorClass, s.failures, s.errorMessage))
                 .evidence("error_class", s.errorClass)
                 .evidence("failed_runs", (long) s.failures)
                 .evidence("first_failure_ts", s.firstFailureTs)
@@ -96,12 +119,19 @@ public final class ReachabilityDetector extends KeyedProcessFunction<String, Thr
 
     private static Event reachable(ThroughputSample run, ReachState s) {
         double downFor = (run.ts() - s.firstFailureTs) / 1000.0;
-        return Event.builder(EventKind.REACHABLE, run.src(), run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(
+                        EventKind.REACHABLE, run.src(), run.dst(), Detectors.REACHABILITY, run.ts())
                 .severity("info")
                 .protocol(run.protocol())
                 .episode(s.episodeId)
-                .message(String.format("%s reachable again from %s after %s and %d failed runs (%s)",
-                        run.dst(), run.src(), Fmt.seconds(downFor), s.failures, s.errorClass))
+                .message(
+                        String.format(
+                                "%s reachable again from %s after %s and %d failed runs (%s)",
+                                run.dst(),
+                                run.src(),
+                                Fmt.seconds(downFor),
+                                s.failures,
+                                s.errorClass))
                 .evidence("error_class", s.errorClass)
                 .evidence("failed_runs", (long) s.failures)
                 .evidence("down_for_s", Fmt.round(downFor))

@@ -15,12 +15,12 @@ import org.longhaul.flink.state.OneWriteType;
 
 /**
  * route_change per link (key "src|dst") from traceroute runs. A run that agrees with the dominant
- * path at every hop where both have an answer (address sets intersect; `*` agrees with anything)
- * is on it and teaches it new ECMP siblings. Runs off it form a candidate; if a run on the
- * dominant path comes before the candidate persists, the candidate was load balancing or a blip
- * and its addresses join the dominant model. After {@link RouteParams#persistRuns()} consecutive
- * runs off a path that carried ≥ {@link RouteParams#dominantShare()} of the recent runs: ONE event
- * naming the changed hops, and the candidate becomes the dominant path.
+ * path at every hop where both have an answer (address sets intersect; `*` agrees with anything) is
+ * on it and teaches it new ECMP siblings. Runs off it form a candidate; if a run on the dominant
+ * path comes before the candidate persists, the candidate was load balancing or a blip and its
+ * addresses join the dominant model. After {@link RouteParams#persistRuns()} consecutive runs off a
+ * path that carried ≥ {@link RouteParams#dominantShare()} of the recent runs: ONE event naming the
+ * changed hops, and the candidate becomes the dominant path.
  */
 public final class RouteChangeDetector extends KeyedProcessFunction<String, PathSample, Event> {
     private static final long serialVersionUID = 1L;
@@ -37,12 +37,17 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("route", OneWriteType.of(RouteState.class)));
+        state =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "route", OneWriteType.of(RouteState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "route", ttl);
     }
 
     @Override
-    public void processElement(PathSample sample, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(PathSample sample, Context ctx, Collector<Event> out)
+            throws Exception {
         if (sample.error() != null || sample.hops() == null) {
             return;
         }
@@ -100,24 +105,43 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
     }
 
     private Event routeChange(PathSample at, RouteState s, double share) {
-        List<ChangedHop> changed = s.dominant.differences(s.candidate).stream()
-                .map(h -> new ChangedHop(h.ttl(), h.before(), h.after())).toList();
-        String where = changed.isEmpty() ? "in hop count"
-                : changed.size() == 1 ? "at hop " + changed.get(0).ttl()
-                : "at hops " + changed.get(0).ttl() + "-" + changed.get(changed.size() - 1).ttl();
-        String first = changed.isEmpty() ? "" : String.format(" (%s → %s)", changed.get(0).before(), changed.get(0).after());
-        var e = Event.builder(EventKind.ROUTE_CHANGE, at.src(), at.dst(), Detectors.ROUTE, at.ts())
-                .severity("warning")
-                .protocol("path")
-                .route(s.dominant.representatives(), s.candidate.representatives(), changed)
-                .message(String.format("dominant path changed %s%s; RTT %s → %s (%d runs on the new path)",
-                        where, first, rtt(s.dominant), rtt(s.candidate), s.candidateRuns))
-                .evidence("rtt_before_ms", Fmt.round(s.dominant.rttMs))
-                .evidence("rtt_after_ms", Fmt.round(s.candidate.rttMs))
-                .evidence("runs_on_new_path", (long) s.candidateRuns)
-                .evidence("dominant_share_percent", Fmt.round(100 * share))
-                .evidence("hops_before", (long) s.dominant.length())
-                .evidence("hops_after", (long) s.candidate.length());
+        List<ChangedHop> changed =
+                s.dominant.differences(s.candidate).stream()
+                        .map(h -> new ChangedHop(h.ttl(), h.before(), h.after()))
+                        .toList();
+        String where =
+                changed.isEmpty()
+                        ? "in hop count"
+                        : changed.size() == 1
+                                ? "at hop " + changed.get(0).ttl()
+                                : "at hops "
+                                        + changed.get(0).ttl()
+                                        + "-"
+                                        + changed.get(changed.size() - 1).ttl();
+        String first =
+                changed.isEmpty()
+                        ? ""
+                        : String.format(
+                                " (%s → %s)", changed.get(0).before(), changed.get(0).after());
+        var e =
+                Event.builder(EventKind.ROUTE_CHANGE, at.src(), at.dst(), Detectors.ROUTE, at.ts())
+                        .severity("warning")
+                        .protocol("path")
+                        .route(s.dominant.representatives(), s.candidate.representatives(), changed)
+                        .message(
+                                String.format(
+                                        "dominant path changed %s%s; RTT %s → %s (%d runs on the new path)",
+                                        where,
+                                        first,
+                                        rtt(s.dominant),
+                                        rtt(s.candidate),
+                                        s.candidateRuns))
+                        .evidence("rtt_before_ms", Fmt.round(s.dominant.rttMs))
+                        .evidence("rtt_after_ms", Fmt.round(s.candidate.rttMs))
+                        .evidence("runs_on_new_path", (long) s.candidateRuns)
+                        .evidence("dominant_share_percent", Fmt.round(100 * share))
+                        .evidence("hops_before", (long) s.dominant.length())
+                        .evidence("hops_after", (long) s.candidate.length());
         return e.build();
     }
 

@@ -3,17 +3,18 @@ package org.longhaul.flink.functions.detect;
 import java.io.Serializable;
 
 /**
- * Route change versus load balancing (after the path-frequency models of the reference: a
- * dominant path, persistence before alarming; ECMP siblings and `*` blinking are not changes).
+ * Route change versus load balancing (after the path-frequency models of the reference: a dominant
+ * path, persistence before alarming; ECMP siblings and `*` blinking are not changes).
  *
- * @param persistRuns    consecutive runs off the dominant path that make a route change (3)
- * @param dominantShare  the old path must have carried at least this share of recent runs (0.65)
- * @param recentRuns     how many recent runs the share is computed over (20, at most 63)
- * @param minRuns        runs the old path must have been watched for before a change is reported (5);
- *                       a younger model adopts the new path silently
+ * @param persistRuns consecutive runs off the dominant path that make a route change (3)
+ * @param dominantShare the old path must have carried at least this share of recent runs (0.65)
+ * @param recentRuns how many recent runs the share is computed over (20, at most 63)
+ * @param minRuns runs the old path must have been watched for before a change is reported (5); a
+ *     younger model adopts the new path silently
  * @param maxAddrsPerHop addresses remembered per hop; the rarest is forgotten beyond (8)
  */
-public record RouteParams(int persistRuns, double dominantShare, int recentRuns, int minRuns, int maxAddrsPerHop)
+public record RouteParams(
+        int persistRuns, double dominantShare, int recentRuns, int minRuns, int maxAddrsPerHop)
         implements Serializable {
 
     public static RouteParams defaults() {

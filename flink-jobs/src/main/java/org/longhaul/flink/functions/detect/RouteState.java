@@ -2,8 +2,8 @@ package org.longhaul.flink.functions.detect;
 
 /**
  * Per link state of {@link RouteChangeDetector}: the dominant path, the candidate path of the
- * current streak of runs off it, and a bit history of recent runs (1 = on the dominant path,
- * newest in bit 0). A Flink POJO: two {@link PathModel}s, typically 0.5–2 KB.
+ * current streak of runs off it, and a bit history of recent runs (1 = on the dominant path, newest
+ * in bit 0). A Flink POJO: two {@link PathModel}s, typically 0.5–2 KB.
  */
 public final class RouteState {
     public PathModel dominant;
@@ -22,7 +22,10 @@ public final class RouteState {
         return recentCount - candidateRuns;
     }
 
-    /** Share of the recent runs before the current streak that followed the dominant path; NaN without any. */
+    /**
+     * Share of the recent runs before the current streak that followed the dominant path; NaN
+     * without any.
+     */
     public double dominantShareBeforeStreak() {
         int before = runsBeforeStreak();
         if (before <= 0) {

@@ -7,8 +7,15 @@ import org.longhaul.flink.records.ThroughputSample;
  * What the stall detector needs of one counted interval of a run: 8 fields instead of the 39 of a
  * throughput sample, since every interval of every run crosses the network to its key.
  */
-public record RunInterval(String src, String dst, String protocol, String runId, long ts,
-                          double startS, double endS, double bitsPerSecond) {
+public record RunInterval(
+        String src,
+        String dst,
+        String protocol,
+        String runId,
+        long ts,
+        double startS,
+        double endS,
+        double bitsPerSecond) {
 
     /** "src|dst|run_id". */
     public String key() {
@@ -20,6 +27,14 @@ public record RunInterval(String src, String dst, String protocol, String runId,
         if (!t.countedInterval() || t.startS() == null || t.endS() == null) {
             return null;
         }
-        return new RunInterval(t.src(), t.dst(), t.protocol(), t.runId(), t.ts(), t.startS(), t.endS(), t.bitsPerSecond());
+        return new RunInterval(
+                t.src(),
+                t.dst(),
+                t.protocol(),
+                t.runId(),
+                t.ts(),
+                t.startS(),
+                t.endS(),
+                t.bitsPerSecond());
     }
 }

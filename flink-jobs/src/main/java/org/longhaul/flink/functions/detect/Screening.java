@@ -11,11 +11,11 @@ import org.longhaul.flink.records.ThroughputSample;
  * Screening bursts (throughput_sample {@code screens}): short runs between a probe's full tests,
  * kept in the state of the series they screen with a baseline of their own, since a 2 s run is
  * mostly slow start and only comparable with other bursts. A burst never alerts: a low one (the
- * collapse rule, {@link CollapseParams#k()} and {@link CollapseParams#drop()}, against the
- * bursts' history) asks for a run of the screened probe, and counts as the first low run when that
- * run is low too; during a collapse a burst back near its baseline asks for the run that could end
- * it, and counts as the first run back. Low bursts never enter the history, nor any burst during
- * a collapse.
+ * collapse rule, {@link CollapseParams#k()} and {@link CollapseParams#drop()}, against the bursts'
+ * history) asks for a run of the screened probe, and counts as the first low run when that run is
+ * low too; during a collapse a burst back near its baseline asks for the run that could end it, and
+ * counts as the first run back. Low bursts never enter the history, nor any burst during a
+ * collapse.
  */
 public final class Screening implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -29,10 +29,13 @@ public final class Screening implements Serializable {
         this.p = params;
     }
 
-    /** A backfilled burst: into the history while it has room, unless the history can judge it low. */
+    /**
+     * A backfilled burst: into the history while it has room, unless the history can judge it low.
+     */
     CollapseState learn(CollapseState s, double x) {
         double[] h = history(s);
-        if (!s.inEpisode && !(h.length >= p.minHistory() && ThroughputCollapseDetector.low(p, h, x))) {
+        if (!s.inEpisode
+                && !(h.length >= p.minHistory() && ThroughputCollapseDetector.low(p, h, x))) {
             s.screenHistory = RobustStats.prepend(h, x, p.history());
         }
         return s;
@@ -50,9 +53,16 @@ public final class Screening implements Serializable {
         if (s.inEpisode) {
             boolean back = ThroughputCollapseDetector.back(p, median, x);
             verdict(s, run, back ? BACK : NONE);
-            return back ? suspicion(run, SuspicionReason.THROUGHPUT_RECOVERING, x, median, String.format(
-                    "a screening burst (probe %s) at %s, back near its own baseline of %s during a collapse: asking for the run of %s that could end it",
-                    run.probeId(), Fmt.bps(x), Fmt.bps(median), run.screens())) : null;
+            return back
+                    ? suspicion(
+                            run,
+                            SuspicionReason.THROUGHPUT_RECOVERING,
+                            x,
+                            median,
+                            String.format(
+                                    "a screening burst (probe %s) at %s, back near its own baseline of %s during a collapse: asking for the run of %s that could end it",
+                                    run.probeId(), Fmt.bps(x), Fmt.bps(median), run.screens()))
+                    : null;
         }
         if (!ThroughputCollapseDetector.low(p, h, x)) {
             s.screenHistory = RobustStats.append(h, x, p.history());
@@ -60,12 +70,23 @@ public final class Screening implements Serializable {
             return null;
         }
         verdict(s, run, LOW);
-        return suspicion(run, SuspicionReason.THROUGHPUT_LOW, x, median, String.format(
-                "a screening burst (probe %s) at %s, %s below its own baseline of %s: asking for a run of %s, which raises the alarm if it is low too",
-                run.probeId(), Fmt.bps(x), Fmt.percent(100 * (1 - x / median)), Fmt.bps(median), run.screens()));
+        return suspicion(
+                run,
+                SuspicionReason.THROUGHPUT_LOW,
+                x,
+                median,
+                String.format(
+                        "a screening burst (probe %s) at %s, %s below its own baseline of %s: asking for a run of %s, which raises the alarm if it is low too",
+                        run.probeId(),
+                        Fmt.bps(x),
+                        Fmt.percent(100 * (1 - x / median)),
+                        Fmt.bps(median),
+                        run.screens()));
     }
 
-    /** Takes the latest burst's verdict for a run of the series: whether it was the one asked for. */
+    /**
+     * Takes the latest burst's verdict for a run of the series: whether it was the one asked for.
+     */
     static boolean take(CollapseState s, int verdict) {
         boolean said = s.screenVerdict == verdict;
         s.screenVerdict = NONE;
@@ -81,7 +102,12 @@ public final class Screening implements Serializable {
         return s.screenHistory == null ? new double[0] : s.screenHistory;
     }
 
-    private static Suspicion suspicion(ThroughputSample run, SuspicionReason reason, double x, double baseline, String message) {
+    private static Suspicion suspicion(
+            ThroughputSample run,
+            SuspicionReason reason,
+            double x,
+            double baseline,
+            String message) {
         Map<String, Object> ev = new LinkedHashMap<>();
         ev.put("observed_bps", Fmt.round(x));
         ev.put("baseline_bps", Fmt.round(baseline));

@@ -20,12 +20,13 @@ import org.longhaul.flink.state.OneWriteType;
 
 /**
  * site_unreachable / site_reachable per destination (key dst, src "*"): when every source that
- * probed the destination within {@link ReachParams#siteRecent()} — at least
- * {@link ReachParams#siteMinSources()} of them — failed its latest run with a reachability error,
- * the site is unreachable (once); the first source that reaches it again ends the episode.
- * State: the latest verdict per source (older sources are pruned) and the site's episode.
+ * probed the destination within {@link ReachParams#siteRecent()} — at least {@link
+ * ReachParams#siteMinSources()} of them — failed its latest run with a reachability error, the site
+ * is unreachable (once); the first source that reaches it again ends the episode. State: the latest
+ * verdict per source (older sources are pruned) and the site's episode.
  */
-public final class SiteReachabilityDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
+public final class SiteReachabilityDetector
+        extends KeyedProcessFunction<String, ThroughputSample, Event> {
     private static final long serialVersionUID = 1L;
 
     private final ReachParams p;
@@ -41,14 +42,24 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
 
     @Override
     public void open(OpenContext context) {
-        sources = getRuntimeContext().getMapState(new MapStateDescriptor<>("site-sources", Types.STRING,
-                OneWriteType.of(SourceStatus.class)));
-        site = getRuntimeContext().getState(new ValueStateDescriptor<>("site", OneWriteType.of(SiteState.class)));
+        sources =
+                getRuntimeContext()
+                        .getMapState(
+                                new MapStateDescriptor<>(
+                                        "site-sources",
+                                        Types.STRING,
+                                        OneWriteType.of(SourceStatus.class)));
+        site =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "site", OneWriteType.of(SiteState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "site", ttl);
     }
 
     @Override
-    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out)
+            throws Exception {
         int verdict = ReachabilityDetector.verdict(run);
         if (verdict == 0) {
             return;
@@ -56,7 +67,10 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
         cleanup.touch(ctx.timerService(), run.ts());
         SourceStatus previous = sources.get(run.src());
         if (previous == null || previous.ts() <= run.ts()) {
-            sources.put(run.src(), new SourceStatus(run.ts(), verdict < 0, verdict < 0 ? run.error().errorClass() : null));
+            sources.put(
+                    run.src(),
+                    new SourceStatus(
+                            run.ts(), verdict < 0, verdict < 0 ? run.error().errorClass() : null));
         }
         List<SourceStatus> recent = pruneAndList(run.ts() - p.siteRecent().toMillis());
         long failing = recent.stream().filter(SourceStatus::failing).count();
@@ -101,17 +115,28 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
     private static String commonestClass(List<SourceStatus> statuses) {
         Map<String, Integer> counts = new HashMap<>();
         statuses.forEach(s -> counts.merge(String.valueOf(s.errorClass()), 1, Integer::sum));
-        return counts.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
-                .thenComparing(Map.Entry.comparingByKey())).map(Map.Entry::getKey).orElse("unknown");
+        return counts.entrySet().stream()
+                .max(
+                        Map.Entry.<String, Integer>comparingByValue()
+                                .thenComparing(Map.Entry.comparingByKey()))
+                .map(Map.Entry::getKey)
+                .orElse("unknown");
     }
 
     private static Event siteUnreachable(ThroughputSample run, List<SourceStatus> recent) {
         String cls = commonestClass(recent);
-        return Event.builder(EventKind.SITE_UNREACHABLE, "*", run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(
+                        EventKind.SITE_UNREACHABLE,
+                        "*",
+                        run.dst(),
+                        Detectors.REACHABILITY,
+                        run.ts())
                 .severity("critical")
                 .episode(EventKind.SITE_UNREACHABLE.wire() + ":" + run.dst() + "@" + run.ts())
-                .message(String.format("every source fails to reach %s: %d of %d recent sources, mostly %s",
-                        run.dst(), recent.size(), recent.size(), cls))
+                .message(
+                        String.format(
+                                "every source fails to reach %s: %d of %d recent sources, mostly %s",
+                                run.dst(), recent.size(), recent.size(), cls))
                 .evidence("sources", (long) recent.size())
                 .evidence("error_class", cls)
                 .build();
@@ -119,11 +144,14 @@ public final class SiteReachabilityDetector extends KeyedProcessFunction<String,
 
     private static Event siteReachable(ThroughputSample run, SiteState s, int sources) {
         double downFor = (run.ts() - s.since) / 1000.0;
-        return Event.builder(EventKind.SITE_REACHABLE, "*", run.dst(), Detectors.REACHABILITY, run.ts())
+        return Event.builder(
+                        EventKind.SITE_REACHABLE, "*", run.dst(), Detectors.REACHABILITY, run.ts())
                 .severity("info")
                 .episode(s.episodeId)
-                .message(String.format("%s reachable again: %s got through after %s", run.dst(), run.src(),
-                        Fmt.seconds(downFor)))
+                .message(
+                        String.format(
+                                "%s reachable again: %s got through after %s",
+                                run.dst(), run.src(), Fmt.seconds(downFor)))
                 .evidence("sources", (long) sources)
                 .evidence("reached_from", run.src())
                 .evidence("down_for_s", Fmt.round(downFor))

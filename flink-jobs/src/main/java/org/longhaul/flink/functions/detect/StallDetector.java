@@ -10,13 +10,13 @@ import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * A run that had throughput and then moves (near) zero bytes for at least
- * {@link StallParams#minSeconds()} consecutive seconds has stalled (seed 000: 39.6 Mbit/s, then
- * 0 bytes for 35 s, a burst, then 0 bytes again). One stall event per run, raised by the interval
- * that crosses the threshold. Keyed by "src|dst|run_id"; fed with counted interval records in
- * their run order (one link's records share a Kafka partition). State: one small record per
- * running run, dropped {@link StallParams#runIdle()} after the run's last interval. Input: the
- * {@link RunInterval} of each counted interval.
+ * A run that had throughput and then moves (near) zero bytes for at least {@link
+ * StallParams#minSeconds()} consecutive seconds has stalled (seed 000: 39.6 Mbit/s, then 0 bytes
+ * for 35 s, a burst, then 0 bytes again). One stall event per run, raised by the interval that
+ * crosses the threshold. Keyed by "src|dst|run_id"; fed with counted interval records in their run
+ * order (one link's records share a Kafka partition). State: one small record per running run,
+ * dropped {@link StallParams#runIdle()} after the run's last interval. Input: the {@link
+ * RunInterval} of each counted interval.
  */
 public final class StallDetector extends KeyedProcessFunction<String, RunInterval, Event> {
     private static final long serialVersionUID = 1L;
@@ -34,13 +34,17 @@ public final class StallDetector extends KeyedProcessFunction<String, RunInterva
 
     @Override
     public void open(OpenContext context) {
-        progress = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("run-progress", OneWriteType.of(RunProgress.class)));
+        progress =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "run-progress", OneWriteType.of(RunProgress.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "stall", params.runIdle());
     }
 
     @Override
-    public void processElement(RunInterval interval, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(RunInterval interval, Context ctx, Collector<Event> out)
+            throws Exception {
         cleanup.touch(ctx.timerService(), interval.ts());
         RunProgress run = progress.value();
         if (run == null) {
@@ -50,7 +54,8 @@ public final class StallDetector extends KeyedProcessFunction<String, RunInterva
         boolean hadThroughput = run.peakBps() > params.zeroBps();
         boolean zero = bps <= Math.max(params.zeroBps(), params.zeroFraction() * run.peakBps());
         if (!zero || !hadThroughput) {
-            progress.update(new RunProgress(Math.max(run.peakBps(), bps), Double.NaN, run.reported()));
+            progress.update(
+                    new RunProgress(Math.max(run.peakBps(), bps), Double.NaN, run.reported()));
             return;
         }
         double start = Double.isNaN(run.stallStartS()) ? interval.startS() : run.stallStartS();
@@ -74,8 +79,13 @@ public final class StallDetector extends KeyedProcessFunction<String, RunInterva
         return Event.builder(EventKind.STALL, at.src(), at.dst(), Detectors.STALL, at.ts())
                 .severity("warning")
                 .protocol(at.protocol())
-                .message(String.format("run %s stalled: no data for %s from %s into the run, after %s",
-                        at.runId(), Fmt.seconds(stalledS), Fmt.seconds(startS), Fmt.bps(peakBps)))
+                .message(
+                        String.format(
+                                "run %s stalled: no data for %s from %s into the run, after %s",
+                                at.runId(),
+                                Fmt.seconds(stalledS),
+                                Fmt.seconds(startS),
+                                Fmt.bps(peakBps)))
                 .evidence("run_id", at.runId())
                 .evidence("stalled_s", Fmt.round(stalledS))
                 .evidence("stall_start_s", Fmt.round(startS))

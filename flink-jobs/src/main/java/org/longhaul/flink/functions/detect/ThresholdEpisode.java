@@ -1,9 +1,9 @@
 package org.longhaul.flink.functions.detect;
 
 /**
- * One metric's alarm state with confirmation and hysteresis: raise after N consecutive values at
- * or above the threshold, clear after N consecutive values below threshold × recovery ratio.
- * A Flink POJO.
+ * One metric's alarm state with confirmation and hysteresis: raise after N consecutive values at or
+ * above the threshold, clear after N consecutive values below threshold × recovery ratio. A Flink
+ * POJO.
  */
 public final class ThresholdEpisode {
     public int above;

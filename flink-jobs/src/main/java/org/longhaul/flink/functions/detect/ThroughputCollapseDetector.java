@@ -11,32 +11,34 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.longhaul.flink.functions.History;
 import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.confirm.SuspicionReason;
-import org.longhaul.flink.functions.History;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * Throughput collapse and recovery of one series (key "src|dst|probe_id": each probe config has
- * its own baseline) from successful run summaries, relative to the series' own history, so a
- * 20 Mbit/s and a 10 Gbit/s link are judged alike. See {@link CollapseParams} for the rule; low
- * runs never enter the history, one alert per episode, a recovery event closes it (same
- * episode_id). State is dropped after the state TTL without runs.
+ * Throughput collapse and recovery of one series (key "src|dst|probe_id": each probe config has its
+ * own baseline) from successful run summaries, relative to the series' own history, so a 20 Mbit/s
+ * and a 10 Gbit/s link are judged alike. See {@link CollapseParams} for the rule; low runs never
+ * enter the history, one alert per episode, a recovery event closes it (same episode_id). State is
+ * dropped after the state TTL without runs.
  *
- * <p>Backfilled runs ({@link History}, {@code longhaul import}) only fill the history, never
- * judged and never alerting: {@link #learn}.
+ * <p>Backfilled runs ({@link History}, {@code longhaul import}) only fill the history, never judged
+ * and never alerting: {@link #learn}.
  *
  * <p>A run that is low but does not yet raise the alarm, and a run back at the baseline during an
  * episode that does not yet end it, are suspicions on the side output {@link #SUSPECT}: the
  * confirmation planner asks for the run that decides now rather than at the next slot.
  */
-public final class ThroughputCollapseDetector extends KeyedProcessFunction<String, ThroughputSample, Event> {
+public final class ThroughputCollapseDetector
+        extends KeyedProcessFunction<String, ThroughputSample, Event> {
     private static final long serialVersionUID = 1L;
 
-    public static final OutputTag<Suspicion> SUSPECT = new OutputTag<>("collapse-suspect", TypeInformation.of(Suspicion.class));
+    public static final OutputTag<Suspicion> SUSPECT =
+            new OutputTag<>("collapse-suspect", TypeInformation.of(Suspicion.class));
 
     private final CollapseParams p;
     private final Screening screening;
@@ -52,13 +54,17 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
 
     @Override
     public void open(OpenContext context) {
-        state = getRuntimeContext().getState(
-                new ValueStateDescriptor<>("collapse", OneWriteType.of(CollapseState.class)));
+        state =
+                getRuntimeContext()
+                        .getState(
+                                new ValueStateDescriptor<>(
+                                        "collapse", OneWriteType.of(CollapseState.class)));
         cleanup = new CleanupTimer(getRuntimeContext(), "collapse", ttl);
     }
 
     @Override
-    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out) throws Exception {
+    public void processElement(ThroughputSample run, Context ctx, Collector<Event> out)
+            throws Exception {
         if (!run.succeeded()) {
             return;
         }
@@ -66,7 +72,8 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         double x = run.bitsPerSecond();
         if (History.is(ctx.timestamp())) {
             // a backfilled run: the key lives a TTL from the newer of its ts and the live clock
-            cleanup.touch(ctx.timerService(), Math.max(run.ts(), ctx.timerService().currentWatermark()));
+            cleanup.touch(
+                    ctx.timerService(), Math.max(run.ts(), ctx.timerService().currentWatermark()));
             state.update(run.screening() ? screening.learn(s, x) : learn(s, x));
             return;
         }
@@ -89,9 +96,9 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
 
     /**
      * A backfilled run enters the history while it has room ({@link RobustStats#prepend}: the
-     * import sends a link's runs newest first), unless the history is long enough to judge it
-     * and it would be low: an old collapse must not drag the baseline down. Nothing is emitted,
-     * and an open episode is left alone.
+     * import sends a link's runs newest first), unless the history is long enough to judge it and
+     * it would be low: an old collapse must not drag the baseline down. Nothing is emitted, and an
+     * open episode is left alone.
      */
     CollapseState learn(CollapseState s, double x) {
         if (s.inEpisode) {
@@ -115,7 +122,12 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         return x < median - p.k() * RobustStats.sigma(history) && x <= (1 - p.drop()) * median;
     }
 
-    private void judge(CollapseState s, ThroughputSample run, double x, Collector<Event> out, Consumer<Suspicion> suspect) {
+    private void judge(
+            CollapseState s,
+            ThroughputSample run,
+            double x,
+            Collector<Event> out,
+            Consumer<Suspicion> suspect) {
         double median = RobustStats.median(s.history);
         double sigma = RobustStats.sigma(s.history);
         boolean screenedLow = Screening.take(s, Screening.LOW);
@@ -136,7 +148,15 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         boolean catastrophic = x <= (1 - p.catastrophicDrop()) * median;
         if (s.lowRuns + (s.screenCounted ? 1 : 0) >= p.confirmRuns() || catastrophic) {
             s.inEpisode = true;
-            s.episodeId = "collapse:" + run.src() + "|" + run.dst() + "|" + run.probeId() + "@" + s.firstLowTs;
+            s.episodeId =
+                    "collapse:"
+                            + run.src()
+                            + "|"
+                            + run.dst()
+                            + "|"
+                            + run.probeId()
+                            + "@"
+                            + s.firstLowTs;
             s.episodeStart = s.firstLowTs;
             s.baseline = median;
             s.baselineSigma = sigma;
@@ -145,20 +165,40 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
             out.collect(collapse(run, s, s.lowSum / s.lowRuns));
             s.screenCounted = false;
         } else {
-            suspect.accept(suspicion(run, SuspicionReason.THROUGHPUT_LOW, x, median,
-                    String.format("a run at %s, %s below the baseline of %s: %d of the %d low runs that make a collapse",
-                            Fmt.bps(x), Fmt.percent(100 * (1 - x / median)), Fmt.bps(median), s.lowRuns, p.confirmRuns())));
+            suspect.accept(
+                    suspicion(
+                            run,
+                            SuspicionReason.THROUGHPUT_LOW,
+                            x,
+                            median,
+                            String.format(
+                                    "a run at %s, %s below the baseline of %s: %d of the %d low runs that make a collapse",
+                                    Fmt.bps(x),
+                                    Fmt.percent(100 * (1 - x / median)),
+                                    Fmt.bps(median),
+                                    s.lowRuns,
+                                    p.confirmRuns())));
         }
     }
 
-    private static Suspicion suspicion(ThroughputSample run, SuspicionReason reason, double x, double baseline, String message) {
+    private static Suspicion suspicion(
+            ThroughputSample run,
+            SuspicionReason reason,
+            double x,
+            double baseline,
+            String message) {
         Map<String, Object> ev = new LinkedHashMap<>();
         ev.put("observed_bps", Fmt.round(x));
         ev.put("baseline_bps", Fmt.round(baseline));
         return Suspicion.of(run.src(), run.dst(), run.probeId(), run.ts(), reason, message, ev);
     }
 
-    private void duringEpisode(CollapseState s, ThroughputSample run, double x, Collector<Event> out, Consumer<Suspicion> suspect) {
+    private void duringEpisode(
+            CollapseState s,
+            ThroughputSample run,
+            double x,
+            Collector<Event> out,
+            Consumer<Suspicion> suspect) {
         boolean screenedBack = Screening.take(s, Screening.BACK);
         boolean recovered = back(p, s.baseline, x);
         if (!recovered) {
@@ -172,9 +212,18 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
         }
         s.recovering = RobustStats.append(s.recovering, x, p.recoveryRuns());
         if (s.recovering.length + (s.screenCounted ? 1 : 0) < p.recoveryRuns()) {
-            suspect.accept(suspicion(run, SuspicionReason.THROUGHPUT_RECOVERING, x, s.baseline,
-                    String.format("a run at %s, back near the baseline of %s during a collapse: %d of the %d runs that end it",
-                            Fmt.bps(x), Fmt.bps(s.baseline), s.recovering.length, p.recoveryRuns())));
+            suspect.accept(
+                    suspicion(
+                            run,
+                            SuspicionReason.THROUGHPUT_RECOVERING,
+                            x,
+                            s.baseline,
+                            String.format(
+                                    "a run at %s, back near the baseline of %s during a collapse: %d of the %d runs that end it",
+                                    Fmt.bps(x),
+                                    Fmt.bps(s.baseline),
+                                    s.recovering.length,
+                                    p.recoveryRuns())));
             return;
         }
         out.collect(recovery(run, s, x));
@@ -200,13 +249,25 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
     private Event collapse(ThroughputSample run, CollapseState s, double observed) {
         double dropPct = 100 * (1 - observed / s.baseline);
         boolean catastrophic = dropPct >= 100 * p.catastrophicDrop();
-        return Event.builder(EventKind.THROUGHPUT_COLLAPSE, run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
+        return Event.builder(
+                        EventKind.THROUGHPUT_COLLAPSE,
+                        run.src(),
+                        run.dst(),
+                        Detectors.COLLAPSE,
+                        run.ts())
                 .severity(catastrophic ? "critical" : "warning")
                 .protocol(run.protocol())
                 .episode(s.episodeId)
-                .message(String.format("throughput %s is %s below the link's baseline of %s (%d run%s, probe %s%s)",
-                        Fmt.bps(observed), Fmt.percent(dropPct), Fmt.bps(s.baseline), s.lowRuns,
-                        s.lowRuns == 1 ? "" : "s", run.probeId(), s.screenCounted ? ", after a low screening burst" : ""))
+                .message(
+                        String.format(
+                                "throughput %s is %s below the link's baseline of %s (%d run%s, probe %s%s)",
+                                Fmt.bps(observed),
+                                Fmt.percent(dropPct),
+                                Fmt.bps(s.baseline),
+                                s.lowRuns,
+                                s.lowRuns == 1 ? "" : "s",
+                                run.probeId(),
+                                s.screenCounted ? ", after a low screening burst" : ""))
                 .evidence("baseline_bps", Fmt.round(s.baseline))
                 .evidence("baseline_stddev_bps", Fmt.round(s.baselineSigma))
                 .evidence("observed_bps", Fmt.round(observed))
@@ -220,13 +281,24 @@ public final class ThroughputCollapseDetector extends KeyedProcessFunction<Strin
 
     private Event recovery(ThroughputSample run, CollapseState s, double observed) {
         double lasted = (run.ts() - s.episodeStart) / 1000.0;
-        return Event.builder(EventKind.THROUGHPUT_RECOVERY, run.src(), run.dst(), Detectors.COLLAPSE, run.ts())
+        return Event.builder(
+                        EventKind.THROUGHPUT_RECOVERY,
+                        run.src(),
+                        run.dst(),
+                        Detectors.COLLAPSE,
+                        run.ts())
                 .severity("info")
                 .protocol(run.protocol())
                 .episode(s.episodeId)
-                .message(String.format("throughput back to %s (baseline %s) after %s and %d low run%s (probe %s)",
-                        Fmt.bps(observed), Fmt.bps(s.baseline), Fmt.seconds(lasted), s.episodeRuns,
-                        s.episodeRuns == 1 ? "" : "s", run.probeId()))
+                .message(
+                        String.format(
+                                "throughput back to %s (baseline %s) after %s and %d low run%s (probe %s)",
+                                Fmt.bps(observed),
+                                Fmt.bps(s.baseline),
+                                Fmt.seconds(lasted),
+                                s.episodeRuns,
+                                s.episodeRuns == 1 ? "" : "s",
+                                run.probeId()))
                 .evidence("baseline_bps", Fmt.round(s.baseline))
                 .evidence("observed_bps", Fmt.round(observed))
                 .evidence("low_runs", (long) s.episodeRuns)

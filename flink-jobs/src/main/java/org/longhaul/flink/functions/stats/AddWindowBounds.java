@@ -5,7 +5,8 @@ import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.util.Collector;
 
 /** Only adds the window's bounds and label to the incrementally aggregated accumulator. */
-public final class AddWindowBounds extends ProcessWindowFunction<LinkAccumulator, WindowedStats, String, TimeWindow> {
+public final class AddWindowBounds
+        extends ProcessWindowFunction<LinkAccumulator, WindowedStats, String, TimeWindow> {
     private static final long serialVersionUID = 1L;
     private final String label;
 
@@ -14,9 +15,12 @@ public final class AddWindowBounds extends ProcessWindowFunction<LinkAccumulator
     }
 
     @Override
-    public void process(String key, Context ctx, Iterable<LinkAccumulator> accs, Collector<WindowedStats> out) {
+    public void process(
+            String key, Context ctx, Iterable<LinkAccumulator> accs, Collector<WindowedStats> out) {
         for (LinkAccumulator acc : accs) {
-            out.collect(new WindowedStats(key, label, ctx.window().getStart(), ctx.window().getEnd(), acc));
+            out.collect(
+                    new WindowedStats(
+                            key, label, ctx.window().getStart(), ctx.window().getEnd(), acc));
         }
     }
 }

@@ -2,8 +2,8 @@ package org.longhaul.flink.functions.stats;
 
 /**
  * The running statistics of one link and protocol in one window: counts, sums, extremes and a
- * {@link QuantileSketch} of throughput. Mergeable, so 1h and 1d windows fold the 1m results.
- * Fixed part: 22 numbers (≈ 180 bytes serialized) plus the sketch. A Flink POJO.
+ * {@link QuantileSketch} of throughput. Mergeable, so 1h and 1d windows fold the 1m results. Fixed
+ * part: 22 numbers (≈ 180 bytes serialized) plus the sketch. A Flink POJO.
  */
 public final class LinkAccumulator {
     public long samples;

@@ -2,8 +2,11 @@ package org.longhaul.flink.functions.stats;
 
 import org.apache.flink.api.common.functions.AggregateFunction;
 
-/** Incremental aggregation of raw observations into one accumulator per link, protocol and window. */
-public final class LinkStatsAggregate implements AggregateFunction<Observation, LinkAccumulator, LinkAccumulator> {
+/**
+ * Incremental aggregation of raw observations into one accumulator per link, protocol and window.
+ */
+public final class LinkStatsAggregate
+        implements AggregateFunction<Observation, LinkAccumulator, LinkAccumulator> {
     private static final long serialVersionUID = 1L;
 
     @Override

@@ -10,13 +10,15 @@ import org.longhaul.flink.records.ThroughputSample;
 
 /**
  * Maps raw samples to {@link Observation}s (null when a sample contributes nothing):
+ *
  * <ul>
- *   <li>throughput intervals (not omitted): one sample of throughput, bytes, retransmits, RTT;</li>
+ *   <li>throughput intervals (not omitted): one sample of throughput, bytes, retransmits, RTT;
  *   <li>throughput summaries: one run (an error when it failed; not_started is no run); UDP
- *       summaries bring loss and jitter;</li>
- *   <li>ping runs (protocol icmp): loss, jitter = rtt mdev, RTT min/avg/max;</li>
- *   <li>traceroute runs (protocol path): hop count and the RTT of the destination hop.</li>
+ *       summaries bring loss and jitter;
+ *   <li>ping runs (protocol icmp): loss, jitter = rtt mdev, RTT min/avg/max;
+ *   <li>traceroute runs (protocol path): hop count and the RTT of the destination hop.
  * </ul>
+ *
  * A screening burst's records (throughput {@code screens}) contribute nothing: a 2 s run is mostly
  * slow start, and would pull the link's statistics towards it; the collapse detector judges them.
  */
@@ -28,19 +30,49 @@ public final class Observations {
             return null;
         }
         if (t.countedInterval()) {
-            return new Observation(t.src(), t.dst(), t.protocol(), t.ts(), 1, 0, 0,
-                    t.bitsPerSecond(), t.bytes(), t.retransmits(), null, null, null, null,
-                    t.rttMs(), t.rttMs(), t.rttMs(), null);
+            return new Observation(
+                    t.src(),
+                    t.dst(),
+                    t.protocol(),
+                    t.ts(),
+                    1,
+                    0,
+                    0,
+                    t.bitsPerSecond(),
+                    t.bytes(),
+                    t.retransmits(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    t.rttMs(),
+                    t.rttMs(),
+                    t.rttMs(),
+                    null);
         }
         if (!t.summary() || (t.error() != null && t.error().notStarted())) {
             return null;
         }
         boolean udp = "udp".equals(t.protocol()) && t.error() == null;
-        return new Observation(t.src(), t.dst(), t.protocol(), t.ts(), 0, 1, t.failed() ? 1 : 0,
-                null, null, null,
-                udp ? t.lostPackets() : null, udp ? t.packets() : null, udp ? t.lossPercent() : null,
+        return new Observation(
+                t.src(),
+                t.dst(),
+                t.protocol(),
+                t.ts(),
+                0,
+                1,
+                t.failed() ? 1 : 0,
+                null,
+                null,
+                null,
+                udp ? t.lostPackets() : null,
+                udp ? t.packets() : null,
+                udp ? t.lossPercent() : null,
                 udp ? t.jitterMs() : null,
-                t.minRttMs(), null, t.maxRttMs(), null);
+                t.minRttMs(),
+                null,
+                t.maxRttMs(),
+                null);
     }
 
     public static Observation of(RttSample r) {
@@ -49,11 +81,25 @@ public final class Observations {
         }
         boolean failed = r.error() != null;
         long lost = Math.max(0, r.sent() - r.received());
-        return new Observation(r.src(), r.dst(), "icmp", r.ts(), 1, 1, failed ? 1 : 0,
-                null, null, null,
-                r.sent() > 0 ? lost : null, r.sent() > 0 ? r.sent() : null,
-                r.sent() > 0 ? r.lossPercent() : null, r.rttMdevMs(),
-                r.rttMinMs(), r.rttAvgMs(), r.rttMaxMs(), null);
+        return new Observation(
+                r.src(),
+                r.dst(),
+                "icmp",
+                r.ts(),
+                1,
+                1,
+                failed ? 1 : 0,
+                null,
+                null,
+                null,
+                r.sent() > 0 ? lost : null,
+                r.sent() > 0 ? r.sent() : null,
+                r.sent() > 0 ? r.lossPercent() : null,
+                r.rttMdevMs(),
+                r.rttMinMs(),
+                r.rttAvgMs(),
+                r.rttMaxMs(),
+                null);
     }
 
     public static Observation of(PathSample p) {
@@ -64,10 +110,25 @@ public final class Observations {
         boolean measured = !hops.isEmpty();
         PathHop last = measured ? hops.get(hops.size() - 1) : null;
         List<Double> rtts = last == null || !p.reached() ? List.of() : rttsOf(last);
-        return new Observation(p.src(), p.dst(), "path", p.ts(), measured ? 1 : 0, 1,
-                p.error() != null ? 1 : 0, null, null, null, null, null, null, null,
+        return new Observation(
+                p.src(),
+                p.dst(),
+                "path",
+                p.ts(),
+                measured ? 1 : 0,
+                1,
+                p.error() != null ? 1 : 0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
                 rtts.isEmpty() ? null : rtts.stream().min(Double::compare).get(),
-                rtts.isEmpty() ? null : rtts.stream().mapToDouble(Double::doubleValue).average().getAsDouble(),
+                rtts.isEmpty()
+                        ? null
+                        : rtts.stream().mapToDouble(Double::doubleValue).average().getAsDouble(),
                 rtts.isEmpty() ? null : rtts.stream().max(Double::compare).get(),
                 measured ? (double) last.ttl() : null);
     }

@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * A mergeable quantile sketch with relative accuracy (DDSketch-style log buckets): a value x > 1
  * falls into bucket ceil(log_γ x) with γ = (1+α)/(1−α), α = 2 %, so every quantile it returns is
- * within 2 % of a true sample value. Values ≤ 1 (zero throughput) are counted apart. At most
- * {@link #MAX_BINS} buckets are kept (the lowest are folded together beyond that): 160 buckets
- * span a 600× range at full accuracy and weigh at most 160 × 8 bytes. A Flink POJO.
+ * within 2 % of a true sample value. Values ≤ 1 (zero throughput) are counted apart. At most {@link
+ * #MAX_BINS} buckets are kept (the lowest are folded together beyond that): 160 buckets span a 600×
+ * range at full accuracy and weigh at most 160 × 8 bytes. A Flink POJO.
  */
 public final class QuantileSketch {
     public static final double ALPHA = 0.02;

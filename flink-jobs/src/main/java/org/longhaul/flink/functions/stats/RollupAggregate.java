@@ -6,7 +6,8 @@ import org.apache.flink.api.common.functions.AggregateFunction;
  * Folds finished smaller windows (1m into 1h, 1h into 1d) by merging their accumulators, so a
  * coarse window holds one accumulator per link instead of its raw samples.
  */
-public final class RollupAggregate implements AggregateFunction<WindowedStats, LinkAccumulator, LinkAccumulator> {
+public final class RollupAggregate
+        implements AggregateFunction<WindowedStats, LinkAccumulator, LinkAccumulator> {
     private static final long serialVersionUID = 1L;
 
     @Override

@@ -17,7 +17,8 @@ import java.time.Duration;
 public record Stagger(Duration spread) implements Serializable {
     public Stagger {
         if (spread.isNegative() || spread.compareTo(Duration.ofMinutes(1)) > 0) {
-            throw new IllegalArgumentException("--stats-stagger: between 0s (aligned) and 1min, not " + spread);
+            throw new IllegalArgumentException(
+                    "--stats-stagger: between 0s (aligned) and 1min, not " + spread);
         }
     }
 

@@ -24,7 +24,8 @@ public final class StaggeredTumblingWindows<T> extends WindowAssigner<T, TimeWin
 
     public StaggeredTumblingWindows(Duration size, Stagger stagger, KeySelector<T, String> key) {
         if (stagger.spread().compareTo(size) > 0) {
-            throw new IllegalArgumentException("a stagger of " + stagger.spread() + " exceeds the window of " + size);
+            throw new IllegalArgumentException(
+                    "a stagger of " + stagger.spread() + " exceeds the window of " + size);
         }
         this.size = size.toMillis();
         this.stagger = stagger;
@@ -32,11 +33,15 @@ public final class StaggeredTumblingWindows<T> extends WindowAssigner<T, TimeWin
     }
 
     @Override
-    public Collection<TimeWindow> assignWindows(T element, long timestamp, WindowAssignerContext context) {
+    public Collection<TimeWindow> assignWindows(
+            T element, long timestamp, WindowAssignerContext context) {
         if (timestamp == Long.MIN_VALUE) {
-            throw new IllegalStateException("record has no event-time timestamp; is the watermark strategy set?");
+            throw new IllegalStateException(
+                    "record has no event-time timestamp; is the watermark strategy set?");
         }
-        long start = TimeWindow.getWindowStartWithOffset(timestamp, stagger.offsetMs(keyOf(element)), size);
+        long start =
+                TimeWindow.getWindowStartWithOffset(
+                        timestamp, stagger.offsetMs(keyOf(element)), size);
         return List.of(new TimeWindow(start, start + size));
     }
 
@@ -51,7 +56,8 @@ public final class StaggeredTumblingWindows<T> extends WindowAssigner<T, TimeWin
     @Override
     public Trigger<T, TimeWindow> getDefaultTrigger() {
         @SuppressWarnings("unchecked")
-        Trigger<T, TimeWindow> t = (Trigger<T, TimeWindow>) (Trigger<?, TimeWindow>) EventTimeTrigger.create();
+        Trigger<T, TimeWindow> t =
+                (Trigger<T, TimeWindow>) (Trigger<?, TimeWindow>) EventTimeTrigger.create();
         return t;
     }
 

@@ -19,8 +19,20 @@ public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> 
         boolean tput = a.throughputCount > 0;
         boolean retx = a.retransmitSamples > 0;
         Double loss = lossPercent(a);
-        return new LinkStats(LinkStats.SCHEMA, ContractNames.VERSION_STATS, key[0], key[1], LinkStats.PRODUCER, w.windowEnd(),
-                key[2], w.window(), w.windowStart(), w.windowEnd(), a.samples, a.runs, a.errors,
+        return new LinkStats(
+                LinkStats.SCHEMA,
+                ContractNames.VERSION_STATS,
+                key[0],
+                key[1],
+                LinkStats.PRODUCER,
+                w.windowEnd(),
+                key[2],
+                w.window(),
+                w.windowStart(),
+                w.windowEnd(),
+                a.samples,
+                a.runs,
+                a.errors,
                 tput ? a.throughputSum / a.throughputCount : null,
                 tput ? clamp(a.throughput.quantile(0.5), a) : null,
                 tput ? clamp(a.throughput.quantile(0.1), a) : null,
@@ -38,7 +50,10 @@ public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> 
                 a.hopCount > 0 ? a.hopSum / a.hopCount : null);
     }
 
-    /** Lost over sent packets of the window; the mean of per-run percentages when counts are missing. */
+    /**
+     * Lost over sent packets of the window; the mean of per-run percentages when counts are
+     * missing.
+     */
     static Double lossPercent(LinkAccumulator a) {
         if (a.sentPackets > 0) {
             return 100.0 * a.lostPackets / a.sentPackets;

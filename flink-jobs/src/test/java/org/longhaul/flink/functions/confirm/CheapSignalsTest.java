@@ -12,12 +12,15 @@ import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
-import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.testing.Samples;
 
-/** The suspicions of the cheap probes: ping RTT shifts, sender tuning changes, route and loss events. */
+/**
+ * The suspicions of the cheap probes: ping RTT shifts, sender tuning changes, route and loss
+ * events.
+ */
 class CheapSignalsTest {
     private static final long MIN = 60_000;
 
@@ -25,8 +28,12 @@ class CheapSignalsTest {
         RttState s = new RttState();
         List<Suspicion> out = new ArrayList<>();
         for (int i = 0; i < rtts.length; i++) {
-            Suspicion x = RttShiftDetector.judge(s, Samples.rtt(Samples.ping("s1", "dst-b", T0 + i * MIN, 5, 5, rtts[i], 0.5)),
-                    ConfirmParams.defaults());
+            Suspicion x =
+                    RttShiftDetector.judge(
+                            s,
+                            Samples.rtt(
+                                    Samples.ping("s1", "dst-b", T0 + i * MIN, 5, 5, rtts[i], 0.5)),
+                            ConfirmParams.defaults());
             if (x != null) {
                 out.add(x);
             }
@@ -38,16 +45,21 @@ class CheapSignalsTest {
     void anRttShiftIsOneSuspicionAfterThreeHighPingsAndTheLevelFollowsTheLink() {
         double[] rtts = new double[60];
         for (int i = 0; i < 20; i++) {
-            rtts[i] = 70 + (i % 3);           // the link's level, 70-72 ms
+            rtts[i] = 70 + (i % 3); // the link's level, 70-72 ms
         }
         for (int i = 20; i < 60; i++) {
-            rtts[i] = 140;                     // a new path: twice the RTT, to stay
+            rtts[i] = 140; // a new path: twice the RTT, to stay
         }
         List<Suspicion> out = pings(rtts);
         assertEquals(1, out.size(), "once, not for every high ping");
         assertEquals("rtt_shift", out.get(0).reason());
         assertEquals(T0 + 22 * MIN, out.get(0).ts(), "at the third high ping");
-        assertTrue(out.get(0).message().startsWith("ping RTT 140 ms, 3 pings in a row above the link's level of 71 ms"), out.get(0).message());
+        assertTrue(
+                out.get(0)
+                        .message()
+                        .startsWith(
+                                "ping RTT 140 ms, 3 pings in a row above the link's level of 71 ms"),
+                out.get(0).message());
     }
 
     @Test
@@ -56,35 +68,64 @@ class CheapSignalsTest {
         double[] noisy = new double[200];
         java.util.Random rnd = new java.util.Random(5);
         for (int i = 0; i < noisy.length; i++) {
-            noisy[i] = 70 + rnd.nextGaussian() * 2 + (i % 17 == 0 ? 30 : 0); // a lone spike now and then
+            noisy[i] =
+                    70
+                            + rnd.nextGaussian() * 2
+                            + (i % 17 == 0 ? 30 : 0); // a lone spike now and then
         }
         assertEquals(List.of(), pings(noisy));
     }
 
     @Test
     void aTuningChangeOfTheSenderIsASuspicionTheFirstSnapshotIsNot() throws Exception {
-        try (var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(new TuningChangeDetector(Duration.ofDays(7)),
-                HostSnapshot::link, Types.STRING)) {
-            h.processElement(Samples.hostSnapshot(Samples.host("s2", "dst-d", T0, 65536, 65536)), T0);
-            h.processElement(Samples.hostSnapshot(Samples.host("s2", "dst-d", T0 + MIN, 65536, 65536)), T0 + MIN);
+        try (var h =
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                        new TuningChangeDetector(Duration.ofDays(7)),
+                        HostSnapshot::link,
+                        Types.STRING)) {
+            h.processElement(
+                    Samples.hostSnapshot(Samples.host("s2", "dst-d", T0, 65536, 65536)), T0);
+            h.processElement(
+                    Samples.hostSnapshot(Samples.host("s2", "dst-d", T0 + MIN, 65536, 65536)),
+                    T0 + MIN);
             assertEquals(List.of(), h.extractOutputValues());
-            h.processElement(Samples.hostSnapshot(Samples.host("s2", "dst-d", T0 + 2 * MIN, 33554432, 33554432)), T0 + 2 * MIN);
+            h.processElement(
+                    Samples.hostSnapshot(
+                            Samples.host("s2", "dst-d", T0 + 2 * MIN, 33554432, 33554432)),
+                    T0 + 2 * MIN);
             Suspicion x = h.extractOutputValues().get(0);
             assertEquals("host_tuning_change", x.reason());
-            assertTrue(x.message().contains("tcp_wmem max 65536") && x.message().contains("tcp_wmem max 33554432"), x.message());
+            assertTrue(
+                    x.message().contains("tcp_wmem max 65536")
+                            && x.message().contains("tcp_wmem max 33554432"),
+                    x.message());
         }
     }
 
     @Test
     void aRouteChangeAndHighLossAreSuspicionsOtherEventsAreNot() {
-        Event route = Event.builder(EventKind.ROUTE_CHANGE, "s1", "dst-b", "route-detector", T0).message("route changed")
-                .evidence("rtt_after_ms", 181.0).evidence("hop", "x").build();
+        Event route =
+                Event.builder(EventKind.ROUTE_CHANGE, "s1", "dst-b", "route-detector", T0)
+                        .message("route changed")
+                        .evidence("rtt_after_ms", 181.0)
+                        .evidence("hop", "x")
+                        .build();
         Suspicion x = Suspicions.ofEvent(route);
         assertNotNull(x);
         assertEquals("route_change", x.reason());
         assertEquals(181.0, x.evidence().get("rtt_after_ms"));
         assertNull(x.evidence().get("hop"), "only numbers and booleans are carried");
-        assertEquals("loss", Suspicions.ofEvent(Event.builder(EventKind.HIGH_LOSS, "s1", "dst-b", "q", T0).message("loss").build()).reason());
-        assertNull(Suspicions.ofEvent(Event.builder(EventKind.STALL, "s1", "dst-b", "s", T0).message("stall").build()));
+        assertEquals(
+                "loss",
+                Suspicions.ofEvent(
+                                Event.builder(EventKind.HIGH_LOSS, "s1", "dst-b", "q", T0)
+                                        .message("loss")
+                                        .build())
+                        .reason());
+        assertNull(
+                Suspicions.ofEvent(
+                        Event.builder(EventKind.STALL, "s1", "dst-b", "s", T0)
+                                .message("stall")
+                                .build()));
     }
 }

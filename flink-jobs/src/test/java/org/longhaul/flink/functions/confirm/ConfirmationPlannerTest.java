@@ -21,13 +21,15 @@ class ConfirmationPlannerTest {
     private static final String A = "perfsonar.ihep.ac.cn";
     private static final String B = "cclhcone01.in2p3.fr";
 
-    static KeyedOneInputStreamOperatorTestHarness<String, PlannerInput, ProbeRequest> harness(ConfirmParams p) throws Exception {
-        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(new ConfirmationPlanner(p, Duration.ofDays(7)),
-                PlannerInput::link, Types.STRING);
+    static KeyedOneInputStreamOperatorTestHarness<String, PlannerInput, ProbeRequest> harness(
+            ConfirmParams p) throws Exception {
+        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                new ConfirmationPlanner(p, Duration.ofDays(7)), PlannerInput::link, Types.STRING);
     }
 
     static PlannerInput suspect(String probe, long ts, SuspicionReason reason) {
-        return PlannerInput.of(Suspicion.of(A, B, probe, ts, reason, reason.wire() + " seen", null));
+        return PlannerInput.of(
+                Suspicion.of(A, B, probe, ts, reason, reason.wire() + " seen", null));
     }
 
     static PlannerInput run(String probe, long ts, String requestId) {
@@ -35,7 +37,11 @@ class ConfirmationPlannerTest {
     }
 
     static void valid(ProbeRequest r) {
-        assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.PROBE_REQUEST, Json.mapper().valueToTree(r)), Json.write(r));
+        assertEquals(
+                List.of(),
+                SchemaRegistry.bundled()
+                        .problems(Contract.PROBE_REQUEST, Json.mapper().valueToTree(r)),
+                Json.write(r));
     }
 
     @Test
@@ -52,22 +58,40 @@ class ConfirmationPlannerTest {
             assertEquals(T0 + 15 * MIN, r.expiresTs());
             // its run comes: the next suspicion asks again, the second of the link's two per 30 min
             h.processElement(run("tcp-default", T0 + 2 * MIN, r.requestId()), T0 + 2 * MIN);
-            h.processElement(suspect("tcp-default", T0 + 3 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 3 * MIN);
+            h.processElement(
+                    suspect("tcp-default", T0 + 3 * MIN, SuspicionReason.THROUGHPUT_LOW),
+                    T0 + 3 * MIN);
             assertEquals(2, h.extractOutputValues().size());
-            h.processElement(run("tcp-default", T0 + 4 * MIN, h.extractOutputValues().get(1).requestId()), T0 + 4 * MIN);
+            h.processElement(
+                    run("tcp-default", T0 + 4 * MIN, h.extractOutputValues().get(1).requestId()),
+                    T0 + 4 * MIN);
             // a third within the 30 min: not asked, and said so
-            h.processElement(suspect("tcp-default", T0 + 5 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 5 * MIN);
-            h.processElement(suspect("tcp-default", T0 + 6 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 6 * MIN);
+            h.processElement(
+                    suspect("tcp-default", T0 + 5 * MIN, SuspicionReason.THROUGHPUT_LOW),
+                    T0 + 5 * MIN);
+            h.processElement(
+                    suspect("tcp-default", T0 + 6 * MIN, SuspicionReason.THROUGHPUT_LOW),
+                    T0 + 6 * MIN);
             assertEquals(2, h.extractOutputValues().size());
-            List<Event> unserved = List.copyOf(h.getSideOutput(ConfirmationPlanner.UNSERVED)).stream().map(x -> x.getValue()).toList();
+            List<Event> unserved =
+                    List.copyOf(h.getSideOutput(ConfirmationPlanner.UNSERVED)).stream()
+                            .map(x -> x.getValue())
+                            .toList();
             assertEquals(1, unserved.size(), "reported once per window");
             Event e = unserved.get(0);
             assertEquals("probe_request_unserved", e.kind());
             assertEquals("link", e.evidence().get("budget"));
-            assertTrue(e.message().contains("the link's budget of 2 per 30 min is spent"), e.message());
-            assertEquals(List.of(), SchemaRegistry.bundled().problems(Contract.EVENT, Json.mapper().valueToTree(e)));
+            assertTrue(
+                    e.message().contains("the link's budget of 2 per 30 min is spent"),
+                    e.message());
+            assertEquals(
+                    List.of(),
+                    SchemaRegistry.bundled()
+                            .problems(Contract.EVENT, Json.mapper().valueToTree(e)));
             // 30 min after the first, room again
-            h.processElement(suspect("tcp-default", T0 + 31 * MIN, SuspicionReason.THROUGHPUT_LOW), T0 + 31 * MIN);
+            h.processElement(
+                    suspect("tcp-default", T0 + 31 * MIN, SuspicionReason.THROUGHPUT_LOW),
+                    T0 + 31 * MIN);
             assertEquals(3, h.extractOutputValues().size());
         }
     }
@@ -76,9 +100,11 @@ class ConfirmationPlannerTest {
     void aCheapSignalAsksForTheProbeTheLinkLastRanAndNothingWithout() throws Exception {
         try (var h = harness(ConfirmParams.defaults())) {
             h.processElement(suspect(null, T0, SuspicionReason.ROUTE_CHANGE), T0);
-            assertEquals(List.of(), h.extractOutputValues(), "no throughput probe known on the link");
+            assertEquals(
+                    List.of(), h.extractOutputValues(), "no throughput probe known on the link");
             h.processElement(run("tcp-4h", T0 + MIN, null), T0 + MIN);
-            h.processElement(suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
+            h.processElement(
+                    suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
             assertEquals("tcp-4h", h.extractOutputValues().get(0).probeId());
             // a scheduled run of that probe answers it as well as a requested one
             h.processElement(run("tcp-4h", T0 + 3 * MIN, null), T0 + 3 * MIN);
@@ -91,17 +117,35 @@ class ConfirmationPlannerTest {
     void aScreeningBurstIsNeverTheProbeACheapSignalAsksFor() throws Exception {
         try (var h = harness(ConfirmParams.defaults())) {
             h.processElement(run("tcp-4h", T0, null), T0);
-            h.processElement(PlannerInput.of(new RunSeen(A, B, "tcp-burst", T0 + MIN, null, true, true, false, null)), T0 + MIN);
-            h.processElement(suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
-            assertEquals("tcp-4h", h.extractOutputValues().get(0).probeId(), "the full test confirms, not the burst");
+            h.processElement(
+                    PlannerInput.of(
+                            new RunSeen(
+                                    A, B, "tcp-burst", T0 + MIN, null, true, true, false, null)),
+                    T0 + MIN);
+            h.processElement(
+                    suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
+            assertEquals(
+                    "tcp-4h",
+                    h.extractOutputValues().get(0).probeId(),
+                    "the full test confirms, not the burst");
         }
     }
 
     @Test
     void switchedOffItAsksNothing() throws Exception {
         var d = ConfirmParams.defaults();
-        var off = new ConfirmParams(false, d.linkMax(), d.linkWindow(), d.hostPerHour(), d.meshPerHour(), d.requestTtl(),
-                d.rttRatio(), d.rttMinMs(), d.rttConsecutive(), d.rttHistory());
+        var off =
+                new ConfirmParams(
+                        false,
+                        d.linkMax(),
+                        d.linkWindow(),
+                        d.hostPerHour(),
+                        d.meshPerHour(),
+                        d.requestTtl(),
+                        d.rttRatio(),
+                        d.rttMinMs(),
+                        d.rttConsecutive(),
+                        d.rttHistory());
         try (var h = harness(off)) {
             h.processElement(suspect("tcp-default", T0, SuspicionReason.THROUGHPUT_LOW), T0);
             assertEquals(List.of(), h.extractOutputValues());
@@ -112,20 +156,43 @@ class ConfirmationPlannerTest {
     void duringACollapseOnlyARunThatCouldEndItAsks() throws Exception {
         try (var h = harness(ConfirmParams.defaults())) {
             h.processElement(run("tcp", T0, null), T0);
-            var alert = org.longhaul.flink.records.Event.builder(org.longhaul.flink.records.EventKind.THROUGHPUT_COLLAPSE, A, B,
-                    "collapse-detector", T0 + MIN).message("collapse").build();
+            var alert =
+                    org.longhaul.flink.records.Event.builder(
+                                    org.longhaul.flink.records.EventKind.THROUGHPUT_COLLAPSE,
+                                    A,
+                                    B,
+                                    "collapse-detector",
+                                    T0 + MIN)
+                            .message("collapse")
+                            .build();
             h.processElement(PlannerInput.ofEvent(alert), T0 + MIN);
-            h.processElement(suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
+            h.processElement(
+                    suspect(null, T0 + 2 * MIN, SuspicionReason.ROUTE_CHANGE), T0 + 2 * MIN);
             h.processElement(suspect(null, T0 + 3 * MIN, SuspicionReason.LOSS), T0 + 3 * MIN);
-            assertEquals(List.of(), h.extractOutputValues(), "the alert is out: nothing to confirm");
-            h.processElement(suspect("tcp", T0 + 4 * MIN, SuspicionReason.THROUGHPUT_RECOVERING), T0 + 4 * MIN);
+            assertEquals(
+                    List.of(), h.extractOutputValues(), "the alert is out: nothing to confirm");
+            h.processElement(
+                    suspect("tcp", T0 + 4 * MIN, SuspicionReason.THROUGHPUT_RECOVERING),
+                    T0 + 4 * MIN);
             assertEquals("throughput_recovering", h.extractOutputValues().get(0).reason());
-            var recovery = org.longhaul.flink.records.Event.builder(org.longhaul.flink.records.EventKind.THROUGHPUT_RECOVERY, A, B,
-                    "collapse-detector", T0 + 5 * MIN).message("recovered").build();
+            var recovery =
+                    org.longhaul.flink.records.Event.builder(
+                                    org.longhaul.flink.records.EventKind.THROUGHPUT_RECOVERY,
+                                    A,
+                                    B,
+                                    "collapse-detector",
+                                    T0 + 5 * MIN)
+                            .message("recovered")
+                            .build();
             h.processElement(PlannerInput.ofEvent(recovery), T0 + 5 * MIN);
-            h.processElement(run("tcp", T0 + 5 * MIN, h.extractOutputValues().get(0).requestId()), T0 + 5 * MIN);
+            h.processElement(
+                    run("tcp", T0 + 5 * MIN, h.extractOutputValues().get(0).requestId()),
+                    T0 + 5 * MIN);
             h.processElement(suspect(null, T0 + 6 * MIN, SuspicionReason.LOSS), T0 + 6 * MIN);
-            assertEquals(2, h.extractOutputValues().size(), "after the recovery a cheap signal asks again");
+            assertEquals(
+                    2,
+                    h.extractOutputValues().size(),
+                    "after the recovery a cheap signal asks again");
         }
     }
 }

@@ -18,21 +18,39 @@ class RequestTrackerTest {
     }
 
     @Test
-    void aRequestAnsweredByItsRunIsForgottenAndOneLeftUnansweredIsReportedAtItsExpiry() throws Exception {
+    void aRequestAnsweredByItsRunIsForgottenAndOneLeftUnansweredIsReportedAtItsExpiry()
+            throws Exception {
         try (var h = Harness.of(new RequestTracker(), TrackerInput::link)) {
             ProbeRequest answered = req(T0);
             h.add(TrackerInput.of(answered), T0);
-            h.add(TrackerInput.of(new RunSeen("s1", "dst-a", "tcp", T0 + MIN, answered.requestId(), true, false, false, null)), T0 + MIN);
+            h.add(
+                    TrackerInput.of(
+                            new RunSeen(
+                                    "s1",
+                                    "dst-a",
+                                    "tcp",
+                                    T0 + MIN,
+                                    answered.requestId(),
+                                    true,
+                                    false,
+                                    false,
+                                    null)),
+                    T0 + MIN);
             ProbeRequest lost = req(T0 + 2 * MIN);
             h.add(TrackerInput.of(lost), T0 + 2 * MIN);
             h.watermark(T0 + 16 * MIN);
-            assertEquals(List.of(), h.newEvents(), "the first was answered; the second expires at +17 min");
+            assertEquals(
+                    List.of(),
+                    h.newEvents(),
+                    "the first was answered; the second expires at +17 min");
             h.watermark(T0 + 17 * MIN);
             List<Event> events = h.newEvents();
             assertEquals(1, events.size());
             assertEquals("probe_request_unserved", events.get(0).kind());
             assertEquals(lost.requestId(), events.get(0).evidence().get("request_id"));
-            assertTrue(events.get(0).message().contains("is the agent of s1 running"), events.get(0).message());
+            assertTrue(
+                    events.get(0).message().contains("is the agent of s1 running"),
+                    events.get(0).message());
             assertEquals(0, h.stateEntries());
         }
     }
@@ -42,11 +60,24 @@ class RequestTrackerTest {
         try (var h = Harness.of(new RequestTracker(), TrackerInput::link)) {
             ProbeRequest r = req(T0);
             h.add(TrackerInput.of(r), T0);
-            h.add(TrackerInput.of(new RunSeen("s1", "dst-a", "tcp", T0, r.requestId(), true, false, true,
-                    "not started within 15m0s: exclusive run X was still running")), T0 + 15 * MIN);
+            h.add(
+                    TrackerInput.of(
+                            new RunSeen(
+                                    "s1",
+                                    "dst-a",
+                                    "tcp",
+                                    T0,
+                                    r.requestId(),
+                                    true,
+                                    false,
+                                    true,
+                                    "not started within 15m0s: exclusive run X was still running")),
+                    T0 + 15 * MIN);
             List<Event> events = h.newEvents();
             assertEquals(1, events.size());
-            assertTrue(events.get(0).message().endsWith("exclusive run X was still running"), events.get(0).message());
+            assertTrue(
+                    events.get(0).message().endsWith("exclusive run X was still running"),
+                    events.get(0).message());
             h.watermark(T0 + 20 * MIN);
             assertEquals(List.of(), h.newEvents(), "reported once");
         }

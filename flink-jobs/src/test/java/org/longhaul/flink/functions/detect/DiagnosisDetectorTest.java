@@ -19,7 +19,8 @@ class DiagnosisDetectorTest {
     private static final String RL = "rl-dev04";
 
     private static Harness<DiagnosisInput> harness() throws Exception {
-        return Harness.of(new DiagnosisDetector(DiagnosisParams.defaults(), TTL), DiagnosisInput::link);
+        return Harness.of(
+                new DiagnosisDetector(DiagnosisParams.defaults(), TTL), DiagnosisInput::link);
     }
 
     private static DiagnosisInput run(long ts, double bps, Long retransmits) {
@@ -31,11 +32,13 @@ class DiagnosisDetectorTest {
     }
 
     private static DiagnosisInput host(long ts, long maxWindow) {
-        return DiagnosisInput.of(Samples.hostSnapshot(Samples.host(SLAC, RL, ts, maxWindow, maxWindow)));
+        return DiagnosisInput.of(
+                Samples.hostSnapshot(Samples.host(SLAC, RL, ts, maxWindow, maxWindow)));
     }
 
     @Test
-    void shouldDiagnoseA64KWindowOver140msAsWindowLimitedWhateverTheArrivalOrder() throws Exception {
+    void shouldDiagnoseA64KWindowOver140msAsWindowLimitedWhateverTheArrivalOrder()
+            throws Exception {
         try (var h = harness()) {
             h.add(run(T0, 3.6e6, 0L), T0);
             h.add(host(T0, 65536), T0);
@@ -50,33 +53,59 @@ class DiagnosisDetectorTest {
             assertEquals(65536L, e.evidence().get("window_bytes"));
             assertEquals(3.745e6, (double) e.evidence().get("window_bound_bps"), 1e3);
             assertEquals("net.ipv4.tcp_wmem", e.evidence().get("window_source"));
-            assertEquals(null, e.evidence().get("optimum_window_bytes"), "no capacity known: no window is guessed");
-            assertTrue(e.message().startsWith("host-tuning-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
-                    + "set by the max of net.ipv4.tcp_wmem on slac-iepm; every run so far is held at this bound: "
-                    + "give the link's capacity"), e.message());
+            assertEquals(
+                    null,
+                    e.evidence().get("optimum_window_bytes"),
+                    "no capacity known: no window is guessed");
+            assertTrue(
+                    e.message()
+                            .startsWith(
+                                    "host-tuning-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
+                                            + "set by the max of net.ipv4.tcp_wmem on slac-iepm; every run so far is held at this bound: "
+                                            + "give the link's capacity"),
+                    e.message());
             assertEquals(1, h.timers(), "only the cleanup timer is left");
         }
     }
 
-    /** The window that would fill the link comes from its configured capacity, at the measured RTT. */
+    /**
+     * The window that would fill the link comes from its configured capacity, at the measured RTT.
+     */
     @Test
     void shouldSizeTheWindowForTheConfiguredCapacityAndNameTheSysctl() throws Exception {
         var d = DiagnosisParams.defaults();
-        var p = new DiagnosisParams(d.windowTolerance(), d.capacityRatio(), d.minRuns(), d.history(), d.mssBytes(),
-                d.mathisC(), d.lossTolerance(), 0, java.util.Map.of(SLAC + "|" + RL, 100e6), d.confirmRuns());
+        var p =
+                new DiagnosisParams(
+                        d.windowTolerance(),
+                        d.capacityRatio(),
+                        d.minRuns(),
+                        d.history(),
+                        d.mssBytes(),
+                        d.mathisC(),
+                        d.lossTolerance(),
+                        0,
+                        java.util.Map.of(SLAC + "|" + RL, 100e6),
+                        d.confirmRuns());
         try (var h = Harness.of(new DiagnosisDetector(p, TTL), DiagnosisInput::link)) {
             h.add(host(T0, 65536), T0);
             h.add(run(T0, 3.6e6, 0L), T0);
             h.watermark(T0);
             Event e = h.events().get(0);
-            assertEquals(1_750_000L, e.evidence().get("optimum_window_bytes"), "100 Mbit/s × 140 ms");
+            assertEquals(
+                    1_750_000L, e.evidence().get("optimum_window_bytes"), "100 Mbit/s × 140 ms");
             assertEquals("configured", e.evidence().get("capacity_source"));
-            assertTrue(e.message().endsWith("a window of 1.67 MiB would fill the link's 100 Mbit/s (configured): "
-                    + "raise the max of net.ipv4.tcp_wmem to at least that"), e.message());
+            assertTrue(
+                    e.message()
+                            .endsWith(
+                                    "a window of 1.67 MiB would fill the link's 100 Mbit/s (configured): "
+                                            + "raise the max of net.ipv4.tcp_wmem to at least that"),
+                    e.message());
         }
     }
 
-    /** Without a configured capacity, the best run the link has shown is what a window should fill. */
+    /**
+     * Without a configured capacity, the best run the link has shown is what a window should fill.
+     */
     @Test
     void shouldSizeTheWindowForTheBestRunWhenAWindowLimitAppearsLater() throws Exception {
         try (var h = harness()) {
@@ -91,17 +120,29 @@ class DiagnosisDetectorTest {
             Event e = h.events().get(h.events().size() - 1);
             assertEquals("host_tuning_limited", e.cause());
             assertEquals("best_run", e.evidence().get("capacity_source"));
-            assertEquals(1_662_500L, e.evidence().get("optimum_window_bytes"), "95 Mbit/s × 140 ms");
-            assertTrue(e.message().contains("a window of 1.59 MiB would fill the best it has shown, 95 Mbit/s"), e.message());
+            assertEquals(
+                    1_662_500L, e.evidence().get("optimum_window_bytes"), "95 Mbit/s × 140 ms");
+            assertTrue(
+                    e.message()
+                            .contains(
+                                    "a window of 1.59 MiB would fill the best it has shown, 95 Mbit/s"),
+                    e.message());
         }
     }
 
-    /** A window the probe asked for beyond what the host allows a socket is capped by net.core.wmem_max. */
+    /**
+     * A window the probe asked for beyond what the host allows a socket is capped by
+     * net.core.wmem_max.
+     */
     @Test
     void shouldNameTheSocketMaximumWhenItCapsTheRequestedWindow() throws Exception {
         try (var h = harness()) {
             h.add(host(T0, 65536), T0);
-            var n = Samples.summary(SLAC, RL, "rw", T0, 3.6e6).put("rtt_ms", 140.0).put("retransmits", 0L).put("window_bytes", 4_194_304L);
+            var n =
+                    Samples.summary(SLAC, RL, "rw", T0, 3.6e6)
+                            .put("rtt_ms", 140.0)
+                            .put("retransmits", 0L)
+                            .put("window_bytes", 4_194_304L);
             h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
             h.watermark(T0);
             Event e = h.events().get(0);
@@ -125,8 +166,13 @@ class DiagnosisDetectorTest {
             }
             h.watermark(tuned + 10 * HOUR);
             List<Event> events = h.events();
-            assertEquals(List.of("host_tuning_limited", "capacity"), events.stream().map(Event::cause).toList());
-            assertEquals(tuned + 2 * HOUR, events.get(1).ts(), "the 2nd run at capacity confirms it (5 runs of history)");
+            assertEquals(
+                    List.of("host_tuning_limited", "capacity"),
+                    events.stream().map(Event::cause).toList());
+            assertEquals(
+                    tuned + 2 * HOUR,
+                    events.get(1).ts(),
+                    "the 2nd run at capacity confirms it (5 runs of history)");
         }
     }
 
@@ -136,7 +182,9 @@ class DiagnosisDetectorTest {
             h.add(host(T0, 268_435_456L), T0);
             java.util.Random rnd = new java.util.Random(3);
             for (int i = 0; i < 200; i++) {
-                h.add(run(T0 + i * HOUR, 557e6 * (0.7 + 0.6 * rnd.nextDouble()), 0L), T0 + i * HOUR);
+                h.add(
+                        run(T0 + i * HOUR, 557e6 * (0.7 + 0.6 * rnd.nextDouble()), 0L),
+                        T0 + i * HOUR);
             }
             h.watermark(T0 + 200 * HOUR);
             assertEquals(List.of(), h.events());
@@ -148,7 +196,8 @@ class DiagnosisDetectorTest {
         try (var h = harness()) {
             h.add(host(T0, 268_435_456L), T0);
             // 10 s at 1.2 Mbit/s = 1.5 MB ≈ 1027 segments of 1460 B; 10 retransmitted: p ≈ 0.97 %,
-            // Mathis bound = 1460 × 8 / 0.14 s × 1.22 / √p ≈ 1.03 Mbit/s: the run sits at the loss limit
+            // Mathis bound = 1460 × 8 / 0.14 s × 1.22 / √p ≈ 1.03 Mbit/s: the run sits at the loss
+            // limit
             h.add(run(T0 + 1, 1.2e6, 10L), T0 + 1);
             h.watermark(T0 + 1);
             Event e = h.events().get(0);
@@ -176,36 +225,56 @@ class DiagnosisDetectorTest {
     void shouldNameTheReceiverWhenItsAdvertisedWindowIsTheBound() throws Exception {
         try (var h = harness()) {
             h.add(host(T0, 268_435_456L), T0);
-            var n = Samples.summary(SLAC, RL, "rr", T0, 3.6e6).put("rtt_ms", 140.0).put("retransmits", 0L)
-                    .put("snd_wnd_bytes", 65536L);
+            var n =
+                    Samples.summary(SLAC, RL, "rr", T0, 3.6e6)
+                            .put("rtt_ms", 140.0)
+                            .put("retransmits", 0L)
+                            .put("snd_wnd_bytes", 65536L);
             h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
             h.watermark(T0);
             Event e = h.events().get(0);
             assertEquals("receiver_window_limited", e.cause());
             assertEquals("receiver", e.evidence().get("window_source"));
             assertEquals(65536L, e.evidence().get("snd_wnd_bytes"));
-            assertTrue(e.message().startsWith("receiver-window-limited: rl-dev04 advertised 64 KiB / 140 ms = 3.74 Mbit/s "
-                    + "(observed 3.6 Mbit/s), set by the max of net.ipv4.tcp_rmem (and net.core.rmem_max) on rl-dev04"), e.message());
+            assertTrue(
+                    e.message()
+                            .startsWith(
+                                    "receiver-window-limited: rl-dev04 advertised 64 KiB / 140 ms = 3.74 Mbit/s "
+                                            + "(observed 3.6 Mbit/s), set by the max of net.ipv4.tcp_rmem (and net.core.rmem_max) on rl-dev04"),
+                    e.message());
         }
     }
 
-    /** The probe asked for 64 KiB and the receiver offers more: the probe's own window is the limit. */
+    /**
+     * The probe asked for 64 KiB and the receiver offers more: the probe's own window is the limit.
+     */
     @Test
     void shouldNameTheProbesWindowWhenTheReceiverOffersMore() throws Exception {
         try (var h = harness()) {
             h.add(host(T0, 268_435_456L), T0);
-            var n = Samples.summary(SLAC, RL, "rs", T0, 3.6e6).put("rtt_ms", 140.0).put("retransmits", 0L)
-                    .put("window_bytes", 65536L).put("snd_wnd_bytes", 6_291_456L);
+            var n =
+                    Samples.summary(SLAC, RL, "rs", T0, 3.6e6)
+                            .put("rtt_ms", 140.0)
+                            .put("retransmits", 0L)
+                            .put("window_bytes", 65536L)
+                            .put("snd_wnd_bytes", 6_291_456L);
             h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
             h.watermark(T0);
             Event e = h.events().get(0);
             assertEquals("sender_window_limited", e.cause());
-            assertTrue(e.message().startsWith("sender-window-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
-                    + "set by the probe's window (iperf3 -w);"), e.message());
+            assertTrue(
+                    e.message()
+                            .startsWith(
+                                    "sender-window-limited: 64 KiB / 140 ms = 3.74 Mbit/s (observed 3.6 Mbit/s), "
+                                            + "set by the probe's window (iperf3 -w);"),
+                    e.message());
         }
     }
 
-    /** Both ends at 64 KiB: the sender's own setting is named first (raising it shows the receiver's next). */
+    /**
+     * Both ends at 64 KiB: the sender's own setting is named first (raising it shows the receiver's
+     * next).
+     */
     @Test
     void shouldNameTheSenderOnATie() throws Exception {
         var sender = new TcpWindow(65536, TcpWindow.Origin.AUTOTUNE, false);
@@ -216,7 +285,10 @@ class DiagnosisDetectorTest {
         assertEquals(small, Diagnosis.binding(null, small, DiagnosisParams.defaults()));
     }
 
-    /** A job's state from before event.v2 holds v1's window_limited: the same limit named finer is not news. */
+    /**
+     * A job's state from before event.v2 holds v1's window_limited: the same limit named finer is
+     * not news.
+     */
     @Test
     void shouldTakeOverAV1WindowCauseFromStateWithoutReportingItAgain() {
         var history = new ProbeHistory();
@@ -225,7 +297,8 @@ class DiagnosisDetectorTest {
         assertEquals("host_tuning_limited", history.cause);
         var other = new ProbeHistory();
         other.cause = "window_limited";
-        assertEquals(false, other.observe("capacity", 2), "leaving the limit still needs confirmation");
+        assertEquals(
+                false, other.observe("capacity", 2), "leaving the limit still needs confirmation");
         assertEquals(true, other.observe("capacity", 2));
     }
 }

@@ -24,7 +24,10 @@ class QualityDetectorTest {
 
     private List<Event> udp(Harness<QualitySample> h, double loss, double jitter) throws Exception {
         t += 10 * MINUTE;
-        h.add(QualitySample.of(Samples.throughput(Samples.udpSummary(SRC, DST, "u" + t, t, loss, jitter))), t);
+        h.add(
+                QualitySample.of(
+                        Samples.throughput(Samples.udpSummary(SRC, DST, "u" + t, t, loss, jitter))),
+                t);
         return h.newEvents();
     }
 
@@ -44,7 +47,10 @@ class QualityDetectorTest {
             assertEquals("udp", high.get(0).protocol());
             assertEquals(5.0, high.get(0).evidence().get("loss_percent"));
             assertEquals(List.of(), udp(h, 8.0, 0.15));
-            assertEquals(List.of(), udp(h, 1.5, 0.15), "between threshold × 0.5 and the threshold: no recovery yet");
+            assertEquals(
+                    List.of(),
+                    udp(h, 1.5, 0.15),
+                    "between threshold × 0.5 and the threshold: no recovery yet");
             assertEquals(List.of(), udp(h, 0.2, 0.15));
             List<Event> back = udp(h, 0.1, 0.15);
             assertEquals("loss_recovery", back.get(0).kind());

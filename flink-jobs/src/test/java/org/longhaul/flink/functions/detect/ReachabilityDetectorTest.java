@@ -17,7 +17,8 @@ class ReachabilityDetectorTest {
     private static final Duration TTL = Duration.ofDays(7);
     private static final String LALL = "lallhcone02.in2p3.fr";
 
-    private static List<Event> feed(Harness<ThroughputSample> h, ThroughputSample s) throws Exception {
+    private static List<Event> feed(Harness<ThroughputSample> h, ThroughputSample s)
+            throws Exception {
         h.add(s, s.ts());
         return h.newEvents();
     }
@@ -32,7 +33,10 @@ class ReachabilityDetectorTest {
 
     @Test
     void shouldReportAnUnreachableLinkOnceAndItsRecovery() throws Exception {
-        try (var h = Harness.of(new ReachabilityDetector(ReachParams.defaults(), TTL), ThroughputSample::link)) {
+        try (var h =
+                Harness.of(
+                        new ReachabilityDetector(ReachParams.defaults(), TTL),
+                        ThroughputSample::link)) {
             assertEquals(List.of(), feed(h, refused(SRC, T0)));
             List<Event> down = feed(h, refused(SRC, T0 + HOUR));
             assertEquals(1, down.size());
@@ -53,7 +57,10 @@ class ReachabilityDetectorTest {
 
     @Test
     void shouldNotCountSkippedOrBusyRunsAndForgetASingleFailure() throws Exception {
-        try (var h = Harness.of(new ReachabilityDetector(ReachParams.defaults(), TTL), ThroughputSample::link)) {
+        try (var h =
+                Harness.of(
+                        new ReachabilityDetector(ReachParams.defaults(), TTL),
+                        ThroughputSample::link)) {
             feed(h, refused(SRC, T0));
             feed(h, Samples.throughput(Samples.failed(SRC, LALL, "s", T0 + 1, "not_started")));
             feed(h, Samples.throughput(Samples.failed(SRC, LALL, "b", T0 + 2, "server_busy")));
@@ -68,7 +75,10 @@ class ReachabilityDetectorTest {
         ReachParams p = ReachParams.defaults();
         try (var h = Harness.of(new SiteReachabilityDetector(p, TTL), ThroughputSample::dst)) {
             feed(h, ok("old-source", T0));
-            assertEquals(List.of(), feed(h, refused("a", T0 + 13 * HOUR)), "one recent source is not a site");
+            assertEquals(
+                    List.of(),
+                    feed(h, refused("a", T0 + 13 * HOUR)),
+                    "one recent source is not a site");
             List<Event> down = feed(h, refused("b", T0 + 13 * HOUR + 1));
             assertEquals(1, down.size(), "a and b fail, old-source is stale: " + down);
             Event site = down.get(0);

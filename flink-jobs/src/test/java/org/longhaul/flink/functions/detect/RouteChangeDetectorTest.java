@@ -19,14 +19,16 @@ import org.longhaul.flink.testing.Samples;
 class RouteChangeDetectorTest {
     private static final Duration TTL = Duration.ofDays(7);
     private static final List<String> STARS = Arrays.asList(null, null, null);
-    private static final List<String> DEST = List.of("193.48.99.78", "193.48.99.78", "193.48.99.78");
+    private static final List<String> DEST =
+            List.of("193.48.99.78", "193.48.99.78", "193.48.99.78");
     private long t = T0;
 
     private static Harness<PathSample> harness() throws Exception {
         return Harness.of(new RouteChangeDetector(RouteParams.defaults(), TTL), PathSample::link);
     }
 
-    private List<Event> trace(Harness<PathSample> h, double rtt, List<List<String>> hops) throws Exception {
+    private List<Event> trace(Harness<PathSample> h, double rtt, List<List<String>> hops)
+            throws Exception {
         t += 10 * MINUTE;
         h.add(Samples.pathSample(Samples.path(SRC, DST, t, true, rtt, hops)), t);
         return h.newEvents();
@@ -40,7 +42,10 @@ class RouteChangeDetectorTest {
     void shouldReportOneRouteChangeNamingTheChangedHop() throws Exception {
         try (var h = harness()) {
             for (int i = 0; i < 8; i++) {
-                trace(h, 283, via(STARS, List.of("159.226.254.1", "159.226.254.1", "159.226.254.1")));
+                trace(
+                        h,
+                        283,
+                        via(STARS, List.of("159.226.254.1", "159.226.254.1", "159.226.254.1")));
             }
             List<String> geant = List.of("62.40.112.9", "62.40.112.9", "62.40.112.9");
             assertEquals(List.of(), trace(h, 181, via(STARS, geant)));
@@ -49,14 +54,20 @@ class RouteChangeDetectorTest {
             assertEquals(1, change.size());
             Event e = change.get(0);
             assertEquals("route_change", e.kind());
-            assertEquals(List.of(new ChangedHop(3, "159.226.254.1", "62.40.112.9")), e.changedHops());
-            assertEquals(List.of("202.122.32.1", "*", "159.226.254.1", "193.48.99.78"), e.pathBefore());
-            assertEquals(List.of("202.122.32.1", "*", "62.40.112.9", "193.48.99.78"), e.pathAfter());
+            assertEquals(
+                    List.of(new ChangedHop(3, "159.226.254.1", "62.40.112.9")), e.changedHops());
+            assertEquals(
+                    List.of("202.122.32.1", "*", "159.226.254.1", "193.48.99.78"), e.pathBefore());
+            assertEquals(
+                    List.of("202.122.32.1", "*", "62.40.112.9", "193.48.99.78"), e.pathAfter());
             assertEquals(283.0, e.evidence().get("rtt_before_ms"));
             assertEquals(181.0, e.evidence().get("rtt_after_ms"));
             assertEquals(3L, e.evidence().get("runs_on_new_path"));
             for (int i = 0; i < 10; i++) {
-                assertEquals(List.of(), trace(h, 181, via(STARS, geant)), "the new path is now dominant");
+                assertEquals(
+                        List.of(),
+                        trace(h, 181, via(STARS, geant)),
+                        "the new path is now dominant");
             }
         }
     }
@@ -69,12 +80,16 @@ class RouteChangeDetectorTest {
             List<String> mixed = List.of("159.226.254.1", "159.226.254.5", "159.226.254.1");
             List<String> hop2 = List.of("192.70.69.1", "192.70.69.1", "192.70.69.1");
             for (int i = 0; i < 40; i++) {
-                List<String> third = switch (i % 5) {
-                    case 0, 2 -> a;
-                    case 1, 3 -> b;
-                    default -> mixed;
-                };
-                List<String> second = i % 3 == 0 ? STARS : i % 3 == 1 ? hop2 : Arrays.asList("192.70.69.1", null, null);
+                List<String> third =
+                        switch (i % 5) {
+                            case 0, 2 -> a;
+                            case 1, 3 -> b;
+                            default -> mixed;
+                        };
+                List<String> second =
+                        i % 3 == 0
+                                ? STARS
+                                : i % 3 == 1 ? hop2 : Arrays.asList("192.70.69.1", null, null);
                 trace(h, 283 + (i % 4), via(second, third));
             }
             assertEquals(List.of(), h.events());

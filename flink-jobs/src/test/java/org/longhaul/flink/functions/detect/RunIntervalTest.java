@@ -13,7 +13,9 @@ class RunIntervalTest {
 
     @Test
     void aCountedIntervalKeepsWhatTheStallDetectorReads() {
-        var r = RunInterval.of(Samples.throughput(Samples.interval(SRC, DST, "r7", T0, 5, 10, 2.5e6)));
+        var r =
+                RunInterval.of(
+                        Samples.throughput(Samples.interval(SRC, DST, "r7", T0, 5, 10, 2.5e6)));
         assertEquals(new RunInterval(SRC, DST, "tcp", "r7", T0 + 10_000, 5.0, 10.0, 2.5e6), r);
         assertEquals(SRC + "|" + DST + "|r7", r.key());
     }

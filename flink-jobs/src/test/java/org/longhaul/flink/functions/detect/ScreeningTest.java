@@ -29,7 +29,8 @@ class ScreeningTest {
     private int run;
 
     private static Harness<ThroughputSample> harness() throws Exception {
-        return Harness.of(new ThroughputCollapseDetector(CollapseParams.defaults(), Duration.ofDays(7)),
+        return Harness.of(
+                new ThroughputCollapseDetector(CollapseParams.defaults(), Duration.ofDays(7)),
                 t -> Links.key(t.src(), t.dst(), t.series()));
     }
 
@@ -41,8 +42,13 @@ class ScreeningTest {
 
     private List<Event> burst(Harness<ThroughputSample> h, double bps) throws Exception {
         now += 10 * MINUTE;
-        h.add(Samples.throughput(Samples.summary(SRC, DST, "b" + run++, now, bps)
-                .put("probe_id", "tcp-burst").put("screens", "tcp-default").put("duration_s", 1.0)), now);
+        h.add(
+                Samples.throughput(
+                        Samples.summary(SRC, DST, "b" + run++, now, bps)
+                                .put("probe_id", "tcp-burst")
+                                .put("screens", "tcp-default")
+                                .put("duration_s", 1.0)),
+                now);
         return h.newEvents();
     }
 
@@ -70,18 +76,29 @@ class ScreeningTest {
             assertEquals("throughput_low", s.reason());
             assertEquals("tcp-default", s.probeId(), "the run asked for is the screened probe's");
             assertEquals("tcp-burst", s.evidence().get("screening_probe"));
-            assertTrue(s.message().contains("screening burst (probe tcp-burst) at 55 Mbit/s"), s.message());
+            assertTrue(
+                    s.message().contains("screening burst (probe tcp-burst) at 55 Mbit/s"),
+                    s.message());
             List<Event> alert = full(h, 150e6);
             assertEquals(1, alert.size(), "the burst was the first low run, this one the second");
             Event e = alert.get(0);
             assertEquals("throughput_collapse", e.kind());
             assertEquals(1L, e.evidence().get("samples"));
             assertEquals(1L, e.evidence().get("screening_bursts"));
-            assertEquals(150e6, e.evidence().get("observed_bps"), "the burst's own figure is not the link's");
-            assertTrue(e.episodeId().endsWith("@" + burstTs), "the episode starts at the burst: " + e.episodeId());
-            assertTrue(e.message().endsWith("(1 run, probe tcp-default, after a low screening burst)"), e.message());
+            assertEquals(
+                    150e6,
+                    e.evidence().get("observed_bps"),
+                    "the burst's own figure is not the link's");
+            assertTrue(
+                    e.episodeId().endsWith("@" + burstTs),
+                    "the episode starts at the burst: " + e.episodeId());
+            assertTrue(
+                    e.message().endsWith("(1 run, probe tcp-default, after a low screening burst)"),
+                    e.message());
             double baseline = (double) e.evidence().get("baseline_bps");
-            assertTrue(Math.abs(baseline - FULL) < 0.06 * FULL, "the full runs' baseline: " + baseline);
+            assertTrue(
+                    Math.abs(baseline - FULL) < 0.06 * FULL,
+                    "the full runs' baseline: " + baseline);
         }
     }
 
@@ -103,7 +120,8 @@ class ScreeningTest {
             burst(h, 55e6);
             burst(h, BURST);
             assertEquals(List.of(), full(h, 150e6), "only the latest burst counts");
-            assertEquals(1, suspicions(h).size() - 1, "the low full run asks for its own confirmation");
+            assertEquals(
+                    1, suspicions(h).size() - 1, "the low full run asks for its own confirmation");
         }
     }
 
@@ -114,7 +132,10 @@ class ScreeningTest {
             for (int i = 0; i < 48; i++) {
                 burst(h, BURST);
             }
-            assertEquals(List.of(), full(h, 0.9 * FULL), "full runs are not judged against the bursts' 180 Mbit/s");
+            assertEquals(
+                    List.of(),
+                    full(h, 0.9 * FULL),
+                    "full runs are not judged against the bursts' 180 Mbit/s");
             assertEquals(List.of(), burst(h, 0.9 * BURST));
             assertEquals(List.of(), suspicions(h));
             assertEquals(List.of(), burst(h, 1e6), "even a catastrophic burst only asks");
@@ -123,13 +144,15 @@ class ScreeningTest {
     }
 
     @Test
-    void duringACollapseABurstBackAsksForTheRunThatEndsItAndCountsAsTheFirstRunBack() throws Exception {
+    void duringACollapseABurstBackAsksForTheRunThatEndsItAndCountsAsTheFirstRunBack()
+            throws Exception {
         try (var h = harness()) {
             learn(h);
             burst(h, 55e6);
             String episode = full(h, 150e6).get(0).episodeId();
             int before = suspicions(h).size();
-            assertEquals(List.of(), burst(h, 50e6), "a low burst during the collapse asks for nothing");
+            assertEquals(
+                    List.of(), burst(h, 50e6), "a low burst during the collapse asks for nothing");
             assertEquals(before, suspicions(h).size());
             burst(h, BURST);
             Suspicion back = suspicions(h).get(before);
@@ -153,7 +176,10 @@ class ScreeningTest {
             for (int i = 0; i < 720; i++) {
                 assertEquals(List.of(), burst(h, BURST * (0.7 + 0.6 * rnd.nextDouble())));
                 if (i % 24 == 23) {
-                    assertEquals(List.of(), full(h, FULL * (0.7 + 0.6 * rnd.nextDouble())), "full run " + i);
+                    assertEquals(
+                            List.of(),
+                            full(h, FULL * (0.7 + 0.6 * rnd.nextDouble())),
+                            "full run " + i);
                 }
             }
             int asked = suspicions(h).size();

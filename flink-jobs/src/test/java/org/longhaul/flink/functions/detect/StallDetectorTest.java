@@ -22,7 +22,9 @@ class StallDetectorTest {
     /** Feeds 5-second intervals of one run with the given rates (Mbit/s). */
     private static void run(Harness<RunInterval> h, String runId, double... mbps) throws Exception {
         for (int i = 0; i < mbps.length; i++) {
-            ThroughputSample s = Samples.throughput(Samples.interval(SRC, DST, runId, T0, i * 5, i * 5 + 5, mbps[i] * 1e6));
+            ThroughputSample s =
+                    Samples.throughput(
+                            Samples.interval(SRC, DST, runId, T0, i * 5, i * 5 + 5, mbps[i] * 1e6));
             RunInterval r = RunInterval.of(s);
             h.add(r, r.ts());
         }
@@ -36,7 +38,8 @@ class StallDetectorTest {
             assertEquals(1, events.size(), events.toString());
             Event e = events.get(0);
             assertEquals("stall", e.kind());
-            assertEquals(T0 + 15_000, e.ts(), "raised by the interval that reaches 10 s of silence");
+            assertEquals(
+                    T0 + 15_000, e.ts(), "raised by the interval that reaches 10 s of silence");
             assertEquals(10.0, e.evidence().get("stalled_s"));
             assertEquals(5.0, e.evidence().get("stall_start_s"));
             assertEquals(39.6e6, e.evidence().get("peak_bps"));
@@ -57,7 +60,8 @@ class StallDetectorTest {
     void shouldCountNearZeroRelativeToTheRunsPeak() throws Exception {
         try (var h = harness()) {
             run(h, "r3", 9400, 9400, 50, 40, 9400);
-            assertEquals(1, h.events().size(), "50 Mbit/s after 9.4 Gbit/s is under 1% of the peak");
+            assertEquals(
+                    1, h.events().size(), "50 Mbit/s after 9.4 Gbit/s is under 1% of the peak");
         }
     }
 
@@ -77,12 +81,12 @@ class StallDetectorTest {
     void aRunStillSendingOutlivesItsFirstCleanupTimeAndIsDroppedOnceSilent() throws Exception {
         long idle = StallParams.defaults().runIdle().toMillis();
         try (var h = harness()) {
-            run(h, "r5", 10);                                  // one interval ending at T0 + 5 s
+            run(h, "r5", 10); // one interval ending at T0 + 5 s
             var late = Samples.throughput(Samples.interval(SRC, DST, "r5", T0, 300, 305, 10e6));
-            RunInterval r = RunInterval.of(late);              // ends at T0 + 305 s
+            RunInterval r = RunInterval.of(late); // ends at T0 + 305 s
             h.add(r, r.ts());
             assertEquals(1, h.timers(), "later data raises the expiry without another timer");
-            h.watermark(T0 + 5_000 + idle);                    // the first timer fires: not idle yet
+            h.watermark(T0 + 5_000 + idle); // the first timer fires: not idle yet
             assertTrue(h.stateEntries() > 0, "the run had data 300 s later: its state stays");
             assertEquals(1, h.timers(), "the timer is set again at the new expiry");
             h.watermark(T0 + 305_000 + idle);

@@ -23,7 +23,8 @@ class ThroughputCollapseDetectorTest {
     private int run;
 
     private static Harness<ThroughputSample> harness() throws Exception {
-        return Harness.of(new ThroughputCollapseDetector(CollapseParams.defaults(), TTL),
+        return Harness.of(
+                new ThroughputCollapseDetector(CollapseParams.defaults(), TTL),
                 t -> Links.key(t.src(), t.dst(), t.probeId()));
     }
 
@@ -34,9 +35,13 @@ class ThroughputCollapseDetectorTest {
         return h.newEvents();
     }
 
-    private void noisy(Harness<ThroughputSample> h, Random rnd, double baseline, int runs) throws Exception {
+    private void noisy(Harness<ThroughputSample> h, Random rnd, double baseline, int runs)
+            throws Exception {
         for (int i = 0; i < runs; i++) {
-            assertEquals(List.of(), feed(h, baseline * (0.7 + 0.6 * rnd.nextDouble())), "healthy run " + i);
+            assertEquals(
+                    List.of(),
+                    feed(h, baseline * (0.7 + 0.6 * rnd.nextDouble())),
+                    "healthy run " + i);
         }
     }
 
@@ -63,7 +68,10 @@ class ThroughputCollapseDetectorTest {
             double baseline = (double) e.evidence().get("baseline_bps");
             assertTrue(baseline > 500e6 && baseline < 620e6, "baseline " + baseline);
             for (int i = 0; i < 20; i++) {
-                assertEquals(List.of(), feed(h, 120e6 + i * 1e6), "no second alert, low runs never become the baseline");
+                assertEquals(
+                        List.of(),
+                        feed(h, 120e6 + i * 1e6),
+                        "no second alert, low runs never become the baseline");
             }
             assertEquals(List.of(), feed(h, 560e6));
             List<Event> back = feed(h, 540e6);
@@ -80,7 +88,8 @@ class ThroughputCollapseDetectorTest {
     void shouldSuspectTheLinkAtTheFirstLowRunAndAtTheFirstRunBackNeverOnNoise() throws Exception {
         try (var h = harness()) {
             noisy(h, new Random(42), 557e6, 24 * 30);
-            // ±30 % noise, hourly for 30 days: two lone runs just past the 33 % drop, one extra probe
+            // ±30 % noise, hourly for 30 days: two lone runs just past the 33 % drop, one extra
+            // probe
             // per 15 days (none of them alerts: the confirming run is back in the noise)
             int noise = h.sideOutput(ThroughputCollapseDetector.SUSPECT).size();
             assertEquals(2, noise, "suspicions on a noisy healthy link in 720 runs");
@@ -88,9 +97,14 @@ class ThroughputCollapseDetectorTest {
             var low = h.sideOutput(ThroughputCollapseDetector.SUSPECT).subList(noise, noise + 1);
             assertEquals(List.of("throughput_low"), low.stream().map(s -> s.reason()).toList());
             assertEquals("tcp-default", low.get(0).probeId());
-            assertTrue(low.get(0).message().contains("1 of the 2 low runs that make a collapse"), low.get(0).message());
+            assertTrue(
+                    low.get(0).message().contains("1 of the 2 low runs that make a collapse"),
+                    low.get(0).message());
             assertEquals(1, feed(h, 140e6).size(), "the confirming run raises the alert");
-            assertEquals(noise + 1, h.sideOutput(ThroughputCollapseDetector.SUSPECT).size(), "the alarm itself suspects nothing more");
+            assertEquals(
+                    noise + 1,
+                    h.sideOutput(ThroughputCollapseDetector.SUSPECT).size(),
+                    "the alarm itself suspects nothing more");
             feed(h, 560e6);
             var all = h.sideOutput(ThroughputCollapseDetector.SUSPECT);
             assertEquals("throughput_recovering", all.get(all.size() - 1).reason());
@@ -147,7 +161,10 @@ class ThroughputCollapseDetectorTest {
     void shouldIgnoreFailedRunsAndDropStateAfterTheTtl() throws Exception {
         try (var h = harness()) {
             noisy(h, new Random(8), 557e6, 12);
-            h.add(Samples.throughput(Samples.failed(SRC, DST, "x", T0 + run * HOUR, "connection_refused")), T0 + run * HOUR);
+            h.add(
+                    Samples.throughput(
+                            Samples.failed(SRC, DST, "x", T0 + run * HOUR, "connection_refused")),
+                    T0 + run * HOUR);
             assertEquals(List.of(), h.events());
             assertEquals(1, h.timers());
             h.watermark(T0 + (run + 1) * HOUR + TTL.toMillis());
@@ -156,27 +173,44 @@ class ThroughputCollapseDetectorTest {
         }
     }
 
-    /** Backfilled run summaries, newest first as `longhaul import` sends them, one per hour before T0. */
+    /**
+     * Backfilled run summaries, newest first as `longhaul import` sends them, one per hour before
+     * T0.
+     */
     private static void backfill(Harness<ThroughputSample> h, double... bps) throws Exception {
         for (int i = 0; i < bps.length; i++) {
             long ts = T0 - (i + 1) * HOUR;
-            h.add(Samples.throughput(Samples.summary(SRC, DST, "old" + i, ts, bps[i])), History.TIMESTAMP);
+            h.add(
+                    Samples.throughput(Samples.summary(SRC, DST, "old" + i, ts, bps[i])),
+                    History.TIMESTAMP);
         }
     }
 
     @Test
-    void shouldJudgeTheFirstLiveRunAgainstABackfilledBaselineAndNeverAlertOnHistory() throws Exception {
+    void shouldJudgeTheFirstLiveRunAgainstABackfilledBaselineAndNeverAlertOnHistory()
+            throws Exception {
         try (var h = harness()) {
             double[] old = new double[12];
             for (int i = 0; i < old.length; i++) {
-                old[i] = i == 11 ? 20e6 : 100e6 + i * 1e6; // an old collapse, judged once 10 runs are known: never alerts, never enters
+                old[i] =
+                        i == 11
+                                ? 20e6
+                                : 100e6 + i * 1e6; // an old collapse, judged once 10 runs are
+                // known: never alerts, never enters
             }
             backfill(h, old);
-            assertEquals(List.of(), h.events(), "history raises nothing, not even its old collapse");
+            assertEquals(
+                    List.of(), h.events(), "history raises nothing, not even its old collapse");
             List<Event> alert = feed(h, 2e6);
-            assertEquals(1, alert.size(), "the first live run is judged at once: the baseline came from history");
+            assertEquals(
+                    1,
+                    alert.size(),
+                    "the first live run is judged at once: the baseline came from history");
             assertEquals("critical", alert.get(0).severity());
-            assertEquals(11L, alert.get(0).evidence().get("history_runs"), "the old low run was left out");
+            assertEquals(
+                    11L,
+                    alert.get(0).evidence().get("history_runs"),
+                    "the old low run was left out");
             double baseline = (double) alert.get(0).evidence().get("baseline_bps");
             assertTrue(baseline > 100e6 && baseline < 112e6, "baseline " + baseline);
         }
@@ -199,11 +233,14 @@ class ThroughputCollapseDetectorTest {
         }
         d.learn(s, 100e6);
         assertEquals(p.history(), s.history.length);
-        assertTrue(java.util.Arrays.stream(s.history).allMatch(x -> x == 500e6), "a full live history stays as it is");
+        assertTrue(
+                java.util.Arrays.stream(s.history).allMatch(x -> x == 500e6),
+                "a full live history stays as it is");
         CollapseState partial = new CollapseState();
         partial.history = new double[] {500e6, 510e6};
         d.learn(partial, 490e6);
-        assertEquals(490e6, partial.history[0], "history goes before the live runs, as their oldest");
+        assertEquals(
+                490e6, partial.history[0], "history goes before the live runs, as their oldest");
         partial.inEpisode = true;
         d.learn(partial, 480e6);
         assertEquals(3, partial.history.length, "an open episode's history is left alone");

@@ -24,9 +24,20 @@ class ObservationsTest {
 
     @Test
     void tcpIntervalsGiveThroughputRetransmitsPerMegabyteAndRtt() {
-        var a = Samples.interval(SRC, DST, "r", T0, 0, 1, 8e6).put("retransmits", 3).put("bytes", 1_000_000).put("rtt_ms", 283.4);
-        var b = Samples.interval(SRC, DST, "r", T0, 1, 2, 4e6).put("retransmits", 1).put("bytes", 1_000_000).put("rtt_ms", 290.0);
-        LinkStats s = fold(Observations.of(Samples.throughput(a)), Observations.of(Samples.throughput(b)));
+        var a =
+                Samples.interval(SRC, DST, "r", T0, 0, 1, 8e6)
+                        .put("retransmits", 3)
+                        .put("bytes", 1_000_000)
+                        .put("rtt_ms", 283.4);
+        var b =
+                Samples.interval(SRC, DST, "r", T0, 1, 2, 4e6)
+                        .put("retransmits", 1)
+                        .put("bytes", 1_000_000)
+                        .put("rtt_ms", 290.0);
+        LinkStats s =
+                fold(
+                        Observations.of(Samples.throughput(a)),
+                        Observations.of(Samples.throughput(b)));
         assertEquals("tcp", s.protocol());
         assertEquals(2, s.samples());
         assertEquals(6e6, s.throughputMeanBps());
@@ -41,17 +52,36 @@ class ObservationsTest {
 
     @Test
     void omittedIntervalsAndNotStartedRunsContributeNothing() {
-        assertNull(Observations.of(Samples.throughput(Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6).put("omitted", true))));
-        assertNull(Observations.of(Samples.throughput(Samples.failed(SRC, DST, "r", T0, "not_started"))));
-        assertNull(Observations.of(Samples.throughput(Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6).put("screens", "tcp-default"))),
+        assertNull(
+                Observations.of(
+                        Samples.throughput(
+                                Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6)
+                                        .put("omitted", true))));
+        assertNull(
+                Observations.of(
+                        Samples.throughput(Samples.failed(SRC, DST, "r", T0, "not_started"))));
+        assertNull(
+                Observations.of(
+                        Samples.throughput(
+                                Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6)
+                                        .put("screens", "tcp-default"))),
                 "a screening burst is not the link's throughput");
-        assertNull(Observations.of(Samples.throughput(Samples.summary(SRC, DST, "r", T0, 1e6).put("screens", "tcp-default"))));
+        assertNull(
+                Observations.of(
+                        Samples.throughput(
+                                Samples.summary(SRC, DST, "r", T0, 1e6)
+                                        .put("screens", "tcp-default"))));
     }
 
     @Test
     void failedRunsAreErrorsAndSuccessfulOnesRuns() {
-        LinkStats s = fold(Observations.of(Samples.throughput(Samples.failed(SRC, DST, "a", T0, "connection_refused"))),
-                Observations.of(Samples.throughput(Samples.summary(SRC, DST, "b", T0, 1e6))));
+        LinkStats s =
+                fold(
+                        Observations.of(
+                                Samples.throughput(
+                                        Samples.failed(SRC, DST, "a", T0, "connection_refused"))),
+                        Observations.of(
+                                Samples.throughput(Samples.summary(SRC, DST, "b", T0, 1e6))));
         assertEquals(2, s.runs());
         assertEquals(1, s.errors());
         assertEquals(0, s.samples());
@@ -60,8 +90,14 @@ class ObservationsTest {
 
     @Test
     void udpSummariesGiveLossOverPacketsAndJitter() {
-        LinkStats s = fold(Observations.of(Samples.throughput(Samples.udpSummary(SRC, DST, "u1", T0, 4.0, 0.15))),
-                Observations.of(Samples.throughput(Samples.udpSummary(SRC, DST, "u2", T0, 0.0, 0.25))));
+        LinkStats s =
+                fold(
+                        Observations.of(
+                                Samples.throughput(
+                                        Samples.udpSummary(SRC, DST, "u1", T0, 4.0, 0.15))),
+                        Observations.of(
+                                Samples.throughput(
+                                        Samples.udpSummary(SRC, DST, "u2", T0, 0.0, 0.25))));
         assertEquals("udp", s.protocol());
         assertEquals(2.0, s.lossPercent(), 1e-9);
         assertEquals(4.0, s.lossPercentMax());
@@ -71,8 +107,11 @@ class ObservationsTest {
 
     @Test
     void pingsAreIcmpWithLossRttAndMdevAsJitter() {
-        LinkStats s = fold(Observations.of(Samples.rtt(Samples.ping(SRC, DST, T0, 10, 10, 283.3, 0.4))),
-                Observations.of(Samples.rtt(Samples.ping(SRC, DST, T0, 10, 0, 0, 0))));
+        LinkStats s =
+                fold(
+                        Observations.of(
+                                Samples.rtt(Samples.ping(SRC, DST, T0, 10, 10, 283.3, 0.4))),
+                        Observations.of(Samples.rtt(Samples.ping(SRC, DST, T0, 10, 0, 0, 0))));
         assertEquals("icmp", s.protocol());
         assertEquals(2, s.samples());
         assertEquals(50.0, s.lossPercent());
@@ -83,10 +122,28 @@ class ObservationsTest {
 
     @Test
     void traceroutesGiveHopCountAndTheDestinationRtt() {
-        List<List<String>> hops = List.of(List.of("10.0.0.1"), Arrays.asList(null, null, null), List.of("193.48.99.78"));
-        LinkStats s = fold(Observations.of(Samples.pathSample(Samples.path(SRC, DST, T0, true, 283.0, hops))),
-                Observations.of(Samples.pathSample(Samples.path(SRC, DST, T0, true, 285.0,
-                        List.of(List.of("10.0.0.1"), List.of("62.40.112.9"), List.of("1.2.3.4"), List.of("193.48.99.78"))))));
+        List<List<String>> hops =
+                List.of(
+                        List.of("10.0.0.1"),
+                        Arrays.asList(null, null, null),
+                        List.of("193.48.99.78"));
+        LinkStats s =
+                fold(
+                        Observations.of(
+                                Samples.pathSample(Samples.path(SRC, DST, T0, true, 283.0, hops))),
+                        Observations.of(
+                                Samples.pathSample(
+                                        Samples.path(
+                                                SRC,
+                                                DST,
+                                                T0,
+                                                true,
+                                                285.0,
+                                                List.of(
+                                                        List.of("10.0.0.1"),
+                                                        List.of("62.40.112.9"),
+                                                        List.of("1.2.3.4"),
+                                                        List.of("193.48.99.78"))))));
         assertEquals("path", s.protocol());
         assertEquals(3.5, s.hopCount());
         assertEquals(283.0, s.rttMinMs());

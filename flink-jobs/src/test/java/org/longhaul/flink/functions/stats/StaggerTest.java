@@ -26,7 +26,8 @@ class StaggerTest {
             }
         }
         assertEquals(60, perSecond.size());
-        // 20,000 statistics a minute: ~333 a second; none of the 60 seconds takes more than 1.3× that
+        // 20,000 statistics a minute: ~333 a second; none of the 60 seconds takes more than 1.3×
+        // that
         int max = perSecond.values().stream().max(Integer::compare).orElseThrow();
         assertTrue(max < 1.3 * 20_000 / 60, "busiest second " + max + " of " + perSecond);
     }
@@ -34,9 +35,14 @@ class StaggerTest {
     @Test
     void aKeysOffsetNeverChangesBecauseWindowsInCheckpointsDependOnIt() {
         // a changed hash would split every link's windows in two at an upgrade
-        assertEquals(MINUTE.offsetMs("cern|lyon|tcp"), MINUTE.offsetMs(new String("cern|lyon|tcp")));
-        assertEquals(List.of(26_000L, 27_000L, 15_000L), List.of(MINUTE.offsetMs("cern|lyon|tcp"),
-                MINUTE.offsetMs("cern|lyon|path"), MINUTE.offsetMs("slac|oxford|icmp")));
+        assertEquals(
+                MINUTE.offsetMs("cern|lyon|tcp"), MINUTE.offsetMs(new String("cern|lyon|tcp")));
+        assertEquals(
+                List.of(26_000L, 27_000L, 15_000L),
+                List.of(
+                        MINUTE.offsetMs("cern|lyon|tcp"),
+                        MINUTE.offsetMs("cern|lyon|path"),
+                        MINUTE.offsetMs("slac|oxford|icmp")));
     }
 
     @Test
@@ -44,21 +50,32 @@ class StaggerTest {
         assertEquals(0, Stagger.aligned().offsetMs("cern|lyon|tcp"));
         assertEquals(0, new Stagger(Duration.ofSeconds(1)).offsetMs("cern|lyon|tcp"));
         assertTrue(new Stagger(Duration.ofSeconds(10)).offsetMs("cern|lyon|path") < 10_000);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Stagger(Duration.ofMinutes(2)));
+        IllegalArgumentException e =
+                assertThrows(
+                        IllegalArgumentException.class, () -> new Stagger(Duration.ofMinutes(2)));
         assertTrue(e.getMessage().contains("--stats-stagger"), e.getMessage());
     }
 
     @Test
     void theAssignerPutsAKeysSamplesInWindowsStartingAtItsOffset() {
-        StaggeredTumblingWindows<String> minutes = new StaggeredTumblingWindows<>(Duration.ofMinutes(1), MINUTE, k -> k);
-        StaggeredTumblingWindows<String> hours = new StaggeredTumblingWindows<>(Duration.ofHours(1), MINUTE, k -> k);
+        StaggeredTumblingWindows<String> minutes =
+                new StaggeredTumblingWindows<>(Duration.ofMinutes(1), MINUTE, k -> k);
+        StaggeredTumblingWindows<String> hours =
+                new StaggeredTumblingWindows<>(Duration.ofHours(1), MINUTE, k -> k);
         String key = "cern|lyon|path";
         long off = MINUTE.offsetMs(key);
         long hour = 1_325_746_800_000L; // a whole hour
-        assertEquals(List.of(new TimeWindow(hour - 60_000 + off, hour + off)), minutes.assignWindows(key, hour + off - 1, null));
-        assertEquals(List.of(new TimeWindow(hour + off, hour + 60_000 + off)), minutes.assignWindows(key, hour + off, null));
-        assertEquals(List.of(new TimeWindow(hour + off, hour + 3_600_000 + off)), hours.assignWindows(key, hour + off + 59 * 60_000, null));
-        assertThrows(IllegalArgumentException.class,
+        assertEquals(
+                List.of(new TimeWindow(hour - 60_000 + off, hour + off)),
+                minutes.assignWindows(key, hour + off - 1, null));
+        assertEquals(
+                List.of(new TimeWindow(hour + off, hour + 60_000 + off)),
+                minutes.assignWindows(key, hour + off, null));
+        assertEquals(
+                List.of(new TimeWindow(hour + off, hour + 3_600_000 + off)),
+                hours.assignWindows(key, hour + off + 59 * 60_000, null));
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new StaggeredTumblingWindows<String>(Duration.ofSeconds(30), MINUTE, k -> k));
     }
 }

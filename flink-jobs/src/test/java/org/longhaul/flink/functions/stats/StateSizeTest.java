@@ -20,7 +20,8 @@ class StateSizeTest {
     static int serializedBytes(LinkAccumulator acc) throws Exception {
         TypeInformation<LinkAccumulator> type = TypeInformation.of(LinkAccumulator.class);
         assertInstanceOf(PojoTypeInfo.class, type, "accumulator must be a Flink POJO");
-        TypeSerializer<LinkAccumulator> serializer = type.createSerializer(new SerializerConfigImpl());
+        TypeSerializer<LinkAccumulator> serializer =
+                type.createSerializer(new SerializerConfigImpl());
         DataOutputSerializer out = new DataOutputSerializer(256);
         serializer.serialize(acc, out);
         return out.length();
@@ -31,8 +32,26 @@ class StateSizeTest {
         Random rnd = new Random(1);
         LinkAccumulator day = new LinkAccumulator();
         for (int i = 0; i < 86_400; i++) {
-            day.add(new Observation("a", "b", "tcp", i, 1, 0, 0, 557e6 * (0.7 + 0.6 * rnd.nextDouble()),
-                    70_000_000L, 3L, null, null, null, null, 283.0, 283.0, 283.0, null));
+            day.add(
+                    new Observation(
+                            "a",
+                            "b",
+                            "tcp",
+                            i,
+                            1,
+                            0,
+                            0,
+                            557e6 * (0.7 + 0.6 * rnd.nextDouble()),
+                            70_000_000L,
+                            3L,
+                            null,
+                            null,
+                            null,
+                            null,
+                            283.0,
+                            283.0,
+                            283.0,
+                            null));
         }
         int bytes = serializedBytes(day);
         System.out.println("LinkAccumulator after 86400 noisy samples: " + bytes + " bytes");
@@ -43,8 +62,10 @@ class StateSizeTest {
     void theWorstCaseIsBoundedByTheSketch() throws Exception {
         LinkAccumulator acc = new LinkAccumulator();
         for (double v = 2; v < 1e11; v *= 1.01) {
-            acc.add(new Observation("a", "b", "tcp", 0, 1, 0, 0, v, null, null, null, null, null, null,
-                    null, null, null, null));
+            acc.add(
+                    new Observation(
+                            "a", "b", "tcp", 0, 1, 0, 0, v, null, null, null, null, null, null,
+                            null, null, null, null));
         }
         int bytes = serializedBytes(acc);
         System.out.println("LinkAccumulator worst case: " + bytes + " bytes");
