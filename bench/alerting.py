@@ -8,21 +8,31 @@ Throughput: --burst alerts of as many sites at once: seconds until every email a
 notifications per hour. Every alert is resolved afterwards (its recovery), so nothing stays open.
 
 python bench/alerting.py --latency 20 --burst 500"""
+
 import argparse
 import json
-import statistics
 import time
 
-import common
 import alertmanager as am
+import common
 
 EVENTS = common.EVENTS_TOPIC
 
 
 def event(kind, src, dst, episode, severity="critical"):
-    return {"schema": "event", "version": 1, "kind": kind, "src": src, "dst": dst, "probe_id": "bench",
-            "ts": int(time.time() * 1000), "severity": severity, "episode_id": episode,
-            "message": f"bench {kind} {src} → {dst}", "evidence": {"baseline_bps": 1e9, "observed_bps": 1e7}}
+    return {
+        "schema": "event",
+        "version": 1,
+        "kind": kind,
+        "src": src,
+        "dst": dst,
+        "probe_id": "bench",
+        "ts": int(time.time() * 1000),
+        "severity": severity,
+        "episode_id": episode,
+        "message": f"bench {kind} {src} → {dst}",
+        "evidence": {"baseline_bps": 1e9, "observed_bps": 1e7},
+    }
 
 
 def send(producer, events):
@@ -72,14 +82,28 @@ def main():
     got = received(tag)
     lat = [got[s] - sent[s] for s in sent if s in got]
     lost = len(sent) - len(lat)
-    print("RESULT " + json.dumps({
-        "figure": "alerting_latency", "alerts": len(sent), "mailed": len(lat), "group_wait_s": t["group_wait"],
-        "p50_s": round(pct(lat, 50), 2), "p99_s": round(pct(lat, 99), 2), "max_s": round(max(lat), 2),
-        "p50_without_group_wait_s": round(pct(lat, 50) - t["group_wait"], 2),
-        "p99_without_group_wait_s": round(pct(lat, 99) - t["group_wait"], 2)}), flush=True)
+    print(
+        "RESULT "
+        + json.dumps(
+            {
+                "figure": "alerting_latency",
+                "alerts": len(sent),
+                "mailed": len(lat),
+                "group_wait_s": t["group_wait"],
+                "p50_s": round(pct(lat, 50), 2),
+                "p99_s": round(pct(lat, 99), 2),
+                "max_s": round(max(lat), 2),
+                "p50_without_group_wait_s": round(pct(lat, 50) - t["group_wait"], 2),
+                "p99_without_group_wait_s": round(pct(lat, 99) - t["group_wait"], 2),
+            }
+        ),
+        flush=True,
+    )
     assert lost == 0, f"{lost} alerts never mailed"
 
-    burst = [event("throughput_collapse", f"{tag}-src", f"{tag}-b{i}", f"{tag}-b{i}-e") for i in range(a.burst)]
+    burst = [
+        event("throughput_collapse", f"{tag}-src", f"{tag}-b{i}", f"{tag}-b{i}-e") for i in range(a.burst)
+    ]
     t0 = time.time()
     send(producer, burst)
     opened += burst
@@ -91,14 +115,30 @@ def main():
     arrivals = sorted(got[s] for s in want if s in got)
     span = arrivals[-1] - t0 if arrivals else float("nan")
     drain = arrivals[-1] - arrivals[0] if len(arrivals) > 1 else float("nan")
-    print("RESULT " + json.dumps({
-        "figure": "alerting_burst", "alerts": a.burst, "mailed": len(arrivals), "group_wait_s": t["group_wait"],
-        "first_mail_s": round(arrivals[0] - t0, 2), "last_mail_s": round(span, 2),
-        # all the groups' group_wait ends together: what follows is how fast Alertmanager and SMTP deliver
-        "per_hour_from_first_to_last_mail": round((len(arrivals) - 1) / drain * 3600) if drain == drain and drain > 0 else None,
-        "per_hour_from_event_to_last_mail": round(len(arrivals) / span * 3600)}), flush=True)
+    print(
+        "RESULT "
+        + json.dumps(
+            {
+                "figure": "alerting_burst",
+                "alerts": a.burst,
+                "mailed": len(arrivals),
+                "group_wait_s": t["group_wait"],
+                "first_mail_s": round(arrivals[0] - t0, 2),
+                "last_mail_s": round(span, 2),
+                # all the groups' group_wait ends together: what follows is how fast Alertmanager and SMTP deliver
+                "per_hour_from_first_to_last_mail": round((len(arrivals) - 1) / drain * 3600)
+                if drain == drain and drain > 0
+                else None,
+                "per_hour_from_event_to_last_mail": round(len(arrivals) / span * 3600),
+            }
+        ),
+        flush=True,
+    )
 
-    send(producer, [dict(e, kind="throughput_recovery", severity="info", ts=int(time.time() * 1000)) for e in opened])
+    send(
+        producer,
+        [dict(e, kind="throughput_recovery", severity="info", ts=int(time.time() * 1000)) for e in opened],
+    )
 
 
 if __name__ == "__main__":

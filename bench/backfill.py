@@ -4,6 +4,7 @@ imported as the importer user into the native stack (security on), until Kafka a
 sample. Prints records/s, samples/s and the importer's peak RSS.
 
 python bench/backfill.py --records 30000"""
+
 import argparse
 import json
 import os
@@ -16,7 +17,11 @@ import time
 import common
 from psbridge import SECRETS, archive
 
-CASES = [("throughput", "iperf3-tcp-2streams-tbf20mbit"), ("path", "traceroute-ecmp-3-hops"), ("rtt", "ping-diags-command-line")]
+CASES = [
+    ("throughput", "iperf3-tcp-2streams-tbf20mbit"),
+    ("path", "traceroute-ecmp-3-hops"),
+    ("rtt", "ping-diags-command-line"),
+]
 
 
 def main():
@@ -31,16 +36,34 @@ def main():
                 m = archive(*CASES[i % len(CASES)], f"{tag}-s{i % 100}", f"{tag}-d")
                 m["schedule"]["start"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + i * 60))
                 f.write(json.dumps(m) + "\n")
-        env = {**os.environ, "LONGHAUL_KAFKA_USER": "importer",
-               "LONGHAUL_KAFKA_PASSWORD_FILE": str(SECRETS / "kafka-importer.password")}
+        env = {
+            **os.environ,
+            "LONGHAUL_KAFKA_USER": "importer",
+            "LONGHAUL_KAFKA_PASSWORD_FILE": str(SECRETS / "kafka-importer.password"),
+        }
         t0 = time.time()
-        r = subprocess.run([str(common.ROOT / "bin" / "longhaul"), "import", "archive", "--json", "--seen",
-                            str(pathlib.Path(tmp) / "seen.log"), str(export)], capture_output=True, text=True, env=env, check=True)
+        r = subprocess.run(
+            [
+                str(common.ROOT / "bin" / "longhaul"),
+                "import",
+                "archive",
+                "--json",
+                "--seen",
+                str(pathlib.Path(tmp) / "seen.log"),
+                str(export),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
         dt = time.time() - t0
         rep = json.loads(r.stdout.strip().splitlines()[-1])
         rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        print(f"import: {rep['accepted']} of {rep['records']} records ({export.stat().st_size / 1e6:.0f} MB) in {dt:.1f} s = "
-              f"{rep['accepted'] / dt:.0f} records/s, {rep['samples'] / dt:.0f} samples/s; peak RSS {rss:.0f} MB")
+        print(
+            f"import: {rep['accepted']} of {rep['records']} records ({export.stat().st_size / 1e6:.0f} MB) in {dt:.1f} s = "
+            f"{rep['accepted'] / dt:.0f} records/s, {rep['samples'] / dt:.0f} samples/s; peak RSS {rss:.0f} MB"
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Shared helpers of the benchmarks (scripts/bench.sh): the job lifecycle, Flink metrics, the generator, Kafka."""
+
 import json
 import os
 import pathlib
@@ -14,11 +15,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "ingest"))
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
-import influxdb  # noqa: E402  (the one InfluxDB client)
 import kafka  # noqa: E402  (the Kafka connection)
 from longhaul_contract import CONTRACT  # noqa: E402
 
-STATS_TOPIC = CONTRACT.topic("stats")    # the production result topics, by their contract role
+STATS_TOPIC = CONTRACT.topic("stats")  # the production result topics, by their contract role
 EVENTS_TOPIC = CONTRACT.topic("events")
 KAFKA = kafka.BOOTSTRAP
 FLINK = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
@@ -48,21 +48,43 @@ def raw_topics(name):
 def empty_raw_topics(name, partitions=4):
     """Creates the run's raw topics, empty, for a live generator; returns them."""
     tp, path = raw_topics(name)
-    generate(["-mode", "load", "-links", "1", "-steps", "0", "-topic-throughput", tp, "-topic-path", path,
-              "-create-partitions", str(partitions)])
+    generate(
+        [
+            "-mode",
+            "load",
+            "-links",
+            "1",
+            "-steps",
+            "0",
+            "-topic-throughput",
+            tp,
+            "-topic-path",
+            path,
+            "-create-partitions",
+            str(partitions),
+        ]
+    )
     return tp, path
 
 
 def submit_on(name, topics, args):
     """Submits the job reading the given raw topics (throughput, path) from their start."""
     tp, path = topics
-    return submit(name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path, *args])
+    return submit(
+        name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path, *args]
+    )
 
 
 def consume(topic, group, isolation, stop, handle, batch=1000):
     """Calls handle(value as JSON, arrival in ms) for every message of topic from now on, until stop is set."""
-    c = kafka.consumer({"group.id": group, "auto.offset.reset": "latest", "isolation.level": isolation,
-                        "enable.auto.commit": False})
+    c = kafka.consumer(
+        {
+            "group.id": group,
+            "auto.offset.reset": "latest",
+            "isolation.level": isolation,
+            "enable.auto.commit": False,
+        }
+    )
     c.subscribe([topic])
     while not stop.is_set():
         for m in c.consume(batch, 0.2):
@@ -85,8 +107,11 @@ def source_records(jid):
     total = 0
     for v in requests.get(f"{FLINK}/jobs/{jid}", timeout=10).json()["vertices"]:
         if v["name"].startswith("Source:"):
-            m = requests.get(f"{FLINK}/jobs/{jid}/vertices/{v['id']}/subtasks/metrics",
-                             params={"get": "numRecordsIn"}, timeout=10).json()
+            m = requests.get(
+                f"{FLINK}/jobs/{jid}/vertices/{v['id']}/subtasks/metrics",
+                params={"get": "numRecordsIn"},
+                timeout=10,
+            ).json()
             total += int(m[0]["sum"]) if m else 0
     return total
 
@@ -95,11 +120,15 @@ def checkpoints(jid):
     c = requests.get(f"{FLINK}/jobs/{jid}/checkpoints", timeout=10).json()
     s = c.get("summary", {})
     last = (c.get("latest") or {}).get("completed") or {}
-    return {"completed": c["counts"]["completed"], "failed": c["counts"]["failed"],
-            "last_state_bytes": last.get("state_size"), "last_duration_ms": last.get("end_to_end_duration"),
-            "duration_ms_p50": s.get("end_to_end_duration", {}).get("p50"),
-            "duration_ms_max": s.get("end_to_end_duration", {}).get("max"),
-            "state_bytes_max": s.get("state_size", {}).get("max")}
+    return {
+        "completed": c["counts"]["completed"],
+        "failed": c["counts"]["failed"],
+        "last_state_bytes": last.get("state_size"),
+        "last_duration_ms": last.get("end_to_end_duration"),
+        "duration_ms_p50": s.get("end_to_end_duration", {}).get("p50"),
+        "duration_ms_max": s.get("end_to_end_duration", {}).get("max"),
+        "state_bytes_max": s.get("state_size", {}).get("max"),
+    }
 
 
 def pct(values, p):

@@ -7,6 +7,7 @@ records), for the job and for the bare consumer. On a saturated machine a rate i
 gets divided by the CPU each record costs all processes together, so these figures say what a
 faster job would have to cut, and what it cannot: the work the broker, Telegraf and InfluxDB do
 for each record is paid by the job's rate and not by the bare consumer's."""
+
 import os
 import time
 
@@ -45,8 +46,8 @@ THREADS_OF = ("taskmanager",)
 
 def _cpu(stat):
     """(comm, utime + stime) of a /proc stat line; the comm may itself hold spaces and parentheses."""
-    rest = stat[stat.rindex(")") + 2:].split()
-    return stat[stat.index("(") + 1:stat.rindex(")")], int(rest[11]) + int(rest[12]), int(rest[19])
+    rest = stat[stat.rindex(")") + 2 :].split()
+    return stat[stat.index("(") + 1 : stat.rindex(")")], int(rest[11]) + int(rest[12]), int(rest[19])
 
 
 def _threads(pid):
@@ -92,7 +93,14 @@ def _processes():
 def snapshot():
     busy, steal, total = _machine()
     procs, threads = _processes()
-    return {"t": time.time(), "busy": busy, "steal": steal, "total": total, "procs": procs, "threads": threads}
+    return {
+        "t": time.time(),
+        "busy": busy,
+        "steal": steal,
+        "total": total,
+        "procs": procs,
+        "threads": threads,
+    }
 
 
 def per_record(a, b, records):
@@ -114,10 +122,18 @@ def per_record(a, b, records):
     for key, (name, ticks) in b.get("threads", {}).items():
         if key in a.get("threads", {}):
             named[name] = named.get(name, 0) + ticks - a["threads"][key][1]
-    threads = {name: round(t * us, 2) for name, t in sorted(named.items(), key=lambda x: -x[1]) if t * us >= 0.05}
-    return {"us_per_record": out, "machine_us_per_record": round(busy * us, 2), "threads_us_per_record": threads,
-            "cores_busy": round(busy / CLK_TCK / seconds, 2), "cores": round(cores, 2),
-            "steal_cores": round((b["steal"] - a["steal"]) / CLK_TCK / seconds, 2), "seconds": round(seconds, 1)}
+    threads = {
+        name: round(t * us, 2) for name, t in sorted(named.items(), key=lambda x: -x[1]) if t * us >= 0.05
+    }
+    return {
+        "us_per_record": out,
+        "machine_us_per_record": round(busy * us, 2),
+        "threads_us_per_record": threads,
+        "cores_busy": round(busy / CLK_TCK / seconds, 2),
+        "cores": round(cores, 2),
+        "steal_cores": round((b["steal"] - a["steal"]) / CLK_TCK / seconds, 2),
+        "seconds": round(seconds, 1),
+    }
 
 
 def ceiling(job, bare):

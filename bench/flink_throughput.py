@@ -7,6 +7,7 @@ machine over the timed window (cpu_budget), and the fraction the job could reach
 TaskManager spent no more than the bare consumer does (`fraction_ceiling`).
 
 python bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 180 [--profile 20]"""
+
 import argparse
 import json
 import subprocess
@@ -25,14 +26,30 @@ def main():
     ap.add_argument("--links", type=int, default=10000)
     ap.add_argument("--steps", type=int, default=180)
     ap.add_argument("--hops", type=int, default=15)
-    ap.add_argument("--job-args", default="", help="extra job arguments, e.g. \"--object-reuse true\"")
+    ap.add_argument("--job-args", default="", help='extra job arguments, e.g. "--object-reuse true"')
     ap.add_argument("--profile", type=int, default=0, help="seconds of JFR recording during the run")
     a = ap.parse_args()
     name = common.tag("bench-tput")
     tp, path = common.raw_topics(name)
     t0 = time.time()
-    total, _ = common.generate(["-mode", "load", "-links", str(a.links), "-steps", str(a.steps), "-hops", str(a.hops),
-                                "-topic-throughput", tp, "-topic-path", path, "-create-partitions", str(a.partitions)])
+    total, _ = common.generate(
+        [
+            "-mode",
+            "load",
+            "-links",
+            str(a.links),
+            "-steps",
+            str(a.steps),
+            "-hops",
+            str(a.hops),
+            "-topic-throughput",
+            tp,
+            "-topic-path",
+            path,
+            "-create-partitions",
+            str(a.partitions),
+        ]
+    )
     print(f"preloaded {total} records in {time.time() - t0:.1f} s", flush=True)
     jar, jid = common.submit_on(name, (tp, path), ["--parallelism", str(a.parallelism), *a.job_args.split()])
     try:
@@ -49,13 +66,24 @@ def main():
         hi = next((m for m in marks if m[1] >= 0.9 * total), marks[-1])
         if hi[0] <= lo[0]:
             # Flink's REST metrics refresh every 10 s: a backlog read between two refreshes has no rate.
-            raise SystemExit(f"the job read {total} records between two metric refreshes: too few to time, raise --steps")
+            raise SystemExit(
+                f"the job read {total} records between two metric refreshes: too few to time, raise --steps"
+            )
         rate = (hi[1] - lo[1]) / (hi[0] - lo[0])
         time.sleep(6)  # at least one checkpoint with the state of the run
         cp = common.checkpoints(jid)
-        res = {"figure": "flink_throughput", "samples_per_s": round(rate), "records": total, "links": a.links,
-               "hops": a.hops, "partitions": a.partitions, "parallelism": a.parallelism, "job_args": a.job_args, **cp,
-               "cpu": cpu_budget.per_record(lo[2], hi[2], hi[1] - lo[1])}
+        res = {
+            "figure": "flink_throughput",
+            "samples_per_s": round(rate),
+            "records": total,
+            "links": a.links,
+            "hops": a.hops,
+            "partitions": a.partitions,
+            "parallelism": a.parallelism,
+            "job_args": a.job_args,
+            **cp,
+            "cpu": cpu_budget.per_record(lo[2], hi[2], hi[1] - lo[1]),
+        }
         if prof:
             res["profile"] = profile_jfr.finish(prof)
     finally:
@@ -72,8 +100,13 @@ def bare_consumer(topics, total):
     """Records/s of the bare baseline over the same topics, once the job is gone (nothing else
     runs), and its CPU budget: a snapshot at each of the marks it prints as it passes 10 % and
     90 % of the records ("mark N records")."""
-    cmd = ["bash", str(common.ROOT / "scripts/flink-test-main.sh"), "org.longhaul.flink.bench.BareConsumerBench",
-           ",".join(topics), str(total)]
+    cmd = [
+        "bash",
+        str(common.ROOT / "scripts/flink-test-main.sh"),
+        "org.longhaul.flink.bench.BareConsumerBench",
+        ",".join(topics),
+        str(total),
+    ]
     marks, line = [], None
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
         timer = threading.Timer(900, p.kill)
@@ -87,7 +120,11 @@ def bare_consumer(topics, total):
         timer.cancel()
     if line is None:
         raise SystemExit(f"BareConsumerBench failed: {err[-2000:]}")
-    budget = cpu_budget.per_record(marks[0][1], marks[1][1], marks[1][0] - marks[0][0]) if len(marks) == 2 else None
+    budget = (
+        cpu_budget.per_record(marks[0][1], marks[1][1], marks[1][0] - marks[0][0])
+        if len(marks) == 2
+        else None
+    )
     return json.loads(line)["samples_per_s"], budget
 
 

@@ -5,19 +5,21 @@ own second of the minute, --stats-stagger, or all on the minute with --job-args 
 Polling resolution: --poll.
 
 python bench/latency.py --rate 10000 --links 10000 --duration 200"""
+
 import argparse
 import collections
 import subprocess
 import threading
 import time
 
-
 import common
 
 
 def influx_counts(src):
-    q = (f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}' "
-         f"AND \"window\" = '1m' AND time > now() - 15m GROUP BY time(1s)")
+    q = (
+        f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\' '
+        f"AND \"window\" = '1m' AND time > now() - 15m GROUP BY time(1s)"
+    )
     out = {}
     for s in common.influxdb.series(q):
         for t, c in s["values"]:
@@ -31,9 +33,11 @@ def influx_counts(src):
 def kafka_arrivals(src, stop, lat, isolation):
     """Moments 1m statistics of src become readable on longhaul.stats with the given isolation level:
     read_uncommitted = written by the job, read_committed = its transaction committed."""
+
     def handle(v, now):
         if v.get("src") == src and v.get("window") == "1m":
             lat[v["window_end"]].append((now - v["window_end"]) / 1000)
+
     common.consume(common.STATS_TOPIC, f"{src}-lat-{isolation}", isolation, stop, handle)
 
 
@@ -43,16 +47,22 @@ def summary(lat, start, duration, warmup):
     # The first windows the job fires run its window code cold (JIT): those ending in the first
     # `warmup` seconds of the first whole window's end are reported apart, not in p50/p99.
     cold = [w for w in whole if w < whole[0] + warmup * 1000] if whole else []
-    full = whole[len(cold):]
+    full = whole[len(cold) :]
     values = [v for w in full for v in lat[w]]
     per_end = [len(lat[w]) for w in full]
     worst = sorted(full, key=lambda w: -max(lat[w]))[:5]
-    return {"window_ends": len(full), "points": len(values),
-            "points_per_window_end": [min(per_end, default=0), max(per_end, default=0)],
-            # the slowest window ends: seconds after the generator started, their slowest point
-            "worst_ends": [[round(w / 1000 - start, 1), round(max(lat[w]), 2)] for w in worst],
-            "warmup_ends": len(cold), "warmup_max_s": max((v for w in cold for v in lat[w]), default=None),
-            "p50_s": common.pct(values, 50), "p99_s": common.pct(values, 99), "max_s": max(values, default=None)}
+    return {
+        "window_ends": len(full),
+        "points": len(values),
+        "points_per_window_end": [min(per_end, default=0), max(per_end, default=0)],
+        # the slowest window ends: seconds after the generator started, their slowest point
+        "worst_ends": [[round(w / 1000 - start, 1), round(max(lat[w]), 2)] for w in worst],
+        "warmup_ends": len(cold),
+        "warmup_max_s": max((v for w in cold for v in lat[w]), default=None),
+        "p50_s": common.pct(values, 50),
+        "p99_s": common.pct(values, 99),
+        "max_s": max(values, default=None),
+    }
 
 
 def main():
@@ -61,8 +71,12 @@ def main():
     ap.add_argument("--links", type=int, default=10000)
     ap.add_argument("--duration", type=int, default=200)
     ap.add_argument("--poll", type=float, default=0.25)
-    ap.add_argument("--warmup", type=float, default=15,
-                    help="window ends in the first WARMUP s of the first whole window's end are reported apart")
+    ap.add_argument(
+        "--warmup",
+        type=float,
+        default=15,
+        help="window ends in the first WARMUP s of the first whole window's end are reported apart",
+    )
     # The default checkpoint interval (5 s): Telegraf reads uncommitted records, so InfluxDB does not
     # wait for the transaction; only the read_committed figure does.
     ap.add_argument("--job-args", default="--out-of-orderness 1s --idleness 30s")
@@ -73,14 +87,36 @@ def main():
     jar, jid = common.submit_on(name, (tp, path), a.job_args.split())
     try:
         stop, klat, ulat = threading.Event(), collections.defaultdict(list), collections.defaultdict(list)
-        kts = [threading.Thread(target=kafka_arrivals, args=(src, stop, lat, iso), daemon=True)
-               for lat, iso in ((klat, "read_committed"), (ulat, "read_uncommitted"))]
+        kts = [
+            threading.Thread(target=kafka_arrivals, args=(src, stop, lat, iso), daemon=True)
+            for lat, iso in ((klat, "read_committed"), (ulat, "read_uncommitted"))
+        ]
         for kt in kts:
             kt.start()
         time.sleep(3)
-        gen = subprocess.Popen([common.GEN, "--kafka", common.KAFKA, "-mode", "live", "-rate", str(a.rate),
-                                "-links", str(a.links), "-duration", f"{a.duration}s", "-src", src,
-                                "-topic-throughput", tp, "-topic-path", path], stderr=subprocess.PIPE, text=True)
+        gen = subprocess.Popen(
+            [
+                common.GEN,
+                "--kafka",
+                common.KAFKA,
+                "-mode",
+                "live",
+                "-rate",
+                str(a.rate),
+                "-links",
+                str(a.links),
+                "-duration",
+                f"{a.duration}s",
+                "-src",
+                src,
+                "-topic-throughput",
+                tp,
+                "-topic-path",
+                path,
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         start = time.time()
         seen, lat = collections.Counter(), collections.defaultdict(list)
         while gen.poll() is None or time.time() < start + a.duration + 5:
@@ -94,12 +130,19 @@ def main():
         stop.set()
         for kt in kts:
             kt.join(5)
-        common.emit({"figure": "e2e_latency_window_end", "rate_per_s": a.rate, "links": a.links,
-                     "job_args": a.job_args, "influxdb": summary(lat, start, a.duration, a.warmup),
-                     "kafka_stats_read_committed": summary(klat, start, a.duration, a.warmup),
-                     "kafka_stats_written": summary(ulat, start, a.duration, a.warmup),
-                     "generator": err.strip().splitlines()[-1] if err.strip() else "",
-                     **common.checkpoints(jid)})
+        common.emit(
+            {
+                "figure": "e2e_latency_window_end",
+                "rate_per_s": a.rate,
+                "links": a.links,
+                "job_args": a.job_args,
+                "influxdb": summary(lat, start, a.duration, a.warmup),
+                "kafka_stats_read_committed": summary(klat, start, a.duration, a.warmup),
+                "kafka_stats_written": summary(ulat, start, a.duration, a.warmup),
+                "generator": err.strip().splitlines()[-1] if err.strip() else "",
+                **common.checkpoints(jid),
+            }
+        )
     finally:
         common.cancel(jar, jid)
 

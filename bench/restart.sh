@@ -9,12 +9,12 @@ cd "$ROOT"
 source scripts/stack/lib.sh
 load_services
 CYCLES="${1:-3}"
-[ "${LONGHAUL_JOB_KEEP}" = 1 ] && health_job || die "the stack and its job must run (make up)"
+if ! { [ "${LONGHAUL_JOB_KEEP}" = 1 ] && health_job; }; then die "the stack and its job must run (make up)"; fi
 for i in $(seq 1 "$CYCLES"); do
   t0="$(now_ms)"
   bash scripts/stack/down.sh >/dev/null 2>&1
   t1="$(now_ms)"
-  saved="$(ls -td "${LONGHAUL_FLINK_STATE_DIR}/savepoints/${LONGHAUL_JOB_NAME}"/*/ | head -n 1)"
+  saved="$(find "${LONGHAUL_FLINK_STATE_DIR}/savepoints/${LONGHAUL_JOB_NAME}" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p/\n' | sort -rn | head -n 1 | cut -d' ' -f2-)"
   bash scripts/stack/up.sh >/dev/null 2>&1
   until health_job; do sleep 0.2; done
   t2="$(now_ms)"

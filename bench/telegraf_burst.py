@@ -7,10 +7,10 @@ polls InfluxDB until all are readable. Repeats --repeat times with a new window 
 series after the first, as in production).
 
 python bench/telegraf_burst.py --links 20000 --repeat 5"""
+
 import argparse
 import json
 import time
-
 
 import common
 
@@ -18,7 +18,7 @@ EXAMPLE = common.ROOT / "ingest" / "schemas" / "examples" / "link_stats.v1" / "v
 
 
 def influx_count(src, wend):
-    q = f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}' AND time = {wend}ms"
+    q = f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\' AND time = {wend}ms'
     s = common.influxdb.series(q)
     return s[0]["values"][0][1] if s else 0
 
@@ -56,9 +56,17 @@ def main():
         runs.append({"produced_s": round(produced, 2), "all_readable_s": round(readable, 2), "count": count})
         time.sleep(2)
     times = [r["all_readable_s"] for r in runs]
-    common.emit({"figure": "telegraf_burst", "statistics": a.links, "runs": runs,
-                 "all_readable_s_min": min(times), "all_readable_s_median": common.pct(times, 50),
-                 "all_readable_s_max": max(times), "lost": sum(a.links - r["count"] for r in runs)})
+    common.emit(
+        {
+            "figure": "telegraf_burst",
+            "statistics": a.links,
+            "runs": runs,
+            "all_readable_s_min": min(times),
+            "all_readable_s_median": common.pct(times, 50),
+            "all_readable_s_max": max(times),
+            "lost": sum(a.links - r["count"] for r in runs),
+        }
+    )
 
 
 if __name__ == "__main__":

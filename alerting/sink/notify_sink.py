@@ -10,6 +10,7 @@ under --dir and announced on stdout as it arrives:
 
 A real site points Alertmanager at its own smarthost and webhook instead (alerting/README.md).
 """
+
 import argparse
 import email
 import email.policy
@@ -47,8 +48,10 @@ class Store:
             name = os.path.join("mail", f"{self.mails:06d}.eml")
             with open(os.path.join(self.root, name), "wb") as f:
                 f.write(data)
-        self.append("mail.jsonl", {"received": time.time(), "from": envelope_from, "to": rcpt,
-                                   "subject": subject, "file": name})
+        self.append(
+            "mail.jsonl",
+            {"received": time.time(), "from": envelope_from, "to": rcpt, "subject": subject, "file": name},
+        )
         print(f"MAIL {subject}", flush=True)
 
 
@@ -76,8 +79,11 @@ def webhook_handler(store):
                 return
             store.append("webhook.jsonl", {"received": time.time(), "path": self.path, "payload": payload})
             if isinstance(payload, dict):
-                print(f"WEBHOOK {self.path} {payload.get('status')} {payload.get('groupKey')} "
-                      f"alerts={len(payload.get('alerts') or [])}", flush=True)
+                print(
+                    f"WEBHOOK {self.path} {payload.get('status')} {payload.get('groupKey')} "
+                    f"alerts={len(payload.get('alerts') or [])}",
+                    flush=True,
+                )
             self.send_response(200)
             self.end_headers()
 
@@ -104,8 +110,11 @@ def main(argv=None):
     smtp.start()
     http = ThreadingHTTPServer((a.host, a.http_port), webhook_handler(store))
     threading.Thread(target=http.serve_forever, daemon=True).start()
-    print(f"notify-sink: SMTP on {a.host}:{a.smtp_port}, webhooks on http://{a.host}:{a.http_port}/, "
-          f"storing under {a.dir}", flush=True)
+    print(
+        f"notify-sink: SMTP on {a.host}:{a.smtp_port}, webhooks on http://{a.host}:{a.http_port}/, "
+        f"storing under {a.dir}",
+        flush=True,
+    )
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

@@ -1,6 +1,7 @@
 """ingest/contract.yaml against what else names the same things: the event schemas' kinds and
 Telegraf's topics. (Go and Java are generated from the contract and checked by ingest/gen and
 flink-jobs ContractNamesTest; the kinds dashboards name by tests/unit/test_dashboards.py.)"""
+
 import json
 import pathlib
 import re
@@ -22,25 +23,40 @@ def test_kinds_are_the_event_schemas_enum_in_order():
         enum = json.loads(f.read_text())["properties"]["kind"]["enum"]
         if f.name == f"{newest}.schema.json":
             assert list(CONTRACT.kinds) == enum
-        assert list(CONTRACT.kinds)[:len(enum)] == enum, f.name
+        assert list(CONTRACT.kinds)[: len(enum)] == enum, f.name
 
 
 def test_every_alert_has_its_recovery_and_info_kinds_close_nothing():
     assert CONTRACT.recovery_of("high_loss") == "loss_recovery"
-    assert set(CONTRACT.alerts()) == {"throughput_collapse", "unreachable", "site_unreachable", "high_loss",
-                                      "high_jitter", "no_data", "pipeline_degraded"}
+    assert set(CONTRACT.alerts()) == {
+        "throughput_collapse",
+        "unreachable",
+        "site_unreachable",
+        "high_loss",
+        "high_jitter",
+        "no_data",
+        "pipeline_degraded",
+    }
     assert all(k.closes is None for k in CONTRACT.kinds.values() if k.role == "info")
 
 
 def test_every_topic_has_a_role_and_raw_topics_are_the_probes():
     assert CONTRACT.topic("events") == "longhaul.events"
-    assert CONTRACT.raw_topics() == ["longhaul.raw.throughput", "longhaul.raw.path", "longhaul.raw.rtt",
-                                     "longhaul.raw.host"]
+    assert CONTRACT.raw_topics() == [
+        "longhaul.raw.throughput",
+        "longhaul.raw.path",
+        "longhaul.raw.rtt",
+        "longhaul.raw.host",
+    ]
 
 
 def test_telegraf_reads_contract_topics():
     conf = (INGEST / "telegraf/telegraf.conf").read_text()
-    read = {t for line in re.findall(r'^\s*topics\s*=\s*\[(.*)\]', conf, re.M) for t in re.findall(r'"([^"]+)"', line)}
+    read = {
+        t
+        for line in re.findall(r"^\s*topics\s*=\s*\[(.*)\]", conf, re.M)
+        for t in re.findall(r'"([^"]+)"', line)
+    }
     assert read == {CONTRACT.topic("stats"), CONTRACT.topic("events"), CONTRACT.topic("raw.path")}
 
 
@@ -52,11 +68,14 @@ def test_record_headers_by_name():
     assert CONTRACT.header("sent_ms") == "longhaul-sent-ms"
 
 
-@pytest.mark.parametrize("old,new,says", [
-    ("closes: high_loss", "closes: stall", "only a recovery, closes an alert"),
-    ("  - name: stall\n    role: info", "  - name: stall\n    role: warning", "is not one of"),
-    ("schema: link_stats.v1", "schema: link_stats.v2", "topics without a role ['longhaul.stats']"),
-])
+@pytest.mark.parametrize(
+    "old,new,says",
+    [
+        ("closes: high_loss", "closes: stall", "only a recovery, closes an alert"),
+        ("  - name: stall\n    role: info", "  - name: stall\n    role: warning", "is not one of"),
+        ("schema: link_stats.v1", "schema: link_stats.v2", "topics without a role ['longhaul.stats']"),
+    ],
+)
 def test_a_broken_contract_is_refused(tmp_path, old, new, says):
     shutil.copy(INGEST / "topics.yaml", tmp_path / "topics.yaml")
     text = (INGEST / "contract.yaml").read_text()

@@ -3,6 +3,8 @@
 The same example files are loaded by the Go (collectors/sample) and Java (flink-jobs) tests,
 so the three languages agree on the contract.
 """
+
+import itertools
 import json
 import pathlib
 
@@ -33,7 +35,9 @@ def test_valid_example_validates(name_version, path):
 
 @pytest.mark.parametrize("name_version,path", _cases("invalid"))
 def test_invalid_example_is_rejected(name_version, path):
-    assert list(_validator(name_version).iter_errors(json.loads(path.read_text()))), f"{path} should be invalid"
+    assert list(_validator(name_version).iter_errors(json.loads(path.read_text()))), (
+        f"{path} should be invalid"
+    )
 
 
 def test_every_schema_has_valid_and_invalid_examples():
@@ -63,7 +67,7 @@ def _versions():
         name, version = f.name.removesuffix(".schema.json").rsplit(".v", 1)
         by_name.setdefault(name, []).append(int(version))
     for name, versions in by_name.items():
-        for old, new in zip(sorted(versions), sorted(versions)[1:]):
+        for old, new in itertools.pairwise(sorted(versions)):
             yield pytest.param(name, old, new, id=f"{name}.v{old}-v{new}")
 
 
@@ -78,7 +82,7 @@ def test_a_new_version_keeps_the_old_fields(name, old, new):
     for k in sorted(kept):
         was, now = dict(a["properties"][k]), dict(b["properties"][k])
         if "enum" in was and "enum" in now:  # an enum may gain values (event kinds), never lose one
-            assert was.pop("enum") == now.pop("enum")[:len(a["properties"][k]["enum"])], k
+            assert was.pop("enum") == now.pop("enum")[: len(a["properties"][k]["enum"])], k
         assert was == now, k
     assert set(a["properties"]) <= set(b["properties"])
     assert b["properties"]["version"] == {"const": new}

@@ -10,6 +10,7 @@ had acknowledged is in Kafka (a copy only where a send failed), and every delive
 InfluxDB exactly once; the
 collapse and its recovery were raised once each, in one episode, against the baseline learnt
 before the kill; leadership moved off the dead broker within seconds."""
+
 import collections
 import json
 import os
@@ -23,13 +24,20 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-from conftest import (Recorder, kafka, lifecycle, record,  # noqa: E402
-                      runs_lost_or_doubled, topic, wait_event)
-from conftest import Testbed as Namespaces  # noqa: E402  (a Test* name would be collected)
+import stack  # noqa: E402
 from confluent_kafka import KafkaException, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, ConfigResource  # noqa: E402
+from conftest import (  # noqa: E402  (conftest is found through the sys.path entry above)
+    Recorder,
+    kafka,
+    lifecycle,
+    record,
+    runs_lost_or_doubled,
+    topic,
+    wait_event,
+)
+from conftest import Testbed as Namespaces  # noqa: E402  (a Test* name would be collected)
 from longhaul_contract import CONTRACT  # noqa: E402
-import stack  # noqa: E402
 
 BROKERS = int(os.environ.get("LONGHAUL_KAFKA_BROKERS_N", "1"))
 # the job's parallelism: every slot of every TaskManager (scripts/test-cluster.sh: 2 × 1)
@@ -61,8 +69,13 @@ def broker_program(node_id):
 def partition_of(admin, name, key):
     """The partition of `name` that holds records keyed `key` (the agents key by "src|dst"),
     found by reading the topic from its start."""
-    c = kafka.consumer({"group.id": "cluster-" + uuid.uuid4().hex, "auto.offset.reset": "earliest",
-                        "enable.auto.commit": False})
+    c = kafka.consumer(
+        {
+            "group.id": "cluster-" + uuid.uuid4().hex,
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+        }
+    )
     try:
         parts = admin.list_topics(name, timeout=10).topics[name].partitions
         c.assign([TopicPartition(name, p, 0) for p in parts])
@@ -145,7 +158,12 @@ def agents_drained(tb, senders):
 def final_health(tb, sender):
     """The agent's last health line, logged as it stopped (key=value pairs): its counters once
     it sends nothing more (a health read while it runs misses what it sends after)."""
-    path = pathlib.Path(os.environ["LONGHAUL_STACK_DIR"]) / "run" / f"testbed-{tb.prefix}" / f"agent-{sender}.log"
+    path = (
+        pathlib.Path(os.environ["LONGHAUL_STACK_DIR"])
+        / "run"
+        / f"testbed-{tb.prefix}"
+        / f"agent-{sender}.log"
+    )
     lines = [x for x in path.read_text().splitlines() if "msg=health status=" in x]
     assert lines, f"no health line in {path}"
     return dict(kv.split("=", 1) for kv in lines[-1].split() if "=" in kv)
@@ -164,8 +182,9 @@ class Story:
 
 @pytest.fixture(scope="module")
 def story():
-    assert BROKERS >= 3, ("this test runs on a replicated cluster: LONGHAUL_KAFKA_BROKERS_N=3 make up "
-                          "(scripts/test-cluster.sh)")
+    assert BROKERS >= 3, (
+        "this test runs on a replicated cluster: LONGHAUL_KAFKA_BROKERS_N=3 make up (scripts/test-cluster.sh)"
+    )
     s = Story(uuid.uuid4().hex[:6])
     # requests time out after 5 s (librdkafka's default is 60 s): a metadata request sent to the
     # hung broker is then asked of another one
@@ -194,7 +213,9 @@ def story():
         t_freeze = time.time()
         os.kill(pid, signal.SIGSTOP)
         while leader(admin, tput, s.partition) in (s.killed, -1):
-            assert time.time() - t_freeze < 3 * FAILOVER_MAX_S, f"no new leader within {3 * FAILOVER_MAX_S} s of the broker's hang"
+            assert time.time() - t_freeze < 3 * FAILOVER_MAX_S, (
+                f"no new leader within {3 * FAILOVER_MAX_S} s of the broker's hang"
+            )
             time.sleep(0.5)
         s.failover_s = time.time() - t_freeze
         record("cluster_failover_s", s.failover_s)
@@ -266,8 +287,10 @@ def test_the_collapse_was_raised_once_and_recovered_once_against_the_old_baselin
 
 
 def test_no_event_was_raised_twice(story):
-    keys = collections.Counter((e["kind"], e["src"], e["dst"], e["ts"], e.get("episode_id"), e.get("protocol"))
-                               for _, e in story.events)
+    keys = collections.Counter(
+        (e["kind"], e["src"], e["dst"], e["ts"], e.get("episode_id"), e.get("protocol"))
+        for _, e in story.events
+    )
     assert [k for k, n in keys.items() if n > 1] == []
 
 
@@ -283,10 +306,17 @@ def test_every_acknowledged_sample_is_in_kafka_and_only_a_failed_send_was_double
     for sender, h in story.health.items():
         src, k, last = story.tb.src(sender), h["kafka"], story.final[sender]
         acked = int(last["acked"])
-        log(f"{src}: acked {acked} of {last['spooled']} spooled, in Kafka {distinct[src]} (+{extra[src]} copies), "
-            f"failed sends {k['failed']}, spool {last['spool_samples']} left")
-        assert last["spool_samples"] == "0" and acked == int(last["spooled"]), f"{src} stopped with samples unsent: {last}"
-        assert last["lost"] == "0" and last["dropped"] == "0" and h["samples"]["dead_lettered"] == 0, (last, h)
+        log(
+            f"{src}: acked {acked} of {last['spooled']} spooled, in Kafka {distinct[src]} (+{extra[src]} copies), "
+            f"failed sends {k['failed']}, spool {last['spool_samples']} left"
+        )
+        assert last["spool_samples"] == "0" and acked == int(last["spooled"]), (
+            f"{src} stopped with samples unsent: {last}"
+        )
+        assert last["lost"] == "0" and last["dropped"] == "0" and h["samples"]["dead_lettered"] == 0, (
+            last,
+            h,
+        )
         assert distinct[src] == acked, f"{src}: {acked} acknowledged, {distinct[src]} distinct in Kafka"
         assert extra[src] <= k["failed"], f"{src}: {extra[src]} copies, {k['failed']} failed sends"
     record("cluster_samples_checked", sum(distinct.values()))

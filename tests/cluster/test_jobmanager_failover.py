@@ -3,6 +3,7 @@ two JobManagers elect a leader in ZooKeeper. kill -9 of the leader, with no keep
 anything (LONGHAUL_JOB_KEEP=0): the standby takes the same job over, restored from its newest
 checkpoint in the HA store, and the killed one, respawned by the supervisor, serves the job again
 as the new standby."""
+
 import glob
 import os
 import signal
@@ -14,13 +15,16 @@ import pytest
 import requests
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
-from conftest import JOB_ARGS, lifecycle, record  # noqa: E402
-import stack  # noqa: E402
+import stack
+from conftest import JOB_ARGS, lifecycle, record
 
 HA = os.environ.get("LONGHAUL_FLINK_HA", "none")
 REST = int(os.environ.get("LONGHAUL_FLINK_REST_PORT", "8081"))
 # scripts/stack/flink.sh: program and REST address of each JobManager (the standby's port + 100)
-JOBMANAGERS = {"flink/jobmanager": f"http://127.0.0.1:{REST}", "flink/jobmanager-2": f"http://127.0.0.1:{REST + 100}"}
+JOBMANAGERS = {
+    "flink/jobmanager": f"http://127.0.0.1:{REST}",
+    "flink/jobmanager-2": f"http://127.0.0.1:{REST + 100}",
+}
 TAKEOVER_S = 180
 
 
@@ -61,7 +65,11 @@ def job(url, jid):
 
 def running(url, jid):
     j = job(url, jid)
-    return j.get("state") == "RUNNING" and bool(j.get("vertices")) and all(v["status"] == "RUNNING" for v in j["vertices"])
+    return (
+        j.get("state") == "RUNNING"
+        and bool(j.get("vertices"))
+        and all(v["status"] == "RUNNING" for v in j["vertices"])
+    )
 
 
 def checkpoints(url, jid):
@@ -93,7 +101,9 @@ def cancel(name):
 
 @pytest.fixture(scope="module")
 def failover():
-    assert HA == "zookeeper", "this test runs with JobManager HA: LONGHAUL_FLINK_HA=zookeeper make up (scripts/test-cluster.sh)"
+    assert HA == "zookeeper", (
+        "this test runs with JobManager HA: LONGHAUL_FLINK_HA=zookeeper make up (scripts/test-cluster.sh)"
+    )
     assert os.environ.get("LONGHAUL_JOB_KEEP") == "0", "no keeper: the standby alone must bring the job back"
     name = f"ha{uuid.uuid4().hex[:6]}"
     jid = lifecycle.submit(name, JOB_ARGS)
@@ -110,7 +120,9 @@ def failover():
         t0 = time.time()
         os.kill(pid, signal.SIGKILL)
         while not (point := restored(standby, jid)):
-            assert time.time() - t0 < TAKEOVER_S, f"the standby did not run job {jid} within {TAKEOVER_S} s: {job(standby, jid)}"
+            assert time.time() - t0 < TAKEOVER_S, (
+                f"the standby did not run job {jid} within {TAKEOVER_S} s: {job(standby, jid)}"
+            )
             time.sleep(1)
         takeover_s = time.time() - t0
         record("ha_takeover_s", takeover_s)
@@ -121,8 +133,14 @@ def failover():
             assert time.time() - t0 < TAKEOVER_S, f"the respawned {leader} does not serve job {jid}"
             time.sleep(1)
         respawned = stack.pid(leader) not in (None, pid)
-        yield {"jid": jid, "before": before, "restored": point, "takeover_s": takeover_s,
-               "respawned": respawned, "jobs": requests.get(f"{standby}/jobs/overview", timeout=5).json()["jobs"]}
+        yield {
+            "jid": jid,
+            "before": before,
+            "restored": point,
+            "takeover_s": takeover_s,
+            "respawned": respawned,
+            "jobs": requests.get(f"{standby}/jobs/overview", timeout=5).json()["jobs"],
+        }
     finally:
         cancel(name)
 

@@ -1,6 +1,7 @@
 """Fixtures for the end-to-end scenario tests: a testbed of network namespaces
 (tests/testbed/testbed.sh) with the real agents in its sender namespaces, the real Flink job,
 Kafka, Telegraf and InfluxDB of the native stack (scripts/test-all.sh starts it)."""
+
 import collections
 import json
 import os
@@ -34,12 +35,21 @@ class Testbed:
     def __init__(self, prefix, site):
         self.prefix, self.site = prefix, site
         # the agents reach the brokers of LONGHAUL_KAFKA (kafka.BOOTSTRAP), each port forwarded
-        self.env = {**os.environ, "LONGHAUL_TESTBED_PREFIX": prefix, "LONGHAUL_TESTBED_SITE": site,
-                    "LONGHAUL_KAFKA": kafka.BOOTSTRAP}
+        self.env = {
+            **os.environ,
+            "LONGHAUL_TESTBED_PREFIX": prefix,
+            "LONGHAUL_TESTBED_SITE": site,
+            "LONGHAUL_KAFKA": kafka.BOOTSTRAP,
+        }
 
     def __call__(self, *args):
-        r = subprocess.run(["bash", str(ROOT / "tests/testbed/testbed.sh"), *args], env=self.env,
-                           capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            ["bash", str(ROOT / "tests/testbed/testbed.sh"), *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert r.returncode == 0, f"testbed.sh {' '.join(args)}: {r.stdout}{r.stderr}"
         return r.stdout
 
@@ -83,8 +93,13 @@ class Recorder:
         # Partitions assigned by hand from their end offsets now, no group: a group's members
         # are assigned anew when its coordinator's broker dies, and, with no offsets committed,
         # would start at the latest offset again, skipping what arrived meanwhile.
-        self.c = kafka.consumer({"group.id": "e2e-" + uuid.uuid4().hex, "enable.auto.commit": False,
-                                 "isolation.level": "read_committed" if committed else "read_uncommitted"})
+        self.c = kafka.consumer(
+            {
+                "group.id": "e2e-" + uuid.uuid4().hex,
+                "enable.auto.commit": False,
+                "isolation.level": "read_committed" if committed else "read_uncommitted",
+            }
+        )
         parts = []
         for name in topics:
             for p in self.c.list_topics(name, timeout=60).topics[name].partitions:
@@ -133,7 +148,10 @@ def wait_event(rec, kind, src, dst, after, timeout_s):
     after `after`; False after timeout_s."""
     end = time.time() + timeout_s
     while time.time() < end:
-        if any(e["kind"] == kind and e["src"] == src and e["dst"] == dst and t >= after for t, e in rec.snapshot()):
+        if any(
+            e["kind"] == kind and e["src"] == src and e["dst"] == dst and t >= after
+            for t, e in rec.snapshot()
+        ):
             return True
         time.sleep(3)
     return False
@@ -174,8 +192,10 @@ def runs_lost_or_doubled(raw, site):
     over the windows the job closed: returns (runs checked, {window: "runs lost, and how late the window's runs reached Kafka"},
     {window: (stored, delivered)} where more were stored). A run that reached Kafka more than the
     job's out-of-orderness after its ts may have come behind the watermark: the delay says so."""
-    rows = influx_query(f"SELECT \"runs\" FROM \"raw\".\"link_stats\" WHERE \"src\" =~ /^{site}-/ "
-                        f"AND \"window\" = '1m' GROUP BY \"src\", \"dst\", \"protocol\"")
+    rows = influx_query(
+        f'SELECT "runs" FROM "raw"."link_stats" WHERE "src" =~ /^{site}-/ '
+        f'AND "window" = \'1m\' GROUP BY "src", "dst", "protocol"'
+    )
     # a window is keyed by its end (a point's time); a link's windows end at its own second of
     # the minute (the job's stagger), the same for all of them: learned from what was stored
     stored = {(r["src"], r["dst"], r["protocol"], r["time"]): r["runs"] for r in rows}
@@ -192,8 +212,11 @@ def runs_lost_or_doubled(raw, site):
     closed_until = max(m for (_, _, _, m) in stored)
     want = {k: n for k, n in delivered.items() if k[3] < closed_until}
     got = {k: n for k, n in stored.items() if k[3] < closed_until}
-    missing = {k: f"{n - got.get(k, 0)} of {n} runs; reached Kafka up to {late[k]:.1f} s after their ts"
-               for k, n in want.items() if got.get(k, 0) < n}
+    missing = {
+        k: f"{n - got.get(k, 0)} of {n} runs; reached Kafka up to {late[k]:.1f} s after their ts"
+        for k, n in want.items()
+        if got.get(k, 0) < n
+    }
     doubled = {k: (got[k], want.get(k, 0)) for k in got if got[k] > want.get(k, 0)}
     return sum(want.values()), missing, doubled
 

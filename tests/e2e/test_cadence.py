@@ -15,47 +15,63 @@ Each raises throughput_collapse. The confirmation probes (flink-jobs, *Confirmat
 the senders' agents for extra runs of `tcp` at once; dst-d, healthy, raises nothing. Measured, in tests/out/e2e-measurements.json (and
 docs/benchmarks.md): onset → alert as a fraction of the throughput interval, and the extra runs per
 link. Timing bounds here are loose (CI machines differ); the figures are the benchmark's."""
+
 import json
 import time
 import uuid
 
 import pytest
-
 from conftest import JOB_ARGS, Recorder, Testbed, kafka, lifecycle, record, topic
 from longhaul_contract import CONTRACT
 
 COMPRESSION = 20
-TPUT_S = 4 * 3600 // COMPRESSION   # 720 s
-TRACE_S = 600 // COMPRESSION       # 30 s
-PING_S = 60 // COMPRESSION         # 3 s
-BURST_S = 600 // COMPRESSION       # 30 s
-MIN_HISTORY = 10                   # runs a baseline needs before anything is judged (CollapseParams)
+TPUT_S = 4 * 3600 // COMPRESSION  # 720 s
+TRACE_S = 600 // COMPRESSION  # 30 s
+PING_S = 60 // COMPRESSION  # 3 s
+BURST_S = 600 // COMPRESSION  # 30 s
+MIN_HISTORY = 10  # runs a baseline needs before anything is judged (CollapseParams)
 # what the links carry healthy (the testbed's shapers; s2 is held by its 64 KB window)
 NOMINAL = {"dst-a": 94e6, "dst-b": 47e6, "dst-c": 190e6, "dst-d": 3.7e6}
 SENDER = {"dst-a": "s1", "dst-b": "s1", "dst-c": "s3", "dst-d": "s2"}
 # the confirmation budgets, compressed like the probes': a request lives 15 min / 20 (45 s: one 8 s
 # run of a busy sender's queue is well within it), a link's budget window 30 min / 20, and the
 # hourly budgets (the job's per host and mesh, the agent's own) × 20, an hour being 3 min here
-CONFIRM_ARGS = ["--confirm.request-ttl", "45s", "--confirm.link-window", "90s",
-                "--confirm.host-per-hour", str(6 * COMPRESSION), "--confirm.mesh-per-hour", str(120 * COMPRESSION)]
+CONFIRM_ARGS = [
+    "--confirm.request-ttl",
+    "45s",
+    "--confirm.link-window",
+    "90s",
+    "--confirm.host-per-hour",
+    str(6 * COMPRESSION),
+    "--confirm.mesh-per-hour",
+    str(120 * COMPRESSION),
+]
 
 
 @pytest.fixture(scope="module")
 def bed():
     tag = uuid.uuid4().hex[:6]
     tb = Testbed(f"lhc{tag[:4]}", f"cad{tag}")
-    tb.env.update(LONGHAUL_TESTBED_TPUT_INTERVAL=f"{TPUT_S}s", LONGHAUL_TESTBED_PATH_INTERVAL=f"{TRACE_S}s",
-                  LONGHAUL_TESTBED_PING_INTERVAL=f"{PING_S}s", LONGHAUL_TESTBED_PING_COUNT="10",
-                  LONGHAUL_TESTBED_PING_JITTER="500ms", LONGHAUL_TESTBED_REQUESTS_PER_HOUR=str(6 * COMPRESSION),
-                  LONGHAUL_TESTBED_BURST_INTERVAL=f"{BURST_S}s", LONGHAUL_TESTBED_BURST_JITTER="3s")
+    tb.env.update(
+        LONGHAUL_TESTBED_TPUT_INTERVAL=f"{TPUT_S}s",
+        LONGHAUL_TESTBED_PATH_INTERVAL=f"{TRACE_S}s",
+        LONGHAUL_TESTBED_PING_INTERVAL=f"{PING_S}s",
+        LONGHAUL_TESTBED_PING_COUNT="10",
+        LONGHAUL_TESTBED_PING_JITTER="500ms",
+        LONGHAUL_TESTBED_REQUESTS_PER_HOUR=str(6 * COMPRESSION),
+        LONGHAUL_TESTBED_BURST_INTERVAL=f"{BURST_S}s",
+        LONGHAUL_TESTBED_BURST_JITTER="3s",
+    )
     try:
         tb("up")
         name = f"longhaul-{tb.site}"
         lifecycle.submit(name, JOB_ARGS + CONFIRM_ARGS)
         try:
-            recs = {"events": Recorder([topic("events")], tb.site, committed=True),
-                    "requests": Recorder([topic("probe_requests")], tb.site, committed=True),
-                    "raw": Recorder([topic("raw.throughput")], tb.site, committed=False)}
+            recs = {
+                "events": Recorder([topic("events")], tb.site, committed=True),
+                "requests": Recorder([topic("probe_requests")], tb.site, committed=True),
+                "raw": Recorder([topic("raw.throughput")], tb.site, committed=False),
+            }
             try:
                 yield tb, recs
             finally:
@@ -79,17 +95,39 @@ def import_baselines(tb):
         for k in range(12, 0, -1):  # newest first, as the import sends them
             ts = now - k * TPUT_S * 1000
             x = bps * (1 + 0.02 * ((k % 5) - 2))
-            msg = {"schema": "throughput_sample", "version": 2, "src": src, "dst": dst, "probe_id": "tcp",
-                   "ts": ts, "run_id": f"history-{k}", "record": "summary", "tool": "iperf3", "protocol": "tcp",
-                   "start_s": 0.0, "end_s": 4.0, "bytes": int(x * 4 / 8), "bits_per_second": x}
-            p.produce(topic("raw.throughput"), key=f"{src}|{dst}", value=json.dumps(msg).encode(), headers=header)
+            msg = {
+                "schema": "throughput_sample",
+                "version": 2,
+                "src": src,
+                "dst": dst,
+                "probe_id": "tcp",
+                "ts": ts,
+                "run_id": f"history-{k}",
+                "record": "summary",
+                "tool": "iperf3",
+                "protocol": "tcp",
+                "start_s": 0.0,
+                "end_s": 4.0,
+                "bytes": int(x * 4 / 8),
+                "bits_per_second": x,
+            }
+            p.produce(
+                topic("raw.throughput"), key=f"{src}|{dst}", value=json.dumps(msg).encode(), headers=header
+            )
     assert p.flush(30) == 0
 
 
 def bursts(recs, dst):
     """The screening bursts' successful summaries of a link, as (arrival, message)."""
-    return [(t, m) for t, m in recs["raw"].snapshot() if m["dst"] == dst and m.get("screens") == "tcp"
-            and m["record"] == "summary" and m.get("bits_per_second") is not None and not m.get("error")]
+    return [
+        (t, m)
+        for t, m in recs["raw"].snapshot()
+        if m["dst"] == dst
+        and m.get("screens") == "tcp"
+        and m["record"] == "summary"
+        and m.get("bits_per_second") is not None
+        and not m.get("error")
+    ]
 
 
 def median(xs):
@@ -103,8 +141,17 @@ def first(items, pred):
 
 def alarm_run(recs, alert):
     """The run of tcp that raised an alarm (the event's ts is its run's): requested or scheduled."""
-    return next((m for _, m in recs["raw"].snapshot() if m["dst"] == alert["dst"] and m["probe_id"] == "tcp"
-                 and m["record"] == "summary" and m["ts"] == alert["ts"]), None)
+    return next(
+        (
+            m
+            for _, m in recs["raw"].snapshot()
+            if m["dst"] == alert["dst"]
+            and m["probe_id"] == "tcp"
+            and m["record"] == "summary"
+            and m["ts"] == alert["ts"]
+        ),
+        None,
+    )
 
 
 def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed):
@@ -116,18 +163,28 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
     t0 = time.time()
     while time.time() < t0 + 20 * BURST_S and min(len(bursts(recs, d)) for d in NOMINAL) <= MIN_HISTORY:
         time.sleep(2)
-    assert min(len(bursts(recs, d)) for d in NOMINAL) > MIN_HISTORY, {d: len(bursts(recs, d)) for d in NOMINAL}
+    assert min(len(bursts(recs, d)) for d in NOMINAL) > MIN_HISTORY, {
+        d: len(bursts(recs, d)) for d in NOMINAL
+    }
     time.sleep(max(0.0, t0 + max(12 * PING_S, 3 * TRACE_S) + 15 - time.time()))
-    burst_bps = {d: sorted(m["bits_per_second"] for _, m in bursts(recs, d))[len(bursts(recs, d)) // 2] for d in NOMINAL}
+    burst_bps = {
+        d: sorted(m["bits_per_second"] for _, m in bursts(recs, d))[len(bursts(recs, d)) // 2]
+        for d in NOMINAL
+    }
 
     onset = {}
-    for link, cmd in (("dst-a", ("loss", "a", "10")), ("dst-b", ("flip", "b", "congested")),
-                      ("dst-c", ("rate", "c", "60mbit"))):
+    for link, cmd in (
+        ("dst-a", ("loss", "a", "10")),
+        ("dst-b", ("flip", "b", "congested")),
+        ("dst-c", ("rate", "c", "60mbit")),
+    ):
         tb(*cmd)
         onset[link] = time.time()
 
     def collapse(dst):
-        return first(recs["events"].snapshot(), lambda m: m["kind"] == "throughput_collapse" and m["dst"] == dst)
+        return first(
+            recs["events"].snapshot(), lambda m: m["kind"] == "throughput_collapse" and m["dst"] == dst
+        )
 
     deadline = onset["dst-c"] + TPUT_S + 180
     while time.time() < deadline and not all(collapse(d)[0] for d in ("dst-a", "dst-b", "dst-c")):
@@ -147,8 +204,11 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
     reasons = {r["dst"]: {x["reason"] for x in requests if x["dst"] == r["dst"]} for r in requests}
     # the cheap probes (and the bursts) saw each first, and the requested runs of tcp confirmed them,
     # unless the link's scheduled run came first (below)
-    expected = {"dst-a": {"loss", "throughput_low"}, "dst-b": {"rtt_shift", "route_change", "throughput_low"},
-                "dst-c": {"throughput_low"}}
+    expected = {
+        "dst-a": {"loss", "throughput_low"},
+        "dst-b": {"rtt_shift", "route_change", "throughput_low"},
+        "dst-c": {"throughput_low"},
+    }
     assert all(r["probe_id"] == "tcp" for r in requests), requests
     for dst in ("dst-a", "dst-b", "dst-c"):
         at, alert = collapse(dst)
@@ -163,17 +223,30 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
             # one run alarms at once, asking for nothing; a smaller drop asked for a run before it
             record(f"cadence {dst}: alarm raised by a scheduled run", 1)
             assert run["ts"] / 1000 >= onset[dst] - 8, (dst, run, onset[dst])
-            assert alert["severity"] == "critical" or reasons.get(dst, set()) & expected[dst], (alert, reasons)
+            assert alert["severity"] == "critical" or reasons.get(dst, set()) & expected[dst], (
+                alert,
+                reasons,
+            )
     # dst-c: the first burst after the onset was low; the run it asked for raised the alarm
     # (a burst running at the onset counts: it starts at most a run's length before)
-    low_at, low = first(bursts(recs, "dst-c"), lambda m: m["ts"] / 1000 >= onset["dst-c"] - 5
-                        and m["bits_per_second"] < 0.67 * burst_bps["dst-c"])
+    low_at, low = first(
+        bursts(recs, "dst-c"),
+        lambda m: m["ts"] / 1000 >= onset["dst-c"] - 5 and m["bits_per_second"] < 0.67 * burst_bps["dst-c"],
+    )
     assert low is not None, (burst_bps, bursts(recs, "dst-c")[-5:])
     record("cadence dst-c: first low burst to alert (s)", collapse("dst-c")[0] - low_at)
     # unless dst-c's scheduled full run happened to come first (a burst interval in a throughput
     # interval: 1 in 24), the burst was the alarm's first low run
-    scheduled_at, _ = first(recs["raw"].snapshot(), lambda m: m["dst"] == "dst-c" and m["probe_id"] == "tcp"
-                            and m["record"] == "summary" and not m.get("request_id") and m["ts"] / 1000 >= onset["dst-c"] - 10)
+    scheduled_at, _ = first(
+        recs["raw"].snapshot(),
+        lambda m: (
+            m["dst"] == "dst-c"
+            and m["probe_id"] == "tcp"
+            and m["record"] == "summary"
+            and not m.get("request_id")
+            and m["ts"] / 1000 >= onset["dst-c"] - 10
+        ),
+    )
     if scheduled_at is None or scheduled_at > low_at:
         assert "after a low screening burst" in collapse("dst-c")[1]["message"], collapse("dst-c")[1]
     for dst in NOMINAL:
@@ -183,13 +256,22 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
     for dst in NOMINAL:
         burst_bytes = median([m["bytes"] for _, m in bursts(recs, dst)])
         record(f"cadence {dst}: a burst moves (MB)", burst_bytes / 1e6)
-        record(f"cadence {dst}: bursts a day / 20 s tests every 4 h (bytes)", 144 * burst_bytes / (6 * 20 * NOMINAL[dst] / 8))
+        record(
+            f"cadence {dst}: bursts a day / 20 s tests every 4 h (bytes)",
+            144 * burst_bytes / (6 * 20 * NOMINAL[dst] / 8),
+        )
     # the healthy link raises nothing and asks for (almost) nothing; nobody over the link budget
-    assert not [m for _, m in recs["events"].snapshot() if m["dst"] == "dst-d" and m["kind"] == "throughput_collapse"]
+    assert not [
+        m for _, m in recs["events"].snapshot() if m["dst"] == "dst-d" and m["kind"] == "throughput_collapse"
+    ]
     record("cadence dst-d (healthy): extra runs asked for", sum(r["dst"] == "dst-d" for r in requests))
     elapsed_windows = (time.time() - onset["dst-a"]) / 90 + 2
     for dst in NOMINAL:
         assert sum(r["dst"] == dst for r in requests) <= 2 * elapsed_windows, (dst, requests)
     # every requested run answered its request (none reported unserved)
-    unserved = [m for _, m in recs["events"].snapshot() if m["kind"] == "probe_request_unserved" and m["severity"] == "warning"]
+    unserved = [
+        m
+        for _, m in recs["events"].snapshot()
+        if m["kind"] == "probe_request_unserved" and m["severity"] == "warning"
+    ]
     assert not unserved, unserved

@@ -6,20 +6,20 @@ Afterwards: every sample the agents delivered is counted exactly once in InfluxD
 was raised once and recovered once (the same episode: the open alert survived the JobManager's
 loss), the baseline survived (the collapse is judged against the healthy throughput learnt before
 the kills), and the watchdog raised and cleared its own events."""
+
 import collections
 import glob
 import os
 import time
 import uuid
 
-import pytest
-
-from conftest import CONTRACT, ROOT, Recorder, Testbed, record, runs_lost_or_doubled, topic, wait_event
 import flink_job
+import pytest
 import stack
+from conftest import CONTRACT, ROOT, Recorder, Testbed, record, runs_lost_or_doubled, topic, wait_event
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
-EVENT_WAIT_S = 240                       # a collapse or recovery, with a restart on the way
+EVENT_WAIT_S = 240  # a collapse or recovery, with a restart on the way
 RAW_TOPICS = [topic("raw.throughput"), topic("raw.path"), topic("raw.rtt")]
 PROFILE = ROOT / "tests/testbed/job-profile.args"
 
@@ -38,8 +38,13 @@ class Chaos:
         # watching it); the keeper submits it with the testbed profile and restores it after a loss
         # a watchdog quicker to judge than in production (1 min grace): the JobManager's loss
         # (~50 s without the job) is then an outage it must raise and clear
-        self.env = {**os.environ, "LONGHAUL_JOB_KEEP": "1", "LONGHAUL_JOB_NAME": self.job,
-                    "LONGHAUL_JOB_ARGS_FILE": str(PROFILE), "LONGHAUL_WATCHDOG_ARGS": "--interval 5s --grace 15s"}
+        self.env = {
+            **os.environ,
+            "LONGHAUL_JOB_KEEP": "1",
+            "LONGHAUL_JOB_NAME": self.job,
+            "LONGHAUL_JOB_ARGS_FILE": str(PROFILE),
+            "LONGHAUL_WATCHDOG_ARGS": "--interval 5s --grace 15s",
+        }
         self.kills = {}
         self.events, self.raw = [], []
         self.t_fault = self.t_heal = 0.0
@@ -54,16 +59,26 @@ class Chaos:
 
     def state(self):
         """What is and is not back, with the logs' last words: the error when a kill is not healed."""
-        health = ", ".join(f"{s} {'healthy' if stack.healthy(s, self.env) else 'NOT healthy'}"
-                           for s in ("kafka", "flink", "job"))
+        health = ", ".join(
+            f"{s} {'healthy' if stack.healthy(s, self.env) else 'NOT healthy'}"
+            for s in ("kafka", "flink", "job")
+        )
         age = time.time() - newest_checkpoint(self.job)
-        logs = "\n".join([stack.log_tail("job", 15, self.env),
-                          stack.log_tail("kafka", 15, self.env, besides="Failed authentication"),
-                          stack.log_errors("kafka", 10, self.env)])
-        agents = "\n".join(f"== {p}\n" + "".join(open(p, errors="replace").readlines()[-5:])
-                           for p in sorted(glob.glob(str(self.tb.run / "agent-*.log"))))
-        return (f"{health}; newest checkpoint {age:.0f} s ago\njob: {flink_job.last_failure(self.job)}\n"
-                f"{logs}\n{agents}")
+        logs = "\n".join(
+            [
+                stack.log_tail("job", 15, self.env),
+                stack.log_tail("kafka", 15, self.env, besides="Failed authentication"),
+                stack.log_errors("kafka", 10, self.env),
+            ]
+        )
+        agents = "\n".join(
+            f"== {p}\n" + "".join(open(p, errors="replace").readlines()[-5:])
+            for p in sorted(glob.glob(str(self.tb.run / "agent-*.log")))
+        )
+        return (
+            f"{health}; newest checkpoint {age:.0f} s ago\njob: {flink_job.last_failure(self.job)}\n"
+            f"{logs}\n{agents}"
+        )
 
     def kill(self, name, healthy_when):
         respawn, back = stack.kill9(name, healthy_when, env=self.env, explain=self.state)
@@ -125,7 +140,7 @@ def chaos():
     c.events, c.raw, c.watchdog = ev.snapshot(), raw.snapshot(), watchdog.snapshot()
     for r in (ev, raw, watchdog):
         r.close()
-    for t, e in c.events:
+    for _t, e in c.events:
         log(f"event {e['kind']:20} {e['src']} → {e['dst']}: {e.get('message', '')}")
     return c
 
@@ -137,8 +152,13 @@ WATCHDOG_KINDS = (WATCHDOG_ALERT, CONTRACT.recovery_of(WATCHDOG_ALERT))
 def watchdog_events(items, job, site):
     """The events of the watchdog that watches `job` (each names it in evidence.watchdog) about
     the pipeline or this story's agents: hosts of earlier tests fall silent for good, rightly."""
-    return [e for _, e in items if e["kind"] in WATCHDOG_KINDS and (e.get("evidence") or {}).get("watchdog") == job
-            and (e["src"] == "*" or e["src"].startswith(site))]
+    return [
+        e
+        for _, e in items
+        if e["kind"] in WATCHDOG_KINDS
+        and (e.get("evidence") or {}).get("watchdog") == job
+        and (e["src"] == "*" or e["src"].startswith(site))
+    ]
 
 
 def watchdog_closed(items, job, site):
@@ -167,8 +187,10 @@ def test_the_collapse_was_raised_once_and_recovered_once_in_the_same_episode(cha
 
 
 def test_no_event_was_raised_twice(chaos):
-    keys = collections.Counter((e["kind"], e["src"], e["dst"], e["ts"], e.get("episode_id"), e.get("protocol"))
-                               for _, e in chaos.events)
+    keys = collections.Counter(
+        (e["kind"], e["src"], e["dst"], e["ts"], e.get("episode_id"), e.get("protocol"))
+        for _, e in chaos.events
+    )
     assert [k for k, n in keys.items() if n > 1] == []
 
 

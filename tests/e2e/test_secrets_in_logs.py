@@ -1,10 +1,13 @@
 """After the end-to-end story (the demo's story, run by test_scenarios.py before this file), no
 secret is in any log: every password of the stack's secrets folder and of the testbed's agents,
 and no private key, in no log or output file of any service, agent or testbed process."""
+
 import os
 import pathlib
 
-STACK = pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR", pathlib.Path(__file__).resolve().parents[2] / ".stack"))
+STACK = pathlib.Path(
+    os.environ.get("LONGHAUL_STACK_DIR", pathlib.Path(__file__).resolve().parents[2] / ".stack")
+)
 SECRETS = pathlib.Path(os.environ.get("LONGHAUL_SECRETS_DIR", STACK / "run" / "secrets"))
 LOG_SUFFIXES = (".log", ".out", ".txt")
 
@@ -19,7 +22,11 @@ def secrets():
 def logs():
     """Every log or output file under the stack's run folder, the secrets folder aside."""
     for path in (STACK / "run").rglob("*"):
-        if path.is_file() and SECRETS not in path.parents and (path.suffix in LOG_SUFFIXES or "log" in path.parent.name):
+        if (
+            path.is_file()
+            and SECRETS not in path.parents
+            and (path.suffix in LOG_SUFFIXES or "log" in path.parent.name)
+        ):
             yield path
 
 

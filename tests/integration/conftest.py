@@ -1,7 +1,7 @@
 """Fixtures for integration tests: the real Kafka, Flink, InfluxDB and Telegraf of the
 native stack (scripts/test-all.sh starts it and exports LONGHAUL_* addresses)."""
+
 import json
-import os
 import pathlib
 import sys
 import time
@@ -11,15 +11,14 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "ingest"))
-import flink_job  # noqa: E402  (tests/lib: the job lifecycle through bin/longhaul job)
-import influxdb  # noqa: E402  (tests/lib: the one InfluxDB client)
-import kafka  # noqa: E402  (tests/lib: the Kafka connection)
-from longhaul_contract import CONTRACT  # noqa: E402  (ingest/contract.yaml)
+import flink_job
+import influxdb
+import kafka
+from longhaul_contract import CONTRACT
 
 topic = CONTRACT.topic  # a topic's name by its contract role: topic("raw.throughput")
 
 INFLUX, INFLUX_DB = influxdb.URL, influxdb.DB
-
 
 
 def now_ms():
@@ -45,6 +44,7 @@ def produce():
     def send(topic, msg):
         p.produce(topic, key=f"{msg['src']}|{msg['dst']}", value=json.dumps(msg).encode())
         assert p.flush(15) == 0, "Kafka did not acknowledge every message"
+
     return send
 
 
@@ -54,8 +54,14 @@ def consume():
 
     def read(topic, predicate, timeout_s=90):
         """Read `topic` from the start (committed records only) until predicate(msg) holds."""
-        c = kafka.consumer({"group.id": "it-" + uuid.uuid4().hex, "auto.offset.reset": "earliest",
-                            "isolation.level": "read_committed", "enable.auto.commit": False})
+        c = kafka.consumer(
+            {
+                "group.id": "it-" + uuid.uuid4().hex,
+                "auto.offset.reset": "earliest",
+                "isolation.level": "read_committed",
+                "enable.auto.commit": False,
+            }
+        )
         consumers.append(c)
         c.subscribe([topic])
         seen, deadline = [], time.time() + timeout_s
@@ -68,6 +74,7 @@ def consume():
                 seen.append(msg)
                 return msg
         raise AssertionError(f"no matching message on {topic} within {timeout_s}s")
+
     yield read
     for c in consumers:
         c.close()
@@ -92,7 +99,7 @@ def rows(series):
     out = []
     for s in series:
         for values in s["values"]:
-            out.append({**s.get("tags", {}), **dict(zip(s["columns"], values))})
+            out.append({**s.get("tags", {}), **dict(zip(s["columns"], values, strict=True))})
     return out
 
 
@@ -102,9 +109,21 @@ def mesh_run():
     hours of raw samples into statistics and events, Telegraf writes them (and the traceroute
     hops) to InfluxDB. Returns the story's names once every kind of result is stored."""
     import mesh_story
+
     tag = "e2e-" + uuid.uuid4().hex[:8]
-    flink_job.submit(tag, ["--starting-offsets", "latest", "--out-of-orderness", "1s",
-                           "--idleness", "30s", "--checkpoint-interval", "2s"])
+    flink_job.submit(
+        tag,
+        [
+            "--starting-offsets",
+            "latest",
+            "--out-of-orderness",
+            "1s",
+            "--idleness",
+            "30s",
+            "--checkpoint-interval",
+            "2s",
+        ],
+    )
     # Idleness 30 s, not a few seconds: the story's three hours arrive within a second, and a
     # partition the job has not fetched yet must hold the watermark back until it has, or its
     # samples would be late and dropped. Partitions without data go idle after 30 s.
@@ -117,13 +136,13 @@ def mesh_run():
         assert p.flush(30) == 0
         src, fnal, triumf, kek = mesh_story.links(tag)
         expect = {
-            "hourly stats": f"SELECT count(\"samples\") FROM \"hourly\".\"link_stats\" WHERE \"src\" = '{src}'",
-            "collapse": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{fnal}' AND \"kind\" = 'throughput_collapse'",
-            "route change": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{fnal}' AND \"kind\" = 'route_change'",
-            "high loss": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{triumf}' AND \"kind\" = 'high_loss'",
-            "unreachable": f"SELECT * FROM \"daily\".\"events\" WHERE \"dst\" = '{kek}' AND \"kind\" = 'unreachable'",
-            "path hops": f"SELECT count(\"rtt_ms\") FROM \"raw\".\"path_hops\" WHERE \"src\" = '{src}'",
-            "ping stats": f"SELECT count(\"loss_percent\") FROM \"raw\".\"link_stats\" WHERE \"dst\" = '{triumf}' AND \"protocol\" = 'icmp'",
+            "hourly stats": f'SELECT count("samples") FROM "hourly"."link_stats" WHERE "src" = \'{src}\'',
+            "collapse": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{fnal}\' AND "kind" = \'throughput_collapse\'',
+            "route change": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{fnal}\' AND "kind" = \'route_change\'',
+            "high loss": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{triumf}\' AND "kind" = \'high_loss\'',
+            "unreachable": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{kek}\' AND "kind" = \'unreachable\'',
+            "path hops": f'SELECT count("rtt_ms") FROM "raw"."path_hops" WHERE "src" = \'{src}\'',
+            "ping stats": f'SELECT count("loss_percent") FROM "raw"."link_stats" WHERE "dst" = \'{triumf}\' AND "protocol" = \'icmp\'',
         }
         for what, q in expect.items():
             try:

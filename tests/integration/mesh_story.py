@@ -7,6 +7,7 @@
 
 Throughput runs every 5 minutes (five 1-second intervals and a summary), pings every 5 minutes,
 traceroutes every 10 minutes. Deterministic: noise comes from random.Random(tag)."""
+
 import random
 
 from longhaul_contract import CONTRACT  # ingest/, on the path through conftest
@@ -14,7 +15,7 @@ from longhaul_contract import CONTRACT  # ingest/, on the path through conftest
 topic = CONTRACT.topic
 
 STEP = 300_000  # ms between runs
-RUNS = 36       # 3 hours
+RUNS = 36  # 3 hours
 
 
 def links(tag):
@@ -30,8 +31,16 @@ def story(tag, end_ms):
     out = []
 
     def msg(schema, dst, probe_id, ts, run_id, **fields):
-        return {"schema": schema, "version": 1, "src": src, "dst": dst, "probe_id": probe_id, "ts": ts,
-                "run_id": run_id, **fields}
+        return {
+            "schema": schema,
+            "version": 1,
+            "src": src,
+            "dst": dst,
+            "probe_id": probe_id,
+            "ts": ts,
+            "run_id": run_id,
+            **fields,
+        }
 
     for k in range(RUNS):
         t = t0 + k * STEP
@@ -40,39 +49,135 @@ def story(tag, end_ms):
             rtt_now = rtt + (25.0 if dst == fnal and ago <= 35 * 60_000 else 0.0)
             run = f"r-{k}"
             if dst == kek and ago <= 11 * 60_000:
-                out.append((topic("raw.throughput"), msg(
-                    "throughput_sample", dst, "tcp-default", t + 10_000, run, record="summary", tool="iperf3",
-                    protocol="tcp", port=5201,
-                    error={"class": "connection_refused", "message": "unable to connect to server: Connection refused"})))
+                out.append(
+                    (
+                        topic("raw.throughput"),
+                        msg(
+                            "throughput_sample",
+                            dst,
+                            "tcp-default",
+                            t + 10_000,
+                            run,
+                            record="summary",
+                            tool="iperf3",
+                            protocol="tcp",
+                            port=5201,
+                            error={
+                                "class": "connection_refused",
+                                "message": "unable to connect to server: Connection refused",
+                            },
+                        ),
+                    )
+                )
             else:
                 level = 20e6 if dst == fnal and ago <= 12 * 60_000 else bps
                 rates = [level * rnd.uniform(0.93, 1.07) for _ in range(5)]
                 for i, r in enumerate(rates):
-                    out.append((topic("raw.throughput"), msg(
-                        "throughput_sample", dst, "tcp-default", t + (i + 1) * 1000, run, record="interval",
-                        tool="iperf3", protocol="tcp", direction="forward", streams=1, start_s=float(i),
-                        end_s=float(i + 1), bytes=int(r / 8), bits_per_second=r, retransmits=rnd.randint(0, 4),
-                        rtt_ms=rtt_now)))
+                    out.append(
+                        (
+                            topic("raw.throughput"),
+                            msg(
+                                "throughput_sample",
+                                dst,
+                                "tcp-default",
+                                t + (i + 1) * 1000,
+                                run,
+                                record="interval",
+                                tool="iperf3",
+                                protocol="tcp",
+                                direction="forward",
+                                streams=1,
+                                start_s=float(i),
+                                end_s=float(i + 1),
+                                bytes=int(r / 8),
+                                bits_per_second=r,
+                                retransmits=rnd.randint(0, 4),
+                                rtt_ms=rtt_now,
+                            ),
+                        )
+                    )
                 mean = sum(rates) / len(rates)
-                out.append((topic("raw.throughput"), msg(
-                    "throughput_sample", dst, "tcp-default", t + 6000, run, record="summary", tool="iperf3",
-                    protocol="tcp", direction="forward", streams=1, duration_s=5.0, start_s=0.0, end_s=5.0,
-                    bytes=int(mean * 5 / 8), bits_per_second=mean, retransmits=rnd.randint(0, 20), rtt_ms=rtt_now)))
+                out.append(
+                    (
+                        topic("raw.throughput"),
+                        msg(
+                            "throughput_sample",
+                            dst,
+                            "tcp-default",
+                            t + 6000,
+                            run,
+                            record="summary",
+                            tool="iperf3",
+                            protocol="tcp",
+                            direction="forward",
+                            streams=1,
+                            duration_s=5.0,
+                            start_s=0.0,
+                            end_s=5.0,
+                            bytes=int(mean * 5 / 8),
+                            bits_per_second=mean,
+                            retransmits=rnd.randint(0, 20),
+                            rtt_ms=rtt_now,
+                        ),
+                    )
+                )
             lossy = dst == triumf and ago <= 30 * 60_000
             received = 90 if lossy else 100
             mdev = 25.0 if lossy else 0.4
-            out.append((topic("raw.rtt"), msg(
-                "rtt_sample", dst, "ping", t + 120_000, f"i-{k}", tool="ping", sent=100, received=received,
-                loss_percent=100.0 - received, rtt_min_ms=rtt_now - 0.5, rtt_avg_ms=rtt_now + rnd.uniform(0, 1),
-                rtt_max_ms=rtt_now + 2 + mdev, rtt_mdev_ms=mdev)))
+            out.append(
+                (
+                    topic("raw.rtt"),
+                    msg(
+                        "rtt_sample",
+                        dst,
+                        "ping",
+                        t + 120_000,
+                        f"i-{k}",
+                        tool="ping",
+                        sent=100,
+                        received=received,
+                        loss_percent=100.0 - received,
+                        rtt_min_ms=rtt_now - 0.5,
+                        rtt_avg_ms=rtt_now + rnd.uniform(0, 1),
+                        rtt_max_ms=rtt_now + 2 + mdev,
+                        rtt_mdev_ms=mdev,
+                    ),
+                )
+            )
             if k % 2 == 0:
                 moved = dst == fnal and ago <= 35 * 60_000 + STEP
                 middle = ["62.40.9.9", "62.40.8.8"] if moved else ["62.40.1.1", "62.40.2.2"]
                 addrs = ["10.1.0.1", *middle, f"192.0.2.{list(base).index(dst) + 1}"]
-                hops = [{"ttl": i + 1, "probes": [{"addr": a, "rtt_ms": round((i + 1) / len(addrs) * rtt_now + rnd.uniform(0, 1), 2)}
-                                                   for _ in range(3)]} for i, a in enumerate(addrs)]
-                out.append((topic("raw.path"), msg(
-                    "path_sample", dst, "path", t + 180_000, f"p-{k}", tool="traceroute", dst_addr=addrs[-1],
-                    max_ttl=30, queries=3, reached=True, hops=hops)))
+                hops = [
+                    {
+                        "ttl": i + 1,
+                        "probes": [
+                            {
+                                "addr": a,
+                                "rtt_ms": round((i + 1) / len(addrs) * rtt_now + rnd.uniform(0, 1), 2),
+                            }
+                            for _ in range(3)
+                        ],
+                    }
+                    for i, a in enumerate(addrs)
+                ]
+                out.append(
+                    (
+                        topic("raw.path"),
+                        msg(
+                            "path_sample",
+                            dst,
+                            "path",
+                            t + 180_000,
+                            f"p-{k}",
+                            tool="traceroute",
+                            dst_addr=addrs[-1],
+                            max_ttl=30,
+                            queries=3,
+                            reached=True,
+                            hops=hops,
+                        ),
+                    )
+                )
     out.sort(key=lambda tm: tm[1]["ts"])
     return out

@@ -1,34 +1,51 @@
 """Alerts reach people: events on the real events topic → the alert bridge → the real Alertmanager
 (alerting/alertmanager.yml) → the real SMTP server and webhook receiver of the notification sink.
 Each test raises events for links of its own (run_tag), so the mails it counts are its own."""
+
 import re
 import socket
 import subprocess
 import time
 
+import alertmanager as am
 import pytest
 import requests
-
-import alertmanager as am
 import stack
 from conftest import now_ms, topic
 
 EVENTS = topic("events")
 
 
-def event(kind, src, dst, severity="critical", episode=None, evidence=None, msg=None, probe="collapse-detector"):
-    e = {"schema": "event", "version": 1, "kind": kind, "src": src, "dst": dst, "probe_id": probe,
-         "ts": now_ms(), "severity": severity, "message": msg or f"{kind} on {src} → {dst}",
-         "evidence": evidence or {}}
+def event(
+    kind, src, dst, severity="critical", episode=None, evidence=None, msg=None, probe="collapse-detector"
+):
+    e = {
+        "schema": "event",
+        "version": 1,
+        "kind": kind,
+        "src": src,
+        "dst": dst,
+        "probe_id": probe,
+        "ts": now_ms(),
+        "severity": severity,
+        "message": msg or f"{kind} on {src} → {dst}",
+        "evidence": evidence or {},
+    }
     if episode:
         e["episode_id"] = episode
     return e
 
 
 def collapse(src, dst, episode):
-    return event("throughput_collapse", src, dst, episode=episode, probe="collapse-detector",
-                 evidence={"baseline_bps": 95e6, "observed_bps": 5e6, "drop_percent": 94.7, "probe": "tcp"},
-                 msg="throughput 5 Mbit/s is 95% below the link's baseline of 95 Mbit/s")
+    return event(
+        "throughput_collapse",
+        src,
+        dst,
+        episode=episode,
+        probe="collapse-detector",
+        evidence={"baseline_bps": 95e6, "observed_bps": 5e6, "drop_percent": 94.7, "probe": "tcp"},
+        msg="throughput 5 Mbit/s is 95% below the link's baseline of 95 Mbit/s",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -40,13 +57,20 @@ def test_a_collapse_mails_once_within_group_wait_and_its_recovery_mails_resolved
     src, dst = f"{run_tag}-s1", f"{run_tag}-dst"
     t0 = time.time()
     produce(EVENTS, collapse(src, dst, f"{run_tag}-e1"))
-    firing = am.wait_for(lambda: am.mails(f"[FIRING:1] throughput_collapse at {dst}", t0), t["group_wait"] + 20)
+    firing = am.wait_for(
+        lambda: am.mails(f"[FIRING:1] throughput_collapse at {dst}", t0), t["group_wait"] + 20
+    )
     assert firing, "no email for the collapse"
     delay = firing[0]["received"] - t0
     assert delay <= t["group_wait"] + 10, f"email {delay:.1f}s after the event, group_wait {t['group_wait']}s"
     body = am.mail_body(firing[0])
-    for part in (f"{src} → {dst}", "baseline 95 Mbit/s, now 5 Mbit/s", "since ", "dashboard: http",
-                 f"report: longhaul report --src {src} --dst {dst}"):
+    for part in (
+        f"{src} → {dst}",
+        "baseline 95 Mbit/s, now 5 Mbit/s",
+        "since ",
+        "dashboard: http",
+        f"report: longhaul report --src {src} --dst {dst}",
+    ):
         assert part in body, f"{part!r} not in the email:\n{body}"
     hooks = am.wait_for(lambda: am.webhooks("dst", dst, t0), 10)
     assert hooks and hooks[0]["payload"]["status"] == "firing"
@@ -60,9 +84,13 @@ def test_a_collapse_mails_once_within_group_wait_and_its_recovery_mails_resolved
 
     t1 = time.time()
     produce(EVENTS, event("throughput_recovery", src, dst, severity="info", episode=f"{run_tag}-e1"))
-    resolved = am.wait_for(lambda: am.mails(f"[RESOLVED] throughput_collapse at {dst}", t1), t["group_interval"] + 20)
+    resolved = am.wait_for(
+        lambda: am.mails(f"[RESOLVED] throughput_collapse at {dst}", t1), t["group_interval"] + 20
+    )
     assert resolved, "no resolved email"
-    assert am.wait_for(lambda: [w for w in am.webhooks("dst", dst, t1) if w["payload"]["status"] == "resolved"], 10)
+    assert am.wait_for(
+        lambda: [w for w in am.webhooks("dst", dst, t1) if w["payload"]["status"] == "resolved"], 10
+    )
 
 
 def test_a_silenced_link_mails_nothing(produce, run_tag, t):
@@ -99,8 +127,16 @@ def test_a_site_outage_is_one_grouped_mail_and_the_site_alert_inhibits_per_link_
     # every source fails to reach the site: one site_unreachable mail, the per-link ones inhibited
     t1 = time.time()
     for s in srcs:
-        produce(EVENTS, event("unreachable", s, site, probe="reachability",
-                              evidence={"error_class": "connection_refused", "probe": "tcp"}))
+        produce(
+            EVENTS,
+            event(
+                "unreachable",
+                s,
+                site,
+                probe="reachability",
+                evidence={"error_class": "connection_refused", "probe": "tcp"},
+            ),
+        )
     produce(EVENTS, event("site_unreachable", "*", site, probe="reachability", evidence={"sources": 3}))
     mail = am.wait_for(lambda: am.mails(f"site_unreachable at {site}", t1), t["group_wait"] + 20)
     assert mail and mail[0]["subject"].startswith("[FIRING:1]")
@@ -126,9 +162,17 @@ def private_alertmanager(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen([str(binary), f"--config.file={am.STACK / 'run/alertmanager/alertmanager.yml'}",
-                             f"--storage.path={tmp_path}", f"--web.listen-address=127.0.0.1:{port}",
-                             "--cluster.listen-address="], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            str(binary),
+            f"--config.file={am.STACK / 'run/alertmanager/alertmanager.yml'}",
+            f"--storage.path={tmp_path}",
+            f"--web.listen-address=127.0.0.1:{port}",
+            "--cluster.listen-address=",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         assert am.wait_for(lambda: _ready(url), 20), "the private Alertmanager did not start"
         yield url
@@ -146,30 +190,62 @@ def _ready(url):
 
 def test_an_agents_pipeline_outage_inhibits_its_links_no_data_only(produce, run_tag, private_alertmanager):
     host, other, dst = f"{run_tag}-s1", f"{run_tag}-s2", f"{run_tag}-dst"
-    produce(EVENTS, event("pipeline_degraded", host, "*", probe="watchdog", episode=f"w:{run_tag}",
-                          evidence={"component": "agent", "watchdog": "it"}, msg=f"agent {host} is silent"))
+    produce(
+        EVENTS,
+        event(
+            "pipeline_degraded",
+            host,
+            "*",
+            probe="watchdog",
+            episode=f"w:{run_tag}",
+            evidence={"component": "agent", "watchdog": "it"},
+            msg=f"agent {host} is silent",
+        ),
+    )
     for s in (host, other):
         produce(EVENTS, event("no_data", s, dst, severity="warning", probe="no-data-detector"))
     # the alerts as the real bridge posted them, into an Alertmanager that holds nothing else
-    posted = am.wait_for(lambda: len(am.alerts(dst=dst, alertname="no_data")) == 2 and
-                         am.alerts(src=host, alertname="pipeline_degraded") + am.alerts(dst=dst, alertname="no_data"), 20)
+    posted = am.wait_for(
+        lambda: (
+            len(am.alerts(dst=dst, alertname="no_data")) == 2
+            and am.alerts(src=host, alertname="pipeline_degraded") + am.alerts(dst=dst, alertname="no_data")
+        ),
+        20,
+    )
     assert posted, "the bridge did not post the agent's outage and its links' no_data"
     degraded = [a for a in posted if a["labels"]["alertname"] == "pipeline_degraded"][0]
     assert degraded["labels"]["scope"] == "agent" and degraded["labels"]["component"] == "agent"
-    requests.post(private_alertmanager + "/api/v2/alerts", timeout=10,
-                  json=[{"labels": a["labels"], "annotations": a["annotations"], "endsAt": a["endsAt"]} for a in posted]
-                  ).raise_for_status()
+    requests.post(
+        private_alertmanager + "/api/v2/alerts",
+        timeout=10,
+        json=[
+            {"labels": a["labels"], "annotations": a["annotations"], "endsAt": a["endsAt"]} for a in posted
+        ],
+    ).raise_for_status()
     want = {host: [degraded["fingerprint"]], other: []}
 
     def inhibited():  # Alertmanager's inhibitor learns of a new source alert a moment after the post
-        held = requests.get(private_alertmanager + "/api/v2/alerts", timeout=10, params={"filter": 'alertname="no_data"'}).json()
+        held = requests.get(
+            private_alertmanager + "/api/v2/alerts", timeout=10, params={"filter": 'alertname="no_data"'}
+        ).json()
         return {a["labels"]["src"]: a["status"]["inhibitedBy"] for a in held}
+
     am.wait_for(lambda: inhibited() == want, 15)
     assert inhibited() == want
     for s in (host, other):
         produce(EVENTS, event("data_resumed", s, dst, severity="info", probe="no-data-detector"))
-    produce(EVENTS, event("pipeline_recovered", host, "*", severity="info", probe="watchdog", episode=f"w:{run_tag}",
-                          evidence={"component": "agent", "watchdog": "it"}))
+    produce(
+        EVENTS,
+        event(
+            "pipeline_recovered",
+            host,
+            "*",
+            severity="info",
+            probe="watchdog",
+            episode=f"w:{run_tag}",
+            evidence={"component": "agent", "watchdog": "it"},
+        ),
+    )
 
 
 def test_restarts_of_the_bridge_and_of_alertmanager_neither_resolve_nor_repeat(produce, run_tag, t):
@@ -196,24 +272,43 @@ def test_restarts_of_the_bridge_and_of_alertmanager_neither_resolve_nor_repeat(p
 
     t1 = time.time()
     produce(EVENTS, event("throughput_recovery", src, dst, severity="info", episode=f"{run_tag}-e1"))
-    assert am.wait_for(lambda: am.mails(f"[RESOLVED] throughput_collapse at {dst}", t1), t["group_interval"] + 20)
+    assert am.wait_for(
+        lambda: am.mails(f"[RESOLVED] throughput_collapse at {dst}", t1), t["group_interval"] + 20
+    )
 
 
 def test_the_heartbeat_reaches_the_dead_mans_switch_every_minute(t):
     """The one failure no alert reports (the bridge or Alertmanager down) is the heartbeat's absence."""
-    beats = am.wait_for(lambda: [w for w in am.webhooks("alertname", "longhaul_heartbeat", time.time() - 75)
-                                 if w["path"] == "/heartbeat" and w["payload"]["status"] == "firing"], 75, step=2)
+    beats = am.wait_for(
+        lambda: [
+            w
+            for w in am.webhooks("alertname", "longhaul_heartbeat", time.time() - 75)
+            if w["path"] == "/heartbeat" and w["payload"]["status"] == "firing"
+        ],
+        75,
+        step=2,
+    )
     assert beats, "no heartbeat at the dead man's switch in the last 75 s"
-    assert all(w["path"] == "/heartbeat" for w in am.webhooks("alertname", "longhaul_heartbeat")), \
+    assert all(w["path"] == "/heartbeat" for w in am.webhooks("alertname", "longhaul_heartbeat")), (
         "the heartbeat reached another receiver"
+    )
 
 
 def test_an_info_event_is_a_notice_mailed_once(produce, run_tag, t):
     src, dst = f"{run_tag}-s1", f"{run_tag}-dst"
     t0 = time.time()
-    produce(EVENTS, event("route_change", src, dst, severity="warning", probe="route-detector",
-                          evidence={"rtt_before_ms": 161.0, "rtt_after_ms": 272.0},
-                          msg="dominant path changed at hops 2-3"))
+    produce(
+        EVENTS,
+        event(
+            "route_change",
+            src,
+            dst,
+            severity="warning",
+            probe="route-detector",
+            evidence={"rtt_before_ms": 161.0, "rtt_after_ms": 272.0},
+            msg="dominant path changed at hops 2-3",
+        ),
+    )
     got = am.wait_for(lambda: am.mails(f"route_change at {dst}", t0), t["group_wait"] + 20)
     assert got and got[0]["subject"] == f"[NOTICE] route_change at {dst}", [m["subject"] for m in got]
     assert "RTT 161 ms before, 272 ms after" in am.mail_body(got[0])

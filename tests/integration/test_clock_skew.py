@@ -13,6 +13,7 @@ ahead, so the second part would come late (its minutes lost) and the link's sile
 fire (no_data, then data_resumed). Behind, it has a partition of its own: taken at its word, that
 partition would hold every window of the job back by an hour. A control run with the rule
 disabled (--clock-skew-tolerance 2h) showed both: see flink-jobs/README.md."""
+
 import contextlib
 import json
 import re
@@ -20,10 +21,9 @@ import threading
 import time
 import uuid
 
+import flink_job
 import pytest
 from confluent_kafka import TIMESTAMP_LOG_APPEND_TIME
-
-import flink_job
 from conftest import CONTRACT, holds, kafka, now_ms, topic
 
 MINUTE, HOUR = 60_000, 3_600_000
@@ -33,15 +33,40 @@ HEALTHY_MINUTES = 6  # the first three before the skewed host starts, the rest a
 
 
 def ping(src, ts):
-    return {"schema": "rtt_sample", "version": 1, "src": src, "dst": "lyon", "probe_id": "ping", "ts": ts,
-            "run_id": f"ping-{ts}", "tool": "ping", "sent": 10, "received": 10, "loss_percent": 0.0,
-            "rtt_min_ms": 279.5, "rtt_avg_ms": 280.0, "rtt_max_ms": 281.0, "rtt_mdev_ms": 0.5}
+    return {
+        "schema": "rtt_sample",
+        "version": 1,
+        "src": src,
+        "dst": "lyon",
+        "probe_id": "ping",
+        "ts": ts,
+        "run_id": f"ping-{ts}",
+        "tool": "ping",
+        "sent": 10,
+        "received": 10,
+        "loss_percent": 0.0,
+        "rtt_min_ms": 279.5,
+        "rtt_avg_ms": 280.0,
+        "rtt_max_ms": 281.0,
+        "rtt_mdev_ms": 0.5,
+    }
 
 
 @pytest.fixture
 def job(run_tag):
-    flink_job.submit(run_tag, ["--starting-offsets", "latest", "--out-of-orderness", "1s",
-                               "--idleness", "3s", "--checkpoint-interval", "2s"])
+    flink_job.submit(
+        run_tag,
+        [
+            "--starting-offsets",
+            "latest",
+            "--out-of-orderness",
+            "1s",
+            "--idleness",
+            "3s",
+            "--checkpoint-interval",
+            "2s",
+        ],
+    )
     time.sleep(5)  # the sources have their partitions: "latest" starts after this point
     yield run_tag
     flink_job.cancel(run_tag)
@@ -50,8 +75,14 @@ def job(run_tag):
 def read_all(topic_name, keep, enough, timeout_s):
     """Every committed message of topic_name that keep() accepts, read from the start until
     enough(messages) holds or timeout_s passes."""
-    c = kafka.consumer({"group.id": "it-" + uuid.uuid4().hex, "auto.offset.reset": "earliest",
-                        "isolation.level": "read_committed", "enable.auto.commit": False})
+    c = kafka.consumer(
+        {
+            "group.id": "it-" + uuid.uuid4().hex,
+            "auto.offset.reset": "earliest",
+            "isolation.level": "read_committed",
+            "enable.auto.commit": False,
+        }
+    )
     c.subscribe([topic_name])
     found, deadline = [], time.time() + timeout_s
     try:
@@ -76,14 +107,21 @@ class Agent:
 
     def send(self, msg, sent_ms, partition):
         """Produces msg to raw.rtt's partition, stamped sent_ms."""
-        self.p.produce(topic("raw.rtt"), key=f"{msg['src']}|{msg['dst']}", value=json.dumps(msg).encode(),
-                       partition=partition, headers=[(SENT_MS, str(sent_ms).encode("ascii"))],
-                       on_delivery=lambda err, m: self.delivered.append((err, m.timestamp()[0])))
+        self.p.produce(
+            topic("raw.rtt"),
+            key=f"{msg['src']}|{msg['dst']}",
+            value=json.dumps(msg).encode(),
+            partition=partition,
+            headers=[(SENT_MS, str(sent_ms).encode("ascii"))],
+            on_delivery=lambda err, m: self.delivered.append((err, m.timestamp()[0])),
+        )
 
     def flush(self):
         assert self.p.flush(15) == 0, "Kafka did not acknowledge every message"
         assert all(err is None for err, _ in self.delivered), self.delivered
-        assert {kind for _, kind in self.delivered} == {TIMESTAMP_LOG_APPEND_TIME}, "the raw topic is not LogAppendTime"
+        assert {kind for _, kind in self.delivered} == {TIMESTAMP_LOG_APPEND_TIME}, (
+            "the raw topic is not LogAppendTime"
+        )
 
 
 @contextlib.contextmanager
@@ -111,8 +149,9 @@ def skewed_host(src, skew_ms, partition):
 
 
 @pytest.mark.parametrize("direction,skew_ms,partition", [("ahead", HOUR, 0), ("behind", -HOUR, 1)])
-def test_a_skewed_clock_is_dead_lettered_and_the_healthy_link_keeps_its_statistics(job, run_tag, direction, skew_ms,
-                                                                                    partition):
+def test_a_skewed_clock_is_dead_lettered_and_the_healthy_link_keeps_its_statistics(
+    job, run_tag, direction, skew_ms, partition
+):
     healthy, skewed = run_tag, f"{run_tag}-skewed"
     agent = Agent()
     now = now_ms()
@@ -130,33 +169,52 @@ def test_a_skewed_clock_is_dead_lettered_and_the_healthy_link_keeps_its_statisti
 
     def window_of(ss, ts):
         return next((s for s in ss if holds(s, ts)), None)
+
     with skewed_host(skewed, skew_ms, partition) as skewed_sent:
         time.sleep(4)  # the job reads the first ones and emits watermarks before the rest arrives
         for ts in pings[half:]:
             agent.send(ping(healthy, ts), now_ms(), 0)
         agent.flush()
-        minutes = read_all(topic("stats"), lambda s: s["src"] == healthy and s["window"] == "1m",
-                           lambda ss: all(window_of(ss, c) for c in clusters), 120)
+        minutes = read_all(
+            topic("stats"),
+            lambda s: s["src"] == healthy and s["window"] == "1m",
+            lambda ss: all(window_of(ss, c) for c in clusters),
+            120,
+        )
         # the watermark has passed the healthy link's minutes: a silence timer the skewed clock
         # had pushed past would have fired by now
-        silences = read_all(topic("events"), lambda e: e["src"] == healthy and e["kind"] in ("no_data", "data_resumed"),
-                            lambda es: bool(es), 15)
+        silences = read_all(
+            topic("events"),
+            lambda e: e["src"] == healthy and e["kind"] in ("no_data", "data_resumed"),
+            lambda es: bool(es),
+            15,
+        )
 
     assert [window_of(minutes, c)["samples"] for c in clusters] == [3] * HEALTHY_MINUTES, minutes
-    assert not read_all(topic("stats"), lambda s: s["src"] == skewed, lambda ss: bool(ss), 5), \
+    assert not read_all(topic("stats"), lambda s: s["src"] == skewed, lambda ss: bool(ss), 5), (
         "the skewed host's samples must not make statistics"
+    )
     assert silences == [], silences
-    dead = read_all(topic("dead_letter"), lambda d: d["src"] == skewed, lambda ds: len(ds) >= len(skewed_sent), 60)
-    assert len(skewed_sent) >= 10 and len(dead) == len(skewed_sent), \
+    dead = read_all(
+        topic("dead_letter"), lambda d: d["src"] == skewed, lambda ds: len(ds) >= len(skewed_sent), 60
+    )
+    assert len(skewed_sent) >= 10 and len(dead) == len(skewed_sent), (
         f"{len(dead)} of {len(skewed_sent)} skewed samples dead-lettered"
-    reason = re.compile(r"clock_skew: the agent's clock is ([0-9.]+) s (ahead of|behind) the broker's "
-                        rf"\(tolerance {TOLERANCE_S:g} s\)")
+    )
+    reason = re.compile(
+        r"clock_skew: the agent's clock is ([0-9.]+) s (ahead of|behind) the broker's "
+        rf"\(tolerance {TOLERANCE_S:g} s\)"
+    )
     for d in dead:
         assert d["source_topic"] == topic("raw.rtt")
         said = reason.fullmatch(d["reason"])
         assert said and said[2] == ("ahead of" if direction == "ahead" else "behind"), d["reason"]
-        assert abs(float(said[1]) - HOUR / 1000) < 30, d["reason"]  # an hour, give or take the trip to the broker
+        assert abs(float(said[1]) - HOUR / 1000) < 30, d[
+            "reason"
+        ]  # an hour, give or take the trip to the broker
 
-    print(f"\n{direction}: {len(dead)} of {len(skewed_sent)} skewed samples dead-lettered ({dead[0]['reason']}); "
-          f"healthy link's minutes {[window_of(minutes, c)['samples'] for c in clusters]}")
+    print(
+        f"\n{direction}: {len(dead)} of {len(skewed_sent)} skewed samples dead-lettered ({dead[0]['reason']}); "
+        f"healthy link's minutes {[window_of(minutes, c)['samples'] for c in clusters]}"
+    )
     assert flink_job.states(job)[0] == "RUNNING"

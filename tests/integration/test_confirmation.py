@@ -3,6 +3,7 @@ changes), the Flink job asks the agent that owns the link for an extra throughpu
 longhaul.probe-requests, and a real agent (`longhaul-probe run`, as an agent Kafka user made by
 `longhaul admin add-agent`) reads it, runs iperf3 against a real server at once, and publishes the
 run's samples carrying the request's id. The agent's /health counts what it did with the request."""
+
 import os
 import pathlib
 import socket
@@ -10,10 +11,9 @@ import subprocess
 import time
 import uuid
 
+import flink_job
 import pytest
 import requests
-
-import flink_job
 from conftest import now_ms, topic
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -28,14 +28,27 @@ def free_port():
 
 
 def longhaul(*args):
-    return subprocess.run([str(ROOT / "bin" / "longhaul"), *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [str(ROOT / "bin" / "longhaul"), *args], capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture
 def job(run_tag):
     # from the end of the topics, as test_import's: what came before is other tests'
-    flink_job.submit(run_tag, ["--starting-offsets", "latest", "--out-of-orderness", "1s",
-                               "--idleness", "3s", "--checkpoint-interval", "2s"])
+    flink_job.submit(
+        run_tag,
+        [
+            "--starting-offsets",
+            "latest",
+            "--out-of-orderness",
+            "1s",
+            "--idleness",
+            "3s",
+            "--checkpoint-interval",
+            "2s",
+        ],
+    )
     time.sleep(5)
     yield run_tag
     flink_job.cancel(run_tag)
@@ -44,8 +57,11 @@ def job(run_tag):
 @pytest.fixture
 def iperf_server():
     port = free_port()
-    proc = subprocess.Popen(["iperf3", "-s", "-B", "127.0.0.1", "-p", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["iperf3", "-s", "-B", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(0.5)
     yield port
     proc.kill()
@@ -62,7 +78,7 @@ class Agent:
         assert r.returncode == 0, r.stderr
         (tmp / "agent.yaml").write_text(f"""src: {self.src}
 kafka:
-  bootstrap: [{os.environ['LONGHAUL_KAFKA']}]
+  bootstrap: [{os.environ["LONGHAUL_KAFKA"]}]
   security: sasl_ssl
   tls: {{ca_file: {SECRETS}/ca.crt}}
   sasl: {{user: agent-{name}, password_file: {pw}}}
@@ -79,8 +95,12 @@ probes:
 """)
         env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
         self.log = open(tmp / "agent.log", "ab")
-        self.proc = subprocess.Popen([str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(tmp / "agent.yaml")],
-                                     stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.proc = subprocess.Popen(
+            [str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(tmp / "agent.yaml")],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
 
     def health(self):
         return requests.get(f"http://127.0.0.1:{HEALTH_PORT}/health", timeout=5).json()
@@ -96,7 +116,9 @@ probes:
             except requests.RequestException:
                 pass
             time.sleep(0.5)
-        raise AssertionError(f"agent: {what} not within {timeout_s}s:\n" + (self.tmp / "agent.log").read_text()[-3000:])
+        raise AssertionError(
+            f"agent: {what} not within {timeout_s}s:\n" + (self.tmp / "agent.log").read_text()[-3000:]
+        )
 
     def stop(self):
         self.proc.terminate()
@@ -110,7 +132,10 @@ def agent(tmp_path, iperf_server):
     a = Agent(tmp_path, "cf-" + uuid.uuid4().hex[:8], iperf_server)
     try:
         # it reads the requests topic before anything asks (a new group starts at the end)
-        a.wait(lambda h: h["kafka"]["connected"] and h["probe_requests"]["assigned"], "reading longhaul.probe-requests")
+        a.wait(
+            lambda h: h["kafka"]["connected"] and h["probe_requests"]["assigned"],
+            "reading longhaul.probe-requests",
+        )
         time.sleep(2)
         yield a
     finally:
@@ -118,19 +143,43 @@ def agent(tmp_path, iperf_server):
 
 
 def host(src, dst, ts, wmem_max):
-    return {"schema": "host_snapshot", "version": 1, "src": src, "dst": dst, "probe_id": "tput", "ts": ts,
-            "tcp_rmem": [4096, 131072, 6291456], "tcp_wmem": [4096, 16384, wmem_max],
-            "rmem_max": 212992, "wmem_max": 212992, "congestion_control": "cubic"}
+    return {
+        "schema": "host_snapshot",
+        "version": 1,
+        "src": src,
+        "dst": dst,
+        "probe_id": "tput",
+        "ts": ts,
+        "tcp_rmem": [4096, 131072, 6291456],
+        "tcp_wmem": [4096, 16384, wmem_max],
+        "rmem_max": 212992,
+        "wmem_max": 212992,
+        "congestion_control": "cubic",
+    }
 
 
 def test_a_suspect_link_gets_an_extra_run_from_its_agent_at_once(job, agent, produce, consume):
     src, dst = agent.src, agent.dst
     now = now_ms()
     # the job knows the link's throughput probe from a run, then the sender's tuning changes
-    produce(topic("raw.throughput"), {"schema": "throughput_sample", "version": 2, "src": src, "dst": dst,
-                                      "probe_id": "tput", "ts": now - 120_000, "run_id": "r-known", "record": "summary",
-                                      "tool": "iperf3", "protocol": "tcp", "start_s": 0.0, "end_s": 2.0,
-                                      "bits_per_second": 9.4e9})
+    produce(
+        topic("raw.throughput"),
+        {
+            "schema": "throughput_sample",
+            "version": 2,
+            "src": src,
+            "dst": dst,
+            "probe_id": "tput",
+            "ts": now - 120_000,
+            "run_id": "r-known",
+            "record": "summary",
+            "tool": "iperf3",
+            "protocol": "tcp",
+            "start_s": 0.0,
+            "end_s": 2.0,
+            "bits_per_second": 9.4e9,
+        },
+    )
     produce(topic("raw.host"), host(src, dst, now - 60_000, 65536))
     produce(topic("raw.host"), host(src, dst, now - 30_000, 33554432))
 
@@ -140,8 +189,11 @@ def test_a_suspect_link_gets_an_extra_run_from_its_agent_at_once(job, agent, pro
     assert "tcp_wmem max 65536" in req["message"] and "tcp_wmem max 33554432" in req["message"], req
 
     # the agent runs it now, and its samples say which request they answer
-    run = consume(topic("raw.throughput"), lambda m: m["src"] == src and m.get("request_id") == req["request_id"]
-                  and m["record"] == "summary", timeout_s=90)
+    run = consume(
+        topic("raw.throughput"),
+        lambda m: m["src"] == src and m.get("request_id") == req["request_id"] and m["record"] == "summary",
+        timeout_s=90,
+    )
     assert run["probe_id"] == "tput" and run["bits_per_second"] > 0 and "error" not in run, run
     assert run["ts"] >= now - 30_000, "a run of now, not a scheduled one"
     h = agent.wait(lambda h: h["probe_requests"]["outcomes"].get("queued", 0) >= 1, "the request counted")

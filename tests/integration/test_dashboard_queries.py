@@ -3,13 +3,13 @@ dashboard's variable queries, panel targets and annotation queries, with Grafana
 the way Grafana expands them ($timeFilter, $__interval, $var in '…' and in /^…$/), must return
 data. (Grafana runs no alert queries: alerts are the Flink job's and the watchdog's events, sent
 through Alertmanager.)"""
+
 import json
 import pathlib
 import re
 import subprocess
 
 import pytest
-
 from conftest import influx_query, now_ms
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -52,8 +52,11 @@ def dashboard_queries(board):
             yield f"annotation {a['name']}", a["target"]["query"]
 
 
-CASES = [pytest.param(name, where, q, id=f"{name}: {where}")
-         for name, board in BOARDS.items() for where, q in dashboard_queries(board)]
+CASES = [
+    pytest.param(name, where, q, id=f"{name}: {where}")
+    for name, board in BOARDS.items()
+    for where, q in dashboard_queries(board)
+]
 
 
 def resolve_variables(board, mesh_run, frm, to):
@@ -86,4 +89,3 @@ def test_every_panel_and_annotation_query_returns_data(mesh_run, name, where, qu
         return
     # mesh-wide queries: the story's own links must be among the rows
     assert any(mesh_run["tag"] in json.dumps(s.get("tags", {})) + json.dumps(s["values"]) for s in series), q
-

@@ -3,16 +3,16 @@ old throughput results, marked as history, as the importer Kafka user; a Flink j
 graph learns the link's baseline from them, so the first live run after the import is judged at
 once (a control link without history only starts learning). History raises nothing, the live
 sample is not late (its minute's statistics come), and an import repeated adds nothing."""
+
 import json
 import os
 import pathlib
 import subprocess
 import time
 
-import pytest
-
 import flink_job
 import kafka
+import pytest
 from conftest import holds, now_ms, topic
 from psbridge import SECRETS, archive
 
@@ -21,26 +21,59 @@ DAY = 86_400_000
 
 
 def import_archive(path, seen):
-    env = {**os.environ, "LONGHAUL_KAFKA_USER": "importer",
-           "LONGHAUL_KAFKA_PASSWORD_FILE": str(SECRETS / "kafka-importer.password")}
-    r = subprocess.run([str(ROOT / "bin" / "longhaul"), "import", "archive", "--seen", str(seen), "--json", str(path)],
-                       capture_output=True, text=True, timeout=300, env=env)
+    env = {
+        **os.environ,
+        "LONGHAUL_KAFKA_USER": "importer",
+        "LONGHAUL_KAFKA_PASSWORD_FILE": str(SECRETS / "kafka-importer.password"),
+    }
+    r = subprocess.run(
+        [str(ROOT / "bin" / "longhaul"), "import", "archive", "--seen", str(seen), "--json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     return r.returncode, json.loads(r.stdout.strip().splitlines()[-1]), r.stderr
 
 
 def summary(src, dst, ts, bps, run_id):
     """A live run summary as the bridge publishes a pScheduler throughput result."""
-    return {"schema": "throughput_sample", "version": 1, "src": src, "dst": dst, "probe_id": "pscheduler-throughput",
-            "ts": ts, "run_id": run_id, "record": "summary", "tool": "iperf3", "protocol": "tcp",
-            "start_s": 0.0, "end_s": 10.0, "bytes": int(bps * 10 / 8), "bits_per_second": bps, "retransmits": 0}
+    return {
+        "schema": "throughput_sample",
+        "version": 1,
+        "src": src,
+        "dst": dst,
+        "probe_id": "pscheduler-throughput",
+        "ts": ts,
+        "run_id": run_id,
+        "record": "summary",
+        "tool": "iperf3",
+        "protocol": "tcp",
+        "start_s": 0.0,
+        "end_s": 10.0,
+        "bytes": int(bps * 10 / 8),
+        "bits_per_second": bps,
+        "retransmits": 0,
+    }
 
 
 @pytest.fixture
 def job(run_tag):
     # from the end of the topics: what came before is other tests' (a week of it, on a local stack,
     # which the job would first have to catch up on)
-    flink_job.submit(run_tag, ["--starting-offsets", "latest", "--out-of-orderness", "1s",
-                               "--idleness", "3s", "--checkpoint-interval", "2s"])
+    flink_job.submit(
+        run_tag,
+        [
+            "--starting-offsets",
+            "latest",
+            "--out-of-orderness",
+            "1s",
+            "--idleness",
+            "3s",
+            "--checkpoint-interval",
+            "2s",
+        ],
+    )
     time.sleep(5)  # the sources have their partitions: "latest" starts after this point
     yield run_tag
     flink_job.cancel(run_tag)
@@ -59,31 +92,49 @@ def test_imported_history_gives_a_link_its_baseline_on_day_one(job, produce, con
     export.write_text("\n".join(lines) + "\n")
 
     code, rep, err = import_archive(export, tmp_path / "seen.log")
-    assert code == 1 and (rep["records"], rep["accepted"], rep["duplicates"], rep["rejected"]) == (13, 12, 0, 1), (rep, err)
+    assert code == 1 and (rep["records"], rep["accepted"], rep["duplicates"], rep["rejected"]) == (
+        13,
+        12,
+        0,
+        1,
+    ), (rep, err)
     assert "export.jsonl:13: " in rep["problems"][0]
 
     # the first live run after the import, at 1 % of the imported rate, on the link and on a control
-    first = consume(topic("raw.throughput"), lambda m: m["src"] == src and m["record"] == "summary", timeout_s=60)
+    first = consume(
+        topic("raw.throughput"), lambda m: m["src"] == src and m["record"] == "summary", timeout_s=60
+    )
     rate = first["bits_per_second"]
     live = now_ms() - 5_000  # a sample of now: within the job's 1 s of out-of-orderness of the other links'
     for link in (src, control):
         produce(topic("raw.throughput"), summary(link, dst, live, rate / 100, f"{run_tag}-live"))
-    alert = consume(topic("events"), lambda m: m["src"] == src and m["kind"] == "throughput_collapse", timeout_s=120)
+    alert = consume(
+        topic("events"), lambda m: m["src"] == src and m["kind"] == "throughput_collapse", timeout_s=120
+    )
     assert alert["ts"] == live and alert["severity"] == "critical"
-    assert alert["evidence"]["history_runs"] == 12 and alert["evidence"]["baseline_bps"] == pytest.approx(rate, rel=0.01)
+    assert alert["evidence"]["history_runs"] == 12 and alert["evidence"]["baseline_bps"] == pytest.approx(
+        rate, rel=0.01
+    )
 
     # the live run was not late: once its 1m window is over (it ends within a minute of the run,
     # at the link's stagger), a sample of the link closes it, and the window's statistics come
     # (history, twelve days old, held no watermark back)
     time.sleep(max(0, (live + 62_000 - now_ms()) / 1000))
     produce(topic("raw.throughput"), summary(src, dst, now_ms(), rate, f"{run_tag}-live2"))
-    stats = consume(topic("stats"), lambda m: m["src"] == src and m["window"] == "1m"
-                    and holds(m, live), timeout_s=120)
+    stats = consume(
+        topic("stats"), lambda m: m["src"] == src and m["window"] == "1m" and holds(m, live), timeout_s=120
+    )
     assert stats["runs"] == 1, stats  # the live run (a summary is a run, not an interval sample)
 
     # nothing came from the history itself, and the control link only started learning
-    c = kafka.consumer({"group.id": f"it-{run_tag}-events", "auto.offset.reset": "earliest", "enable.auto.commit": False,
-                        "isolation.level": "read_committed"})
+    c = kafka.consumer(
+        {
+            "group.id": f"it-{run_tag}-events",
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+            "isolation.level": "read_committed",
+        }
+    )
     c.subscribe([topic("events")])
     seen, quiet_until = [], time.time() + 10
     try:

@@ -2,6 +2,7 @@
 while link statistics keep arriving in Kafka; Telegraf's kafka_consumer (tracking metrics,
 max_undelivered_messages) commits no offset it could not write, so when InfluxDB is back every
 point is stored, each exactly once."""
+
 import json
 import os
 import pathlib
@@ -16,7 +17,7 @@ OUTAGE_S = 60
 
 def stack(func):
     """Run one function of scripts/stack (influxdb.sh via lib.sh) with the test's environment."""
-    script = f'. scripts/stack/lib.sh && load_services && {func}'
+    script = f". scripts/stack/lib.sh && load_services && {func}"
     subprocess.run(["bash", "-c", script], cwd=ROOT, check=True, env=os.environ.copy(), timeout=120)
 
 
@@ -25,29 +26,46 @@ def influx_up():
 
 
 def stat(src, ts):
-    return {"schema": "link_stats", "version": 1, "src": src, "dst": "outage-dst", "probe_id": "link-stats",
-            "ts": ts, "protocol": "tcp", "window": "1m", "window_start": ts - 60_000, "window_end": ts,
-            "samples": 5, "runs": 1, "errors": 0, "throughput_mean_bps": 1e8}
+    return {
+        "schema": "link_stats",
+        "version": 1,
+        "src": src,
+        "dst": "outage-dst",
+        "probe_id": "link-stats",
+        "ts": ts,
+        "protocol": "tcp",
+        "window": "1m",
+        "window_start": ts - 60_000,
+        "window_end": ts,
+        "samples": 5,
+        "runs": 1,
+        "errors": 0,
+        "throughput_mean_bps": 1e8,
+    }
 
 
 def count(src):
-    series = influx_query(f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}'")
+    series = influx_query(f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\'')
     return series[0]["values"][0][1] if series else 0
 
 
 def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
     p = kafka.producer({"enable.idempotence": True})
-    base = now_ms() // 1000 * 1000 - 3_600_000   # one point per second of event time, all distinct
+    base = now_ms() // 1000 * 1000 - 3_600_000  # one point per second of event time, all distinct
     sent = 0
 
     def send(n):
         nonlocal sent
         for _ in range(n):
-            p.produce(topic("stats"), key=f"{run_tag}|outage-dst", value=json.dumps(stat(run_tag, base + sent * 1000)))
+            p.produce(
+                topic("stats"),
+                key=f"{run_tag}|outage-dst",
+                value=json.dumps(stat(run_tag, base + sent * 1000)),
+            )
             sent += 1
         assert p.flush(15) == 0
 
-    send(50)                                   # before: flows normally
+    send(50)  # before: flows normally
     deadline = time.time() + 60
     while count(run_tag) < 50 and time.time() < deadline:
         time.sleep(1)
@@ -57,14 +75,14 @@ def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
     stopped = time.time()
     try:
         assert not influx_up()
-        while time.time() - stopped < OUTAGE_S:   # during: 10 points a second for a minute
+        while time.time() - stopped < OUTAGE_S:  # during: 10 points a second for a minute
             send(10)
             time.sleep(1)
         assert not influx_up(), "InfluxDB came back on its own during the outage"
         outage = time.time() - stopped
     finally:
         stack("start_influxdb && wait_for 60 health_influxdb")
-    send(50)                                   # after
+    send(50)  # after
     deadline = time.time() + 120
     while count(run_tag) < sent and time.time() < deadline:
         time.sleep(2)

@@ -2,6 +2,7 @@
 password, an agent writing a result topic or reading raw samples, the operator reading raw
 samples, and an agent revoked by `longhaul admin remove-agent` — each refusal with its message.
 What the same identities may do is checked beside it, so a refusal is the ACL's, not an outage."""
+
 import os
 import pathlib
 import subprocess
@@ -10,16 +11,17 @@ import uuid
 
 import pytest
 from confluent_kafka import KafkaError
-
 from conftest import kafka, topic
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"
 SECRETS = pathlib.Path(os.environ.get("LONGHAUL_SECRETS_DIR", ROOT / ".stack" / "run" / "secrets"))
 
+
 def longhaul(*args, env=None):
-    return subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [str(CLI), *args], capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})}
+    )
 
 
 @pytest.fixture
@@ -47,7 +49,9 @@ def refused_login(user, password_file):
     """The client-level errors of a producer that tries to log in as user: librdkafka reports a
     refused login there (the record itself only times out)."""
     errors = []
-    p = kafka.producer({"message.timeout.ms": 10000, "error_cb": errors.append}, user=user, password_file=password_file)
+    p = kafka.producer(
+        {"message.timeout.ms": 10000, "error_cb": errors.append}, user=user, password_file=password_file
+    )
     produce_error(p, topic("raw.rtt"))
     return [e for e in errors if e.code() == KafkaError._AUTHENTICATION]
 
@@ -75,7 +79,12 @@ def test_a_plaintext_client_is_refused_on_the_client_port():
 def test_a_wrong_password_is_refused_and_said(tmp_path):
     wrong = tmp_path / "wrong.password"
     wrong.write_text("not-the-password")
-    r = longhaul("tail", "--for", "5s", env={"LONGHAUL_KAFKA_USER": "operator", "LONGHAUL_KAFKA_PASSWORD_FILE": str(wrong)})
+    r = longhaul(
+        "tail",
+        "--for",
+        "5s",
+        env={"LONGHAUL_KAFKA_USER": "operator", "LONGHAUL_KAFKA_PASSWORD_FILE": str(wrong)},
+    )
     assert r.returncode == 1
     assert "authentication refused: wrong SCRAM user or password" in r.stderr, r.stderr
     assert "not-the-password" not in r.stderr
@@ -84,13 +93,26 @@ def test_a_wrong_password_is_refused_and_said(tmp_path):
 
 
 def test_the_operator_reads_results_but_not_raw_samples():
-    ok = longhaul("tail", "--for", "3s", env={"LONGHAUL_KAFKA_USER": "operator",
-                                             "LONGHAUL_KAFKA_PASSWORD_FILE": str(SECRETS / "kafka-operator.password")})
+    ok = longhaul(
+        "tail",
+        "--for",
+        "3s",
+        env={
+            "LONGHAUL_KAFKA_USER": "operator",
+            "LONGHAUL_KAFKA_PASSWORD_FILE": str(SECRETS / "kafka-operator.password"),
+        },
+    )
     assert ok.returncode == 0, ok.stderr
-    c = kafka.consumer({"group.id": "longhaul-operator-it", "auto.offset.reset": "earliest"},
-                       user="operator", password_file=str(SECRETS / "kafka-operator.password"))
+    c = kafka.consumer(
+        {"group.id": "longhaul-operator-it", "auto.offset.reset": "earliest"},
+        user="operator",
+        password_file=str(SECRETS / "kafka-operator.password"),
+    )
     err = consume_error(c, topic("raw.throughput"))
-    assert err is not None and err.code() in (KafkaError.TOPIC_AUTHORIZATION_FAILED, KafkaError.GROUP_AUTHORIZATION_FAILED), err
+    assert err is not None and err.code() in (
+        KafkaError.TOPIC_AUTHORIZATION_FAILED,
+        KafkaError.GROUP_AUTHORIZATION_FAILED,
+    ), err
 
 
 def test_an_agent_writes_raw_samples_and_nothing_else(agent):
@@ -102,9 +124,14 @@ def test_an_agent_writes_raw_samples_and_nothing_else(agent):
     # it reads the job's probe requests (test_confirmation), and cannot ask for a run itself
     err = produce_error(p, topic("probe_requests"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
-    c = kafka.consumer({"group.id": "longhaul-agent-it", "auto.offset.reset": "earliest"}, user=user, password_file=pw)
+    c = kafka.consumer(
+        {"group.id": "longhaul-agent-it", "auto.offset.reset": "earliest"}, user=user, password_file=pw
+    )
     err = consume_error(c, topic("raw.throughput"))
-    assert err is not None and err.code() in (KafkaError.TOPIC_AUTHORIZATION_FAILED, KafkaError.GROUP_AUTHORIZATION_FAILED), err
+    assert err is not None and err.code() in (
+        KafkaError.TOPIC_AUTHORIZATION_FAILED,
+        KafkaError.GROUP_AUTHORIZATION_FAILED,
+    ), err
 
 
 def test_a_revoked_agent_is_refused_at_once(agent):

@@ -2,6 +2,7 @@
 `longhaul alerts`, and `longhaul report` opened in real headless Chromium, whose screenshot must
 show the charts drawn (pixels of the series colours inside the page) and whose DOM must hold one
 drawn SVG per panel of the Mesh overview and Link detail dashboards."""
+
 import json
 import os
 import pathlib
@@ -10,9 +11,8 @@ import shutil
 import struct
 import subprocess
 import tempfile
-import zlib
-
 import time
+import zlib
 
 from conftest import INFLUX, INFLUX_DB, now_ms, rows, topic, wait_for_series
 
@@ -32,10 +32,25 @@ def chromium(*args):
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     assert exe, "chromium is missing: scripts/prereqs.sh installs it"
     with tempfile.TemporaryDirectory() as profile:
-        r = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                            "--no-first-run", f"--user-data-dir={profile}", "--hide-scrollbars", *args],
-                           capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            [
+                exe,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                "--hide-scrollbars",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert r.returncode == 0, r.stderr[-2000:]
     return r.stdout
 
@@ -46,8 +61,8 @@ def png_pixels(path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width = 8, b"", 0
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
             assert depth == 8 and colour in (2, 6) and interlace == 0
@@ -57,7 +72,7 @@ def png_pixels(path):
         pos += 12 + length
     raw, stride, prev, rows = zlib.decompress(idat), width * bpp, bytearray(width * bpp), []
     for y in range(height):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b, c = prev[i], prev[i - bpp] if i >= bpp else 0
@@ -81,21 +96,25 @@ def colour_counts(path):
     _, bpp, rows = png_pixels(path)
     counts = {}
     for h in SERIES_COLOURS:
-        pixel = bytes(int(h[i:i + 2], 16) for i in (1, 3, 5)) + (b"\xff" if bpp == 4 else b"")
+        pixel = bytes(int(h[i : i + 2], 16) for i in (1, 3, 5)) + (b"\xff" if bpp == 4 else b"")
         counts[h] = sum(row.count(pixel) for row in rows)
     return counts
 
 
 def test_trends_prints_the_links_history(mesh_run):
-    out = longhaul("trends", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "--since", "6h", "--every", "30m")
+    out = longhaul(
+        "trends", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "--since", "6h", "--every", "30m"
+    )
     lines = out.splitlines()
     assert lines[0].startswith(f"{mesh_run['src']} → {mesh_run['fnal']}, last 6h every 30m")
     assert lines[1].split()[:3] == ["time", "(UTC)", "throughput"]
     rows = lines[2:]
     assert len(rows) >= 5, out
-    assert any("Mbit/s" in r and "9" in r.split()[2] for r in rows), out   # ~900 Mbit/s before the collapse
-    assert any(re.search(r"\s(1[4-6]\d\.\d\d)\s", r) for r in rows), out     # RTT 140-165 ms from the pings
-    daily = longhaul("trends", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "--since", "90d", "--every", "1d")
+    assert any("Mbit/s" in r and "9" in r.split()[2] for r in rows), out  # ~900 Mbit/s before the collapse
+    assert any(re.search(r"\s(1[4-6]\d\.\d\d)\s", r) for r in rows), out  # RTT 140-165 ms from the pings
+    daily = longhaul(
+        "trends", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "--since", "90d", "--every", "1d"
+    )
     assert "every 1d" in daily.splitlines()[0] and len(daily.splitlines()) >= 3, daily
 
 
@@ -105,8 +124,11 @@ def test_alerts_prints_open_alerts_and_recent_events(mesh_run):
     assert "unreachable" in opened and mesh_run["kek"] in opened, out
     assert mesh_run["fnal"] not in out, "--site filters to one site"
     everything = longhaul("alerts", "--since", "6h")
-    for dst, kind in ((mesh_run["fnal"], "throughput_collapse"), (mesh_run["fnal"], "route_change"),
-                      (mesh_run["triumf"], "high_loss")):
+    for dst, kind in (
+        (mesh_run["fnal"], "throughput_collapse"),
+        (mesh_run["fnal"], "route_change"),
+        (mesh_run["triumf"], "high_loss"),
+    ):
         assert re.search(rf"{kind}\s+{mesh_run['src']} → {dst}", everything), (kind, everything)
 
 
@@ -115,20 +137,26 @@ def test_report_renders_every_panel_in_chromium(mesh_run, tmp_path):
     longhaul("report", "--since", "6h", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "-o", str(html))
     page = html.read_text()
     assert not re.search(r"(?i)(src|href)\s*=|url\(|<script|<link", page), "the report must be self-contained"
-    boards = {b["uid"]: b for b in (json.loads(f.read_text()) for f in (ROOT / "dashboards/json").glob("*.json"))}
+    boards = {
+        b["uid"]: b for b in (json.loads(f.read_text()) for f in (ROOT / "dashboards/json").glob("*.json"))
+    }
     panels = len(boards["longhaul-mesh"]["panels"]) + len(boards["longhaul-link"]["panels"])
     assert page.count('class="panel"') == panels
 
     dom = chromium("--dump-dom", html.as_uri())
     drawn = re.findall(r'<path class="series" d="M[\d.]+ [\d.]+ (?:L[\d.]+ [\d.]+ ?){3,}"', dom)
     charts = [p for p in boards["longhaul-link"]["panels"] if p["type"] != "table"]
-    lines_expected = 3 + 1 + 1 + 3 + 1 + 1   # mean/p10/p90, rolling, retransmits, min/mean/max RTT, loss, jitter
+    lines_expected = (
+        3 + 1 + 1 + 3 + 1 + 1
+    )  # mean/p10/p90, rolling, retransmits, min/mean/max RTT, loss, jitter
     assert len(drawn) >= lines_expected, f"{len(drawn)} drawn series for {len(charts)} charts"
     assert dom.count('<svg class="grid"') == 2 and "no data" not in dom
     assert dom.count('class="mark"') >= len(charts), "events are drawn as annotations on every chart"
 
     shot = tmp_path / "report.png"
-    chromium("--window-size=1240,4600", f"--screenshot={shot}", html.as_uri())   # tall enough for 12×12 matrices
+    chromium(
+        "--window-size=1240,4600", f"--screenshot={shot}", html.as_uri()
+    )  # tall enough for 12×12 matrices
     counts = colour_counts(shot)
     assert counts["#7EB26D"] > 2000 and counts["#EAB839"] > 300 and counts["#6ED0E0"] > 300, counts
 
@@ -141,14 +169,33 @@ def test_report_of_a_link_minutes_old_says_what_each_empty_panel_is_learning(pro
     end = now_ms() // 60_000 * 60_000
     for k in range(6):
         ts = end - k * 60_000
-        produce(topic("stats"), {"schema": "link_stats", "version": 1, "src": src, "dst": dst, "probe_id": "link-stats",
-                                 "ts": ts, "protocol": "tcp", "window": "1m", "window_start": ts - 60_000,
-                                 "window_end": ts, "samples": 4, "runs": 1, "errors": 0, "retransmits": 0,
-                                 "throughput_mean_bps": 9.4e7, "throughput_median_bps": 9.4e7,
-                                 "throughput_p10_bps": 9.2e7, "throughput_p90_bps": 9.5e7, "throughput_max_bps": 9.5e7})
-    wait_for_series(f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}'", timeout_s=60)
+        produce(
+            topic("stats"),
+            {
+                "schema": "link_stats",
+                "version": 1,
+                "src": src,
+                "dst": dst,
+                "probe_id": "link-stats",
+                "ts": ts,
+                "protocol": "tcp",
+                "window": "1m",
+                "window_start": ts - 60_000,
+                "window_end": ts,
+                "samples": 4,
+                "runs": 1,
+                "errors": 0,
+                "retransmits": 0,
+                "throughput_mean_bps": 9.4e7,
+                "throughput_median_bps": 9.4e7,
+                "throughput_p10_bps": 9.2e7,
+                "throughput_p90_bps": 9.5e7,
+                "throughput_max_bps": 9.5e7,
+            },
+        )
+    wait_for_series(f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\'', timeout_s=60)
     deadline = time.time() + 60
-    while len(rows(wait_for_series(f"SELECT \"samples\" FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}'"))) < 6:
+    while len(rows(wait_for_series(f'SELECT "samples" FROM "raw"."link_stats" WHERE "src" = \'{src}\''))) < 6:
         assert time.time() < deadline, "six statistics not in InfluxDB within 60 s"
         time.sleep(1)
     html = tmp_path / "report.html"

@@ -4,15 +4,15 @@ listener with the pscheduler certificate, as pScheduler's kafka-python producer 
 SASL) and from the HTTP archiver's posts (bearer token, TLS), and publishes them as samples. A
 retried result adds nothing, also across a restart of the bridge; what cannot be converted is a
 dead letter with its reason; the archiver's certificate writes nothing else."""
+
 import json
 import os
 import time
 import uuid
 
+import kafka
 import pytest
 from confluent_kafka import Producer
-
-import kafka
 from longhaul_contract import CONTRACT
 from psbridge import SECRETS, TOPIC, Bridge, archive, archiver_producer, send
 
@@ -20,7 +20,9 @@ from psbridge import SECRETS, TOPIC, Bridge, archive, archiver_producer, send
 def read_all(topic, predicate, want, timeout_s=60):
     """Every message of topic (from the start) that predicate accepts, once `want` have come and
     3 s have passed with no more (so a duplicate after them would be seen)."""
-    c = kafka.consumer({"group.id": "it-" + uuid.uuid4().hex, "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    c = kafka.consumer(
+        {"group.id": "it-" + uuid.uuid4().hex, "auto.offset.reset": "earliest", "enable.auto.commit": False}
+    )
     c.subscribe([topic])
     got, deadline, quiet_until = [], time.time() + timeout_s, None
     try:
@@ -49,8 +51,11 @@ def bridge(tmp_path):
 
 def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
     src, dst = f"{run_tag}-ps", f"{run_tag}-far"
-    tput, trace, rtt = (archive("throughput", "iperf3-tcp-2streams-tbf20mbit", src, dst),
-                        archive("path", "traceroute-ecmp-3-hops", src, dst), archive("rtt", "ping-diags-command-line", src, dst))
+    tput, trace, rtt = (
+        archive("throughput", "iperf3-tcp-2streams-tbf20mbit", src, dst),
+        archive("path", "traceroute-ecmp-3-hops", src, dst),
+        archive("rtt", "ping-diags-command-line", src, dst),
+    )
     junk = {"id": run_tag, "note": "not a result"}
     p = archiver_producer()
     for msg in (tput, trace, tput, junk):  # the throughput result twice: the archiver's retry
@@ -90,7 +95,13 @@ def test_the_archiver_certificate_writes_only_its_topic(run_tag):
     err = send(archiver_producer(), CONTRACT.topic("raw.throughput"), b'{"forged": true}')
     assert err is not None and "TOPIC_AUTHORIZATION_FAILED" in str(err), err
     # and a client without a certificate does not get in at all
-    p = Producer({"bootstrap.servers": os.environ["LONGHAUL_KAFKA_ARCHIVER"], "security.protocol": "SSL",
-                  "ssl.ca.location": str(SECRETS / "ca.crt"), "message.timeout.ms": 8000})
+    p = Producer(
+        {
+            "bootstrap.servers": os.environ["LONGHAUL_KAFKA_ARCHIVER"],
+            "security.protocol": "SSL",
+            "ssl.ca.location": str(SECRETS / "ca.crt"),
+            "message.timeout.ms": 8000,
+        }
+    )
     err = send(p, TOPIC, b"{}")
     assert err is not None, "a client without a certificate wrote to the archivers' topic"

@@ -5,24 +5,47 @@ rescale a collapse on half the links is judged at once against the baseline lear
 link whose history were lost would only start learning), and a link that never had one raises
 nothing. The job reads a raw throughput topic of its own (--topic-throughput): the session's other
 jobs read the contract's, and their events would be indistinguishable from this one's."""
-import time
 
-import pytest
-from confluent_kafka.admin import NewTopic
+import time
 
 import flink_job
 import kafka
+import pytest
+from confluent_kafka.admin import NewTopic
 from conftest import now_ms, topic
 
 LINKS = 16
 HEALTHY = 100e6
-ARGS = ["--starting-offsets", "latest", "--out-of-orderness", "1s", "--idleness", "3s", "--checkpoint-interval", "2s"]
+ARGS = [
+    "--starting-offsets",
+    "latest",
+    "--out-of-orderness",
+    "1s",
+    "--idleness",
+    "3s",
+    "--checkpoint-interval",
+    "2s",
+]
 
 
 def summary(src, ts, bps, run):
-    return {"schema": "throughput_sample", "version": 1, "src": src, "dst": "rescale-far", "probe_id": "tput",
-            "ts": ts, "run_id": run, "record": "summary", "tool": "iperf3", "protocol": "tcp",
-            "start_s": 0.0, "end_s": 10.0, "bytes": int(bps * 10 / 8), "bits_per_second": bps, "retransmits": 0}
+    return {
+        "schema": "throughput_sample",
+        "version": 1,
+        "src": src,
+        "dst": "rescale-far",
+        "probe_id": "tput",
+        "ts": ts,
+        "run_id": run,
+        "record": "summary",
+        "tool": "iperf3",
+        "protocol": "tcp",
+        "start_s": 0.0,
+        "end_s": 10.0,
+        "bytes": int(bps * 10 / 8),
+        "bits_per_second": bps,
+        "retransmits": 0,
+    }
 
 
 def collapse_all(produce, consume, raw, links, tag, step):
@@ -30,8 +53,14 @@ def collapse_all(produce, consume, raw, links, tag, step):
     ts = now_ms() - 1_000
     for src in links:
         produce(raw, summary(src, ts, HEALTHY / 100, f"{tag}-{step}"))
-    return [consume(topic("events"), lambda m, s=src: m["src"] == s and m["kind"] == "throughput_collapse", timeout_s=120)
-            for src in links]
+    return [
+        consume(
+            topic("events"),
+            lambda m, s=src: m["src"] == s and m["kind"] == "throughput_collapse",
+            timeout_s=120,
+        )
+        for src in links
+    ]
 
 
 @pytest.fixture
@@ -64,19 +93,21 @@ def test_rescaling_one_two_one_keeps_every_links_baseline(raw, name, produce, co
     start = now_ms() - 60_000
     for run in range(10):  # the detector's min-history: ten healthy runs each
         for i, src in enumerate(links + [marker]):
-            produce(raw, summary(src, start + run * 1_000 + i, HEALTHY * (1 + 0.01 * run), f"{run_tag}-h{run}"))
+            produce(
+                raw, summary(src, start + run * 1_000 + i, HEALTHY * (1 + 0.01 * run), f"{run_tag}-h{run}")
+            )
     first = flink_job.stop(name)  # records not yet read are after the savepoint's offsets: read after restore
 
     job = flink_job.submit(name, args + ["--parallelism", "2"], restore=first)
     assert 2 in flink_job.parallelism(job).values(), flink_job.parallelism(job)
-    for alert in collapse_all(produce, consume, raw, links[:LINKS // 2], run_tag, "p2"):
+    for alert in collapse_all(produce, consume, raw, links[: LINKS // 2], run_tag, "p2"):
         assert alert["evidence"]["history_runs"] == 10, alert
         assert alert["evidence"]["baseline_bps"] == pytest.approx(HEALTHY * 1.045, rel=0.01), alert
     second = flink_job.stop(name)
 
     job = flink_job.submit(name, args + ["--parallelism", "1"], restore=second)
     assert set(flink_job.parallelism(job).values()) == {1}
-    for alert in collapse_all(produce, consume, raw, links[LINKS // 2:], run_tag, "p1"):
+    for alert in collapse_all(produce, consume, raw, links[LINKS // 2 :], run_tag, "p1"):
         assert alert["evidence"]["history_runs"] == 10, alert
 
     # control: a link without history only starts learning, whatever the parallelism

@@ -1,6 +1,7 @@
 """`longhaul setup` on an install older than the clock-skew rule: a raw topic made with the
 producer's timestamps (CreateTime) is altered to LogAppendTime, incrementally (its retention is
 left alone), and setup says so; a second run finds nothing to change."""
+
 import os
 import pathlib
 import subprocess
@@ -8,7 +9,6 @@ import uuid
 
 import pytest
 from confluent_kafka.admin import ConfigResource, NewTopic, ResourceType
-
 from conftest import kafka
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -16,8 +16,13 @@ CLI = ROOT / "bin" / "longhaul"
 
 
 def setup_topics(topics_file):
-    r = subprocess.run([str(CLI), "setup", "--no-influx", "--topics", str(topics_file)], capture_output=True, text=True,
-                       timeout=120, env=os.environ)
+    r = subprocess.run(
+        [str(CLI), "setup", "--no-influx", "--topics", str(topics_file)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=os.environ,
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -32,8 +37,9 @@ def old_topic():
     """A topic as an install older than the rule made it: CreateTime, a retention tuned by hand."""
     admin = kafka.admin()
     name = "longhaul.it-upgrade-" + uuid.uuid4().hex[:8]
-    admin.create_topics([NewTopic(name, 2, 1, config={"message.timestamp.type": "CreateTime",
-                                                        "retention.ms": "3600000"})])[name].result(30)
+    admin.create_topics(
+        [NewTopic(name, 2, 1, config={"message.timestamp.type": "CreateTime", "retention.ms": "3600000"})]
+    )[name].result(30)
     yield admin, name
     admin.delete_topics([name])[name].result(30)
 
@@ -50,7 +56,9 @@ def test_setup_turns_an_existing_raw_topic_to_log_append_time_and_says_so(old_to
     timestamp_type: LogAppendTime
 """)
     out = setup_topics(topics_file)
-    assert f"topic {name} had message.timestamp.type=CreateTime (topics.yaml says LogAppendTime); altered" in out, out
+    assert (
+        f"topic {name} had message.timestamp.type=CreateTime (topics.yaml says LogAppendTime); altered" in out
+    ), out
     have = configs(admin, name)
     assert have["message.timestamp.type"] == "LogAppendTime"
     assert have["retention.ms"] == "3600000", "setup changes only what the pipeline is wrong without"

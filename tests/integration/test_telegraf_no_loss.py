@@ -6,6 +6,7 @@ checks that none is stored, that Telegraf says why and that the consumer group c
 them, then fixes the writer and counts every point in InfluxDB exactly once. The first also
 restarts Telegraf while the writer is wrong: the starter refuses, and the points produced while
 Telegraf is down are stored too once it is fixed and started."""
+
 import json
 import os
 import pathlib
@@ -14,19 +15,27 @@ import time
 import uuid
 
 from confluent_kafka import TopicPartition
-
 from conftest import influx_query, influxdb, kafka, now_ms, topic
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TELEGRAF_LOG = pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR", ROOT / ".stack")) / "run" / "telegraf" / "telegraf.log"
-GROUP = "longhaul-telegraf-stats"   # telegraf.conf's consumer group of longhaul.stats
-REFUSED_FOR_S = 12                  # how long the refused writes are watched
+TELEGRAF_LOG = (
+    pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR", ROOT / ".stack")) / "run" / "telegraf" / "telegraf.log"
+)
+GROUP = "longhaul-telegraf-stats"  # telegraf.conf's consumer group of longhaul.stats
+REFUSED_FOR_S = 12  # how long the refused writes are watched
 
 
 def stack(func, check=True):
     """Run functions of scripts/stack (via lib.sh) with the test's environment."""
-    return subprocess.run(["bash", "-c", f". scripts/stack/lib.sh && load_services && {func}"], cwd=ROOT,
-                          env=os.environ.copy(), capture_output=True, text=True, timeout=120, check=check)
+    return subprocess.run(
+        ["bash", "-c", f". scripts/stack/lib.sh && load_services && {func}"],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=check,
+    )
 
 
 def admin(stmt):
@@ -36,9 +45,22 @@ def admin(stmt):
 
 
 def stat(src, ts):
-    return {"schema": "link_stats", "version": 1, "src": src, "dst": "noloss-dst", "probe_id": "link-stats",
-            "ts": ts, "protocol": "tcp", "window": "1m", "window_start": ts - 60_000, "window_end": ts,
-            "samples": 5, "runs": 1, "errors": 0, "throughput_mean_bps": 1e8}
+    return {
+        "schema": "link_stats",
+        "version": 1,
+        "src": src,
+        "dst": "noloss-dst",
+        "probe_id": "link-stats",
+        "ts": ts,
+        "protocol": "tcp",
+        "window": "1m",
+        "window_start": ts - 60_000,
+        "window_end": ts,
+        "samples": 5,
+        "runs": 1,
+        "errors": 0,
+        "throughput_mean_bps": 1e8,
+    }
 
 
 class Producer:
@@ -58,7 +80,7 @@ class Producer:
 
 
 def stored(src):
-    series = influx_query(f"SELECT count(\"samples\") FROM \"raw\".\"link_stats\" WHERE \"src\" = '{src}'")
+    series = influx_query(f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\'')
     return series[0]["values"][0][1] if series else 0
 
 
@@ -104,7 +126,9 @@ def watch_refused(prod, src, before, n, status, message):
     assert f"received status code: {status}. body: {message}" in log, log[-2000:]
     assert "will be dropped" not in log and "Metrics are lost" not in log, log[-2000:]
     lag = uncommitted()
-    assert lag >= n, f"Telegraf committed offsets of points it could not write: {lag} uncommitted of {n} refused"
+    assert lag >= n, (
+        f"Telegraf committed offsets of points it could not write: {lag} uncommitted of {n} refused"
+    )
     assert stack("health_telegraf", check=False).returncode == 0, "Telegraf must keep running, retrying"
     return log
 
@@ -126,15 +150,17 @@ def test_wrong_writer_password_then_fixed_loses_no_point(run_tag):
         assert p.returncode != 0
         assert "InfluxDB refused Telegraf's user writer (HTTP 401" in p.stderr, p.stderr
         assert stack("svc_pid telegraf", check=False).returncode != 0, "Telegraf runs with a refused writer"
-        prod.send(100)                                   # produced while Telegraf is down
+        prod.send(100)  # produced while Telegraf is down
     finally:
         admin(f"SET PASSWORD FOR \"writer\" = '{writer_pw}'")
         if stack("health_telegraf", check=False).returncode != 0:
             stack("start_telegraf && wait_for 60 health_telegraf")
 
-    prod.send(30)                                        # after the fix
+    prod.send(30)  # after the fix
     count = wait_stored(run_tag, prod.sent, 120)
-    print(f"\nwrong writer password: produced {prod.sent} points (200 refused, 100 while Telegraf was down), stored {count}")
+    print(
+        f"\nwrong writer password: produced {prod.sent} points (200 refused, 100 while Telegraf was down), stored {count}"
+    )
     assert count == prod.sent
     time.sleep(3)
     assert stored(run_tag) == prod.sent, "more points than were produced"
@@ -146,11 +172,18 @@ def test_revoked_write_privilege_then_granted_loses_no_point(run_tag):
     prod.send(10)
     assert wait_stored(run_tag, 10, 60) == 10
 
-    admin(f"REVOKE ALL PRIVILEGES ON \"{db}\" FROM \"writer\"")
+    admin(f'REVOKE ALL PRIVILEGES ON "{db}" FROM "writer"')
     try:
-        watch_refused(prod, run_tag, 10, 150, 403, f'{{"error":"\\"writer\\" user is not authorized to write to database \\"{db}\\""}}')
+        watch_refused(
+            prod,
+            run_tag,
+            10,
+            150,
+            403,
+            f'{{"error":"\\"writer\\" user is not authorized to write to database \\"{db}\\""}}',
+        )
     finally:
-        admin(f"GRANT WRITE ON \"{db}\" TO \"writer\"")
+        admin(f'GRANT WRITE ON "{db}" TO "writer"')
 
     prod.send(10)
     count = wait_stored(run_tag, prod.sent, 120)

@@ -1,14 +1,29 @@
 """Telegraf consumes the result topics from the real Kafka and writes line protocol to the real
 InfluxDB: each statistic lands in the retention policy of its window, events in `daily`."""
+
 from conftest import now_ms, rows, topic, wait_for_series
 
 
 def stats(src, window, ts, **numbers):
     start = ts - {"1m": 60_000, "1h": 3_600_000, "1d": 86_400_000}[window]
-    return {"schema": "link_stats", "version": 1, "src": src, "dst": "lyon", "probe_id": "link-stats",
-            "ts": ts, "protocol": "tcp", "window": window, "window_start": start, "window_end": ts,
-            "samples": 10, "runs": 1, "errors": 0, "throughput_mean_bps": 2.81e6,
-            "throughput_median_bps": None, **numbers}
+    return {
+        "schema": "link_stats",
+        "version": 1,
+        "src": src,
+        "dst": "lyon",
+        "probe_id": "link-stats",
+        "ts": ts,
+        "protocol": "tcp",
+        "window": window,
+        "window_start": start,
+        "window_end": ts,
+        "samples": 10,
+        "runs": 1,
+        "errors": 0,
+        "throughput_mean_bps": 2.81e6,
+        "throughput_median_bps": None,
+        **numbers,
+    }
 
 
 def test_link_stats_reach_influxdb_in_the_policy_of_their_window(produce, run_tag):
@@ -31,11 +46,23 @@ def test_link_stats_reach_influxdb_in_the_policy_of_their_window(produce, run_ta
 
 def test_events_reach_influxdb_with_their_evidence(produce, run_tag):
     ts = now_ms()
-    produce(topic("events"), {
-        "schema": "event", "version": 1, "kind": "throughput_collapse", "src": run_tag, "dst": "lyon",
-        "probe_id": "collapse-detector", "ts": ts, "severity": "critical", "protocol": "tcp",
-        "episode_id": "e-1", "message": "throughput 2.5 Mbit/s is 99% below the baseline",
-        "evidence": {"baseline_bps": 5.57e8, "observed_bps": 2.5e6}})
+    produce(
+        topic("events"),
+        {
+            "schema": "event",
+            "version": 1,
+            "kind": "throughput_collapse",
+            "src": run_tag,
+            "dst": "lyon",
+            "probe_id": "collapse-detector",
+            "ts": ts,
+            "severity": "critical",
+            "protocol": "tcp",
+            "episode_id": "e-1",
+            "message": "throughput 2.5 Mbit/s is 99% below the baseline",
+            "evidence": {"baseline_bps": 5.57e8, "observed_bps": 2.5e6},
+        },
+    )
     ev = rows(wait_for_series(f'SELECT * FROM "daily"."events" WHERE "src" = \'{run_tag}\''))
     assert len(ev) == 1
     assert ev[0]["time"] == ts and ev[0]["kind"] == "throughput_collapse" and ev[0]["severity"] == "critical"

@@ -1,6 +1,7 @@
 """Alertmanager and the local notification sink as the tests see them: the stack's Alertmanager
 over HTTPS with the operator's credential (secrets/alertmanager-operator.password), its running
 config, and what the sink (alerting/sink/notify_sink.py) has received under run/sink."""
+
 import json
 import os
 import pathlib
@@ -13,7 +14,9 @@ import yaml
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 STACK = pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR", ROOT / ".stack"))
 SECRETS = pathlib.Path(os.environ.get("LONGHAUL_SECRETS_DIR", STACK / "run" / "secrets"))
-URL = os.environ.get("LONGHAUL_ALERTMANAGER", f"https://127.0.0.1:{os.environ.get('LONGHAUL_ALERTMANAGER_PORT', '9193')}")
+URL = os.environ.get(
+    "LONGHAUL_ALERTMANAGER", f"https://127.0.0.1:{os.environ.get('LONGHAUL_ALERTMANAGER_PORT', '9193')}"
+)
 SINK = STACK / "run" / "sink"
 BRIDGE_STATUS = STACK / "run" / "bridge" / "status.json"
 
@@ -23,7 +26,9 @@ def _auth(user="operator"):
 
 
 def api(method, path, user="operator", **kw):
-    r = requests.request(method, URL + path, auth=_auth(user), verify=str(SECRETS / "ca.crt"), timeout=15, **kw)
+    r = requests.request(
+        method, URL + path, auth=_auth(user), verify=str(SECRETS / "ca.crt"), timeout=15, **kw
+    )
     r.raise_for_status()
     return r.json() if r.content else None
 
@@ -50,7 +55,7 @@ def seconds(duration):
             num += c
             i += 1
             continue
-        unit = "ms" if duration[i:i + 2] == "ms" else c
+        unit = "ms" if duration[i : i + 2] == "ms" else c
         total += int(num) * units[unit]
         num, i = "", i + len(unit)
     return total
@@ -59,8 +64,11 @@ def seconds(duration):
 def timings():
     r = route()
     status = json.loads(BRIDGE_STATUS.read_text())
-    return {"group_wait": seconds(r["group_wait"]), "group_interval": seconds(r["group_interval"]),
-            "repost": status["repost_s"]}
+    return {
+        "group_wait": seconds(r["group_wait"]),
+        "group_interval": seconds(r["group_interval"]),
+        "repost": status["repost_s"],
+    }
 
 
 def _lines(name):
@@ -78,14 +86,19 @@ def mails(containing, since=0):
 def mail_body(m):
     import email
     import email.policy
+
     msg = email.message_from_bytes((SINK / m["file"]).read_bytes(), policy=email.policy.default)
     return msg.get_body(preferencelist=("plain",)).get_content()
 
 
 def webhooks(label, value, since=0):
     """Webhook calls after `since` with an alert whose label equals value."""
-    return [w for w in _lines("webhook.jsonl") if w["received"] >= since
-            and any(a["labels"].get(label) == value for a in w["payload"].get("alerts", []))]
+    return [
+        w
+        for w in _lines("webhook.jsonl")
+        if w["received"] >= since
+        and any(a["labels"].get(label) == value for a in w["payload"].get("alerts", []))
+    ]
 
 
 def wait_for(what, timeout_s, step=0.5):
@@ -100,6 +113,8 @@ def wait_for(what, timeout_s, step=0.5):
 
 def silence(*args):
     """bin/longhaul silence ARGS... as the operator; its stdout."""
-    r = subprocess.run([str(ROOT / "bin" / "longhaul"), "silence", *args], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [str(ROOT / "bin" / "longhaul"), "silence", *args], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout

@@ -1,5 +1,6 @@
 """The Flink job lifecycle for tests and benchmarks, through `bin/longhaul job` — the one client
 of Flink's REST API (operator/flink). Addresses come from LONGHAUL_FLINK and LONGHAUL_KAFKA."""
+
 import os
 import pathlib
 import subprocess
@@ -27,9 +28,13 @@ def job_name(name):
 
 
 def _job(*args, timeout_s=240):
-    r = subprocess.run([str(CLI), "job", *args], capture_output=True, text=True, timeout=timeout_s, env=os.environ)
+    r = subprocess.run(
+        [str(CLI), "job", *args], capture_output=True, text=True, timeout=timeout_s, env=os.environ
+    )
     if r.returncode != 0:
-        raise AssertionError(f"longhaul job {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-3000:]}")
+        raise AssertionError(
+            f"longhaul job {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-3000:]}"
+        )
     return r.stdout.strip()
 
 
@@ -61,7 +66,9 @@ def taskmanagers(job_id):
     flink = rest_url()
     tms = set()
     for v in requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]:
-        for tm in requests.get(f"{flink}/jobs/{job_id}/vertices/{v['id']}/taskmanagers", timeout=10).json()["taskmanagers"]:
+        for tm in requests.get(f"{flink}/jobs/{job_id}/vertices/{v['id']}/taskmanagers", timeout=10).json()[
+            "taskmanagers"
+        ]:
             tms.add(tm.get("taskmanager-id") or tm.get("endpoint") or tm["host"])
     return tms
 
@@ -103,11 +110,20 @@ def last_failure(name, lines=12):
     history of its newest run — the exception and its "Caused by" chain — or why there is none."""
     flink = rest_url()
     try:
-        runs = [j for j in requests.get(f"{flink}/jobs/overview", timeout=10).json()["jobs"] if j["name"] == job_name(name)]
+        runs = [
+            j
+            for j in requests.get(f"{flink}/jobs/overview", timeout=10).json()["jobs"]
+            if j["name"] == job_name(name)
+        ]
         if not runs:
             return f"(no run of {job_name(name)} on {flink})"
         newest = max(runs, key=lambda j: j["start-time"])
-        hist = requests.get(f"{flink}/jobs/{newest['jid']}/exceptions", timeout=10).json().get("exceptionHistory") or {}
+        hist = (
+            requests.get(f"{flink}/jobs/{newest['jid']}/exceptions", timeout=10)
+            .json()
+            .get("exceptionHistory")
+            or {}
+        )
     except (requests.RequestException, ValueError, KeyError) as e:
         return f"(Flink's REST API did not answer: {e})"
     entries = hist.get("entries") or []

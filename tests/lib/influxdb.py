@@ -3,6 +3,7 @@ epoch milliseconds. The names are those every Longhaul program reads: LONGHAUL_I
 LONGHAUL_INFLUX_DB, and who the tests are to InfluxDB: LONGHAUL_INFLUX_USER with its password in
 LONGHAUL_INFLUX_PASSWORD_FILE (or LONGHAUL_INFLUX_PASSWORD), over https trusting LONGHAUL_INFLUX_CA.
 The password is never printed: requests' errors carry no Authorization header."""
+
 import os
 
 import requests
@@ -29,7 +30,9 @@ def credentials():
     path = os.environ.get("LONGHAUL_INFLUX_PASSWORD_FILE", "")
     pw = password_of(path) if path else os.environ.get("LONGHAUL_INFLUX_PASSWORD", "")
     if not pw:
-        raise ValueError(f"InfluxDB user {USER}: no password (LONGHAUL_INFLUX_PASSWORD_FILE or LONGHAUL_INFLUX_PASSWORD)")
+        raise ValueError(
+            f"InfluxDB user {USER}: no password (LONGHAUL_INFLUX_PASSWORD_FILE or LONGHAUL_INFLUX_PASSWORD)"
+        )
     return USER, pw
 
 
@@ -42,8 +45,14 @@ def stack_user(name):
 def request(method, path, auth="env", **kwargs):
     """One HTTP request to InfluxDB (path like "/query"): as the environment's user, or as auth
     ((user, password), or None for anonymous). Returns the response, whatever its status."""
-    return requests.request(method, URL.rstrip("/") + path, auth=credentials() if auth == "env" else auth,
-                            verify=CA or True, timeout=10, **kwargs)
+    return requests.request(
+        method,
+        URL.rstrip("/") + path,
+        auth=credentials() if auth == "env" else auth,
+        verify=CA or True,
+        timeout=10,
+        **kwargs,
+    )
 
 
 def write(lines, rp=None, db=DB, auth="env"):
@@ -57,7 +66,9 @@ def series(q, db=DB, auth="env"):
     the answer fails with InfluxDB's own message (a refusal names the user)."""
     r = request("POST", "/query", auth=auth, params={"db": db, "epoch": "ms"}, data={"q": q})
     if r.status_code in (401, 403):
-        who = f"user {auth[0] if auth not in ('env', None) else USER}" if (auth or USER) else "anonymous access"
+        who = (
+            f"user {auth[0] if auth not in ('env', None) else USER}" if (auth or USER) else "anonymous access"
+        )
         raise AssertionError(f"InfluxDB refused {who} (HTTP {r.status_code}: {r.text.strip()})")
     r.raise_for_status()
     res = r.json()["results"][0]
@@ -67,7 +78,11 @@ def series(q, db=DB, auth="env"):
 
 def rows(q, db=DB, auth="env"):
     """The statement's rows as dicts: each series' tags and the row's columns by name."""
-    return [{**s.get("tags", {}), **dict(zip(s["columns"], values))} for s in series(q, db, auth) for values in s["values"]]
+    return [
+        {**s.get("tags", {}), **dict(zip(s["columns"], values, strict=True))}
+        for s in series(q, db, auth)
+        for values in s["values"]
+    ]
 
 
 def health():

@@ -2,6 +2,7 @@
 from the environment under the names every Longhaul program reads (LONGHAUL_KAFKA, and for the
 secured stack LONGHAUL_KAFKA_SECURITY, _CA, _USER, _PASSWORD_FILE), so every producer and consumer
 connects the same way. scripts/test-all.sh gives the tests the admin user."""
+
 import os
 import pathlib
 

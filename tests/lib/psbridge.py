@@ -2,6 +2,7 @@
 a pscheduler_bridge section, as the psbridge Kafka user, against the native stack; pScheduler's
 Kafka archiver as it connects (SSL with its certificate, no SASL, no key); golden archive messages
 of the parsers with a fresh run id and a link of the caller's."""
+
 import json
 import os
 import pathlib
@@ -10,10 +11,10 @@ import subprocess
 import time
 import uuid
 
+import kafka
 import requests
-from confluent_kafka import Producer
-
 import stack
+from confluent_kafka import Producer, TopicPartition
 from longhaul_contract import CONTRACT
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -36,9 +37,16 @@ def archive(kind, case, src, dst):
 def archiver_producer():
     """pScheduler's Kafka archiver as it connects: SSL with its client certificate, no SASL."""
     cert = SECRETS / "pscheduler"
-    return Producer({"bootstrap.servers": os.environ["LONGHAUL_KAFKA_ARCHIVER"], "security.protocol": "SSL",
-                     "ssl.ca.location": str(SECRETS / "ca.crt"), "ssl.certificate.location": f"{cert}.crt",
-                     "ssl.key.location": f"{cert}.key", "acks": "all"})
+    return Producer(
+        {
+            "bootstrap.servers": os.environ["LONGHAUL_KAFKA_ARCHIVER"],
+            "security.protocol": "SSL",
+            "ssl.ca.location": str(SECRETS / "ca.crt"),
+            "ssl.certificate.location": f"{cert}.crt",
+            "ssl.key.location": f"{cert}.key",
+            "acks": "all",
+        }
+    )
 
 
 def send(producer, topic, value):
@@ -48,18 +56,38 @@ def send(producer, topic, value):
     return errors[0] if errors else "not delivered"
 
 
+def group_at_the_end(topic):
+    """A consumer group of its own (the psbridge user's prefix), its offsets committed at the end of
+    topic: a bridge in it reads what is written from now on, not what earlier runs or make demo
+    left on the archivers' topic."""
+    group = f"longhaul-psbridge-it-{uuid.uuid4().hex[:8]}"
+    c = kafka.consumer({"group.id": group, "enable.auto.commit": False})
+    try:
+        parts = c.list_topics(topic, timeout=30).topics[topic].partitions
+        ends = [
+            TopicPartition(topic, p, c.get_watermark_offsets(TopicPartition(topic, p), timeout=30)[1])
+            for p in parts
+        ]
+        c.commit(offsets=ends, asynchronous=False)
+    finally:
+        c.close()
+    return group
+
+
 class Bridge:
-    """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user."""
+    """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user, in a
+    consumer group of its own that starts at the end of the archivers' topic."""
 
     def __init__(self, tmp, fsync="always"):
         self.tmp = tmp
+        self.group = group_at_the_end(TOPIC)
         stack.run("ensure_cert psbridge-http")
         (tmp / "token").write_text(uuid.uuid4().hex + "\n")
         (tmp / "token").chmod(0o600)
         self.token = (tmp / "token").read_text().strip()
         (tmp / "bridge.yaml").write_text(f"""src: psbridge-it
 kafka:
-  bootstrap: [{os.environ['LONGHAUL_KAFKA']}]
+  bootstrap: [{os.environ["LONGHAUL_KAFKA"]}]
   security: sasl_ssl
   tls: {{ca_file: {SECRETS}/ca.crt}}
   sasl: {{user: psbridge, password_file: {SECRETS}/kafka-psbridge.password}}
@@ -72,15 +100,19 @@ pscheduler_bridge:
   tls_key_file: {SECRETS}/psbridge-http.key
   token_file: {tmp}/token
   topic: {TOPIC}
-  group: longhaul-psbridge-it
+  group: {self.group}
 """)
         self.proc = None
 
     def start(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
         self.log = open(self.tmp / "bridge.log", "ab")
-        self.proc = subprocess.Popen([str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(self.tmp / "bridge.yaml")],
-                                     stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.proc = subprocess.Popen(
+            [str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(self.tmp / "bridge.yaml")],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         try:
             self._await_up()
         except BaseException:
@@ -118,7 +150,9 @@ pscheduler_bridge:
 
     def post(self, msg, token=None):
         """One result posted as the HTTP archiver does (a connection of its own)."""
-        return requests.post(self.url, data=json.dumps(msg), headers=self.headers(token), verify=self.ca, timeout=30)
+        return requests.post(
+            self.url, data=json.dumps(msg), headers=self.headers(token), verify=self.ca, timeout=30
+        )
 
     def wait(self, cond, what, timeout_s=60):
         deadline = time.time() + timeout_s

@@ -1,6 +1,7 @@
 """The native stack's processes as the tests see them, through scripts/stack (lib.sh and the
 service files): run one of its functions, read a supervised process's PID, kill it, time its
 return. Every process runs under the stack's supervisord (scripts/stack/supervise.sh)."""
+
 import os
 import pathlib
 import shlex
@@ -13,9 +14,15 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def run(func, env=None, check=True, timeout=300):
     """Runs shell code after sourcing scripts/stack/lib.sh and every service file."""
-    return subprocess.run(["bash", "-c", f". scripts/stack/lib.sh && load_services && {func}"], cwd=ROOT,
-                          env=env or os.environ.copy(), capture_output=True, text=True, timeout=timeout,
-                          check=check)
+    return subprocess.run(
+        ["bash", "-c", f". scripts/stack/lib.sh && load_services && {func}"],
+        cwd=ROOT,
+        env=env or os.environ.copy(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=check,
+    )
 
 
 def pid(name, env=None):
@@ -57,7 +64,11 @@ def kill9(name, healthy_when, timeout_s=240, env=None, explain=None):
 def _each_log(svc, show, env, title=""):
     """Runs shell code `show` on each of the service's logs (logs_<svc> in its service file) that
     exists, as $f, after a "== <title><file>" header; returns what it printed."""
-    r = run(f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== {title}$f"; {show}; }}; done', env, check=False)
+    r = run(
+        f'for f in $(logs_{svc}); do [ -f "$f" ] && {{ echo "== {title}$f"; {show}; }}; done',
+        env,
+        check=False,
+    )
     return r.stdout.strip() or f"(no log of {svc}: {r.stderr.strip()[-200:]})"
 
 
@@ -68,10 +79,16 @@ def log_tail(svc, lines=20, env=None, besides=None):
     if not besides:
         return _each_log(svc, f'tail -n {int(lines)} "$f"', env)
     q = shlex.quote(besides)
-    return _each_log(svc, f'grep -vF -- {q} "$f" | tail -n {int(lines)}; echo "($(grep -cF -- {q} "$f") lines with {q})"', env)
+    return _each_log(
+        svc,
+        f'grep -vF -- {q} "$f" | tail -n {int(lines)}; echo "($(grep -cF -- {q} "$f") lines with {q})"',
+        env,
+    )
 
 
 def log_errors(svc, lines=10, env=None):
     """The last ERROR and WARN lines of each of the service's logs: what a service that looks
     up but misbehaves (a broker refusing every credential) said when it started."""
-    return _each_log(svc, f'grep -E " (ERROR|WARN|FATAL) " "$f" | tail -n {int(lines)}', env, title=f"{svc} errors: ")
+    return _each_log(
+        svc, f'grep -E " (ERROR|WARN|FATAL) " "$f" | tail -n {int(lines)}', env, title=f"{svc} errors: "
+    )

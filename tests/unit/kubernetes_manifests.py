@@ -1,20 +1,22 @@
 """deploy/kubernetes as the tests read it: the manifests of its kustomization, by kind and name,
 and the validators of their schemas (test_kubernetes_manifests.py checks every manifest against
 them, test_kubernetes_wiring.py what no schema sees)."""
+
 import json
 
 import jsonschema
 import yaml
-
 from stack_programs import ROOT
 
 KDIR = ROOT / "deploy/kubernetes"
 KUSTOMIZATION = yaml.safe_load((KDIR / "kustomization.yaml").read_text())
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
-STRIMZI_CA = "longhaul-cluster-ca-cert"   # Strimzi's <cluster>-cluster-ca-cert
+STRIMZI_CA = "longhaul-cluster-ca-cert"  # Strimzi's <cluster>-cluster-ca-cert
 SCHEMAS = ROOT / "tests/unit/testdata/kubernetes-crds"
-CRDS = {"strimzi-1.2.0": ["kafka", "kafkanodepool", "kafkatopic", "kafkauser"],
-        "flink-kubernetes-operator-1.15.0": ["flinkdeployment"]}
+CRDS = {
+    "strimzi-1.2.0": ["kafka", "kafkanodepool", "kafkatopic", "kafkauser"],
+    "flink-kubernetes-operator-1.15.0": ["flinkdeployment"],
+}
 CORE = json.loads((SCHEMAS / "kubernetes-1.34.0/definitions.json").read_text())
 
 
@@ -42,8 +44,11 @@ def closed(node):
     if not isinstance(node, dict):
         return node
     out = {k: closed(v) for k, v in node.items()}
-    if ("properties" in out and "additionalProperties" not in out
-            and not out.get("x-kubernetes-preserve-unknown-fields")):
+    if (
+        "properties" in out
+        and "additionalProperties" not in out
+        and not out.get("x-kubernetes-preserve-unknown-fields")
+    ):
         out["additionalProperties"] = False
     return out
 
@@ -55,7 +60,9 @@ def crd_validators():
             crd = json.loads((SCHEMAS / folder / f"{name}.json").read_text())
             schema = closed(crd["openAPIV3Schema"])
             # metadata is the API server's ObjectMeta, not the CRD's to say: Kubernetes' own schema
-            schema["properties"]["metadata"] = {"$ref": "#/$defs/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}
+            schema["properties"]["metadata"] = {
+                "$ref": "#/$defs/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+            }
             schema["properties"]["apiVersion"] = {"enum": [f"{crd['group']}/{crd['version']}"]}
             schema["properties"]["kind"] = {"enum": [crd["kind"]]}
             schema["$defs"] = CORE["$defs"]
@@ -78,5 +85,7 @@ VALIDATORS = {**core_validators(), **crd_validators()}
 
 def errors(doc):
     v = VALIDATORS.get((doc.get("apiVersion"), doc.get("kind")))
-    assert v is not None, f"no schema for {doc.get('apiVersion')} {doc.get('kind')}: add it to testdata/kubernetes-crds"
+    assert v is not None, (
+        f"no schema for {doc.get('apiVersion')} {doc.get('kind')}: add it to testdata/kubernetes-crds"
+    )
     return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(doc)]

@@ -1,5 +1,6 @@
 """What scripts/stack runs, read from the scripts themselves, for the tests that hold the systemd
 units and docker-compose to it."""
+
 import os
 import pathlib
 import re
@@ -17,15 +18,27 @@ def clean_env(**extra):
 def defaults():
     """scripts/stack/defaults.env as the stack sees it, with nothing overridden; paths in the
     checkout start with the word $ROOT."""
-    out = subprocess.run(["bash", "-c", "set -a; . scripts/stack/defaults.env; env -0"], cwd=ROOT, check=True,
-                         capture_output=True, text=True, env=clean_env(LONGHAUL_ROOT="$ROOT")).stdout
+    out = subprocess.run(
+        ["bash", "-c", "set -a; . scripts/stack/defaults.env; env -0"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=clean_env(LONGHAUL_ROOT="$ROOT"),
+    ).stdout
     return dict(kv.split("=", 1) for kv in out.split("\0") if "=" in kv)
 
 
 def stack(script, stack_dir):
     """Run a bash snippet with scripts/stack/lib.sh and the services loaded; its stdout."""
-    return subprocess.run(["bash", "-c", f". scripts/stack/lib.sh && load_services && {script}"], cwd=ROOT, check=True,
-                          capture_output=True, text=True, env=clean_env(LONGHAUL_STACK_DIR=str(stack_dir))).stdout
+    return subprocess.run(
+        ["bash", "-c", f". scripts/stack/lib.sh && load_services && {script}"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=clean_env(LONGHAUL_STACK_DIR=str(stack_dir)),
+    ).stdout
 
 
 def daemons():

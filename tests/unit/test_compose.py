@@ -8,17 +8,17 @@ test_compose_alerting.py). It is supervised like it: every
 long-running service restarts unless stopped and has a health check, starts after what it
 needs is healthy, keeps its state on a named volume; the job's checkpoints are where the keeper
 restores from, retained and restarted with the native stack's settings."""
+
 import os
 import pathlib
 import re
-import shutil
 import stat
 import subprocess
 
 import pytest
-import yaml
-
 import stack_programs
+import yaml
+from conftest import make_secrets
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -27,7 +27,7 @@ SERVICES = COMPOSE["services"]
 
 def native_versions():
     text = (ROOT / "scripts/stack/defaults.env").read_text()
-    return dict(re.findall(r'(\w+_VERSION):=([0-9.]+)', text))
+    return dict(re.findall(r"(\w+_VERSION):=([0-9.]+)", text))
 
 
 def host_paths(secrets=False):
@@ -45,30 +45,6 @@ def test_every_mounted_path_exists(service, path):
     assert (ROOT / path).exists(), f"{service} mounts {path}, which is not in the repo"
 
 
-@pytest.fixture(scope="module")
-def cli(tmp_path_factory):
-    """The longhaul CLI of this checkout (the operator image's; secrets.sh runs it)."""
-    out = tmp_path_factory.mktemp("cli") / "longhaul"
-    go = shutil.which("go") or "/usr/local/go/bin/go"
-    subprocess.run([go, "build", "-o", str(out), "./operator/cmd/longhaul"], cwd=ROOT, check=True, capture_output=True,
-                   timeout=600)
-    return out
-
-
-def make_secrets(cli, d):
-    subprocess.run(["bash", str(ROOT / "scripts/secrets.sh"), str(d)], check=True, capture_output=True, timeout=60,
-                   env={**os.environ, "LONGHAUL_CLI": str(cli)})
-
-
-@pytest.fixture(scope="module")
-def secrets(cli, tmp_path_factory):
-    """./secrets as the compose `secrets` service makes it (scripts/secrets.sh), made twice."""
-    d = tmp_path_factory.mktemp("compose") / "secrets"
-    for _ in range(2):
-        make_secrets(cli, d)
-    return d
-
-
 def after(service):
     """Every service that starts before service (depends_on, transitively)."""
     deps = SERVICES[service].get("depends_on", {})
@@ -77,11 +53,23 @@ def after(service):
 
 @pytest.mark.parametrize("service,path", [p for p in host_paths(secrets=True) if p.values[0] != "secrets"])
 def test_every_mounted_secret_is_made_by_the_secrets_service(secrets, service, path):
-    assert (secrets.parent / path).exists(), f"{service} mounts {path}, which scripts/secrets.sh does not make"
+    assert (secrets.parent / path).exists(), (
+        f"{service} mounts {path}, which scripts/secrets.sh does not make"
+    )
     assert "secrets" in after(service), f"{service} may start before the secrets service made {path}"
 
 
-SUBFOLDERS = ("kafka", "influxdb", "telegraf", "grafana", "flink", "agent", "watchdog", "alertmanager", "alert-bridge")
+SUBFOLDERS = (
+    "kafka",
+    "influxdb",
+    "telegraf",
+    "grafana",
+    "flink",
+    "agent",
+    "watchdog",
+    "alertmanager",
+    "alert-bridge",
+)
 
 
 def test_secrets_are_private_and_made_once(cli, secrets, tmp_path):
@@ -100,16 +88,31 @@ def test_secrets_are_private_and_made_once(cli, secrets, tmp_path):
     passwords = {f.name: f.read_bytes() for f in secrets.glob("*.password")}
     assert len(set(passwords.values())) == len(passwords), "two secrets share a password"
     make_secrets(cli, secrets)
-    assert {f.name: f.read_bytes() for f in secrets.glob("*.password")} == passwords, "a second run replaced a password"
+    assert {f.name: f.read_bytes() for f in secrets.glob("*.password")} == passwords, (
+        "a second run replaced a password"
+    )
 
 
-@pytest.mark.parametrize("cert,host", [("broker", "DNS:kafka"), ("influxdb", "DNS:influxdb"), ("admin", "DNS:localhost"),
-                                       ("alertmanager", "DNS:alertmanager")])
+@pytest.mark.parametrize(
+    "cert,host",
+    [
+        ("broker", "DNS:kafka"),
+        ("influxdb", "DNS:influxdb"),
+        ("admin", "DNS:localhost"),
+        ("alertmanager", "DNS:alertmanager"),
+    ],
+)
 def test_certificates_are_signed_by_the_ca_for_their_compose_host(secrets, cert, host):
     pem = secrets / f"{cert}.pem"
-    subprocess.run(["openssl", "verify", "-CAfile", str(secrets / "ca.crt"), str(pem)], check=True, capture_output=True)
-    text = subprocess.run(["openssl", "x509", "-in", str(pem), "-noout", "-subject", "-ext", "subjectAltName"],
-                          check=True, capture_output=True, text=True).stdout
+    subprocess.run(
+        ["openssl", "verify", "-CAfile", str(secrets / "ca.crt"), str(pem)], check=True, capture_output=True
+    )
+    text = subprocess.run(
+        ["openssl", "x509", "-in", str(pem), "-noout", "-subject", "-ext", "subjectAltName"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     assert re.search(rf"CN\s*=\s*{cert}\s*$", text.splitlines()[0]), text  # CN last: Kafka's principal
     assert host in text, text
 
@@ -131,7 +134,9 @@ def test_no_secret_is_written_in_compose():
         for key, value in env.items():
             if SECRET_KEY.search(key):
                 assert key.endswith("_FILE"), f"{name}: {key} holds a secret itself; give a file (…_FILE)"
-                assert str(value).startswith("/run/secrets/longhaul/"), f"{name}: {key}={value} is not a mounted secret"
+                assert str(value).startswith("/run/secrets/longhaul/"), (
+                    f"{name}: {key}={value} is not a mounted secret"
+                )
     # a password may reach a process only from its file, inside the container
     given = list(re.finditer(r"PASSWORD=\\?\"?(.{0,40})", text))
     assert len(given) == 3, "the InfluxDB admin's and Telegraf's two passwords, each from its file"
@@ -148,7 +153,9 @@ def test_grafana_takes_no_anonymous_user_and_its_admin_password_from_a_file():
 
 
 def test_the_grafana_datasource_is_the_reader_over_https():
-    ds = yaml.safe_load((ROOT / "dashboards/provisioning/datasources/influxdb.yaml").read_text())["datasources"][0]
+    ds = yaml.safe_load((ROOT / "dashboards/provisioning/datasources/influxdb.yaml").read_text())[
+        "datasources"
+    ][0]
     env = SERVICES["grafana"]["environment"]
     assert ds["user"] == "$INFLUX_USER" and env["INFLUX_USER"] == "reader"
     assert env["INFLUX_URL"].startswith("https://")
@@ -177,16 +184,29 @@ def test_unauthenticated_ports_are_on_loopback_only():
 def native_kafka_security():
     """The native broker's security keys, as scripts/stack/kafka.sh writes them (secured mode)."""
     script = ". scripts/stack/lib.sh && load_services && kafka_listeners"
-    env = {**os.environ, "LONGHAUL_KAFKA_SECURITY": "sasl_ssl", "LONGHAUL_STACK_DIR": "/nonexistent-stack",
-           "LONGHAUL_SECRETS_DIR": "/dev/null/secrets"}
-    out = subprocess.run(["bash", "-c", script.replace("kafka_listeners", "secrets_dir() { echo /S; }; kafka_listeners")],
-                         cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
+    env = {
+        **os.environ,
+        "LONGHAUL_KAFKA_SECURITY": "sasl_ssl",
+        "LONGHAUL_STACK_DIR": "/nonexistent-stack",
+        "LONGHAUL_SECRETS_DIR": "/dev/null/secrets",
+    }
+    out = subprocess.run(
+        ["bash", "-c", script.replace("kafka_listeners", "secrets_dir() { echo /S; }; kafka_listeners")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return dict(line.split("=", 1) for line in out.splitlines() if "=" in line and not line.startswith("#"))
 
 
 def test_compose_kafka_has_the_native_brokers_security():
-    props = dict(line.split("=", 1) for line in (ROOT / "compose/kafka/server.properties").read_text().splitlines()
-                 if "=" in line and not line.startswith("#"))
+    props = dict(
+        line.split("=", 1)
+        for line in (ROOT / "compose/kafka/server.properties").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
+    )
     for key, value in native_kafka_security().items():
         if key in ("listeners", "advertised.listeners"):
             names = lambda v: [x.split("://")[0] for x in v.split(",")]  # noqa: E731
@@ -194,7 +214,9 @@ def test_compose_kafka_has_the_native_brokers_security():
         elif key.startswith("ssl.") and key.endswith(".location"):
             assert props[key].rsplit("/", 1)[1] == value.rsplit("/", 1)[1], key
         else:
-            assert props.get(key) == value, f"compose/kafka/server.properties {key}={props.get(key)}, native {value}"
+            assert props.get(key) == value, (
+                f"compose/kafka/server.properties {key}={props.get(key)}, native {value}"
+            )
 
 
 def test_every_build_context_has_its_dockerfile():
@@ -207,11 +229,17 @@ def test_every_build_context_has_its_dockerfile():
         assert (ROOT / context / dockerfile).is_file(), f"{name}: {context}/{dockerfile} missing"
 
 
-@pytest.mark.parametrize("service,key", [
-    ("kafka", "LONGHAUL_KAFKA_VERSION"), ("jobmanager", "LONGHAUL_FLINK_VERSION"), ("taskmanager", "LONGHAUL_FLINK_VERSION"),
-    ("influxdb", "LONGHAUL_INFLUXDB_VERSION"), ("telegraf", "LONGHAUL_TELEGRAF_VERSION"),
-    ("alertmanager", "LONGHAUL_ALERTMANAGER_VERSION"),
-])
+@pytest.mark.parametrize(
+    "service,key",
+    [
+        ("kafka", "LONGHAUL_KAFKA_VERSION"),
+        ("jobmanager", "LONGHAUL_FLINK_VERSION"),
+        ("taskmanager", "LONGHAUL_FLINK_VERSION"),
+        ("influxdb", "LONGHAUL_INFLUXDB_VERSION"),
+        ("telegraf", "LONGHAUL_TELEGRAF_VERSION"),
+        ("alertmanager", "LONGHAUL_ALERTMANAGER_VERSION"),
+    ],
+)
 def test_image_versions_match_the_native_stack(service, key):
     tag = SERVICES[service]["image"].split(":")[1].removeprefix("v")
     assert tag.startswith(native_versions()[key]), f"{service} {tag} != native {native_versions()[key]}"
@@ -234,6 +262,7 @@ def test_compose_uses_the_native_config_files():
 
 # --- supervision: restart, health, ordering, state -------------------------------------------
 
+
 def depends(service):
     """{dependency: its condition} (None for the short list form, which waits for nothing)."""
     deps = SERVICES[service].get("depends_on", {})
@@ -249,7 +278,9 @@ def test_every_long_running_service_restarts_and_has_a_health_check(service):
     svc = SERVICES[service]
     assert svc.get("restart") == "unless-stopped", f"{service}: restart {svc.get('restart')}"
     check = svc.get("healthcheck", {})
-    assert not check.get("disable") and check.get("test", [""])[0] in ("CMD", "CMD-SHELL"), f"{service}: no health check"
+    assert not check.get("disable") and check.get("test", [""])[0] in ("CMD", "CMD-SHELL"), (
+        f"{service}: no health check"
+    )
     assert len(check["test"]) > 1 and check.get("interval"), f"{service}: {check}"
 
 
@@ -265,11 +296,21 @@ def test_every_dependency_waits_for_health_or_completion():
             assert condition == want, f"{service} starts after {dep} is {condition}, not {want}"
 
 
-@pytest.mark.parametrize("first,then", [
-    ("kafka", "jobmanager"), ("influxdb", "jobmanager"), ("jobmanager", "taskmanager"), ("kafka", "telegraf"),
-    ("influxdb", "telegraf"), ("taskmanager", "job-keeper"), ("setup", "job-keeper"), ("jobmanager", "watchdog"),
-    ("setup", "alert-bridge"), ("alertmanager", "alert-bridge"),
-])
+@pytest.mark.parametrize(
+    "first,then",
+    [
+        ("kafka", "jobmanager"),
+        ("influxdb", "jobmanager"),
+        ("jobmanager", "taskmanager"),
+        ("kafka", "telegraf"),
+        ("influxdb", "telegraf"),
+        ("taskmanager", "job-keeper"),
+        ("setup", "job-keeper"),
+        ("jobmanager", "watchdog"),
+        ("setup", "alert-bridge"),
+        ("alertmanager", "alert-bridge"),
+    ],
+)
 def test_start_order(first, then):
     assert first in after(then), f"{then} may start before {first}"
 
@@ -277,7 +318,9 @@ def test_start_order(first, then):
 def test_every_daemon_of_the_native_stack_has_a_service():
     assert {"alertmanager", "alert-bridge"} <= set(stack_programs.deployed())
     for prog in stack_programs.deployed():
-        assert prog.removeprefix("flink-") in LONG_RUNNING, f"scripts/stack supervises {prog}; compose has no such service"
+        assert prog.removeprefix("flink-") in LONG_RUNNING, (
+            f"scripts/stack supervises {prog}; compose has no such service"
+        )
     for prog in stack_programs.LOCAL_ONLY:
         assert prog not in SERVICES, f"{prog} is the native stack's stand-in, not a deployment's"
 
@@ -290,14 +333,24 @@ def mounts(service):
 FLINK_STATE = "/var/lib/longhaul/flink"
 
 
-@pytest.mark.parametrize("service,path", [
-    ("kafka", "/var/lib/kafka/data"), ("influxdb", "/var/lib/influxdb"), ("jobmanager", FLINK_STATE),
-    ("taskmanager", FLINK_STATE), ("job-keeper", FLINK_STATE), ("grafana", "/var/lib/grafana"),
-    ("collector", "/var/lib/longhaul"), ("alertmanager", "/alertmanager"),
-])
+@pytest.mark.parametrize(
+    "service,path",
+    [
+        ("kafka", "/var/lib/kafka/data"),
+        ("influxdb", "/var/lib/influxdb"),
+        ("jobmanager", FLINK_STATE),
+        ("taskmanager", FLINK_STATE),
+        ("job-keeper", FLINK_STATE),
+        ("grafana", "/var/lib/grafana"),
+        ("collector", "/var/lib/longhaul"),
+        ("alertmanager", "/alertmanager"),
+    ],
+)
 def test_state_is_on_a_named_volume(service, path):
     source = mounts(service).get(path, "")
-    assert source in COMPOSE["volumes"], f"{service}: {path} is on {source or 'no volume'}, not a named volume"
+    assert source in COMPOSE["volumes"], (
+        f"{service}: {path} is on {source or 'no volume'}, not a named volume"
+    )
 
 
 def test_every_named_volume_is_declared_and_used():
@@ -329,10 +382,18 @@ def test_the_job_keeps_its_state_and_restarts_as_on_the_native_stack(tmp_path):
 
     def flat(tree, prefix=""):
         for key, value in tree.items():
-            yield from flat(value, f"{prefix}{key}.") if isinstance(value, dict) else [(f"{prefix}{key}", str(value))]
+            yield from (
+                flat(value, f"{prefix}{key}.")
+                if isinstance(value, dict)
+                else [(f"{prefix}{key}", str(value))]
+            )
+
     native = dict(flat(yaml.safe_load((tmp_path / "run/flink/conf/config.yaml").read_text())))
-    kept = {k: v for k, v in native.items() if k.startswith(("execution.checkpointing.", "restart-strategy."))
-            and not k.endswith("dir")}
+    kept = {
+        k: v
+        for k, v in native.items()
+        if k.startswith(("execution.checkpointing.", "restart-strategy.")) and not k.endswith("dir")
+    }
     assert len(kept) >= 6, kept
     props = flink_properties()
     for key, value in kept.items():
@@ -341,11 +402,12 @@ def test_the_job_keeps_its_state_and_restarts_as_on_the_native_stack(tmp_path):
 
 # --- the secret files each service reads ---------------------------------------------------------
 
+
 def host_path(service, container_path):
     """The host path (under the repo or ./secrets) a service sees at container_path, via its binds."""
     for target, source in sorted(mounts(service).items(), key=lambda m: -len(m[0])):
         if source.startswith(".") and (container_path == target or container_path.startswith(target + "/")):
-            return source + container_path[len(target):]
+            return source + container_path[len(target) :]
     raise AssertionError(f"{service} mounts nothing at {container_path}")
 
 

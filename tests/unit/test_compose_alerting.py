@@ -2,13 +2,13 @@
 (scripts/stack/alertmanager.sh, bridge.sh): the same flags, the same rendered config, the bridge's
 own identities, TLS and basic auth from the secrets service. The compose file's other services:
 test_compose.py, whose fixtures and readers of the compose file these tests share."""
+
 import re
 import subprocess
 
-import yaml
-
 import stack_programs
-from test_compose import ROOT, SERVICES, cli, host_path, in_secrets, secrets  # noqa: F401  (cli: secrets' fixture)
+import yaml
+from test_compose import ROOT, SERVICES, host_path, in_secrets
 
 
 def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge(secrets):
@@ -21,10 +21,15 @@ def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge(secrets):
     assert env["LONGHAUL_ALERTMANAGER"] == "https://alertmanager:9093"
     assert env["LONGHAUL_ALERTMANAGER_CA"] == env["LONGHAUL_KAFKA_CA"] == "/etc/longhaul/ca.crt"
     assert host_path("alert-bridge", "/etc/longhaul/ca.crt") == "./secrets/ca.crt"
-    assert SERVICES["grafana"]["environment"]["LONGHAUL_GRAFANA_ALERTMANAGER_URL"] == env["LONGHAUL_ALERTMANAGER"]
+    assert (
+        SERVICES["grafana"]["environment"]["LONGHAUL_GRAFANA_ALERTMANAGER_URL"]
+        == env["LONGHAUL_ALERTMANAGER"]
+    )
     # it holds its own two secrets and nothing else
-    assert sorted(p.name for p in (secrets / "alert-bridge").iterdir()) == \
-        ["alertmanager-bridge.password", "kafka-alerter.password"]
+    assert sorted(p.name for p in (secrets / "alert-bridge").iterdir()) == [
+        "alertmanager-bridge.password",
+        "kafka-alerter.password",
+    ]
 
 
 def alertmanager_flags():
@@ -36,16 +41,23 @@ def test_alertmanager_serves_tls_and_basic_auth_from_the_secrets_service(secrets
     web = yaml.safe_load(in_secrets(secrets, "alertmanager", flags["--web.config.file"]).read_text())
     tls = web["tls_server_config"]
     for key in ("cert_file", "key_file"):
-        assert in_secrets(secrets, "alertmanager", tls[key]).read_bytes() == (secrets / "alertmanager.pem").read_bytes()
+        assert (
+            in_secrets(secrets, "alertmanager", tls[key]).read_bytes()
+            == (secrets / "alertmanager.pem").read_bytes()
+        )
     assert sorted(web["basic_auth_users"]) == ["bridge", "grafana", "operator"]
-    assert all(h.startswith("$2") for h in web["basic_auth_users"].values()), "bcrypt hashes, never a password"
+    assert all(h.startswith("$2") for h in web["basic_auth_users"].values()), (
+        "bcrypt hashes, never a password"
+    )
     # its health check logs in as the operator, whose password it holds, trusting the CA
     check = SERVICES["alertmanager"]["healthcheck"]["test"]
     amtool = next(a.split("=", 1)[1] for a in check if a.startswith("--http.config.file="))
     client = yaml.safe_load((ROOT / host_path("alertmanager", amtool)).read_text())
     assert client["basic_auth"]["username"] == "operator"
-    assert in_secrets(secrets, "alertmanager", client["basic_auth"]["password_file"]).read_bytes() == \
-        (secrets / "alertmanager-operator.password").read_bytes()
+    assert (
+        in_secrets(secrets, "alertmanager", client["basic_auth"]["password_file"]).read_bytes()
+        == (secrets / "alertmanager-operator.password").read_bytes()
+    )
     assert host_path("alertmanager", client["tls_config"]["ca_file"]) == "./secrets/ca.crt"
     assert any(a.startswith("--alertmanager.url=https://localhost:") for a in check)
 
@@ -61,7 +73,9 @@ def test_alertmanager_runs_with_the_native_stacks_flags():
     port = flags["--web.listen-address"].rsplit(":", 1)[1]
     assert SERVICES["alertmanager"]["ports"] == [f"127.0.0.1:{port}:{port}"]
     entry = " ".join(SERVICES["alertmanager"]["entrypoint"])
-    assert flags["--config.file"] in entry and "render.sh" in entry and 'exec /bin/alertmanager "$$@"' in entry
+    assert (
+        flags["--config.file"] in entry and "render.sh" in entry and 'exec /bin/alertmanager "$$@"' in entry
+    )
 
 
 def compose_value(value):
@@ -75,8 +89,18 @@ def render_compose_config(out, drop=None):
     entry = SERVICES["alertmanager"]["entrypoint"][2]
     script, src, dst = re.search(r"/bin/sh (\S+render\.sh) (\S+) (\S+) &&", entry).groups()
     assert dst == alertmanager_flags()["--config.file"]
-    return subprocess.run(["sh", str(ROOT / host_path("alertmanager", script)), str(ROOT / host_path("alertmanager", src)),
-                           str(out)], env=stack_programs.clean_env(**env), capture_output=True, text=True, timeout=30)
+    return subprocess.run(
+        [
+            "sh",
+            str(ROOT / host_path("alertmanager", script)),
+            str(ROOT / host_path("alertmanager", src)),
+            str(out),
+        ],
+        env=stack_programs.clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
 
 
 def test_alertmanager_config_is_the_native_one_filled_in(tmp_path):
@@ -92,6 +116,7 @@ def test_alertmanager_config_is_the_native_one_filled_in(tmp_path):
         if isinstance(tree, list):
             return [s for t in tree for s in strings(t)]
         return [str(tree)]
+
     left = [s for s in strings(config) if "${" in s]
     assert not left, f"placeholders left unfilled: {left}"
     env = SERVICES["alertmanager"]["environment"]
@@ -102,9 +127,19 @@ def test_alertmanager_config_is_the_native_one_filled_in(tmp_path):
     # with the same values, but for where the templates are
     native = tmp_path / "native.yml"
     values = {k: compose_value(v) for k, v in env.items() if k != "LONGHAUL_ALERT_TEMPLATES"}
-    subprocess.run(["bash", "-c", '. scripts/stack/lib.sh && load_services && render_alertmanager_config "$0"', str(native)],
-                   cwd=ROOT, check=True, capture_output=True, text=True,
-                   env=stack_programs.clean_env(LONGHAUL_STACK_DIR=str(tmp_path / "stack"), **values))
+    subprocess.run(
+        [
+            "bash",
+            "-c",
+            '. scripts/stack/lib.sh && load_services && render_alertmanager_config "$0"',
+            str(native),
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=stack_programs.clean_env(LONGHAUL_STACK_DIR=str(tmp_path / "stack"), **values),
+    )
     expected = native.read_text().replace(f"{ROOT}/alerting/templates", env["LONGHAUL_ALERT_TEMPLATES"])
     assert text == expected
 
@@ -120,8 +155,13 @@ def test_alert_values_are_taken_literally(tmp_path):
     src, out = tmp_path / "in.yml", tmp_path / "out.yml"
     src.write_text("url: '${LONGHAUL_ALERT_WEBHOOK_URL}'\nother: $HOME ${HOME}\n")
     url = r"https://chat.example/hooks/a?b=1&c=2|x\1#frag"
-    run = subprocess.run(["sh", str(ROOT / "compose/alertmanager/render.sh"), str(src), str(out)], capture_output=True,
-                         text=True, env=stack_programs.clean_env(LONGHAUL_ALERT_WEBHOOK_URL=url), timeout=30)
+    run = subprocess.run(
+        ["sh", str(ROOT / "compose/alertmanager/render.sh"), str(src), str(out)],
+        capture_output=True,
+        text=True,
+        env=stack_programs.clean_env(LONGHAUL_ALERT_WEBHOOK_URL=url),
+        timeout=30,
+    )
     assert run.returncode == 0, run.stderr
     assert out.read_text() == f"url: '{url}'\nother: $HOME ${{HOME}}\n"
 

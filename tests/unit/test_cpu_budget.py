@@ -1,16 +1,22 @@
 """bench/cpu_budget: the CPU each record costs each process, from /proc."""
+
 import pathlib
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
-import cpu_budget  # noqa: E402
+import cpu_budget
 
 
 def test_roles_by_command_line():
-    assert cpu_budget.role("java -cp x org.apache.flink.runtime.taskexecutor.TaskManagerRunner") == "taskmanager"
-    assert cpu_budget.role("java org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint") == "jobmanager"
+    assert (
+        cpu_budget.role("java -cp x org.apache.flink.runtime.taskexecutor.TaskManagerRunner") == "taskmanager"
+    )
+    assert (
+        cpu_budget.role("java org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint")
+        == "jobmanager"
+    )
     assert cpu_budget.role("java -Xmx384m kafka.Kafka server.properties") == "kafka"
     assert cpu_budget.role("/opt/telegraf/telegraf --config t.conf") == "telegraf"
     assert cpu_budget.role("/opt/influxdb/influxd -config i.conf") == "influxdb"
@@ -38,8 +44,12 @@ def test_threads_are_summed_by_name():
     a = snap(0.0, 0, 0, {(10, 1): ("taskmanager", 0)})
     a["threads"] = {(10, 11): ("GC Thread", 0), (10, 12): ("GC Thread", 0), (10, 13): ("Source: source:", 0)}
     b = snap(1.0, 2 * hz, 2 * hz, {(10, 1): ("taskmanager", 2 * hz)})
-    b["threads"] = {(10, 11): ("GC Thread", hz // 2), (10, 12): ("GC Thread", hz // 2), (10, 13): ("Source: source:", hz),
-                    (10, 14): ("new", hz)}
+    b["threads"] = {
+        (10, 11): ("GC Thread", hz // 2),
+        (10, 12): ("GC Thread", hz // 2),
+        (10, 13): ("Source: source:", hz),
+        (10, 14): ("new", hz),
+    }
     r = cpu_budget.per_record(a, b, 1_000_000)
     assert r["threads_us_per_record"] == {"GC Thread": 1.0, "Source: source:": 1.0}
 
@@ -60,9 +70,16 @@ def test_no_records_no_budget():
 
 def test_ceiling_keeps_what_the_other_processes_cost():
     # job: 20 µs a record on 1.8 cores, 12 of them the TaskManager; bare: 5 µs on 1.0 core, 3 its own
-    job = {"us_per_record": {"taskmanager": 12.0, "kafka": 3.0, "telegraf": 5.0}, "machine_us_per_record": 20.0,
-           "cores_busy": 1.8}
-    bare = {"us_per_record": {"bare consumer": 3.0, "kafka": 2.0}, "machine_us_per_record": 5.0, "cores_busy": 1.0}
+    job = {
+        "us_per_record": {"taskmanager": 12.0, "kafka": 3.0, "telegraf": 5.0},
+        "machine_us_per_record": 20.0,
+        "cores_busy": 1.8,
+    }
+    bare = {
+        "us_per_record": {"bare consumer": 3.0, "kafka": 2.0},
+        "machine_us_per_record": 5.0,
+        "cores_busy": 1.0,
+    }
     # floor 20 - 12 + 3 = 11 µs: 1.8/11 against 1.0/5
     assert cpu_budget.ceiling(job, bare) == round((1.8 / 11) / (1.0 / 5), 2)
     assert cpu_budget.ceiling(None, bare) is None

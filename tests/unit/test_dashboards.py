@@ -7,19 +7,21 @@ notifies): its alerting provisioning only retires what earlier versions provisio
 Alertmanager datasource that shows Alertmanager's alerts and silences takes its address, password
 and CA from the environment and mounted files, as the InfluxDB one does. The queries themselves run
 against the real InfluxDB in tests/integration/test_dashboard_queries.py."""
+
 import json
 import pathlib
 import re
-import subprocess
 import sys
 
 import jsonschema
 import pytest
 import yaml
+from conftest import make_secrets
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "ingest"))
 from longhaul_contract import CONTRACT  # noqa: E402
+
 DASH = ROOT / "dashboards"
 SCHEMA = json.loads((DASH / "schema/dashboard.schema.json").read_text())
 FILES = sorted((DASH / "json").glob("*.json"))
@@ -31,11 +33,36 @@ ALERTMANAGER = next(d for d in DATASOURCES if d["uid"] == "longhaul-alertmanager
 ALERTING_FILES = sorted((DASH / "provisioning/alerting").glob("*.y*ml"))
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
 # Grafana's global macros and variables (https://grafana.com/docs/grafana/latest/dashboards/variables/add-template-variables/#global-variables)
-BUILTINS = {"timeFilter", "__interval", "__interval_ms", "__from", "__to", "__data", "__url_time_range",
-            "__field", "__series", "__value", "__dashboard", "__org", "__user", "__range", "__rate_interval",
-            "tag_protocol", "tag_ttl", "tag_kind", "tag_dst", "tag_severity", "__url", "__timeFilter"}
-EXPECTED = {"mesh-overview.json": "longhaul-mesh", "link-detail.json": "longhaul-link",
-            "paths.json": "longhaul-paths", "alerts.json": "longhaul-alerts"}
+BUILTINS = {
+    "timeFilter",
+    "__interval",
+    "__interval_ms",
+    "__from",
+    "__to",
+    "__data",
+    "__url_time_range",
+    "__field",
+    "__series",
+    "__value",
+    "__dashboard",
+    "__org",
+    "__user",
+    "__range",
+    "__rate_interval",
+    "tag_protocol",
+    "tag_ttl",
+    "tag_kind",
+    "tag_dst",
+    "tag_severity",
+    "__url",
+    "__timeFilter",
+}
+EXPECTED = {
+    "mesh-overview.json": "longhaul-mesh",
+    "link-detail.json": "longhaul-link",
+    "paths.json": "longhaul-paths",
+    "alerts.json": "longhaul-alerts",
+}
 
 
 def panels(board):
@@ -80,11 +107,11 @@ def test_dashboard_validates_against_grafanas_dashboard_model(name):
 def test_the_schema_rejects_what_grafana_would_not_load():
     board = json.loads(FILES[0].read_text())
     validator = jsonschema.Draft7Validator(SCHEMA)
-    broken = dict(board, templating={"list": [{"name": "x"}]})            # a variable needs a type
+    broken = dict(board, templating={"list": [{"name": "x"}]})  # a variable needs a type
     assert not validator.is_valid(broken)
     broken = dict(board, panels=[dict(board["panels"][0], gridPos={"x": 0})])  # gridPos needs h, w, y
     assert not validator.is_valid(broken)
-    target = dict(board["panels"][0]["targets"][0], querry="typo")          # unknown target key
+    target = dict(board["panels"][0]["targets"][0], querry="typo")  # unknown target key
     assert not validator.is_valid(dict(board, panels=[dict(board["panels"][0], targets=[target])]))
 
 
@@ -104,7 +131,9 @@ def test_every_variable_a_query_uses_is_defined_before_it_is_used(name):
     defined = []
     for v in board["templating"]["list"]:
         for used in re.findall(r"\$\{?(\w+)", v.get("query", "")):
-            assert used in defined or used in BUILTINS, f"{name}: variable {v['name']} uses ${used} before it exists"
+            assert used in defined or used in BUILTINS, (
+                f"{name}: variable {v['name']} uses ${used} before it exists"
+            )
         defined.append(v["name"])
     for where, query in queries(board):
         for used in re.findall(r"\$\{?(\w+)", query):
@@ -138,8 +167,9 @@ def test_the_committed_json_is_what_build_dashboards_writes(tmp_path):
     exec(compile(code, "build_dashboards.py", "exec"), ns)
     ns["main"]()
     for f in FILES:
-        assert (tmp_path / "json" / f.name).read_text() == f.read_text(), \
+        assert (tmp_path / "json" / f.name).read_text() == f.read_text(), (
             f"{f.name} differs from dashboards/build_dashboards.py: run it and commit both"
+        )
 
 
 LEARNS = re.compile(r'moving_average\(|FROM "(hourly|daily)"\."link_stats"')
@@ -158,11 +188,15 @@ def test_every_panel_says_why_it_is_empty_and_a_learning_one_says_what_it_needs(
         if LEARNS.search(query):
             assert said.startswith("learning: "), f"{name} {p['title']}: {said!r}"
             for n in re.findall(r"moving_average\(.*?, (\d+)\)", query):
-                assert f"needs {n} " in said, f"{name} {p['title']}: {said!r} does not say it needs {n} points"
+                assert f"needs {n} " in said, (
+                    f"{name} {p['title']}: {said!r} does not say it needs {n} points"
+                )
             if '"hourly"' in query:
                 assert "hourly statistics" in said, f"{name} {p['title']}: {said!r}"
         else:
-            assert said.startswith("no ") and not said.startswith("learning"), f"{name} {p['title']}: {said!r}"
+            assert said.startswith("no ") and not said.startswith("learning"), (
+                f"{name} {p['title']}: {said!r}"
+            )
 
 
 def test_the_provider_reads_the_folder_compose_mounts():
@@ -200,7 +234,9 @@ def test_grafana_provisions_no_alert_rule_contact_point_or_policy(path):
     ingest/contract.yaml), notification in Alertmanager (alerting/). Grafana's alerting
     provisioning may only delete what earlier versions provisioned."""
     doc = yaml.safe_load(path.read_text()) or {}
-    assert set(doc) <= RETIRING, f"{path.name} provisions {sorted(set(doc) - RETIRING)}: Grafana defines no alerts"
+    assert set(doc) <= RETIRING, (
+        f"{path.name} provisions {sorted(set(doc) - RETIRING)}: Grafana defines no alerts"
+    )
 
 
 def test_the_alerts_grafana_once_provisioned_are_retired():
@@ -208,9 +244,16 @@ def test_the_alerts_grafana_once_provisioned_are_retired():
     so an upgraded Grafana would go on alerting on its own unless they are deleted."""
     docs = [yaml.safe_load(f.read_text()) or {} for f in ALERTING_FILES]
     deleted = {r["uid"] for d in docs for r in d.get("deleteRules", []) if r["orgId"] == 1}
-    assert deleted == {"longhaul-throughput-collapse", "longhaul-unreachable", "longhaul-high-loss", "longhaul-no-data"}
+    assert deleted == {
+        "longhaul-throughput-collapse",
+        "longhaul-unreachable",
+        "longhaul-high-loss",
+        "longhaul-no-data",
+    }
     assert {c["uid"] for d in docs for c in d.get("deleteContactPoints", [])} == {"longhaul-webhook"}
-    assert any(1 in d.get("resetPolicies", []) for d in docs), "the policy tree still routes to the deleted contact point"
+    assert any(1 in d.get("resetPolicies", []) for d in docs), (
+        "the policy tree still routes to the deleted contact point"
+    )
 
 
 def test_the_alertmanager_datasource_shows_alertmanagers_alerts_and_sends_none():
@@ -219,7 +262,9 @@ def test_the_alertmanager_datasource_shows_alertmanagers_alerts_and_sends_none()
     assert ds["jsonData"]["implementation"] == "prometheus"
     assert ds["jsonData"]["handleGrafanaManagedAlerts"] is False
     assert ds["editable"] is False and not ds.get("isDefault")
-    assert [d["uid"] for d in DATASOURCES if d.get("isDefault")] == ["longhaul-influxdb"], "the dashboards' default"
+    assert [d["uid"] for d in DATASOURCES if d.get("isDefault")] == ["longhaul-influxdb"], (
+        "the dashboards' default"
+    )
 
 
 def test_the_alertmanager_datasource_authenticates_over_https_with_the_stacks_ca():
@@ -227,19 +272,26 @@ def test_the_alertmanager_datasource_authenticates_over_https_with_the_stacks_ca
     assert ds["url"] == "$LONGHAUL_GRAFANA_ALERTMANAGER_URL"
     assert env["LONGHAUL_GRAFANA_ALERTMANAGER_URL"] == "https://alertmanager:9093"
     assert ds["basicAuth"] is True and ds["basicAuthUser"] == "grafana"
-    assert ds["secureJsonData"]["basicAuthPassword"] == "$__file{/run/secrets/longhaul/alertmanager-grafana.password}"
+    assert (
+        ds["secureJsonData"]["basicAuthPassword"]
+        == "$__file{/run/secrets/longhaul/alertmanager-grafana.password}"
+    )
     assert ds["jsonData"]["tlsAuthWithCACert"] is True
     influx = next(d for d in DATASOURCES if d["uid"] == "longhaul-influxdb")
-    assert ds["secureJsonData"]["tlsCACert"] == influx["secureJsonData"]["tlsCACert"] == "$__file{/etc/longhaul/ca.crt}"
+    assert (
+        ds["secureJsonData"]["tlsCACert"]
+        == influx["secureJsonData"]["tlsCACert"]
+        == "$__file{/etc/longhaul/ca.crt}"
+    )
     mounts = dict(v.split(":")[:2] for v in COMPOSE["grafana"]["volumes"])
     assert mounts["./secrets/ca.crt"] == "/etc/longhaul/ca.crt"
     assert mounts["./secrets/grafana"] == "/run/secrets/longhaul"
 
 
-def test_grafana_gets_its_alertmanager_password_from_the_secrets_service(tmp_path):
+def test_grafana_gets_its_alertmanager_password_from_the_secrets_service(cli, tmp_path):
     """scripts/secrets.sh makes alertmanager-grafana.password and copies it into grafana/, the
     folder compose mounts at /run/secrets/longhaul."""
-    subprocess.run(["bash", str(ROOT / "scripts/secrets.sh"), str(tmp_path)], check=True, capture_output=True, timeout=60)
+    make_secrets(cli, tmp_path)
     made = tmp_path / "alertmanager-grafana.password"
     assert (tmp_path / "grafana" / made.name).read_bytes() == made.read_bytes()
     assert len(made.read_bytes()) == 32
@@ -274,16 +326,21 @@ def test_no_secret_is_written_in_a_datasource_file(path):
     env = COMPOSE["grafana"]["environment"]
     for ds in yaml.safe_load(path.read_text())["datasources"]:
         for key in ds.get("secureJsonData", {}):
-            assert SECRETISH.search(key), f"{path.name} {ds['uid']}: {key} is not a secret, keep it out of secureJsonData"
+            assert SECRETISH.search(key), (
+                f"{path.name} {ds['uid']}: {key} is not a secret, keep it out of secureJsonData"
+            )
         for where, value in leaves(ds):
             if not isinstance(value, str) or not SECRETISH.search(where):
                 continue
-            assert re.fullmatch(r"\$__file\{/(run/secrets/longhaul|etc/longhaul)/[\w.-]+\}", value), \
+            assert re.fullmatch(r"\$__file\{/(run/secrets/longhaul|etc/longhaul)/[\w.-]+\}", value), (
                 f"{path.name} {ds['uid']} {where}: {value!r} is not a mounted file"
+            )
         for where, value in leaves(ds):
             if isinstance(value, str):
                 names, _ = references(value)
                 for name in names:
-                    assert name in env, f"{path.name} {ds['uid']} {where}: ${name} is not in compose's grafana environment"
-    for name, value in env.items():
+                    assert name in env, (
+                        f"{path.name} {ds['uid']} {where}: ${name} is not in compose's grafana environment"
+                    )
+    for name in env:
         assert not SECRETISH.search(name) or name.endswith("__FILE"), f"grafana's environment holds {name}"

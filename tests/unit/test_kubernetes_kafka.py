@@ -2,20 +2,27 @@
 operator/setup/principals.go (deploy/kubernetes/gen's output, and checked against topics.yaml
 directly); an agent's user may only write samples; the cluster is secured like the native broker.
 """
+
 import shutil
 import subprocess
 
 import pytest
 import yaml
-
 from kubernetes_manifests import KDIR, docs, errors, one
 from stack_programs import ROOT
 
 # --- Kafka: the topics and roles are the project's ---------------------------------------------
 
+
 def gen(*args):
-    return subprocess.run([shutil.which("go") or "/usr/local/go/bin/go", "run", "./deploy/kubernetes/gen", *args],
-                          cwd=ROOT, check=True, capture_output=True, text=True, timeout=600).stdout
+    return subprocess.run(
+        [shutil.which("go") or "/usr/local/go/bin/go", "run", "./deploy/kubernetes/gen", *args],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    ).stdout
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +34,9 @@ def generated(tmp_path_factory):
 
 @pytest.mark.parametrize("name", ["topics.yaml", "users.yaml"])
 def test_the_committed_kafka_resources_are_the_generators_output(generated, name):
-    assert (KDIR / "kafka" / name).read_text() == (generated / name).read_text(), \
+    assert (KDIR / "kafka" / name).read_text() == (generated / name).read_text(), (
         "run `go run ./deploy/kubernetes/gen` and commit deploy/kubernetes/kafka"
+    )
 
 
 def test_the_kafka_topics_are_those_of_ingest_topics_yaml():
@@ -51,12 +59,16 @@ def test_an_agents_kafka_user_may_only_write_raw_samples_and_dead_letters_and_re
     [user] = [d for d in yaml.safe_load_all(gen("-agent", "cern-ps1")) if d]
     assert errors(user) == []
     assert user["metadata"]["name"] == "agent-cern-ps1"
-    rights = {(a["resource"]["type"], a["resource"]["name"], a["resource"]["patternType"], tuple(a["operations"]))
-              for a in user["spec"]["authorization"]["acls"]}
-    assert rights == {("topic", "longhaul.raw.", "prefix", ("Write", "Describe")),
-                      ("topic", "longhaul.deadletter", "literal", ("Write", "Describe")),
-                      ("topic", "longhaul.probe-requests", "literal", ("Read", "Describe")),
-                      ("group", "longhaul-agent-", "prefix", ("Read",))}
+    rights = {
+        (a["resource"]["type"], a["resource"]["name"], a["resource"]["patternType"], tuple(a["operations"]))
+        for a in user["spec"]["authorization"]["acls"]
+    }
+    assert rights == {
+        ("topic", "longhaul.raw.", "prefix", ("Write", "Describe")),
+        ("topic", "longhaul.deadletter", "literal", ("Write", "Describe")),
+        ("topic", "longhaul.probe-requests", "literal", ("Read", "Describe")),
+        ("group", "longhaul-agent-", "prefix", ("Read",)),
+    }
 
 
 def test_the_kafka_cluster_is_secured_like_the_native_broker():
@@ -64,7 +76,9 @@ def test_the_kafka_cluster_is_secured_like_the_native_broker():
     assert kafka["authorization"]["type"] == "simple"
     for listener in kafka["listeners"]:
         # TLS everywhere, and a login: a SCRAM password, or a certificate of the clients CA
-        assert listener["tls"] is True and listener["authentication"]["type"] in ("scram-sha-512", "tls"), listener["name"]
+        assert listener["tls"] is True and listener["authentication"]["type"] in ("scram-sha-512", "tls"), (
+            listener["name"]
+        )
     assert not any(k.startswith("allow.everyone") or k == "super.users" for k in kafka.get("config", {}))
     # every user can log in somewhere: SCRAM users on a SCRAM listener, certificate users on a mutual-TLS one
     logins = {lst["authentication"]["type"] for lst in kafka["listeners"]}

@@ -6,6 +6,7 @@ Secret it mounts; the Flink job keeps its state on the mounted volume and upgrad
 versions are docker-compose's; the Helm values name only keys the charts know; every daemon
 scripts/stack supervises has its Kubernetes counterpart. (Schemas: test_kubernetes_manifests.py.)
 """
+
 import copy
 import json
 import os
@@ -16,11 +17,11 @@ import subprocess
 
 import pytest
 import yaml
-
 from kubernetes_manifests import COMPOSE, KDIR, KUSTOMIZATION, SCHEMAS, STRIMZI_CA, docs, one
 from stack_programs import ROOT, deployed
 
 # --- what the workloads mount and read -----------------------------------------------------------
+
 
 def pod_specs():
     """{workload: its pod spec} of every manifest that runs containers."""
@@ -30,8 +31,10 @@ def pod_specs():
         if d["kind"] in ("Deployment", "StatefulSet", "Job"):
             pod = copy.deepcopy(spec["template"]["spec"])
             # a StatefulSet's claims are its pods' volumes too
-            pod.setdefault("volumes", []).extend({"name": t["metadata"]["name"], "persistentVolumeClaim": {}}
-                                                 for t in spec.get("volumeClaimTemplates", []))
+            pod.setdefault("volumes", []).extend(
+                {"name": t["metadata"]["name"], "persistentVolumeClaim": {}}
+                for t in spec.get("volumeClaimTemplates", [])
+            )
             out[d["metadata"]["name"]] = pod
         elif d["kind"] == "FlinkDeployment":
             out[d["metadata"]["name"]] = spec["podTemplate"]["spec"]
@@ -55,8 +58,8 @@ def volume_sources(volume):
 def secrets_sh_files():
     """The files scripts/secrets.sh makes for docker-compose (compose_secrets), read from it."""
     text = (ROOT / "scripts/secrets.sh").read_text()
-    body = text[text.index("compose_secrets() {"):]
-    body = body[:body.index("\n}\n")]
+    body = text[text.index("compose_secrets() {") :]
+    body = body[: body.index("\n}\n")]
     files = {"ca.crt", "ca.key", "alertmanager-web.yml"}
     files |= {f"{n}.pem" for n in re.findall(r'make_cert "\$d" ([\w-]+)', body)}
     loop = re.search(r"for f in (.*?); do\s+make_password", body, re.S).group(1)
@@ -90,16 +93,25 @@ def created(tmp_path_factory):
                 key, _, path = w.removeprefix("--from-file=").rpartition("=")
                 p = pathlib.Path(path or key)
                 assert p.exists(), f"{name}: {p} does not exist"
-                keys += [key] if key else ([f.name for f in p.iterdir() if f.is_file()] if p.is_dir() else [p.name])
+                keys += (
+                    [key]
+                    if key
+                    else ([f.name for f in p.iterdir() if f.is_file()] if p.is_dir() else [p.name])
+                )
         out[(kind, name)] = set(keys)
     return out
 
 
 def strimzi_secrets():
     """Secrets Strimzi makes: one per KafkaUser (its password, or its certificate), and the cluster CA."""
-    keys = {"scram-sha-512": {"password", "sasl.jaas.config"},
-            "tls": {"ca.crt", "user.crt", "user.key", "user.p12", "user.password"}}
-    out = {("secret", u["metadata"]["name"]): keys[u["spec"]["authentication"]["type"]] for u in docs("KafkaUser")}
+    keys = {
+        "scram-sha-512": {"password", "sasl.jaas.config"},
+        "tls": {"ca.crt", "user.crt", "user.key", "user.p12", "user.password"},
+    }
+    out = {
+        ("secret", u["metadata"]["name"]): keys[u["spec"]["authentication"]["type"]]
+        for u in docs("KafkaUser")
+    }
     out[("secret", STRIMZI_CA)] = {"ca.crt", "ca.p12", "ca.password"}
     return out
 
@@ -121,36 +133,56 @@ def mounted():
     for v in helm_values("influxdb")["volumes"]:
         for kind, name, keys in volume_sources(v):
             yield "influxdb", kind, name, keys
-    yield "influxdb", "secret", helm_values("influxdb")["setDefaultUser"]["user"]["existingSecret"], ["influxdb-user", "influxdb-password"]
+    yield (
+        "influxdb",
+        "secret",
+        helm_values("influxdb")["setDefaultUser"]["user"]["existingSecret"],
+        ["influxdb-user", "influxdb-password"],
+    )
     grafana = helm_values("grafana")
     for m in grafana["extraSecretMounts"]:
         yield "grafana", "secret", m["secretName"], None
     for m in grafana["extraConfigmapMounts"]:
         yield "grafana", "configmap", m["configMap"], None
-    yield "grafana", "secret", grafana["admin"]["existingSecret"], [grafana["admin"]["userKey"], grafana["admin"]["passwordKey"]]
+    yield (
+        "grafana",
+        "secret",
+        grafana["admin"]["existingSecret"],
+        [grafana["admin"]["userKey"], grafana["admin"]["passwordKey"]],
+    )
 
 
-@pytest.mark.parametrize("workload,kind,name,keys", [pytest.param(*m, id=f"{m[0]}:{m[1]}/{m[2]}") for m in mounted()])
+@pytest.mark.parametrize(
+    "workload,kind,name,keys", [pytest.param(*m, id=f"{m[0]}:{m[1]}/{m[2]}") for m in mounted()]
+)
 def test_every_secret_and_configmap_mounted_is_made_with_its_keys(created, workload, kind, name, keys):
     defined = {("configmap", d["metadata"]["name"]): set(d["data"]) for d in docs("ConfigMap")}
     have = {**created, **strimzi_secrets(), **defined}
-    assert (kind, name) in have, f"{workload} mounts {kind} {name}, which neither secrets.sh, configmaps.sh nor Strimzi makes"
+    assert (kind, name) in have, (
+        f"{workload} mounts {kind} {name}, which neither secrets.sh, configmaps.sh nor Strimzi makes"
+    )
     assert set(keys or []) <= have[(kind, name)]
 
 
 def test_no_secret_value_is_written_in_a_manifest_or_values_file():
     assert docs("Secret") == []
-    for f in [*KUSTOMIZATION["resources"], *(str(p.relative_to(KDIR)) for p in (KDIR / "helm").glob("*.yaml"))]:
+    for f in [
+        *KUSTOMIZATION["resources"],
+        *(str(p.relative_to(KDIR)) for p in (KDIR / "helm").glob("*.yaml")),
+    ]:
         for d in yaml.safe_load_all((KDIR / f).read_text()):
             for key, value in walk(d):
                 if re.search(r"passw(or)?d|token", str(key), re.I):
                     # a file's path, or the key of a Secret: never the value itself
-                    assert isinstance(value, str) and (value.startswith("/") or re.fullmatch(r"[\w.-]+", value)), \
-                        f"{f}: {key}: {value}"
+                    assert isinstance(value, str) and (
+                        value.startswith("/") or re.fullmatch(r"[\w.-]+", value)
+                    ), f"{f}: {key}: {value}"
     for workload, pod in pod_specs().items():
         for c in pod["containers"]:
             for e in c.get("env", []):
-                assert not re.search(r"PASSWORD$|TOKEN$", e["name"]), f"{workload}: {e['name']} holds a secret: give its _FILE"
+                assert not re.search(r"PASSWORD$|TOKEN$", e["name"]), (
+                    f"{workload}: {e['name']} holds a secret: give its _FILE"
+                )
 
 
 def walk(node, key=None):
@@ -178,7 +210,7 @@ def file_on_volume(path, mounts):
     """The (volume, file name) a path is on, or None."""
     for mount, volume in mounts.items():
         if path == mount or path.startswith(mount + "/"):
-            return volume, path[len(mount) + 1:]
+            return volume, path[len(mount) + 1 :]
     return None
 
 
@@ -187,8 +219,13 @@ def projected_files(volume):
         items = volume["secret"].get("items")
         return {i["path"] for i in items} if items else None
     if "projected" in volume:
-        return {i["path"] for s in volume["projected"]["sources"] for k in ("secret", "configMap") if k in s
-                for i in s[k].get("items", [])}
+        return {
+            i["path"]
+            for s in volume["projected"]["sources"]
+            for k in ("secret", "configMap")
+            if k in s
+            for i in s[k].get("items", [])
+        }
     return None
 
 
@@ -207,7 +244,9 @@ def test_every_file_a_workload_is_told_to_read_is_on_a_mounted_volume(workload):
             on = file_on_volume(p, mounts)
             assert on, f"{workload}: {p} is on no mounted volume"
             files = projected_files(on[0])
-            assert files is None or on[1] == "" or on[1] in files, f"{workload}: {p}: the volume holds only {sorted(files)}"
+            assert files is None or on[1] == "" or on[1] in files, (
+                f"{workload}: {p}: the volume holds only {sorted(files)}"
+            )
 
 
 def kafka_user_of(workload):
@@ -215,7 +254,7 @@ def kafka_user_of(workload):
     [c] = pod["containers"]
     if workload == "longhaul-link-monitor":
         args = one("FlinkDeployment", workload)["spec"]["job"]["args"]
-        opts = dict(zip(args[::2], args[1::2]))
+        opts = dict(zip(args[::2], args[1::2], strict=True))
         return opts["--kafka-user"], opts["--kafka-password-file"], opts["--kafka"]
     env = env_of(c)
     if "LONGHAUL_TELEGRAF_KAFKA_USER" in env:
@@ -230,21 +269,37 @@ def test_each_kafka_client_logs_in_as_a_kafka_user_with_that_users_password_on_t
     assert user in {u["metadata"]["name"] for u in docs("KafkaUser")}
     pod = pod_specs()[workload]
     volume, name = file_on_volume(password_file, mount_paths(pod, pod["containers"][0]))
-    sources = [(s, i) for v in [volume] for s in ([v["secret"] | {"name": v["secret"]["secretName"]}] if "secret" in v
-               else [s["secret"] for s in v["projected"]["sources"] if "secret" in s]) for i in s["items"]]
+    sources = [
+        (s, i)
+        for v in [volume]
+        for s in (
+            [v["secret"] | {"name": v["secret"]["secretName"]}]
+            if "secret" in v
+            else [s["secret"] for s in v["projected"]["sources"] if "secret" in s]
+        )
+        for i in s["items"]
+    ]
     [(secret, item)] = [(s, i) for s, i in sources if i["path"] == name]
-    assert (secret["name"], item["key"]) == (user, "password"), f"{workload} logs in as {user} with {secret['name']}'s password"
-    [listener] = [lst for lst in one("Kafka", "longhaul")["spec"]["kafka"]["listeners"] if lst["type"] == "internal"]
+    assert (secret["name"], item["key"]) == (user, "password"), (
+        f"{workload} logs in as {user} with {secret['name']}'s password"
+    )
+    [listener] = [
+        lst for lst in one("Kafka", "longhaul")["spec"]["kafka"]["listeners"] if lst["type"] == "internal"
+    ]
     assert bootstrap == f"longhaul-kafka-bootstrap:{listener['port']}"
 
 
 def test_the_flink_job_may_use_its_group_and_transactional_ids():
     args = one("FlinkDeployment", "longhaul-link-monitor")["spec"]["job"]["args"]
-    job_name = dict(zip(args[::2], args[1::2]))["--job-name"]
+    job_name = dict(zip(args[::2], args[1::2], strict=True))["--job-name"]
     acls = one("KafkaUser", "flink")["spec"]["authorization"]["acls"]
     for kind in ("group", "transactionalId"):
-        assert any(a["resource"]["type"] == kind and a["resource"]["patternType"] == "prefix"
-                   and job_name.startswith(a["resource"]["name"]) for a in acls), kind
+        assert any(
+            a["resource"]["type"] == kind
+            and a["resource"]["patternType"] == "prefix"
+            and job_name.startswith(a["resource"]["name"])
+            for a in acls
+        ), kind
 
 
 def test_the_flink_job_keeps_its_state_on_the_shared_volume_and_upgrades_by_savepoint():
@@ -255,14 +310,24 @@ def test_the_flink_job_keeps_its_state_on_the_shared_volume_and_upgrades_by_save
     assert conf["execution.checkpointing.externalized-checkpoint-retention"] == "RETAIN_ON_CANCELLATION"
     pod = fd["podTemplate"]["spec"]
     mounts = mount_paths(pod, pod["containers"][0])
-    for key in ("execution.checkpointing.dir", "execution.checkpointing.savepoint-dir", "high-availability.storageDir"):
+    for key in (
+        "execution.checkpointing.dir",
+        "execution.checkpointing.savepoint-dir",
+        "high-availability.storageDir",
+    ):
         volume, _ = file_on_volume(conf[key].removeprefix("file://"), mounts)
         claim = one("PersistentVolumeClaim", volume["persistentVolumeClaim"]["claimName"])
         assert claim["spec"]["accessModes"] == ["ReadWriteMany"], key
     # the settings docker-compose's Flink runs with (heap state, no managed memory, restart forever)
     compose = yaml.safe_load(COMPOSE["jobmanager"]["environment"]["FLINK_PROPERTIES"])
-    for key in ("state.backend.type", "taskmanager.memory.managed.fraction", "taskmanager.numberOfTaskSlots",
-                "env.java.opts.taskmanager", "restart-strategy.type", "execution.checkpointing.num-retained"):
+    for key in (
+        "state.backend.type",
+        "taskmanager.memory.managed.fraction",
+        "taskmanager.numberOfTaskSlots",
+        "env.java.opts.taskmanager",
+        "restart-strategy.type",
+        "execution.checkpointing.num-retained",
+    ):
         assert str(conf[key]) == str(compose[key]), key
 
 
@@ -309,6 +374,7 @@ def test_grafanas_datasources_find_their_variables_and_files(created):
 
 # --- versions, Helm values, coverage of the stack ------------------------------------------------
 
+
 def image_tag(image):
     return image.rpartition(":")[2]
 
@@ -342,7 +408,12 @@ def unknown_keys(values, defaults, templates, free, path=()):
         read = {t for t in templates if t == dotted or t.startswith(dotted + ".")}
         if key not in defaults and not read:
             yield dotted
-        elif isinstance(value, dict) and p not in free and isinstance(defaults.get(key), dict) and defaults[key]:
+        elif (
+            isinstance(value, dict)
+            and p not in free
+            and isinstance(defaults.get(key), dict)
+            and defaults[key]
+        ):
             yield from unknown_keys(value, defaults[key], templates, free, p)
 
 
@@ -361,9 +432,18 @@ def test_the_helm_values_name_only_keys_the_chart_knows(chart, version):
 
 def test_influxdb_is_secured_as_on_the_native_stack():
     http = helm_values("influxdb")["config"]["http"]
-    assert http["auth-enabled"] is True and http["https-enabled"] is True and http["pprof-auth-enabled"] is True
-    volume, name = file_on_volume(http["https-certificate"], {m["mountPath"]: v for m in helm_values("influxdb")["mountPoints"]
-                                                               for v in helm_values("influxdb")["volumes"] if v["name"] == m["name"]})
+    assert (
+        http["auth-enabled"] is True and http["https-enabled"] is True and http["pprof-auth-enabled"] is True
+    )
+    volume, name = file_on_volume(
+        http["https-certificate"],
+        {
+            m["mountPath"]: v
+            for m in helm_values("influxdb")["mountPoints"]
+            for v in helm_values("influxdb")["volumes"]
+            if v["name"] == m["name"]
+        },
+    )
     assert volume["secret"]["secretName"] == "longhaul-influxdb-tls" and name == "influxdb.pem"
 
 
@@ -384,7 +464,9 @@ COUNTERPARTS = {
 
 @pytest.mark.parametrize("daemon", sorted(deployed()))
 def test_every_daemon_of_the_stack_has_a_kubernetes_counterpart(daemon):
-    assert daemon in COUNTERPARTS, f"scripts/stack supervises {daemon}: deploy it in deploy/kubernetes and name it here"
+    assert daemon in COUNTERPARTS, (
+        f"scripts/stack supervises {daemon}: deploy it in deploy/kubernetes and name it here"
+    )
     kind, name = COUNTERPARTS[daemon]
     if kind == "helm":
         assert (KDIR / f"helm/{name}-values.yaml").exists()

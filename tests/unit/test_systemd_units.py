@@ -11,6 +11,7 @@ cases prove each check fails on a broken copy of a unit. Every daemon scripts/st
 has a unit running its command, but the local notification sink (stack_programs.LOCAL_ONLY); the
 alert bridge's identities and the secrets units read are checked against install.sh.
 """
+
 import os
 import pathlib
 import re
@@ -19,7 +20,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from stack_programs import LOCAL_ONLY, ROOT, clean_env, defaults, deployed, stack
 
 DEPLOY = ROOT / "deploy/systemd"
@@ -32,11 +32,32 @@ HOST_UNITS = [AGENT, PSBRIDGE]
 TARGET = "longhaul.target"
 
 # What every daemon runs under (the issue's supervision settings; docs: deploy/systemd/README.md).
-SUPERVISION = {"Type": "simple", "Restart": "always", "RestartSec": "2", "SuccessExitStatus": "143",
-               "TimeoutStopSec": "40", "KillMode": "control-group", "NoNewPrivileges": "yes",
-               "ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes"}
-DEPENDENCY_KEYS = ("Wants", "Requires", "Requisite", "BindsTo", "PartOf", "After", "Before", "WantedBy",
-                   "RequiredBy", "Upholds", "Conflicts", "OnFailure")
+SUPERVISION = {
+    "Type": "simple",
+    "Restart": "always",
+    "RestartSec": "2",
+    "SuccessExitStatus": "143",
+    "TimeoutStopSec": "40",
+    "KillMode": "control-group",
+    "NoNewPrivileges": "yes",
+    "ProtectSystem": "strict",
+    "ProtectHome": "yes",
+    "PrivateTmp": "yes",
+}
+DEPENDENCY_KEYS = (
+    "Wants",
+    "Requires",
+    "Requisite",
+    "BindsTo",
+    "PartOf",
+    "After",
+    "Before",
+    "WantedBy",
+    "RequiredBy",
+    "Upholds",
+    "Conflicts",
+    "OnFailure",
+)
 
 
 def parse(text):
@@ -76,7 +97,9 @@ def fake_build(tmp):
     for name in ("longhaul", "longhaul-probe"):
         stub(bin_dir / name)
     stub(bin_dir / "longhaul-flink.jar", executable=False)
-    homes = stack("kafka_home && flink_home && influxdb_home && telegraf_home && alertmanager_home", stack_dir).split()
+    homes = stack(
+        "kafka_home && flink_home && influxdb_home && telegraf_home && alertmanager_home", stack_dir
+    ).split()
     kafka, flink, influxdb, telegraf, alertmanager = map(pathlib.Path, homes)
     stub(kafka / "libs/kafka_2.13.jar", executable=False)
     for script in ("jobmanager.sh", "taskmanager.sh"):
@@ -92,8 +115,13 @@ def make_root(tmp, *install_args):
     """A root as a host has it after `install.sh files ARGS`: the units, the programs, the host's
     system units and the OS packages the units run (JDK 17 at defaults.env's path, /bin/sh)."""
     root = tmp / "root"
-    subprocess.run(["bash", str(INSTALL), "files", *install_args, "--destdir", str(root)], check=True,
-                   capture_output=True, text=True, env=fake_build(tmp))
+    subprocess.run(
+        ["bash", str(INSTALL), "files", *install_args, "--destdir", str(root)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=fake_build(tmp),
+    )
     shutil.copytree("/usr/lib/systemd/system", root / "usr/lib/systemd/system", symlinks=True)
     stub(root / defaults()["LONGHAUL_JAVA_HOME"].lstrip("/") / "bin/java")
     stub(root / "bin/sh")
@@ -106,14 +134,20 @@ def central_root(tmp_path_factory):
 
 
 def installed_units(root):
-    return sorted(p.name for p in (root / "etc/systemd/system").iterdir() if p.suffix in (".service", ".target"))
+    return sorted(
+        p.name for p in (root / "etc/systemd/system").iterdir() if p.suffix in (".service", ".target")
+    )
 
 
 def problems(root):
     """Everything wrong with the units installed under root, one line each; [] when sound."""
     names = installed_units(root)
-    run = subprocess.run(["systemd-analyze", "verify", f"--root={root}", "--man=no", "--generators=no", *names],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        ["systemd-analyze", "verify", f"--root={root}", "--man=no", "--generators=no", *names],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     found = [f"verify: {line}" for line in (run.stdout + run.stderr).splitlines()]
     if run.returncode != 0:
         found.append(f"verify: exit status {run.returncode}")
@@ -125,7 +159,9 @@ def problems(root):
             for dep in words(unit, "Unit", key) + words(unit, "Install", key):
                 if dep not in known:
                     found.append(f"{name}: {key}={dep}, a unit neither shipped nor the system's")
-        for path in re.findall(r"/opt/longhaul/[^\s'\"*]+", "\n".join(v for s in unit.values() for _, v in s)):
+        for path in re.findall(
+            r"/opt/longhaul/[^\s'\"*]+", "\n".join(v for s in unit.values() for _, v in s)
+        ):
             if not (root / path.lstrip("/")).exists():
                 found.append(f"{name}: names {path}, which install.sh does not install")
         if not name.endswith(".service"):
@@ -134,7 +170,9 @@ def problems(root):
             if values(unit, "Service", key) != [want]:
                 found.append(f"{name}: {key}={values(unit, 'Service', key)}, want {want}")
         if values(unit, "Unit", "StartLimitIntervalSec") != ["0"]:
-            found.append(f"{name}: StartLimitIntervalSec=0 missing (a daemon waiting for Kafka must never be given up)")
+            found.append(
+                f"{name}: StartLimitIntervalSec=0 missing (a daemon waiting for Kafka must never be given up)"
+            )
         if not values(unit, "Service", "MemoryMax"):
             found.append(f"{name}: no MemoryMax")
         user = values(unit, "Service", "User")
@@ -158,35 +196,71 @@ def set_line(old, new):
     def edit(text):
         assert old in text, f"the corruption case's line {old!r} is not in the unit any more"
         return text.replace(old, new, 1)
+
     return edit
 
 
 CORRUPTIONS = {
-    "misspelt key": ("longhaul-kafka.service", set_line("Restart=always", "Restart=always\nRestrat=always"),
-                     "Unknown key 'Restrat'"),
-    "bad value": ("longhaul-telegraf.service", set_line("Restart=always", "Restart=alwayz"),
-                  "Failed to parse service restart specifier"),
-    "bad memory size": ("longhaul-influxdb.service", set_line("MemoryMax=2G", "MemoryMax=2GB"),
-                        "Invalid memory limit '2GB'"),
-    "missing dependency (Wants)": ("longhaul-flink-taskmanager.service",
-                                   set_line("longhaul-flink-jobmanager.service", "longhaul-flink-jobmanger.service"),
-                                   "Wants=longhaul-flink-jobmanger.service, a unit neither shipped"),
-    "missing dependency (Requires)": ("longhaul-telegraf.service", set_line("[Service]", "Requires=longhaul-kafak.service\n[Service]"),
-                                      "Unit longhaul-kafak.service not found"),
-    "missing target (PartOf)": ("longhaul-job-keeper.service", set_line("PartOf=longhaul.target", "PartOf=longhaul-stack.target"),
-                                "PartOf=longhaul-stack.target, a unit neither shipped"),
-    "missing executable": ("longhaul-job-keeper.service", set_line("/opt/longhaul/bin/longhaul ", "/opt/longhaul/bin/longhual "),
-                           "Command /opt/longhaul/bin/longhual is not executable"),
-    "program under sh -c not installed": ("longhaul-telegraf.service", set_line("/bin/telegraf ", "/bin/telegraf2 "),
-                                          "names /opt/longhaul/bin/telegraf2"),
-    "supervision setting dropped": ("longhaul-watchdog.service", set_line("KillMode=control-group\n", ""),
-                                    "KillMode=[], want control-group"),
-    "user nobody creates": ("longhaul-probe.service", set_line("User=longhaul-probe", "User=probe"), "User=['probe']"),
-    "bridge wants a misspelt Alertmanager": ("longhaul-alert-bridge.service",
-                                            set_line("longhaul-alertmanager.service", "longhaul-alertmanger.service"),
-                                            "Wants=longhaul-alertmanger.service, a unit neither shipped"),
-    "Alertmanager not installed": ("longhaul-alertmanager.service", set_line("/bin/alertmanager ", "/bin/alertmanager2 "),
-                                   "Command /opt/longhaul/bin/alertmanager2 is not executable"),
+    "misspelt key": (
+        "longhaul-kafka.service",
+        set_line("Restart=always", "Restart=always\nRestrat=always"),
+        "Unknown key 'Restrat'",
+    ),
+    "bad value": (
+        "longhaul-telegraf.service",
+        set_line("Restart=always", "Restart=alwayz"),
+        "Failed to parse service restart specifier",
+    ),
+    "bad memory size": (
+        "longhaul-influxdb.service",
+        set_line("MemoryMax=2G", "MemoryMax=2GB"),
+        "Invalid memory limit '2GB'",
+    ),
+    "missing dependency (Wants)": (
+        "longhaul-flink-taskmanager.service",
+        set_line("longhaul-flink-jobmanager.service", "longhaul-flink-jobmanger.service"),
+        "Wants=longhaul-flink-jobmanger.service, a unit neither shipped",
+    ),
+    "missing dependency (Requires)": (
+        "longhaul-telegraf.service",
+        set_line("[Service]", "Requires=longhaul-kafak.service\n[Service]"),
+        "Unit longhaul-kafak.service not found",
+    ),
+    "missing target (PartOf)": (
+        "longhaul-job-keeper.service",
+        set_line("PartOf=longhaul.target", "PartOf=longhaul-stack.target"),
+        "PartOf=longhaul-stack.target, a unit neither shipped",
+    ),
+    "missing executable": (
+        "longhaul-job-keeper.service",
+        set_line("/opt/longhaul/bin/longhaul ", "/opt/longhaul/bin/longhual "),
+        "Command /opt/longhaul/bin/longhual is not executable",
+    ),
+    "program under sh -c not installed": (
+        "longhaul-telegraf.service",
+        set_line("/bin/telegraf ", "/bin/telegraf2 "),
+        "names /opt/longhaul/bin/telegraf2",
+    ),
+    "supervision setting dropped": (
+        "longhaul-watchdog.service",
+        set_line("KillMode=control-group\n", ""),
+        "KillMode=[], want control-group",
+    ),
+    "user nobody creates": (
+        "longhaul-probe.service",
+        set_line("User=longhaul-probe", "User=probe"),
+        "User=['probe']",
+    ),
+    "bridge wants a misspelt Alertmanager": (
+        "longhaul-alert-bridge.service",
+        set_line("longhaul-alertmanager.service", "longhaul-alertmanger.service"),
+        "Wants=longhaul-alertmanger.service, a unit neither shipped",
+    ),
+    "Alertmanager not installed": (
+        "longhaul-alertmanager.service",
+        set_line("/bin/alertmanager ", "/bin/alertmanager2 "),
+        "Command /opt/longhaul/bin/alertmanager2 is not executable",
+    ),
 }
 
 
@@ -207,12 +281,23 @@ def unit(name):
 
 def test_every_daemon_the_stack_supervises_has_a_unit():
     daemons = deployed()
-    assert {"kafka", "influxdb", "flink-jobmanager", "flink-taskmanager", "telegraf", "alertmanager",
-            "alert-bridge"} <= set(daemons)
+    assert {
+        "kafka",
+        "influxdb",
+        "flink-jobmanager",
+        "flink-taskmanager",
+        "telegraf",
+        "alertmanager",
+        "alert-bridge",
+    } <= set(daemons)
     for prog in daemons:
-        assert f"longhaul-{prog}.service" in SERVICES, f"scripts/stack supervises {prog}: no deploy/systemd/longhaul-{prog}.service"
+        assert f"longhaul-{prog}.service" in SERVICES, (
+            f"scripts/stack supervises {prog}: no deploy/systemd/longhaul-{prog}.service"
+        )
     for prog in LOCAL_ONLY:
-        assert f"longhaul-{prog}.service" not in UNITS, f"{prog} is the native stack's stand-in: a real host has none"
+        assert f"longhaul-{prog}.service" not in UNITS, (
+            f"{prog} is the native stack's stand-in: a real host has none"
+        )
 
 
 @pytest.mark.parametrize("prog", sorted(deployed()))
@@ -222,8 +307,9 @@ def test_a_unit_runs_what_the_stack_runs(prog):
     exec_start = " ".join(values(unit(f"longhaul-{prog}.service"), "Service", "ExecStart"))
     for word in deployed()[prog]:
         if "$" not in word:
-            assert re.search(rf"(^|[\s\"']){re.escape(word)}($|[\s\"'])", exec_start), \
+            assert re.search(rf"(^|[\s\"']){re.escape(word)}($|[\s\"'])", exec_start), (
                 f"scripts/stack runs {prog} with {word!r}; its unit does not"
+            )
 
 
 def test_the_target_groups_every_central_service_and_nothing_else():
@@ -233,16 +319,27 @@ def test_the_target_groups_every_central_service_and_nothing_else():
     for name in central:
         assert values(unit(name), "Unit", "PartOf") == [TARGET], name
     for name in HOST_UNITS:
-        assert not values(unit(name), "Unit", "PartOf"), f"{name} runs on hosts of its own, not in the central target"
+        assert not values(unit(name), "Unit", "PartOf"), (
+            f"{name} runs on hosts of its own, not in the central target"
+        )
 
 
-@pytest.mark.parametrize("name,first", [
-    ("longhaul-flink-jobmanager.service", ["longhaul-kafka.service", "longhaul-influxdb.service"]),
-    ("longhaul-flink-taskmanager.service", ["longhaul-kafka.service", "longhaul-influxdb.service", "longhaul-flink-jobmanager.service"]),
-    ("longhaul-telegraf.service", ["longhaul-kafka.service", "longhaul-influxdb.service"]),
-    ("longhaul-job-keeper.service", ["longhaul-flink-jobmanager.service", "longhaul-flink-taskmanager.service"]),
-    ("longhaul-alert-bridge.service", ["longhaul-kafka.service", "longhaul-alertmanager.service"]),
-])
+@pytest.mark.parametrize(
+    "name,first",
+    [
+        ("longhaul-flink-jobmanager.service", ["longhaul-kafka.service", "longhaul-influxdb.service"]),
+        (
+            "longhaul-flink-taskmanager.service",
+            ["longhaul-kafka.service", "longhaul-influxdb.service", "longhaul-flink-jobmanager.service"],
+        ),
+        ("longhaul-telegraf.service", ["longhaul-kafka.service", "longhaul-influxdb.service"]),
+        (
+            "longhaul-job-keeper.service",
+            ["longhaul-flink-jobmanager.service", "longhaul-flink-taskmanager.service"],
+        ),
+        ("longhaul-alert-bridge.service", ["longhaul-kafka.service", "longhaul-alertmanager.service"]),
+    ],
+)
 def test_start_order(name, first):
     after = words(unit(name), "Unit", "After")
     assert set(first) <= set(after), f"{name} starts after {after}, not after all of {first}"
@@ -253,11 +350,14 @@ def megabytes(size):
     return int(number) * {"K": 1 / 1024, "": 1 / 2**20, "M": 1, "G": 1024}[suffix]
 
 
-@pytest.mark.parametrize("name,setting", [
-    ("longhaul-flink-jobmanager.service", "LONGHAUL_FLINK_JM_PROCESS_SIZE"),
-    ("longhaul-flink-taskmanager.service", "LONGHAUL_FLINK_TM_PROCESS_SIZE"),
-    ("longhaul-kafka.service", "LONGHAUL_KAFKA_HEAP_OPTS"),
-])
+@pytest.mark.parametrize(
+    "name,setting",
+    [
+        ("longhaul-flink-jobmanager.service", "LONGHAUL_FLINK_JM_PROCESS_SIZE"),
+        ("longhaul-flink-taskmanager.service", "LONGHAUL_FLINK_TM_PROCESS_SIZE"),
+        ("longhaul-kafka.service", "LONGHAUL_KAFKA_HEAP_OPTS"),
+    ],
+)
 def test_memory_limits_leave_room_above_the_jvm_sizes(name, setting):
     size = defaults()[setting]
     jvm = megabytes(re.search(r"-Xmx(\S+)", size).group(1) if "-Xmx" in size else size)
@@ -272,14 +372,19 @@ def test_no_unit_holds_a_secret():
                 for var in shlex.split(value):
                     k, _, v = var.partition("=")
                     if re.search(r"PASSWORD|TOKEN|SECRET", k):
-                        assert k.endswith("_FILE") and v.startswith(("/etc/longhaul/secrets/", "%d/")), \
+                        assert k.endswith("_FILE") and v.startswith(("/etc/longhaul/secrets/", "%d/")), (
                             f"{name}: {var} is not a secret's file"
+                        )
             if key == "LoadCredential":
                 assert value.split(":", 1)[1].startswith("/etc/longhaul/secrets/"), f"{name}: {value}"
 
 
 def environment(name):
-    return dict(var.partition("=")[::2] for v in values(unit(name), "Service", "Environment") for var in shlex.split(v))
+    return dict(
+        var.partition("=")[::2]
+        for v in values(unit(name), "Service", "Environment")
+        for var in shlex.split(v)
+    )
 
 
 def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge():
@@ -288,7 +393,9 @@ def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge():
     assert env["LONGHAUL_KAFKA_PASSWORD_FILE"] == "/etc/longhaul/secrets/kafka-alerter.password"
     assert env["LONGHAUL_ALERTMANAGER_USER"] == "bridge"
     assert env["LONGHAUL_ALERTMANAGER_PASSWORD_FILE"] == "/etc/longhaul/secrets/alertmanager-bridge.password"
-    assert values(unit("longhaul-alert-bridge.service"), "Service", "EnvironmentFile") == ["/etc/longhaul/longhaul.env"]
+    assert values(unit("longhaul-alert-bridge.service"), "Service", "EnvironmentFile") == [
+        "/etc/longhaul/longhaul.env"
+    ]
     # where Alertmanager is and the CA it is signed by: longhaul.env, as for Kafka and InfluxDB
     assert re.search(r"LONGHAUL_ALERTMANAGER LONGHAUL_ALERTMANAGER_CA", INSTALL.read_text())
 
@@ -304,5 +411,14 @@ def test_every_secret_a_unit_names_is_readable_by_its_group():
     assert {"kafka-alerter.password", "alertmanager-bridge.password"} <= named
     readable = set(re.search(r"readable=\(([^)]*)\)", INSTALL.read_text()).group(1).split())
     assert named <= readable, f"units name {sorted(named - readable)}, which install.sh leaves root's"
-    assert not {"alertmanager-operator.password", "alertmanager-grafana.password", "ca.key", "admin.pem",
-                "kafka-admin.password", "influx-admin.password"} & readable
+    assert (
+        not {
+            "alertmanager-operator.password",
+            "alertmanager-grafana.password",
+            "ca.key",
+            "admin.pem",
+            "kafka-admin.password",
+            "influx-admin.password",
+        }
+        & readable
+    )

@@ -7,6 +7,7 @@
 Both drop every `description` (the files shrink tenfold; nothing validates on a description) and
 change nothing else, so a schema here is the published one minus its prose.
 """
+
 import json
 import pathlib
 import re
@@ -16,10 +17,19 @@ import yaml
 
 # The core kinds deploy/kubernetes may use: their definitions and everything they refer to are kept.
 KINDS = [
-    ("v1", "ConfigMap"), ("v1", "Service"), ("v1", "PersistentVolumeClaim"), ("v1", "ServiceAccount"),
-    ("v1", "Secret"), ("v1", "Namespace"), ("apps/v1", "Deployment"), ("apps/v1", "StatefulSet"),
-    ("batch/v1", "Job"), ("batch/v1", "CronJob"), ("rbac.authorization.k8s.io/v1", "Role"),
-    ("rbac.authorization.k8s.io/v1", "RoleBinding"), ("networking.k8s.io/v1", "NetworkPolicy"),
+    ("v1", "ConfigMap"),
+    ("v1", "Service"),
+    ("v1", "PersistentVolumeClaim"),
+    ("v1", "ServiceAccount"),
+    ("v1", "Secret"),
+    ("v1", "Namespace"),
+    ("apps/v1", "Deployment"),
+    ("apps/v1", "StatefulSet"),
+    ("batch/v1", "Job"),
+    ("batch/v1", "CronJob"),
+    ("rbac.authorization.k8s.io/v1", "Role"),
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+    ("networking.k8s.io/v1", "NetworkPolicy"),
     ("policy/v1", "PodDisruptionBudget"),
 ]
 PREFIX = "/api/_definitions.json#/$defs/"
@@ -27,8 +37,7 @@ PREFIX = "/api/_definitions.json#/$defs/"
 
 def strip(node):
     if isinstance(node, dict):
-        return {k: strip(v) for k, v in node.items()
-                if not (k == "description" and isinstance(v, str))}
+        return {k: strip(v) for k, v in node.items() if not (k == "description" and isinstance(v, str))}
     if isinstance(node, list):
         return [strip(v) for v in node]
     return node
@@ -85,8 +94,12 @@ def crd(src, version, out):
     doc = yaml.safe_load(open(src))
     v = next(v for v in doc["spec"]["versions"] if v["name"] == version)
     spec = doc["spec"]
-    kept = {"group": spec["group"], "version": version, "kind": spec["names"]["kind"],
-            "openAPIV3Schema": strip(v["schema"]["openAPIV3Schema"])}
+    kept = {
+        "group": spec["group"],
+        "version": version,
+        "kind": spec["names"]["kind"],
+        "openAPIV3Schema": strip(v["schema"]["openAPIV3Schema"]),
+    }
     open(out, "w").write(json.dumps(kept, indent=1, sort_keys=True) + "\n")
 
 
