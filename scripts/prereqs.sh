@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prerequisites for building, running and testing Longhaul on Debian 12. Idempotent and fast when
 # everything is present: it only checks, and installs only what is missing.
-#   - OS packages (probe tools, shell tools, supervisord), one apt-get call
+#   - OS packages (probe tools, shell tools, supervisord, shellcheck for make check), one apt-get call
 #   - Python venv at .venv with tests/requirements.txt (reinstalled only when that file changes)
 #   - JDK 17, Maven and Go must exist (checked, not installed)
 #   - chromium (renders `longhaul report` in the integration tests) with the OS packages
@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/stack/lib.sh"
 LOG_TAG=prereqs
 
-APT_PACKAGES=(iperf3 traceroute iputils-ping iproute2 iptables procps curl jq chromium supervisor)
+APT_PACKAGES=(iperf3 traceroute iputils-ping iproute2 iptables procps curl jq chromium supervisor shellcheck)
 VENV="${LONGHAUL_ROOT}/.venv"
 REQUIREMENTS="${LONGHAUL_ROOT}/tests/requirements.txt"
 

@@ -9,7 +9,7 @@
 # scripts/test-all.sh runs this last; the junit report goes to tests/out/pytest-cluster.xml.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$ROOT"
+cd "$ROOT" || exit 1
 cache="${LONGHAUL_STACK_CACHE:-${LONGHAUL_STACK_DIR:-$ROOT/.stack}/cache}"
 # the environment of a default stack (a caller that sourced lib.sh) would name one broker
 for v in $(compgen -e | grep '^LONGHAUL_'); do unset "$v"; done

@@ -21,15 +21,16 @@ trap 'rm -f "$script" "$out.tmp"' EXIT
 : >"$script"
 for name in $(env | sed -n 's/^\(LONGHAUL_ALERT_[A-Z0-9_]*\)=.*$/\1/p'); do
   eval "value=\$$name"
+  # shellcheck disable=SC2154  # value is set by the eval above
   case "$value" in *'
 '*) echo "render.sh: $name holds a newline" >&2; exit 1 ;; esac
   # shellcheck disable=SC2154  # value is set by the eval above
   printf 's|[$]{%s}|%s|g\n' "$name" "$(printf '%s\n' "$value" | sed 's/[\\&|]/\\&/g')" >>"$script"
 done
 sed -f "$script" "$in" >"$out.tmp"
-left=$(sed -n 's/^.*\([$]{LONGHAUL_ALERT_[A-Z0-9_]*}\).*$/\1/p' "$out.tmp")
+left=$(sed -n 's/^.*\([$]{LONGHAUL_ALERT_[A-Z0-9_]*}\).*$/\1/p' "$out.tmp" | tr '\n' ' ')
 if [ -n "$left" ]; then
-  echo "render.sh: $in uses" $left "with no such variable set (docker-compose.yml, alertmanager's environment)" >&2
+  echo "render.sh: $in uses ${left}with no such variable set (docker-compose.yml, alertmanager's environment)" >&2
   exit 1
 fi
 mv "$out.tmp" "$out"

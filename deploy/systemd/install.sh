@@ -105,6 +105,7 @@ generate() {
   fi
   "configure_${svc}"
   install -d -m 0755 "${ETC}/${svc}"
+  # shellcheck disable=SC2086  # each name may be a glob ('conf/*'), expanded here
   for f in "$@"; do mv "${STATE}/${svc}"/$f "${ETC}/${svc}/"; done
   log "wrote ${ETC}/${svc} (what scripts/stack/${svc}.sh writes for make up)"
 }
@@ -130,9 +131,13 @@ central() {
   install -d -o root -g longhaul -m 0750 "${LONGHAUL_SECRETS_DIR}"
   # the stack's run folders become the services' state folders
   RUN_ROOT="${STATE}"
+  # lib.sh's functions that generate the configs call these two and read LONGHAUL_CLI
+  # shellcheck disable=SC2317  # called by the sourced generators
   kafka_home() { echo "${PREFIX}/kafka"; }
+  # shellcheck disable=SC2317  # the same
   flink_home() { echo "${PREFIX}/flink"; }
-  LONGHAUL_CLI="${PREFIX}/bin/longhaul"   # writes Alertmanager's web.yml
+  # shellcheck disable=SC2034  # read by the sourced alertmanager generator: it writes web.yml
+  LONGHAUL_CLI="${PREFIX}/bin/longhaul"
   generate kafka server.properties log4j2.properties
   # server.log into the unit's LogsDirectory
   sed -i "s#${STATE}/kafka/logs/#/var/log/longhaul/kafka/#" "${ETC}/kafka/log4j2.properties"
@@ -167,7 +172,10 @@ central() {
 # as scripts/stack/influxdb.sh makes it), then `longhaul setup` as up.sh runs it.
 setup() {
   RUN_ROOT="${STATE}"
+  # lib.sh's wait_for and bootstrap_influxdb_admin call these
+  # shellcheck disable=SC2317  # called by the sourced wait_for
   svc_given_up() { ! systemctl is-active --quiet "longhaul-$1"; }
+  # shellcheck disable=SC2317  # called by the sourced bootstrap_influxdb_admin
   influxdb_log() { echo "(journalctl -u longhaul-influxdb)"; }
   [ -f "${STATE}/influxdb/meta/longhaul-admin" ] || bootstrap_influxdb_admin
   wait_for "${LONGHAUL_START_TIMEOUT}" health_kafka || die "Kafka not healthy (journalctl -u longhaul-kafka)"

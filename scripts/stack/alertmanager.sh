@@ -22,6 +22,7 @@ install_alertmanager() {
 }
 
 # The variables alerting/alertmanager.yml may use; envsubst leaves any other $ alone.
+# shellcheck disable=SC2016  # envsubst's list of names, not expanded here
 ALERTMANAGER_VARS='${LONGHAUL_ALERT_SMTP} ${LONGHAUL_ALERT_FROM} ${LONGHAUL_ALERT_SMTP_REQUIRE_TLS} ${LONGHAUL_ALERT_TEMPLATES}
 ${LONGHAUL_ALERT_GROUP_WAIT} ${LONGHAUL_ALERT_GROUP_INTERVAL} ${LONGHAUL_ALERT_REPEAT_INTERVAL} ${LONGHAUL_ALERT_EMAIL_TO}
 ${LONGHAUL_ALERT_WEBHOOK_URL} ${LONGHAUL_ALERT_HEARTBEAT_URL}'

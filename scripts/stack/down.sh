@@ -27,8 +27,9 @@ survivors() {
 }
 
 main() {
-  local svc name pid pids=() failed=0 left
-  for svc in $(printf '%s\n' ${STACK_SERVICES} | tac); do
+  local svc name pid pids=() failed=0 left services
+  read -ra services <<<"${STACK_SERVICES}"
+  for svc in $(printf '%s\n' "${services[@]}" | tac); do
     for name in $("procs_${svc}"); do
       if pid="$(svc_pid "$name")"; then pids+=("$pid"); fi
     done

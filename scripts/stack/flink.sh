@@ -212,7 +212,7 @@ start_flink_jm() {
       -D "blob.server.port=$((LONGHAUL_FLINK_BLOB_PORT + off))"
       -D "metrics.internal.query-service.port=$((${LONGHAUL_FLINK_METRICS_PORTS%-*} + 50 + off))")
   fi
-  SUP_PRIORITY=20 start_daemon flink/jobmanager${suffix} "$(flink_log "jobmanager${suffix}")" "$FLINK_HOME/bin/jobmanager.sh" start-foreground "${more[@]}"
+  SUP_PRIORITY=20 start_daemon "flink/jobmanager${suffix}" "$(flink_log "jobmanager${suffix}")" "$FLINK_HOME/bin/jobmanager.sh" start-foreground "${more[@]}"
 }
 
 # start_flink_tm I: TaskManager I; the ones after the first get ports of their own (-D options
@@ -226,7 +226,7 @@ start_flink_tm() {
       -D "metrics.internal.query-service.port=$((${LONGHAUL_FLINK_METRICS_PORTS%-*} + off))"
       -D "taskmanager.resource-id=longhaul-tm$1")
   fi
-  SUP_PRIORITY=20 start_daemon flink/taskmanager${suffix} "$(flink_log "taskmanager${suffix}")" "$FLINK_HOME/bin/taskmanager.sh" start-foreground "${more[@]}"
+  SUP_PRIORITY=20 start_daemon "flink/taskmanager${suffix}" "$(flink_log "taskmanager${suffix}")" "$FLINK_HOME/bin/taskmanager.sh" start-foreground "${more[@]}"
 }
 
 # Healthy = every daemon alive and GET /overview reports every TaskManager registered.

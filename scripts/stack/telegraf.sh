@@ -83,6 +83,7 @@ check_telegraf_writer() {
 # plugin takes a list of seeds, not a comma-separated one, and Telegraf's (strict) environment
 # substitution fills strings only. With one broker the lead's file is used as it is.
 telegraf_conf_for_brokers() {
+  # shellcheck disable=SC2016  # the literal ${LONGHAUL_KAFKA} of telegraf.conf, replaced below
   local out list entry='["${LONGHAUL_KAFKA}"]'
   out="$(run_dir telegraf)/telegraf.conf"
   list="[\"${LONGHAUL_KAFKA//,/\", \"}\"]"
