@@ -1,56 +1,96 @@
 # Longhaul: one entry point for building, running and testing every component.
 # Ports and heap sizes: scripts/stack/defaults.env (override any LONGHAUL_* in the environment).
+# `make help` lists the targets: each `## name: text` line below is one.
 SHELL := /bin/bash
 ROOT  := $(abspath .)
 BIN   := $(ROOT)/bin
 GO    ?= go
 export PATH := /usr/local/go/bin:$(PATH)
 
-.PHONY: all build build-go build-flink prereqs up down status test test-go test-java test-python \
-        test-integration demo demo-down bench clean
+.PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
+        test-python test-integration test-e2e test-cluster demo demo-down bench clean
 
 all: build
+
+## help: this list
+help:
+	@sed -n 's/^## \([a-z0-9-]*\): \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
 
 ## build: every component; executables go to bin/
 build: build-go build-flink
 
+## build-go: the agent, the operator CLI and the testbed's delay line into bin/
 build-go:
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/longhaul-probe ./collectors/cmd/longhaul-probe
 	$(GO) build -o $(BIN)/longhaul ./operator/cmd/longhaul
 	$(GO) build -o $(BIN)/longhaul-netemu ./tests/testbed/netemu
 
+## build-flink: the Flink job jar, bin/longhaul-flink.jar (Maven, JDK 17)
 build-flink:
 	@mkdir -p $(BIN)
 	bash scripts/build-flink.sh
 
-## prereqs: OS packages, JDK, Python test deps (idempotent)
+## prereqs: OS packages, JDK, Python venv and linters, Node tools (idempotent)
 prereqs:
 	bash scripts/prereqs.sh
 
-## up / down / status: the native stack (Kafka, Flink, InfluxDB, Telegraf) on 127.0.0.1
+## up: start the native stack (Kafka, Flink, InfluxDB, Telegraf, Alertmanager) on 127.0.0.1
 up: prereqs build
 	bash scripts/stack/up.sh
 
+## down: stop the native stack (the job with a savepoint first)
 down:
 	bash scripts/stack/down.sh
 
+## status: every supervised process, the job's tasks, the watchdog's view
 status:
 	bash scripts/stack/status.sh
 
-## test: every test of every language, unit and integration, with one summary line
-test: prereqs build
+## check: formatters, linters, unit tests, generated files (minutes; starts no service)
+check: prereqs
+	bash scripts/check.sh
+
+## test: every test of every tier below, with stage times and one "N passed, N failed" line
+test: prereqs build-go
 	bash scripts/test-all.sh
+
+## test-go: Go unit tests and a fuzz run of every fuzz target
+test-go: prereqs
+	bash scripts/test-all.sh go
+
+## test-java: the Flink job's unit tests (Surefire); builds bin/longhaul-flink.jar
+test-java: prereqs
+	bash scripts/test-all.sh java
+
+## test-python: Python unit tests (contract, dashboards, compose, Kubernetes, systemd)
+test-python: prereqs
+	bash scripts/test-all.sh python
+
+## test-integration: Go, Python and Java tests against the real native stack (started if down)
+test-integration: prereqs build
+	bash scripts/test-all.sh integration
+
+## test-e2e: the namespace testbed's stories on the native stack (started if down)
+test-e2e: prereqs build
+	bash scripts/test-all.sh e2e
+
+## test-cluster: the story scaled out (3 brokers, 2 TaskManagers, JobManager HA), its own stack
+test-cluster: prereqs build
+	bash scripts/test-all.sh cluster
 
 ## demo: the whole system on an emulated long-haul testbed
 demo: prereqs build
 	bash scripts/demo.sh
 
+## demo-down: remove the demo's testbed and agents (the stack keeps running)
 demo-down:
 	bash scripts/demo-down.sh
 
+## bench: performance figures on this machine (docs/benchmarks.md)
 bench: prereqs build
 	bash scripts/bench.sh
 
+## clean: remove build outputs (bin/, flink-jobs/target)
 clean:
 	rm -rf $(BIN) flink-jobs/target

@@ -2,8 +2,12 @@
 """Adds up test results of every language into one 'N passed, N failed' line.
 
 Reads tests/out/: `go test -json` streams (*.gojson) and JUnit XML reports (*.xml from
-pytest and Maven Surefire/Failsafe). Prints a line per suite, then the total.
+pytest and Maven Surefire/Failsafe). Prints each stage's time (stages.tsv, written by
+scripts/test-all.sh), the 15 slowest tests, a line per suite, then the total.
+    test-summary.py [DIR]               the summary of DIR (tests/out)
+    test-summary.py --failures FILE     the failed tests of one `go test -json` stream
 """
+
 import json
 import pathlib
 import sys
@@ -26,6 +30,64 @@ def go_counts(path):
     return passed, failed, skipped
 
 
+def go_failures(path):
+    """Each failed test of a `go test -json` stream, and the output lines that say why."""
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if ev.get("Action") == "fail" and ev.get("Test"):
+            print("FAIL", ev["Package"], ev["Test"])
+        out = ev.get("Output", "")
+        if ev.get("Action") == "output" and ("FAIL" in out or "panic" in out):
+            print(out, end="")
+
+
+def go_times(path):
+    """(seconds, name) of each top-level test of a `go test -json` stream."""
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        test = ev.get("Test") or ""
+        if ev.get("Action") in ("pass", "fail") and test and "/" not in test:
+            yield float(ev.get("Elapsed") or 0), f"{ev['Package']}.{test}"
+
+
+def junit_times(path):
+    """(seconds, name) of each test case of a JUnit XML report."""
+    for case in ET.parse(path).getroot().iter("testcase"):
+        yield float(case.get("time") or 0), f"{case.get('classname', '')}.{case.get('name', '')}"
+
+
+def stage_times(out):
+    path = out / "stages.tsv"
+    if not path.exists():
+        return
+    print("Stage times:")
+    total = 0
+    for line in path.read_text().splitlines():
+        name, secs, result = line.split("\t")
+        total += int(secs)
+        print(f"  {int(secs):5d} s  {result:6}  {name}")
+    print(f"  {total:5d} s  in all ({total / 60:.1f} min)")
+
+
+def slowest(out, n=15):
+    times = []
+    for path in sorted(out.rglob("*")):
+        if path.suffix == ".gojson":
+            times += go_times(path)
+        elif path.suffix == ".xml" and path.name.startswith(("TEST-", "pytest-")):
+            times += junit_times(path)
+    if times:
+        print(f"The {min(n, len(times))} slowest tests:")
+        for secs, name in sorted(times, reverse=True)[:n]:
+            print(f"  {secs:7.1f} s  {name}")
+
+
 def junit_counts(path):
     root = ET.parse(path).getroot()
     suites = [root] if root.tag == "testsuite" else root.iter("testsuite")
@@ -42,6 +104,8 @@ def junit_counts(path):
 
 def main(out_dir):
     out = pathlib.Path(out_dir)
+    stage_times(out)
+    slowest(out)
     tp = tf = ts = 0
     for path in sorted(out.rglob("*")):
         if path.suffix == ".gojson":
@@ -58,4 +122,7 @@ def main(out_dir):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--failures":
+        go_failures(pathlib.Path(sys.argv[2]))
+        sys.exit(0)
     sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "tests/out"))

@@ -16,15 +16,22 @@ import (
 
 func main() {
 	root := flag.String("root", ".", "the repository root")
+	check := flag.Bool("check", false, "write nothing; exit 1 naming each generated file that differs from a fresh generation")
 	flag.Parse()
 	files, err := Generate(*root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	stale := 0
 	for _, name := range sortedKeys(files) {
 		path := filepath.Join(*root, name)
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, files[name]) {
+			continue
+		}
+		if *check {
+			fmt.Fprintf(os.Stderr, "%s is stale: run `go generate ./ingest/...`\n", name)
+			stale++
 			continue
 		}
 		if err := os.WriteFile(path, files[name], 0o644); err != nil {
@@ -32,6 +39,9 @@ func main() {
 			os.Exit(1)
 		}
 		fmt.Println("wrote", name)
+	}
+	if stale > 0 {
+		os.Exit(1)
 	}
 }
 

@@ -1,0 +1,91 @@
+"""make check (scripts/check.sh) goes red on what it is there to catch: a misformatted Go file, a
+vet finding, a ruff finding, a shellcheck finding, a stale generated file. Each case runs the one
+stage on a temporary copy of the few files it reads (the script, the Go module's files, the
+contract and its generator, the linters' configs), green first, then with one fault added."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+COPIED = (
+    "scripts/check.sh",
+    "go.mod",
+    "go.sum",
+    "ruff.toml",
+    ".shellcheckrc",
+    "ingest/contract.yaml",
+    "ingest/topics.yaml",
+    "ingest/schemas",
+    "ingest/gen",
+    "ingest/contract",
+    "flink-jobs/src/main/java/org/longhaul/flink/records/ContractNames.java",
+    "flink-jobs/src/main/java/org/longhaul/flink/records/EventKind.java",
+)
+GENERATED = "flink-jobs/src/main/java/org/longhaul/flink/records/ContractNames.java"
+
+
+@pytest.fixture
+def tree(tmp_path):
+    for name in COPIED:
+        src, dst = ROOT / name, tmp_path / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, dst, ignore=shutil.ignore_patterns("*_test.go"))
+        else:
+            shutil.copy2(src, dst)
+    # the venv's ruff, found where check.sh looks for it
+    (tmp_path / ".venv").symlink_to(ROOT / ".venv")
+    return tmp_path
+
+
+def check(tree, stage):
+    env = {**os.environ, "PATH": "/usr/local/go/bin:" + os.environ["PATH"]}
+    r = subprocess.run(
+        ["bash", str(tree / "scripts/check.sh"), stage],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    return r.returncode, r.stdout + r.stderr
+
+
+FAULTS = {
+    # stage: (file added or appended to, text, what the report names)
+    "gofmt": (
+        "ingest/contract/zz_fault.go",
+        "package contract\nfunc  fault( ) {}\n",
+        "ingest/contract/zz_fault.go",
+    ),
+    "vet": (
+        "ingest/contract/zz_fault.go",
+        'package contract\n\nimport "fmt"\n\nfunc fault() { fmt.Printf("%d\\n", "text") }\n',
+        "zz_fault.go",
+    ),
+    "ruff": ("scripts/fault.py", "import os\n", "F401"),
+    "shellcheck": ("scripts/fault.sh", "#!/usr/bin/env bash\nrm -rf $1/cache\n", "SC2086"),
+    "contract": (GENERATED, "// edited by hand\n", "ContractNames.java is stale"),
+}
+
+
+@pytest.mark.parametrize("stage", sorted(FAULTS))
+def test_a_check_stage_is_green_on_the_tree_and_red_on_its_fault(tree, stage):
+    rc, out = check(tree, stage)
+    assert rc == 0, f"{stage} is red on an unchanged copy:\n{out}"
+    path, text, named = FAULTS[stage]
+    with open(tree / path, "a") as f:
+        f.write(text)
+    rc, out = check(tree, stage)
+    assert rc != 0, f"{stage} stayed green with {path}:\n{out}"
+    assert named in out, f"{stage} failed without naming {named}:\n{out}"
+    assert f"1 of 1 stages failed: {stage}" in out
+
+
+def test_an_unknown_stage_is_refused(tree):
+    rc, out = check(tree, "lint-everything")
+    assert rc == 2 and "no stage lint-everything" in out
