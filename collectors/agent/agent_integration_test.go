@@ -38,7 +38,7 @@ type itBroker struct {
 // startBroker starts a secured broker, creates the contract's topics and an agent's user with
 // an agent's ACLs, as `longhaul admin add-agent` does.
 func startBroker(t *testing.T) *itBroker {
-	b := kafkatest.Start(t, itStackDir, itPort, itCtrlPort)
+	b := kafkatest.Parallel(t, itStackDir, itPort, itCtrlPort)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	b.CreateTopics(ctx)
@@ -47,6 +47,7 @@ func startBroker(t *testing.T) *itBroker {
 }
 
 func TestIntegrationPublishedSamplesReachTheRawTopicsAndValidate(t *testing.T) {
+	t.Parallel()
 	b := startBroker(t)
 	dir := t.TempDir()
 	obs := newObserved()
@@ -74,6 +75,7 @@ func TestIntegrationPublishedSamplesReachTheRawTopicsAndValidate(t *testing.T) {
 }
 
 func TestIntegrationNoSampleLostWhileTheBrokerIsDownForAMinute(t *testing.T) {
+	t.Parallel()
 	b := startBroker(t)
 	dir := t.TempDir()
 	obs := newObserved()
@@ -130,6 +132,7 @@ const fillProbes = `  - id: tput
 const unreachable = "127.0.0.1:1"
 
 func TestIntegrationNoSampleLostAcrossAnAgentRestartWithANearlyFullSpool(t *testing.T) {
+	t.Parallel()
 	b := startBroker(t)
 	dir := t.TempDir()
 	spool := spoolSection(dir+"/spool", "1MiB", "64KiB")
@@ -165,6 +168,7 @@ func TestIntegrationNoSampleLostAcrossAnAgentRestartWithANearlyFullSpool(t *test
 }
 
 func TestIntegrationAFullSpoolDropsTheOldestIntervalRowsAndCountsEveryDrop(t *testing.T) {
+	t.Parallel()
 	b := startBroker(t)
 	dir := t.TempDir()
 	spool := spoolSection(dir+"/spool", "512KiB", "64KiB")

@@ -28,7 +28,9 @@ import (
 	_ "longhaul/collectors/probes/host" // a real probe kind next to the synthetic one
 )
 
-// This package's broker: its own stack directory and ports, so stopping it disturbs no one.
+// This package's brokers, one per test (they run in parallel, each waiting on its broker and agent
+// most of the time): stack folders under itStackDir, ports from itPort and itCtrlPort by
+// kafkatest.PortStep, so stopping one disturbs no one.
 const (
 	itStackDir = "/tmp/lh-it-kafka-agent"
 	itPort     = 19092

@@ -19,6 +19,7 @@ import (
 // file is fixed, without a restart, and the spool drains: every sample reaches Kafka, once.
 // The re-check runs on the production schedule (5 s doubling to 30 s).
 func TestIntegrationAWrongPasswordIsRefusedSpooledThenDrainedOnceTheFileIsFixed(t *testing.T) {
+	t.Parallel()
 	b := startBroker(t)
 	dir := t.TempDir()
 	right, err := os.ReadFile(b.passwordFile)

@@ -31,6 +31,7 @@ import (
 type Broker struct {
 	Addr      string
 	stackDir  string
+	cacheDir  string // Kafka's jars: stackDir/cache, or one shared by parallel brokers
 	port      int
 	ctrlPort  int
 	adminPort int
@@ -62,7 +63,12 @@ func StartPlaintext(t testing.TB, stackDir string, port, ctrlPort int) *Broker {
 
 func start(t testing.TB, stackDir string, port, ctrlPort int, security string) *Broker {
 	t.Helper()
-	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, port: port, ctrlPort: ctrlPort,
+	return startIn(t, stackDir, filepath.Join(stackDir, "cache"), port, ctrlPort, security)
+}
+
+func startIn(t testing.TB, stackDir, cacheDir string, port, ctrlPort int, security string) *Broker {
+	t.Helper()
+	b := &Broker{Addr: fmt.Sprintf("127.0.0.1:%d", port), stackDir: stackDir, cacheDir: cacheDir, port: port, ctrlPort: ctrlPort,
 		adminPort: ctrlPort + 1, archPort: ctrlPort + 2, security: security, t: t}
 	// the broker runs under this stack dir's own supervisord (scripts/stack/supervise.sh): both
 	// go, before the run folder that holds supervisord's socket is removed and after the test
@@ -71,7 +77,12 @@ func start(t testing.TB, stackDir string, port, ctrlPort int, security string) *
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.script("stop_kafka; stop_supervisord", time.Minute) })
-	b.script("install_kafka && configure_kafka", 5*time.Minute)
+	func() { // brokers that share a cache install Kafka's jars into it once
+		installing.Lock()
+		defer installing.Unlock()
+		b.script("install_kafka", 5*time.Minute)
+	}()
+	b.script("configure_kafka", time.Minute)
 	b.Start()
 	return b
 }
@@ -190,6 +201,7 @@ func (b *Broker) script(cmds string, timeout time.Duration) {
 	cmd := exec.CommandContext(ctx, "bash", "-c", src)
 	cmd.Env = append(os.Environ(),
 		"LONGHAUL_STACK_DIR="+b.stackDir,
+		"LONGHAUL_STACK_CACHE="+b.cacheDir,
 		"LONGHAUL_KAFKA_PORT="+strconv.Itoa(b.port),
 		"LONGHAUL_KAFKA_CONTROLLER_PORT="+strconv.Itoa(b.ctrlPort),
 		"LONGHAUL_KAFKA_ADMIN_PORT="+strconv.Itoa(b.adminPort),
