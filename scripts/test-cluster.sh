@@ -10,10 +10,11 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT" || exit 1
-cache="${LONGHAUL_STACK_CACHE:-${LONGHAUL_STACK_DIR:-$ROOT/.stack}/cache}"
+cache="${LONGHAUL_STACK_CACHE:-}" # the caller's cache, else defaults.env's
 # the environment of a default stack (a caller that sourced lib.sh) would name one broker
 for v in $(compgen -e | grep '^LONGHAUL_'); do unset "$v"; done
-export LONGHAUL_STACK_DIR="$ROOT/.stack-cluster" LONGHAUL_STACK_CACHE="$cache"
+export LONGHAUL_STACK_DIR="$ROOT/.stack-cluster"
+[ -z "$cache" ] || export LONGHAUL_STACK_CACHE="$cache"
 # three brokers; two TaskManagers of one slot each, so the job at parallelism 2 runs on both;
 # two JobManagers in ZooKeeper HA, and no keeper: a lost leader's jobs come back by HA alone
 export LONGHAUL_KAFKA_BROKERS_N=3 LONGHAUL_FLINK_TASKMANAGERS=2 LONGHAUL_FLINK_TASK_SLOTS=1 \

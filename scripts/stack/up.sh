@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bring the native stack up on 127.0.0.1: install what is missing (cached under .stack/cache),
+# Bring the native stack up on 127.0.0.1: install what is missing (cached in LONGHAUL_STACK_CACHE),
 # write configs into .stack/run, start Kafka, InfluxDB and Flink, run `longhaul setup` (topics,
 # database, retention), then Telegraf, the notification sink and Alertmanager, then the alert
 # bridge, then the Flink job's keeper, which submits the job restored
@@ -111,7 +111,12 @@ print_timings() {
 main() {
   local t0 svc
   t0="$(now_ms)"
+  # one installer at a time in a cache that other checkouts' stacks share
+  mkdir -p "${CACHE_DIR}"
+  exec {cache_lock}>"${CACHE_DIR}/.install.lock"
+  flock "${cache_lock}"
   for svc in ${STACK_SERVICES}; do install_svc "$svc"; done
+  exec {cache_lock}>&-
   # The three servers start side by side; each is timed from its launch to healthy.
   for svc in kafka influxdb zookeeper flink; do launch_svc "$svc"; done
   await_all kafka influxdb zookeeper flink

@@ -15,6 +15,16 @@ def clean_env(**extra):
     return {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "LANG": "C.UTF-8", **extra}
 
 
+def stack_env(stack_dir, **extra):
+    """clean_env for a stack in stack_dir whose cache is stack_dir/cache: never the user's shared
+    cache (defaults.env's LONGHAUL_STACK_CACHE), which a test must not fill with stubs."""
+    return clean_env(
+        LONGHAUL_STACK_DIR=str(stack_dir),
+        LONGHAUL_STACK_CACHE=str(pathlib.Path(stack_dir) / "cache"),
+        **extra,
+    )
+
+
 def defaults():
     """scripts/stack/defaults.env as the stack sees it, with nothing overridden; paths in the
     checkout start with the word $ROOT."""
@@ -37,7 +47,7 @@ def stack(script, stack_dir):
         check=True,
         capture_output=True,
         text=True,
-        env=clean_env(LONGHAUL_STACK_DIR=str(stack_dir)),
+        env=stack_env(stack_dir),
     ).stdout
 
 

@@ -138,7 +138,7 @@ def test_alertmanager_config_is_the_native_one_filled_in(tmp_path):
         check=True,
         capture_output=True,
         text=True,
-        env=stack_programs.clean_env(LONGHAUL_STACK_DIR=str(tmp_path / "stack"), **values),
+        env=stack_programs.stack_env(tmp_path / "stack", **values),
     )
     expected = native.read_text().replace(f"{ROOT}/alerting/templates", env["LONGHAUL_ALERT_TEMPLATES"])
     assert text == expected

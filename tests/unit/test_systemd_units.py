@@ -20,7 +20,7 @@ import shutil
 import subprocess
 
 import pytest
-from stack_programs import LOCAL_ONLY, ROOT, clean_env, defaults, deployed, stack
+from stack_programs import LOCAL_ONLY, ROOT, defaults, deployed, stack, stack_env
 
 DEPLOY = ROOT / "deploy/systemd"
 INSTALL = DEPLOY / "install.sh"
@@ -108,7 +108,7 @@ def fake_build(tmp):
     stub(influxdb / "influxd")
     stub(telegraf / "telegraf")
     stub(alertmanager / "alertmanager")
-    return clean_env(LONGHAUL_BIN=str(bin_dir), LONGHAUL_STACK_DIR=str(stack_dir))
+    return stack_env(stack_dir, LONGHAUL_BIN=str(bin_dir))
 
 
 def make_root(tmp, *install_args):

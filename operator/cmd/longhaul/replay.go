@@ -24,7 +24,7 @@ Dead letters and diagnostics go to stderr. No Kafka is needed.
   --<d>.<param>    detector parameters, e.g. --collapse.drop 0.4 (flink-jobs/README.md)
 
 Environment: LONGHAUL_FLINK_JAR (default bin/longhaul-flink.jar beside this program),
-FLINK_HOME (a Flink 2.2 distribution; default the native stack's in .stack/cache, else the
+FLINK_HOME (a Flink 2.2 distribution; default the native stack's in LONGHAUL_STACK_CACHE, else the
 Maven build's flink-jobs/target/replay.classpath),
 LONGHAUL_JAVA_HOME (a JDK 17), LONGHAUL_REPLAY_HEAP (default 768m).
 `
@@ -87,8 +87,12 @@ func flinkRuntime(root string) (string, error) {
 	if h := os.Getenv("FLINK_HOME"); h != "" {
 		cands = append(cands, filepath.Join(h, "lib"))
 	}
-	matches, _ := filepath.Glob(filepath.Join(root, ".stack", "cache", "flink-*", "site", "pyflink", "lib"))
-	cands = append(cands, matches...)
+	for _, cache := range []string{os.Getenv("LONGHAUL_STACK_CACHE"), filepath.Join(root, ".stack", "cache")} {
+		if cache != "" {
+			matches, _ := filepath.Glob(filepath.Join(cache, "flink-*", "site", "pyflink", "lib"))
+			cands = append(cands, matches...)
+		}
+	}
 	for _, c := range cands {
 		if jars, _ := filepath.Glob(filepath.Join(c, "flink-dist*.jar")); len(jars) > 0 {
 			return filepath.Join(c, "*"), nil
@@ -98,7 +102,7 @@ func flinkRuntime(root string) (string, error) {
 	if cp, err := os.ReadFile(built); err == nil && len(strings.TrimSpace(string(cp))) > 0 {
 		return strings.TrimSpace(string(cp)), nil
 	}
-	return "", fmt.Errorf("no Flink runtime: set FLINK_HOME, run make up once (it installs Flink under .stack/cache) "+
+	return "", fmt.Errorf("no Flink runtime: set FLINK_HOME, run make up once (it installs Flink in LONGHAUL_STACK_CACHE) "+
 		"or build flink-jobs with Maven (target/replay.classpath); looked in %s", strings.Join(append(cands, built), ", "))
 }
 
