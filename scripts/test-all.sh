@@ -3,7 +3,8 @@
 # across all languages, each stage's time and the 15 slowest tests (scripts/test-summary.py).
 #   scripts/test-all.sh                  every tier: make test
 #   scripts/test-all.sh go java ...      those tiers only: make test-go, make test-java, ...
-# Tiers: go (unit tests and a fuzz run of every target), java (unit tests; builds the job jar),
+# Tiers: lint (make check's formatters, linters and generated files), go (unit tests and a fuzz
+# run of every target), java (unit tests; builds the job jar),
 # python (unit tests), integration (Go, Python and Java against the real native stack), e2e (the
 # namespace testbed's stories on that stack), cluster (3 brokers, 2 TaskManagers, JobManager HA).
 # integration and e2e share one default stack, started here unless one runs (and then stopped);
@@ -17,7 +18,7 @@ OUT="$ROOT/tests/out"
 rm -rf "$OUT" && mkdir -p "$OUT"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-TIERS=(go java python integration e2e cluster)
+TIERS=(lint go java python integration e2e cluster)
 status=0
 started_here=0 # the default stack was started by this run (and is stopped by it)
 stack_ready=0
@@ -31,6 +32,18 @@ stage() {
   rc=$?
   printf '%s\t%d\t%s\n' "$name" $((SECONDS - t0)) "$([ "$rc" = 0 ] && echo ok || echo FAILED)" >>"$OUT/stages.tsv"
   [ "$rc" = 0 ] || status=1
+}
+
+# --- lint -----------------------------------------------------------------------------------------
+# make check's stages that are not tests (those run in the tiers below): CI fails on them too
+tier_lint() {
+  stage "Formatters, linters, generated files (scripts/check.sh)" \
+    bash scripts/check.sh gofmt vet staticcheck contract ruff shellcheck dashboards
+  stage "google-java-format (Spotless)" java_format
+}
+
+java_format() {
+  (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never spotless:check)
 }
 
 # --- go -----------------------------------------------------------------------------------------
