@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the Flink job jar (flink-jobs/, shaded) with JDK 17 and copy it to bin/longhaul-flink.jar.
 # Skips Maven when bin/longhaul-flink.jar is newer than flink-jobs/pom.xml and every file under
-# flink-jobs/src.
+# flink-jobs/src, and copies the jar a Maven run already packaged (make test-java's) when that is.
 set -euo pipefail
 # shellcheck source=stack/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/stack/lib.sh"
@@ -10,11 +10,12 @@ LOG_TAG=build-flink
 JOBS_DIR="${LONGHAUL_ROOT}/flink-jobs"
 OUT="${LONGHAUL_ROOT}/bin/longhaul-flink.jar"
 
-up_to_date() {
+# newer_than_sources JAR: JAR exists and no source of the job changed after it was written
+newer_than_sources() {
   local sources=("${JOBS_DIR}/pom.xml")
-  [ -f "$OUT" ] || return 1
+  [ -f "$1" ] || return 1
   [ -d "${JOBS_DIR}/src" ] && sources+=("${JOBS_DIR}/src")
-  [ -z "$(find "${sources[@]}" -newer "$OUT" -print -quit)" ]
+  [ -z "$(find "${sources[@]}" -newer "$1" -print -quit)" ]
 }
 
 # The shaded jar: target/longhaul-flink-jobs-*.jar, not original-*, -sources or -tests.
@@ -27,8 +28,15 @@ shaded_jar() {
 main() {
   local jar
   [ -f "${JOBS_DIR}/pom.xml" ] || die "no flink-jobs/pom.xml yet: nothing to build"
-  if up_to_date; then
+  if newer_than_sources "$OUT"; then
     log "bin/longhaul-flink.jar is up to date"
+    return 0
+  fi
+  jar="$(shaded_jar)"
+  if [ -n "$jar" ] && newer_than_sources "$jar"; then
+    mkdir -p "$(dirname "$OUT")"
+    cp "$jar" "$OUT"
+    log "bin/longhaul-flink.jar from target/${jar##*/}, already built from these sources"
     return 0
   fi
   use_jdk17
