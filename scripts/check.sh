@@ -74,7 +74,7 @@ stage_dashboards() {
 
 # javac with -Xlint and -Werror (flink-jobs/pom.xml), google-java-format, the unit tests
 stage_java() {
-  (cd flink-jobs && JAVA_HOME="$JDK" mvn -B -q -Dstyle.color=never spotless:check test)
+  (cd flink-jobs && JAVA_HOME="$JDK" mvn -B -q -Dstyle.color=never -Dmaven.test.redirectTestOutputToFile=true spotless:check test)
 }
 
 stage_ruff() {
