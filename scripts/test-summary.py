@@ -8,6 +8,7 @@ scripts/test-all.sh), the 15 slowest tests, a line per suite, then the total.
     test-summary.py --failures FILE     the failed tests of one `go test -json` stream
 """
 
+import collections
 import json
 import pathlib
 import sys
@@ -30,18 +31,21 @@ def go_counts(path):
     return passed, failed, skipped
 
 
-def go_failures(path):
-    """Each failed test of a `go test -json` stream, and the output lines that say why."""
+def go_failures(path, tail=40):
+    """Each failed test of a `go test -json` stream with the last lines it printed, and each
+    package that failed without a failing test (a build error, a panic, a timeout)."""
+    outputs = collections.defaultdict(lambda: collections.deque(maxlen=tail))
     for line in path.read_text(errors="replace").splitlines():
         try:
             ev = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if ev.get("Action") == "fail" and ev.get("Test"):
-            print("FAIL", ev["Package"], ev["Test"])
-        out = ev.get("Output", "")
-        if ev.get("Action") == "output" and ("FAIL" in out or "panic" in out):
-            print(out, end="")
+        key = (ev.get("Package"), ev.get("Test"))
+        if ev.get("Action") == "output":
+            outputs[key].append(ev.get("Output", ""))
+        elif ev.get("Action") == "fail":
+            print("FAIL", ev.get("Package"), ev.get("Test") or "(the package)")
+            print("".join(outputs[key]), end="")
 
 
 def go_times(path):
