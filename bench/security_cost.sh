@@ -14,11 +14,12 @@ run() { "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 -
 
 secured="$(run)"
 plain_dir="${LONGHAUL_STACK_DIR}-plaintext"
-mkdir -p "$plain_dir" && ln -sfn "${LONGHAUL_STACK_DIR}/cache" "$plain_dir/cache"
+mkdir -p "$plain_dir"
 bash "$ROOT/scripts/stack/down.sh" >&2
-# a clean environment: every setting of the plaintext stack derives from its own stack folder
+# a clean environment: every setting of the plaintext stack derives from its own stack folder (its
+# downloads and builds from the same cache)
 # shellcheck disable=SC2016  # $0 and $1 are the inner bash's arguments, expanded there
-plain="$(env -i PATH="$PATH" HOME="${HOME:-/root}" LONGHAUL_STACK_DIR="$plain_dir" LONGHAUL_KAFKA_SECURITY=plaintext \
+plain="$(env -i PATH="$PATH" HOME="${HOME:-/root}" LONGHAUL_STACK_DIR="$plain_dir" LONGHAUL_STACK_CACHE="$LONGHAUL_STACK_CACHE" LONGHAUL_KAFKA_SECURITY=plaintext \
   bash -c 'source "$0/scripts/stack/lib.sh"; bash "$0/scripts/stack/up.sh" >&2 &&
     "$0/.venv/bin/python" "$0/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps "$1" |
     tee /dev/stderr | sed -n "s/^RESULT //p" | tail -1; bash "$0/scripts/stack/down.sh" >&2' "$ROOT" "$STEPS")"

@@ -2,6 +2,7 @@
 (alerting/alertmanager.yml) → the real SMTP server and webhook receiver of the notification sink.
 Each test raises events for links of its own (run_tag), so the mails it counts are its own."""
 
+import pathlib
 import re
 import socket
 import subprocess
@@ -157,7 +158,9 @@ def private_alertmanager(tmp_path):
     """A second Alertmanager on the stack's rendered config (the shipped routes and inhibitions),
     holding only what a test posts: other tests leave pipeline-wide outages open in the stack's
     one, which mute every no_data and hide which alert inhibits what (Alertmanager names one)."""
-    binary = next((am.STACK / "cache").glob("alertmanager-*/alertmanager"))
+    # the stack's own Alertmanager build, wherever its cache is (LONGHAUL_STACK_CACHE)
+    binary = pathlib.Path(stack.run("alertmanager_home").stdout.strip()) / "alertmanager"
+    assert binary.is_file(), f"no Alertmanager at {binary}: make up installs it"
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
