@@ -10,7 +10,7 @@
 # defaults.env), with the stack's folders moved: configs in /etc/longhaul/<service>, data in
 # /var/lib/longhaul/<service>, secrets in /etc/longhaul/secrets. An existing config is never
 # overwritten. Kafka, Flink, InfluxDB, Telegraf and Alertmanager come from the stack's cache
-# (.stack/cache): `install.sh fetch` downloads and builds whatever of them is missing.
+# (LONGHAUL_STACK_CACHE, ~/.cache/longhaul/stack): `install.sh fetch` downloads and builds whatever of them is missing.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
