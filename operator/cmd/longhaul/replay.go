@@ -87,7 +87,13 @@ func flinkRuntime(root string) (string, error) {
 	if h := os.Getenv("FLINK_HOME"); h != "" {
 		cands = append(cands, filepath.Join(h, "lib"))
 	}
-	for _, cache := range []string{os.Getenv("LONGHAUL_STACK_CACHE"), filepath.Join(root, ".stack", "cache")} {
+	// the stack's cache: LONGHAUL_STACK_CACHE, else its default (scripts/stack/defaults.env: the
+	// user's cache folder, which os.UserCacheDir finds by the same rule), else an older checkout's
+	caches := []string{os.Getenv("LONGHAUL_STACK_CACHE"), filepath.Join(root, ".stack", "cache")}
+	if user, err := os.UserCacheDir(); err == nil {
+		caches = append(caches, filepath.Join(user, "longhaul", "stack"))
+	}
+	for _, cache := range caches {
 		if cache != "" {
 			matches, _ := filepath.Glob(filepath.Join(cache, "flink-*", "site", "pyflink", "lib"))
 			cands = append(cands, matches...)
