@@ -30,7 +30,16 @@ func TestReplayCommandUsesFlinkHomeAndPassesArgsThrough(t *testing.T) {
 	}
 }
 
+// noStackCache points the stack's cache (and the user's cache folder it defaults to) at an empty
+// folder: what make up installed on this machine must not decide the test.
+func noStackCache(t *testing.T) {
+	empty := t.TempDir()
+	t.Setenv("LONGHAUL_STACK_CACHE", "")
+	t.Setenv("XDG_CACHE_HOME", empty)
+}
+
 func TestReplayCommandExplainsAMissingJarOrRuntime(t *testing.T) {
+	noStackCache(t)
 	dir := t.TempDir()
 	t.Setenv("LONGHAUL_FLINK_JAR", filepath.Join(dir, "absent.jar"))
 	if _, err := replayCommand(nil); err == nil || !strings.Contains(err.Error(), "make build-flink") {
@@ -46,6 +55,7 @@ func TestReplayCommandExplainsAMissingJarOrRuntime(t *testing.T) {
 }
 
 func TestReplayFallsBackToTheMavenBuildsClasspath(t *testing.T) {
+	noStackCache(t)
 	root := t.TempDir()
 	t.Setenv("FLINK_HOME", "")
 	os.MkdirAll(filepath.Join(root, "flink-jobs", "target"), 0o755)
