@@ -13,8 +13,8 @@ import argparse
 import json
 import time
 
-import alertmanager as am
 import common
+from common import alertmanager as am
 
 EVENTS = common.EVENTS_TOPIC
 

@@ -14,7 +14,10 @@ import requests
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "ingest"))
+# re-exported for the bench modules, which import them through this one (common.influxdb, ...)
+import alertmanager  # noqa: E402, F401  (tests/lib: Alertmanager's API)
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
+import influxdb  # noqa: E402, F401  (tests/lib: the one InfluxDB client)
 import kafka  # noqa: E402  (the Kafka connection)
 from longhaul_contract import CONTRACT  # noqa: E402
 

@@ -23,6 +23,9 @@ import uuid
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# the e2e stories' fixtures and the test libraries (stack, kafka, ...), whatever the import order
+sys.path.insert(0, str(ROOT / "ingest"))
+sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 import stack  # noqa: E402
 from confluent_kafka import KafkaException, TopicPartition  # noqa: E402

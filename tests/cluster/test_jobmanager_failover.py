@@ -14,9 +14,13 @@ import uuid
 import pytest
 import requests
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "e2e"))
-import stack
-from conftest import JOB_ARGS, lifecycle, record
+# the e2e stories' fixtures and the test libraries (stack, ...), whatever the import order
+TESTS = os.path.join(os.path.dirname(__file__), "..")
+sys.path.insert(0, os.path.join(TESTS, "..", "ingest"))
+sys.path.insert(0, os.path.join(TESTS, "lib"))
+sys.path.insert(0, os.path.join(TESTS, "e2e"))
+import stack  # noqa: E402  (found through the sys.path entries above)
+from conftest import JOB_ARGS, lifecycle, record  # noqa: E402  (the same)
 
 HA = os.environ.get("LONGHAUL_FLINK_HA", "none")
 REST = int(os.environ.get("LONGHAUL_FLINK_REST_PORT", "8081"))
