@@ -28,8 +28,13 @@ procs_flink() {
 ports_flink() {
   local i
   for i in $(flink_jms); do printf '%s ' $((LONGHAUL_FLINK_REST_PORT + (i - 1) * 100)); done
-  for i in $(flink_tms); do printf '%s ' $((LONGHAUL_FLINK_TM_RPC_PORT + (i - 1) * 100)); done
+  for i in $(flink_tms); do printf '%s ' "$(flink_tm_rpc_port "$i" | sed 's/^0$/any/')"; done
   echo
+}
+# flink_tm_rpc_port I: TaskManager I's RPC port: the configured one + 100 per TaskManager after the
+# first, or 0 (a free port at each start, defaults.env says why)
+flink_tm_rpc_port() {
+  if [ "${LONGHAUL_FLINK_TM_RPC_PORT}" = 0 ]; then echo 0; else echo $((LONGHAUL_FLINK_TM_RPC_PORT + ($1 - 1) * 100)); fi
 }
 # Each daemon's .out, then its log4j file flink-longhaul-<standalonesession|taskexecutor>-<n>-<host>.log.
 logs_flink() {
@@ -221,7 +226,7 @@ start_flink_tm() {
   local suffix more=() off=$((($1 - 1) * 100))
   suffix="$(instance_suffix "$1")"
   if [ "$1" != 1 ]; then
-    more=(-D "taskmanager.rpc.port=$((LONGHAUL_FLINK_TM_RPC_PORT + off))"
+    more=(-D "taskmanager.rpc.port=$(flink_tm_rpc_port "$1")"
       -D "taskmanager.data.port=$((LONGHAUL_FLINK_DATA_PORT + off))"
       -D "metrics.internal.query-service.port=$((${LONGHAUL_FLINK_METRICS_PORTS%-*} + off))"
       -D "taskmanager.resource-id=longhaul-tm$1")
