@@ -41,7 +41,9 @@ main() {
   fi
   use_jdk17
   log "mvn package in flink-jobs/ (JDK 17)"
-  (cd "${JOBS_DIR}" && mvn -q -B -Dstyle.color=never -DskipTests package) || die "mvn package failed in flink-jobs/"
+  (cd "${JOBS_DIR}" && mvn -q -B -Dstyle.color=never -DskipTests \
+    -Drevision="$(bash "${LONGHAUL_ROOT}/scripts/version.sh")" -Dlonghaul.commit="$(bash "${LONGHAUL_ROOT}/scripts/version.sh" commit)" \
+    package) || die "mvn package failed in flink-jobs/"
   jar="$(shaded_jar)"
   [ -n "$jar" ] || die "no target/longhaul-flink-jobs-*.jar after mvn package (check artifactId/shade plugin)"
   mkdir -p "$(dirname "$OUT")"

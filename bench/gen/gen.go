@@ -10,7 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // gen turns steps of many links into samples and sends them to Kafka, or writes them as JSON

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"longhaul/collectors/sample"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 // What the generator writes with -print: every line validates against ingest/schemas with the

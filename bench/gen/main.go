@@ -1,7 +1,7 @@
 // Command longhaul-bench-gen produces synthetic raw samples for many links into Kafka for
 // scripts/bench.sh: as fast as it can with past timestamps (-mode load, for throughput), or at a
 // fixed rate stamped with the wall clock (-mode live, for latency and detection delay). The
-// samples are the collectors' own types (collectors/sample) on the contract's topics
+// samples are the collectors' own types (ingest/sample) on the contract's topics
 // (ingest/contract); gen_test.go validates them against ingest/schemas.
 //
 // Each step every link gets one TCP interval record; every -path-every steps a traceroute path

@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
-// Synthetic raw samples built from the collectors' own types (collectors/sample), so the
+// Synthetic raw samples built from the collectors' own types (ingest/sample), so the
 // benchmark cannot drift from the contract: iperf3 TCP interval records, run summaries and
 // traceroute paths with a fixed number of hops. The rand calls and their order are those of the
 // hand-written generator this replaced, so a seed gives the same figures.

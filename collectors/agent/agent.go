@@ -18,7 +18,7 @@ import (
 	"longhaul/collectors/probe"
 	"longhaul/collectors/publish"
 	"longhaul/collectors/schedule"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/schema"
 	"longhaul/internal/kafkaconn"
 )
 
@@ -209,19 +209,11 @@ func (a *Agent) admit(insts []config.Instance) {
 
 // loadSchemas returns the registry samples are validated against, or nil when disabled.
 func loadSchemas(dir string, log *slog.Logger) (*schema.Registry, error) {
-	switch dir {
-	case "off":
+	if dir == "off" {
+		log.Warn("schemas_dir: off: samples are published without validation")
 		return nil, nil
-	case "":
-		d := schema.DefaultDir()
-		reg, err := schema.Load(d)
-		if err != nil {
-			log.Warn("no schemas found: samples are published without validation", "looked_in", d, "err", err)
-			return nil, nil
-		}
-		return reg, nil
 	}
-	reg, err := schema.Load(dir)
+	reg, err := schema.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("schemas_dir: %w", err)
 	}

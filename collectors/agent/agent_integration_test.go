@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"longhaul/collectors/internal/kafkatest"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 func spoolSection(dir, maxBytes, segBytes string) string {

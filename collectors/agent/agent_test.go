@@ -18,9 +18,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/collectors/config"
-	"longhaul/collectors/sample"
 	"longhaul/collectors/schedule"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 var (

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // deadLetter is a dead_letter.v1 message: a sample that did not validate against its schema,

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"longhaul/collectors/publish"
-	"longhaul/collectors/sample"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 // encoder turns samples into spool records: JSON, keyed by link, on the topic of the sample's

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"longhaul/collectors/publish"
-	"longhaul/collectors/sample"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 func registry(t *testing.T) *schema.Registry {

@@ -20,10 +20,10 @@ import (
 	"longhaul/collectors/config"
 	"longhaul/collectors/internal/kafkatest"
 	"longhaul/collectors/publish"
-	"longhaul/collectors/sample"
 	"longhaul/collectors/schedule"
-	"longhaul/collectors/schema"
 	"longhaul/ingest/contract"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 
 	_ "longhaul/collectors/probes/host" // a real probe kind next to the synthetic one
 )

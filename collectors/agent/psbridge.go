@@ -8,8 +8,8 @@ import (
 	"longhaul/collectors/config"
 	"longhaul/collectors/psbridge"
 	"longhaul/collectors/publish"
-	"longhaul/collectors/sample"
 	"longhaul/ingest/contract"
+	"longhaul/ingest/sample"
 	"longhaul/internal/settings"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"longhaul/collectors/config"
 	"longhaul/collectors/psbridge"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // bridgeConfig is an agent that only bridges pScheduler results: no targets, no probes.

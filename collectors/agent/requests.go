@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"longhaul/collectors/schedule"
-	"longhaul/collectors/schema"
 	"longhaul/ingest/contract"
+	"longhaul/ingest/schema"
 )
 
 // probeRequest is what the agent reads of a probe_request message.

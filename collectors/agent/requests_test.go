@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
 	"longhaul/collectors/schedule"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 type nopProbe struct{}
@@ -38,7 +38,7 @@ func requestJSON(t *testing.T, edit func(m map[string]any)) []byte {
 // What the agent does with each request it reads: its own, in time, for a probe it runs, within
 // its hourly budget, is queued; everything else is counted and said why.
 func TestTheAgentTakesOnlyItsOwnTimelyRequestsWithinItsBudget(t *testing.T) {
-	reg, err := schema.Load(schema.DefaultDir())
+	reg, err := schema.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"os"
 	"testing"
 
-	"longhaul/collectors/sample"
 	"longhaul/collectors/schedule"
+	"longhaul/ingest/sample"
 )
 
 // A throughput probe configured as a screening burst (`screens`) publishes every sample of its

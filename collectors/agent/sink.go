@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"longhaul/collectors/publish"
-	"longhaul/collectors/sample"
 	"longhaul/collectors/schedule"
+	"longhaul/ingest/sample"
 )
 
 // sink spools the samples of one run as one batch (one fsync) and counts the run.

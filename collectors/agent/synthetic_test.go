@@ -9,7 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // The "synthetic" kind is a test fixture: it emits throughput samples without running a tool

@@ -18,8 +18,8 @@ type Config struct {
 	Spool    Spool    `yaml:"spool"`
 	Health   Health   `yaml:"health"`
 	Schedule Schedule `yaml:"schedule"`
-	// SchemasDir holds ingest/schemas; samples that do not validate go to the dead-letter
-	// topic. Empty: found automatically (schema.DefaultDir); "off" disables validation.
+	// SchemasDir is a folder of *.schema.json; samples that do not validate go to the
+	// dead-letter topic. Empty: the schemas the binary carries; "off" disables validation.
 	SchemasDir string   `yaml:"schemas_dir"`
 	Targets    []Target `yaml:"targets"`
 	Probes     []Probe  `yaml:"probes"`

@@ -13,7 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // testKind is a probe kind whose params accept only `port`, like a real factory would.

@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Job is one run of a probe against one target.

@@ -10,7 +10,7 @@ import (
 
 	"longhaul/collectors/probes/all"
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // ProbeIDPrefix starts the probe_id of a converted result's samples: pscheduler-<test type>

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"longhaul/collectors/config"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Entry is one pair a host schedules: what `longhaul-probe plan` prints, one JSON object a

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"longhaul/collectors/internal/kafkatest"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 	"longhaul/internal/kafkaconn"
 )
 

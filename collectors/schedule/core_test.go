@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // t0 anchors every test: a fixed instant.

@@ -2,7 +2,7 @@ package schedule
 
 import (
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // NotStarter is implemented by probes that describe a run that never started with their own

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // A new plan keeps the slots of the pairs that stay, starts the new ones from now and plans

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Result is one run's outcome, handed to the Sink: the samples it produced or, for a run that

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))

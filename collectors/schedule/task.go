@@ -8,7 +8,7 @@ import (
 
 	"longhaul/collectors/config"
 	"longhaul/collectors/probe"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Task is one (probe, target) pair: what the scheduler runs at an interval.

@@ -1,6 +1,6 @@
 """Every example under ingest/schemas/examples validates (or fails) against its schema.
 
-The same example files are loaded by the Go (collectors/sample) and Java (flink-jobs) tests,
+The same example files are loaded by the Go (ingest/sample) and Java (flink-jobs) tests,
 so the three languages agree on the contract.
 """
 

@@ -65,6 +65,9 @@ func (a *App) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		a.Usage(stdout)
 		return ExitOK
 	}
+	if first == "--version" || first == "-version" { // the version command, when there is one
+		first, args = "version", []string{"version"}
+	}
 	if strings.HasPrefix(first, "-") {
 		return a.usageError(stderr, "unknown flag %s", first)
 	}

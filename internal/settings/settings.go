@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"longhaul/internal/checkout"
 )
 
 // Setting is one named setting: a flag, the environment variable that gives the flag's
@@ -37,7 +35,8 @@ var (
 	// checkpoints/<job name>/<job id>/chk-N and savepoints/<job name>/savepoint-*. `longhaul job`
 	// submits each job with its own checkpoint folder there and restores from the newest.
 	FlinkState = Setting{Flag: "state-dir", Env: "LONGHAUL_FLINK_STATE_DIR", Usage: "folder of the Flink jobs' checkpoints/ and savepoints/ (a path on the cluster's hosts)", local: localStack("flink")}
-	Dashboards = Setting{Flag: "dashboards", Env: "LONGHAUL_DASHBOARDS", Default: "", Usage: "folder of the Grafana dashboard JSON (default: dashboards/json of the Longhaul root)"}
+	FlinkJar   = Setting{Flag: "jar", Env: "LONGHAUL_FLINK_JAR", Default: ShareDir + "/longhaul-flink.jar", Usage: "the Flink job jar"}
+	Dashboards = Setting{Flag: "dashboards", Env: "LONGHAUL_DASHBOARDS", Default: "", Usage: "folder of the Grafana dashboard JSON (default: the dashboards this binary carries)"}
 
 	// How a program authenticates to Kafka (internal/kafkaconn): TLS with the CA, SCRAM-SHA-512
 	// with a user whose password is read from a file (never given on a command line).
@@ -103,28 +102,23 @@ func (s Setting) Value() string {
 	return s.Default
 }
 
-// localSecrets is the native stack's secrets folder on this host: LONGHAUL_SECRETS_DIR, else
-// LONGHAUL_STACK_DIR/run/secrets, else .stack/run/secrets of the Longhaul root
-// (scripts/stack/defaults.env names it the same way).
+// localSecrets is the secrets folder on this host: LONGHAUL_SECRETS_DIR, else the development
+// stack's (LONGHAUL_STACK_DIR/run/secrets, as scripts/stack/defaults.env names it), else the
+// installed one (/etc/longhaul/secrets).
 func localSecrets() string {
 	if d := os.Getenv("LONGHAUL_SECRETS_DIR"); d != "" {
 		return d
 	}
-	if d := os.Getenv("LONGHAUL_STACK_DIR"); d != "" {
+	if d := os.Getenv(EnvStackDir); d != "" {
 		return filepath.Join(d, "run", "secrets")
 	}
-	return checkout.Path(".stack", "run", "secrets")
+	return filepath.Join(EtcDir, "secrets")
 }
 
-// localStack is run/<dir> of the native stack on this host (LONGHAUL_STACK_DIR, else .stack of the
-// Longhaul root) when it exists.
+// localStack is <state>/<dir> (StateDir) when it exists.
 func localStack(dir string) func() string {
 	return func() string {
-		root := os.Getenv("LONGHAUL_STACK_DIR")
-		if root == "" {
-			root = checkout.Path(".stack")
-		}
-		p := filepath.Join(root, "run", dir)
+		p := filepath.Join(StateDir(), dir)
 		if _, err := os.Stat(p); err != nil {
 			return ""
 		}

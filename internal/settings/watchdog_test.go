@@ -16,8 +16,8 @@ func TestTheWatchdogsSettingsDefaultToTheLocalStack(t *testing.T) {
 	if got := WatchdogStatus.Value(); got != filepath.Join(stack, "run", "watchdog", "status.json") {
 		t.Fatalf("status file %q", got)
 	}
-	if got := TelegrafConf.Value(); !strings.HasSuffix(got, filepath.Join("ingest", "telegraf", "telegraf.conf")) {
-		t.Fatalf("telegraf conf %q", got)
+	if got := TelegrafConf.Value(); got != "" {
+		t.Fatalf("telegraf conf %q, not the embedded contract's", got)
 	}
 	if LocalSecret("kafka-watchdog.password") != "" {
 		t.Fatal("a secret that is not there")
@@ -28,6 +28,13 @@ func TestTheWatchdogsSettingsDefaultToTheLocalStack(t *testing.T) {
 	if LocalSecret("kafka-watchdog.password") != filepath.Join(secrets, "kafka-watchdog.password") {
 		t.Fatal("the stack's secret is not found")
 	}
+	t.Setenv("LONGHAUL_STACK_DIR", "")
+	if got := WatchdogStatus.Value(); got != "/var/lib/longhaul/watchdog/status.json" {
+		t.Fatalf("without a development stack, the installed status file: %q", got)
+	}
+	if got := localSecrets(); got != "/etc/longhaul/secrets" {
+		t.Fatalf("without a development stack, the installed secrets: %q", got)
+	}
 	t.Setenv(WatchdogStatus.Env, "/var/lib/longhaul/watchdog/status.json")
 	if WatchdogStatus.Value() != "/var/lib/longhaul/watchdog/status.json" {
 		t.Fatal("the environment does not win")
@@ -36,7 +43,7 @@ func TestTheWatchdogsSettingsDefaultToTheLocalStack(t *testing.T) {
 
 func TestTheWatchdogsSettingsTakeNoOtherSettingsName(t *testing.T) {
 	taken := map[string]bool{}
-	for _, s := range []Setting{Kafka, Influx, InfluxDB, Flink, Dashboards, KafkaSecurity, KafkaCA, KafkaUser, KafkaPasswordFile,
+	for _, s := range []Setting{Kafka, Influx, InfluxDB, Flink, FlinkJar, Dashboards, KafkaSecurity, KafkaCA, KafkaUser, KafkaPasswordFile,
 		KafkaCert, SecretsDir, KafkaAdmin, KafkaAdminCert, InfluxUser, InfluxPasswordFile, InfluxCA} {
 		taken[s.Flag], taken[s.Env] = true, true
 	}

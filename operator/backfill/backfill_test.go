@@ -15,8 +15,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/collectors/psbridge"
-	"longhaul/collectors/schema"
 	"longhaul/ingest/contract"
+	"longhaul/ingest/schema"
 )
 
 // recorder is a Producer that keeps what it is given, failing the records of one topic on demand.

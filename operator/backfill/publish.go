@@ -12,9 +12,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/collectors/psbridge"
-	"longhaul/collectors/sample"
-	"longhaul/collectors/schema"
 	"longhaul/ingest/contract"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 // Producer is what the import needs of a Kafka client (a *kgo.Client).

@@ -20,7 +20,7 @@ import (
 	"longhaul/collectors/probes/all"
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/psbridge"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Item is one record of the input (an archive line, a saved output) as samples, or why not.

@@ -5,8 +5,11 @@ package dashboards
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
+
+	dashfiles "longhaul/dashboards"
 )
 
 // Dashboard is the part of Grafana's dashboard model the CLI needs.
@@ -101,6 +104,10 @@ func Load(path string) (*Dashboard, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parse(b, path)
+}
+
+func parse(b []byte, path string) (*Dashboard, error) {
 	var d Dashboard
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -111,14 +118,22 @@ func Load(path string) (*Dashboard, error) {
 	return &d, nil
 }
 
-// LoadUID finds the dashboard with this uid in dir.
+// LoadUID finds the dashboard with this uid in dir ("": the dashboards this binary carries).
 func LoadUID(dir, uid string) (*Dashboard, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	fsys, where := dashfiles.JSON(), "(embedded)"
+	if dir != "" {
+		fsys, where = os.DirFS(dir), dir
+	}
+	files, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range files {
-		d, err := Load(f)
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		d, err := parse(b, path.Join(where, f))
 		if err != nil {
 			return nil, err
 		}
@@ -126,7 +141,7 @@ func LoadUID(dir, uid string) (*Dashboard, error) {
 			return d, nil
 		}
 	}
-	return nil, fmt.Errorf("no dashboard with uid %q in %s", uid, dir)
+	return nil, fmt.Errorf("no dashboard with uid %q in %s", uid, where)
 }
 
 // Panel returns the panel with this title, or nil.

@@ -102,3 +102,19 @@ func TestPanelTransformationsAreReadFromTheDashboard(t *testing.T) {
 		t.Fatalf("transformations %+v", p.Transformations)
 	}
 }
+
+func TestTheEmbeddedDashboardsAreTheFolders(t *testing.T) {
+	for _, uid := range []string{"longhaul-mesh", "longhaul-link", "longhaul-alerts"} {
+		emb, err := LoadUID("", uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, err := LoadUID(dashboardsDir(), uid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if emb.Title != dir.Title || len(emb.Panels) != len(dir.Panels) {
+			t.Errorf("%s: embedded %q with %d panels, folder %q with %d", uid, emb.Title, len(emb.Panels), dir.Title, len(dir.Panels))
+		}
+	}
+}

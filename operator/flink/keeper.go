@@ -77,7 +77,7 @@ func (k *Keeper) submit(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("submit %s %s: %w", k.Name, what, err)
 	}
-	return fmt.Sprintf("submitted %s (%s) %s", k.Name, id, what), nil
+	return fmt.Sprintf("submitted %s (%s) %s; %s", k.Name, id, what, jarLine(k.Jar)), nil
 }
 
 // Run looks every interval until ctx ends, logging what it does and every error (a keeper
@@ -107,4 +107,13 @@ func (c *Client) TaskManagers(ctx context.Context) (int, error) {
 		TaskManagers int `json:"taskmanagers"`
 	}
 	return r.TaskManagers, c.do(ctx, http.MethodGet, "/overview", nil, "", &r)
+}
+
+// jarLine says which build a submission ran (a package upgrade replaces the jar under a keeper).
+func jarLine(jar string) string {
+	build, err := JarBuild(jar)
+	if err != nil {
+		return err.Error()
+	}
+	return build
 }

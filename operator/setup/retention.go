@@ -5,11 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"longhaul/ingest"
 	"longhaul/operator/influx"
 )
 
@@ -27,9 +27,9 @@ type RetentionFile struct {
 	Policies []RetentionPolicy `yaml:"policies"`
 }
 
-// LoadRetention reads a retention file, rejecting unknown fields.
+// LoadRetention reads a retention file ("": the contract's, embedded), rejecting unknown fields.
 func LoadRetention(path string) (*RetentionFile, error) {
-	raw, err := os.ReadFile(path)
+	raw, path, err := readOrEmbedded(path, "retention.yaml", ingest.Retention)
 	if err != nil {
 		return nil, err
 	}

@@ -5,10 +5,11 @@ package setup
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 
 	"gopkg.in/yaml.v3"
+
+	"longhaul/ingest"
 )
 
 // TopicSpec is one entry of ingest/topics.yaml.
@@ -37,9 +38,10 @@ type TopicsFile struct {
 	Topics []TopicSpec `yaml:"topics"`
 }
 
-// LoadTopics reads and checks a topics file; errors name the file, line and field.
+// LoadTopics reads and checks a topics file ("": the contract's, embedded); errors name the
+// file, line and field.
 func LoadTopics(path string) (*TopicsFile, error) {
-	raw, err := os.ReadFile(path)
+	raw, path, err := readOrEmbedded(path, "topics.yaml", ingest.Topics)
 	if err != nil {
 		return nil, err
 	}

@@ -5,15 +5,23 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"longhaul/ingest"
 )
 
 var consumerGroup = regexp.MustCompile(`(?m)^\s*consumer_group\s*=\s*"([^"]+)"`)
 
 // TelegrafGroups reads the consumer groups of Telegraf's Kafka inputs from its configuration
-// (ingest/telegraf/telegraf.conf): the groups whose lag says whether Telegraf keeps up, and since
-// it commits only after InfluxDB accepted a write, whether writes succeed.
+// (ingest/telegraf/telegraf.conf; "": the contract's copy the binary carries): the groups whose
+// lag says whether Telegraf keeps up, and since it commits only after InfluxDB accepted a write,
+// whether writes succeed.
 func TelegrafGroups(conf string) ([]string, error) {
-	b, err := os.ReadFile(conf)
+	b, err := ingest.TelegrafConf(), error(nil)
+	if conf != "" {
+		b, err = os.ReadFile(conf)
+	} else {
+		conf = "telegraf.conf (embedded)"
+	}
 	if err != nil {
 		return nil, fmt.Errorf("telegraf configuration: %w", err)
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/collectors/schema"
 	"longhaul/ingest/contract"
+	"longhaul/ingest/schema"
 )
 
 var t0 = time.UnixMilli(1795466888000).UTC()
@@ -24,7 +24,7 @@ func good(component, subject string) Finding {
 // validEvent fails the test unless e is a valid message of the event schema the watchdog writes.
 func validEvent(t *testing.T, e Event) {
 	t.Helper()
-	reg, err := schema.Load(schema.DefaultDir())
+	reg, err := schema.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/ingest/contract"
-	"longhaul/internal/checkout"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
@@ -160,7 +159,7 @@ func cliPath() string {
 	if bin := os.Getenv("LONGHAUL_CLI"); bin != "" {
 		return bin
 	}
-	return checkout.Path("bin", "longhaul")
+	return "../../bin/longhaul" // go test runs in the package's folder
 }
 
 func cli(t *testing.T, args ...string) string {

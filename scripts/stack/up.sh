@@ -145,8 +145,19 @@ main() {
     launch_svc watchdog
     await_all watchdog
   fi
+  write_cli_env
   print_timings
   log "stack up in $(elapsed_s "$t0" "$(now_ms)")s (status: bash scripts/stack/status.sh)"
+}
+
+# The programs find the development stack through explicit settings, never by searching for a
+# checkout: STACK_DIR/env exports them, so `. .stack/env` points bin/longhaul at this stack.
+write_cli_env() {
+  local v
+  for v in LONGHAUL_STACK_DIR LONGHAUL_KAFKA LONGHAUL_INFLUX LONGHAUL_INFLUX_DB LONGHAUL_FLINK \
+    LONGHAUL_ALERTMANAGER LONGHAUL_FLINK_JAR LONGHAUL_STACK_CACHE; do
+    printf 'export %s=%q\n' "$v" "${!v}"
+  done >"${LONGHAUL_STACK_DIR}/env"
 }
 
 main "$@"

@@ -9,6 +9,8 @@ import requests
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"
+# the jar `make build` writes (scripts/stack/defaults.env names it so for the stack's keeper)
+JAR = os.environ.get("LONGHAUL_FLINK_JAR") or str(ROOT / "bin" / "longhaul-flink.jar")
 TESTBED_PROFILE = ROOT / "tests" / "testbed" / "job-profile.args"
 
 
@@ -41,7 +43,7 @@ def _job(*args, timeout_s=240):
 def submit(name, args, replace=True, restore=None, wait="2m"):
     """Starts job `name` (cancelling a running one of that name unless replace is False) and
     waits until every task runs; returns its id. `args` are the job's arguments."""
-    flags = ["--name", job_name(name), "--wait", wait]
+    flags = ["--name", job_name(name), "--wait", wait, "--jar", JAR]
     if replace:
         flags.append("--replace")
     if restore:

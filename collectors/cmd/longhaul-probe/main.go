@@ -8,7 +8,7 @@
 //	longhaul-probe config sample         print the sample config
 //	longhaul-probe plan --psconfig F --host A   the plan a host would run from a pSConfig template
 //	longhaul-probe parse ...             parse a tool's saved output into samples
-//	longhaul-probe version
+//	longhaul-probe version               which build this is (also --version)
 //
 // main only wires: one file per subcommand (flags and printing), the help and exit-code rule
 // in internal/cli, the logic in config/, schedule/, publish/, agent/ and probes/.
@@ -21,9 +21,6 @@ import (
 	_ "longhaul/collectors/probes/all" // registers every probe kind
 	"longhaul/internal/cli"
 )
-
-// version is set at build time: -ldflags "-X main.version=1.2.3".
-var version = "dev"
 
 func main() {
 	os.Exit(app.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -40,7 +37,7 @@ a mesh of targets and publishes their samples to Kafka through an on-disk spool.
 		{Name: "config", Summary: "print the sample config (config sample)", Run: configCmd},
 		{Name: "plan", Summary: "the plan a host would run from a pSConfig template, one JSON object a line", Run: planCmd},
 		{Name: "parse", Summary: "parse a tool's saved output into samples", Run: parseCmd},
-		{Name: "version", Summary: "print the version", Run: versionCmd},
+		cli.VersionCommand(),
 	},
 }
 

@@ -283,8 +283,10 @@ func TestHelpAndExitCodesFollowTheOneRule(t *testing.T) {
 	if code, out, errs := invoke("--help"); code != 0 || errs != "" || !strings.Contains(out, "  check    check a config and that the tools its probes run are installed") {
 		t.Errorf("--help: exit %d\n%s%s", code, out, errs)
 	}
-	if code, out, _ := invoke("version"); code != 0 || out != "longhaul-probe dev\n" {
-		t.Errorf("version: %d %q", code, out)
+	for _, arg := range []string{"version", "--version"} {
+		if code, out, _ := invoke(arg); code != 0 || !strings.HasPrefix(out, "longhaul-probe dev (commit ") {
+			t.Errorf("%s: %d %q", arg, code, out)
+		}
 	}
 	for _, c := range []struct {
 		args []string

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"longhaul/collectors/schema"
+	"longhaul/ingest/schema"
 )
 
 // goldenDirs are the parsers' golden cases (owned by the probe packages) by tool: the command

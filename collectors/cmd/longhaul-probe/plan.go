@@ -8,6 +8,7 @@ import (
 
 	"longhaul/collectors/psconfig"
 	"longhaul/internal/cli"
+	"longhaul/internal/version"
 )
 
 const planDoc = `Prints the plan a host would run from a pSConfig template (a file or an https:// URL, as
@@ -44,7 +45,7 @@ func planCmd(env *cli.Env, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	t, _, err := psconfig.NewSource(*src, psconfig.Options{CAFile: *ca, UserAgent: "longhaul-probe/" + version}).Refresh(ctx)
+	t, _, err := psconfig.NewSource(*src, psconfig.Options{CAFile: *ca, UserAgent: "longhaul-probe/" + version.Get().Version}).Refresh(ctx)
 	if err != nil {
 		return env.Fail("%v", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"longhaul/collectors/agent"
 	"longhaul/internal/cli"
+	"longhaul/internal/version"
 )
 
 const runDoc = `Runs the agent: every probe against its targets on its schedule, every sample through the
@@ -39,13 +40,14 @@ func runCmd(env *cli.Env, args []string) int {
 	for _, w := range cfg.Warnings() {
 		log.Warn("config: " + w) // a deprecated name, or plaintext Kafka
 	}
-	a, err := agent.New(cfg, agent.Options{Version: version, Logger: log})
+	build := version.Get()
+	a, err := agent.New(cfg, agent.Options{Version: build.Version, Logger: log})
 	if err != nil {
 		return env.Fail("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log.Info("longhaul-probe starting", "version", version, "pid", os.Getpid())
+	log.Info("longhaul-probe starting", "version", build.Version, "commit", build.Commit, "built", build.Date, "pid", os.Getpid())
 	if err := a.Run(ctx); err != nil {
 		log.Error("longhaul-probe stopped with an error", "err", err)
 		return cli.ExitFailure

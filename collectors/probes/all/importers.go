@@ -9,7 +9,7 @@ import (
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/rtt"
 	"longhaul/collectors/probes/throughput"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Importer parses one run's saved output into samples (`longhaul-probe parse --tool NAME`).

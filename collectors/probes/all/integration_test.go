@@ -15,7 +15,7 @@ import (
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // The probes with the real tools (scripts/prereqs.sh installs them) against 127.0.0.1 only.

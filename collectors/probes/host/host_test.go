@@ -15,7 +15,7 @@ import (
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // testdata/fs-debian12-vm holds the real sysctls and MTUs of the machine the captures were

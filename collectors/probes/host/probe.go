@@ -12,7 +12,7 @@ import (
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Kind is the registry name.

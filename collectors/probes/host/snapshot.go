@@ -9,7 +9,7 @@ import (
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Snapshotter takes host snapshots: the sysctls from FS, the egress interface towards the

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 func parseMtrCase(c golden.Case) ([]sample.Sample, error) {

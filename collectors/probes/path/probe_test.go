@@ -15,7 +15,7 @@ import (
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 var job = probe.Job{Src: "lh-a", Dst: "lh-f", Target: "10.90.0.2", ProbeID: "path", RunID: "run-1",

@@ -6,7 +6,7 @@ import (
 	"net"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // psHop is one hop of a pScheduler trace path; an empty object is a query with no answer.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // The pScheduler cases are real traceroute captures turned into archive messages with

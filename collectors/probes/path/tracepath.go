@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 var (

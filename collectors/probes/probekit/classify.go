@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // classes maps phrases tools print to error classes, most specific first: the first phrase

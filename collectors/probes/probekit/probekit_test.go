@@ -11,7 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 func TestClassifyNamesTheSchemasClassesFromRealToolMessages(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // The line classes of every ping this package reads (iputils, BSD/macOS, BusyBox); the

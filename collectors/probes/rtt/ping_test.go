@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 func parsePingCase(c golden.Case) ([]sample.Sample, error) {

@@ -14,7 +14,7 @@ import (
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 var job = probe.Job{Src: "lh-a", Dst: "lh-c", Target: "10.95.0.2", ProbeID: "rtt", RunID: "run-1",

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // psRTT is a pScheduler rtt result: the merged form archivers send, or one participant's

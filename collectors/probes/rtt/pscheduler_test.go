@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // The cases are real ping captures turned into archive messages the way pScheduler's ping

@@ -14,7 +14,7 @@ import (
 	"longhaul/collectors/probes/host"
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/throughput"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Kind is the registry name.

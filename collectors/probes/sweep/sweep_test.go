@@ -13,7 +13,7 @@ import (
 	"longhaul/collectors/probes/host"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/collectors/probes/throughput"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 var job = probe.Job{Src: "slac-iepm", Dst: "rl-dev04", Target: "127.0.0.1", ProbeID: "sweep-rl", RunID: "r7",

@@ -11,7 +11,7 @@ import (
 
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Every parser must answer any input in time linear in it, in bounded memory and with a

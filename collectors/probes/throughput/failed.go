@@ -2,7 +2,7 @@ package throughput
 
 import (
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // FailedSummary is the one record of a run that produced no usable output: the tool is

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // i2Run is what the lines of one iperf 2 run say.

@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // i2Dir is one direction of the run: its streams' rows and whether this output's side sent

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 func parseIperf2Case(c golden.Case) ([]sample.Sample, error) {

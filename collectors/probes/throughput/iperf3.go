@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // ParseIperf3 turns what iperf3 printed with -J (or --json-stream) into one interval record

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // iperf3Summary builds the one summary record of a direction. Sender figures come from

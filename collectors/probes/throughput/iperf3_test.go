@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 func parseIperf3Case(c golden.Case) ([]sample.Sample, error) {

@@ -1,7 +1,7 @@
 package throughput
 
 import (
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // i3View is one direction of an iperf3 run as one side's output shows it: which interval sum

@@ -15,7 +15,7 @@ import (
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/host"
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 var job = probe.Job{Src: "longhaul-dev", Dst: "loopback", Target: "127.0.0.1", ProbeID: "tput", RunID: "run-1",

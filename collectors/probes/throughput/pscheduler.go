@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // psData is one row of a pScheduler throughput result ("throughput-data"). For the iperf3

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // The pScheduler cases are real iperf3 captures wrapped into archive messages with

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
+	"longhaul/ingest/sample"
 )
 
 // Requested is what the probe asked the tool for. Parsers fall back on it only where the

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 
-	"longhaul/internal/checkout"
 	"longhaul/internal/settings"
 	"longhaul/operator/influx"
 )
@@ -25,13 +24,8 @@ func addInfluxFlags(fs *flag.FlagSet) influxFlags {
 	}
 }
 
-// dashboardsDir is --dashboards, else dashboards/json of the Longhaul root.
-func (f influxFlags) dashboardsDir() string {
-	if *f.dashboards != "" {
-		return *f.dashboards
-	}
-	return checkout.Path("dashboards", "json")
-}
+// dashboardsDir is --dashboards ("": the dashboards the binary carries).
+func (f influxFlags) dashboardsDir() string { return *f.dashboards }
 
 // client is the one InfluxDB client, authenticated as --influx-user (LONGHAUL_INFLUX_USER).
 func (f influxFlags) client() (*influx.Client, error) {

@@ -13,7 +13,7 @@ import (
 
 	"longhaul/collectors/probes/all"
 	"longhaul/collectors/psbridge"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/schema"
 	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/backfill"
@@ -41,7 +41,7 @@ func runImport(env *cli.Env, args []string) int {
 	fs := env.FlagSet("archive FILE... | outputs --tool TOOL --src SRC --dst DST --probe-id ID PATH...", importDoc)
 	fs.ArgsUsage = "archive|outputs PATH..."
 	kafka := settings.Kafka.String(fs.FlagSet)
-	schemas := fs.String("schemas", schema.DefaultDir(), "folder of *.schema.json the samples are checked against")
+	schemas := fs.String("schemas", "", "folder of *.schema.json the samples are checked against (default: the schemas this binary carries)")
 	seenFile := fs.String("seen", defaultSeenFile(), "the runs imported before (duplicates add nothing)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up waiting for Kafka after this long")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -68,7 +68,7 @@ func runImport(env *cli.Env, args []string) int {
 			return env.UsageError("--probe-id, --src and --dst are required for outputs (--src/--dst may come from a pscheduler result)")
 		}
 	}
-	reg, err := schema.Load(*schemas)
+	reg, err := schema.Open(*schemas)
 	if err != nil {
 		return env.Fail("%v", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"longhaul/internal/checkout"
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
@@ -65,7 +64,7 @@ func runJobSubmit(env *cli.Env, args []string) int {
 			"read the file on the cluster's hosts). Prints the job's id on stdout, what happened on stderr.")
 	fs.ArgsUsage = "JOB ARGUMENTS"
 	f := addJobFlags(fs.FlagSet)
-	jar := fs.String("jar", checkout.Path("bin", "longhaul-flink.jar"), "the job jar")
+	jar := settings.FlinkJar.String(fs.FlagSet)
 	restore := fs.String("from-savepoint", "", "restore the job's state from this savepoint or retained checkpoint")
 	replace := fs.Bool("replace", false, "cancel a running job of the same name first")
 	kafka := settings.Kafka.String(fs.FlagSet)
@@ -76,6 +75,11 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.Fail("%v", err)
 	}
+	build, err := flink.JarBuild(*jar)
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	fmt.Fprintf(env.Stderr, "job %s: %s from %s\n", *f.name, build, *jar)
 	ctx, cancel := f.context()
 	defer cancel()
 	id, started, err := f.client().Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,

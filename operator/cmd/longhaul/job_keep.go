@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"longhaul/internal/checkout"
 	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
@@ -23,7 +22,7 @@ func runJobKeep(env *cli.Env, args []string) int {
 			"arguments are read from --args-file at each submission (one or more per line, # comments), the\n"+
 			"Kafka connection and identity added as `job submit` adds them. Logs one line per action.")
 	f := addJobFlags(fs.FlagSet)
-	jar := fs.String("jar", checkout.Path("bin", "longhaul-flink.jar"), "the job jar")
+	jar := settings.FlinkJar.String(fs.FlagSet)
 	argsFile := fs.String("args-file", "", "file of job arguments (default: none beyond Kafka's)")
 	interval := fs.Duration("interval", 10*time.Second, "how often to look")
 	kafka := settings.Kafka.String(fs.FlagSet)

@@ -27,9 +27,10 @@ var app = &cli.App{
 		{Name: "alerts", Summary: "print open alerts and recent events from InfluxDB (the Alerts dashboard's event list)", Run: runAlerts},
 		{Name: "report", Summary: "write a self-contained HTML report: the mesh overview and link dashboards' panels as inline SVG", Run: runReport},
 		{Name: "dashboards", Summary: "expand a dashboard query's Grafana macros and variables the way Grafana does", Run: runDashboards},
-		{Name: "validate", Summary: "check JSON Lines messages against ingest/schemas; prints each invalid line with the reason", Run: runValidate},
+		{Name: "validate", Summary: "check JSON Lines messages against the contract's schemas; prints each invalid line with the reason", Run: runValidate},
 		{Name: "import", Summary: "backfill history (a perfSONAR archive, saved tool outputs) so links have baselines on day one", Run: runImport},
 		{Name: "replay", Summary: "run the Flink job graph offline on a local MiniCluster over a file of raw samples; events to stdout", Run: runReplay},
+		cli.VersionCommand(),
 	},
 }
 

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"longhaul/internal/checkout"
 	"longhaul/internal/cli"
+	"longhaul/internal/settings"
 )
 
 const replayUsage = `usage: longhaul replay [--input FILE|-] [--stats] [--<detector>.<param> VALUE]...
@@ -59,12 +59,11 @@ func runReplay(env *cli.Env, args []string) int {
 
 // replayCommand builds the java command line: the job jar plus a Flink runtime.
 func replayCommand(args []string) ([]string, error) {
-	root := checkout.Root()
-	jar := envOr("LONGHAUL_FLINK_JAR", filepath.Join(root, "bin", "longhaul-flink.jar"))
+	jar := settings.FlinkJar.Value()
 	if _, err := os.Stat(jar); err != nil {
-		return nil, fmt.Errorf("job jar %s not found (make build-flink)", jar)
+		return nil, fmt.Errorf("job jar %s not found (%s; in a checkout: make build-flink)", jar, settings.FlinkJar.Env)
 	}
-	runtime, err := flinkRuntime(root)
+	runtime, err := flinkRuntime()
 	if err != nil {
 		return nil, err
 	}
@@ -81,15 +80,16 @@ func replayCommand(args []string) ([]string, error) {
 }
 
 // flinkRuntime is the classpath of Flink's runtime: $FLINK_HOME/lib, else the native stack's
-// distribution, else the Maven build's target/replay.classpath (the local Maven repository).
-func flinkRuntime(root string) (string, error) {
+// distribution, else the file LONGHAUL_REPLAY_CLASSPATH names (flink-jobs' Maven build writes
+// target/replay.classpath: the runtime's jars in the local Maven repository).
+func flinkRuntime() (string, error) {
 	cands := []string{}
 	if h := os.Getenv("FLINK_HOME"); h != "" {
 		cands = append(cands, filepath.Join(h, "lib"))
 	}
 	// the stack's cache: LONGHAUL_STACK_CACHE, else its default (scripts/stack/defaults.env: the
-	// user's cache folder, which os.UserCacheDir finds by the same rule), else an older checkout's
-	caches := []string{os.Getenv("LONGHAUL_STACK_CACHE"), filepath.Join(root, ".stack", "cache")}
+	// user's cache folder, which os.UserCacheDir finds by the same rule)
+	caches := []string{os.Getenv("LONGHAUL_STACK_CACHE")}
 	if user, err := os.UserCacheDir(); err == nil {
 		caches = append(caches, filepath.Join(user, "longhaul", "stack"))
 	}
@@ -104,12 +104,16 @@ func flinkRuntime(root string) (string, error) {
 			return filepath.Join(c, "*"), nil
 		}
 	}
-	built := filepath.Join(root, "flink-jobs", "target", "replay.classpath")
-	if cp, err := os.ReadFile(built); err == nil && len(strings.TrimSpace(string(cp))) > 0 {
-		return strings.TrimSpace(string(cp)), nil
+	if built := os.Getenv("LONGHAUL_REPLAY_CLASSPATH"); built != "" {
+		cp, err := os.ReadFile(built)
+		if err == nil && len(strings.TrimSpace(string(cp))) > 0 {
+			return strings.TrimSpace(string(cp)), nil
+		}
+		cands = append(cands, built)
 	}
 	return "", fmt.Errorf("no Flink runtime: set FLINK_HOME, run make up once (it installs Flink in LONGHAUL_STACK_CACHE) "+
-		"or build flink-jobs with Maven (target/replay.classpath); looked in %s", strings.Join(append(cands, built), ", "))
+		"or build flink-jobs with Maven and set LONGHAUL_REPLAY_CLASSPATH to its target/replay.classpath; looked in %s",
+		strings.Join(cands, ", "))
 }
 
 func envOr(key, def string) string {

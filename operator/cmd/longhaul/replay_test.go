@@ -49,18 +49,21 @@ func TestReplayCommandExplainsAMissingJarOrRuntime(t *testing.T) {
 	os.WriteFile(jar, []byte("x"), 0o644)
 	t.Setenv("LONGHAUL_FLINK_JAR", jar)
 	t.Setenv("FLINK_HOME", filepath.Join(dir, "nowhere"))
-	if _, err := flinkRuntime(dir); err == nil || !strings.Contains(err.Error(), "FLINK_HOME") {
+	if _, err := flinkRuntime(); err == nil || !strings.Contains(err.Error(), "FLINK_HOME") {
 		t.Errorf("missing runtime: %v", err)
 	}
 }
 
 func TestReplayFallsBackToTheMavenBuildsClasspath(t *testing.T) {
 	noStackCache(t)
-	root := t.TempDir()
+	file := filepath.Join(t.TempDir(), "replay.classpath")
 	t.Setenv("FLINK_HOME", "")
-	os.MkdirAll(filepath.Join(root, "flink-jobs", "target"), 0o755)
-	os.WriteFile(filepath.Join(root, "flink-jobs", "target", "replay.classpath"), []byte("/m2/a.jar:/m2/b.jar\n"), 0o644)
-	if cp, err := flinkRuntime(root); err != nil || cp != "/m2/a.jar:/m2/b.jar" {
+	t.Setenv("LONGHAUL_REPLAY_CLASSPATH", file)
+	if _, err := flinkRuntime(); err == nil || !strings.Contains(err.Error(), file) {
+		t.Fatalf("an absent classpath file is not named: %v", err)
+	}
+	os.WriteFile(file, []byte("/m2/a.jar:/m2/b.jar\n"), 0o644)
+	if cp, err := flinkRuntime(); err != nil || cp != "/m2/a.jar:/m2/b.jar" {
 		t.Fatalf("%q %v", cp, err)
 	}
 }

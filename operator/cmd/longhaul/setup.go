@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"longhaul/internal/checkout"
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
@@ -27,9 +26,9 @@ func runSetup(env *cli.Env, args []string) int {
 	influxPasswordFile := settings.InfluxPasswordFile.String(fs.FlagSet)
 	influxCA := settings.InfluxCA.String(fs.FlagSet)
 	db := fs.String(settings.InfluxDB.Flag, os.Getenv(settings.InfluxDB.Env), "InfluxDB database (default: the one named in --retention; env "+settings.InfluxDB.Env+")")
-	topics := fs.String("topics", checkout.Path("ingest", "topics.yaml"), "topics file")
+	topics := fs.String("topics", "", "topics file (default: the contract's, which this binary carries)")
 	replication := settings.KafkaReplication.String(fs.FlagSet)
-	retention := fs.String("retention", checkout.Path("ingest", "influxdb", "retention.yaml"), "retention policies file")
+	retention := fs.String("retention", "", "retention policies file (default: the contract's, which this binary carries)")
 	skipKafka := fs.Bool("no-kafka", false, "leave Kafka alone")
 	skipInflux := fs.Bool("no-influx", false, "leave InfluxDB alone")
 	usersFrom := fs.String("users-from", "", "folder of kafka-<service>.password and influx-<user>.password files: create or update the SCRAM users of the services (admin, flink, telegraf, operator; watchdog, alerter and psbridge when their files are there) with their ACLs, and the ACLs of the certificate principal pscheduler (pScheduler's Kafka archiver), and InfluxDB's writer (WRITE) and reader (READ)")

@@ -6,21 +6,21 @@ import (
 	"io"
 	"os"
 
-	"longhaul/collectors/schema"
+	"longhaul/ingest/schema"
 	"longhaul/internal/cli"
 )
 
 func runValidate(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--schemas DIR] [FILE|-]", "Checks each line against ingest/schemas; prints each invalid line as FILE:LINE: reason.")
+	fs := env.FlagSet("[--schemas DIR] [FILE|-]", "Checks each line against the contract's schemas; prints each invalid line as FILE:LINE: reason.")
 	fs.ArgsUsage = "FILE"
-	dir := fs.String("schemas", schema.DefaultDir(), "folder of *.schema.json")
+	dir := fs.String("schemas", "", "folder of *.schema.json (default: the schemas this binary carries)")
 	if code, done := fs.Parse(args); done {
 		return code
 	}
 	if fs.NArg() > 1 {
 		return env.UsageError("one FILE at most (got %d)", fs.NArg())
 	}
-	reg, err := schema.Load(*dir)
+	reg, err := schema.Open(*dir)
 	if err != nil {
 		return env.Fail("%v", err)
 	}

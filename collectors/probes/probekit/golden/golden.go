@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/sample"
-	"longhaul/collectors/schema"
+	"longhaul/ingest/sample"
+	"longhaul/ingest/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata expected.jsonl from the parsers' output")
@@ -170,7 +170,7 @@ var (
 // Schemas loads ingest/schemas once per test binary.
 func Schemas(t testing.TB) *schema.Registry {
 	t.Helper()
-	regOnce.Do(func() { reg, regErr = schema.Load(schema.DefaultDir()) })
+	regOnce.Do(func() { reg, regErr = schema.Embedded() })
 	if regErr != nil {
 		t.Fatalf("schemas: %v", regErr)
 	}

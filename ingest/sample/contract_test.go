@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"longhaul/collectors/schema"
 	"longhaul/ingest/contract"
+	"longhaul/ingest/schema"
 )
 
 // Every valid raw-sample example, of every version, decodes into its Go type with no unknown field, and encodes

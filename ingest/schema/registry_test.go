@@ -3,6 +3,7 @@ package schema
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,25 @@ func TestLoadNamesEverySchema(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %s in %s", want, got)
 		}
+	}
+}
+
+func TestTheEmbeddedSchemasAreTheFolders(t *testing.T) {
+	emb, err := Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := Load(schemasDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := emb.Names(), dir.Names()
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) || len(a) < 10 {
+		t.Fatalf("embedded %v, folder %v", a, b)
+	}
+	if r, err := Open(""); err != nil || r != emb {
+		t.Fatalf("Open(\"\") is not the embedded registry: %v", err)
 	}
 }

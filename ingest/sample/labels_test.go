@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"longhaul/collectors/schema"
+	"longhaul/ingest/schema"
 )
 
 func TestCleanLabelsKeepsWhatTheSchemaAccepts(t *testing.T) {
@@ -50,7 +50,7 @@ func TestCleanLabelsKeepsAtMostTheSchemasCount(t *testing.T) {
 // Whatever CleanLabels returns, on any sample kind that carries labels, validates against the
 // schema the sample names; a host snapshot takes none.
 func TestCleanedLabelsValidateOnEverySampleThatCarriesThem(t *testing.T) {
-	reg, err := schema.Load(schema.DefaultDir())
+	reg, err := schema.Embedded()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,20 @@
-// Package schema validates messages against the versioned JSON Schemas of ingest/schemas.
+// Package schema validates messages against the versioned JSON Schemas of ingest/schemas,
+// which every binary carries embedded (package ingest); a folder can be loaded instead.
 package schema
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"longhaul/internal/checkout"
+	"longhaul/ingest"
 )
 
 // Registry holds every compiled schema, by "<name>.v<version>".
@@ -21,26 +24,44 @@ type Registry struct {
 
 // Load compiles every *.schema.json file of dir.
 func Load(dir string) (*Registry, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.schema.json"))
+	return LoadFS(os.DirFS(dir), dir)
+}
+
+var embedded struct {
+	once sync.Once
+	reg  *Registry
+	err  error
+}
+
+// Embedded is the registry of the schemas this binary carries, compiled once.
+func Embedded() (*Registry, error) {
+	embedded.once.Do(func() { embedded.reg, embedded.err = LoadFS(ingest.Schemas(), "(embedded)") })
+	return embedded.reg, embedded.err
+}
+
+// LoadFS compiles every *.schema.json file of fsys; where names it in errors.
+func LoadFS(fsys fs.FS, where string) (*Registry, error) {
+	files, err := fs.Glob(fsys, "*.schema.json")
 	if err != nil {
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no *.schema.json in %s", dir)
+		return nil, fmt.Errorf("no *.schema.json in %s", where)
 	}
 	c := jsonschema.NewCompiler()
 	r := &Registry{schemas: map[string]*jsonschema.Schema{}}
 	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".schema.json")
-		raw, err := os.ReadFile(f)
+		name := strings.TrimSuffix(path.Base(f), ".schema.json")
+		raw, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			return nil, err
 		}
+		f = path.Join(where, f)
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		url := "file://" + filepath.ToSlash(f)
+		url := "longhaul:///schemas/" + name + ".schema.json"
 		if err := c.AddResource(url, doc); err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
@@ -90,11 +111,10 @@ func (r *Registry) Validate(msg []byte) error {
 	return r.ValidateAs(fmt.Sprintf("%s.v%d", head.Schema, head.Version), msg)
 }
 
-// DefaultDir finds ingest/schemas: $LONGHAUL_SCHEMAS, else under the Longhaul root
-// (internal/checkout).
-func DefaultDir() string {
-	if d := os.Getenv("LONGHAUL_SCHEMAS"); d != "" {
-		return d
+// Open is the registry of dir, or the embedded one when dir is "".
+func Open(dir string) (*Registry, error) {
+	if dir == "" {
+		return Embedded()
 	}
-	return checkout.Path("ingest", "schemas")
+	return Load(dir)
 }
