@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install Longhaul under systemd on a real host, from a checkout where `make build` ran
 # (deploy/systemd/README.md). As root:
-#   install.sh files [--agent] [--destdir DIR]  programs into /opt/longhaul, units into /etc/systemd/system
+#   install.sh files [--agent] [--destdir DIR]  Longhaul's programs into /usr/bin and /usr/share/longhaul
+#                                               (where its packages put them), the services' into
+#                                               /opt/longhaul, units into /etc/systemd/system
 #   install.sh central                          the central host's user, folders, secrets and configs
 #   install.sh setup                            once Kafka and InfluxDB run: InfluxDB's admin, then
 #                                               `longhaul setup` (topics, users, ACLs, database)
@@ -16,7 +18,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 UNITS="${ROOT}/deploy/systemd"
 : "${LONGHAUL_BIN:=${ROOT}/bin}"   # what `make build` wrote
-PREFIX=/opt/longhaul ETC=/etc/longhaul STATE=/var/lib/longhaul
+# the third-party services under PREFIX; Longhaul's own files where its packages put them
+PREFIX=/opt/longhaul ETC=/etc/longhaul STATE=/var/lib/longhaul BINDIR=/usr/bin SHARE=/usr/share/longhaul
 # The stack's settings as a real host has them (lib.sh derives the rest from these).
 export LONGHAUL_SECRETS_DIR="${ETC}/secrets" LONGHAUL_FLINK_STATE_DIR="${STATE}/flink"
 # A real host runs no notification sink (scripts/stack/sink.sh is the demo and test stacks'):
@@ -55,10 +58,9 @@ files() {
   done
   p="${dest}${PREFIX}"
   need "${LONGHAUL_BIN}/longhaul-probe" "make build"
-  install -d "$p/bin" "${dest}/etc/systemd/system"
-  install -m 0755 "${LONGHAUL_BIN}/longhaul-probe" "$p/bin/"
-  # the programs find ingest/ above their bin/ (internal/checkout): schemas, topics, retention
-  copy_tree "${ROOT}/ingest/schemas" "$p/ingest/schemas"
+  install -d "${dest}${BINDIR}" "${dest}/etc/systemd/system"
+  # the binaries carry the contract (schemas, topics, retention) embedded
+  install -m 0755 "${LONGHAUL_BIN}/longhaul-probe" "${dest}${BINDIR}/"
   install -m 0644 "${UNITS}/longhaul-probe.service" "${UNITS}/longhaul-psbridge.service" "${dest}/etc/systemd/system/"
   [ "$agent" = 1 ] && return 0
   need "${LONGHAUL_BIN}/longhaul" "make build"
@@ -68,16 +70,17 @@ files() {
   need "$(influxdb_home)/influxd" "install.sh fetch"
   need "$(telegraf_home)/telegraf" "install.sh fetch"
   need "$(alertmanager_home)/alertmanager" "install.sh fetch"
-  install -m 0755 "${LONGHAUL_BIN}/longhaul" "$(influxdb_home)/influxd" "$(telegraf_home)/telegraf" \
-    "$(alertmanager_home)/alertmanager" "$p/bin/"
-  install -m 0644 "${LONGHAUL_BIN}/longhaul-flink.jar" "$p/bin/"
-  install -d "$p/ingest/influxdb" "$p/ingest/telegraf"
-  install -m 0644 "${ROOT}/ingest/topics.yaml" "${ROOT}/ingest/contract.yaml" "$p/ingest/"
-  install -m 0644 "${ROOT}/ingest/influxdb/retention.yaml" "$p/ingest/influxdb/"
+  install -d "$p/bin" "${dest}${SHARE}"
+  install -m 0755 "${LONGHAUL_BIN}/longhaul" "${dest}${BINDIR}/"
+  install -m 0755 "$(influxdb_home)/influxd" "$(telegraf_home)/telegraf" "$(alertmanager_home)/alertmanager" "$p/bin/"
+  # where the longhaul package puts them: the job keeper's default jar (LONGHAUL_FLINK_JAR)
+  install -m 0644 "${LONGHAUL_BIN}/longhaul-flink.jar" "${dest}${SHARE}/"
+  # Telegraf's configuration (longhaul-telegraf.service reads it here)
+  install -d "$p/ingest/telegraf"
   install -m 0644 "${ROOT}/ingest/telegraf/telegraf.conf" "$p/ingest/telegraf/"
-  copy_tree "${ROOT}/dashboards/json" "$p/dashboards/json"
+  copy_tree "${ROOT}/dashboards/json" "${dest}${SHARE}/dashboards"
   # Alertmanager's notification templates (the config `central` generates names this folder)
-  copy_tree "${ROOT}/alerting/templates" "$p/alerting/templates"
+  copy_tree "${ROOT}/alerting/templates" "${dest}${SHARE}/alerting/templates"
   copy_tree "$(kafka_home)/libs" "$p/kafka/libs"
   copy_tree "$(flink_home)" "$p/flink"
   install -m 0644 "${UNITS}"/*.service "${UNITS}"/*.target "${dest}/etc/systemd/system/"
@@ -137,7 +140,7 @@ central() {
   # shellcheck disable=SC2317  # the same
   flink_home() { echo "${PREFIX}/flink"; }
   # shellcheck disable=SC2034  # read by the sourced alertmanager generator: it writes web.yml
-  LONGHAUL_CLI="${PREFIX}/bin/longhaul"
+  LONGHAUL_CLI="${BINDIR}/longhaul"
   generate kafka server.properties log4j2.properties
   # server.log into the unit's LogsDirectory
   sed -i "s#${STATE}/kafka/logs/#/var/log/longhaul/kafka/#" "${ETC}/kafka/log4j2.properties"
@@ -149,7 +152,7 @@ central() {
   # alertmanager.yml (where it delivers) and web.yml (TLS and its users' bcrypt hashes), with the
   # alertmanager certificate and its users' passwords; the templates as `files` installed them
   generate alertmanager alertmanager.yml web.yml
-  sed -i "s#${LONGHAUL_ROOT}/alerting/templates#${PREFIX}/alerting/templates#" "${ETC}/alertmanager/alertmanager.yml"
+  sed -i "s#${LONGHAUL_ROOT}/alerting/templates#${SHARE}/alerting/templates#" "${ETC}/alertmanager/alertmanager.yml"
   chgrp longhaul "${ETC}/alertmanager/web.yml" && chmod 0640 "${ETC}/alertmanager/web.yml"
   # the services' users (up.sh's run_setup makes the same)
   local u
@@ -180,15 +183,14 @@ setup() {
   [ -f "${STATE}/influxdb/meta/longhaul-admin" ] || bootstrap_influxdb_admin
   wait_for "${LONGHAUL_START_TIMEOUT}" health_kafka || die "Kafka not healthy (journalctl -u longhaul-kafka)"
   LONGHAUL_INFLUX_USER=admin LONGHAUL_INFLUX_PASSWORD_FILE="${LONGHAUL_SECRETS_DIR}/influx-admin.password" \
-    "${PREFIX}/bin/longhaul" setup --topics "${PREFIX}/ingest/topics.yaml" \
-    --retention "${PREFIX}/ingest/influxdb/retention.yaml" --users-from "${LONGHAUL_SECRETS_DIR}"
+    "${BINDIR}/longhaul" setup --users-from "${LONGHAUL_SECRETS_DIR}"
 }
 
 agent() {
   add_user longhaul-probe "${STATE}/spool"
   install -d -m 0755 "${ETC}"
   if [ ! -e "${ETC}/longhaul-probe.yaml" ]; then
-    "${PREFIX}/bin/longhaul-probe" config sample >"${ETC}/longhaul-probe.yaml"
+    "${BINDIR}/longhaul-probe" config sample >"${ETC}/longhaul-probe.yaml"
     log "wrote ${ETC}/longhaul-probe.yaml: set src, kafka and the probes (collectors/README.md)"
   fi
 }

@@ -160,7 +160,8 @@ def problems(root):
                 if dep not in known:
                     found.append(f"{name}: {key}={dep}, a unit neither shipped nor the system's")
         for path in re.findall(
-            r"/opt/longhaul/[^\s'\"*]+", "\n".join(v for s in unit.values() for _, v in s)
+            r"/(?:opt/longhaul|usr/share/longhaul|usr/bin/longhaul)[^\s'\"*]*",
+            "\n".join(v for s in unit.values() for _, v in s),
         ):
             if not (root / path.lstrip("/")).exists():
                 found.append(f"{name}: names {path}, which install.sh does not install")
@@ -233,8 +234,8 @@ CORRUPTIONS = {
     ),
     "missing executable": (
         "longhaul-job-keeper.service",
-        set_line("/opt/longhaul/bin/longhaul ", "/opt/longhaul/bin/longhual "),
-        "Command /opt/longhaul/bin/longhual is not executable",
+        set_line("/usr/bin/longhaul ", "/usr/bin/longhual "),
+        "Command /usr/bin/longhual is not executable",
     ),
     "program under sh -c not installed": (
         "longhaul-telegraf.service",
