@@ -200,7 +200,7 @@ main() {
     # Its own lock, not up.sh's .install.lock: a build holds it for minutes, and a stack's
     # install in another checkout has no reason to wait for it.
     exec {lock}>"${CACHE_DIR}/.${PREFIX}.lock"
-    flock "$lock"
+    flock -n "$lock" || { log "another run is building it: waiting"; flock "$lock"; }
     tarball="$(find_cached)"
     if [ "$rebuild" = 1 ] || [ -z "$tarball" ]; then
       # leftovers of a build that was killed (we hold the lock: no build is running)
