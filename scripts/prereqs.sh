@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Prerequisites for building, running and testing Longhaul on Debian 12. Idempotent and fast when
 # everything is present: it only checks, and installs only what is missing.
-#   - OS packages (probe tools, shell tools, supervisord, shellcheck for make check), one apt-get call
+#   - OS packages (probe tools, shell tools, supervisord, shellcheck for make check), one apt-get call;
+#     with them the install tier's: debootstrap and systemd-container (scripts/debian-root.sh and
+#     tests/lib/nspawn.py boot a clean Debian 12), and the packaging checks' lintian, rpm, rpmlint,
+#     podman and runc (podman needs runc on this cgroup v1 kernel: stack-recipes.md)
 #   - Python venv at .venv with tests/requirements.txt (reinstalled only when that file changes)
 #   - JDK 17, Maven and Go must exist (checked, not installed)
 #   - chromium (renders `longhaul report` in the integration tests) with the OS packages
@@ -12,7 +15,8 @@ set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/stack/lib.sh"
 LOG_TAG=prereqs
 
-APT_PACKAGES=(iperf3 traceroute iputils-ping iproute2 iptables procps curl jq chromium supervisor shellcheck)
+APT_PACKAGES=(iperf3 traceroute iputils-ping iproute2 iptables procps curl jq chromium supervisor shellcheck
+  debootstrap systemd-container lintian rpm rpmlint podman runc)
 VENV="${LONGHAUL_ROOT}/.venv"
 REQUIREMENTS="${LONGHAUL_ROOT}/tests/requirements.txt"
 
