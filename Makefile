@@ -10,7 +10,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO_LDFLAGS = $(shell bash scripts/version.sh ldflags)
 
 .PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
-        test-python test-integration test-e2e test-cluster demo demo-down bench clean
+        test-python test-integration test-install test-e2e test-cluster dist demo demo-down bench clean
 
 all: build
 
@@ -32,6 +32,10 @@ build-go:
 build-flink:
 	@mkdir -p $(BIN)
 	bash scripts/build-flink.sh
+
+## dist: release artifacts into dist/: .deb and .rpm (amd64, arm64) of both packages, SBOMs, SHA256SUMS
+dist: prereqs
+	bash scripts/dist.sh
 
 ## prereqs: OS packages, JDK, Python venv and linters, Node tools (idempotent)
 prereqs:
@@ -73,6 +77,10 @@ test-python: prereqs
 test-integration: prereqs build
 	bash scripts/test-all.sh integration
 
+## test-install: the packages: lintian, rpmlint; the agent's .deb on a clean Debian 12 (nspawn) with the stack
+test-install: prereqs build
+	bash scripts/test-all.sh install
+
 ## test-e2e: the namespace testbed's stories on the native stack (started if down)
 test-e2e: prereqs build
 	bash scripts/test-all.sh e2e
@@ -95,4 +103,4 @@ bench: prereqs build
 
 ## clean: remove build outputs (bin/, flink-jobs/target)
 clean:
-	rm -rf $(BIN) flink-jobs/target
+	rm -rf $(BIN) dist flink-jobs/target

@@ -5,6 +5,9 @@
 # per test and boots it with systemd-nspawn.
 #   scripts/debian-root.sh            print the cached tarball's path; build it first if missing
 #   scripts/debian-root.sh --rebuild  build a fresh one (then the older ones of this recipe go)
+#   scripts/debian-root.sh --base     the same without systemd (ca-certificates only): the base
+#                                     the OCI images are built on (images/), as nothing can be
+#                                     pulled from a public registry here
 # Only the path goes to stdout; progress and timings go to stderr. Needs root (debootstrap,
 # chroot) and `bash scripts/prereqs.sh` (debootstrap, systemd-container).
 #
@@ -178,11 +181,14 @@ build() {
 
 main() {
   local rebuild=0 sources key tarball old t0
-  case "${1:-}" in
-    "") ;;
-    --rebuild) rebuild=1 ;;
-    *) die "usage: $0 [--rebuild]" ;;
-  esac
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --rebuild) rebuild=1 ;;
+      --base) PACKAGES=(ca-certificates) PREFIX=debian12-base ;;
+      *) die "usage: $0 [--rebuild] [--base]" ;;
+    esac
+    shift
+  done
   # a build interrupted by Ctrl-C or kill still runs its EXIT trap (removes its folder)
   trap 'exit 130' INT TERM
   t0="$(now_ms)"

@@ -75,7 +75,8 @@ build_jar() {
 package() {
   local pkg="$1" arch="$2" fmt="$3" conf="${BUILD}/${1}-${2}.nfpm.yaml" docs="${BUILD}"
   # the config with this build's facts filled in (nfpm expands the environment in a few fields only)
-  ARCH="$arch" VERSION="$VERSION" BUILD="${docs}/${arch}" DOCS="$docs" CHANGELOG="${docs}/changelog.yml" \
+  # shellcheck disable=SC2016  # the names envsubst replaces, not expansions
+  env ARCH="$arch" VERSION="$VERSION" BUILD="${docs}/${arch}" DOCS="$docs" CHANGELOG="${docs}/changelog.yml" \
     MAINTAINER="$(maintainer)" HOMEPAGE="${LONGHAUL_HOMEPAGE:-https://longhaul.example.org}" \
     envsubst '${ARCH} ${VERSION} ${BUILD} ${DOCS} ${CHANGELOG} ${MAINTAINER} ${HOMEPAGE}' \
     <"packaging/nfpm/${pkg}.yaml" >"$conf"
@@ -105,9 +106,10 @@ main() {
     done
   done
   [ "$SBOM" = 0 ] || sboms
-  (cd "$OUT" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%P\n' | sort | xargs -r sha256sum >SHA256SUMS)
+  (cd "$OUT" && find . -maxdepth 1 -type f ! -name 'SHA256SUMS*' -printf '%P\n' | sort | xargs -r sha256sum >SHA256SUMS.new &&
+    mv SHA256SUMS.new SHA256SUMS)
   log "dist/ in $(elapsed_s "$t0" "$(now_ms)")s:"
-  (cd "$OUT" && ls -l --time-style=+ ./*.deb ./*.rpm ./*.json SHA256SUMS 2>/dev/null | awk '{print "  " $5 "\t" $NF}')
+  (cd "$OUT" && find . -maxdepth 1 -type f -printf '  %s\t%P\n' | sort -k2)
 }
 
 main

@@ -111,8 +111,8 @@ compose_secrets() {
   give "$d" telegraf 0 influx-writer.password kafka-telegraf.password     # root until its entrypoint drops
   give "$d" grafana 472 grafana-admin.password influx-reader.password alertmanager-grafana.password # grafana/grafana-oss
   give "$d" flink 9999 kafka-flink.password                               # flink: the job's Kafka clients
-  give "$d" agent 10001 kafka-agent-compose.password                      # collectors/Dockerfile's user
-  give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password # operator/Dockerfile's user
+  give "$d" agent 10001 kafka-agent-compose.password                      # the agent image's user (images/agent)
+  give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password # the operator image's user (images/operator)
   # prom/alertmanager runs as nobody; the operator's password is for its health check (amtool)
   give "$d" alertmanager 65534 alertmanager.pem alertmanager-web.yml alertmanager-operator.password
   give "$d" alert-bridge 10002 kafka-alerter.password alertmanager-bridge.password

@@ -69,6 +69,10 @@ def test_copy_in_puts_a_file_where_the_machine_runs_it(machine, tmp_path):
     script.chmod(0o755)
     assert machine.copy_in(script, "/opt/longhaul-test/hello.sh") == "/opt/longhaul-test/hello.sh"
     assert machine.run("/opt/longhaul-test/hello.sh").stdout == "hello from longhaul-debian12\n"
+    # /tmp is a tmpfs inside: a copy written under it on the host would be hidden from the guest
+    with pytest.raises(nspawn.MachineError, match="tmpfs"):
+        machine.copy_in(script, "/tmp/hello.sh")
+    assert machine.run("test ! -e /tmp/hello.sh", check=False).returncode == 0
 
 
 def test_a_failing_command_reports_its_exit_code_and_output(machine):

@@ -3,8 +3,8 @@ root that scripts/debian-root.sh caches (built on first use), booted with system
 host's network, so a service inside reaches the stack on the host's 127.0.0.1.
 
     with nspawn.Machine(log_dir=tmp_path) as m:
-        m.copy_in(deb, "/tmp/longhaul-probe.deb")
-        m.run("apt-get update && apt-get install -y /tmp/longhaul-probe.deb")
+        m.copy_in(deb, "/root/longhaul-probe.deb")
+        m.run("apt-get update && apt-get install -y /root/longhaul-probe.deb")
         m.run(["systemctl", "is-active", "longhaul-probe"])
 
 Leaving the block powers the machine off (killing it after stop_timeout) and deletes its root,
@@ -32,6 +32,8 @@ GUEST_ENV = {
     "TERM": "dumb",
     "DEBIAN_FRONTEND": "noninteractive",
 }
+# Mounted as tmpfs inside the booted machine: copy_in refuses them.
+TMPFS = ("/tmp/", "/run/", "/dev/shm/")
 # No --private-network: the machine shares the host's network, 127.0.0.1 included.
 NSPAWN = [
     "systemd-nspawn",
@@ -229,6 +231,9 @@ class Machine:
         """Copies a file or folder of the host to guest_path (absolute) in the machine, with its
         mode, creating the folders it needs; returns guest_path."""
         host_path = pathlib.Path(host_path)
+        if str(guest_path).startswith(TMPFS):
+            # written into the root on the host, it would lie hidden under the booted guest's tmpfs
+            raise MachineError(f"{guest_path}: a tmpfs inside the running machine; copy to /root or /var/tmp")
         target = self.root / str(guest_path).lstrip("/")
         # Resolved on the host, an absolute symlink of the guest (/var/run -> /run) leads out of
         # the root: check the deepest folder that exists before creating any below it.

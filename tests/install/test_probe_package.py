@@ -1,0 +1,178 @@
+"""The agent's .deb on a clean Debian 12 booted with systemd, as a site installs it: `apt install`
+pulls its dependencies, the config `longhaul admin add-agent` prints goes into /etc/longhaul,
+`systemctl enable --now` starts it, and its samples reach the test stack's Kafka and InfluxDB.
+Then an upgrade to a newer build while Kafka refuses the agent (samples wait in the spool): the
+config, spool and cursor are kept and every spooled sample reaches Kafka exactly once; `apt
+remove` keeps config and data, `apt purge` deletes them.
+
+Runs on the default stack (scripts/test-all.sh install): Kafka, Telegraf and InfluxDB; the
+machine shares the host's network, so the agent inside reaches Kafka on 127.0.0.1."""
+
+import collections
+import hashlib
+import json
+import os
+import pathlib
+import re
+import socket
+import subprocess
+import sys
+import time
+import uuid
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+for lib in ("tests/lib", "ingest"):
+    sys.path.insert(0, str(ROOT / lib))
+
+import influxdb  # noqa: E402
+import kafka  # noqa: E402
+import nspawn  # noqa: E402
+from longhaul_contract import CONTRACT  # noqa: E402
+
+CLI = ROOT / "bin" / "longhaul"
+SECRETS = pathlib.Path(os.environ.get("LONGHAUL_SECRETS_DIR", ROOT / ".stack" / "run" / "secrets"))
+CONFIG = "/etc/longhaul/longhaul-probe.yaml"
+SPOOL = "/var/lib/longhaul/spool"
+PATH_TOPIC, RTT_TOPIC = CONTRACT.topic("raw.path"), CONTRACT.topic("raw.rtt")
+
+
+def longhaul(*args):
+    r = subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, f"longhaul {' '.join(args)}: {r.stderr}"
+    return r.stdout
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def agent_config(src, snippet, health_port):
+    """The site's config: its name, the lines add-agent printed, a health port, two probes to itself."""
+    return f"""src: {src}
+{snippet}
+health: {{listen: "127.0.0.1:{health_port}"}}
+targets:
+  - {{name: {src}-self, address: 127.0.0.1}}
+probes:
+  - {{id: path, kind: path, interval: 5s, jitter: 0s, params: {{queries: 1, max_ttl: 3, wait: 1s}}}}
+  - {{id: rtt, kind: rtt, interval: 5s, jitter: 0s, params: {{count: 2, interval: 200ms, timeout: 1s}}}}
+"""
+
+
+class Samples:
+    """Every record of the raw path and rtt topics whose src is ours, read as they come."""
+
+    def __init__(self, src):
+        self.src, self.seen = src, []
+        self.consumer = kafka.consumer(
+            {"group.id": f"it-install-{uuid.uuid4().hex[:8]}", "auto.offset.reset": "earliest"}
+        )
+        self.consumer.subscribe([PATH_TOPIC, RTT_TOPIC])
+
+    def poll(self, seconds):
+        end = time.time() + seconds
+        while time.time() < end:
+            msg = self.consumer.poll(0.5)
+            if msg is None or msg.error():
+                continue
+            sample = json.loads(msg.value())
+            if sample.get("src") == self.src:
+                self.seen.append((msg.topic(), sample))
+
+    def wait(self, cond, what, timeout_s):
+        deadline = time.time() + timeout_s
+        while time.time() < deadline:
+            self.poll(1)
+            if cond():
+                return
+        raise AssertionError(f"{what}: not within {timeout_s}s; {len(self.seen)} samples of {self.src}")
+
+    def runs(self):
+        return [s["run_id"] for _, s in self.seen]
+
+
+def spooled_runs(machine):
+    """run_ids of the records in the agent's spool files (the values are the samples' JSON)."""
+    out = machine.run(f'grep -aoh \'"run_id":"[^"]*"\' {SPOOL}/*.seg 2>/dev/null || true').stdout
+    return set(re.findall(r'"run_id":"([^"]+)"', out))
+
+
+def sha(machine, path):
+    return hashlib.sha256(machine.run(["cat", path]).stdout.encode()).hexdigest()
+
+
+def test_the_agent_installs_runs_upgrades_and_goes_as_a_package(dist, version, newer_deb, tmp_path):
+    (first,) = dist.glob("longhaul-probe_*_amd64.deb")
+    name = "inst-" + uuid.uuid4().hex[:6]
+    src = f"{name}.example.org"
+    password = tmp_path / "agent.password"
+    with nspawn.Machine(log_dir=tmp_path) as m:
+        m.copy_in(first, "/root/first.deb")
+        m.copy_in(newer_deb, "/root/newer.deb")
+        t0 = time.time()
+        m.run("apt-get update -q && apt-get install -y -q /root/first.deb", timeout=300)
+        for dep in ("iperf3", "traceroute", "iputils-ping"):
+            m.run(["dpkg", "-s", dep])
+        assert m.run(["longhaul-probe", "--version"]).stdout.startswith(f"longhaul-probe {version} ")
+        # nothing runs before the site configured it
+        assert m.run(["systemctl", "is-enabled", "longhaul-probe"], check=False).stdout.strip() == "disabled"
+        assert m.run(["systemctl", "is-active", "longhaul-probe"], check=False).stdout.strip() == "inactive"
+
+        # the operator's side: a Kafka identity, and the lines to paste
+        snippet = longhaul("admin", "add-agent", name, "--password-file", str(password))
+        m.copy_in(password, "/etc/longhaul/kafka.password")
+        m.copy_in(SECRETS / "ca.crt", "/etc/longhaul/ca.crt")
+        m.run("chown longhaul-probe: /etc/longhaul/kafka.password && chmod 0600 /etc/longhaul/kafka.password")
+        config = tmp_path / "longhaul-probe.yaml"
+        config.write_text(agent_config(src, snippet, free_port()))
+        m.copy_in(config, CONFIG)
+        m.run(["longhaul-probe", "check", "--config", CONFIG])
+
+        samples = Samples(src)
+        m.run(["systemctl", "enable", "--now", "longhaul-probe"])
+        samples.wait(lambda: any(t == PATH_TOPIC for t, _ in samples.seen), "a path sample in Kafka", 60)
+        first_sample_s = time.time() - t0
+        deadline = time.time() + 60
+        q = f'SELECT count("rtt_ms") FROM "raw"."path_hops" WHERE "src" = \'{src}\''
+        while not influxdb.rows(q) and time.time() < deadline:
+            time.sleep(1)
+        assert influxdb.rows(q), f"no path hops of {src} in InfluxDB within 60 s"
+        print(f"install to first sample in Kafka: {first_sample_s:.1f}s")
+
+        # Kafka refuses the agent: samples wait in the spool
+        longhaul("admin", "remove-agent", name)
+        deadline = time.time() + 90
+        while len(spooled_runs(m)) < 3 and time.time() < deadline:
+            time.sleep(1)
+        waiting = spooled_runs(m)
+        assert len(waiting) >= 3, f"the refused agent spooled {len(waiting)} samples in 90 s"
+        conf_sum, cursor = sha(m, CONFIG), sha(m, f"{SPOOL}/acked")
+        pid = m.run(["systemctl", "show", "-p", "MainPID", "--value", "longhaul-probe"]).stdout
+
+        # the upgrade: restarts the running agent; config, spool and cursor kept
+        m.run("apt-get install -y -q /root/newer.deb", timeout=300)
+        assert m.run(["longhaul-probe", "--version"]).stdout.startswith(f"longhaul-probe {version}+upgrade ")
+        assert sha(m, CONFIG) == conf_sum, "the upgrade changed the site's config"
+        assert m.run(["systemctl", "is-active", "longhaul-probe"]).stdout.strip() == "active"
+        assert m.run(["systemctl", "show", "-p", "MainPID", "--value", "longhaul-probe"]).stdout != pid, (
+            "not restarted"
+        )
+        assert waiting <= spooled_runs(m), "spooled samples went missing in the upgrade"
+        assert sha(m, f"{SPOOL}/acked") == cursor, "the spool's cursor changed while Kafka took nothing"
+
+        # Kafka takes the agent again: every spooled sample arrives, none twice
+        longhaul("admin", "add-agent", name, "--password-file", str(password))
+        samples.wait(lambda: waiting <= set(samples.runs()), "the spooled samples in Kafka", 90)
+        samples.poll(3)
+        doubled = [r for r, n in collections.Counter(samples.runs()).items() if n > 1]
+        assert not doubled, f"sent twice: {doubled}"
+
+        # remove keeps config and data; purge deletes them
+        m.run("apt-get remove -y -q longhaul-probe", timeout=120)
+        assert m.run(["systemctl", "is-active", "longhaul-probe"], check=False).stdout.strip() != "active"
+        m.run(f"test -e {CONFIG} && test -d {SPOOL} && ! test -e /usr/bin/longhaul-probe")
+        m.run("apt-get purge -y -q longhaul-probe", timeout=120)
+        m.run(f"! test -e {CONFIG} && ! test -e {SPOOL}")
+    longhaul("admin", "remove-agent", name)
