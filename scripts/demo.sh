@@ -99,6 +99,7 @@ fi
 cat <<EOT
 
 The stack, the Flink job, the testbed and the agents keep running.
+  . ${LONGHAUL_STACK_DIR#"$LONGHAUL_ROOT"/}/env                                    first, in your shell: points bin/longhaul at this stack
   bin/longhaul tail --since 15m                         events as they are raised (--stats: link statistics)
   bash tests/testbed/testbed.sh status|collapse a|flip b alt|block c|stall a 20|loss a 10|heal
   bash tests/testbed/testbed.sh agent-health s1          an agent's health (s1 s2 s3)
