@@ -2,9 +2,11 @@
 # make dist: release artifacts into dist/, from a clean clone, with nothing downloaded by hand
 # (the tools are pinned in tools/go.mod and flink-jobs/pom.xml):
 #   longhaul-probe and longhaul as .deb and .rpm for amd64 and arm64 (nfpm; packaging/),
-#   CycloneDX SBOMs of both Go binaries and the Flink job, SHA256SUMS.
+#   the agent's and the operator's OCI images, built with podman from this host's architecture's
+#   .deb (scripts/images.sh; saved as .oci.tar), CycloneDX SBOMs of both Go binaries and the
+#   Flink job, SHA256SUMS of all of it.
 # scripts/dist.sh [--arch "amd64 arm64"] [--formats "deb rpm"] [--packages "longhaul-probe longhaul"]
-#                 [--no-sbom] [--out DIR]: a subset (the install test builds the amd64 .deb alone).
+#                 [--no-sbom] [--no-images] [--out DIR]: a subset (the install tests build theirs).
 # LONGHAUL_VERSION overrides the version scripts/version.sh derives (a test's "newer build").
 set -euo pipefail
 # shellcheck source=stack/lib.sh
@@ -12,13 +14,14 @@ set -euo pipefail
 LOG_TAG=dist
 cd "${LONGHAUL_ROOT}"
 
-ARCHES="amd64 arm64" FORMATS="deb rpm" PACKAGES="longhaul-probe longhaul" SBOM=1 OUT="${LONGHAUL_ROOT}/dist"
+ARCHES="amd64 arm64" FORMATS="deb rpm" PACKAGES="longhaul-probe longhaul" SBOM=1 IMAGES=1 OUT="${LONGHAUL_ROOT}/dist"
 while [ $# -gt 0 ]; do
   case "$1" in
     --arch) ARCHES="$2"; shift ;;
     --formats) FORMATS="$2"; shift ;;
     --packages) PACKAGES="$2"; shift ;;
     --no-sbom) SBOM=0 ;;
+    --no-images) IMAGES=0 ;;
     --out) OUT="$2"; shift ;;
     *) die "unknown argument $1 (see the header of scripts/dist.sh)" ;;
   esac
@@ -106,6 +109,7 @@ main() {
     done
   done
   [ "$SBOM" = 0 ] || sboms
+  [ "$IMAGES" = 0 ] || bash scripts/images.sh --out "$OUT"
   (cd "$OUT" && find . -maxdepth 1 -type f ! -name 'SHA256SUMS*' -printf '%P\n' | sort | xargs -r sha256sum >SHA256SUMS.new &&
     mv SHA256SUMS.new SHA256SUMS)
   log "dist/ in $(elapsed_s "$t0" "$(now_ms)")s:"

@@ -95,7 +95,8 @@ func (a *Agent) acceptResult(body []byte, input string) (psbridge.Outcome, error
 		}
 		out = psbridge.Outcome{Status: psbridge.Accepted, Key: conv.Key, Samples: len(recs)}
 	}
-	if err := a.appendRetry(recs); err != nil {
+	// all of the result or none: an archiver told "accepted" forgets the result
+	if err := a.appendAllRetry(recs); err != nil {
 		b.fail(err, a.opt.Clock.Now())
 		return psbridge.Outcome{}, fmt.Errorf("the spool cannot store it: %w", err)
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"longhaul/collectors/config"
 	"longhaul/collectors/psbridge"
+	"longhaul/collectors/publish"
 	"longhaul/ingest/sample"
 )
 
@@ -115,5 +117,54 @@ func TestABridgeWithoutItsTokenFileDoesNotStart(t *testing.T) {
 	os.Remove(filepath.Join(dir, "token"))
 	if _, err := New(cfg, Options{Logger: quiet, Producer: newMemKafka()}); err == nil {
 		t.Fatal("started without its token")
+	}
+}
+
+func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) {
+	dir := t.TempDir()
+	cfg := bridgeConfig(t, dir)
+	cfg.Spool.MaxBytes, cfg.Spool.SegmentBytes = 256<<10, 64<<10 // the smallest spool allowed
+	template, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(template, &doc); err != nil {
+		t.Fatal(err)
+	}
+	result := func(i int) []byte {
+		doc["id"] = fmt.Sprintf("run-%d", i)
+		b, _ := json.Marshal(doc)
+		return b
+	}
+	a, err := New(cfg, Options{Logger: quiet, Producer: newMemKafka()}) // never run: nothing is sent
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.closeAll()
+	accepted := 0
+	for ; accepted < 10_000; accepted++ {
+		out, err := a.acceptResult(result(accepted), psbridge.InputHTTP)
+		if err != nil {
+			if !errors.Is(err, publish.ErrFull) {
+				t.Fatalf("result %d: %v", accepted, err)
+			}
+			break
+		}
+		if out.Status != psbridge.Accepted {
+			t.Fatalf("result %d: %+v", accepted, out)
+		}
+	}
+	st := a.spool.Stats()
+	if accepted == 0 || accepted == 10_000 || st.DroppedOther != 0 || st.Refused == 0 {
+		t.Fatalf("%d results accepted before the spool was full; spool %+v: an accepted result's summary was dropped, or nothing refused", accepted, st)
+	}
+	// refused whole and not remembered: the archiver's retry is converted once there is room
+	h := a.Health().PSBridge
+	if h.Accepted != uint64(accepted) || h.Remembered != accepted || h.LastError == "" {
+		t.Errorf("health %+v", *h)
+	}
+	if out, err := a.acceptResult(result(accepted), psbridge.InputHTTP); err == nil || out.Status != "" {
+		t.Errorf("the same result again while full: %+v %v", out, err)
 	}
 }

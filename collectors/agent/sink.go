@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"time"
 
 	"longhaul/collectors/publish"
@@ -45,11 +46,17 @@ func (a *Agent) sink(r schedule.Result) {
 }
 
 // appendRetry appends one batch to the spool, trying three times a second apart.
-func (a *Agent) appendRetry(recs []publish.Record) error {
+func (a *Agent) appendRetry(recs []publish.Record) error { return a.retry(a.spool.Append, recs) }
+
+// appendAllRetry stores all of one batch or none of it (publish.ErrFull at once: a full spool
+// does not empty in a second), trying three times a second apart on other errors.
+func (a *Agent) appendAllRetry(recs []publish.Record) error { return a.retry(a.spool.AppendAll, recs) }
+
+func (a *Agent) retry(appendFn func([]publish.Record) error, recs []publish.Record) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = a.spool.Append(recs); err == nil {
-			return nil
+		if err = appendFn(recs); err == nil || errors.Is(err, publish.ErrFull) {
+			return err
 		}
 		a.log.Error("spool append failed; retrying", "attempt", attempt+1, "err", err)
 		time.Sleep(time.Second)

@@ -61,6 +61,7 @@ type Stats struct {
 	Acked           uint64 // records acknowledged since start
 	DroppedInterval uint64 // interval records dropped because the spool was full
 	DroppedOther    uint64 // other records dropped because the spool was full
+	Refused         uint64 // records AppendAll did not store (full): their sender keeps them
 	Corrupt         uint64 // damaged or torn records skipped when loading
 	CorruptBytes    int64
 }

@@ -1,14 +1,27 @@
 package publish
 
 import (
+	"errors"
 	"fmt"
 	"os"
 )
 
+// ErrFull says AppendAll stored nothing: the records do not fit, even with every droppable
+// interval row dropped.
+var ErrFull = errors.New("spool: full")
+
 // Append stores records in order, assigning their sequence numbers. Under the "always"
 // fsync policy they are on disk when it returns. If the spool is full, room is made by the
 // drop policy (spool_drop.go); an error means the records could not be stored at all.
-func (s *Spool) Append(recs []Record) error {
+func (s *Spool) Append(recs []Record) error { return s.append(recs, false) }
+
+// AppendAll stores every one of recs or none (ErrFull): room is made only by dropping older
+// interval rows, never other samples, and none of recs is dropped. What someone else holds
+// until the spool says yes (a pScheduler archiver's result) is not taken at the cost of what
+// the spool already took.
+func (s *Spool) AppendAll(recs []Record) error { return s.append(recs, true) }
+
+func (s *Spool) append(recs []Record, all bool) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -28,7 +41,16 @@ func (s *Spool) Append(recs []Record) error {
 	}
 	if s.bytes+size > s.opt.MaxBytes {
 		// Free down to 7/8 of the limit so a full spool is not rewritten on every append.
-		s.makeRoom(s.bytes + size - s.opt.MaxBytes + s.opt.MaxBytes/8)
+		need := s.bytes + size - s.opt.MaxBytes + s.opt.MaxBytes/8
+		if all {
+			s.makeRoomUpTo(need, ClassInterval)
+			if s.bytes+size > s.opt.MaxBytes {
+				s.st.Refused += uint64(len(recs))
+				return fmt.Errorf("%w: %d records (%d bytes) do not fit in the %d bytes left", ErrFull, len(recs), size, s.opt.MaxBytes-s.bytes)
+			}
+		} else {
+			s.makeRoom(need)
+		}
 		if s.bytes+size > s.opt.MaxBytes {
 			recs, size = s.dropIncoming(recs, s.opt.MaxBytes-s.bytes)
 			if len(recs) == 0 {

@@ -19,7 +19,10 @@ import (
 // logged.
 
 // makeRoom frees at least need bytes if it can.
-func (s *Spool) makeRoom(need int64) {
+func (s *Spool) makeRoom(need int64) { s.makeRoomUpTo(need, ClassKeep) }
+
+// makeRoomUpTo frees at least need bytes if it can, dropping records of class upTo or lower.
+func (s *Spool) makeRoomUpTo(need int64, upTo Class) {
 	before := s.st
 	freed := s.dropPass(need, ClassInterval)
 	if freed < need && s.w != nil {
@@ -28,7 +31,7 @@ func (s *Spool) makeRoom(need int64) {
 		}
 		freed += s.dropPass(need-freed, ClassInterval)
 	}
-	if freed < need {
+	if freed < need && upTo >= ClassKeep {
 		freed += s.dropPass(need-freed, ClassKeep)
 	}
 	s.logDrops(before, "spool full: dropped the oldest samples", slog.Int64("freed_bytes", freed))

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -129,5 +130,45 @@ func TestFullSpoolReloadsAsItWasLeft(t *testing.T) {
 	after := s2.Stats()
 	if after.Samples != before.Samples || after.Bytes != before.Bytes {
 		t.Fatalf("reload changed the spool: before %+v after %+v", before, after)
+	}
+}
+
+func TestAppendAllStoresEveryRecordOrNone(t *testing.T) {
+	s := openSpool(t, t.TempDir(), smallOptions())
+	// 16 KiB of summaries (155 bytes each) and some interval rows among them
+	for i := 0; i < 100; i++ {
+		class := ClassKeep
+		if i%4 == 0 {
+			class = ClassInterval
+		}
+		if err := s.Append([]Record{rec(class, fmt.Sprintf("r%03d", i), 100)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := s.Stats()
+	// a result that fits once the interval rows are gone: stored whole, no summary dropped
+	var fits []Record
+	for i := 0; i < 10; i++ {
+		fits = append(fits, rec(ClassKeep, fmt.Sprintf("fits-%d", i), 100))
+	}
+	if err := s.AppendAll(fits); err != nil {
+		t.Fatalf("a result that fits after dropping interval rows: %v", err)
+	}
+	st := s.Stats()
+	if st.DroppedOther != before.DroppedOther || st.Appended != before.Appended+10 {
+		t.Fatalf("before %+v, after %+v: summaries dropped or the result not stored whole", before, st)
+	}
+	// one that only fits by dropping other samples: refused whole, nothing else changes
+	var big []Record
+	for i := 0; i < 60; i++ {
+		big = append(big, rec(ClassKeep, fmt.Sprintf("big-%d", i), 100))
+	}
+	err := s.AppendAll(big)
+	if !errors.Is(err, ErrFull) || !strings.Contains(err.Error(), "60 records") {
+		t.Fatalf("a result that does not fit: %v", err)
+	}
+	after := s.Stats()
+	if after.Appended != st.Appended || after.Samples != st.Samples || after.DroppedOther != st.DroppedOther || after.Refused != 60 {
+		t.Fatalf("refused, yet the spool changed: %+v → %+v", st, after)
 	}
 }

@@ -14,7 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def dist_sh(out, *args, version=None):
     env = {**os.environ, **({"LONGHAUL_VERSION": version} if version else {})}
-    cmd = ["bash", str(ROOT / "scripts/dist.sh"), "--no-sbom", "--out", str(out), *args]
+    cmd = ["bash", str(ROOT / "scripts/dist.sh"), "--no-sbom", "--no-images", "--out", str(out), *args]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     return out

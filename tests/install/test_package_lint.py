@@ -90,3 +90,32 @@ def test_the_central_package_holds_the_cli_the_jar_and_the_daemons_units(dist):
         "./usr/share/longhaul/alerting/templates/longhaul.tmpl",
     ):
         assert path in files, path
+
+
+def test_the_rpms_install_into_a_scratch_root(dist, tmp_path):
+    """What an install can show without an EL9 machine: rpm unpacks both x86_64 packages into an
+    empty root with their files, modes and config marks, and their scriptlets are the EL ones.
+    (Dependencies and scriptlets are not run: there is no EL9 root here; docs/install.md.)"""
+    root = tmp_path / "root"
+    rpms = [str(p) for p in sorted(dist.glob("*.x86_64.rpm"))]
+    subprocess.run(["rpm", "--root", str(root), "--initdb"], check=True)
+    r = subprocess.run(
+        ["rpm", "--root", str(root), "-i", "--nodeps", "--noscripts", "--notriggers", *rpms],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    installed = subprocess.run(["rpm", "--root", str(root), "-qa"], capture_output=True, text=True).stdout
+    assert {line.split("-0")[0] for line in installed.split()} == {"longhaul", "longhaul-probe"}
+    assert (root / "usr/bin/longhaul-probe").stat().st_mode & 0o777 == 0o755
+    assert (root / "usr/share/longhaul/longhaul-flink.jar").stat().st_size > 1_000_000
+    configs = subprocess.run(
+        ["rpm", "--root", str(root), "-qac"], capture_output=True, text=True
+    ).stdout.split()
+    assert {
+        "/etc/longhaul/longhaul-probe.yaml",
+        "/etc/longhaul/longhaul.env",
+        "/etc/longhaul/job.args",
+    } <= set(configs)
+    scripts = subprocess.run(["rpm", "-qp", "--scripts", rpms[1]], capture_output=True, text=True).stdout
+    assert "systemctl try-restart longhaul-probe.service" in scripts and "deb-systemd" not in scripts

@@ -155,13 +155,22 @@ func pingOutput(diags string) string {
 	return b.String()
 }
 
-// psFigures fills the counts and times from the result's fields.
+// psFigures fills the counts and times from the result's fields. pScheduler's rtt result schema
+// requires no field of a round trip (pscheduler-test-rtt's validate.py): one without a seq is
+// an answered packet when it has an rtt (counted, never as a duplicate) and an unanswered, so
+// lost, packet when it has none.
 func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
 	seen := map[int64]bool{}
-	var maxSeq int64
+	var maxSeq, unnumbered int64
 	for i, rt := range res.Roundtrips {
-		if rt.Seq == nil || *rt.Seq < 0 || *rt.Seq > 1<<31 {
-			return probekit.PathError("result.roundtrips["+strconv.Itoa(i)+"].seq", "missing or out of range")
+		if rt.Seq == nil {
+			if rt.Error == nil && rt.RTT != nil {
+				unnumbered++
+			}
+			continue
+		}
+		if *rt.Seq < 0 || *rt.Seq > 1<<31 {
+			return probekit.PathError("result.roundtrips["+strconv.Itoa(i)+"].seq", "out of range")
 		}
 		maxSeq = max(maxSeq, *rt.Seq)
 		if rt.Error != nil || rt.RTT == nil {
@@ -179,9 +188,9 @@ func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
 	case spec.Count > 0:
 		r.Sent = spec.Count
 	default:
-		r.Sent = maxSeq
+		r.Sent = max(maxSeq, int64(len(res.Roundtrips)))
 	}
-	r.Received = int64(len(seen))
+	r.Received = int64(len(seen)) + unnumbered
 	if res.Received != nil && *res.Received > 0 && res.Sent != nil && *res.Sent > 0 {
 		r.Received = *res.Received
 	}

@@ -57,6 +57,12 @@ func TestPSchedulerRTTWithoutDiagsUsesTheFieldsAndTheSpecCount(t *testing.T) {
 	if err != nil || r.Sent != 3 || r.Received != 2 || *r.Duplicates != 1 || *r.MaxMs != 0.3 || r.Error != nil {
 		t.Fatalf("%+v %v", r, err)
 	}
+	// nothing of a round trip is required by pScheduler's result schema: without a seq, an
+	// answered packet counts once and an empty one is lost (not a dead letter)
+	r, err = psRun(`{"succeeded":true,"roundtrips":[{"rtt":"PT0.0001S"},{},{"error":"ttl-exceeded"}]}`)
+	if err != nil || r.Sent != 3 || r.Received != 1 || r.LossPercent != 66.667 || r.Duplicates != nil {
+		t.Fatalf("round trips without seq: %+v %v", r, err)
+	}
 	r, err = psRun(`{"succeeded":false,"error":"ping: nosuch: Name or service not known"}`)
 	if err != nil || r.Error == nil || r.Error.Class != sample.ErrDNS || r.Sent != 0 || r.LossPercent != 100 {
 		t.Fatalf("failed run: %+v %v", r, err)
@@ -65,11 +71,11 @@ func TestPSchedulerRTTWithoutDiagsUsesTheFieldsAndTheSpecCount(t *testing.T) {
 
 func TestPSchedulerRTTRefusesWhatItCannotMap(t *testing.T) {
 	for res, want := range map[string]string{
-		`{"succeeded":true,"roundtrips":[{"rtt":"PT1S"}]}`:                     "result.roundtrips[0].seq",
+		`{"succeeded":true,"roundtrips":[{"seq":-1,"rtt":"PT1S"}]}`:            "result.roundtrips[0].seq: out of range",
 		`{"succeeded":true,"roundtrips":[{"seq":1,"rtt":"1ms"}],"min":"1 ms"}`: "result.min",
 		`{"succeeded":true,"sent":1,"received":2}`:                             "result.received",
 		`{"succeeded":true,"diags":"ping -c 1 x\ngarbage"}`:                    "JSON path result.diags: line 1: not a line of ping output",
-		`{"succeeded":"yes"}`:                                                  "JSON path result.succeeded",
+		`{"succeeded":"yes"}`: "JSON path result.succeeded",
 	} {
 		_, err := psRun(res)
 		if err == nil || !strings.Contains(err.Error(), want) || len(err.Error()) > golden.MaxErrorLen {
