@@ -57,6 +57,9 @@ func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testi
 	if err != nil {
 		t.Fatal(err)
 	}
+	if a.req != nil {
+		t.Fatal("a bridge-only agent consumes probe requests (which its Kafka user may not read)")
+	}
 	out, err := a.acceptResult(result, psbridge.InputHTTP)
 	if err != nil || out.Status != psbridge.Accepted || out.Samples == 0 {
 		t.Fatalf("%+v %v", out, err)

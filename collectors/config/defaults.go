@@ -91,7 +91,7 @@ func applyDefaults(c *Config) {
 		c.PSConfig.Timeout = Duration(DefaultPSConfigTimeout)
 	}
 	applyPSBridgeDefaults(&c.PSBridge, c.Spool.Dir)
-	applyRequestsDefaults(&c.ProbeRequests, c.Src)
+	applyRequestsDefaults(&c.ProbeRequests, c)
 	for i := range c.Targets {
 		t := &c.Targets[i]
 		if t.Address == "" {

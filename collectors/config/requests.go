@@ -1,13 +1,19 @@
 package config
 
-import "strings"
+import (
+	"strings"
+
+	"longhaul/collectors/probe"
+)
 
 // ProbeRequests is how the agent takes the Flink job's probe requests (topic
 // longhaul.probe-requests, schema probe_request.v1): an extra run of one of its throughput
 // probes now, to confirm or clear a suspect link. Defaults are in defaults.go.
 type ProbeRequests struct {
-	// Enabled: nil or true takes requests; false ignores the topic (requests for this host then
-	// expire unanswered, which the job reports).
+	// Enabled: true takes requests; false ignores the topic (requests for this host then expire
+	// unanswered, which the job reports). Unset: true when the agent can run what a request asks
+	// for (a throughput probe of its own, or a pSConfig plan, which may hold throughput tasks);
+	// a bridge-only agent (pScheduler's results, no probes) runs no consumer of requests.
 	Enabled *bool `yaml:"enabled"`
 	// MaxPerHour bounds the extra runs this host starts in any hour, whatever asks: the job's
 	// budgets come first, this one is the host's own.
@@ -26,11 +32,15 @@ const AgentGroupPrefix = "longhaul-agent-"
 // hour still leave most of the host's exclusive time to its schedule.
 const DefaultRequestsPerHour = 6
 
-func applyRequestsDefaults(p *ProbeRequests, src string) {
+func applyRequestsDefaults(p *ProbeRequests, c *Config) {
 	if p.Enabled == nil {
-		on := true
+		on := c.PSConfig.Enabled()
+		for _, pr := range c.Probes {
+			on = on || pr.Kind == probe.KindThroughput
+		}
 		p.Enabled = &on
 	}
+	src := c.Src
 	if p.MaxPerHour == 0 {
 		p.MaxPerHour = DefaultRequestsPerHour
 	}
