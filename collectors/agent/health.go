@@ -126,6 +126,9 @@ func (a *Agent) Health() Health {
 	}
 	if a.req != nil {
 		h.ProbeRequests = a.req.health(a.opt.Clock.Now())
+		if h.ProbeRequests.Refused != "" && h.Status == "ok" {
+			h.Status = "degraded"
+		}
 	}
 	return h
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
+
 	"longhaul/collectors/schedule"
 	"longhaul/ingest/contract"
 	"longhaul/ingest/schema"
@@ -45,7 +47,8 @@ type requests struct {
 	taken      map[string]time.Time // request ids queued in the last hour
 	counts     map[string]uint64
 	lastError  string
-	assigned   bool // the group gave this agent its partitions: requests from now on reach it
+	refused    string // Kafka refuses the topic or the group: what to fix ("" while it does not)
+	assigned   bool   // the group gave this agent its partitions: requests from now on reach it
 }
 
 func newRequests(maxPerHour int, group string, reg *schema.Registry) *requests {
@@ -60,6 +63,9 @@ type RequestsHealth struct {
 	LastHour   int               `json:"last_hour"` // extra runs queued in the last hour
 	Outcomes   map[string]uint64 `json:"outcomes"`  // every request read, by what became of it
 	LastError  string            `json:"last_error,omitempty"`
+	// Refused says why Kafka refuses this agent the requests' topic or group, and what to do; it
+	// makes the agent's status "degraded" (its samples still go), until the group assigns it.
+	Refused string `json:"refused,omitempty"`
 }
 
 func (q *requests) health(now time.Time) *RequestsHealth {
@@ -71,7 +77,7 @@ func (q *requests) health(now time.Time) *RequestsHealth {
 		out[k] = v
 	}
 	return &RequestsHealth{Group: q.group, Assigned: q.assigned, MaxPerHour: q.maxPerHour, LastHour: len(q.started),
-		Outcomes: out, LastError: q.lastError}
+		Outcomes: out, LastError: q.lastError, Refused: q.refused}
 }
 
 func (q *requests) forget(now time.Time) {
@@ -93,7 +99,7 @@ func (q *requests) setAssigned(on bool) {
 	q.mu.Lock()
 	q.assigned = on
 	if on {
-		q.lastError = ""
+		q.lastError, q.refused = "", ""
 	}
 	q.mu.Unlock()
 }
@@ -101,6 +107,10 @@ func (q *requests) setAssigned(on bool) {
 func (q *requests) fail(err error) {
 	q.mu.Lock()
 	q.lastError = err.Error()
+	if errors.Is(err, kerr.TopicAuthorizationFailed) || errors.Is(err, kerr.GroupAuthorizationFailed) {
+		q.refused = fmt.Sprintf("Kafka refuses this agent's user the probe requests (%s, group %s): %v; "+
+			"grant it as `longhaul admin add-agent` does, or set probe_requests.enabled: false", contract.TopicProbeRequests, q.group, err)
+	}
 	q.mu.Unlock()
 }
 

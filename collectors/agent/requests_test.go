@@ -3,10 +3,14 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/schedule"
@@ -78,5 +82,27 @@ func TestTheAgentTakesOnlyItsOwnTimelyRequestsWithinItsBudget(t *testing.T) {
 	h := q.health(now.Add(time.Hour))
 	if h.LastHour != 1 || h.Outcomes[RequestQueued] != 3 || h.Outcomes[RequestOverBudget] != 1 || h.Outcomes[RequestOtherHost] != 1 {
 		t.Errorf("health %+v", h)
+	}
+}
+
+func TestARefusedRequestsTopicMakesTheAgentDegradedAndSaysWhatToDo(t *testing.T) {
+	q := newRequests(6, "longhaul-agent-x", nil)
+	q.fail(fmt.Errorf("kafka input: %w", errors.New("a timeout")))
+	if h := q.health(time.Now()); h.Refused != "" || h.LastError == "" {
+		t.Fatalf("an outage is not a refusal: %+v", h)
+	}
+	q.fail(fmt.Errorf("kafka input: %w", kerr.TopicAuthorizationFailed))
+	h := q.health(time.Now())
+	if !strings.Contains(h.Refused, "longhaul.probe-requests") || !strings.Contains(h.Refused, "probe_requests.enabled: false") {
+		t.Fatalf("refused: %q", h.Refused)
+	}
+	var b strings.Builder
+	WriteStatus(&b, Health{Status: "degraded", ProbeRequests: h}, time.Now())
+	if !strings.Contains(b.String(), "requests: REFUSED: Kafka refuses") {
+		t.Errorf("status:\n%s", b.String())
+	}
+	q.setAssigned(true)
+	if h := q.health(time.Now()); h.Refused != "" {
+		t.Errorf("assigned, still refused: %q", h.Refused)
 	}
 }

@@ -82,6 +82,9 @@ func WriteStatus(w io.Writer, h Health, now time.Time) {
 	if p := h.PSConfig; p != nil {
 		writePSConfig(w, p, now)
 	}
+	if r := h.ProbeRequests; r != nil && r.Refused != "" {
+		fmt.Fprintf(w, "requests: REFUSED: %s\n", r.Refused)
+	}
 }
 
 // writePSConfig says where the plan comes from and how it is; a failure says what was kept.
