@@ -6,7 +6,8 @@ ROOT  := $(abspath .)
 BIN   := $(ROOT)/bin
 GO    ?= go
 export PATH := /usr/local/go/bin:$(PATH)
-# version, commit and build date stamped into the binaries (--version): scripts/version.sh
+# version, commit and build date stamped into the binaries (--version): scripts/version.sh;
+# -trimpath as make dist builds them, so both share the Go build cache
 GO_LDFLAGS = $(shell bash scripts/version.sh ldflags)
 
 .PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
@@ -24,8 +25,8 @@ build: build-go build-flink
 ## build-go: the agent, the operator CLI and the testbed's delay line into bin/
 build-go:
 	@mkdir -p $(BIN)
-	$(GO) build -ldflags "$(GO_LDFLAGS)" -o $(BIN)/longhaul-probe ./collectors/cmd/longhaul-probe
-	$(GO) build -ldflags "$(GO_LDFLAGS)" -o $(BIN)/longhaul ./operator/cmd/longhaul
+	$(GO) build -trimpath -ldflags "$(GO_LDFLAGS)" -o $(BIN)/longhaul-probe ./collectors/cmd/longhaul-probe
+	$(GO) build -trimpath -ldflags "$(GO_LDFLAGS)" -o $(BIN)/longhaul ./operator/cmd/longhaul
 	$(GO) build -o $(BIN)/longhaul-netemu ./tests/testbed/netemu
 
 ## build-flink: the Flink job jar, bin/longhaul-flink.jar (Maven, JDK 17)
