@@ -53,6 +53,21 @@ build_docs() {
   packaging/manpage.sh "${BUILD}/${host}/longhaul" "Longhaul operator CLI and central daemons" | gzip -9n >"${BUILD}/man/longhaul.1.gz"
   install -m 0644 packaging/copyright "${BUILD}/copyright"
   changelog >"${BUILD}/changelog.yml"
+  local pkg
+  for pkg in longhaul-probe longhaul; do maintainer_scripts "$pkg"; done
+}
+
+# maintainer_scripts PKG: packaging/scripts/*.sh with what packaging/scripts/PKG.vars says of PKG
+maintainer_scripts() {
+  local out="${BUILD}/scripts/$1" f
+  mkdir -p "$out"
+  for f in packaging/scripts/*.sh; do
+    # shellcheck disable=SC1090,SC2016  # the package's own variables; the names envsubst replaces
+    (set -a && . "packaging/scripts/$1.vars" && export PACKAGE="$1" &&
+      envsubst '${PACKAGE} ${SERVICE_USER} ${USER_COMMENT} ${UNITS} ${RESTART_NOTE} ${FIRST_INSTALL_HINT} ${PURGE_DIRS} ${PURGE_WHAT}') \
+      <"$f" >"${out}/${f##*/}"
+    chmod 0755 "${out}/${f##*/}"
+  done
 }
 
 # changelog: packaging/changelog.yml, with this build's entry on top unless it is a listed release
@@ -80,8 +95,8 @@ package() {
   # the config with this build's facts filled in (nfpm expands the environment in a few fields only)
   # shellcheck disable=SC2016  # the names envsubst replaces, not expansions
   env ARCH="$arch" VERSION="$VERSION" BUILD="${docs}/${arch}" DOCS="$docs" CHANGELOG="${docs}/changelog.yml" \
-    MAINTAINER="$(maintainer)" HOMEPAGE="${LONGHAUL_HOMEPAGE:-https://longhaul.example.org}" \
-    envsubst '${ARCH} ${VERSION} ${BUILD} ${DOCS} ${CHANGELOG} ${MAINTAINER} ${HOMEPAGE}' \
+    SCRIPTS="${docs}/scripts/${pkg}" MAINTAINER="$(maintainer)" HOMEPAGE="${LONGHAUL_HOMEPAGE:-https://longhaul.example.org}" \
+    envsubst '${ARCH} ${VERSION} ${BUILD} ${DOCS} ${CHANGELOG} ${SCRIPTS} ${MAINTAINER} ${HOMEPAGE}' \
     <"packaging/nfpm/${pkg}.yaml" >"$conf"
   tool nfpm package --config "$conf" --packager "$fmt" --target "${OUT}/" | sed 's/^/  /' 
 }

@@ -1,6 +1,0 @@
-#!/bin/sh
-# longhaul (EL): $1 = 0 erase, 1 upgrade. As %systemd_preun: an erase stops and disables.
-if [ "$1" -eq 0 ] && [ -d /run/systemd/system ]; then
-  systemctl --no-reload disable --now longhaul-job-keeper.service longhaul-watchdog.service longhaul-alert-bridge.service >/dev/null 2>&1 || :
-fi
-exit 0
