@@ -8,7 +8,6 @@ import json
 import os
 import pathlib
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -23,8 +22,8 @@ sys.path.insert(0, str(ROOT / "ingest"))
 
 import kafka  # noqa: E402
 from longhaul_contract import CONTRACT  # noqa: E402
+from operator_cli import SECRETS, free_port, longhaul  # noqa: E402
 
-SECRETS = pathlib.Path(os.environ.get("LONGHAUL_SECRETS_DIR", ROOT / ".stack" / "run" / "secrets"))
 # podman on this kernel: runc, cgroupfs, explicit ulimits (../shared/notes/stack-recipes.md)
 PODMAN = ["podman", "--cgroup-manager=cgroupfs", "--runtime", "/usr/sbin/runc"]
 RUN = ["run", "--network", "host", "--ulimit", "nofile=10000:10000", "--ulimit", "nproc=1000:1000"]
@@ -52,36 +51,17 @@ def images(dist, version):
     podman("rmi", *refs, check=False)  # the base image stays: the next run reuses it
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_the_agent_image_publishes_to_the_stack(images, version, tmp_path):
     agent_image, _ = images
     name = "img-" + uuid.uuid4().hex[:6]
     src = f"{name}.example.org"
     etc = tmp_path / "etc"
     etc.mkdir()
-    r = subprocess.run(
-        [
-            str(ROOT / "bin/longhaul"),
-            "admin",
-            "add-agent",
-            name,
-            "--password-file",
-            str(etc / "kafka.password"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert r.returncode == 0, r.stderr
+    snippet = longhaul("admin", "add-agent", name, "--password-file", str(etc / "kafka.password"))
     shutil.copy(SECRETS / "ca.crt", etc / "ca.crt")
     health = f"127.0.0.1:{free_port()}"
     (etc / "longhaul-probe.yaml").write_text(f"""src: {src}
-{r.stdout}
+{snippet}
 health: {{listen: "{health}"}}
 targets:
   - {{name: {src}-self, address: 127.0.0.1}}
@@ -126,9 +106,7 @@ probes:
     finally:
         podman("rm", "-f", name, check=False)
         consumer.close()
-        subprocess.run(
-            [str(ROOT / "bin/longhaul"), "admin", "remove-agent", name], capture_output=True, timeout=120
-        )
+        longhaul("admin", "remove-agent", name, check=False)
 
 
 def test_the_operator_image_reads_the_stack(images, version, tmp_path):

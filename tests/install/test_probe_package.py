@@ -11,11 +11,8 @@ machine shares the host's network, so the agent inside reaches Kafka on 127.0.0.
 import collections
 import hashlib
 import json
-import os
 import pathlib
 import re
-import socket
-import subprocess
 import sys
 import time
 import uuid
@@ -28,24 +25,11 @@ import influxdb  # noqa: E402
 import kafka  # noqa: E402
 import nspawn  # noqa: E402
 from longhaul_contract import CONTRACT  # noqa: E402
+from operator_cli import SECRETS, free_port, longhaul  # noqa: E402
 
-CLI = ROOT / "bin" / "longhaul"
-SECRETS = pathlib.Path(os.environ.get("LONGHAUL_SECRETS_DIR", ROOT / ".stack" / "run" / "secrets"))
 CONFIG = "/etc/longhaul/longhaul-probe.yaml"
 SPOOL = "/var/lib/longhaul/spool"
 PATH_TOPIC, RTT_TOPIC = CONTRACT.topic("raw.path"), CONTRACT.topic("raw.rtt")
-
-
-def longhaul(*args):
-    r = subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, f"longhaul {' '.join(args)}: {r.stderr}"
-    return r.stdout
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def agent_config(src, snippet, health_port):
