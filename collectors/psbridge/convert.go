@@ -14,7 +14,8 @@ import (
 )
 
 // ProbeIDPrefix starts the probe_id of a converted result's samples: pscheduler-<test type>
-// (pscheduler-throughput, pscheduler-trace, pscheduler-rtt), so a link measured both by an
+// (pscheduler-throughput, pscheduler-trace, pscheduler-rtt, pscheduler-latency,
+// pscheduler-latencybg), so a link measured both by an
 // agent and by pScheduler keeps two baselines, one per probe.
 const ProbeIDPrefix = "pscheduler-"
 
@@ -27,7 +28,7 @@ type Converted struct {
 }
 
 // ErrBare is a bare result (`pscheduler result` JSON): archivers always send the whole run.
-var ErrBare = errors.New("a bare result (no test, tool or participants): archivers send the whole run; a saved bare throughput result imports with longhaul-probe parse --tool pscheduler --src --dst")
+var ErrBare = errors.New("a bare result (no test, tool or participants): archivers send the whole run; a saved bare throughput or latency result imports with longhaul-probe parse --tool pscheduler --src --dst")
 
 // Convert parses an archived result; source and destination come from the result itself (the
 // test's source, else its first participant; the test's dest). The error says what is wrong,

@@ -11,15 +11,17 @@ const (
 	TopicRawPath = "longhaul.raw.path"
 	// TopicRawRTT (role raw.rtt) carries rtt_sample.v2 messages.
 	TopicRawRTT = "longhaul.raw.rtt"
+	// TopicRawLatency (role raw.latency) carries latency_sample.v1 messages.
+	TopicRawLatency = "longhaul.raw.latency"
 	// TopicRawHost (role raw.host) carries host_snapshot.v1 messages.
 	TopicRawHost = "longhaul.raw.host"
 	// TopicDeadLetter (role dead_letter) carries dead_letter.v1 messages.
 	TopicDeadLetter = "longhaul.deadletter"
 	// TopicPschedulerResults (role pscheduler.results) carries pscheduler_archive messages.
 	TopicPschedulerResults = "longhaul.pscheduler.results"
-	// TopicStats (role stats) carries link_stats.v1 messages.
+	// TopicStats (role stats) carries link_stats.v2 messages.
 	TopicStats = "longhaul.stats"
-	// TopicEvents (role events) carries event.v2 messages.
+	// TopicEvents (role events) carries event.v3 messages.
 	TopicEvents = "longhaul.events"
 	// TopicProbeRequests (role probe_requests) carries probe_request.v1 messages.
 	TopicProbeRequests = "longhaul.probe-requests"
@@ -30,6 +32,7 @@ var Topics = map[string]string{
 	"raw.throughput":     TopicRawThroughput,
 	"raw.path":           TopicRawPath,
 	"raw.rtt":            TopicRawRTT,
+	"raw.latency":        TopicRawLatency,
 	"raw.host":           TopicRawHost,
 	"dead_letter":        TopicDeadLetter,
 	"pscheduler.results": TopicPschedulerResults,
@@ -39,7 +42,7 @@ var Topics = map[string]string{
 }
 
 // RawTopics lists the topics of raw samples (roles raw.*), in the order of topics.yaml.
-var RawTopics = []string{TopicRawThroughput, TopicRawPath, TopicRawRTT, TopicRawHost}
+var RawTopics = []string{TopicRawThroughput, TopicRawPath, TopicRawRTT, TopicRawLatency, TopicRawHost}
 
 // Schemas by role: the schema field of each topic's messages, and the version producers write
 // (the topic's schema in ingest/contract.yaml). Consumers read that version and every earlier one.
@@ -50,14 +53,16 @@ const (
 	VersionRawPath       = 2
 	SchemaRawRTT         = "rtt_sample"
 	VersionRawRTT        = 2
+	SchemaRawLatency     = "latency_sample"
+	VersionRawLatency    = 1
 	SchemaRawHost        = "host_snapshot"
 	VersionRawHost       = 1
 	SchemaDeadLetter     = "dead_letter"
 	VersionDeadLetter    = 1
 	SchemaStats          = "link_stats"
-	VersionStats         = 1
+	VersionStats         = 2
 	SchemaEvents         = "event"
-	VersionEvents        = 2
+	VersionEvents        = 3
 	SchemaProbeRequests  = "probe_request"
 	VersionProbeRequests = 1
 )

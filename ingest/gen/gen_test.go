@@ -67,12 +67,12 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 		{"closes on an alert", "  - name: no_data\n    role: alert", "  - name: no_data\n    role: alert\n    closes: stall",
 			[]string{`event_kinds[13].closes: only a recovery closes an alert (role is "alert")`}},
 		{"kind the schema lacks", "name: route_change", "name: path_change",
-			[]string{"differ from the kind enum of ingest/schemas/event.v2.schema.json"}},
+			[]string{"differ from the kind enum of ingest/schemas/event.v3.schema.json"}},
 		{"duplicate kind", "name: diagnosis", "name: stall",
 			[]string{`event_kinds[12].name: duplicate kind "stall"`}},
-		{"role with no topic", "schema: link_stats.v1", "schema: link_stats.v2",
-			[]string{`topic_roles[6].schema: 0 topics of ingest/topics.yaml carry "link_stats.v2"`,
-				"topic longhaul.stats (schema link_stats.v1) has no role"}},
+		{"role with no topic", "schema: link_stats.v2", "schema: link_stats.v3",
+			[]string{`topic_roles[7].schema: 0 topics of ingest/topics.yaml carry "link_stats.v3"`,
+				"topic longhaul.stats (schema link_stats.v2) has no role"}},
 		{"threshold without value", "    value: 2\n", "",
 			[]string{"thresholds[0].value: required"}},
 		{"unknown field", "    role: info\n", "    role: info\n    severity: warning\n",
@@ -108,7 +108,7 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 // fakeRoot is a repository root holding the committed topics and schemas and the given contract.
 func fakeRoot(t *testing.T, contract []byte) string {
 	dir := t.TempDir()
-	const eventSchema = schemasDir + "/event.v2.schema.json"
+	const eventSchema = schemasDir + "/event.v3.schema.json"
 	for name, data := range map[string][]byte{contractFile: contract, topicsFile: read(t, topicsFile), eventSchema: read(t, eventSchema)} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -23,6 +23,7 @@ func TestGoTypesRoundTripEveryValidExample(t *testing.T) {
 		"path_sample.v1":       func() Sample { return &Path{} },
 		"rtt_sample.v1":        func() Sample { return &RTT{} },
 		"host_snapshot.v1":     func() Sample { return &Host{} },
+		"latency_sample.v1":    func() Sample { return &Latency{} },
 		// the types are the newest versions; a consumer decodes every earlier one with them
 		"throughput_sample.v2": func() Sample { return &Throughput{} },
 		"path_sample.v2":       func() Sample { return &Path{} },
@@ -58,7 +59,7 @@ func TestGoTypesRoundTripEveryValidExample(t *testing.T) {
 func TestEveryRawTopicOfTheContractHasItsSampleType(t *testing.T) {
 	got := map[string]bool{}
 	for _, s := range []Sample{NewThroughput("a", "b", "p", "r", RecordSummary, 1), NewPath("a", "b", "p", "r", 1),
-		NewRTT("a", "b", "p", "r", 1), NewHost("a", "b", "p", 1)} {
+		NewRTT("a", "b", "p", "r", 1), NewLatency("a", "b", "p", "r", 1), NewHost("a", "b", "p", 1)} {
 		got[TopicOf(s)] = true
 	}
 	for _, topic := range contract.RawTopics {

@@ -60,6 +60,7 @@ const (
 	TopicThroughput = contract.TopicRawThroughput
 	TopicPath       = contract.TopicRawPath
 	TopicRTT        = contract.TopicRawRTT
+	TopicLatency    = contract.TopicRawLatency
 	TopicHost       = contract.TopicRawHost
 	TopicDeadLetter = contract.TopicDeadLetter
 )
@@ -73,6 +74,8 @@ func TopicOf(s Sample) string {
 		return TopicPath
 	case SchemaRTT:
 		return TopicRTT
+	case SchemaLatency:
+		return TopicLatency
 	case SchemaHost:
 		return TopicHost
 	}

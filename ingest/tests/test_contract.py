@@ -46,6 +46,7 @@ def test_every_topic_has_a_role_and_raw_topics_are_the_probes():
         "longhaul.raw.throughput",
         "longhaul.raw.path",
         "longhaul.raw.rtt",
+        "longhaul.raw.latency",
         "longhaul.raw.host",
     ]
 
@@ -73,7 +74,7 @@ def test_record_headers_by_name():
     [
         ("closes: high_loss", "closes: stall", "only a recovery, closes an alert"),
         ("  - name: stall\n    role: info", "  - name: stall\n    role: warning", "is not one of"),
-        ("schema: link_stats.v1", "schema: link_stats.v2", "topics without a role ['longhaul.stats']"),
+        ("schema: link_stats.v2", "schema: link_stats.v3", "topics without a role ['longhaul.stats']"),
     ],
 )
 def test_a_broken_contract_is_refused(tmp_path, old, new, says):

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"longhaul/collectors/probes/latency"
 	"longhaul/collectors/probes/path"
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/rtt"
@@ -50,10 +51,13 @@ func ImporterNames() []string {
 func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	// a bare result (`pscheduler result` JSON: no test, tool or schedule), ends from the command line
 	if typ, bare := probekit.BareResult(input); bare {
-		if typ == "throughput" {
+		switch typ {
+		case "throughput":
 			return throughput.ParsePScheduler(input, m)
+		case "latency":
+			return latency.ParseBare(input, m)
 		}
-		return nil, fmt.Errorf("a bare %s result: only bare throughput results can be imported; give the archived message (with test, tool and participants)", bareName(typ))
+		return nil, fmt.Errorf("a bare %s result: only bare throughput and latency results can be imported; give the archived message (with test, tool and participants)", bareName(typ))
 	}
 	a, err := probekit.DecodeArchive(input)
 	if err != nil {
@@ -66,8 +70,10 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return path.ParsePScheduler(input, m)
 	case "rtt":
 		return rtt.ParsePScheduler(input, m)
+	case "latency", "latencybg":
+		return latency.ParsePScheduler(input, m)
 	}
-	return nil, probekit.PathError("test.type", "%q: only throughput, trace and rtt results can be imported", probekit.Snippet(strings.TrimSpace(a.Test.Type)))
+	return nil, probekit.PathError("test.type", "%q: only throughput, trace, rtt, latency and latencybg results can be imported", probekit.Snippet(strings.TrimSpace(a.Test.Type)))
 }
 
 func bareName(typ string) string {

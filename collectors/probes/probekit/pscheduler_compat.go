@@ -88,6 +88,8 @@ func BareResult(input []byte) (testType string, ok bool) {
 		return "trace", true
 	case top["roundtrips"] != nil:
 		return "rtt", true
+	case top["histogram-latency"] != nil || top["packets-sent"] != nil:
+		return "latency", true
 	}
 	return "", true
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func TestDescribeEventReadsLikeASentence(t *testing.T) {
-	raw, err := os.ReadFile("../../../ingest/schemas/examples/event.v2/valid/throughput-collapse.json")
+	raw, err := os.ReadFile("../../../ingest/schemas/examples/event.v3/valid/throughput-collapse.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,12 +22,12 @@ func TestDescribeEventReadsLikeASentence(t *testing.T) {
 }
 
 func TestDescribeStatsShowsOnlyMinuteWindowsInMbits(t *testing.T) {
-	raw, _ := os.ReadFile("../../../ingest/schemas/examples/link_stats.v1/valid/tcp-1m.json")
+	raw, _ := os.ReadFile("../../../ingest/schemas/examples/link_stats.v2/valid/tcp-1m.json")
 	got := describe(contract.TopicStats, raw)
 	if !strings.Contains(got, "throughput=2.8Mbit/s") || !strings.Contains(got, "rtt=283.3ms") {
 		t.Errorf("got %q", got)
 	}
-	hour, _ := os.ReadFile("../../../ingest/schemas/examples/link_stats.v1/valid/path-1h.json")
+	hour, _ := os.ReadFile("../../../ingest/schemas/examples/link_stats.v2/valid/path-1h.json")
 	if got := describe(contract.TopicStats, hour); got != "" {
 		t.Errorf("1h window printed: %q", got)
 	}

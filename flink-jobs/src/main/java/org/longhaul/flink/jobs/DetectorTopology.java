@@ -19,6 +19,7 @@ import org.longhaul.flink.functions.detect.SiteReachabilityDetector;
 import org.longhaul.flink.functions.detect.StallDetector;
 import org.longhaul.flink.functions.detect.ThroughputCollapseDetector;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
@@ -93,7 +94,14 @@ public final class DetectorTopology {
                                                         QualitySample::of))
                                         .returns(qualityType)
                                         .name("quality: pings")
-                                        .uid("quality-ping"))
+                                        .uid("quality-ping"),
+                                raw.latency()
+                                        .flatMap(
+                                                new MapNonNull<LatencySample, QualitySample>(
+                                                        QualitySample::of))
+                                        .returns(qualityType)
+                                        .name("quality: one-way latency")
+                                        .uid("quality-latency"))
                         .keyBy(QualitySample::key, LinkKeyType.INSTANCE)
                         .process(new QualityDetector(d.quality(), ttl))
                         .name("detect: loss and jitter")

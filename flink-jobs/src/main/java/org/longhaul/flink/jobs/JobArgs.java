@@ -23,6 +23,7 @@ public record JobArgs(
                         a.string("topic-throughput", Contract.TOPIC_THROUGHPUT),
                         a.string("topic-path", Contract.TOPIC_PATH),
                         a.string("topic-rtt", Contract.TOPIC_RTT),
+                        a.string("topic-latency", Contract.TOPIC_LATENCY),
                         a.string("topic-host", Contract.TOPIC_HOST),
                         a.string("topic-stats", Contract.TOPIC_STATS),
                         a.string("topic-events", Contract.TOPIC_EVENTS),

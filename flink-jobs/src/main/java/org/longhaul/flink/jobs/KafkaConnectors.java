@@ -27,6 +27,7 @@ public final class KafkaConnectors {
                 source(o, o.throughputTopic()),
                 source(o, o.pathTopic()),
                 source(o, o.rttTopic()),
+                source(o, o.latencyTopic()),
                 source(o, o.hostTopic()));
     }
 

@@ -18,6 +18,7 @@ public record KafkaOptions(
         String throughputTopic,
         String pathTopic,
         String rttTopic,
+        String latencyTopic,
         String hostTopic,
         String statsTopic,
         String eventsTopic,

@@ -12,6 +12,7 @@ import org.longhaul.flink.functions.ValidateFunction;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.HostSnapshot;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
@@ -29,6 +30,7 @@ public record RawStreams(
         DataStream<ThroughputSample> throughputWithHistory,
         DataStream<PathSample> path,
         DataStream<RttSample> rtt,
+        DataStream<LatencySample> latency,
         DataStream<HostSnapshot> host,
         DataStream<DeadLetter> deadLetters) {
 
@@ -57,6 +59,15 @@ public record RawStreams(
         var rtt =
                 validated(
                         env, sources.rtt(), watermarks, "rtt", Contract.RTT, RttSample.class, cfg);
+        var latency =
+                validated(
+                        env,
+                        sources.latency(),
+                        watermarks,
+                        "latency",
+                        Contract.LATENCY,
+                        LatencySample.class,
+                        cfg);
         var host =
                 validated(
                         env,
@@ -72,12 +83,14 @@ public record RawStreams(
                         .union(
                                 path.getSideOutput(ValidateFunction.DEAD_LETTERS),
                                 rtt.getSideOutput(ValidateFunction.DEAD_LETTERS),
+                                latency.getSideOutput(ValidateFunction.DEAD_LETTERS),
                                 host.getSideOutput(ValidateFunction.DEAD_LETTERS));
         return new RawStreams(
                 live(throughputAll, "throughput", ThroughputSample.class),
                 throughputAll,
                 live(path, "path", PathSample.class),
                 live(rtt, "rtt", RttSample.class),
+                live(latency, "latency", LatencySample.class),
                 live(host, "host", HostSnapshot.class),
                 dead);
     }

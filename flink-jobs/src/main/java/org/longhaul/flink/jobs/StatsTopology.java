@@ -18,11 +18,11 @@ import org.longhaul.flink.state.LinkKeyType;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * Wiring of the link statistics: observations of throughput, ping and traceroute samples keyed by
- * "src|dst|protocol" → 1m tumbling event-time windows (incremental aggregation) → 1h windows
- * folding the 1m accumulators → 1d windows folding the 1h ones. Output: every window as LinkStats.
- * Each key's windows are shifted by its own whole-second offset ({@link Stagger}), the same for all
- * three sizes, so the statistics leave as a stream instead of one burst per minute.
+ * Wiring of the link statistics: observations of throughput, ping, one-way latency and traceroute
+ * samples keyed by "src|dst|protocol" → 1m tumbling event-time windows (incremental aggregation) →
+ * 1h windows folding the 1m accumulators → 1d windows folding the 1h ones. Output: every window as
+ * LinkStats. Each key's windows are shifted by its own whole-second offset ({@link Stagger}), the
+ * same for all three sizes, so the statistics leave as a stream instead of one burst per minute.
  */
 public final class StatsTopology {
     /** The windows' state: each accumulator goes into a snapshot in one write. */
@@ -47,6 +47,10 @@ public final class StatsTopology {
                                         .flatMap(ObserveFunction.rtt())
                                         .name("observe: rtt")
                                         .uid("observe-rtt"),
+                                raw.latency()
+                                        .flatMap(ObserveFunction.latency())
+                                        .name("observe: latency")
+                                        .uid("observe-latency"),
                                 raw.path()
                                         .flatMap(ObserveFunction.path())
                                         .name("observe: path")
@@ -69,7 +73,7 @@ public final class StatsTopology {
         DataStream<WindowedStats> day = rollup(hour, Duration.ofDays(1), "1d", stagger);
         return minute.union(hour, day)
                 .map(new ToLinkStats())
-                .name("stats: to link_stats.v1")
+                .name("stats: to link_stats")
                 .uid("stats-to-message");
     }
 

@@ -22,6 +22,8 @@ public final class Contract {
             versioned(ContractNames.SCHEMA_RAW_PATH, ContractNames.VERSION_RAW_PATH);
     public static final String RTT =
             versioned(ContractNames.SCHEMA_RAW_RTT, ContractNames.VERSION_RAW_RTT);
+    public static final String LATENCY =
+            versioned(ContractNames.SCHEMA_RAW_LATENCY, ContractNames.VERSION_RAW_LATENCY);
     public static final String HOST =
             versioned(ContractNames.SCHEMA_RAW_HOST, ContractNames.VERSION_RAW_HOST);
     public static final String LINK_STATS =
@@ -35,7 +37,16 @@ public final class Contract {
 
     /** The newest version of every schema. */
     public static final List<String> SCHEMAS =
-            List.of(THROUGHPUT, PATH, RTT, HOST, LINK_STATS, EVENT, DEAD_LETTER, PROBE_REQUEST);
+            List.of(
+                    THROUGHPUT,
+                    PATH,
+                    RTT,
+                    LATENCY,
+                    HOST,
+                    LINK_STATS,
+                    EVENT,
+                    DEAD_LETTER,
+                    PROBE_REQUEST);
 
     /** Every version of every schema, oldest first within each: what the registry compiles. */
     public static final List<String> ALL_VERSIONS =
@@ -48,6 +59,7 @@ public final class Contract {
     public static final String TOPIC_THROUGHPUT = ContractNames.TOPIC_RAW_THROUGHPUT;
     public static final String TOPIC_PATH = ContractNames.TOPIC_RAW_PATH;
     public static final String TOPIC_RTT = ContractNames.TOPIC_RAW_RTT;
+    public static final String TOPIC_LATENCY = ContractNames.TOPIC_RAW_LATENCY;
     public static final String TOPIC_HOST = ContractNames.TOPIC_RAW_HOST;
     public static final String TOPIC_STATS = ContractNames.TOPIC_STATS;
     public static final String TOPIC_EVENTS = ContractNames.TOPIC_EVENTS;
@@ -92,6 +104,7 @@ public final class Contract {
             case ThroughputSample.SCHEMA -> TOPIC_THROUGHPUT;
             case PathSample.SCHEMA -> TOPIC_PATH;
             case RttSample.SCHEMA -> TOPIC_RTT;
+            case LatencySample.SCHEMA -> TOPIC_LATENCY;
             case HostSnapshot.SCHEMA -> TOPIC_HOST;
             default -> null;
         };

@@ -21,6 +21,9 @@ public final class ContractNames {
     /** Role raw.rtt: rtt_sample.v2 messages. */
     public static final String TOPIC_RAW_RTT = "longhaul.raw.rtt";
 
+    /** Role raw.latency: latency_sample.v1 messages. */
+    public static final String TOPIC_RAW_LATENCY = "longhaul.raw.latency";
+
     /** Role raw.host: host_snapshot.v1 messages. */
     public static final String TOPIC_RAW_HOST = "longhaul.raw.host";
 
@@ -30,10 +33,10 @@ public final class ContractNames {
     /** Role pscheduler.results: pscheduler_archive messages. */
     public static final String TOPIC_PSCHEDULER_RESULTS = "longhaul.pscheduler.results";
 
-    /** Role stats: link_stats.v1 messages. */
+    /** Role stats: link_stats.v2 messages. */
     public static final String TOPIC_STATS = "longhaul.stats";
 
-    /** Role events: event.v2 messages. */
+    /** Role events: event.v3 messages. */
     public static final String TOPIC_EVENTS = "longhaul.events";
 
     /** Role probe_requests: probe_request.v1 messages. */
@@ -44,6 +47,7 @@ public final class ContractNames {
             Map.entry("raw.throughput", TOPIC_RAW_THROUGHPUT),
             Map.entry("raw.path", TOPIC_RAW_PATH),
             Map.entry("raw.rtt", TOPIC_RAW_RTT),
+            Map.entry("raw.latency", TOPIC_RAW_LATENCY),
             Map.entry("raw.host", TOPIC_RAW_HOST),
             Map.entry("dead_letter", TOPIC_DEAD_LETTER),
             Map.entry("pscheduler.results", TOPIC_PSCHEDULER_RESULTS),
@@ -52,7 +56,7 @@ public final class ContractNames {
             Map.entry("probe_requests", TOPIC_PROBE_REQUESTS));
 
     /** The topics of raw samples (roles raw.*), in the order of topics.yaml. */
-    public static final List<String> RAW_TOPICS = List.of(TOPIC_RAW_THROUGHPUT, TOPIC_RAW_PATH, TOPIC_RAW_RTT, TOPIC_RAW_HOST);
+    public static final List<String> RAW_TOPICS = List.of(TOPIC_RAW_THROUGHPUT, TOPIC_RAW_PATH, TOPIC_RAW_RTT, TOPIC_RAW_LATENCY, TOPIC_RAW_HOST);
 
     /** Role raw.throughput: the schema field of its messages, and the version producers write (throughput_sample.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_RAW_THROUGHPUT = "throughput_sample";
@@ -66,6 +70,10 @@ public final class ContractNames {
     public static final String SCHEMA_RAW_RTT = "rtt_sample";
     public static final int VERSION_RAW_RTT = 2;
 
+    /** Role raw.latency: the schema field of its messages, and the version producers write (latency_sample.v1); consumers read it and every earlier one. */
+    public static final String SCHEMA_RAW_LATENCY = "latency_sample";
+    public static final int VERSION_RAW_LATENCY = 1;
+
     /** Role raw.host: the schema field of its messages, and the version producers write (host_snapshot.v1); consumers read it and every earlier one. */
     public static final String SCHEMA_RAW_HOST = "host_snapshot";
     public static final int VERSION_RAW_HOST = 1;
@@ -74,13 +82,13 @@ public final class ContractNames {
     public static final String SCHEMA_DEAD_LETTER = "dead_letter";
     public static final int VERSION_DEAD_LETTER = 1;
 
-    /** Role stats: the schema field of its messages, and the version producers write (link_stats.v1); consumers read it and every earlier one. */
+    /** Role stats: the schema field of its messages, and the version producers write (link_stats.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_STATS = "link_stats";
-    public static final int VERSION_STATS = 1;
+    public static final int VERSION_STATS = 2;
 
-    /** Role events: the schema field of its messages, and the version producers write (event.v2); consumers read it and every earlier one. */
+    /** Role events: the schema field of its messages, and the version producers write (event.v3); consumers read it and every earlier one. */
     public static final String SCHEMA_EVENTS = "event";
-    public static final int VERSION_EVENTS = 2;
+    public static final int VERSION_EVENTS = 3;
 
     /** Role probe_requests: the schema field of its messages, and the version producers write (probe_request.v1); consumers read it and every earlier one. */
     public static final String SCHEMA_PROBE_REQUESTS = "probe_request";

@@ -1,8 +1,8 @@
 package org.longhaul.flink.records;
 
 /**
- * Statistics of one link and protocol over a tumbling event-time window (link_stats.v1). Numbers
- * the window has no evidence for are null.
+ * Statistics of one link and protocol over a tumbling event-time window (link_stats.v2; v2 adds the
+ * one-way delay of protocol owd). Numbers the window has no evidence for are null.
  */
 public record LinkStats(
         String schema,
@@ -32,6 +32,9 @@ public record LinkStats(
         Double rttMinMs,
         Double rttMeanMs,
         Double rttMaxMs,
+        Double owdMinMs,
+        Double owdMeanMs,
+        Double owdMaxMs,
         Double hopCount) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_STATS;

@@ -8,7 +8,7 @@ import org.longhaul.flink.records.RawMessage;
 
 /**
  * JSON Lines of raw samples (as `longhaul-probe parse` writes them) split by the schema each line
- * names into the four raw streams, as if each had been published to its topic. A line that names no
+ * names into the five raw streams, as if each had been published to its topic. A line that names no
  * raw schema (or is not JSON) still goes through validation, on the throughput stream, so it
  * becomes a dead letter like any bad message. Offsets are line numbers (1-based).
  */
@@ -16,12 +16,17 @@ public record ReplayInput(
         List<RawMessage> throughput,
         List<RawMessage> path,
         List<RawMessage> rtt,
+        List<RawMessage> latency,
         List<RawMessage> host) {
 
     public static ReplayInput route(List<String> lines, String inputName) {
         ReplayInput in =
                 new ReplayInput(
-                        new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                        new ArrayList<>(),
+                        new ArrayList<>(),
+                        new ArrayList<>(),
+                        new ArrayList<>(),
+                        new ArrayList<>());
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
@@ -46,6 +51,9 @@ public record ReplayInput(
         if (Contract.TOPIC_RTT.equals(topic)) {
             return rtt;
         }
+        if (Contract.TOPIC_LATENCY.equals(topic)) {
+            return latency;
+        }
         if (Contract.TOPIC_HOST.equals(topic)) {
             return host;
         }
@@ -53,6 +61,6 @@ public record ReplayInput(
     }
 
     public int size() {
-        return throughput.size() + path.size() + rtt.size() + host.size();
+        return throughput.size() + path.size() + rtt.size() + latency.size() + host.size();
     }
 }

@@ -55,6 +55,7 @@ public final class ReplayRunner {
                             ListSource.of(input.throughput()),
                             ListSource.of(input.path()),
                             ListSource.of(input.rtt()),
+                            ListSource.of(input.latency()),
                             ListSource.of(input.host()));
             Sinks sinks =
                     new Sinks(

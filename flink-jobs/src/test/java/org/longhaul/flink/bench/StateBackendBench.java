@@ -266,6 +266,7 @@ public final class StateBackendBench {
                         new BenchSource(week, WeekOfProbes.Kind.THROUGHPUT, clock),
                         new BenchSource(week, WeekOfProbes.Kind.PATH, clock),
                         new BenchSource(week, WeekOfProbes.Kind.RTT, clock),
+                        new BenchSource(week, WeekOfProbes.Kind.LATENCY, clock),
                         new BenchSource(week, WeekOfProbes.Kind.HOST, clock));
         Sinks sinks =
                 new Sinks(

@@ -32,6 +32,7 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
         THROUGHPUT(Contract.TOPIC_THROUGHPUT),
         PATH(Contract.TOPIC_PATH),
         RTT(Contract.TOPIC_RTT),
+        LATENCY(Contract.TOPIC_LATENCY),
         HOST(Contract.TOPIC_HOST);
 
         public final String topic;
@@ -58,7 +59,7 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
         return switch (kind) {
             case THROUGHPUT -> runStart(k / (INTERVALS + 1)) + (k % (INTERVALS + 1)) * 1000L;
             case HOST -> runStart(k);
-            case RTT -> slot(denseStart(), PING_EVERY, k);
+            case RTT, LATENCY -> slot(denseStart(), PING_EVERY, k);
             case PATH -> slot(denseStart(), PATH_EVERY, k);
         };
     }
@@ -70,6 +71,7 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
                     case THROUGHPUT -> throughput(k);
                     case HOST -> host(k);
                     case RTT -> ping(k);
+                    case LATENCY -> latency(k);
                     case PATH -> path(k);
                 };
         return json.getBytes(StandardCharsets.UTF_8);
@@ -170,6 +172,33 @@ public record WeekOfProbes(int links, int days, int denseHours) implements Seria
                 .append(rtt + 2 * mdev)
                 .append(",\"rtt_mdev_ms\":")
                 .append(mdev)
+                .append('}')
+                .toString();
+    }
+
+    /** A latencybg result a minute: half the path's RTT one way, its spread as jitter. */
+    private String latency(long k) {
+        int link = link(k);
+        long ts = ts(Kind.LATENCY, k);
+        double owd = rtt(link) / 2 * (1 + 0.02 * unit(link, k));
+        double jitter = 0.02 + 0.2 * unit(link, k + 5);
+        return envelope("latency_sample", link, "pscheduler-latencybg", ts)
+                .append(",\"run_id\":\"l-")
+                .append(k)
+                .append("\",\"tool\":\"powstream\",\"packets_sent\":600")
+                .append(",\"packets_received\":600,\"packets_lost\":0,\"loss_percent\":0.0")
+                .append(",\"delay_min_ms\":")
+                .append(owd - jitter)
+                .append(",\"delay_median_ms\":")
+                .append(owd)
+                .append(",\"delay_mean_ms\":")
+                .append(owd)
+                .append(",\"delay_p95_ms\":")
+                .append(owd + jitter)
+                .append(",\"delay_max_ms\":")
+                .append(owd + 2 * jitter)
+                .append(",\"jitter_ms\":")
+                .append(jitter)
                 .append('}')
                 .toString();
     }

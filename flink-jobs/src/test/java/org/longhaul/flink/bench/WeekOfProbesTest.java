@@ -25,6 +25,8 @@ class WeekOfProbesTest {
                     Contract.PATH,
                     WeekOfProbes.Kind.RTT,
                     Contract.RTT,
+                    WeekOfProbes.Kind.LATENCY,
+                    Contract.LATENCY,
                     WeekOfProbes.Kind.HOST,
                     Contract.HOST);
 

@@ -54,7 +54,7 @@ class ClockSkewPipelineTest {
             rtt.add(ping(BAD, t, skewMs, rtt.size()));
             rtt.add(ping(SRC, t + 1_000, 0, rtt.size()));
         }
-        return new ReplayInput(List.of(), List.of(), rtt, List.of());
+        return new ReplayInput(List.of(), List.of(), rtt, List.of(), List.of());
     }
 
     private static List<JsonNode> minutes(ReplayOutput out, String src) {

@@ -63,7 +63,7 @@ class OperatorUidsTest {
                 keyed,
                 "3 stats windows, 8 detectors and 6 confirmation functions (rtt shift, tuning change, plan, host and mesh budgets, tracker)");
         long sources = committed().values().stream().filter("source"::equals).count();
-        assertEquals(4, sources);
+        assertEquals(5, sources, "one per raw topic");
     }
 
     @Test

@@ -109,6 +109,7 @@ class ContractNamesTest {
         have.put("raw.throughput", Contract.THROUGHPUT);
         have.put("raw.path", Contract.PATH);
         have.put("raw.rtt", Contract.RTT);
+        have.put("raw.latency", Contract.LATENCY);
         have.put("raw.host", Contract.HOST);
         have.put("dead_letter", Contract.DEAD_LETTER);
         have.put("stats", Contract.LINK_STATS);

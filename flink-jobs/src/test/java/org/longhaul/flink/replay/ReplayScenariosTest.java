@@ -26,8 +26,8 @@ class ReplayScenariosTest {
     private static final String SLAC = "slac-iepm";
     private static final String OXFORD = "rl-dev04";
 
-    private static ReplayCli replay(Scenario s) {
-        ReplayCli r = ReplayCli.run(s.lines());
+    private static ReplayCli replay(Scenario s, String... args) {
+        ReplayCli r = ReplayCli.run(s.lines(), args);
         assertEquals(0, r.exit(), r.stderr().toString());
         for (JsonNode e : r.events()) {
             assertEquals(
@@ -62,6 +62,44 @@ class ReplayScenariosTest {
         assertEquals(firstBack + 4 * HOUR, recovery.get(0).get("ts").asLong());
         assertEquals(collapse.get(0).get("episode_id"), recovery.get(0).get("episode_id"));
         assertEquals(2, r.events().size(), "nothing else: " + r.stdout());
+    }
+
+    @Test
+    void oneWayLossOnOneDirectionRaisesHighLossNamingThatDirectionOnly() {
+        Scenario s = new Scenario(34);
+        long t = T0;
+        for (int i = 0; i < 10; i++, t += MINUTE) {
+            s.latency(IHEP, LYON, t, 0, 73.6);
+            s.latency(LYON, IHEP, t + 1000, i >= 4 && i < 8 ? 30 : 0, 74.1);
+        }
+        ReplayCli r = replay(s, "--stats");
+
+        List<JsonNode> loss = r.events("high_loss");
+        assertEquals(1, loss.size(), r.stdout().toString());
+        JsonNode e = loss.get(0);
+        assertEquals(LYON, e.get("src").asText(), "the lossy direction: " + e);
+        assertEquals(IHEP, e.get("dst").asText());
+        assertEquals("owd", e.get("protocol").asText());
+        assertTrue(
+                e.get("message").asText().contains("one-way path from " + LYON + " to " + IHEP),
+                e.toString());
+        assertEquals(5.0, e.get("evidence").get("loss_percent").asDouble());
+        List<JsonNode> back = r.events("loss_recovery");
+        assertEquals(1, back.size(), r.stdout().toString());
+        assertEquals(e.get("episode_id"), back.get(0).get("episode_id"));
+
+        List<JsonNode> owd =
+                r.json().stream()
+                        .filter(n -> "link_stats".equals(n.path("schema").asText()))
+                        .filter(n -> "owd".equals(n.path("protocol").asText()))
+                        .filter(n -> "1m".equals(n.path("window").asText()))
+                        .toList();
+        assertTrue(owd.size() >= 16, "a 1m window per direction and minute: " + owd.size());
+        for (JsonNode n : owd) {
+            assertTrue(n.get("rtt_mean_ms").isNull() || !n.has("rtt_mean_ms"), n.toString());
+            double mean = n.get("owd_mean_ms").asDouble();
+            assertTrue(mean > 73 && mean < 75, n.toString());
+        }
     }
 
     @Test

@@ -53,6 +53,7 @@ public final class ScriptedPipeline implements AutoCloseable {
                         new ScriptedSource(in.throughput(), stayOpen),
                         new ScriptedSource(in.path(), stayOpen),
                         new ScriptedSource(in.rtt(), stayOpen),
+                        new ScriptedSource(in.latency(), stayOpen),
                         new ScriptedSource(in.host(), stayOpen));
         Sinks sinks =
                 new Sinks(

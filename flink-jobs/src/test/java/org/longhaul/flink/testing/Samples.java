@@ -124,6 +124,30 @@ public final class Samples {
         return n;
     }
 
+    /**
+     * A one-way latency run (pScheduler latencybg, powstream) from src to dst: {@code sent}
+     * packets, {@code lost} of them lost, the delay around {@code owdMs}.
+     */
+    public static ObjectNode latency(
+            String src, String dst, long ts, int sent, int lost, double owdMs) {
+        ObjectNode n = envelope("latency_sample", src, dst, "pscheduler-latencybg", ts);
+        n.put("run_id", "latency-" + ts)
+                .put("tool", "powstream")
+                .put("packets_sent", sent)
+                .put("packets_received", sent - lost)
+                .put("packets_lost", lost)
+                .put("loss_percent", sent == 0 ? 0.0 : 100.0 * lost / sent);
+        if (lost < sent) {
+            n.put("delay_min_ms", owdMs - 0.05)
+                    .put("delay_median_ms", owdMs)
+                    .put("delay_mean_ms", owdMs + 0.01)
+                    .put("delay_p95_ms", owdMs + 0.1)
+                    .put("delay_max_ms", owdMs + 0.4)
+                    .put("jitter_ms", 0.1);
+        }
+        return n;
+    }
+
     /** A traceroute run: per TTL the addresses that answered its queries (null for `*`). */
     public static ObjectNode path(
             String src,

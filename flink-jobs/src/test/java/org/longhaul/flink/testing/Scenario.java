@@ -47,6 +47,11 @@ public final class Scenario {
         return this;
     }
 
+    public Scenario latency(String src, String dst, long ts, int lost, double owdMs) {
+        lines.add(Samples.latency(src, dst, ts, 600, lost, owdMs).toString());
+        return this;
+    }
+
     public Scenario trace(String src, String dst, long ts, double rttMs, List<List<String>> hops) {
         lines.add(Samples.path(src, dst, ts, true, rttMs, hops).toString());
         return this;

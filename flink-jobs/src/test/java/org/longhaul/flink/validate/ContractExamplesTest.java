@@ -21,6 +21,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
@@ -48,6 +49,9 @@ class ContractExamplesTest {
                     Map.entry("path_sample.v2", PathSample.class),
                     Map.entry("rtt_sample.v2", RttSample.class),
                     Map.entry("event.v2", Event.class),
+                    Map.entry("event.v3", Event.class),
+                    Map.entry("link_stats.v2", LinkStats.class),
+                    Map.entry("latency_sample.v1", LatencySample.class),
                     Map.entry("probe_request.v1", ProbeRequest.class));
     private static final ObjectMapper WITHOUT_NULLS =
             Json.mapper().copy().setSerializationInclusion(JsonInclude.Include.NON_NULL);

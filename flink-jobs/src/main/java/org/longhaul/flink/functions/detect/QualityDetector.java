@@ -13,7 +13,8 @@ import org.longhaul.flink.state.OneWriteType;
 
 /**
  * high_loss / loss_recovery and high_jitter / jitter_recovery per link and protocol (key
- * "src|dst|protocol": udp from UDP throughput summaries, icmp from pings), with per-link
+ * "src|dst|protocol": udp from UDP throughput summaries, icmp from pings, owd from one-way latency
+ * runs, whose alarms name the direction: the reverse direction is another key), with per-link
  * thresholds, confirmation and hysteresis ({@link QualityParams}). An idle metric keeps no state.
  */
 public final class QualityDetector extends KeyedProcessFunction<String, QualitySample, Event> {
@@ -109,7 +110,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
                         String.format(
                                 "packet loss %s on %s (%d consecutive runs at or above %s, probe %s)",
                                 Fmt.percent(value),
-                                q.protocol(),
+                                q.on(),
                                 e.above,
                                 Fmt.percent(threshold),
                                 q.probeId()))
@@ -129,11 +130,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
                 .message(
                         String.format(
                                 "jitter %s on %s (%d consecutive runs at or above %s, probe %s)",
-                                Fmt.ms(value),
-                                q.protocol(),
-                                e.above,
-                                Fmt.ms(threshold),
-                                q.probeId()))
+                                Fmt.ms(value), q.on(), e.above, Fmt.ms(threshold), q.probeId()))
                 .evidence("jitter_ms", Fmt.round(value))
                 .evidence("peak_jitter_ms", Fmt.round(e.peak))
                 .evidence("threshold_ms", threshold)
@@ -162,7 +159,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
                                 "%s back to %s on %s after %s (peak %s, threshold %s)",
                                 what,
                                 now,
-                                q.protocol(),
+                                q.on(),
                                 Fmt.seconds(lasted),
                                 peak,
                                 isLoss ? Fmt.percent(threshold) : Fmt.ms(threshold)))

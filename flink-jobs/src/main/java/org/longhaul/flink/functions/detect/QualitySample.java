@@ -1,11 +1,13 @@
 package org.longhaul.flink.functions.detect;
 
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**
- * Loss and jitter of one run: a UDP throughput summary (protocol udp) or a ping (protocol icmp).
+ * Loss and jitter of one run: a UDP throughput summary (protocol udp), a ping (protocol icmp) or a
+ * one-way latency run (protocol owd, whose src and dst are the direction the packets went).
  */
 public record QualitySample(
         String src,
@@ -32,6 +34,31 @@ public record QualitySample(
                                 ? Double.valueOf(100.0 * t.lostPackets() / t.packets())
                                 : null;
         return new QualitySample(t.src(), t.dst(), "udp", t.ts(), t.probeId(), loss, t.jitterMs());
+    }
+
+    /** A one-way latency run that sent packets, or null (a failed run sent none). */
+    public static QualitySample of(LatencySample l) {
+        if (l.packetsSent() <= 0) {
+            return null;
+        }
+        return new QualitySample(
+                l.src(),
+                l.dst(),
+                LatencySample.PROTOCOL,
+                l.ts(),
+                l.probeId(),
+                l.lossPercent(),
+                l.jitterMs());
+    }
+
+    /** Whether the run measured one direction only (src to dst). */
+    public boolean oneWay() {
+        return LatencySample.PROTOCOL.equals(protocol);
+    }
+
+    /** What the messages say the measurement was made on: "icmp", or "owd from A to B". */
+    public String on() {
+        return oneWay() ? "the one-way path from " + src + " to " + dst : protocol;
     }
 
     /** A ping run that sent echoes (a run that got none back is 100 % loss), or null. */

@@ -3,6 +3,7 @@ package org.longhaul.flink.functions.stats;
 import java.util.List;
 import java.util.Objects;
 import org.longhaul.flink.records.HopProbe;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.PathHop;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RttSample;
@@ -16,6 +17,9 @@ import org.longhaul.flink.records.ThroughputSample;
  *   <li>throughput summaries: one run (an error when it failed; not_started is no run); UDP
  *       summaries bring loss and jitter;
  *   <li>ping runs (protocol icmp): loss, jitter = rtt mdev, RTT min/avg/max;
+ *   <li>one-way latency runs (protocol owd, one direction): loss, jitter (P95 − median of the run's
+ *       delay), and the one-way delay min/mean/max in the delay slots, which {@link ToLinkStats}
+ *       writes as owd_* rather than rtt_*;
  *   <li>traceroute runs (protocol path): hop count and the RTT of the destination hop.
  * </ul>
  *
@@ -99,6 +103,32 @@ public final class Observations {
                 r.rttMinMs(),
                 r.rttAvgMs(),
                 r.rttMaxMs(),
+                null);
+    }
+
+    public static Observation of(LatencySample l) {
+        if (l.error() != null && l.error().notStarted()) {
+            return null;
+        }
+        boolean sent = l.packetsSent() > 0;
+        return new Observation(
+                l.src(),
+                l.dst(),
+                LatencySample.PROTOCOL,
+                l.ts(),
+                1,
+                1,
+                l.error() != null ? 1 : 0,
+                null,
+                null,
+                null,
+                sent ? l.packetsLost() : null,
+                sent ? l.packetsSent() : null,
+                sent ? l.lossPercent() : null,
+                l.jitterMs(),
+                l.delayMinMs(),
+                l.delayMeanMs(),
+                l.delayMaxMs(),
                 null);
     }
 

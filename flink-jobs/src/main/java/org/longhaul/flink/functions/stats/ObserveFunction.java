@@ -3,6 +3,7 @@ package org.longhaul.flink.functions.stats;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.function.SerializableFunction;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
@@ -21,6 +22,10 @@ public final class ObserveFunction<T> implements FlatMapFunction<T, Observation>
     }
 
     public static ObserveFunction<RttSample> rtt() {
+        return new ObserveFunction<>(Observations::of);
+    }
+
+    public static ObserveFunction<LatencySample> latency() {
         return new ObserveFunction<>(Observations::of);
     }
 

@@ -2,9 +2,14 @@ package org.longhaul.flink.functions.stats;
 
 import org.apache.flink.api.common.functions.MapFunction;
 import org.longhaul.flink.records.ContractNames;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.LinkStats;
 
-/** A finished window as a link_stats.v1 message; ts = window_end; no evidence → null. */
+/**
+ * A finished window as a link_stats message; ts = window_end; no evidence → null. The delay slots
+ * of the accumulator are the round trip (rtt_*), except for one-way measurements (protocol owd),
+ * where they are the one-way delay (owd_*).
+ */
 public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> {
     private static final long serialVersionUID = 1L;
 
@@ -19,6 +24,10 @@ public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> 
         boolean tput = a.throughputCount > 0;
         boolean retx = a.retransmitSamples > 0;
         Double loss = lossPercent(a);
+        boolean oneWay = LatencySample.PROTOCOL.equals(key[2]);
+        Double delayMin = Double.isFinite(a.rttMin) ? a.rttMin : null;
+        Double delayMean = a.rttCount > 0 ? a.rttSum / a.rttCount : null;
+        Double delayMax = Double.isFinite(a.rttMax) ? a.rttMax : null;
         return new LinkStats(
                 LinkStats.SCHEMA,
                 ContractNames.VERSION_STATS,
@@ -44,9 +53,12 @@ public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> 
                 a.lossPercentMax >= 0 ? a.lossPercentMax : null,
                 a.jitterCount > 0 ? a.jitterSum / a.jitterCount : null,
                 a.jitterMax >= 0 ? a.jitterMax : null,
-                Double.isFinite(a.rttMin) ? a.rttMin : null,
-                a.rttCount > 0 ? a.rttSum / a.rttCount : null,
-                Double.isFinite(a.rttMax) ? a.rttMax : null,
+                oneWay ? null : delayMin,
+                oneWay ? null : delayMean,
+                oneWay ? null : delayMax,
+                oneWay ? delayMin : null,
+                oneWay ? delayMean : null,
+                oneWay ? delayMax : null,
                 a.hopCount > 0 ? a.hopSum / a.hopCount : null);
     }
 

@@ -1,0 +1,118 @@
+package latency
+
+import (
+	"encoding/json"
+
+	"longhaul/collectors/probes/probekit"
+	"longhaul/ingest/sample"
+)
+
+// maxPSLatency bounds one message: a latency run with output-raw carries every packet's
+// timestamps (~200 bytes each); 16 MiB is some 80,000 packets.
+const maxPSLatency = 16 << 20
+
+// TestTypes are the pScheduler test types this package reads.
+var TestTypes = []string{"latency", "latencybg"}
+
+// ParsePScheduler imports a pScheduler archive message of a latency or latencybg test as one
+// latency sample. src and dst are the direction the packets travelled: the test's source (or
+// first participant) to its dest, swapped when the spec asks for the reverse direction. ts is
+// schedule.start (for latencybg, pScheduler posts each of powstream's results as a run of its
+// own, started when it was posted); the run id is the message's id.
+func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	if err := probekit.CheckSize(input, maxPSLatency, "pScheduler run"); err != nil {
+		return nil, err
+	}
+	a, err := probekit.DecodeArchive(input)
+	if err != nil {
+		return nil, err
+	}
+	var spec psSpec
+	if err := probekit.DecodeAt("test.spec", a.Test.Spec, &spec); err != nil {
+		return nil, err
+	}
+	given := m.Src != "" || m.Dst != ""
+	a, ts, err := probekit.OpenArchive(input, a.Test.Type, &m)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Reverse && !given {
+		m.Src, m.Dst = m.Dst, m.Src
+	}
+	tool := a.Tool.Name
+	if !tools[tool] {
+		tool = "pscheduler"
+	}
+	l, err := build(a.Result, "result", spec, m, ts, tool)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Duration != "" {
+		if s, err := probekit.ISODurationSeconds(spec.Duration); err == nil {
+			l.DurationS = sample.F64(s)
+		}
+	}
+	return []sample.Sample{l}, nil
+}
+
+// ParseBare imports a bare result (what `pscheduler task --format json` writes: the result
+// alone) or pScheduler's result-format input ({"result": …, "spec": …}): the hosts and the
+// time come from --src, --dst and --ts, the bucket width from the spec when there is one.
+func ParseBare(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	if err := probekit.CheckSize(input, maxPSLatency, "pScheduler result"); err != nil {
+		return nil, err
+	}
+	var wrapped struct {
+		Result json.RawMessage `json:"result"`
+		Spec   json.RawMessage `json:"spec"`
+	}
+	if err := probekit.DecodeJSON(input, &wrapped); err != nil {
+		return nil, err
+	}
+	res, at := json.RawMessage(input), "(top level)"
+	var spec psSpec
+	if len(wrapped.Result) > 0 {
+		res, at = wrapped.Result, "result"
+		if len(wrapped.Spec) > 0 {
+			if err := probekit.DecodeAt("spec", wrapped.Spec, &spec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if m.Src == "" || m.Dst == "" {
+		return nil, probekit.PathError("(top level)", "a bare pScheduler latency result names no hosts: pass --src (the sender) and --dst (the receiver)")
+	}
+	if m.RunID == "" {
+		m.RunID = probekit.ImportRunID("pscheduler", input)
+	}
+	if err := m.Check(); err != nil {
+		return nil, err
+	}
+	ts, err := m.StartMS()
+	if err != nil {
+		return nil, probekit.PathError("(top level)", "a bare pScheduler result carries no start time: pass --ts (epoch ms)")
+	}
+	l, err := build(res, at, spec, m, ts, "pscheduler")
+	if err != nil {
+		return nil, err
+	}
+	return []sample.Sample{l}, nil
+}
+
+// build decodes a result found at path and makes its sample.
+func build(raw json.RawMessage, path string, spec psSpec, m probekit.Meta, ts int64, tool string) (*sample.Latency, error) {
+	var res psResult
+	if err := probekit.DecodeAt(path, raw, &res); err != nil {
+		return nil, err
+	}
+	width, err := bucketWidthOf(spec)
+	if err != nil {
+		return nil, err
+	}
+	l := sample.NewLatency(m.Src, m.Dst, m.ProbeID, m.RunID, ts)
+	l.Tool = tool
+	if err := fill(l, res, width); err != nil {
+		return nil, err
+	}
+	return l, nil
+}

@@ -1,0 +1,42 @@
+package org.longhaul.flink.records;
+
+/**
+ * One run of a one-way latency test in one direction, src to dst (latency_sample.v1): pScheduler's
+ * latency and latencybg tests (owping, powstream, twping).
+ */
+public record LatencySample(
+        String schema,
+        int version,
+        String src,
+        String dst,
+        String probeId,
+        long ts,
+        String runId,
+        String tool,
+        Double durationS,
+        long packetsSent,
+        long packetsReceived,
+        long packetsLost,
+        Long packetsDuplicated,
+        Long packetsReordered,
+        double lossPercent,
+        Double delayMinMs,
+        Double delayMedianMs,
+        Double delayMeanMs,
+        Double delayP95Ms,
+        Double delayMaxMs,
+        Double jitterMs,
+        Integer ttlMin,
+        Integer ttlMax,
+        Double clockErrorMs,
+        RunError error) {
+
+    public static final String SCHEMA = ContractNames.SCHEMA_RAW_LATENCY;
+
+    /** The statistics' and detectors' protocol of one-way measurements. */
+    public static final String PROTOCOL = "owd";
+
+    public String link() {
+        return Links.key(src, dst);
+    }
+}
