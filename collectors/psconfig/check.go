@@ -26,11 +26,12 @@ func (t *Template) check() []string {
 		{"archives", keys(t.Archives)}, {"hosts", keys(t.Hosts)}, {"contexts", keys(t.Contexts)}, {"subtasks", keys(t.Subtasks)},
 	} {
 		for _, k := range m.keys {
-			if !keyRE.MatchString(k) {
-				bad("%s: name %q: letters, digits and : . _ - only", m.name, k)
+			if k == "" {
+				bad("%s: an empty name", m.name)
 			}
 		}
 	}
+	errs = append(errs, t.checkNames()...)
 	for _, name := range keys(t.Addresses) {
 		a := t.Addresses[name]
 		p := "addresses." + name

@@ -269,7 +269,7 @@ func TestInvalidDocumentsNameTheField(t *testing.T) {
 		`{"addresses":{},"groups":{},"tests":{}}`:                                                           "tasks: required",
 		`{"addresses":{},"groups":{},"tests":{},"tasks":{},"extra":1}`:                                      `unknown field "extra"`,
 		`{"addresses":{"a":{}},"groups":{},"tests":{},"tasks":{}}`:                                          "addresses.a.address: required",
-		`{"addresses":{"a b":{"address":"x"}},"groups":{},"tests":{},"tasks":{}}`:                           `addresses: name "a b"`,
+		`{"addresses":{"a":{"address":"x","labels":{"v 6":{"address":"y"}}}},"groups":{},"tests":{},"tasks":{}}`: `addresses.a.labels: name "v 6"`,
 		`{"addresses":{},"groups":{"g":{"type":"star","addresses":[]}},"tests":{},"tasks":{}}`:              `groups.g.type: unknown group type "star"`,
 		`{"addresses":{},"groups":{"g":{"type":"mesh","addresses":[{"name":"zz"}]}},"tests":{},"tasks":{}}`: `groups.g.addresses[0].name: unknown address "zz"`,
 		`{"addresses":{},"groups":{},"tests":{},"schedules":{"s":{"repeat":"6h"}},"tasks":{}}`:              "schedules.s.repeat:",

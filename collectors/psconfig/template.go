@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 )
 
@@ -156,9 +155,6 @@ type Task struct {
 	Subtasks    []string       `json:"subtasks"`
 	Meta        Meta           `json:"_meta"`
 }
-
-// keyRE is the schema's pattern for the names of objects.
-var keyRE = regexp.MustCompile(`^[a-zA-Z0-9:._\-]+$`)
 
 // Invalid is every problem of a document, each naming the field ("tasks.bw.schedule").
 type Invalid struct {
