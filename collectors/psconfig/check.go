@@ -98,9 +98,9 @@ func (t *Template) check() []string {
 			bad("%s: a list group has no excludes or excludes-self", p)
 		}
 		for i, e := range g.Excludes {
-			errs = append(errs, t.checkSelector(fmt.Sprintf("%s.excludes[%d].local-address", p, i), e.LocalAddress)...)
+			errs = append(errs, checkSelectorForm(fmt.Sprintf("%s.excludes[%d].local-address", p, i), e.LocalAddress)...)
 			for j, s := range e.TargetAddresses {
-				errs = append(errs, t.checkSelector(fmt.Sprintf("%s.excludes[%d].target-addresses[%d]", p, i, j), s)...)
+				errs = append(errs, checkSelectorForm(fmt.Sprintf("%s.excludes[%d].target-addresses[%d]", p, i, j), s)...)
 			}
 		}
 	}
@@ -156,23 +156,59 @@ func (t *Template) check() []string {
 			bad("%s.scheduled-by: must be 0 or more, got %d", p, *k.ScheduledBy)
 		}
 	}
-	return errs
+	errs = append(errs, t.checkRefs()...)
+	if len(errs) > 0 {
+		return errs // classes are evaluated on a template whose references hold
+	}
+	return t.checkClasses()
 }
 
+// checkSelector checks a selector of a group's addresses as pSConfig's Config.validate_refs
+// does: the address it names exists, and so does its label, on the address or on one of its
+// remote-addresses entries. A class must exist, and be one the planner can evaluate.
 func (t *Template) checkSelector(p string, s Selector) []string {
-	switch {
-	case s.Class != "" && s.Name != "":
-		return []string{p + ": name or class, not both"}
-	case s.Class != "":
+	if errs := checkSelectorForm(p, s); len(errs) > 0 {
+		return errs
+	}
+	if s.Class != "" {
 		if _, ok := t.AddressClasses[s.Class]; !ok {
 			return []string{fmt.Sprintf("%s.class: unknown address class %q", p, s.Class)}
 		}
-	case s.Name == "":
-		return []string{p + ".name: required"}
-	case t.Addresses[s.Name] == nil:
+		return nil
+	}
+	a := t.Addresses[s.Name]
+	if a == nil {
 		return []string{fmt.Sprintf("%s.name: unknown address %q", p, s.Name)}
 	}
+	if s.Label != "" && !a.hasLabel(s.Label) {
+		return []string{fmt.Sprintf("%s.label: address %q has no label %q (nor any of its remote-addresses)", p, s.Name, s.Label)}
+	}
 	return nil
+}
+
+// checkSelectorForm: a selector has a name or a class (the schema's oneOf). The names in
+// excludes are not looked up: pSConfig's agent only compares them with the group's.
+func checkSelectorForm(p string, s Selector) []string {
+	switch {
+	case s.Class != "" && (s.Name != "" || s.Label != ""):
+		return []string{p + ": name or class, not both"}
+	case s.Class == "" && s.Name == "":
+		return []string{p + ".name: required"}
+	}
+	return nil
+}
+
+// hasLabel: the address or one of its remote-addresses entries has the label.
+func (a *Address) hasLabel(label string) bool {
+	if a.Labels[label] != nil {
+		return true
+	}
+	for _, r := range a.RemoteAddresses {
+		if r != nil && r.Labels[label] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func keys[V any](m map[string]V) []string {

@@ -46,3 +46,25 @@ func TestGoldenPlansPerHost(t *testing.T) {
 		}
 	}
 }
+
+// Each testdata/refused/KIND.json is a template with one broken reference; KIND.error is what
+// the refusal must say.
+func TestGoldenRefusalsNameWhatIsMissing(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/refused/*.json")
+	if len(cases) < 8 {
+		t.Fatalf("only %d refusal cases", len(cases))
+	}
+	for _, f := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
+			raw, _ := os.ReadFile(f)
+			want, err := os.ReadFile(strings.TrimSuffix(f, ".json") + ".error")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Parse(f, raw)
+			if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(string(want))) {
+				t.Errorf("%v\nwant %s", err, want)
+			}
+		})
+	}
+}

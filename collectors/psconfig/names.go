@@ -89,6 +89,18 @@ type pathSelector struct {
 
 // selectors are every selector of the group (whose path is p): its addresses and its excludes'.
 func (g *Group) selectors(p string) []pathSelector {
+	out := g.addressSelectors(p)
+	for i, e := range g.Excludes {
+		out = append(out, pathSelector{fmt.Sprintf("%s.excludes[%d].local-address", p, i), e.LocalAddress})
+		for j, s := range e.TargetAddresses {
+			out = append(out, pathSelector{fmt.Sprintf("%s.excludes[%d].target-addresses[%d]", p, i, j), s})
+		}
+	}
+	return out
+}
+
+// addressSelectors are the selectors of the group's address lists (not its excludes').
+func (g *Group) addressSelectors(p string) []pathSelector {
 	var out []pathSelector
 	for _, f := range []struct {
 		field string
@@ -96,12 +108,6 @@ func (g *Group) selectors(p string) []pathSelector {
 	}{{"addresses", g.Addresses}, {"a-addresses", g.AAddresses}, {"b-addresses", g.BAddresses}} {
 		for i, s := range f.sels {
 			out = append(out, pathSelector{fmt.Sprintf("%s.%s[%d]", p, f.field, i), s})
-		}
-	}
-	for i, e := range g.Excludes {
-		out = append(out, pathSelector{fmt.Sprintf("%s.excludes[%d].local-address", p, i), e.LocalAddress})
-		for j, s := range e.TargetAddresses {
-			out = append(out, pathSelector{fmt.Sprintf("%s.excludes[%d].target-addresses[%d]", p, i, j), s})
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ import (
 // hosts' archives) is kept raw and does not change the plan.
 type Template struct {
 	Addresses      map[string]*Address        `json:"addresses"`
-	AddressClasses map[string]json.RawMessage `json:"address-classes"`
+	AddressClasses map[string]*AddressClass   `json:"address-classes"`
 	Groups         map[string]*Group          `json:"groups"`
 	Tests          map[string]*Test           `json:"tests"`
 	Schedules      map[string]*Schedule       `json:"schedules"`
@@ -87,7 +88,9 @@ type Selector struct {
 	Class    string `json:"class"`
 }
 
-func (s Selector) key() string { return s.Name + "\x00" + s.Label + "\x00" + s.Class }
+func (s Selector) key() string {
+	return s.Name + "\x00" + s.Label + "\x00" + s.Class + "\x00" + strconv.FormatBool(s.Disabled)
+}
 
 // Group types.
 const (
