@@ -9,14 +9,6 @@ import (
 func (t *Template) check() []string {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	for _, req := range []struct {
-		name    string
-		missing bool
-	}{{"addresses", t.Addresses == nil}, {"groups", t.Groups == nil}, {"tests", t.Tests == nil}, {"tasks", t.Tasks == nil}} {
-		if req.missing {
-			bad("%s: required", req.name)
-		}
-	}
 	for _, m := range []struct {
 		name string
 		keys []string
@@ -166,6 +158,20 @@ func (t *Template) check() []string {
 // checkSelector checks a selector of a group's addresses as pSConfig's Config.validate_refs
 // does: the address it names exists, and so does its label, on the address or on one of its
 // remote-addresses entries. A class must exist, and be one the planner can evaluate.
+// checkRequired: the schema's required top-level maps (they may be empty).
+func (t *Template) checkRequired() []string {
+	var errs []string
+	for _, req := range []struct {
+		name    string
+		missing bool
+	}{{"addresses", t.Addresses == nil}, {"groups", t.Groups == nil}, {"tests", t.Tests == nil}, {"tasks", t.Tasks == nil}} {
+		if req.missing {
+			errs = append(errs, req.name+": required")
+		}
+	}
+	return errs
+}
+
 func (t *Template) checkSelector(p string, s Selector) []string {
 	if errs := checkSelectorForm(p, s); len(errs) > 0 {
 		return errs

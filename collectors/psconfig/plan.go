@@ -278,11 +278,14 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Warnings are what the template asks for that no plan applies, one line each: includes
-// (not fetched) and schedule fields Longhaul does not honour. They concern every host.
+// Warnings are what the template asks for that no plan applies, one line each: includes not
+// fetched (a template parsed alone) or not followed (an included document's own), where
+// perfSONAR 5's agent stops, and schedule fields Longhaul does not honour. They concern
+// every host.
 func (t *Template) Warnings() []string {
 	var out []string
-	if len(t.Includes) > 0 {
+	out = append(out, t.includeNotes...)
+	if len(t.Includes) > 0 && !t.includesMerged {
 		out = append(out, fmt.Sprintf("includes: %d URI(s) not fetched (%s): their tasks are not in the plan",
 			len(t.Includes), strings.Join(t.Includes, ", ")))
 	}

@@ -26,6 +26,9 @@ type Template struct {
 	Subtasks       map[string]json.RawMessage `json:"subtasks"`
 	Includes       []string                   `json:"includes"`
 	Meta           json.RawMessage            `json:"_meta"`
+
+	includesMerged bool     // the includes were fetched and merged (by a Source)
+	includeNotes   []string // what merging them says (an included document's own includes)
 }
 
 // Meta is an object's `_meta`: free-form, for people (display names, URLs).
@@ -175,6 +178,19 @@ func (e *Invalid) Error() string {
 // Parse decodes and checks a template; source names it in errors. Unknown keys are errors
 // (the schema is closed), except `_meta`, which may be anywhere.
 func Parse(source string, raw []byte) (*Template, error) {
+	t, err := decode(source, raw)
+	if err != nil {
+		return nil, err
+	}
+	if errs := t.check(); len(errs) > 0 {
+		return nil, &Invalid{Source: source, Errs: errs}
+	}
+	return t, nil
+}
+
+// decode reads a template without checking what it refers to (what pSConfig's agent does
+// before it merges the includes: the schema, whose top-level maps are required).
+func decode(source string, raw []byte) (*Template, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var t Template
@@ -184,7 +200,7 @@ func Parse(source string, raw []byte) (*Template, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, &Invalid{Source: source, Errs: []string{"more than one JSON value"}}
 	}
-	if errs := t.check(); len(errs) > 0 {
+	if errs := t.checkRequired(); len(errs) > 0 {
 		return nil, &Invalid{Source: source, Errs: errs}
 	}
 	return &t, nil
