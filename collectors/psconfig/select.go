@@ -111,3 +111,6 @@ func (t *Template) Knows(host []string) bool {
 	}
 	return false
 }
+
+// AddressNames are the names of the template's addresses, sorted.
+func (t *Template) AddressNames() []string { return keys(t.Addresses) }
