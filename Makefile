@@ -11,7 +11,8 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO_LDFLAGS = $(shell bash scripts/version.sh ldflags)
 
 .PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
-        test-python test-integration test-install test-e2e test-cluster dist demo demo-down bench clean
+        test-python test-integration test-install test-e2e test-cluster dist demo demo-down bench \
+        real-world-psconfig clean
 
 all: build
 
@@ -101,6 +102,10 @@ demo-down:
 ## bench: performance figures on this machine (docs/benchmarks.md)
 bench: prereqs build
 	bash scripts/bench.sh
+
+## real-world-psconfig: the pSConfig planner over published templates (DIR=../shared/real-world/psconfig)
+real-world-psconfig:
+	bash scripts/real-world-psconfig.sh $(DIR)
 
 ## clean: remove build outputs (bin/, flink-jobs/target)
 clean:

@@ -9,14 +9,6 @@ import (
 func (t *Template) check() []string {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
-	for _, req := range []struct {
-		name    string
-		missing bool
-	}{{"addresses", t.Addresses == nil}, {"groups", t.Groups == nil}, {"tests", t.Tests == nil}, {"tasks", t.Tasks == nil}} {
-		if req.missing {
-			bad("%s: required", req.name)
-		}
-	}
 	for _, m := range []struct {
 		name string
 		keys []string
@@ -26,11 +18,12 @@ func (t *Template) check() []string {
 		{"archives", keys(t.Archives)}, {"hosts", keys(t.Hosts)}, {"contexts", keys(t.Contexts)}, {"subtasks", keys(t.Subtasks)},
 	} {
 		for _, k := range m.keys {
-			if !keyRE.MatchString(k) {
-				bad("%s: name %q: letters, digits and : . _ - only", m.name, k)
+			if k == "" {
+				bad("%s: an empty name", m.name)
 			}
 		}
 	}
+	errs = append(errs, t.checkNames()...)
 	for _, name := range keys(t.Addresses) {
 		a := t.Addresses[name]
 		p := "addresses." + name
@@ -97,9 +90,9 @@ func (t *Template) check() []string {
 			bad("%s: a list group has no excludes or excludes-self", p)
 		}
 		for i, e := range g.Excludes {
-			errs = append(errs, t.checkSelector(fmt.Sprintf("%s.excludes[%d].local-address", p, i), e.LocalAddress)...)
+			errs = append(errs, checkSelectorForm(fmt.Sprintf("%s.excludes[%d].local-address", p, i), e.LocalAddress)...)
 			for j, s := range e.TargetAddresses {
-				errs = append(errs, t.checkSelector(fmt.Sprintf("%s.excludes[%d].target-addresses[%d]", p, i, j), s)...)
+				errs = append(errs, checkSelectorForm(fmt.Sprintf("%s.excludes[%d].target-addresses[%d]", p, i, j), s)...)
 			}
 		}
 	}
@@ -155,23 +148,73 @@ func (t *Template) check() []string {
 			bad("%s.scheduled-by: must be 0 or more, got %d", p, *k.ScheduledBy)
 		}
 	}
+	errs = append(errs, t.checkRefs()...)
+	if len(errs) > 0 {
+		return errs // classes are evaluated on a template whose references hold
+	}
+	return t.checkClasses()
+}
+
+// checkSelector checks a selector of a group's addresses as pSConfig's Config.validate_refs
+// does: the address it names exists, and so does its label, on the address or on one of its
+// remote-addresses entries. A class must exist, and be one the planner can evaluate.
+// checkRequired: the schema's required top-level maps (they may be empty).
+func (t *Template) checkRequired() []string {
+	var errs []string
+	for _, req := range []struct {
+		name    string
+		missing bool
+	}{{"addresses", t.Addresses == nil}, {"groups", t.Groups == nil}, {"tests", t.Tests == nil}, {"tasks", t.Tasks == nil}} {
+		if req.missing {
+			errs = append(errs, req.name+": required")
+		}
+	}
 	return errs
 }
 
 func (t *Template) checkSelector(p string, s Selector) []string {
-	switch {
-	case s.Class != "" && s.Name != "":
-		return []string{p + ": name or class, not both"}
-	case s.Class != "":
+	if errs := checkSelectorForm(p, s); len(errs) > 0 {
+		return errs
+	}
+	if s.Class != "" {
 		if _, ok := t.AddressClasses[s.Class]; !ok {
 			return []string{fmt.Sprintf("%s.class: unknown address class %q", p, s.Class)}
 		}
-	case s.Name == "":
-		return []string{p + ".name: required"}
-	case t.Addresses[s.Name] == nil:
+		return nil
+	}
+	a := t.Addresses[s.Name]
+	if a == nil {
 		return []string{fmt.Sprintf("%s.name: unknown address %q", p, s.Name)}
 	}
+	if s.Label != "" && !a.hasLabel(s.Label) {
+		return []string{fmt.Sprintf("%s.label: address %q has no label %q (nor any of its remote-addresses)", p, s.Name, s.Label)}
+	}
 	return nil
+}
+
+// checkSelectorForm: a selector has a name or a class (the schema's oneOf). The names in
+// excludes are not looked up: pSConfig's agent only compares them with the group's.
+func checkSelectorForm(p string, s Selector) []string {
+	switch {
+	case s.Class != "" && (s.Name != "" || s.Label != ""):
+		return []string{p + ": name or class, not both"}
+	case s.Class == "" && s.Name == "":
+		return []string{p + ".name: required"}
+	}
+	return nil
+}
+
+// hasLabel: the address or one of its remote-addresses entries has the label.
+func (a *Address) hasLabel(label string) bool {
+	if a.Labels[label] != nil {
+		return true
+	}
+	for _, r := range a.RemoteAddresses {
+		if r != nil && r.Labels[label] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func keys[V any](m map[string]V) []string {

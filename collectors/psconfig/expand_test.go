@@ -89,10 +89,12 @@ func TestExcludesSelf(t *testing.T) {
 	addrs := `"addresses":{"a":{"address":"a.example","host":"h"},"a2":{"address":"a2.example","host":"h"},
 		"same":{"address":"a.example"},"b":{"address":"b.example"}},"hosts":{"h":{}}`
 	for scope, want := range map[string][]string{
-		"":         {"t a.example→b.example"},
-		"host":     {"t a.example→b.example"},
-		"address":  {"t a.example→a2.example", "t a.example→b.example"},
-		"disabled": {"t a.example→a.example", "t a.example→a2.example", "t a.example→b.example"},
+		"":        {"t a.example→b.example"},
+		"host":    {"t a.example→b.example"},
+		"address": {"t a.example→a2.example", "t a.example→b.example"},
+		// pSConfig's mesh pairs an entry with itself too: with excludes-self disabled, a → a
+		// comes from (a, a) and again from (a, same).
+		"disabled": {"t a.example→a.example", "t a.example→a.example", "t a.example→a2.example", "t a.example→b.example"},
 	} {
 		es := ""
 		if scope != "" {
@@ -118,7 +120,8 @@ func TestDisabledAddressesHostsAndTasksAreNotPlanned(t *testing.T) {
 		"h":{"type":"mesh","addresses":[{"name":"a"},{"name":"d"}]}}`,
 		`"tasks":{"t":{"group":"g","test":"bw","schedule":"s"},"off":{"group":"h","test":"bw","schedule":"s","disabled":true},
 		"on":{"group":"h","test":"bw","schedule":"s"}}`))
-	same(t, pairsOf(tp, "a"), "on a.example→d.example")
+	// A selector's own disabled (d in g) is not read by pSConfig's TaskGenerator: a → d stays.
+	same(t, pairsOf(tp, "a"), "on a.example→d.example", "t a.example→d.example")
 }
 
 func TestScheduledByNamesTheSchedulingAddress(t *testing.T) {
@@ -158,8 +161,11 @@ func TestANoAgentSchedulerHandsOverWithFlip(t *testing.T) {
 	same(t, pairsOf(tp, "n", "m")) // no agent: schedules nothing
 }
 
+// b has the label v6 only for its peer a (pSConfig's reference check accepts that): paired
+// with c, its label is missing and the pair is dropped.
 func TestALabelSelectsTheLabelsAddressAndAMissingLabelDropsThePair(t *testing.T) {
-	addrs := `"addresses":{"a":{"address":"a.example","labels":{"v6":{"address":"2001:db8::a"}}},"b":{"address":"b.example"},
+	addrs := `"addresses":{"a":{"address":"a.example","labels":{"v6":{"address":"2001:db8::a"}}},
+		"b":{"address":"b.example","remote-addresses":{"a":{"labels":{"v6":{"address":"2001:db8::b"}}}}},
 		"c":{"address":"c.example","remote-addresses":{"a":{"address":"c-for-a.example"}}}}`
 	tp := tmpl(t, doc(addrs, bw, `"groups":{"g":{"type":"disjoint","unidirectional":true,
 		"a-addresses":[{"name":"a","label":"v6"},{"name":"b","label":"v6"}],"b-addresses":[{"name":"c"}]},
@@ -266,16 +272,16 @@ func TestISODurations(t *testing.T) {
 
 func TestInvalidDocumentsNameTheField(t *testing.T) {
 	for doc, want := range map[string]string{
-		`{"addresses":{},"groups":{},"tests":{}}`:                                                           "tasks: required",
-		`{"addresses":{},"groups":{},"tests":{},"tasks":{},"extra":1}`:                                      `unknown field "extra"`,
-		`{"addresses":{"a":{}},"groups":{},"tests":{},"tasks":{}}`:                                          "addresses.a.address: required",
-		`{"addresses":{"a b":{"address":"x"}},"groups":{},"tests":{},"tasks":{}}`:                           `addresses: name "a b"`,
-		`{"addresses":{},"groups":{"g":{"type":"star","addresses":[]}},"tests":{},"tasks":{}}`:              `groups.g.type: unknown group type "star"`,
-		`{"addresses":{},"groups":{"g":{"type":"mesh","addresses":[{"name":"zz"}]}},"tests":{},"tasks":{}}`: `groups.g.addresses[0].name: unknown address "zz"`,
-		`{"addresses":{},"groups":{},"tests":{},"schedules":{"s":{"repeat":"6h"}},"tasks":{}}`:              "schedules.s.repeat:",
-		`{"addresses":{},"groups":{},"tests":{},"tasks":{"t":{"group":"g","test":"x"}}}`:                    `tasks.t.group: unknown group "g"`,
-		`{"addresses":{},"groups":{},"tests":{},"tasks":{}`:                                                 "line 1:",
-		`{"addresses":{"a":{"address":1}},"groups":{},"tests":{},"tasks":{}}`:                               "line 1: addresses.address: a JSON number, want string",
+		`{"addresses":{},"groups":{},"tests":{}}`:                                                                "tasks: required",
+		`{"addresses":{},"groups":{},"tests":{},"tasks":{},"extra":1}`:                                           `unknown field "extra"`,
+		`{"addresses":{"a":{}},"groups":{},"tests":{},"tasks":{}}`:                                               "addresses.a.address: required",
+		`{"addresses":{"a":{"address":"x","labels":{"v 6":{"address":"y"}}}},"groups":{},"tests":{},"tasks":{}}`: `addresses.a.labels: name "v 6"`,
+		`{"addresses":{},"groups":{"g":{"type":"star","addresses":[]}},"tests":{},"tasks":{}}`:                   `groups.g.type: unknown group type "star"`,
+		`{"addresses":{},"groups":{"g":{"type":"mesh","addresses":[{"name":"zz"}]}},"tests":{},"tasks":{}}`:      `groups.g.addresses[0].name: unknown address "zz"`,
+		`{"addresses":{},"groups":{},"tests":{},"schedules":{"s":{"repeat":"6h"}},"tasks":{}}`:                   "schedules.s.repeat:",
+		`{"addresses":{},"groups":{},"tests":{},"tasks":{"t":{"group":"g","test":"x"}}}`:                         `tasks.t.group: unknown group "g"`,
+		`{"addresses":{},"groups":{},"tests":{},"tasks":{}`:                                                      "line 1:",
+		`{"addresses":{"a":{"address":1}},"groups":{},"tests":{},"tasks":{}}`:                                    "line 1: addresses.address: a JSON number, want string",
 	} {
 		_, err := Parse("t.json", []byte(doc))
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "t.json: invalid pSConfig template") {

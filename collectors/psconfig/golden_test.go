@@ -1,13 +1,14 @@
 package psconfig
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// Each testdata/<case>/ holds a template and, for each host, HOST.jsonl: the plan that host
+// Each testdata/<case>/ holds a template (and the documents it includes) and, for each host, HOST.jsonl: the plan that host
 // runs, as `longhaul-probe plan` prints it. Adding a case is adding a folder.
 func TestGoldenPlansPerHost(t *testing.T) {
 	cases, _ := filepath.Glob("testdata/*/template.json")
@@ -16,11 +17,8 @@ func TestGoldenPlansPerHost(t *testing.T) {
 	}
 	for _, tmpl := range cases {
 		dir := filepath.Dir(tmpl)
-		raw, err := os.ReadFile(tmpl)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tp, err := Parse(tmpl, raw)
+		// Read as the agent reads it: includes fetched and merged.
+		tp, _, err := NewSource(tmpl, Options{}).Refresh(context.Background())
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}
@@ -44,5 +42,27 @@ func TestGoldenPlansPerHost(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// Each testdata/refused/KIND.json is a template with one broken reference; KIND.error is what
+// the refusal must say.
+func TestGoldenRefusalsNameWhatIsMissing(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/refused/*.json")
+	if len(cases) < 8 {
+		t.Fatalf("only %d refusal cases", len(cases))
+	}
+	for _, f := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
+			raw, _ := os.ReadFile(f)
+			want, err := os.ReadFile(strings.TrimSuffix(f, ".json") + ".error")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Parse(f, raw)
+			if err == nil || !strings.Contains(err.Error(), strings.TrimSpace(string(want))) {
+				t.Errorf("%v\nwant %s", err, want)
+			}
+		})
 	}
 }

@@ -64,13 +64,12 @@ func (t *Template) Plan(host []string) []Entry {
 			continue
 		}
 		test, g := t.Tests[k.Test], t.Groups[k.Group]
-		if g.usesClasses() {
-			out = append(out, Entry{Task: name, Test: test.Type,
-				Unsupported: fmt.Sprintf("group %q selects addresses by class (address-classes): not expanded by Longhaul", k.Group)})
-			continue
+		pairs := t.pairs(g)
+		if len(pairs) > 0 && k.scheduledBy() >= len(pairs[0]) {
+			continue // pSConfig's agent creates nothing from the task (see Warnings)
 		}
 		var mine []Entry
-		for _, pair := range t.pairs(g) {
+		for _, pair := range pairs {
 			if e, ok := t.entry(name, k, test, pair, host); ok {
 				mine = append(mine, e)
 			}
@@ -86,25 +85,28 @@ func (t *Template) Plan(host []string) []Entry {
 	return out
 }
 
-// scheduler is the pair's scheduling address: addrs[scheduled-by] (default 0); when that one
-// has no agent, the first address that has one, with flip set. None: nobody schedules it.
-func scheduler(k *Task, pair []*endpoint) (sched *endpoint, flip bool, err error) {
-	i := 0
-	if k.ScheduledBy != nil {
-		i = *k.ScheduledBy
+// scheduledBy is the index of the scheduling address in a pair (default 0).
+func (k *Task) scheduledBy() int {
+	if k.ScheduledBy == nil {
+		return 0
 	}
-	if i >= len(pair) {
-		return nil, false, fmt.Errorf("scheduled-by %d, but the group gives %d address(es)", i, len(pair))
-	}
+	return *k.ScheduledBy
+}
+
+// scheduler is the pair's scheduling address: addrs[scheduled-by]; when that one has no
+// agent, the first address that has one, with flip set. None: nobody schedules it. The
+// caller has checked that scheduled-by is within the pair.
+func scheduler(k *Task, pair []*endpoint) (sched *endpoint, flip bool) {
+	i := k.scheduledBy()
 	if !pair[i].NoAgent {
-		return pair[i], false, nil
+		return pair[i], false
 	}
 	for _, e := range pair {
 		if !e.NoAgent {
-			return e, true, nil
+			return e, true
 		}
 	}
-	return nil, true, nil
+	return nil, true
 }
 
 // entry plans one pair for host: ok false when host does not schedule it.
@@ -114,13 +116,7 @@ func (t *Template) entry(name string, k *Task, test *Test, pair []*endpoint, hos
 			return Entry{}, false
 		}
 	}
-	sched, flip, err := scheduler(k, pair)
-	if err != nil {
-		if !pair[0].matches(host) {
-			return Entry{}, false
-		}
-		return Entry{Task: name, Test: test.Type, Src: pair[0].Address, Unsupported: err.Error()}, true
-	}
+	sched, flip := scheduler(k, pair)
 	if sched == nil || !sched.matches(host) {
 		return Entry{}, false
 	}
@@ -282,14 +278,18 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Warnings are what the template asks for that no plan applies, one line each: includes
-// (not fetched) and schedule fields Longhaul does not honour. They concern every host.
+// Warnings are what the template asks for that no plan applies, one line each: includes not
+// fetched (a template parsed alone) or not followed (an included document's own), where
+// perfSONAR 5's agent stops, and schedule fields Longhaul does not honour. They concern
+// every host.
 func (t *Template) Warnings() []string {
 	var out []string
-	if len(t.Includes) > 0 {
+	out = append(out, t.includeNotes...)
+	if len(t.Includes) > 0 && !t.includesMerged {
 		out = append(out, fmt.Sprintf("includes: %d URI(s) not fetched (%s): their tasks are not in the plan",
 			len(t.Includes), strings.Join(t.Includes, ", ")))
 	}
+	out = append(out, t.agentWarnings()...)
 	for _, name := range keys(t.Schedules) {
 		s := t.Schedules[name]
 		var f []string

@@ -16,68 +16,70 @@ type endpoint struct {
 	Meta     Meta
 }
 
-// selectAddress resolves a selector for a pair whose other side is named remote, as pSConfig
-// does: the remote-addresses entry for that peer first (with the label, if one is asked for),
-// then the label, then the address itself. A label the address does not have drops the pair
-// (nil).
-func (t *Template) selectAddress(s Selector, remote, defaultLabel string) *endpoint {
-	a := t.Addresses[s.Name]
+// selectAddress resolves what a selector chose (n: the address, its name and the label asked
+// for) for a pair whose other side is the address named remote, as pSConfig's
+// BaseGroup.select_address does: the label (or the group's default-address-label) in the
+// remote-addresses entry for that peer; without a label, that entry's own address; an entry
+// with only labels and not this one drops the pair; then the address's label (missing: the
+// pair is dropped, nil); else the address itself. Disabled and no-agent are inherited from the
+// address, the remote entry and the address's hosts entry; a selector's own disabled is not
+// read by pSConfig's agent and is not here.
+func (t *Template) selectAddress(n nla, remote, defaultLabel string) *endpoint {
+	a := n.addr
 	if a == nil {
 		return nil
 	}
-	label := s.Label
+	label := n.label
 	if label == "" {
 		label = defaultLabel
 	}
-	e := &endpoint{Name: s.Name, Parent: a.Address, Host: a.Host, Disabled: s.Disabled || a.Disabled, NoAgent: a.NoAgent,
-		Meta: a.Meta}
+	e := &endpoint{Name: n.name, Parent: a.Address, Host: a.Host, Disabled: a.Disabled, NoAgent: a.NoAgent, Meta: a.Meta}
 	if h := t.Hosts[a.Host]; h != nil {
 		e.Disabled = e.Disabled || h.Disabled
 		e.NoAgent = e.NoAgent || h.NoAgent
 	}
-	use := func(addr, psched, lead string, disabled, noAgent bool, meta Meta) *endpoint {
-		e.Address, e.PSched, e.LeadBind = addr, psched, lead
-		e.Disabled = e.Disabled || disabled
-		e.NoAgent = e.NoAgent || noAgent
-		if len(meta) > 0 {
-			merged := Meta{}
-			for k, v := range e.Meta {
-				merged[k] = v
-			}
-			for k, v := range meta {
-				merged[k] = v
-			}
-			e.Meta = merged
-		}
-		if e.PSched == "" {
-			e.PSched = e.Address
-		}
-		if e.LeadBind == "" {
-			e.LeadBind = e.Address
-		}
-		return e
-	}
 	if r := a.RemoteAddresses[remote]; r != nil && remote != "" {
-		if label != "" {
-			l := r.Labels[label]
-			if l == nil {
-				return nil
-			}
-			return use(l.Address, l.PSchedulerAddress, l.LeadBindAddress, r.Disabled || l.Disabled, r.NoAgent || l.NoAgent, l.Meta)
-		}
-		if r.Address == "" {
+		switch l := r.Labels[label]; {
+		case label != "" && l != nil:
+			return e.use(l.Address, l.PSchedulerAddress, l.LeadBindAddress, r.Disabled || l.Disabled, r.NoAgent || l.NoAgent, l.Meta)
+		case label == "" && r.Address != "":
+			return e.use(r.Address, r.PSchedulerAddress, r.LeadBindAddress, r.Disabled, r.NoAgent, r.Meta)
+		case label != "" && r.Address == "":
 			return nil
 		}
-		return use(r.Address, r.PSchedulerAddress, r.LeadBindAddress, r.Disabled, r.NoAgent, r.Meta)
 	}
 	if label != "" {
 		l := a.Labels[label]
 		if l == nil {
 			return nil
 		}
-		return use(l.Address, l.PSchedulerAddress, l.LeadBindAddress, l.Disabled, l.NoAgent, l.Meta)
+		return e.use(l.Address, l.PSchedulerAddress, l.LeadBindAddress, l.Disabled, l.NoAgent, l.Meta)
 	}
-	return use(a.Address, a.PSchedulerAddress, a.LeadBindAddress, false, false, nil)
+	return e.use(a.Address, a.PSchedulerAddress, a.LeadBindAddress, false, false, nil)
+}
+
+// use sets the address the endpoint takes and what it inherits from the entry chosen.
+func (e *endpoint) use(addr, psched, lead string, disabled, noAgent bool, meta Meta) *endpoint {
+	e.Address, e.PSched, e.LeadBind = addr, psched, lead
+	e.Disabled = e.Disabled || disabled
+	e.NoAgent = e.NoAgent || noAgent
+	if len(meta) > 0 {
+		merged := Meta{}
+		for k, v := range e.Meta {
+			merged[k] = v
+		}
+		for k, v := range meta {
+			merged[k] = v
+		}
+		e.Meta = merged
+	}
+	if e.PSched == "" {
+		e.PSched = e.Address
+	}
+	if e.LeadBind == "" {
+		e.LeadBind = e.Address
+	}
+	return e
 }
 
 // is says whether addr (as a test spec or a person writes it) names this endpoint.
@@ -86,135 +88,29 @@ func (e *endpoint) is(addr string) bool {
 }
 
 // matches says whether this endpoint is one of the host's own: by the address's name in the
-// template or by its address (the label's, or the address object's).
+// template or, as pSConfig's TaskGenerator._is_matching_address, by the address object's own
+// address (for a label or a remote entry too: its parent's), whatever the case.
 func (e *endpoint) matches(host []string) bool {
 	for _, h := range host {
-		if h == e.Name || e.is(h) {
+		if h == e.Name || strings.EqualFold(h, e.Parent) {
 			return true
 		}
 	}
 	return false
 }
 
-// usesClasses says whether a group selects addresses by class (address-classes), which the
-// plan does not expand.
-func (g *Group) usesClasses() bool {
-	for _, ss := range [][]Selector{g.Addresses, g.AAddresses, g.BAddresses} {
-		for _, s := range ss {
-			if s.Class != "" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// pairs expands a group into its address combinations, in pSConfig's order: mesh, every
-// ordered pair of two different entries (a outer, b inner); disjoint, each a with each b,
-// then each b with each a unless unidirectional; list, each address alone. Excluded pairs
-// (excludes, excludes-self) and pairs whose label or remote address is missing are left out;
-// disabled ones are kept, marked, for the caller to skip.
-func (t *Template) pairs(g *Group) [][]*endpoint {
-	var out [][]*endpoint
-	pair := func(sa, sb Selector) {
-		if g.excluded(sa, sb) {
-			return
-		}
-		a := t.selectAddress(sa, sb.Name, g.DefaultAddressLabel)
-		b := t.selectAddress(sb, sa.Name, g.DefaultAddressLabel)
-		if a == nil || b == nil || g.excludedSelf(a, b) {
-			return
-		}
-		out = append(out, []*endpoint{a, b})
-	}
-	switch g.Type {
-	case GroupMesh:
-		for i, sa := range g.Addresses {
-			for j, sb := range g.Addresses {
-				if i != j {
-					pair(sa, sb)
-				}
-			}
-		}
-	case GroupDisjoint:
-		for _, sa := range g.AAddresses {
-			for _, sb := range g.BAddresses {
-				pair(sa, sb)
-			}
-		}
-		if !g.Unidirectional {
-			for _, sb := range g.BAddresses {
-				for _, sa := range g.AAddresses {
-					pair(sb, sa)
-				}
-			}
-		}
-	case GroupList:
-		for _, s := range g.Addresses {
-			if a := t.selectAddress(s, "", g.DefaultAddressLabel); a != nil {
-				out = append(out, []*endpoint{a})
-			}
-		}
-	}
-	return out
-}
-
-// excluded: an excludes entry names a as its local-address and b among its targets (one
-// direction: b → a stays unless listed too). Selectors compare as written (name and label).
-func (g *Group) excluded(a, b Selector) bool {
-	for _, e := range g.Excludes {
-		if e.LocalAddress.key() != a.key() {
-			continue
-		}
-		for _, tgt := range e.TargetAddresses {
-			if tgt.key() == b.key() {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// excludedSelf applies excludes-self: host (the default) drops pairs on one host (the same
-// hosts entry) or one address; address drops pairs on one address; disabled drops neither.
-func (g *Group) excludedSelf(a, b *endpoint) bool {
-	scope := g.ExcludesSelf
-	if scope == "" {
-		scope = ExcludeSelfHost
-	}
-	if scope == ExcludeSelfHost && a.Host != "" && b.Host != "" && strings.EqualFold(a.Host, b.Host) {
-		return true
-	}
-	if scope == ExcludeSelfHost || scope == ExcludeSelfAddress {
-		return a.Parent != "" && a.Parent == b.Parent
-	}
-	return false
-}
-
-// Knows says whether host names at least one address of the template (its name, its address,
-// a label's or a remote address's).
+// Knows says whether host names at least one address of the template: its name or its
+// address (what a plan matches).
 func (t *Template) Knows(host []string) bool {
 	for name, a := range t.Addresses {
-		cands := []string{a.Address, a.PSchedulerAddress}
-		for _, l := range a.Labels {
-			cands = append(cands, l.Address)
-		}
-		for _, r := range a.RemoteAddresses {
-			cands = append(cands, r.Address)
-			for _, l := range r.Labels {
-				cands = append(cands, l.Address)
-			}
-		}
 		for _, h := range host {
-			if h == name {
+			if h == name || strings.EqualFold(h, a.Address) {
 				return true
-			}
-			for _, c := range cands {
-				if c != "" && strings.EqualFold(c, h) {
-					return true
-				}
 			}
 		}
 	}
 	return false
 }
+
+// AddressNames are the names of the template's addresses, sorted.
+func (t *Template) AddressNames() []string { return keys(t.Addresses) }

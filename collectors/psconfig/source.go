@@ -38,7 +38,8 @@ type Source struct {
 
 	mu            sync.Mutex
 	good          *Template
-	goodRaw       []byte
+	goodRaw       []byte // the document as fetched (its validators are etag, lastMod)
+	goodDoc       []byte // with its includes merged: what the plan was made from
 	etag, lastMod string
 	st            Status
 }
@@ -106,9 +107,17 @@ func (s *Source) Template() *Template {
 func (s *Source) Refresh(ctx context.Context) (*Template, bool, error) {
 	now := s.opt.Now()
 	raw, notModified, v, err := s.fetch(ctx)
+	if err == nil && notModified {
+		s.mu.Lock()
+		raw = s.goodRaw
+		s.mu.Unlock()
+	}
+	// Includes are fetched at every refresh, even when the document has not changed: an
+	// include may have.
 	var t *Template
-	if err == nil && !notModified {
-		t, err = Parse(s.loc, raw)
+	var merged []byte
+	if err == nil {
+		t, merged, err = s.load(ctx, raw)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -127,26 +136,37 @@ func (s *Source) Refresh(ctx context.Context) (*Template, bool, error) {
 		return nil, false, err
 	}
 	s.st.State, s.st.LastError, s.st.LastErrorAt, s.st.LastSuccess = StateOK, "", nil, &now
-	if notModified || (s.good != nil && bytes.Equal(raw, s.goodRaw)) {
+	if s.good != nil && bytes.Equal(merged, s.goodDoc) {
 		s.st.NotModified++
 		return s.good, false, nil
 	}
-	// The validators are kept only with a good document: a bad one is fetched whole again,
-	// not answered 304.
-	s.good, s.goodRaw, s.st.LastChange = t, raw, &now
-	s.etag, s.lastMod = v.etag, v.lastMod
+	s.good, s.goodDoc, s.st.LastChange = t, merged, &now
+	if !notModified {
+		// The validators are kept only with a good document: a bad one is fetched whole
+		// again, not answered 304.
+		s.goodRaw, s.etag, s.lastMod = raw, v.etag, v.lastMod
+	}
 	return t, true, nil
 }
 
-// fetch reads the document; notModified when the server (or the file) says it has not
-// changed since the last good one.
+// fetch reads the document; notModified when the server says it has not changed since the
+// last good one.
 func (s *Source) fetch(ctx context.Context) (raw []byte, notModified bool, v validators, err error) {
-	if !IsURL(s.loc) {
-		path := strings.TrimPrefix(s.loc, "file://")
-		raw, err := os.ReadFile(path)
-		if err == nil && len(raw) > MaxDocument {
-			err = fmt.Errorf("%s: larger than %d bytes", path, MaxDocument)
-		}
+	var cond validators
+	s.mu.Lock()
+	if s.good != nil { // validators only for the document we hold
+		cond = validators{s.etag, s.lastMod}
+	}
+	s.mu.Unlock()
+	return s.get(ctx, s.loc, cond, MaxDocument)
+}
+
+// get reads the document at loc (a file or an HTTP(S) URL) of at most limit bytes, with a
+// conditional request when cond has validators.
+func (s *Source) get(ctx context.Context, loc string, cond validators, limit int) (raw []byte, notModified bool, v validators, err error) {
+	if !IsURL(loc) {
+		path := strings.TrimPrefix(loc, "file://")
+		raw, err := readFile(path, limit)
 		return raw, false, v, err
 	}
 	client, err := s.client()
@@ -155,22 +175,18 @@ func (s *Source) fetch(ctx context.Context) (raw []byte, notModified bool, v val
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.loc, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc, nil)
 	if err != nil {
 		return nil, false, v, err
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", s.opt.UserAgent)
-	s.mu.Lock()
-	if s.good != nil { // validators only for the document we hold
-		if s.etag != "" {
-			req.Header.Set("If-None-Match", s.etag)
-		}
-		if s.lastMod != "" {
-			req.Header.Set("If-Modified-Since", s.lastMod)
-		}
+	if cond.etag != "" {
+		req.Header.Set("If-None-Match", cond.etag)
 	}
-	s.mu.Unlock()
+	if cond.lastMod != "" {
+		req.Header.Set("If-Modified-Since", cond.lastMod)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, false, v, err
@@ -179,17 +195,31 @@ func (s *Source) fetch(ctx context.Context) (raw []byte, notModified bool, v val
 	if resp.StatusCode == http.StatusNotModified {
 		return nil, true, v, nil
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxDocument+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
-		return nil, false, v, fmt.Errorf("%s: %w", s.loc, err)
+		return nil, false, v, fmt.Errorf("%s: %w", loc, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, false, v, fmt.Errorf("%s: HTTP %s%s", s.loc, resp.Status, excerpt(body))
+		return nil, false, v, fmt.Errorf("%s: HTTP %s%s", loc, resp.Status, excerpt(body))
 	}
-	if len(body) > MaxDocument {
-		return nil, false, v, fmt.Errorf("%s: larger than %d bytes", s.loc, MaxDocument)
+	if len(body) > limit {
+		return nil, false, v, fmt.Errorf("%s: larger than %d bytes", loc, limit)
 	}
 	return body, false, validators{resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")}, nil
+}
+
+// readFile reads a file of at most limit bytes.
+func readFile(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err == nil && len(raw) > limit {
+		err = fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	return raw, err
 }
 
 // validators are what a conditional request sends back.

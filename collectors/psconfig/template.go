@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -15,7 +15,7 @@ import (
 // hosts' archives) is kept raw and does not change the plan.
 type Template struct {
 	Addresses      map[string]*Address        `json:"addresses"`
-	AddressClasses map[string]json.RawMessage `json:"address-classes"`
+	AddressClasses map[string]*AddressClass   `json:"address-classes"`
 	Groups         map[string]*Group          `json:"groups"`
 	Tests          map[string]*Test           `json:"tests"`
 	Schedules      map[string]*Schedule       `json:"schedules"`
@@ -26,6 +26,9 @@ type Template struct {
 	Subtasks       map[string]json.RawMessage `json:"subtasks"`
 	Includes       []string                   `json:"includes"`
 	Meta           json.RawMessage            `json:"_meta"`
+
+	includesMerged bool     // the includes were fetched and merged (by a Source)
+	includeNotes   []string // what merging them says (an included document's own includes)
 }
 
 // Meta is an object's `_meta`: free-form, for people (display names, URLs).
@@ -88,7 +91,9 @@ type Selector struct {
 	Class    string `json:"class"`
 }
 
-func (s Selector) key() string { return s.Name + "\x00" + s.Label + "\x00" + s.Class }
+func (s Selector) key() string {
+	return s.Name + "\x00" + s.Label + "\x00" + s.Class + "\x00" + strconv.FormatBool(s.Disabled)
+}
 
 // Group types.
 const (
@@ -157,9 +162,6 @@ type Task struct {
 	Meta        Meta           `json:"_meta"`
 }
 
-// keyRE is the schema's pattern for the names of objects.
-var keyRE = regexp.MustCompile(`^[a-zA-Z0-9:._\-]+$`)
-
 // Invalid is every problem of a document, each naming the field ("tasks.bw.schedule").
 type Invalid struct {
 	Source string
@@ -176,6 +178,19 @@ func (e *Invalid) Error() string {
 // Parse decodes and checks a template; source names it in errors. Unknown keys are errors
 // (the schema is closed), except `_meta`, which may be anywhere.
 func Parse(source string, raw []byte) (*Template, error) {
+	t, err := decode(source, raw)
+	if err != nil {
+		return nil, err
+	}
+	if errs := t.check(); len(errs) > 0 {
+		return nil, &Invalid{Source: source, Errs: errs}
+	}
+	return t, nil
+}
+
+// decode reads a template without checking what it refers to (what pSConfig's agent does
+// before it merges the includes: the schema, whose top-level maps are required).
+func decode(source string, raw []byte) (*Template, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var t Template
@@ -185,7 +200,7 @@ func Parse(source string, raw []byte) (*Template, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, &Invalid{Source: source, Errs: []string{"more than one JSON value"}}
 	}
-	if errs := t.check(); len(errs) > 0 {
+	if errs := t.checkRequired(); len(errs) > 0 {
 		return nil, &Invalid{Source: source, Errs: errs}
 	}
 	return &t, nil

@@ -25,22 +25,25 @@ the run goes from this host with the far end sending (its source has no agent);
 names (_meta, reference). What the template asks for and no plan applies (includes, a
 schedule's until) is warned about on stderr. --host is the host as the template names it: an address's name or
 its address; repeat it (or separate with commas) for a host with several. Runs nothing.
-Exits 1 when the template cannot be read or is invalid, or when no address of it is --host.`
+With --list-hosts it prints instead the names of the template's addresses (its includes
+merged), one a line, for a script to plan each. Exits 1 when the template cannot be read or
+is invalid, or when no address of it is --host.`
 
 // planCmd is `longhaul-probe plan`.
 func planCmd(env *cli.Env, args []string) int {
-	fs := env.FlagSet("--psconfig FILE_OR_URL --host ADDRESS [--ca-file FILE]", planDoc)
+	fs := env.FlagSet("--psconfig FILE_OR_URL (--host ADDRESS | --list-hosts) [--ca-file FILE]", planDoc)
 	src := fs.String("psconfig", "", "the pSConfig template: a `FILE_OR_URL` (https://, file:// or a path)")
 	var hosts listFlag
 	fs.Var(&hosts, "host", "this host in the template: an address's name or its `ADDRESS` (repeatable)")
 	ca := fs.String("ca-file", "", "the CA (PEM `FILE`) of the https server; default the system's roots")
+	list := fs.Bool("list-hosts", false, "print the names of the template's addresses instead of a plan")
 	if code, done := fs.Parse(args); done {
 		return code
 	}
 	if *src == "" {
 		return env.UsageError("--psconfig is required")
 	}
-	if len(hosts) == 0 {
+	if len(hosts) == 0 && !*list {
 		return env.UsageError("--host is required")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -48,6 +51,12 @@ func planCmd(env *cli.Env, args []string) int {
 	t, _, err := psconfig.NewSource(*src, psconfig.Options{CAFile: *ca, UserAgent: "longhaul-probe/" + version.Get().Version}).Refresh(ctx)
 	if err != nil {
 		return env.Fail("%v", err)
+	}
+	if *list {
+		for _, name := range t.AddressNames() {
+			fmt.Fprintln(env.Stdout, name)
+		}
+		return cli.ExitOK
 	}
 	if !t.Knows(hosts) {
 		return env.Fail("no address of %s is %s (give an address's name or its address as written)", *src, strings.Join(hosts, ", "))

@@ -26,6 +26,14 @@ func TestPlanPrintsTheHostsPlanAsJSONLines(t *testing.T) {
 	}
 }
 
+// --list-hosts names the addresses of the template with its includes, for a script.
+func TestPlanListsTheHostsOfATemplateWithItsIncludes(t *testing.T) {
+	code, out, errs := invoke("plan", "--psconfig", "../../psconfig/testdata/include-chain/template.json", "--list-hosts")
+	if code != 0 || out != "ams\nchi\nsea\n" {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+}
+
 func TestPlanSaysWhatIsWrong(t *testing.T) {
 	tmpl := "../../psconfig/testdata/note-example/template.json"
 	for _, c := range []struct {
