@@ -41,6 +41,7 @@ func writeMetrics(w io.Writer, h Health) {
 		gauge("longhaul_probe_psconfig_ok", "1 if the last fetch of the pSConfig template gave a good document (or 304).", b(p.State == "ok"))
 		gauge("longhaul_probe_psconfig_planned_pairs", "Pairs of the pSConfig template this host schedules.", p.Planned)
 		gauge("longhaul_probe_psconfig_unsupported_pairs", "Of them, pairs it cannot run (see /health psconfig.unsupported_pairs).", p.Unsupported)
+		gauge("longhaul_probe_psconfig_pscheduler_pairs", "Of them, pairs pScheduler measures (latency, latencybg): their results come through the pScheduler bridge.", p.ByPScheduler)
 		counter("longhaul_probe_psconfig_fetch_failures_total", "Fetches of the template that failed or gave an invalid document.", p.Failures)
 	}
 

@@ -100,7 +100,7 @@ func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 	seen := map[string]bool{}
 	for i := range entries {
 		e := &entries[i]
-		if e.Unsupported != "" {
+		if e.Unsupported != "" || e.MeasuredBy != "" {
 			continue
 		}
 		id := ProbeIDOf(e.Task)
@@ -243,10 +243,11 @@ func sameTasks(a, b []schedule.Task) bool {
 // PSConfigHealth is the pSConfig part of /health: the source's state, and the plan.
 type PSConfigHealth struct {
 	psconfig.Status
-	Planned     int               `json:"planned"`     // pairs this host schedules
-	Running     int               `json:"running"`     // of them, run by a probe
-	Unsupported int               `json:"unsupported"` // of them, not run: see unsupported_pairs
-	Pairs       []UnsupportedPair `json:"unsupported_pairs,omitempty"`
+	Planned      int               `json:"planned"`       // pairs this host schedules
+	Running      int               `json:"running"`       // of them, run by a probe
+	ByPScheduler int               `json:"by_pscheduler"` // of them, measured by pScheduler (latency, latencybg)
+	Unsupported  int               `json:"unsupported"`   // of them, not run: see unsupported_pairs
+	Pairs        []UnsupportedPair `json:"unsupported_pairs,omitempty"`
 	// Warnings: what the template asks for that the plan does not apply (includes, until).
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -272,6 +273,9 @@ func (p *planner) health() *PSConfigHealth {
 		h.Warnings = t.Warnings()
 	}
 	for _, e := range p.entries {
+		if e.MeasuredBy != "" {
+			h.ByPScheduler++
+		}
 		if e.Unsupported == "" {
 			continue
 		}

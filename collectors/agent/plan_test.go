@@ -129,11 +129,11 @@ func TestThePSConfigPlanRunsBesideTheConfigAndKeepsTheLastGoodOne(t *testing.T) 
 	defer a.closeAll()
 	spool := a.spool
 
-	check := func(step string, state string, planned, running, unsupported, rttTargets int) Health {
+	check := func(step string, state string, planned, running, byPScheduler, rttTargets int) Health {
 		t.Helper()
 		h := a.Health()
 		p := h.PSConfig
-		if p == nil || p.State != state || p.Planned != planned || p.Running != running || p.Unsupported != unsupported {
+		if p == nil || p.State != state || p.Planned != planned || p.Running != running || p.ByPScheduler != byPScheduler || p.Unsupported != 0 {
 			t.Fatalf("%s: psconfig %+v", step, p)
 		}
 		if got := h.Probes["mesh-rtt"]; got.Kind != "rtt" || got.Targets != rttTargets {
@@ -147,9 +147,9 @@ func TestThePSConfigPlanRunsBesideTheConfigAndKeepsTheLastGoodOne(t *testing.T) 
 		}
 		return h
 	}
-	// ps1 schedules ps1→ps2: rtt and trace run, latencybg is reported.
+	// ps1 schedules ps1→ps2: rtt and trace run, latencybg is pScheduler's to measure.
 	h := check("first plan", "ok", 3, 2, 1, 1)
-	if h.Probes["mesh-trace"].Kind != "path" || !strings.Contains(h.PSConfig.Pairs[0].Reason, "no owamp") {
+	if h.Probes["mesh-trace"].Kind != "path" || len(h.PSConfig.Pairs) != 0 {
 		t.Errorf("first plan: %+v %+v", h.Probes, h.PSConfig.Pairs)
 	}
 
@@ -184,7 +184,7 @@ func TestThePSConfigPlanRunsBesideTheConfigAndKeepsTheLastGoodOne(t *testing.T) 
 	var out bytes.Buffer
 	WriteStatus(&out, h, time.Now())
 	if s := out.String(); !strings.Contains(s, "psconfig: FAILING (https://") || !strings.Contains(s, "invalid pSConfig template") ||
-		!strings.Contains(s, "the last good plan of") || !strings.Contains(s, "6 pairs planned, 4 run, 2 unsupported") {
+		!strings.Contains(s, "the last good plan of") || !strings.Contains(s, "6 pairs planned, 4 run, 2 measured by pScheduler (its archiver sends them), 0 unsupported") {
 		t.Errorf("status:\n%s", s)
 	}
 	var metrics bytes.Buffer
@@ -260,7 +260,7 @@ func TestTheWLCGPlanOfOneHostAsTheAgentRunsIt(t *testing.T) {
 			t.Errorf("the partner's second rtt pair: %+v", e)
 		}
 	}
-	if len(entries) != 20 || unsupported != 9 {
+	if len(entries) != 20 || unsupported != 5 {
 		t.Errorf("%d entries, %d unsupported", len(entries), unsupported)
 	}
 	for _, task := range tasks {

@@ -90,6 +90,10 @@ func WriteStatus(w io.Writer, h Health, now time.Time) {
 // writePSConfig says where the plan comes from and how it is; a failure says what was kept.
 func writePSConfig(w io.Writer, p *PSConfigHealth, now time.Time) {
 	plan := fmt.Sprintf("%d pairs planned, %d run, %d unsupported", p.Planned, p.Running, p.Unsupported)
+	if p.ByPScheduler > 0 {
+		plan = fmt.Sprintf("%d pairs planned, %d run, %d measured by pScheduler (its archiver sends them), %d unsupported",
+			p.Planned, p.Running, p.ByPScheduler, p.Unsupported)
+	}
 	switch p.State {
 	case "ok":
 		fetched := ""

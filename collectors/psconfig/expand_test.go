@@ -227,10 +227,14 @@ func TestTestTypesWithoutALonghaulProbeAreReportedWithTheReason(t *testing.T) {
 	if len(p) != 3 {
 		t.Fatalf("%+v", p)
 	}
-	for i, want := range []string{`no Longhaul probe for test type "dns"`, "Longhaul has no owamp", "the task asks for tools nuttcp, ethr"} {
+	for i, want := range []string{`no Longhaul probe for test type "dns"`, "", "the task asks for tools nuttcp, ethr"} {
 		if !strings.Contains(p[i].Unsupported, want) || p[i].Tool != "" {
 			t.Errorf("%s: %q, want %q", p[i].Task, p[i].Unsupported, want)
 		}
+	}
+	// latencybg is planned, for pScheduler to measure (the bridge brings its results), not unsupported
+	if l := p[1]; l.Test != "latencybg" || l.MeasuredBy != "pscheduler" || l.Unsupported != "" {
+		t.Errorf("latencybg: %+v", l)
 	}
 }
 

@@ -56,14 +56,14 @@ var runners = map[string]runner{
 	}},
 }
 
+// measuredBy: the test types pScheduler measures itself and Longhaul reads from its archivers
+// (collectors/probes/latency through the pScheduler bridge): one-way delay and loss need owamp
+// at both ends, which the agent does not run; its rtt probe (ping) mixes both directions.
+var measuredBy = map[string]string{"latency": "pscheduler", "latencybg": "pscheduler"}
+
 // notRun says why a test type has no Longhaul probe.
 func notRun(testType string) string {
-	switch testType {
-	case "latencybg", "latency":
-		return testType + " measures one-way delay and loss with owamp (powstream/owping); Longhaul has no owamp, " +
-			"and its rtt probe (ping) measures the round trip, which mixes both directions: not the same figures"
-	}
-	return fmt.Sprintf("no Longhaul probe for test type %q (it runs throughput, trace and rtt)", testType)
+	return fmt.Sprintf("no Longhaul probe for test type %q (it runs throughput, trace and rtt; pScheduler's latency and latencybg results come through the pScheduler bridge)", testType)
 }
 
 // specFields a plan always reads (they are the pair, not params).

@@ -33,7 +33,10 @@ type Entry struct {
 	Labels      sample.Labels `json:"labels,omitempty"`          // what every sample of the pair carries
 	LabelsLeft  []string      `json:"labels_left_out,omitempty"` // label keys the schemas do not take
 	SpecIgnored []string      `json:"spec_ignored,omitempty"`    // spec fields Longhaul's probe does not apply
-	Unsupported string        `json:"unsupported,omitempty"`
+	// MeasuredBy: "pscheduler" for a test pScheduler measures and the agent does not (latency
+	// and latencybg: owamp); its results reach Longhaul through the pScheduler bridge.
+	MeasuredBy  string `json:"measured_by,omitempty"`
+	Unsupported string `json:"unsupported,omitempty"`
 
 	Kind   string            `json:"-"` // the Longhaul probe kind
 	Target string            `json:"-"` // the address the probe is pointed at (Dst, or Src when run from the dest)
@@ -134,6 +137,10 @@ func (t *Template) entry(name string, k *Task, test *Test, pair []*endpoint, hos
 		e.Src = sched.Address
 	}
 	e.Dst, _ = specMap["dest"].(string)
+	if by, ok := measuredBy[e.Test]; ok {
+		e.MeasuredBy = by
+		return e, true
+	}
 	if _, ok := runners[e.Test]; !ok {
 		e.Unsupported = notRun(e.Test)
 		return e, true

@@ -8,6 +8,7 @@ import time
 import uuid
 
 import pytest
+import requests
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "ingest"))
@@ -103,8 +104,28 @@ def rows(series):
     return out
 
 
+def post_latency_results(results, tmp):
+    """pScheduler's HTTP archiver posting latencybg results to the agent as pScheduler bridge, which
+    publishes them as latency samples; returns once it has taken them all."""
+    from psbridge import Bridge
+
+    bridge = Bridge(tmp)
+    bridge.start()
+    try:
+        for msg in results:
+            r = bridge.post(msg)
+            assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
+        bridge.wait(lambda h: h["samples"] >= len(results), "every result's sample spooled")
+        deadline = time.time() + 60
+        while requests.get(bridge.health_url, timeout=5).json()["spool"]["depth_samples"] > 0:
+            assert time.time() < deadline, "the bridge did not publish its spool to Kafka within 60 s"
+            time.sleep(0.3)
+    finally:
+        bridge.stop()
+
+
 @pytest.fixture(scope="session")
-def mesh_run():
+def mesh_run(tmp_path_factory):
     """End to end, once per session: the real Flink job on the cluster turns mesh_story's three
     hours of raw samples into statistics and events, Telegraf writes them (and the traceroute
     hops) to InfluxDB. Returns the story's names once every kind of result is stored."""
@@ -130,6 +151,7 @@ def mesh_run():
     try:
         time.sleep(5)  # the sources have their partitions: "latest" starts after this point
         end = (now_ms() // 60_000 - 1) * 60_000
+        post_latency_results(mesh_story.powstream_results(tag, end), tmp_path_factory.mktemp("bridge"))
         p = kafka.producer({"enable.idempotence": True, "linger.ms": 20})
         for topic, msg in mesh_story.story(tag, end):
             p.produce(topic, key=f"{msg['src']}|{msg['dst']}", value=json.dumps(msg).encode())
@@ -142,6 +164,8 @@ def mesh_run():
             "high loss": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{triumf}\' AND "kind" = \'high_loss\'',
             "unreachable": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{kek}\' AND "kind" = \'unreachable\'',
             "path hops": f'SELECT count("rtt_ms") FROM "raw"."path_hops" WHERE "src" = \'{src}\'',
+            "one-way loss": f'SELECT * FROM "daily"."events" WHERE "src" = \'{fnal}\' AND "dst" = \'{src}\' AND "kind" = \'high_loss\' AND "protocol" = \'owd\'',
+            "one-way delay": f'SELECT count("owd_mean_ms") FROM "raw"."link_stats" WHERE "src" = \'{src}\' AND "dst" = \'{fnal}\' AND "protocol" = \'owd\'',
             "ping stats": f'SELECT count("loss_percent") FROM "raw"."link_stats" WHERE "dst" = \'{triumf}\' AND "protocol" = \'icmp\'',
         }
         for what, q in expect.items():

@@ -4,11 +4,17 @@
                              changes (hops 2-3) 35 minutes ago and RTT goes 140 → 165 ms
   <tag>-cern → <tag>-triumf  ping loss 10 % and jitter 25 ms for the last 30 minutes
   <tag>-cern → <tag>-kek     iperf3 connection refused for the last 11 minutes
+  <tag>-cern ⇄ <tag>-fnal    pScheduler latencybg (powstream) each way through the bridge; fnal → cern
+                             loses 5 % of its packets for the last 30 minutes, cern → fnal none
 
 Throughput runs every 5 minutes (five 1-second intervals and a summary), pings every 5 minutes,
 traceroutes every 10 minutes. Deterministic: noise comes from random.Random(tag)."""
 
+import copy
+import json
+import pathlib
 import random
+import uuid
 
 from longhaul_contract import CONTRACT  # ingest/, on the path through conftest
 
@@ -16,6 +22,13 @@ topic = CONTRACT.topic
 
 STEP = 300_000  # ms between runs
 RUNS = 36  # 3 hours
+
+
+# an archive message of a latencybg run, as pScheduler's archivers send it (the bridge's golden case)
+POWSTREAM = (
+    pathlib.Path(__file__).resolve().parents[2]
+    / "collectors/probes/latency/testdata/pscheduler/latencybg-powstream-archived/input.json"
+)
 
 
 def links(tag):
@@ -181,3 +194,44 @@ def story(tag, end_ms):
                 )
     out.sort(key=lambda tm: tm[1]["ts"])
     return out
+
+
+def powstream_results(tag, end_ms):
+    """The latencybg results pScheduler posts for cern ⇄ fnal over the story, one a direction every
+    5 minutes: 600 packets each, histogram keys as powstream_utils writes them ('%.2f' of delay over
+    the bucket width of 1 ms), the one-way delay about half the RTT."""
+    rnd = random.Random(tag + "owamp")
+    src, fnal, _, _ = links(tag)
+    base = json.loads(POWSTREAM.read_text())
+    t0 = end_ms - RUNS * STEP
+    out = []
+    for k in range(RUNS):
+        t = t0 + k * STEP + 240_000
+        for a, b, owd in ((src, fnal, 70.0), (fnal, src, 70.6)):
+            lost = 30 if a == fnal and end_ms - t <= 30 * 60_000 else 0
+            hist = {}
+            for _ in range(600 - lost):
+                key = "%.2f" % round(owd + abs(rnd.gauss(0, 0.05)), 2)
+                hist[key] = hist.get(key, 0) + 1
+            msg = copy.deepcopy(base)
+            msg["id"] = str(uuid.UUID(int=rnd.getrandbits(128)))
+            msg["schedule"] = {"start": _iso(t), "duration": "PT0S"}
+            msg["test"]["spec"].update(source=a, dest=b)
+            msg["participants"] = [a, b]
+            msg["result"].update(
+                {
+                    "packets-sent": 600,
+                    "packets-received": 600 - lost,
+                    "packets-lost": lost,
+                    "histogram-latency": hist,
+                    "histogram-ttl": {"250": 600 - lost},
+                }
+            )
+            out.append(msg)
+    return out
+
+
+def _iso(ms):
+    import datetime
+
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).isoformat(timespec="milliseconds")
