@@ -10,6 +10,7 @@ OUT = pathlib.Path(__file__).resolve().parent / "json"
 DS = {"type": "influxdb", "uid": "longhaul-influxdb"}
 LINK = "\"src\" = '$src' AND \"dst\" = '$dst'"
 SITE = '("src" =~ /^$site$/ OR "dst" =~ /^$site$/)'
+BOTH_WAYS = "((\"src\" = '$src' AND \"dst\" = '$dst') OR (\"src\" = '$dst' AND \"dst\" = '$src'))"  # a link's two directions
 LINK_URL = "/d/longhaul-link/link-detail?var-src=${__data.fields.src}&var-dst=${__data.fields.dst}&${__url_time_range}"
 ROLLING = 10  # the link's rolling throughput: a moving average of this many intervals with samples
 # What an empty panel says instead of Grafana's "No data" (fieldConfig.defaults.noValue). A panel
@@ -279,7 +280,8 @@ def link():
     return dashboard(
         "longhaul-link",
         "Link detail",
-        "One link: throughput, retransmits, RTT, loss, jitter; events as annotations.",
+        "One link: throughput, retransmits, RTT, loss, jitter, and pScheduler's one-way delay and loss in each "
+        "direction; events as annotations.",
         [
             panel(
                 1,
@@ -389,11 +391,52 @@ def link():
                 no_value=none("UDP or ping samples"),
             ),
             panel(
+                8,
+                "timeseries",
+                "One-way delay, each direction (pScheduler latency)",
+                0,
+                24,
+                12,
+                8,
+                [
+                    q(
+                        'SELECT mean("owd_mean_ms") AS "delay" FROM "raw"."link_stats" '
+                        f"WHERE {BOTH_WAYS} AND $timeFilter AND \"protocol\" = 'owd' "
+                        'GROUP BY time($__interval), "src", "dst" fill(none)',
+                        alias="$tag_src → $tag_dst",
+                    )
+                ],
+                unit="ms",
+                no_value=none("one-way latency results (pScheduler latency, latencybg)"),
+                description="pScheduler's latency and latencybg tests (owamp) through the bridge: one line per direction. "
+                "A negative delay means the two hosts' clocks disagree by more than the delay.",
+            ),
+            panel(
+                9,
+                "timeseries",
+                "One-way loss %, each direction (pScheduler latency)",
+                12,
+                24,
+                12,
+                8,
+                [
+                    q(
+                        'SELECT mean("loss_percent") AS "loss" FROM "raw"."link_stats" '
+                        f"WHERE {BOTH_WAYS} AND $timeFilter AND \"protocol\" = 'owd' "
+                        'GROUP BY time($__interval), "src", "dst" fill(none)',
+                        alias="$tag_src → $tag_dst",
+                    )
+                ],
+                unit="percent",
+                no_value=none("one-way latency results (pScheduler latency, latencybg)"),
+                description="Loss of the packets sent one way; the loss alarm (high_loss, protocol owd) names the direction.",
+            ),
+            panel(
                 7,
                 "table",
                 "Events on this link",
                 0,
-                24,
+                32,
                 24,
                 7,
                 [

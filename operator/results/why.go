@@ -41,7 +41,7 @@ func Span(d time.Duration) string {
 	return d.String()
 }
 
-var protocolNames = map[string]string{"tcp": "TCP", "udp": "UDP", "icmp": "ping", "path": "traceroute"}
+var protocolNames = map[string]string{"tcp": "TCP", "udp": "UDP", "icmp": "ping", "path": "traceroute", "owd": "one-way latency (pScheduler)"}
 
 // What names what a query reads: "TCP samples", "UDP or ping samples", "alert events".
 func What(n dashboards.Need) string {

@@ -11,6 +11,7 @@ Throughput runs every 5 minutes (five 1-second intervals and a summary), pings e
 traceroutes every 10 minutes. Deterministic: noise comes from random.Random(tag)."""
 
 import copy
+import datetime
 import json
 import pathlib
 import random
@@ -211,7 +212,7 @@ def powstream_results(tag, end_ms):
             lost = 30 if a == fnal and end_ms - t <= 30 * 60_000 else 0
             hist = {}
             for _ in range(600 - lost):
-                key = "%.2f" % round(owd + abs(rnd.gauss(0, 0.05)), 2)
+                key = f"{round(owd + abs(rnd.gauss(0, 0.05)), 2):.2f}"
                 hist[key] = hist.get(key, 0) + 1
             msg = copy.deepcopy(base)
             msg["id"] = str(uuid.UUID(int=rnd.getrandbits(128)))
@@ -232,6 +233,4 @@ def powstream_results(tag, end_ms):
 
 
 def _iso(ms):
-    import datetime
-
     return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).isoformat(timespec="milliseconds")
