@@ -56,7 +56,11 @@ var (
 	// KafkaReplication is the replication factor `longhaul setup` creates topics with; 0 keeps
 	// ingest/topics.yaml's (1, the single native broker). A cluster of 3+ brokers takes 3.
 	KafkaReplication = Setting{Flag: "replication-factor", Env: "LONGHAUL_KAFKA_REPLICATION", Default: "0", Usage: "replication factor of the topics setup creates (0: the topics file's)"}
-	KafkaAdminCert   = Setting{Flag: "kafka-admin-cert", Env: "LONGHAUL_KAFKA_ADMIN_CERT", Usage: "PEM file with the admin certificate and its key", local: localFile("admin.pem")}
+	// The brokers' listener for pScheduler's Kafka archiver (mutual TLS, certificates of the CA
+	// whose key is CAKey): what `longhaul admin add-pscheduler-host` tells a pScheduler host.
+	KafkaArchiver  = Setting{Flag: "kafka-archiver", Env: "LONGHAUL_KAFKA_ARCHIVER", Default: "127.0.0.1:9095", Usage: "Kafka archiver listener (mutual TLS) as pScheduler hosts reach it, host:port comma-separated"}
+	CAKey          = Setting{Flag: "ca-key", Env: "LONGHAUL_CA_KEY", Usage: "PEM file of the CA's private key (the CA of --kafka-ca), to issue pScheduler hosts' certificates", local: localFile("ca.key")}
+	KafkaAdminCert = Setting{Flag: "kafka-admin-cert", Env: "LONGHAUL_KAFKA_ADMIN_CERT", Usage: "PEM file with the admin certificate and its key", local: localFile("admin.pem")}
 
 	// How a program authenticates to InfluxDB (operator/influx): a user whose password is read
 	// from a file, over HTTPS when the URL says so, trusting the CA.

@@ -85,21 +85,9 @@ func RevokeUser(ctx context.Context, conn kafkaconn.Conn, principal string, log 
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	deleted := 0
-	for _, b := range []*kadm.ACLBuilder{
-		kadm.NewACLs().Allow("User:" + principal).AnyResource().ResourcePatternType(kadm.ACLPatternAny).
-			Operations(kadm.OpAny).AllowHosts(),
-	} {
-		res, err := adm.DeleteACLs(ctx, b)
-		if err != nil {
-			return fmt.Errorf("kafka user %s: delete ACLs: %w", principal, err)
-		}
-		for _, r := range res {
-			if r.Err != nil {
-				return fmt.Errorf("kafka user %s: delete ACLs: %w %s", principal, r.Err, r.ErrMessage)
-			}
-			deleted += len(r.Deleted)
-		}
+	deleted, err := deleteACLs(ctx, adm, principal)
+	if err != nil {
+		return err
 	}
 	unknown, err := NewPassword()
 	if err != nil {
@@ -110,6 +98,41 @@ func RevokeUser(ctx context.Context, conn kafkaconn.Conn, principal string, log 
 	}
 	fmt.Fprintf(log, "kafka user %s revoked (%d ACLs deleted, its credential replaced by one no one knows)\n", principal, deleted)
 	return nil
+}
+
+// RevokeCert revokes a certificate principal at once: its ACLs are deleted, so every request it
+// makes from then on is refused. Kafka has no certificate revocation: the certificate still
+// completes a TLS handshake until it expires, and can do nothing.
+func RevokeCert(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
+	cl, err := conn.NewClient()
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	deleted, err := deleteACLs(ctx, kadm.NewClient(cl), principal)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "kafka principal %s revoked (%d ACLs deleted; its certificate can no longer write)\n", principal, deleted)
+	return nil
+}
+
+// deleteACLs deletes every ACL of principal; it returns how many.
+func deleteACLs(ctx context.Context, adm *kadm.Client, principal string) (int, error) {
+	b := kadm.NewACLs().Allow("User:" + principal).AnyResource().ResourcePatternType(kadm.ACLPatternAny).
+		Operations(kadm.OpAny).AllowHosts()
+	res, err := adm.DeleteACLs(ctx, b)
+	if err != nil {
+		return 0, fmt.Errorf("kafka user %s: delete ACLs: %w", principal, err)
+	}
+	deleted := 0
+	for _, r := range res {
+		if r.Err != nil {
+			return deleted, fmt.Errorf("kafka user %s: delete ACLs: %w %s", principal, r.Err, r.ErrMessage)
+		}
+		deleted += len(r.Deleted)
+	}
+	return deleted, nil
 }
 
 // upsertSCRAM creates or replaces principal's SCRAM-SHA-512 credential, made from password.

@@ -32,6 +32,10 @@ const (
 	PScheduler = "pscheduler"
 	// AgentPrefix starts every agent's principal: agent-<site>.
 	AgentPrefix = "agent-"
+	// PSchedulerHostPrefix starts the principal of one pScheduler host's Kafka archiver
+	// (`longhaul admin add-pscheduler-host NAME`: a certificate CN=pscheduler-NAME): the rights of
+	// PScheduler, revoked alone.
+	PSchedulerHostPrefix = PScheduler + "-"
 )
 
 // JobPrefix starts the name of every Flink job of Longhaul: its consumer group and its
@@ -59,11 +63,20 @@ var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 
 // AgentPrincipal is the Kafka user of an agent named name (a site or host name).
 func AgentPrincipal(name string) (string, error) {
-	name = strings.TrimPrefix(strings.ToLower(name), AgentPrefix)
+	return prefixed(AgentPrefix, "agent", name)
+}
+
+// PSchedulerHostPrincipal is the principal of the pScheduler host named name: its certificate's CN.
+func PSchedulerHostPrincipal(name string) (string, error) {
+	return prefixed(PSchedulerHostPrefix, "pScheduler host", name)
+}
+
+func prefixed(prefix, what, name string) (string, error) {
+	name = strings.TrimPrefix(strings.ToLower(name), prefix)
 	if !agentName.MatchString(name) {
-		return "", fmt.Errorf("agent name %q: want letters, digits, '.', '_' or '-' (at most 63)", name)
+		return "", fmt.Errorf("%s name %q: want letters, digits, '.', '_' or '-' (at most 63)", what, name)
 	}
-	return AgentPrefix + name, nil
+	return prefix + name, nil
 }
 
 // Resource kinds a Grant names.
@@ -125,7 +138,7 @@ func Grants(principal string) []Grant {
 			topics(false, read, contract.TopicPschedulerResults),
 			{Resource: GroupResource, Names: []string{config.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}
-	case principal == PScheduler:
+	case principal == PScheduler, strings.HasPrefix(principal, PSchedulerHostPrefix):
 		return []Grant{topics(false, write, contract.TopicPschedulerResults)}
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}

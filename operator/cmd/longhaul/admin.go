@@ -24,6 +24,8 @@ var adminApp = &cli.App{
 	Commands: []cli.Command{
 		{Name: "add-agent", Summary: "create an agent's SCRAM credential and ACLs; print the config to paste on its host", Run: runAddAgent},
 		{Name: "remove-agent", Summary: "revoke an agent at once: its ACLs, then its credential (replaced by one no one knows)", Run: runRemoveAgent},
+		{Name: "add-pscheduler-host", Summary: "issue a pScheduler host its own certificate and write its archive files (Kafka, HTTP)", Run: runAddPSchedulerHost},
+		{Name: "remove-pscheduler-host", Summary: "revoke one pScheduler host at once: its certificate can write nothing more", Run: runRemovePSchedulerHost},
 		{Name: "rotate", Summary: "give a user a new password (written to its file) without restarting the brokers", Run: runRotate},
 	},
 }

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+	"time"
+
+	"longhaul/ingest/contract"
+	"longhaul/internal/cli"
+	"longhaul/internal/kafkaconn"
+	"longhaul/internal/settings"
+	"longhaul/operator/setup"
+)
+
+// pSchedulerHostNext is what add-pscheduler-host prints: where each file goes on the host, and
+// the one command that makes its HTTP archiver trust the bridge. No secret is printed.
+const pSchedulerHostNext = `# {{.Principal}}: certificate CN={{.Principal}} issued by {{.CASubject}}, valid until {{.NotAfter}};
+# it may write {{.Topic}} and nothing else. Files in {{.Dir}} (mode 0600: they hold the key{{if .HTTP}} and the token{{end}}).
+# On the pScheduler host, as root:
+{{- if .HTTP}}
+#   HTTP archiver (retries; recommended):
+#     install -m 0640 -g pscheduler {{.HTTP}} /etc/pscheduler/default-archives/longhaul-http.json
+#   and make its pycurl trust the stack's CA (it reads only the system store), once:
+#     Debian/Ubuntu: install -m 0644 {{.CA}} /usr/local/share/ca-certificates/longhaul.crt && update-ca-certificates
+#     EL:            install -m 0644 {{.CA}} /etc/pki/ca-trust/source/anchors/longhaul.crt && update-ca-trust
+{{- end}}
+#   Kafka archiver{{if .HTTP}} (or instead; it drops a result it cannot deliver){{end}}:
+#     install -m 0640 -g pscheduler {{.Kafka}} /etc/pscheduler/default-archives/longhaul-kafka.json
+# Check with: pscheduler task --archive @/etc/pscheduler/default-archives/longhaul-{{if .HTTP}}http{{else}}kafka{{end}}.json rtt --dest HOST
+# Revoke with: longhaul admin remove-pscheduler-host {{.Name}}
+`
+
+func runAddPSchedulerHost(env *cli.Env, args []string) int {
+	fs := env.FlagSet("NAME [--out DIR] [--bridge-url URL --bridge-token-file FILE]",
+		"Issues pScheduler host NAME a client certificate of its own (CN=pscheduler-NAME, signed by the\n"+
+			"CA of --kafka-ca with --ca-key), grants it the right to write the archivers' topic and nothing\n"+
+			"else, and writes the archive files that host's /etc/pscheduler/default-archives/ takes:\n"+
+			"longhaul-kafka.json (the Kafka archiver, with the PEM contents), and with --bridge-url\n"+
+			"longhaul-http.json (the HTTP archiver to the pScheduler bridge, with its bearer token).\n"+
+			"Files go to DIR (default ./pscheduler-NAME), mode 0600; what to do with them is printed.")
+	fs.ArgsUsage = "NAME"
+	f := addAdminFlags(fs.FlagSet)
+	caCert, caKey := settings.KafkaCA.String(fs.FlagSet), settings.CAKey.String(fs.FlagSet)
+	archiver := settings.KafkaArchiver.String(fs.FlagSet)
+	out := fs.String("out", "", "folder for the host's files (default ./pscheduler-NAME)")
+	days := fs.Int("days", 365, "days the certificate is valid")
+	bridgeURL := fs.String("bridge-url", "", "the pScheduler bridge's URL as the host reaches it (https://HOST:PORT/pscheduler/results)")
+	tokenFile := fs.String("bridge-token-file", "", "file holding the bridge's bearer token (its token_file)")
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return env.UsageError("give one pScheduler host NAME (got %d)", fs.NArg())
+	}
+	principal, err := setup.PSchedulerHostPrincipal(fs.Args()[0])
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	name := strings.TrimPrefix(principal, setup.PSchedulerHostPrefix)
+	if *days < 1 || *days > 825 {
+		return env.UsageError("--days %d: from 1 to 825", *days)
+	}
+	if (*bridgeURL == "") != (*tokenFile == "") {
+		return env.UsageError("--bridge-url and --bridge-token-file go together")
+	}
+	var token string
+	if *tokenFile != "" {
+		if token, err = settings.Secret(*tokenFile); err != nil {
+			return env.Fail("%v", err)
+		}
+	}
+	if *out == "" {
+		*out = principal
+	}
+	ca, err := setup.LoadCA(*caCert, *caKey)
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	files, err := pSchedulerHostFiles(ca, principal, settings.List(*archiver), *bridgeURL, token, time.Duration(*days)*24*time.Hour)
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	written, err := writePrivate(*out, files)
+	if err != nil {
+		return env.Fail("%v", err)
+	}
+	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
+		return setup.GrantACLs(ctx, conn, principal, env.Stderr)
+	}); err != nil {
+		return env.Fail("%v", err)
+	}
+	view := map[string]string{"Principal": principal, "Name": name, "CASubject": ca.Cert.Subject.String(),
+		"NotAfter": files.notAfter.UTC().Format(time.DateOnly), "Topic": contract.TopicPschedulerResults, "Dir": *out,
+		"Kafka": written["longhaul-kafka.json"], "HTTP": written["longhaul-http.json"], "CA": written["ca.crt"]}
+	if err := template.Must(template.New("next").Parse(pSchedulerHostNext)).Execute(env.Stdout, view); err != nil {
+		return env.Fail("%v", err)
+	}
+	return cli.ExitOK
+}
+
+// hostFiles are the files of one pScheduler host, by name.
+type hostFiles struct {
+	byName   map[string][]byte
+	notAfter time.Time
+}
+
+// pSchedulerHostFiles issues the host's certificate and makes its archive files.
+func pSchedulerHostFiles(ca *setup.CA, principal string, servers []string, bridgeURL, token string, validity time.Duration) (hostFiles, error) {
+	cert, err := ca.IssueClient(principal, validity, time.Now())
+	if err != nil {
+		return hostFiles{}, err
+	}
+	password, err := setup.NewPassword()
+	if err != nil {
+		return hostFiles{}, err
+	}
+	kafka, err := setup.KafkaArchive{Servers: servers, Topic: contract.TopicPschedulerResults, ArchiverID: principal,
+		CA: ca.CertPEM, Cert: cert.CertPEM, Key: cert.KeyPEM, Password: password}.JSON()
+	if err != nil {
+		return hostFiles{}, err
+	}
+	files := hostFiles{notAfter: cert.NotAfter, byName: map[string][]byte{
+		"longhaul-kafka.json": kafka, "ca.crt": ca.CertPEM,
+		principal + ".crt": cert.CertPEM, principal + ".key": cert.KeyPEM,
+	}}
+	if bridgeURL != "" {
+		http, err := setup.HTTPArchive{URL: bridgeURL, Token: token}.JSON()
+		if err != nil {
+			return hostFiles{}, err
+		}
+		files.byName["longhaul-http.json"] = http
+	}
+	return files, nil
+}
+
+// writePrivate writes each file into dir (made 0700) with mode 0600, refusing to overwrite one;
+// it returns the paths by name.
+func writePrivate(dir string, files hostFiles) (map[string]string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	paths := map[string]string{}
+	for name, b := range files.byName {
+		p := filepath.Join(dir, name)
+		fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("%v (remove the folder of an earlier run first)", err)
+		}
+		if _, err := fh.Write(b); err != nil {
+			fh.Close()
+			return nil, err
+		}
+		if err := fh.Close(); err != nil {
+			return nil, err
+		}
+		paths[name] = p
+	}
+	return paths, nil
+}
+
+func runRemovePSchedulerHost(env *cli.Env, args []string) int {
+	fs := env.FlagSet("NAME", "Revokes pScheduler host NAME at once: deletes the ACLs of pscheduler-NAME, so its certificate can\n"+
+		"write nothing from its next request on (Kafka has no certificate revocation: the certificate still\n"+
+		"completes a TLS handshake until it expires). Other pScheduler hosts are not touched.")
+	fs.ArgsUsage = "NAME"
+	f := addAdminFlags(fs.FlagSet)
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return env.UsageError("give one pScheduler host NAME (got %d)", fs.NArg())
+	}
+	principal, err := setup.PSchedulerHostPrincipal(fs.Args()[0])
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
+		return setup.RevokeCert(ctx, conn, principal, env.Stdout)
+	}); err != nil {
+		return env.Fail("%v", err)
+	}
+	return cli.ExitOK
+}

@@ -1,0 +1,139 @@
+"""pScheduler's archivers as they behave, configured by what `longhaul admin add-pscheduler-host`
+writes: the Kafka plugin's code path (kafka-python over SSL with the PEM contents of the archive
+written to temporary files, one producer per result) and the HTTP archiver (POST with the bearer
+header, verify-ssl, retried by its policy) both deliver results that become samples. The HTTP
+archiver loses nothing through a bridge outage or a Kafka outage; the Kafka plugin drops what it
+cannot deliver (as collectors/README.md says); removing one host revokes that host alone."""
+
+import json
+import os
+import threading
+import time
+import uuid
+
+import pytest
+from longhaul_contract import CONTRACT
+from operator_cli import SECRETS, free_port, longhaul
+from psbridge import Bridge, archive
+from pscheduler_archivers import HttpArchiver, archive_data, kafka_plugin
+from test_pscheduler_bridge import read_all
+
+
+def add_host(tmp, bridge):
+    name = "it-" + uuid.uuid4().hex[:8]
+    out = tmp / name
+    printed = longhaul(
+        "admin",
+        "add-pscheduler-host",
+        name,
+        "--out",
+        str(out),
+        "--bridge-url",
+        Bridge.url,
+        "--bridge-token-file",
+        str(bridge.tmp / "token"),
+    )
+    return name, out, printed
+
+
+@pytest.fixture
+def bridge(tmp_path):
+    b = Bridge(tmp_path)
+    b.start()
+    yield b
+    if b.proc.poll() is None:
+        b.stop()
+
+
+def samples_of(role, src, want, timeout_s=60):
+    return read_all(CONTRACT.topic(role), lambda m: m.get("src") == src, want, timeout_s)
+
+
+def test_add_pscheduler_host_writes_archives_both_archivers_deliver(bridge, tmp_path, run_tag):
+    name, out, printed = add_host(tmp_path, bridge)
+    assert f"CN=pscheduler-{name}" in printed and "update-ca-certificates" in printed, printed
+    assert "BEGIN" not in printed and bridge.token not in printed, "a secret was printed"
+    for f in out.iterdir():
+        assert f.stat().st_mode & 0o777 == 0o600, f
+    kafka = archive_data(out / "longhaul-kafka.json", "kafka")
+    assert kafka["_ssl-key"].startswith("-----BEGIN PRIVATE KEY-----") and kafka["_ssl-password"]
+    assert kafka["server"] == os.environ["LONGHAUL_KAFKA_ARCHIVER"], kafka["server"]
+
+    src, dst = f"{run_tag}-psk", f"{run_tag}-far"
+    rtt = archive("rtt", "ping-diags-command-line", src, dst)
+    assert kafka_plugin(out / "longhaul-kafka.json", rtt) == {"succeeded": True}
+    lat = archive("latency", "latencybg-powstream-archived", f"{run_tag}-psh", dst)
+    http = HttpArchiver(out / "longhaul-http.json", ca=str(SECRETS / "ca.crt"))
+    assert http.archive(lat) == 200, http.attempts
+    assert len(samples_of("raw.rtt", src, 1)) == 1
+    got = samples_of("raw.latency", f"{run_tag}-psh", 1)
+    assert len(got) == 1 and got[0]["tool"] == "powstream" and got[0]["packets_sent"] == 600, got
+    h = bridge.wait(
+        lambda h: h["by_input"].get("kafka", 0) >= 1 and h["by_input"].get("http", 0) >= 1, "both inputs"
+    )
+    assert h["accepted"] == 2, h
+
+
+def test_the_http_archiver_retries_through_a_bridge_outage(bridge, tmp_path, run_tag):
+    _, out, _ = add_host(tmp_path, bridge)
+    src = f"{run_tag}-out"
+    msg = archive("rtt", "ping-diags-command-line", src, f"{run_tag}-far")
+    bridge.stop()
+    http = HttpArchiver(out / "longhaul-http.json", ca=str(SECRETS / "ca.crt"), time_scale=1 / 30)
+    t = threading.Thread(target=lambda: http.archive(msg))
+    t.start()
+    time.sleep(4)  # two attempts refused (PT1M × 1/30 = 2 s apart)
+    bridge.start()
+    t.join(60)
+    assert not t.is_alive()
+    assert http.attempts[-1][0] == 200 and any(isinstance(a[0], str) for a in http.attempts), http.attempts
+    assert len(samples_of("raw.rtt", src, 1)) == 1
+
+
+def test_a_kafka_outage_loses_nothing_over_http(tmp_path, run_tag):
+    dead = Bridge(tmp_path, bootstrap=f"127.0.0.1:{free_port()}")
+    dead.start(await_kafka=False)
+    try:
+        _, out, _ = add_host(tmp_path, dead)
+        src = f"{run_tag}-kdown"
+        msg = archive("latency", "latencybg-powstream-archived", src, f"{run_tag}-far")
+        http = HttpArchiver(out / "longhaul-http.json", ca=str(SECRETS / "ca.crt"))
+        assert http.archive(msg) == 200, "accepted once in the spool, Kafka or not"
+        assert samples_of("raw.latency", src, 1, timeout_s=5) == []
+    finally:
+        dead.stop()
+    dead.bootstrap = None  # Kafka is back: the same spool, the brokers of the stack
+    dead.write_config()
+    dead.start()
+    try:
+        assert len(samples_of("raw.latency", src, 1)) == 1
+    finally:
+        dead.stop()
+
+
+def test_the_kafka_plugin_drops_a_result_it_cannot_deliver(bridge, tmp_path, run_tag):
+    _, out, _ = add_host(tmp_path, bridge)
+    spec = json.loads((out / "longhaul-kafka.json").read_text())
+    spec["data"]["server"] = f"127.0.0.1:{free_port()}"  # the archiver listener down
+    (out / "down.json").write_text(json.dumps(spec))
+    src = f"{run_tag}-drop"
+    answer = kafka_plugin(out / "down.json", archive("rtt", "ping-diags-command-line", src, f"{run_tag}-far"))
+    assert answer["succeeded"] is False and "NoBrokersAvailable" in answer["error"], answer
+    assert "retry" not in answer, "the plugin never reaches its retry-policy"
+    assert samples_of("raw.rtt", src, 1, timeout_s=5) == []
+
+
+def test_removing_a_pscheduler_host_revokes_that_host_alone(bridge, tmp_path, run_tag):
+    gone, gone_out, _ = add_host(tmp_path, bridge)
+    _, kept_out, _ = add_host(tmp_path, bridge)
+    longhaul("admin", "remove-pscheduler-host", gone)
+    a, b = f"{run_tag}-gone", f"{run_tag}-kept"
+    # the plugin does not wait for the broker's answer: a refused write is reported as sent, and lost
+    kafka_plugin(
+        gone_out / "longhaul-kafka.json", archive("rtt", "ping-diags-command-line", a, f"{run_tag}-far")
+    )
+    assert kafka_plugin(
+        kept_out / "longhaul-kafka.json", archive("rtt", "ping-diags-command-line", b, f"{run_tag}-far")
+    ) == {"succeeded": True}
+    assert len(samples_of("raw.rtt", b, 1)) == 1
+    assert samples_of("raw.rtt", a, 1, timeout_s=5) == []
