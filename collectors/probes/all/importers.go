@@ -36,6 +36,39 @@ var Importers = map[string]Importer{
 	"pscheduler": ParsePScheduler,
 }
 
+// Streamer parses like an Importer but hands the samples to emit one at a time, once the whole
+// input has been checked: a parse error comes before the first sample. For the outputs that
+// can be long (an iperf 2 server's log of days of -i 1 intervals), so that their samples are
+// never all held at once.
+type Streamer func(input []byte, m probekit.Meta, emit func(sample.Sample) error) error
+
+// Streamers are the importers that stream, by tool name; the others are streamed from the
+// slice their Importer returns (Stream).
+var Streamers = map[string]Streamer{
+	"iperf2": throughput.EachIperf2,
+}
+
+// Stream runs the tool's Streamer, or its Importer and hands on what it returns.
+func Stream(tool string, input []byte, m probekit.Meta, emit func(sample.Sample) error) error {
+	if s, ok := Streamers[tool]; ok {
+		return s(input, m, emit)
+	}
+	parse, ok := Importers[tool]
+	if !ok {
+		return fmt.Errorf("no importer for %q", tool)
+	}
+	ss, err := parse(input, m)
+	if err != nil {
+		return err
+	}
+	for _, s := range ss {
+		if err := emit(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ImporterNames lists the importers' tool names, sorted.
 func ImporterNames() []string {
 	out := make([]string, 0, len(Importers))

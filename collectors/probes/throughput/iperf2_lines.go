@@ -42,7 +42,7 @@ var (
 
 // i2Row is a throughput row: an interval, a run's final row or a server report.
 type i2Row struct {
-	line         probekit.TextLine
+	no           int    // its line number: the text is not kept (a long log's rows are many), see i2Run.errorAt
 	key          string // stream id or SUM
 	start, end   float64
 	bytes        int64
@@ -54,6 +54,7 @@ type i2Row struct {
 	cwnd         *int64
 	rttUs        *float64
 	rttVarUs     *float64
+	outOfOrder   *int64 // the "datagrams received out-of-order" line after the row
 	serverReport bool
 }
 
@@ -67,7 +68,7 @@ func parseRow(l probekit.TextLine, key, rest string) (*i2Row, error) {
 	if m == nil {
 		return nil, nil
 	}
-	r := &i2Row{line: l, key: key}
+	r := &i2Row{no: l.No, key: key}
 	start, _ := strconv.ParseFloat(m[1], 64)
 	r.start = math.Abs(start) // iperf 2 prints "-0.0- 1.0 sec" for the first UDP interval
 	r.end, _ = strconv.ParseFloat(m[2], 64)
@@ -150,7 +151,7 @@ func parseCSV(l probekit.TextLine) (*i2Row, error) {
 	if strings.HasPrefix(m[6], "-") {
 		key = "SUM" // -1: the sum of the -P streams
 	}
-	r := &i2Row{line: l, key: key}
+	r := &i2Row{no: l.No, key: key}
 	start, _ := strconv.ParseFloat(m[7], 64)
 	r.start = math.Abs(start)
 	r.end, _ = strconv.ParseFloat(m[8], 64)
