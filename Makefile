@@ -11,7 +11,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO_LDFLAGS = $(shell bash scripts/version.sh ldflags)
 
 .PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
-        test-python test-integration test-install test-e2e test-cluster dist demo demo-down bench clean
+        test-python test-integration test-install test-e2e test-cluster dist demo demo-down bench real-world-outputs clean
 
 all: build
 
@@ -101,6 +101,10 @@ demo-down:
 ## bench: performance figures on this machine (docs/benchmarks.md)
 bench: prereqs build
 	bash scripts/bench.sh
+
+## real-world-outputs: parse every output others published (DIR=, default ../shared/real-world/tool-outputs): ok, refused and why
+real-world-outputs: build-go
+	bash scripts/real-world-outputs.sh $(DIR)
 
 ## clean: remove build outputs (bin/, flink-jobs/target)
 clean:

@@ -46,5 +46,6 @@ for f in "$DIR"/*/*; do
     echo "INVALID  $name ($n samples): $(head -c 600 "$TMP/val" | tr '\n' ' ')"
   fi
 done
-echo "$good of $total parse into valid samples${invalid:+ ($invalid with invalid samples)}"
+note=""; [[ $invalid -gt 0 ]] && note=" ($invalid with invalid samples)"
+echo "$good of $total parse into valid samples$note"
 [[ $invalid -eq 0 ]]
