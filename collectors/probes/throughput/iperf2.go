@@ -28,6 +28,7 @@ type i2Run struct {
 	csv      bool       // -y C rows
 	csvDst   [2]string  // destination address and port of the first -y C row
 	lastLine int
+	lines    int    // meaningful lines so far
 	input    []byte // for errorAt
 }
 
@@ -93,6 +94,9 @@ func (run *i2Run) startMS(m probekit.Meta) (int64, error) {
 func (run *i2Run) line(l probekit.TextLine) error {
 	run.lastLine = l.No
 	t := l.Text
+	if run.lines++; run.lines == 1 && probekit.CommandLine(t, "iperf", "iperf2") {
+		return nil // a capture that begins with the command that printed it
+	}
 	if run.csv || (len(run.rows) == 0 && run.client == nil && run.server == nil && reCSV.MatchString(t)) {
 		return run.csvLine(l)
 	}
@@ -120,6 +124,7 @@ func (run *i2Run) line(l probekit.TextLine) error {
 		switch {
 		case mm[4] != "":
 			run.window = sample.I64(parseSizeWord(mm[4], mm[5]))
+		case strings.HasPrefix(mm[1], "-"): // unknown
 		case mm[3] == "":
 			run.window = sample.I64(parseSizeWord(mm[1], mm[2]))
 		}
