@@ -64,7 +64,7 @@ func TestWhatCannotBeConvertedSaysWhy(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		`not json`: "line 1 col 3: invalid JSON",
-		`{"id":"x","test":{"type":"latencybg","spec":{}},"schedule":{"start":"2026-01-02T03:04:05Z"},"result":{"succeeded":true}}`: `"latencybg": only throughput, trace and rtt`,
+		`{"id":"x","test":{"type":"latencybg","spec":{}},"schedule":{"start":"2026-01-02T03:04:05Z"},"result":{"succeeded":true}}`: `latencybg results (one-way latency) cannot be imported yet`,
 		`{"id":"x","test":{"type":"rtt"}}`: "result: missing",
 		strings.Repeat("[", 1<<20):         "",
 	} {

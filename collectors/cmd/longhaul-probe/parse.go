@@ -19,12 +19,13 @@ import (
 const parseDoc = `Parses one run's saved output into samples, written as JSON Lines to stdout. TOOL is
 iperf3 (-J output), iperf2 (text), traceroute (Linux, BSD, macOS, BusyBox, scamper,
 paris-traceroute), tracepath, mtr (--report or --json), ping (iputils, BSD, macOS, BusyBox) or
-pscheduler (an archive message of a throughput, trace or rtt test). --ts (epoch milliseconds)
-is the run's start, required when the output carries no time (iperf2, traceroute, tracepath,
-mtr, ping, failed iperf3 runs). For pscheduler, --src and --dst default to the test's source
-and dest and the time is schedule.start. The run id is derived from the input, so importing a
-file twice yields the same samples. Malformed input prints where it is wrong (line and
-column), writes nothing and exits 1.`
+pscheduler (a throughput, trace or rtt test's archive message, bare result or REST run
+record). --ts (epoch milliseconds) is the run's start, required when the output carries no
+time (iperf2, traceroute, tracepath, mtr, ping, failed iperf3 runs). For pscheduler, --src and
+--dst default to the test's source and dest and the time is schedule.start; a bare result
+needs all three. The run id is derived from the input, so importing a file twice yields the
+same samples. Malformed input prints where it is wrong (line and column), writes nothing and
+exits 1.`
 
 // maxInput bounds what parse reads: an iperf3 -J of a long test is a few MB.
 const maxInput = 64 << 20

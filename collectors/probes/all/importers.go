@@ -3,7 +3,6 @@ package all
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"longhaul/collectors/probes/path"
 	"longhaul/collectors/probes/probekit"
@@ -77,35 +76,4 @@ func ImporterNames() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// ParsePScheduler picks the importer from the archive message's test type.
-func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
-	// a bare result (`pscheduler result` JSON: no test, tool or schedule), ends from the command line
-	if typ, bare := probekit.BareResult(input); bare {
-		if typ == "throughput" {
-			return throughput.ParsePScheduler(input, m)
-		}
-		return nil, fmt.Errorf("a bare %s result: only bare throughput results can be imported; give the archived message (with test, tool and participants)", bareName(typ))
-	}
-	a, err := probekit.DecodeArchive(input)
-	if err != nil {
-		return nil, err
-	}
-	switch a.Test.Type {
-	case "throughput":
-		return throughput.ParsePScheduler(input, m)
-	case "trace":
-		return path.ParsePScheduler(input, m)
-	case "rtt":
-		return rtt.ParsePScheduler(input, m)
-	}
-	return nil, probekit.PathError("test.type", "%q: only throughput, trace and rtt results can be imported", probekit.Snippet(strings.TrimSpace(a.Test.Type)))
-}
-
-func bareName(typ string) string {
-	if typ == "" {
-		return "pScheduler"
-	}
-	return typ
 }
