@@ -2,6 +2,7 @@ package all
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"longhaul/collectors/probes/path"
@@ -63,6 +64,17 @@ var bareImporters = map[string]Importer{
 //     one wrapped as {"result": …} the way pScheduler hands it to a test's result-format:
 //     its shape says its test, --src, --dst and --ts give the rest.
 func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	ss, err := parsePScheduler(input, m)
+	if err != nil && len(err.Error()) > maxErrBytes { // the importers quote values they refuse
+		return nil, errors.New(probekit.Bounded(err.Error()))
+	}
+	return ss, err
+}
+
+// maxErrBytes bounds an error message, as every importer's.
+const maxErrBytes = 1000
+
+func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(input, &top) == nil {
 		if isRunRecord(top) {
