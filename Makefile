@@ -12,7 +12,7 @@ GO_LDFLAGS = $(shell bash scripts/version.sh ldflags)
 
 .PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
         test-python test-integration test-install test-e2e test-cluster dist demo demo-down bench \
-        real-world-psconfig clean
+        real-world-psconfig real-world-outputs clean
 
 all: build
 
@@ -106,6 +106,10 @@ bench: prereqs build
 ## real-world-psconfig: the pSConfig planner over published templates (DIR=../shared/real-world/psconfig)
 real-world-psconfig:
 	bash scripts/real-world-psconfig.sh $(DIR)
+
+## real-world-outputs: parse every output others published (DIR=, default ../shared/real-world/tool-outputs): ok, refused and why
+real-world-outputs: build-go
+	bash scripts/real-world-outputs.sh $(DIR)
 
 ## clean: remove build outputs (bin/, flink-jobs/target)
 clean:

@@ -20,7 +20,7 @@ var goldenDirs = map[string][]string{
 	"mtr":        {"../../probes/path/testdata/mtr"},
 	"ping":       {"../../probes/rtt/testdata/ping"},
 	"pscheduler": {"../../probes/throughput/testdata/pscheduler", "../../probes/path/testdata/pscheduler", "../../probes/rtt/testdata/pscheduler",
-		"../../probes/throughput/testdata/pscheduler-result"},
+		"../../probes/throughput/testdata/pscheduler-result", "../../probes/all/testdata/pscheduler"},
 }
 
 func run(args []string, stdin string) (code int, stdout, stderr string) {

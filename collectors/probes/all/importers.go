@@ -3,9 +3,7 @@ package all
 import (
 	"fmt"
 	"sort"
-	"strings"
 
-	"longhaul/collectors/probes/latency"
 	"longhaul/collectors/probes/path"
 	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/rtt"
@@ -37,6 +35,39 @@ var Importers = map[string]Importer{
 	"pscheduler": ParsePScheduler,
 }
 
+// Streamer parses like an Importer but hands the samples to emit one at a time, once the whole
+// input has been checked: a parse error comes before the first sample. For the outputs that
+// can be long (an iperf 2 server's log of days of -i 1 intervals), so that their samples are
+// never all held at once.
+type Streamer func(input []byte, m probekit.Meta, emit func(sample.Sample) error) error
+
+// Streamers are the importers that stream, by tool name; the others are streamed from the
+// slice their Importer returns (Stream).
+var Streamers = map[string]Streamer{
+	"iperf2": throughput.EachIperf2,
+}
+
+// Stream runs the tool's Streamer, or its Importer and hands on what it returns.
+func Stream(tool string, input []byte, m probekit.Meta, emit func(sample.Sample) error) error {
+	if s, ok := Streamers[tool]; ok {
+		return s(input, m, emit)
+	}
+	parse, ok := Importers[tool]
+	if !ok {
+		return fmt.Errorf("no importer for %q", tool)
+	}
+	ss, err := parse(input, m)
+	if err != nil {
+		return err
+	}
+	for _, s := range ss {
+		if err := emit(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ImporterNames lists the importers' tool names, sorted.
 func ImporterNames() []string {
 	out := make([]string, 0, len(Importers))
@@ -45,40 +76,4 @@ func ImporterNames() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// ParsePScheduler picks the importer from the archive message's test type.
-func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
-	// a bare result (`pscheduler result` JSON: no test, tool or schedule), ends from the command line
-	if typ, bare := probekit.BareResult(input); bare {
-		switch typ {
-		case "throughput":
-			return throughput.ParsePScheduler(input, m)
-		case "latency":
-			return latency.ParseBare(input, m)
-		}
-		return nil, fmt.Errorf("a bare %s result: only bare throughput and latency results can be imported; give the archived message (with test, tool and participants)", bareName(typ))
-	}
-	a, err := probekit.DecodeArchive(input)
-	if err != nil {
-		return nil, err
-	}
-	switch a.Test.Type {
-	case "throughput":
-		return throughput.ParsePScheduler(input, m)
-	case "trace":
-		return path.ParsePScheduler(input, m)
-	case "rtt":
-		return rtt.ParsePScheduler(input, m)
-	case "latency", "latencybg":
-		return latency.ParsePScheduler(input, m)
-	}
-	return nil, probekit.PathError("test.type", "%q: only throughput, trace, rtt, latency and latencybg results can be imported", probekit.Snippet(strings.TrimSpace(a.Test.Type)))
-}
-
-func bareName(typ string) string {
-	if typ == "" {
-		return "pScheduler"
-	}
-	return typ
 }

@@ -43,7 +43,7 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if !tools[tool] {
 		tool = "pscheduler"
 	}
-	l, err := build(a.Result, "result", spec, m, ts, tool)
+	l, err := build(a.Result, spec, m, ts, tool)
 	if err != nil {
 		return nil, err
 	}
@@ -55,54 +55,10 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	return []sample.Sample{l}, nil
 }
 
-// ParseBare imports a bare result (what `pscheduler task --format json` writes: the result
-// alone) or pScheduler's result-format input ({"result": …, "spec": …}): the hosts and the
-// time come from --src, --dst and --ts, the bucket width from the spec when there is one.
-func ParseBare(input []byte, m probekit.Meta) ([]sample.Sample, error) {
-	if err := probekit.CheckSize(input, maxPSLatency, "pScheduler result"); err != nil {
-		return nil, err
-	}
-	var wrapped struct {
-		Result json.RawMessage `json:"result"`
-		Spec   json.RawMessage `json:"spec"`
-	}
-	if err := probekit.DecodeJSON(input, &wrapped); err != nil {
-		return nil, err
-	}
-	res, at := json.RawMessage(input), "(top level)"
-	var spec psSpec
-	if len(wrapped.Result) > 0 {
-		res, at = wrapped.Result, "result"
-		if len(wrapped.Spec) > 0 {
-			if err := probekit.DecodeAt("spec", wrapped.Spec, &spec); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if m.Src == "" || m.Dst == "" {
-		return nil, probekit.PathError("(top level)", "a bare pScheduler latency result names no hosts: pass --src (the sender) and --dst (the receiver)")
-	}
-	if m.RunID == "" {
-		m.RunID = probekit.ImportRunID("pscheduler", input)
-	}
-	if err := m.Check(); err != nil {
-		return nil, err
-	}
-	ts, err := m.StartMS()
-	if err != nil {
-		return nil, probekit.PathError("(top level)", "a bare pScheduler result carries no start time: pass --ts (epoch ms)")
-	}
-	l, err := build(res, at, spec, m, ts, "pscheduler")
-	if err != nil {
-		return nil, err
-	}
-	return []sample.Sample{l}, nil
-}
-
-// build decodes a result found at path and makes its sample.
-func build(raw json.RawMessage, path string, spec psSpec, m probekit.Meta, ts int64, tool string) (*sample.Latency, error) {
+// build decodes the result and makes its sample.
+func build(raw json.RawMessage, spec psSpec, m probekit.Meta, ts int64, tool string) (*sample.Latency, error) {
 	var res psResult
-	if err := probekit.DecodeAt(path, raw, &res); err != nil {
+	if err := probekit.DecodeAt("result", raw, &res); err != nil {
 		return nil, err
 	}
 	width, err := bucketWidthOf(spec)

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
 )
@@ -16,9 +15,6 @@ func parsePSCase(c golden.Case) ([]sample.Sample, error) {
 	m, err := c.Meta("pscheduler")
 	if err != nil {
 		return nil, err
-	}
-	if _, bare := probekit.BareResult(c.Input); bare || strings.HasPrefix(c.Name, "bare-") {
-		return ParseBare(c.Input, m)
 	}
 	m.RunID = ""
 	return ParsePScheduler(c.Input, m)
@@ -38,7 +34,6 @@ func TestStatisticsAgreeWithPSchedulersHistogram(t *testing.T) {
 		{"latencybg-powstream-archived", 73.55, 73.61, 73.621, 73.64, 80.2},
 		{"latency-owping-reverse-loss-ttl-change", 137.871, 141.113, 141.414, 144.332, 160.8},
 		{"latency-twping-negative-delay", -15.32, -13.555, -13.486, -11.966, -11.37},
-		{"bare-owping-loss", 29.88, 30.97, 31.004, 31.714, 31.78},
 	} {
 		cs := caseNamed(t, c.name)
 		ss, err := parsePSCase(cs)
@@ -133,20 +128,10 @@ func TestBadHistogramsAreRefusedNamingTheKey(t *testing.T) {
 	}
 }
 
-func TestABareResultNeedsHostsAndTime(t *testing.T) {
-	bare := []byte(`{"succeeded":true,"packets-sent":1,"packets-received":1}`)
-	if _, err := ParseBare(bare, probekit.Meta{ProbeID: "import"}); err == nil || !strings.Contains(err.Error(), "--src") {
-		t.Errorf("no hosts: %v", err)
-	}
-	if _, err := ParseBare(bare, probekit.Meta{ProbeID: "import", Src: "a", Dst: "b"}); err == nil || !strings.Contains(err.Error(), "--ts") {
-		t.Errorf("no time: %v", err)
-	}
-}
-
 func FuzzPSchedulerLatency(f *testing.F) {
 	golden.Seeds(f, "testdata/pscheduler")
 	f.Fuzz(func(t *testing.T, in []byte) {
-		ss, err := parsePSCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1795698000000"}})
+		ss, err := parsePSCase(golden.Case{Input: in})
 		if err != nil {
 			if len(err.Error()) > golden.MaxErrorLen {
 				t.Fatalf("error of %d bytes", len(err.Error()))

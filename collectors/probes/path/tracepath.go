@@ -60,10 +60,14 @@ type tpText struct {
 	p       *sample.Path
 	msgs    []string
 	reached bool
+	lines   int // meaningful lines so far
 }
 
 func (tp *tpText) line(l probekit.TextLine) error {
 	t := l.Text
+	if tp.lines++; tp.lines == 1 && commandLine(t, "tracepath", "tracepath6") {
+		return nil // a capture that begins with the command that printed it
+	}
 	if reTPIgnore.MatchString(t) {
 		return nil
 	}
@@ -82,16 +86,10 @@ func (tp *tpText) line(l probekit.TextLine) error {
 		return nil
 	}
 	ttl, _ := strconv.Atoi(mm[1])
-	hops := tp.p.Hops
-	switch {
-	case ttl < 1 || ttl > 255:
+	if ttl < 1 || ttl > 255 {
 		return l.Errorf("TTL %d is out of range", ttl)
-	case len(hops) > 0 && ttl < hops[len(hops)-1].TTL:
-		return l.Errorf("hop %d does not follow hop %d", ttl, hops[len(hops)-1].TTL)
-	case len(hops) == 0 || ttl > hops[len(hops)-1].TTL:
-		tp.p.Hops = append(tp.p.Hops, sample.Hop{TTL: ttl})
 	}
-	hop := &tp.p.Hops[len(tp.p.Hops)-1]
+	hop := tp.hop(ttl)
 	if len(hop.Probes) == maxProbes {
 		return l.Errorf("more than %d answers for hop %d", maxProbes, ttl)
 	}
@@ -103,8 +101,26 @@ func (tp *tpText) line(l probekit.TextLine) error {
 	return nil
 }
 
-// probe reads "ADDR RTTms [annotation|reached|asymm N|pmtu N]…", "NAME (ADDR) RTTms …",
-// "no reply" or "send failed".
+// hop is the hop of TTL ttl, added in its place. A reply that comes late (seconds after its
+// probe, while tracepath probes further) is printed with its own TTL after higher ones:
+// " 6:  no reply", then " 3:  71.148.149.0  12000.559ms". TTLs are at most 255: the search
+// is bounded.
+func (tp *tpText) hop(ttl int) *sample.Hop {
+	hops := tp.p.Hops
+	i := len(hops)
+	for i > 0 && hops[i-1].TTL > ttl {
+		i--
+	}
+	if i == 0 || hops[i-1].TTL != ttl {
+		tp.p.Hops = append(hops[:i], append([]sample.Hop{{TTL: ttl}}, hops[i:]...)...)
+		return &tp.p.Hops[i]
+	}
+	return &tp.p.Hops[i-1]
+}
+
+// probe reads "ADDR RTTms [annotation|reached|asymm N|pmtu N]…", "NAME (ADDR) RTTms …" (-b),
+// "NAME RTTms …" (neither -n nor -b: the name alone, the address unknown), "no reply" or
+// "send failed".
 func (tp *tpText) probe(l probekit.TextLine, rest string) (sample.HopProbe, error) {
 	var pr sample.HopProbe
 	if rest == "no reply" || rest == "send failed" {
@@ -124,6 +140,9 @@ func (tp *tpText) probe(l probekit.TextLine, rest string) (sample.HopProbe, erro
 	case isIP(f[0]):
 		a := f[0]
 		pr.Addr = &a
+	case probekit.ValidHost(f[0]) && len(f) > 1 && (reTPRTT.MatchString(f[1]) || f[1] == "asymm"):
+		n := f[0]
+		pr.Name = &n
 	default:
 		return pr, l.ErrorAtToken(f[0], "neither an address, \"no reply\" nor \"???\"")
 	}

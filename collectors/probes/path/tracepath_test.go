@@ -38,12 +38,24 @@ func TestTracepathGroupsProbesByTTLAndTakesReachedFromTheOutput(t *testing.T) {
 	}
 }
 
+func TestTracepathPutsALateReplyOnItsOwnHop(t *testing.T) {
+	// tracepath prints a reply with its probe's TTL when it comes, after higher TTLs
+	p, err := tracepath([]byte(" 1:  10.0.0.1  0.5ms\n 2:  no reply\n 4:  no reply\n 2:  10.0.0.2  3000.1ms\n 3:  gw.example.net  3001.0ms\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Hops) != 4 || p.Hops[1].TTL != 2 || len(p.Hops[1].Probes) != 2 || *p.Hops[1].Probes[1].Addr != "10.0.0.2" ||
+		p.Hops[2].TTL != 3 || *p.Hops[2].Probes[0].Name != "gw.example.net" || p.Hops[2].Probes[0].Addr != nil || p.Hops[3].TTL != 4 {
+		t.Fatalf("%+v", p.Hops)
+	}
+}
+
 func TestTracepathErrorsNameLineAndColumn(t *testing.T) {
 	for in, want := range map[string]string{
-		" 2:  10.0.0.1  0.5ms\n 1:  10.0.0.2  0.5ms\n": "line 2: hop 1 does not follow hop 2 (col 2:",
-		" 1:  10.0.0.1  0.5ms bogus\n":                 `line 1: not part of a tracepath hop (col 22: "bogus")`,
-		"hello\n":                                      `line 1: not a line of tracepath output (col 1: "hello")`,
-		"\n":                                           "nothing to import",
+		" 1:  10.0.0.1  0.5ms bogus\n":      `line 1: not part of a tracepath hop (col 22: "bogus")`,
+		" 1:  gw.example.net bogus 0.5ms\n": `line 1: neither an address, "no reply" nor "???" (col 6: "gw.example.net`,
+		"hello\n":                           `line 1: not a line of tracepath output (col 1: "hello")`,
+		"\n":                                "nothing to import",
 	} {
 		_, err := tracepath([]byte(in))
 		if err == nil || !strings.Contains(err.Error(), want) {

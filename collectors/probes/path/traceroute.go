@@ -82,10 +82,14 @@ type trText struct {
 	header bool
 	msgs   []string
 	hops   []hopLine
+	lines  int // meaningful lines so far
 }
 
 func (tr *trText) line(l probekit.TextLine) error {
 	t := l.Text
+	if tr.lines++; tr.lines == 1 && commandLine(t, "traceroute", "traceroute6", "paris-traceroute") {
+		return nil // a capture that begins with the command that printed it
+	}
 	switch {
 	case strings.HasPrefix(t, "traceroute ") || strings.HasPrefix(t, "traceroute6 "):
 		return tr.headerLine(l)
@@ -215,3 +219,12 @@ func reached(p *sample.Path) bool {
 	}
 	return false
 }
+
+// commandLine: the command line a capture begins with ("$ traceroute -n host"), not the
+// tools' own headers: "traceroute to host (addr), 30 hops max", scamper's "traceroute from
+// A to B", paris-traceroute's "traceroute [(A:p) -> (B:p)]".
+func commandLine(t string, programs ...string) bool {
+	return probekit.CommandLine(t, programs...) && !reHeaderWord.MatchString(t)
+}
+
+var reHeaderWord = regexp.MustCompile(`^(?:\S*/)?(?:traceroute6?|tracepath6?|paris-traceroute) (?:to |from |\[)`)

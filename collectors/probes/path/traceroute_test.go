@@ -100,3 +100,17 @@ func TestTracerouteErrorsNameLineAndColumn(t *testing.T) {
 		}
 	}
 }
+
+func TestTracerouteAndTracepathSkipTheCommandLineACaptureBeginsWith(t *testing.T) {
+	p, err := traceroute([]byte("$ traceroute -n 10.0.0.1\ntraceroute to 10.0.0.1 (10.0.0.1), 30 hops max, 60 byte packets\n 1  10.0.0.1  0.5 ms  0.4 ms  0.4 ms\n"))
+	if err != nil || len(p.Hops) != 1 || !p.Reached {
+		t.Fatalf("%+v %v", p, err)
+	}
+	p, err = tracepath([]byte("user@host:~$ tracepath -n 10.0.0.1\n 1:  10.0.0.1  0.5ms reached\n"))
+	if err != nil || len(p.Hops) != 1 {
+		t.Fatalf("%+v %v", p, err)
+	}
+	if _, err := traceroute([]byte(" 1  10.0.0.1  0.5 ms\n$ traceroute -n 10.0.0.1\n")); err == nil {
+		t.Fatal("a command line after the output is not skipped")
+	}
+}

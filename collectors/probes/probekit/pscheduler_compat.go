@@ -63,11 +63,39 @@ func (h *Hosts) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// ResultShapes tell a result's test by its fields, as pScheduler's result formats define them
+// (pscheduler-test-*/validate.py): the first shape of which the result has a field wins.
+// latency and latencybg share theirs.
+var ResultShapes = []ResultShape{
+	{Test: "throughput", Fields: []string{"intervals", "summary"}},
+	{Test: "trace", Fields: []string{"paths"}},
+	{Test: "rtt", Fields: []string{"roundtrips"}},
+	{Test: "latency", Fields: []string{"histogram-latency", "packets-sent", "raw-packets"}},
+}
+
+// ResultShape is the fields that say a result is of Test.
+type ResultShape struct {
+	Test   string
+	Fields []string
+}
+
+// ShapeOf is the test a result's fields say it is of, "" when they do not tell.
+func ShapeOf(top map[string]json.RawMessage) string {
+	for _, sh := range ResultShapes {
+		for _, f := range sh.Fields {
+			if v, has := top[f]; has && string(v) != "null" {
+				return sh.Test
+			}
+		}
+	}
+	return ""
+}
+
 // BareResult reports whether input is a result alone, as `pscheduler result --format json`
-// prints it (the run's merged result: {"succeeded": …, …} without id, schedule, test or
-// tool), and if so of which test type its fields say it is: "throughput" (intervals,
-// summary), "trace" (paths), "rtt" (roundtrips) or "" when they do not tell. Such a result
-// names no hosts and no time: the importer needs --src, --dst and --ts.
+// and `pscheduler task --format json` print it (the run's merged result: {"succeeded": …, …}
+// without id, schedule, test or tool), and if so of which test type its fields say it is
+// (ResultShapes; "" when they do not tell). Such a result names no hosts and no time: the
+// importer needs --src, --dst and --ts.
 func BareResult(input []byte) (testType string, ok bool) {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(input, &top) != nil {
@@ -81,15 +109,5 @@ func BareResult(input []byte) (testType string, ok bool) {
 			return "", false
 		}
 	}
-	switch {
-	case top["intervals"] != nil || top["summary"] != nil:
-		return "throughput", true
-	case top["paths"] != nil:
-		return "trace", true
-	case top["roundtrips"] != nil:
-		return "rtt", true
-	case top["histogram-latency"] != nil || top["packets-sent"] != nil:
-		return "latency", true
-	}
-	return "", true
+	return ShapeOf(top), true
 }

@@ -55,3 +55,25 @@ func TestCheckSizeNamesTheLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCommandLineIsTheProgramAfterAPrompt(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"iperf -c localhost -e  --format b -i 2 -t 6", true},
+		{"$ iperf3 -c 10.0.0.1 -J", true},
+		{"root@host:~# /usr/bin/ping -c 4 example.net", true},
+		{"sudo -E ping6 -D -O host", true},
+		{"ip netns exec lhp-a ping -n -c 3 10.77.2.2", true},
+		{"ping", true},
+		{"ping: unknown host nowhere", false},
+		{"PING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.", false},
+		{"iperf: ignoring extra argument -- x", false},
+		{"pingx -c 1", false},
+	} {
+		if got := CommandLine(c.line, "iperf", "iperf3", "ping", "ping6"); got != c.want {
+			t.Errorf("CommandLine(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

@@ -17,7 +17,8 @@ var (
 	// PING host (addr) from 10.0.0.1 eth0: 56(84) bytes…  iputils -I
 	// PING ::1(::1) 56 data bytes                          iputils ping6
 	// PING host (addr): 56 data bytes                      BSD, macOS, BusyBox
-	reHeader = regexp.MustCompile(`^PING (\S+?)\s*\(([^)\s]+)\)(?:\s+from\s+\S+(?:\s+[^\s:]+)?\s*)?:?\s+(\d+)(?:\(\d+\))?\s+(?:data )?bytes`)
+	// PING host(name (addr)) 56 data bytes                 iputils ping6 of a host name
+	reHeader = regexp.MustCompile(`^PING (\S+?)\s*\(([^)\s]+)(?: \([^)\s]+\))?\)(?:\s+from\s+\S+(?:\s+[^\s:]+)?\s*)?:?\s+(\d+)(?:\(\d+\))?\s+(?:data )?bytes`)
 	// PING6(56=40+8+8 bytes) 2001:db8::1 --> 2001:db8::2   BSD/macOS ping6
 	rePing6BSD = regexp.MustCompile(`^PING6\(\d+=\d+\+\d+\+(\d+) bytes\) \S+ --> (\S+)$`)
 	// [1795482148.657741] 64 bytes from host (addr): icmp_seq=1 ttl=63 time=0.054 ms
@@ -26,18 +27,26 @@ var (
 	reReply = regexp.MustCompile(`^\d+ bytes from .+?[:,] (?:icmp_[rs]eq|seq)=(\d+) (?:ttl|hlim)=\d+(?: time[=<](\d+(?:\.\d+)?) ?ms)?`)
 	// From 10.0.0.1 icmp_seq=1 Destination Host Unreachable (iputils; with a name too).
 	reICMP = regexp.MustCompile(`^From .+? (?:icmp_[rs]eq|seq)=(\d+) (.+)$`)
-	// 92 bytes from 10.0.0.1: Destination Host Unreachable (BSD, macOS).
-	reICMPBSD = regexp.MustCompile(`^\d+ bytes from \S+?: ([A-Z].*)$`)
+	// 92 bytes from 10.0.0.1: Destination Host Unreachable (BSD, macOS; "from name (addr)"
+	// when the router's address has a name).
+	reICMPBSD = regexp.MustCompile(`^\d+ bytes from (?:\S+ \([^)\s]+\)|\S+?): ([A-Z].*)$`)
 	// no answer yet for icmp_seq=3 (iputils -O); Request timeout for icmp_seq 3 (BSD, macOS).
 	reNoAnswer = regexp.MustCompile(`^(?:no answer yet for icmp_seq=|Request timeout for icmp_seq )(\d+)$`)
 	reStats    = regexp.MustCompile(`^(\d+) packets transmitted, (\d+)(?: packets)? received,(?: \+(\d+) duplicates,)?(?: \+(\d+) errors,)? (\d+(?:\.\d+)?)% packet loss`)
 	reRTT      = regexp.MustCompile(`^(?:rtt|round-trip) min/avg/max(?:/(?:mdev|stddev|std-dev))? = (\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)(?:/(\d+(?:\.\d+)?))? ?ms`)
 	// Lines that say nothing the sample keeps: the statistics banner, iputils' PATTERN (-p)
-	// and pipe lines, warnings, and the IP header BSD ping dumps after an ICMP error.
-	reIgnore = regexp.MustCompile(`^(?:--- .* ping6? statistics ---|pipe \d+|PATTERN: 0x[0-9a-fA-F]*|WARNING: .*|ping6?: Warning: .*|Vr HL TOS .*|(?:[0-9a-f]{1,4}\s+){9,}\S+\s+\S+)$`)
+	// and pipe lines, warnings, the IP header BSD ping dumps after an ICMP error, and the ^C
+	// a terminal echoes when the run is interrupted.
+	reIgnore = regexp.MustCompile(`^(?:--- .* ping6? statistics ---|\^C|pipe \d+|PATTERN: 0x[0-9a-fA-F]*|WARNING: .*|ping6?: Warning: .*|Vr HL TOS .*|(?:[0-9a-f]{1,4}\s+){9,}\S+\s+\S+)$`)
 	reError  = regexp.MustCompile(`^ping6?: `)
 	reStamp  = regexp.MustCompile(`^\[\d+(?:\.\d+)?\] `)
+	// pScheduler's ping tool's diagnostics: "Exited N" (since 2024), the command line, then
+	// ping's "Standard output:" and "Standard error:".
+	reExited = regexp.MustCompile(`^Exited -?\d+$`)
 )
+
+// pingPrograms are the command lines a saved output may begin with.
+var pingPrograms = []string{"ping", "ping6", "ping-safe"}
 
 // Requested is what the probe asked ping for; the output does not repeat it.
 type Requested struct {
@@ -63,6 +72,9 @@ type pingRun struct {
 	minT, maxT float64
 	icmpErrors []string
 	toolErrors []string
+	lines      int  // meaningful lines so far
+	exited     bool // the first was pScheduler's "Exited N"
+	command    bool // the output begins with its command line
 }
 
 // maxMessages bounds the error lines kept: the first few say why, the rest repeat it.
@@ -135,6 +147,12 @@ func allSendErrors(msgs []string) bool {
 
 func (run *pingRun) line(l probekit.TextLine) error {
 	t := l.Text
+	if run.lines++; run.lines <= 2 && run.preamble(t) {
+		return nil
+	}
+	if run.command && (t == "Standard output:" || t == "Standard error:") {
+		return nil
+	}
 	if mm := reStamp.FindString(t); mm != "" { // -D: the time of the line
 		t = t[len(mm):]
 	}
@@ -170,6 +188,20 @@ func (run *pingRun) line(l probekit.TextLine) error {
 		return l.Errorf("not a line of ping output")
 	}
 	return nil
+}
+
+// preamble reads what may come before ping's own output: the command line a capture begins
+// with ("$ ping -c 4 host"), or pScheduler's diagnostics ("Exited 0", then the command).
+func (run *pingRun) preamble(t string) bool {
+	switch {
+	case run.lines == 1 && reExited.MatchString(t):
+		run.exited = true
+	case (run.lines == 1 || run.exited) && !run.command && probekit.CommandLine(t, pingPrograms...):
+		run.command = true
+	default:
+		return false
+	}
+	return true
 }
 
 func (run *pingRun) header(l probekit.TextLine, t string) error {

@@ -133,10 +133,13 @@ func psError(res psRTT) *sample.RunError {
 	return probekit.RunError("the pScheduler run did not succeed")
 }
 
-// pingOutput is what ping printed, from the diags: the command line and the section titles
-// dropped; "" when the diags do not start with a ping command line.
+// pingOutput is what ping printed, from the diags: "Exited N", the command line and the
+// section titles dropped; "" when the diags do not start with a ping command line.
 func pingOutput(diags string) string {
 	first, rest, _ := strings.Cut(diags, "\n")
+	if reExited.MatchString(strings.TrimSpace(first)) { // since pScheduler 5.1: "Exited N" first
+		first, rest, _ = strings.Cut(strings.TrimLeft(rest, "\r\n"), "\n")
+	}
 	if !reCommand.MatchString(strings.TrimSpace(first)) {
 		return ""
 	}

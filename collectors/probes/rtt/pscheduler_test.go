@@ -46,6 +46,9 @@ func TestPSchedulerRTTReadsPingFromDiagsThatStartWithTheCommandLine(t *testing.T
 			t.Errorf("%q is not taken for ping's command line", cmd)
 		}
 	}
+	if pingOutput("Exited 0\n\nping -n -c 2 10.0.0.1\n\nStandard output:\nPING 10.0.0.1 (10.0.0.1) 56(84) bytes of data.\n") == "" {
+		t.Error(`diags that start with "Exited 0" (pScheduler 5.1) not read`)
+	}
 	if pingOutput("traceroute -n 10.0.0.1\n 1  10.0.0.1  0.1 ms\n") != "" {
 		t.Error("diags of another tool taken for ping's")
 	}

@@ -21,13 +21,15 @@ type i2Run struct {
 	rows     []*i2Row
 	reports  map[string]*i2Row
 	pending  map[string]bool   // "Server Report:" seen, its row not yet
-	ooo      map[i2Span]*i2Row // out-of-order counts by stream and interval
+	last     map[string]*i2Row // each stream's latest row: its out-of-order line follows it
 	sent     map[string]int64  // "Sent N datagrams" by stream
 	failure  *sample.RunError
 	clock    *time.Time // -e prints when the connection was made
 	csv      bool       // -y C rows
 	csvDst   [2]string  // destination address and port of the first -y C row
 	lastLine int
+	lines    int    // meaningful lines so far
+	input    []byte // for errorAt
 }
 
 type i2Header struct {
@@ -38,11 +40,6 @@ type i2Header struct {
 type i2Conn struct {
 	localPort int64
 	reverse   bool // 2.1 marks "(reverse)" a stream that runs against its connection
-}
-
-type i2Span struct {
-	key        string
-	start, end float64
 }
 
 // ParseIperf2 imports the output of one iperf 2 run as interval records and one summary per
@@ -56,24 +53,34 @@ type i2Span struct {
 // the "Server Report:"; without one ("did not receive ack of last datagram") it carries only
 // what the client counted. "connect failed" / "read failed" make the summary's error.
 func ParseIperf2(out []byte, m probekit.Meta) ([]sample.Sample, error) {
-	ss, err := parseIperf2(out, m)
-	return ss, boundErr(err)
-}
-
-func parseIperf2(out []byte, m probekit.Meta) ([]sample.Sample, error) {
-	if err := m.Check(); err != nil {
+	var ss []sample.Sample
+	if err := EachIperf2(out, m, func(s sample.Sample) error { ss = append(ss, s); return nil }); err != nil {
 		return nil, err
 	}
+	return ss, nil
+}
+
+// EachIperf2 is ParseIperf2 handing the samples to emit one at a time, so that a long log
+// (300 000 intervals: 45 MB) is never held as samples at once. The whole input is checked
+// first: a parse error comes before the first sample, never after; emit's error stops it.
+func EachIperf2(out []byte, m probekit.Meta, emit func(sample.Sample) error) error {
+	return boundErr(eachIperf2(out, m, emit))
+}
+
+func eachIperf2(out []byte, m probekit.Meta, emit func(sample.Sample) error) error {
+	if err := m.Check(); err != nil {
+		return err
+	}
 	run := &i2Run{conns: map[string]*i2Conn{}, starred: map[string]bool{}, reports: map[string]*i2Row{},
-		pending: map[string]bool{}, ooo: map[i2Span]*i2Row{}, sent: map[string]int64{}}
+		pending: map[string]bool{}, last: map[string]*i2Row{}, sent: map[string]int64{}, input: out}
 	if err := probekit.EachLine(out, run.line); err != nil {
-		return nil, err
+		return err
 	}
 	startMS, err := run.startMS(m)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return run.records(m, startMS)
+	return run.records(m, startMS, emit)
 }
 
 // startMS is -e's connection time when it printed one in UTC, else m.Start.
@@ -87,6 +94,9 @@ func (run *i2Run) startMS(m probekit.Meta) (int64, error) {
 func (run *i2Run) line(l probekit.TextLine) error {
 	run.lastLine = l.No
 	t := l.Text
+	if run.lines++; run.lines == 1 && probekit.CommandLine(t, "iperf", "iperf2") {
+		return nil // a capture that begins with the command that printed it
+	}
 	if run.csv || (len(run.rows) == 0 && run.client == nil && run.server == nil && reCSV.MatchString(t)) {
 		return run.csvLine(l)
 	}
@@ -114,6 +124,7 @@ func (run *i2Run) line(l probekit.TextLine) error {
 		switch {
 		case mm[4] != "":
 			run.window = sample.I64(parseSizeWord(mm[4], mm[5]))
+		case strings.HasPrefix(mm[1], "-"): // unknown
 		case mm[3] == "":
 			run.window = sample.I64(parseSizeWord(mm[1], mm[2]))
 		}
@@ -200,7 +211,10 @@ func (run *i2Run) tagged(l probekit.TextLine, key, rest string) error {
 		if err != nil {
 			return l.ErrorAtToken(mm[3], "out-of-order count out of range")
 		}
-		run.ooo[i2Span{key, abs(start), end}] = &i2Row{line: l, total: &n}
+		// iperf prints it right after the interval's row (or the server report's)
+		if r := run.last[key]; r != nil && r.start == abs(start) && r.end == end {
+			r.outOfOrder = &n
+		}
 		return nil
 	}
 	row, err := parseRow(l, key, rest)
@@ -216,6 +230,7 @@ func (run *i2Run) addRow(key string, row *i2Row, err error) error {
 	if err != nil {
 		return err
 	}
+	run.last[key] = row
 	if run.pending[key] {
 		row.serverReport = true
 		run.reports[key] = row

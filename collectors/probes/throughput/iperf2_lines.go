@@ -12,9 +12,10 @@ import (
 
 // The lines of iperf 2 (2.0.x, 2.1 default and enhanced -e formats) client and server output.
 var (
-	reClient    = regexp.MustCompile(`^Client connecting to (\S+), (TCP|UDP) port (\d+)\b`)
-	reServer    = regexp.MustCompile(`^Server listening on (TCP|UDP) port (\d+)\b`)
-	reWindow    = regexp.MustCompile(`^(?:TCP window|UDP buffer) size:\s*(\d+(?:\.\d+)?)\s*([KMG]?)Bytes?\s*(?:\((default|WARNING: requested\s*(\d+(?:\.\d+)?)\s*([KMG]?)Bytes?)\))?$`)
+	reClient = regexp.MustCompile(`^Client connecting to (\S+), (TCP|UDP) port (\d+)\b`)
+	reServer = regexp.MustCompile(`^Server listening on (TCP|UDP) port (\d+)\b`)
+	// 2.0.13 -d prints "-1.00 Byte (default)" when it could not read the window back: unknown
+	reWindow    = regexp.MustCompile(`^(?:TCP window|UDP buffer) size:\s*(-?\d+(?:\.\d+)?)\s*([KMG]?)Bytes?\s*(?:\((default|WARNING: requested\s*(\d+(?:\.\d+)?)\s*([KMG]?)Bytes?)\))?$`)
 	reDatagrams = regexp.MustCompile(`^(?:Sending|Receiving) \d+ byte datagrams\b`)
 	reIDHeader  = regexp.MustCompile(`^\[\s*ID\]\s+Interval`)
 	reTag       = regexp.MustCompile(`^\[\s*(\*?\d+|SUM(?:-\d+)?)\]\s*(.*)$`)
@@ -34,7 +35,8 @@ var (
 	reFailed      = regexp.MustCompile(`^((?:tcp |udp )?(?:connect|read|write) failed: .+)$`)
 	// Lines that say nothing the records carry: buffer sizes and TOS (-e), the MSS (-m; 2.1
 	// prints it in the header, 2.0 after the run with the MTU), arguments iperf ignored.
-	reInfo = regexp.MustCompile(`^(?:Write buffer size:|Read buffer size:|TOS set to |MSS size \d+ bytes|MSS and MTU size unknown|iperf: ignoring extra argument|Waiting for server threads to complete)`)
+	// -P with -e (2.1): "[ CT] final connect times (min/avg/max/stdev) = 31.182/… ms (tot/err) = 4/0".
+	reInfo = regexp.MustCompile(`^(?:\[ CT\] (?:final )?connect times|Write buffer size:|Read buffer size:|TOS set to |MSS size \d+ bytes|MSS and MTU size unknown|iperf: ignoring extra argument|Waiting for server threads to complete)`)
 	// -y C: time, source, port, destination, port, id, interval, bytes, bits/s [, jitter ms,
 	// lost, total, loss %, out-of-order] [, -e columns].
 	reCSV = regexp.MustCompile(`^(\d{14}(?:\.\d+)?),([^,]*),(\d+),([^,]*),(\d+),(-?\d+),(-?\d+(?:\.\d+)?)-(\d+(?:\.\d+)?),(\d+),(\d+(?:\.\d+)?)(?:,(-?\d+(?:\.\d+)?),(-?\d+),(-?\d+),(-?(?:\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)),(-?\d+))?(?:,.*)?$`)
@@ -42,7 +44,7 @@ var (
 
 // i2Row is a throughput row: an interval, a run's final row or a server report.
 type i2Row struct {
-	line         probekit.TextLine
+	no           int    // its line number: the text is not kept (a long log's rows are many), see i2Run.errorAt
 	key          string // stream id or SUM
 	start, end   float64
 	bytes        int64
@@ -54,6 +56,7 @@ type i2Row struct {
 	cwnd         *int64
 	rttUs        *float64
 	rttVarUs     *float64
+	outOfOrder   *int64 // the "datagrams received out-of-order" line after the row
 	serverReport bool
 }
 
@@ -67,7 +70,7 @@ func parseRow(l probekit.TextLine, key, rest string) (*i2Row, error) {
 	if m == nil {
 		return nil, nil
 	}
-	r := &i2Row{line: l, key: key}
+	r := &i2Row{no: l.No, key: key}
 	start, _ := strconv.ParseFloat(m[1], 64)
 	r.start = math.Abs(start) // iperf 2 prints "-0.0- 1.0 sec" for the first UDP interval
 	r.end, _ = strconv.ParseFloat(m[2], 64)
@@ -150,7 +153,7 @@ func parseCSV(l probekit.TextLine) (*i2Row, error) {
 	if strings.HasPrefix(m[6], "-") {
 		key = "SUM" // -1: the sum of the -P streams
 	}
-	r := &i2Row{line: l, key: key}
+	r := &i2Row{no: l.No, key: key}
 	start, _ := strconv.ParseFloat(m[7], 64)
 	r.start = math.Abs(start)
 	r.end, _ = strconv.ParseFloat(m[8], 64)

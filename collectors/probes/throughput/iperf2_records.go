@@ -1,6 +1,8 @@
 package throughput
 
 import (
+	"errors"
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -132,10 +134,11 @@ func (run *i2Run) csvSides() *bool {
 
 func boolp(v bool) *bool { return &v }
 
-// records turns the rows of the run into interval records and a summary per direction.
-func (run *i2Run) records(m probekit.Meta, startMS int64) ([]sample.Sample, error) {
+// records turns the rows of the run into interval records and a summary per direction, handed
+// to emit once every row has been checked.
+func (run *i2Run) records(m probekit.Meta, startMS int64, emit func(sample.Sample) error) error {
 	if len(run.rows) == 0 && run.failure == nil {
-		return nil, &probekit.LineError{Line: max(1, run.lastLine), Msg: "no iperf 2 throughput rows and no error: nothing to import"}
+		return &probekit.LineError{Line: max(1, run.lastLine), Msg: "no iperf 2 throughput rows and no error: nothing to import"}
 	}
 	dirs := run.directions()
 	finals := 0
@@ -149,44 +152,49 @@ func (run *i2Run) records(m probekit.Meta, startMS int64) ([]sample.Sample, erro
 	for _, d := range dirs {
 		key, err := run.key(d)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		intervals, final, err := run.split(key)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if final == nil && run.failure == nil {
-			return nil, &probekit.LineError{Line: intervals[len(intervals)-1].line.No, Msg: "the run has no final row (0.0-N sec): the output is incomplete"}
+			return &probekit.LineError{Line: intervals[len(intervals)-1].no, Msg: "the run has no final row (0.0-N sec): the output is incomplete"}
 		}
 		if final != nil {
 			finals++
 		}
+		for _, row := range intervals {
+			if _, err := probekit.OffsetMS(startMS, row.end); err != nil {
+				return run.errorAt(row.no, "%v", err)
+			}
+		}
 		parts = append(parts, part{d, key, intervals, final})
 	}
-	var ss []sample.Sample
 	for _, p := range parts {
 		r := run.info(m, p.d)
 		for _, row := range p.intervals {
-			ts, err := probekit.OffsetMS(startMS, row.end)
-			if err != nil {
-				return nil, row.line.Errorf("%v", err)
-			}
+			ts, _ := probekit.OffsetMS(startMS, row.end) // checked above
 			rec := r.record(sample.RecordInterval, ts)
 			rec.StartS, rec.EndS = sample.F64(row.start), sample.F64(row.end)
 			rec.Bytes, rec.BitsPerSecond = sample.I64(row.bytes), sample.F64(row.bps)
 			rowLoss(rec, row)
 			rowTCP(rec, row)
-			rec.OutOfOrder = run.outOfOrder(p.key, row)
-			ss = append(ss, rec)
+			rec.OutOfOrder = row.outOfOrder
+			if err := emit(rec); err != nil {
+				return err
+			}
 		}
 		// In a dual test a failure is the direction's that did not finish (both when both did).
 		failure := run.failure
 		if failure != nil && p.final != nil && finals < len(parts) {
 			failure = nil
 		}
-		ss = append(ss, run.summary(r, p.d, p.key, p.final, failure, startMS))
+		if err := emit(run.summary(r, p.d, p.key, p.final, failure, startMS)); err != nil {
+			return err
+		}
 	}
-	return ss, nil
+	return nil
 }
 
 func (run *i2Run) info(m probekit.Meta, d *i2Dir) *runInfo {
@@ -248,7 +256,7 @@ func (run *i2Run) key(d *i2Dir) (string, error) {
 		line := 1
 		for _, row := range run.rows {
 			if row.key == ks[0] || row.key == ks[1] {
-				line = row.line.No
+				line = row.no
 				break
 			}
 		}
@@ -272,7 +280,7 @@ func (run *i2Run) split(key string) ([]*i2Row, *i2Row, error) {
 		first := len(intervals) == 0 && final == nil
 		switch {
 		case final != nil:
-			return nil, nil, row.line.Errorf("a row after the run's final row (%g-%g sec)", final.start, final.end)
+			return nil, nil, run.errorAt(row.no, "a row after the run's final row (%g-%g sec)", final.start, final.end)
 		case row.start == 0 && !first:
 			final = row
 		default:
@@ -314,7 +322,7 @@ func (run *i2Run) summary(r *runInfo, d *i2Dir, key string, final *i2Row, failur
 	if report != nil {
 		rec.ReceivedBytes, rec.ReceivedBitsPerSecond = sample.I64(report.bytes), sample.F64(report.bps)
 		rowLoss(rec, report)
-		rec.OutOfOrder = run.outOfOrder(key, report)
+		rec.OutOfOrder = report.outOfOrder
 		main = report
 	}
 	rec.Bytes, rec.BitsPerSecond = sample.I64(main.bytes), sample.F64(main.bps)
@@ -343,10 +351,17 @@ func rowTCP(rec *sample.Throughput, row *i2Row) {
 	}
 }
 
-// outOfOrder finds the out-of-order count iperf printed after row for the same interval.
-func (run *i2Run) outOfOrder(key string, row *i2Row) *int64 {
-	if o := run.ooo[i2Span{key, row.start, row.end}]; o != nil && o.line.No > row.line.No {
-		return o.total
-	}
-	return nil
+// errorAt is an error at line no, found again in the input: rows keep their line number only.
+func (run *i2Run) errorAt(no int, format string, args ...any) error {
+	var err error = &probekit.LineError{Line: no, Msg: fmt.Sprintf(format, args...)}
+	_ = probekit.EachLine(run.input, func(l probekit.TextLine) error {
+		if l.No < no {
+			return nil
+		}
+		err = l.Errorf(format, args...)
+		return errStop
+	})
+	return err
 }
+
+var errStop = errors.New("stop")

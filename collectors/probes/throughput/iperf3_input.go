@@ -20,12 +20,16 @@ import (
 //     when the run is interrupted (it lands at the start of a line, where JSON never has it);
 //   - either one cut short (a copy or a disk that stopped, a killed --json-stream run): the
 //     complete intervals are kept and the output says where it stopped (o.cut);
+//   - either one after the command line that printed it ("$ iperf3 -c host -J"), blanked;
 //   - iperf3's text output (no -J): refused, saying to run it with -J.
 func decodeIperf3(in []byte) (*i3Output, error) {
 	in = scrubTerminal(in)
 	first := firstNonSpace(in)
 	if first < 0 {
 		return nil, fmt.Errorf("empty input: no iperf3 JSON")
+	}
+	if in[first] != '{' {
+		in, first = skipCommandLine(in, first)
 	}
 	if in[first] != '{' {
 		return nil, textOutput(in, first)
@@ -75,6 +79,23 @@ func lineStart(in []byte, i int) bool {
 		}
 	}
 	return true
+}
+
+// skipCommandLine blanks the command line an output begins with (offsets kept, the input
+// copied), and returns where the output starts after it.
+func skipCommandLine(in []byte, first int) ([]byte, int) {
+	end := bytes.IndexByte(in[first:], '\n')
+	if end < 0 || end > probekit.MaxLineBytes || !probekit.CommandLine(string(in[first:first+end]), "iperf3") {
+		return in, first
+	}
+	out := append([]byte(nil), in...)
+	for i := first; i < first+end; i++ {
+		out[i] = ' '
+	}
+	if next := firstNonSpace(out); next >= 0 {
+		return out, next
+	}
+	return in, first
 }
 
 func firstNonSpace(in []byte) int {
