@@ -12,11 +12,26 @@ ingest/tests/test_contract.py and tests/unit/test_dashboards.py."""
 
 import dataclasses
 import pathlib
+import re
 
 import yaml
 
 INGEST = pathlib.Path(__file__).resolve().parent
 ROLES = ("alert", "recovery", "info")
+
+
+def telegraf_groups(conf=INGEST / "telegraf" / "telegraf.conf"):
+    """Telegraf's consumer groups and the topics each reads ({group: [topic, …]}), from its config:
+    what Telegraf has written to InfluxDB is what these groups have committed."""
+    out = {}
+    for section in re.split(r"^\[\[inputs\.kafka_consumer\]\]", pathlib.Path(conf).read_text(), flags=re.M)[
+        1:
+    ]:
+        group = re.search(r'^\s*consumer_group\s*=\s*"([^"]+)"', section, re.M)
+        topics = re.search(r"^\s*topics\s*=\s*\[(.*)\]", section, re.M)
+        if group and topics:
+            out[group.group(1)] = re.findall(r'"([^"]+)"', topics.group(1))
+    return out
 
 
 @dataclasses.dataclass(frozen=True)

@@ -13,7 +13,7 @@ import pytest
 INGEST = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(INGEST))
 import longhaul_contract  # noqa: E402
-from longhaul_contract import CONTRACT  # noqa: E402
+from longhaul_contract import CONTRACT, telegraf_groups  # noqa: E402
 
 
 def test_kinds_are_the_event_schemas_enum_in_order():
@@ -59,6 +59,14 @@ def test_telegraf_reads_contract_topics():
         for t in re.findall(r'"([^"]+)"', line)
     }
     assert read == {CONTRACT.topic("stats"), CONTRACT.topic("events"), CONTRACT.topic("raw.path")}
+
+
+def test_telegraf_groups_are_read_from_its_config():
+    assert telegraf_groups() == {
+        "longhaul-telegraf-stats": [CONTRACT.topic("stats")],
+        "longhaul-telegraf-events": [CONTRACT.topic("events")],
+        "longhaul-telegraf-path": [CONTRACT.topic("raw.path")],
+    }
 
 
 def test_thresholds_are_numbers():

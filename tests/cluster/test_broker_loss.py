@@ -40,7 +40,7 @@ from conftest import (  # noqa: E402  (conftest is found through the sys.path en
     wait_event,
 )
 from conftest import Testbed as Namespaces  # noqa: E402  (a Test* name would be collected)
-from longhaul_contract import CONTRACT  # noqa: E402
+from longhaul_contract import CONTRACT, telegraf_groups  # noqa: E402
 
 BROKERS = int(os.environ.get("LONGHAUL_KAFKA_BROKERS_N", "1"))
 # the job's parallelism: every slot of every TaskManager (scripts/test-cluster.sh: 2 × 1)
@@ -245,7 +245,10 @@ def story():
         s.final = {sender: final_health(s.tb, sender) for sender in senders}
         lifecycle.cancel(s.job)
         s.tb("down")
-    time.sleep(20)  # Telegraf's last batch
+    log(
+        f"Telegraf caught up in {kafka.wait_caught_up(telegraf_groups()):.1f} s"
+    )  # its last batch is in InfluxDB
+    time.sleep(2)  # the recorder's last poll
     s.events = ev.snapshot()
     ev.close()
     s.raw = read_all(AGENT_TOPICS, s.tb.site)

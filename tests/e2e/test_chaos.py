@@ -14,9 +14,11 @@ import time
 import uuid
 
 import flink_job
+import kafka
 import pytest
 import stack
 from conftest import CONTRACT, ROOT, Recorder, Testbed, record, runs_lost_or_doubled, topic, wait_event
+from longhaul_contract import telegraf_groups
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
 EVENT_WAIT_S = 240  # a collapse or recovery, with a restart on the way
@@ -136,7 +138,9 @@ def chaos():
         # as make down does: the watchdog, the keeper, then the job with a savepoint
         stack.run("stop_watchdog; stop_job", c.env, check=False)
         c.tb("down")
-    time.sleep(20)  # the last windows, Telegraf's last batch
+    # the job stopped with a savepoint: its last windows are in Kafka; Telegraf's last batch in InfluxDB
+    log(f"Telegraf caught up in {kafka.wait_caught_up(telegraf_groups()):.1f} s")
+    time.sleep(2)  # the recorders' last poll
     c.events, c.raw, c.watchdog = ev.snapshot(), raw.snapshot(), watchdog.snapshot()
     for r in (ev, raw, watchdog):
         r.close()

@@ -5,8 +5,9 @@ connects the same way. scripts/test-all.sh gives the tests the admin user."""
 
 import os
 import pathlib
+import time
 
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
 BOOTSTRAP = os.environ.get("LONGHAUL_KAFKA", "127.0.0.1:9092")
@@ -48,3 +49,51 @@ def consumer(options, **identity):
 def admin(**identity):
     """An admin client (topics, configs) on the connection."""
     return AdminClient(connection(**identity))
+
+
+def wait_caught_up(groups, timeout_s=120):
+    """Waits until each consumer group of `groups` ({group: [topic, …]}) has committed past every
+    record of its topics, e.g. Telegraf's groups once it has written all it read to InfluxDB;
+    returns the seconds it took. "Past every record", not "at the end offset": a transactional
+    topic's last offset is a commit marker that no consumer commits past."""
+    start = time.time()
+    for group, topics in groups.items():
+        c = consumer({"group.id": group, "enable.auto.commit": False})
+        reader = consumer(
+            {
+                "group.id": "caught-up-" + group,
+                "enable.auto.commit": False,
+                "isolation.level": "read_committed",
+            }
+        )
+        try:
+            parts = [
+                TopicPartition(t, p)
+                for t in topics
+                for p in c.list_topics(t, timeout=30).topics[t].partitions
+            ]
+            while True:
+                committed = c.committed(parts, timeout=30)
+                reader.assign([TopicPartition(tp.topic, tp.partition, max(tp.offset, 0)) for tp in committed])
+                unread = _first_record(reader, 2.0)
+                if unread is None:
+                    break
+                assert time.time() - start < timeout_s, (
+                    f"group {group} has not committed {unread.topic()}[{unread.partition()}] offset "
+                    f"{unread.offset()} after {timeout_s} s"
+                )
+                time.sleep(0.5)
+        finally:
+            c.close()
+            reader.close()
+    return time.time() - start
+
+
+def _first_record(c, quiet_s):
+    """The first record c's assignment returns within quiet_s, or None."""
+    end = time.time() + quiet_s
+    while time.time() < end:
+        m = c.poll(0.2)
+        if m is not None and not m.error():
+            return m
+    return None
