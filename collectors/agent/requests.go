@@ -130,7 +130,11 @@ func (q *requests) decide(raw []byte, src string, now time.Time, sched *schedule
 		return RequestInvalid, "not JSON: " + err.Error()
 	}
 	if q.reg != nil {
-		if err := q.reg.ValidateAs(fmt.Sprintf("%s.v%d", contract.SchemaProbeRequests, contract.VersionProbeRequests), raw); err != nil {
+		// the job writes the contract's version; an agent reads that one and every earlier one
+		if r.Schema != contract.SchemaProbeRequests || r.Version < 1 || r.Version > contract.VersionProbeRequests {
+			return RequestInvalid, fmt.Sprintf("not a %s of version 1 to %d", contract.SchemaProbeRequests, contract.VersionProbeRequests)
+		}
+		if err := q.reg.ValidateAs(fmt.Sprintf("%s.v%d", r.Schema, r.Version), raw); err != nil {
 			return RequestInvalid, err.Error()
 		}
 	} else if r.Schema != contract.SchemaProbeRequests || r.RequestID == "" || r.ProbeID == "" {

@@ -64,7 +64,10 @@ func TestTheAgentTakesOnlyItsOwnTimelyRequestsWithinItsBudget(t *testing.T) {
 		{"a probe it does not run", func(m map[string]any) { m["probe_id"] = "udp-1g" }, RequestNoProbe, `no probe "udp-1g"`},
 		{"its own", func(m map[string]any) {}, RequestQueued, "loss"},
 		{"the same again (two jobs asking)", func(m map[string]any) {}, RequestDuplicate, "confirm:"},
-		{"its own again", func(m map[string]any) { m["request_id"] = "r2" }, RequestQueued, "loss"},
+		{"a newer version than it reads", func(m map[string]any) { m["version"] = 99 }, RequestInvalid, "not a probe_request of version 1 to"},
+		{"its own again, of the newest version", func(m map[string]any) {
+			m["version"], m["reason"], m["request_id"] = 2, "owd_shift", "r2"
+		}, RequestQueued, "owd_shift"},
 		{"past its budget", func(m map[string]any) { m["request_id"] = "r3" }, RequestOverBudget, "2 extra runs in the last hour"},
 	}
 	for _, c := range cases {

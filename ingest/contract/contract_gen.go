@@ -23,7 +23,7 @@ const (
 	TopicStats = "longhaul.stats"
 	// TopicEvents (role events) carries event.v3 messages.
 	TopicEvents = "longhaul.events"
-	// TopicProbeRequests (role probe_requests) carries probe_request.v1 messages.
+	// TopicProbeRequests (role probe_requests) carries probe_request.v2 messages.
 	TopicProbeRequests = "longhaul.probe-requests"
 )
 
@@ -64,7 +64,7 @@ const (
 	SchemaEvents         = "event"
 	VersionEvents        = 3
 	SchemaProbeRequests  = "probe_request"
-	VersionProbeRequests = 1
+	VersionProbeRequests = 2
 )
 
 // Event kinds: the kind of an event message.

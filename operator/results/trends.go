@@ -23,6 +23,9 @@ var TrendColumns = []TrendColumn{
 	{"loss %", `mean("loss_percent")`, `"protocol" =~ /^(udp|icmp)$/`, ""},
 	{"rtt ms", `mean("rtt_mean_ms")`, `"protocol" = 'icmp'`, ""},
 	{"jitter ms", `mean("jitter_ms")`, `"protocol" =~ /^(udp|icmp)$/`, ""},
+	// pScheduler's one-way latency, src → dst only (the reverse direction is the reverse link's)
+	{"owd ms", `mean("owd_mean_ms")`, `"protocol" = 'owd'`, ""},
+	{"owd loss %", `mean("loss_percent")`, `"protocol" = 'owd'`, ""},
 }
 
 // TrendRow is one bucket: a value per column, nil where the column has none.

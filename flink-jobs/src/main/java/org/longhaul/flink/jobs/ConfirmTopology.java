@@ -11,7 +11,9 @@ import org.longhaul.flink.functions.confirm.ConfirmationPlanner;
 import org.longhaul.flink.functions.confirm.PlannerInput;
 import org.longhaul.flink.functions.confirm.RequestBudget;
 import org.longhaul.flink.functions.confirm.RequestTracker;
-import org.longhaul.flink.functions.confirm.RttShiftDetector;
+import org.longhaul.flink.functions.confirm.DelayKind;
+import org.longhaul.flink.functions.confirm.DelayReading;
+import org.longhaul.flink.functions.confirm.DelayShiftDetector;
 import org.longhaul.flink.functions.confirm.RunSeen;
 import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.confirm.Suspicions;
@@ -20,13 +22,14 @@ import org.longhaul.flink.functions.confirm.TuningChangeDetector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.LinkKeyType;
 
 /**
  * Wiring of the confirmation probes: suspicions (the collapse detector's low and recovering runs,
- * route changes and loss from the detectors' events, ping RTT shifts, sender tuning changes) → a
+ * route changes and loss from the detectors' events, ping RTT and one-way delay shifts, sender tuning changes) → a
  * request per suspect link within its budget → the host's budget → the mesh's budget → the
  * probe-requests topic; and a tracker that reports every request no run answered.
  */
@@ -52,12 +55,30 @@ public final class ConfirmTopology {
                         .returns(suspicion)
                         .name("confirm: suspicions of events")
                         .uid("confirm-suspicions-events");
+        TypeInformation<DelayReading> reading = TypeInformation.of(DelayReading.class);
         DataStream<Suspicion> rtt =
                 raw.rtt()
-                        .keyBy(RttSample::link, LinkKeyType.INSTANCE)
-                        .process(new RttShiftDetector(c, ttl))
+                        .flatMap(new MapNonNull<RttSample, DelayReading>(DelayReading::of))
+                        .returns(reading)
+                        .name("confirm: ping delays")
+                        .uid("confirm-rtt-delays")
+                        .keyBy(DelayReading::link, LinkKeyType.INSTANCE)
+                        .process(new DelayShiftDetector(c, ttl, DelayKind.RTT))
                         .name("confirm: rtt shift")
                         .uid("confirm-rtt-shift");
+        double minShift = c.rttMinMs();
+        DataStream<Suspicion> owd =
+                raw.latency()
+                        .flatMap(
+                                new MapNonNull<LatencySample, DelayReading>(
+                                        l -> DelayReading.of(l, minShift)))
+                        .returns(reading)
+                        .name("confirm: one-way delays")
+                        .uid("confirm-owd-delays")
+                        .keyBy(DelayReading::link, LinkKeyType.INSTANCE)
+                        .process(new DelayShiftDetector(c, ttl, DelayKind.OWD))
+                        .name("confirm: one-way delay shift")
+                        .uid("confirm-owd-shift");
         DataStream<Suspicion> tuning =
                 raw.host()
                         .keyBy(HostSnapshot::link, LinkKeyType.INSTANCE)
@@ -88,7 +109,7 @@ public final class ConfirmTopology {
         TypeInformation<PlannerInput> plannerInput = TypeInformation.of(PlannerInput.class);
         SingleOutputStreamOperator<ProbeRequest> planned =
                 collapseSuspects
-                        .union(fromEvents, rtt, tuning)
+                        .union(fromEvents, rtt, owd, tuning)
                         .map(PlannerInput::of)
                         .returns(plannerInput)
                         .name("confirm: suspicions")

@@ -39,7 +39,7 @@ public final class ContractNames {
     /** Role events: event.v3 messages. */
     public static final String TOPIC_EVENTS = "longhaul.events";
 
-    /** Role probe_requests: probe_request.v1 messages. */
+    /** Role probe_requests: probe_request.v2 messages. */
     public static final String TOPIC_PROBE_REQUESTS = "longhaul.probe-requests";
 
     /** Every topic by its role. */
@@ -90,9 +90,9 @@ public final class ContractNames {
     public static final String SCHEMA_EVENTS = "event";
     public static final int VERSION_EVENTS = 3;
 
-    /** Role probe_requests: the schema field of its messages, and the version producers write (probe_request.v1); consumers read it and every earlier one. */
+    /** Role probe_requests: the schema field of its messages, and the version producers write (probe_request.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_PROBE_REQUESTS = "probe_request";
-    public static final int VERSION_PROBE_REQUESTS = 1;
+    public static final int VERSION_PROBE_REQUESTS = 2;
 
     /**
      * Packet loss at or above this percentage is high (WLCG's packet-loss alarm): the

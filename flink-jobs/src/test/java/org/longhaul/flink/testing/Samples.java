@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
@@ -189,6 +190,10 @@ public final class Samples {
 
     public static RttSample rtt(ObjectNode n) {
         return Json.convert(n, RttSample.class);
+    }
+
+    public static LatencySample latencySample(ObjectNode n) {
+        return Json.convert(n, LatencySample.class);
     }
 
     public static PathSample pathSample(ObjectNode n) {

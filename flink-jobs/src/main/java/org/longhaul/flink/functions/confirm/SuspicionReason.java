@@ -2,7 +2,7 @@ package org.longhaul.flink.functions.confirm;
 
 import java.util.Locale;
 
-/** Why a link is suspect: probe_request.v1's reason enum (ContractNamesTest keeps them equal). */
+/** Why a link is suspect: probe_request's reason enum (ContractNamesTest keeps them equal). */
 public enum SuspicionReason {
     /** A run below the baseline that does not yet make a collapse. */
     THROUGHPUT_LOW,
@@ -15,7 +15,9 @@ public enum SuspicionReason {
     /** Packet loss at the alarm level (a high_loss event). */
     LOSS,
     /** The sender's TCP buffers or congestion control changed. */
-    HOST_TUNING_CHANGE;
+    HOST_TUNING_CHANGE,
+    /** One direction's one-way delay (pScheduler latency) rose above its own recent level. */
+    OWD_SHIFT;
 
     public String wire() {
         return name().toLowerCase(Locale.ROOT);

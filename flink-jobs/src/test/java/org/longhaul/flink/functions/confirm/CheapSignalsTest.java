@@ -29,11 +29,14 @@ class CheapSignalsTest {
         List<Suspicion> out = new ArrayList<>();
         for (int i = 0; i < rtts.length; i++) {
             Suspicion x =
-                    RttShiftDetector.judge(
+                    DelayShiftDetector.judge(
                             s,
-                            Samples.rtt(
-                                    Samples.ping("s1", "dst-b", T0 + i * MIN, 5, 5, rtts[i], 0.5)),
-                            ConfirmParams.defaults());
+                            DelayReading.of(
+                                    Samples.rtt(
+                                            Samples.ping(
+                                                    "s1", "dst-b", T0 + i * MIN, 5, 5, rtts[i], 0.5))),
+                            ConfirmParams.defaults(),
+                            DelayKind.RTT);
             if (x != null) {
                 out.add(x);
             }
@@ -60,6 +63,46 @@ class CheapSignalsTest {
                         .startsWith(
                                 "ping RTT 140 ms, 3 pings in a row above the link's level of 71 ms"),
                 out.get(0).message());
+    }
+
+    @Test
+    void aOneWayDelayShiftIsASuspicionOfThatDirection() {
+        RttState s = new RttState();
+        List<Suspicion> out = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            double owd = i < 20 ? 70 + (i % 3) * 0.1 : 95; // a longer path one way only
+            var run =
+                    Samples.latencySample(
+                            Samples.latency("ps-lyon", "ps-beijing", T0 + i * MIN, 600, 0, owd));
+            Suspicion x =
+                    DelayShiftDetector.judge(
+                            s,
+                            DelayReading.of(run, ConfirmParams.defaults().rttMinMs()),
+                            ConfirmParams.defaults(),
+                            DelayKind.OWD);
+            if (x != null) {
+                out.add(x);
+            }
+        }
+        assertEquals(1, out.size());
+        Suspicion x = out.get(0);
+        assertEquals("owd_shift", x.reason());
+        assertEquals("ps-lyon", x.src(), "the direction that changed");
+        assertTrue(
+                x.message()
+                        .startsWith(
+                                "one-way delay 95 ms, 3 runs in a row above the direction's level of"),
+                x.message());
+        assertEquals(95.0, x.evidence().get("owd_ms"));
+    }
+
+    @Test
+    void aOneWayDelayTheClocksCannotVouchForIsNotJudged() {
+        var run = Samples.latency("a", "b", T0, 600, 0, 70);
+        run.put("clock_error_ms", 30.0);
+        assertNull(DelayReading.of(Samples.latencySample(run), ConfirmParams.defaults().rttMinMs()));
+        var negative = Samples.latency("a", "b", T0, 600, 0, -12);
+        assertNull(DelayReading.of(Samples.latencySample(negative), 1));
     }
 
     @Test

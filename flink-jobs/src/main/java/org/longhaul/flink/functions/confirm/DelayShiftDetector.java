@@ -11,27 +11,30 @@ import org.apache.flink.util.Collector;
 import org.longhaul.flink.functions.detect.CleanupTimer;
 import org.longhaul.flink.functions.detect.Fmt;
 import org.longhaul.flink.functions.detect.RobustStats;
-import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * Per link (key "src|dst"): a shift of the ping RTT against the link's own recent level (the median
- * of its last {@link ConfirmParams#rttHistory()} pings), rttConsecutive pings in a row above (1 +
- * rttRatio) × that and at least rttMinMs above it, is a suspicion (rtt_shift), reported once until
- * the RTT is back. The level follows the link: once a shift is reported its pings enter the
- * history, so a new path's RTT becomes the level within rttHistory pings.
+ * Per link (key "src|dst"): a shift of its delay (the ping RTT, or one direction's one-way delay:
+ * {@link DelayKind}) against the link's own recent level (the median of its last {@link
+ * ConfirmParams#rttHistory()} readings), rttConsecutive readings in a row above (1 + rttRatio) ×
+ * that and at least rttMinMs above it, is a suspicion (rtt_shift, owd_shift), reported once until
+ * the delay is back. The level follows the link: once a shift is reported its readings enter the
+ * history, so a new path's delay becomes the level within rttHistory readings.
  */
-public final class RttShiftDetector extends KeyedProcessFunction<String, RttSample, Suspicion> {
+public final class DelayShiftDetector
+        extends KeyedProcessFunction<String, DelayReading, Suspicion> {
     private static final long serialVersionUID = 1L;
 
     private final ConfirmParams p;
     private final Duration ttl;
+    private final DelayKind kind;
     private transient ValueState<RttState> state;
     private transient CleanupTimer cleanup;
 
-    public RttShiftDetector(ConfirmParams params, Duration stateTtl) {
+    public DelayShiftDetector(ConfirmParams params, Duration stateTtl, DelayKind kind) {
         this.p = params;
         this.ttl = stateTtl;
+        this.kind = kind;
     }
 
     @Override
@@ -40,28 +43,25 @@ public final class RttShiftDetector extends KeyedProcessFunction<String, RttSamp
                 getRuntimeContext()
                         .getState(
                                 new ValueStateDescriptor<>(
-                                        "rtt-shift", OneWriteType.of(RttState.class)));
-        cleanup = new CleanupTimer(getRuntimeContext(), "rtt-shift", ttl);
+                                        kind.state, OneWriteType.of(RttState.class)));
+        cleanup = new CleanupTimer(getRuntimeContext(), kind.state, ttl);
     }
 
     @Override
-    public void processElement(RttSample ping, Context ctx, Collector<Suspicion> out)
+    public void processElement(DelayReading r, Context ctx, Collector<Suspicion> out)
             throws Exception {
-        if (ping.rttAvgMs() == null || ping.rttAvgMs() <= 0) {
-            return;
-        }
-        cleanup.touch(ctx.timerService(), ping.ts());
+        cleanup.touch(ctx.timerService(), r.ts());
         RttState s = state.value() == null ? new RttState() : state.value();
-        Suspicion x = judge(s, ping, p);
+        Suspicion x = judge(s, r, p, kind);
         if (x != null) {
             out.collect(x);
         }
         state.update(s);
     }
 
-    /** One ping against the link's level; the suspicion it raises, or null. */
-    static Suspicion judge(RttState s, RttSample ping, ConfirmParams p) {
-        double rtt = ping.rttAvgMs();
+    /** One reading against the link's level; the suspicion it raises, or null. */
+    static Suspicion judge(RttState s, DelayReading r, ConfirmParams p, DelayKind kind) {
+        double rtt = r.delayMs();
         Suspicion out = null;
         if (s.recent.length >= Math.max(3, p.rttHistory() / 3)) {
             double level = RobustStats.median(s.recent);
@@ -72,22 +72,27 @@ public final class RttShiftDetector extends KeyedProcessFunction<String, RttSamp
             } else if (s.high >= p.rttConsecutive() && !s.shifted) {
                 s.shifted = true;
                 Map<String, Object> ev = new LinkedHashMap<>();
-                ev.put("rtt_ms", Fmt.round(rtt));
-                ev.put("rtt_level_ms", Fmt.round(level));
+                ev.put(kind.valueKey, Fmt.round(rtt));
+                ev.put(kind.levelKey, Fmt.round(level));
                 out =
                         Suspicion.of(
-                                ping.src(),
-                                ping.dst(),
+                                r.src(),
+                                r.dst(),
                                 null,
-                                ping.ts(),
-                                SuspicionReason.RTT_SHIFT,
+                                r.ts(),
+                                kind.reason,
                                 String.format(
-                                        "ping RTT %s, %d pings in a row above the link's level of %s",
-                                        Fmt.ms(rtt), s.high, Fmt.ms(level)),
+                                        "%s %s, %d %s in a row above the %s level of %s",
+                                        kind.what,
+                                        Fmt.ms(rtt),
+                                        s.high,
+                                        kind.readings,
+                                        kind.whose,
+                                        Fmt.ms(level)),
                                 ev);
             }
             if (high && !s.shifted) {
-                return out; // a high ping joins the level only once the shift is reported
+                return out; // a high reading joins the level only once the shift is reported
             }
         }
         s.recent = RobustStats.append(s.recent, rtt, p.rttHistory());
