@@ -8,12 +8,12 @@ import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.functions.MapNonNull;
 import org.longhaul.flink.functions.confirm.ConfirmParams;
 import org.longhaul.flink.functions.confirm.ConfirmationPlanner;
-import org.longhaul.flink.functions.confirm.PlannerInput;
-import org.longhaul.flink.functions.confirm.RequestBudget;
-import org.longhaul.flink.functions.confirm.RequestTracker;
 import org.longhaul.flink.functions.confirm.DelayKind;
 import org.longhaul.flink.functions.confirm.DelayReading;
 import org.longhaul.flink.functions.confirm.DelayShiftDetector;
+import org.longhaul.flink.functions.confirm.PlannerInput;
+import org.longhaul.flink.functions.confirm.RequestBudget;
+import org.longhaul.flink.functions.confirm.RequestTracker;
 import org.longhaul.flink.functions.confirm.RunSeen;
 import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.confirm.Suspicions;
@@ -21,17 +21,17 @@ import org.longhaul.flink.functions.confirm.TrackerInput;
 import org.longhaul.flink.functions.confirm.TuningChangeDetector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.HostSnapshot;
-import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.LatencySample;
+import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.LinkKeyType;
 
 /**
  * Wiring of the confirmation probes: suspicions (the collapse detector's low and recovering runs,
- * route changes and loss from the detectors' events, ping RTT and one-way delay shifts, sender tuning changes) → a
- * request per suspect link within its budget → the host's budget → the mesh's budget → the
- * probe-requests topic; and a tracker that reports every request no run answered.
+ * route changes and loss from the detectors' events, ping RTT and one-way delay shifts, sender
+ * tuning changes) → a request per suspect link within its budget → the host's budget → the mesh's
+ * budget → the probe-requests topic; and a tracker that reports every request no run answered.
  */
 public final class ConfirmTopology {
     private ConfirmTopology() {}

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The job asks the agent {@code src} for one extra run of its throughput probe {@code probeId}
- * towards {@code dst} before {@code expiresTs} (probe_request.v1, topic longhaul.probe-requests).
+ * towards {@code dst} before {@code expiresTs} (probe_request.v2, topic longhaul.probe-requests).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ProbeRequest(

@@ -3,7 +3,14 @@ package org.longhaul.flink.functions.confirm;
 /** What a {@link DelayShiftDetector} watches: the words of its suspicion and its state's name. */
 public enum DelayKind {
     /** The ping RTT of a link (state "rtt-shift", as before one-way delays were judged). */
-    RTT("rtt-shift", SuspicionReason.RTT_SHIFT, "ping RTT", "pings", "link's", "rtt_ms", "rtt_level_ms"),
+    RTT(
+            "rtt-shift",
+            SuspicionReason.RTT_SHIFT,
+            "ping RTT",
+            "pings",
+            "link's",
+            "rtt_ms",
+            "rtt_level_ms"),
     /** The one-way delay of one direction (pScheduler latency, latencybg). */
     OWD(
             "owd-shift",

@@ -34,7 +34,13 @@ class CheapSignalsTest {
                             DelayReading.of(
                                     Samples.rtt(
                                             Samples.ping(
-                                                    "s1", "dst-b", T0 + i * MIN, 5, 5, rtts[i], 0.5))),
+                                                    "s1",
+                                                    "dst-b",
+                                                    T0 + i * MIN,
+                                                    5,
+                                                    5,
+                                                    rtts[i],
+                                                    0.5))),
                             ConfirmParams.defaults(),
                             DelayKind.RTT);
             if (x != null) {
@@ -100,7 +106,8 @@ class CheapSignalsTest {
     void aOneWayDelayTheClocksCannotVouchForIsNotJudged() {
         var run = Samples.latency("a", "b", T0, 600, 0, 70);
         run.put("clock_error_ms", 30.0);
-        assertNull(DelayReading.of(Samples.latencySample(run), ConfirmParams.defaults().rttMinMs()));
+        assertNull(
+                DelayReading.of(Samples.latencySample(run), ConfirmParams.defaults().rttMinMs()));
         var negative = Samples.latency("a", "b", T0, 600, 0, -12);
         assertNull(DelayReading.of(Samples.latencySample(negative), 1));
     }
