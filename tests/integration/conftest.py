@@ -104,6 +104,18 @@ def rows(series):
     return out
 
 
+@pytest.fixture
+def bridge(tmp_path):
+    """The agent as pScheduler bridge (tests/lib/psbridge.py), started; stopped after the test."""
+    from psbridge import Bridge
+
+    b = Bridge(tmp_path)
+    b.start()
+    yield b
+    if b.proc.poll() is None:
+        b.stop()
+
+
 def post_latency_results(results, tmp):
     """pScheduler's HTTP archiver posting latencybg results to the agent as pScheduler bridge, which
     publishes them as latency samples; returns once it has taken them all."""

@@ -19,7 +19,6 @@ import json
 import re
 import threading
 import time
-import uuid
 
 import flink_job
 import pytest
@@ -70,32 +69,6 @@ def job(run_tag):
     time.sleep(5)  # the sources have their partitions: "latest" starts after this point
     yield run_tag
     flink_job.cancel(run_tag)
-
-
-def read_all(topic_name, keep, enough, timeout_s):
-    """Every committed message of topic_name that keep() accepts, read from the start until
-    enough(messages) holds or timeout_s passes."""
-    c = kafka.consumer(
-        {
-            "group.id": "it-" + uuid.uuid4().hex,
-            "auto.offset.reset": "earliest",
-            "isolation.level": "read_committed",
-            "enable.auto.commit": False,
-        }
-    )
-    c.subscribe([topic_name])
-    found, deadline = [], time.time() + timeout_s
-    try:
-        while time.time() < deadline and not enough(found):
-            m = c.poll(1.0)
-            if m is None or m.error():
-                continue
-            msg = json.loads(m.value())
-            if keep(msg):
-                found.append(msg)
-    finally:
-        c.close()
-    return found
 
 
 class Agent:
@@ -175,28 +148,34 @@ def test_a_skewed_clock_is_dead_lettered_and_the_healthy_link_keeps_its_statisti
         for ts in pings[half:]:
             agent.send(ping(healthy, ts), now_ms(), 0)
         agent.flush()
-        minutes = read_all(
+        minutes = kafka.read_all(
             topic("stats"),
             lambda s: s["src"] == healthy and s["window"] == "1m",
             lambda ss: all(window_of(ss, c) for c in clusters),
             120,
+            quiet_s=0,
         )
         # the watermark has passed the healthy link's minutes: a silence timer the skewed clock
         # had pushed past would have fired by now
-        silences = read_all(
+        silences = kafka.read_all(
             topic("events"),
             lambda e: e["src"] == healthy and e["kind"] in ("no_data", "data_resumed"),
             lambda es: bool(es),
             15,
+            quiet_s=0,
         )
 
     assert [window_of(minutes, c)["samples"] for c in clusters] == [3] * HEALTHY_MINUTES, minutes
-    assert not read_all(topic("stats"), lambda s: s["src"] == skewed, lambda ss: bool(ss), 5), (
-        "the skewed host's samples must not make statistics"
-    )
+    assert not kafka.read_all(
+        topic("stats"), lambda s: s["src"] == skewed, lambda ss: bool(ss), 5, quiet_s=0
+    ), "the skewed host's samples must not make statistics"
     assert silences == [], silences
-    dead = read_all(
-        topic("dead_letter"), lambda d: d["src"] == skewed, lambda ds: len(ds) >= len(skewed_sent), 60
+    dead = kafka.read_all(
+        topic("dead_letter"),
+        lambda d: d["src"] == skewed,
+        lambda ds: len(ds) >= len(skewed_sent),
+        60,
+        quiet_s=0,
     )
     assert len(skewed_sent) >= 10 and len(dead) == len(skewed_sent), (
         f"{len(dead)} of {len(skewed_sent)} skewed samples dead-lettered"

@@ -112,7 +112,9 @@ def test_trends_prints_the_links_history(mesh_run):
     assert len(rows) >= 5, out
     assert any("Mbit/s" in r and "9" in r.split()[2] for r in rows), out  # ~900 Mbit/s before the collapse
     assert any(re.search(r"\s(1[4-6]\d\.\d\d)\s", r) for r in rows), out  # RTT 140-165 ms from the pings
-    assert "owd ms" in lines[1] and any(re.search(r"\s70\.\d\d\s", r) for r in rows), out  # one way, cern → fnal
+    assert "owd ms" in lines[1] and any(re.search(r"\s70\.\d\d\s", r) for r in rows), (
+        out
+    )  # one way, cern → fnal
     daily = longhaul(
         "trends", "--src", mesh_run["src"], "--dst", mesh_run["fnal"], "--since", "90d", "--every", "1d"
     )

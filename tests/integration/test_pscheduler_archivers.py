@@ -11,12 +11,11 @@ import threading
 import time
 import uuid
 
-import pytest
+import kafka
 from longhaul_contract import CONTRACT
 from operator_cli import SECRETS, free_port, longhaul
 from psbridge import Bridge, archive
 from pscheduler_archivers import HttpArchiver, archive_data, kafka_plugin
-from test_pscheduler_bridge import read_all
 
 
 def add_host(tmp, bridge):
@@ -36,17 +35,8 @@ def add_host(tmp, bridge):
     return name, out, printed
 
 
-@pytest.fixture
-def bridge(tmp_path):
-    b = Bridge(tmp_path)
-    b.start()
-    yield b
-    if b.proc.poll() is None:
-        b.stop()
-
-
 def samples_of(role, src, want, timeout_s=60):
-    return read_all(CONTRACT.topic(role), lambda m: m.get("src") == src, want, timeout_s)
+    return kafka.read_all(CONTRACT.topic(role), lambda m: m.get("src") == src, want, timeout_s)
 
 
 def test_add_pscheduler_host_writes_archives_both_archivers_deliver(bridge, tmp_path, run_tag):

@@ -7,46 +7,11 @@ dead letter with its reason; the archiver's certificate writes nothing else."""
 
 import json
 import os
-import time
-import uuid
 
 import kafka
-import pytest
 from confluent_kafka import Producer
 from longhaul_contract import CONTRACT
-from psbridge import SECRETS, TOPIC, Bridge, archive, archiver_producer, send
-
-
-def read_all(topic, predicate, want, timeout_s=60):
-    """Every message of topic (from the start) that predicate accepts, once `want` have come and
-    3 s have passed with no more (so a duplicate after them would be seen)."""
-    c = kafka.consumer(
-        {"group.id": "it-" + uuid.uuid4().hex, "auto.offset.reset": "earliest", "enable.auto.commit": False}
-    )
-    c.subscribe([topic])
-    got, deadline, quiet_until = [], time.time() + timeout_s, None
-    try:
-        while time.time() < deadline and (quiet_until is None or time.time() < quiet_until):
-            m = c.poll(0.5)
-            if m is None or m.error():
-                continue
-            msg = json.loads(m.value())
-            if predicate(msg):
-                got.append(msg)
-                if len(got) >= want:
-                    quiet_until = time.time() + 3
-    finally:
-        c.close()
-    return got
-
-
-@pytest.fixture
-def bridge(tmp_path):
-    b = Bridge(tmp_path)
-    b.start()
-    yield b
-    if b.proc.poll() is None:
-        b.stop()
+from psbridge import SECRETS, TOPIC, archive, archiver_producer, send
 
 
 def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
@@ -71,14 +36,14 @@ def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
     runs = {"pscheduler-" + m["id"] for m in (tput, trace, rtt)}
     samples = []
     for role in ("raw.throughput", "raw.path", "raw.rtt"):
-        samples += read_all(CONTRACT.topic(role), lambda m: m.get("src") == src, 1)
+        samples += kafka.read_all(CONTRACT.topic(role), lambda m: m.get("src") == src, 1)
     assert {s["run_id"] for s in samples} == runs
     assert len(samples) == h["samples"], f"{len(samples)} samples on Kafka, the bridge spooled {h['samples']}"
     keys = [json.dumps(s, sort_keys=True) for s in samples]
     assert len(set(keys)) == len(keys), "a sample was published twice"
     assert all(s["dst"] == dst and s["probe_id"].startswith("pscheduler-") for s in samples)
 
-    dead = read_all(CONTRACT.topic("dead_letter"), lambda m: run_tag in m.get("payload", ""), 1)
+    dead = kafka.read_all(CONTRACT.topic("dead_letter"), lambda m: run_tag in m.get("payload", ""), 1)
     assert len(dead) == 1 and dead[0]["source_topic"] == TOPIC
     assert dead[0]["reason"].startswith("pScheduler result from kafka: ") and "test.type" in dead[0]["reason"]
 

@@ -3,9 +3,11 @@ from the environment under the names every Longhaul program reads (LONGHAUL_KAFK
 secured stack LONGHAUL_KAFKA_SECURITY, _CA, _USER, _PASSWORD_FILE), so every producer and consumer
 connects the same way. scripts/test-all.sh gives the tests the admin user."""
 
+import json
 import os
 import pathlib
 import time
+import uuid
 
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient
@@ -97,3 +99,32 @@ def _first_record(c, quiet_s):
         if m is not None and not m.error():
             return m
     return None
+
+
+def read_all(topic, keep, want, timeout_s=60, quiet_s=3.0):
+    """Every committed message of `topic` (JSON, read from its start) that keep() accepts: once
+    `want` holds (a count, or a predicate on the list) and quiet_s more have passed with none added
+    (so a duplicate after them would be seen), or when timeout_s has passed."""
+    enough = want if callable(want) else (lambda found: len(found) >= want)
+    c = consumer(
+        {
+            "group.id": "it-" + uuid.uuid4().hex,
+            "auto.offset.reset": "earliest",
+            "isolation.level": "read_committed",
+            "enable.auto.commit": False,
+        }
+    )
+    c.subscribe([topic])
+    found, deadline, quiet_until = [], time.time() + timeout_s, None
+    try:
+        while time.time() < deadline and (quiet_until is None or time.time() < quiet_until):
+            m = c.poll(0.5)
+            if m is not None and not m.error():
+                msg = json.loads(m.value())
+                if keep(msg):
+                    found.append(msg)
+            if quiet_until is None and enough(found):
+                quiet_until = time.time() + quiet_s
+    finally:
+        c.close()
+    return found

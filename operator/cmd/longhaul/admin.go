@@ -77,15 +77,9 @@ func runAddAgent(env *cli.Env, args []string) int {
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	pwFile := fs.String("password-file", "", "the agent's password file (made when absent)")
-	if code, done := fs.Parse(args); done {
+	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
+	if done {
 		return code
-	}
-	if fs.NArg() != 1 {
-		return env.UsageError("give one agent NAME (got %d)", fs.NArg())
-	}
-	principal, err := setup.AgentPrincipal(fs.Args()[0])
-	if err != nil {
-		return env.UsageError("%v", err)
 	}
 	if *pwFile == "" {
 		*pwFile = principal + ".password"
@@ -113,15 +107,9 @@ func runRemoveAgent(env *cli.Env, args []string) int {
 	fs := env.FlagSet("NAME", "Deletes agent-NAME's ACLs (refused from its next request on) and replaces its SCRAM credential\nby one made from a random password kept nowhere (no new login). add-agent NAME makes it live again.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
-	if code, done := fs.Parse(args); done {
+	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
+	if done {
 		return code
-	}
-	if fs.NArg() != 1 {
-		return env.UsageError("give one agent NAME (got %d)", fs.NArg())
-	}
-	principal, err := setup.AgentPrincipal(fs.Args()[0])
-	if err != nil {
-		return env.UsageError("%v", err)
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
 		return setup.RevokeUser(ctx, conn, principal, env.Stdout)
@@ -158,6 +146,22 @@ func runRotate(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	return cli.ExitOK
+}
+
+// nameArg parses the command line and returns its one NAME argument as a principal (of: the
+// role's principal of a name); done reports that the command ends with code (help, usage error).
+func nameArg(env *cli.Env, fs *cli.FlagSet, args []string, what string, of func(string) (string, error)) (principal string, code int, done bool) {
+	if code, done := fs.Parse(args); done {
+		return "", code, true
+	}
+	if fs.NArg() != 1 {
+		return "", env.UsageError("give one %s NAME (got %d)", what, fs.NArg()), true
+	}
+	principal, err := of(fs.Args()[0])
+	if err != nil {
+		return "", env.UsageError("%v", err), true
+	}
+	return principal, 0, false
 }
 
 // passwordIn is the password of a file, made (random, 0600) when the file is absent or when

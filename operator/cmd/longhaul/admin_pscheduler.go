@@ -50,15 +50,9 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	days := fs.Int("days", 365, "days the certificate is valid")
 	bridgeURL := fs.String("bridge-url", "", "the pScheduler bridge's URL as the host reaches it (https://HOST:PORT/pscheduler/results)")
 	tokenFile := fs.String("bridge-token-file", "", "file holding the bridge's bearer token (its token_file)")
-	if code, done := fs.Parse(args); done {
+	principal, code, done := nameArg(env, fs, args, "pScheduler host", setup.PSchedulerHostPrincipal)
+	if done {
 		return code
-	}
-	if fs.NArg() != 1 {
-		return env.UsageError("give one pScheduler host NAME (got %d)", fs.NArg())
-	}
-	principal, err := setup.PSchedulerHostPrincipal(fs.Args()[0])
-	if err != nil {
-		return env.UsageError("%v", err)
 	}
 	name := strings.TrimPrefix(principal, setup.PSchedulerHostPrefix)
 	if *days < 1 || *days > 825 {
@@ -68,6 +62,7 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 		return env.UsageError("--bridge-url and --bridge-token-file go together")
 	}
 	var token string
+	var err error
 	if *tokenFile != "" {
 		if token, err = settings.Secret(*tokenFile); err != nil {
 			return env.Fail("%v", err)
@@ -168,15 +163,9 @@ func runRemovePSchedulerHost(env *cli.Env, args []string) int {
 		"completes a TLS handshake until it expires). Other pScheduler hosts are not touched.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
-	if code, done := fs.Parse(args); done {
+	principal, code, done := nameArg(env, fs, args, "pScheduler host", setup.PSchedulerHostPrincipal)
+	if done {
 		return code
-	}
-	if fs.NArg() != 1 {
-		return env.UsageError("give one pScheduler host NAME (got %d)", fs.NArg())
-	}
-	principal, err := setup.PSchedulerHostPrincipal(fs.Args()[0])
-	if err != nil {
-		return env.UsageError("%v", err)
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
 		return setup.RevokeCert(ctx, conn, principal, env.Stdout)
