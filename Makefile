@@ -18,7 +18,7 @@ all: build
 
 ## help: this list
 help:
-	@sed -n 's/^## \([a-z0-9-]*\): \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | expand -t 18
+	@sed -n 's/^## \([a-z0-9-]*\): \(.*\)/\1\t\2/p' $(MAKEFILE_LIST) | expand -t 22
 
 ## build: every component; executables go to bin/
 build: build-go build-flink
