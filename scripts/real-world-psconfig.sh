@@ -3,7 +3,8 @@
 # For every DIR/*.json (default: ../shared/real-world/psconfig from the repository's parent)
 # and every address it names (its includes merged), runs `longhaul-probe plan` and prints one
 # line per template: accepted or refused (with the reason), hosts, planned pairs, how many of
-# them Longhaul runs and how many are unsupported, and the warnings; then the totals.
+# them Longhaul runs, how many pScheduler measures (latency, latencybg: measured_by) and how many are
+# unsupported, and the warnings; then the totals.
 # DIR/includes/ is served on 127.0.0.1 (a free port, plain http, which the include fetcher
 # accepts on loopback only) and the templates' prefix
 # https://example.perfsonar.net/psconfig/includes/ is rewritten to it in a temporary copy:
@@ -40,7 +41,7 @@ if [[ -d "$DIR/includes" ]]; then
   LOCAL="http://127.0.0.1:$PORT/"
 fi
 
-accepted=0 refused=0 hosts_all=0 pairs_all=0 runs_all=0 unsupported_all=0
+accepted=0 refused=0 hosts_all=0 pairs_all=0 runs_all=0 unsupported_all=0 pscheduler_all=0
 for tmpl in "$DIR"/*.json; do
   name="$(basename "$tmpl")"
   src="$TMP/$name"
@@ -52,19 +53,20 @@ for tmpl in "$DIR"/*.json; do
     continue
   fi
   accepted=$((accepted + 1))
-  hosts=0 pairs=0 runs=0 unsupported=0
+  hosts=0 pairs=0 runs=0 unsupported=0 pscheduler=0
   while IFS= read -r host; do
     hosts=$((hosts + 1))
     "$PROBE" plan --psconfig "$src" --host "$host" >"$TMP/plan" 2>"$TMP/warn"
     p=$(grep -c . "$TMP/plan" || true)
     u=$(grep -c '"unsupported"' "$TMP/plan" || true)
-    pairs=$((pairs + p)) unsupported=$((unsupported + u)) runs=$((runs + p - u))
+    m=$(grep -c '"measured_by"' "$TMP/plan" || true)
+    pairs=$((pairs + p)) unsupported=$((unsupported + u)) pscheduler=$((pscheduler + m)) runs=$((runs + p - u - m))
   done <"$TMP/hosts"
   warnings=$(grep -c 'warning:' "$TMP/warn" || true)
-  printf '%-28s accepted hosts=%d pairs=%d runs=%d unsupported=%d warnings=%d\n' \
-    "$name" "$hosts" "$pairs" "$runs" "$unsupported" "$warnings"
+  printf '%-28s accepted hosts=%d pairs=%d runs=%d pscheduler=%d unsupported=%d warnings=%d\n' \
+    "$name" "$hosts" "$pairs" "$runs" "$pscheduler" "$unsupported" "$warnings"
   hosts_all=$((hosts_all + hosts)) pairs_all=$((pairs_all + pairs))
-  runs_all=$((runs_all + runs)) unsupported_all=$((unsupported_all + unsupported))
+  runs_all=$((runs_all + runs)) unsupported_all=$((unsupported_all + unsupported)) pscheduler_all=$((pscheduler_all + pscheduler))
 done
-printf 'TOTAL templates=%d accepted=%d refused=%d hosts=%d pairs=%d runs=%d unsupported=%d\n' \
-  $((accepted + refused)) "$accepted" "$refused" "$hosts_all" "$pairs_all" "$runs_all" "$unsupported_all"
+printf 'TOTAL templates=%d accepted=%d refused=%d hosts=%d pairs=%d runs=%d pscheduler=%d unsupported=%d\n' \
+  $((accepted + refused)) "$accepted" "$refused" "$hosts_all" "$pairs_all" "$runs_all" "$pscheduler_all" "$unsupported_all"
