@@ -35,7 +35,8 @@ public final class DetectorArgs {
                         a.number("collapse.drop", d.drop()),
                         (int) a.integer("collapse.confirm-runs", d.confirmRuns()),
                         a.number("collapse.catastrophic-drop", d.catastrophicDrop()),
-                        (int) a.integer("collapse.recovery-runs", d.recoveryRuns()));
+                        (int) a.integer("collapse.recovery-runs", d.recoveryRuns()),
+                        a.duration("collapse.catastrophic-wait", d.catastrophicWait()));
         require(
                 c.minHistory() >= 3 && c.minHistory() <= c.history(),
                 "--collapse.min-history: between 3 and --collapse.history");

@@ -6,6 +6,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.longhaul.flink.functions.MapNonNull;
 import org.longhaul.flink.functions.confirm.Suspicion;
+import org.longhaul.flink.functions.detect.CollapseParams;
 import org.longhaul.flink.functions.detect.DiagnosisDetector;
 import org.longhaul.flink.functions.detect.DiagnosisInput;
 import org.longhaul.flink.functions.detect.Heartbeat;
@@ -55,7 +56,7 @@ public final class DetectorTopology {
                         .name("select: run summaries with history")
                         .uid("select-summaries-with-history")
                         .keyBy(t -> Links.key(t.src(), t.dst(), t.series()), LinkKeyType.INSTANCE)
-                        .process(new ThroughputCollapseDetector(d.collapse(), ttl))
+                        .process(new ThroughputCollapseDetector(collapseParams(d), ttl))
                         .name("detect: throughput collapse")
                         .uid("detect-collapse");
         DataStream<Event> stall =
@@ -127,6 +128,14 @@ public final class DetectorTopology {
         return new Detected(
                 collapse.union(stall, unreachable, site, quality, route, diagnosis, noData),
                 collapse.getSideOutput(ThroughputCollapseDetector.SUSPECT));
+    }
+
+    /**
+     * A catastrophic run waits for the confirming run only when confirmation probes can ask for it;
+     * without them it pages at once, as the next scheduled run may be hours away.
+     */
+    static CollapseParams collapseParams(DetectorConfig d) {
+        return d.confirm().enabled() ? d.collapse() : d.collapse().pagingAtOnce();
     }
 
     private static DataStream<DiagnosisInput> diagnosisInputs(

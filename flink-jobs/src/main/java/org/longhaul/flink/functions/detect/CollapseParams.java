@@ -1,6 +1,7 @@
 package org.longhaul.flink.functions.detect;
 
 import java.io.Serializable;
+import java.time.Duration;
 
 /**
  * Throughput collapse against a link's own baseline (after SLAC IEPM-BW: a point below mean − 2σ
@@ -13,6 +14,9 @@ import java.io.Serializable;
  * @param confirmRuns consecutive low runs that raise the alarm (2: within two probe intervals)
  * @param catastrophicDrop a single run this far below alarms at once (0.90)
  * @param recoveryRuns consecutive runs within drop/2 of the baseline that end the episode (2)
+ * @param catastrophicWait with confirmation probes on, how long a catastrophic run waits for the
+ *     run it asks for before it pages alone (10 min): one bad run does not page when the next is
+ *     fine
  */
 public record CollapseParams(
         int history,
@@ -21,10 +25,24 @@ public record CollapseParams(
         double drop,
         int confirmRuns,
         double catastrophicDrop,
-        int recoveryRuns)
+        int recoveryRuns,
+        Duration catastrophicWait)
         implements Serializable {
 
     public static CollapseParams defaults() {
-        return new CollapseParams(48, 10, 2.0, 0.33, 2, 0.90, 2);
+        return new CollapseParams(48, 10, 2.0, 0.33, 2, 0.90, 2, Duration.ofMinutes(10));
+    }
+
+    /** These parameters with a catastrophic run paging at once (confirmation probes off). */
+    public CollapseParams pagingAtOnce() {
+        return new CollapseParams(
+                history,
+                minHistory,
+                k,
+                drop,
+                confirmRuns,
+                catastrophicDrop,
+                recoveryRuns,
+                Duration.ZERO);
     }
 }

@@ -39,4 +39,13 @@ public final class CollapseState {
      * back during one.
      */
     public boolean screenCounted;
+
+    /**
+     * A catastrophic run waits for its confirming run until then (event time; 0: none waits):
+     * {@link ThroughputCollapseDetector} pages then if no run came.
+     */
+    public long awaitUntil;
+
+    /** The waiting run's protocol (the key names src, dst and probe). */
+    public String awaitProtocol;
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -32,6 +33,11 @@ import org.longhaul.flink.state.OneWriteType;
  * <p>A run that is low but does not yet raise the alarm, and a run back at the baseline during an
  * episode that does not yet end it, are suspicions on the side output {@link #SUSPECT}: the
  * confirmation planner asks for the run that decides now rather than at the next slot.
+ *
+ * <p>A catastrophic run ({@link CollapseParams#catastrophicDrop()} below the baseline) pages at
+ * once unless {@link CollapseParams#catastrophicWait()} is set (confirmation probes on): it is then
+ * a suspicion like any low run, the run it asks for pages (or clears it) by the usual rule, and an
+ * event-time timer pages it alone when no run has come by the wait's end.
  */
 public final class ThroughputCollapseDetector
         extends KeyedProcessFunction<String, ThroughputSample, Event> {
@@ -89,7 +95,7 @@ public final class ThroughputCollapseDetector
         } else if (s.history.length < p.minHistory()) {
             s.history = RobustStats.append(s.history, x, p.history());
         } else {
-            judge(s, run, x, out, suspect);
+            judge(s, run, x, out, suspect, t -> ctx.timerService().registerEventTimeTimer(t));
         }
         state.update(s);
     }
@@ -127,7 +133,8 @@ public final class ThroughputCollapseDetector
             ThroughputSample run,
             double x,
             Collector<Event> out,
-            Consumer<Suspicion> suspect) {
+            Consumer<Suspicion> suspect,
+            LongConsumer awaitTimer) {
         double median = RobustStats.median(s.history);
         double sigma = RobustStats.sigma(s.history);
         boolean screenedLow = Screening.take(s, Screening.LOW);
@@ -136,6 +143,8 @@ public final class ThroughputCollapseDetector
             s.lowRuns = 0;
             s.lowSum = 0;
             s.screenCounted = false;
+            s.awaitUntil =
+                    0; // a catastrophic run waiting for this one is cleared: its timer is stale
             return;
         }
         if (s.lowRuns == 0) {
@@ -146,24 +155,36 @@ public final class ThroughputCollapseDetector
         s.lowRuns++;
         s.lowSum += x;
         boolean catastrophic = x <= (1 - p.catastrophicDrop()) * median;
-        if (s.lowRuns + (s.screenCounted ? 1 : 0) >= p.confirmRuns() || catastrophic) {
-            s.inEpisode = true;
-            s.episodeId =
-                    "collapse:"
-                            + run.src()
-                            + "|"
-                            + run.dst()
-                            + "|"
-                            + run.probeId()
-                            + "@"
-                            + s.firstLowTs;
-            s.episodeStart = s.firstLowTs;
-            s.baseline = median;
-            s.baselineSigma = sigma;
-            s.episodeRuns = s.lowRuns;
-            s.recovering = new double[0];
-            out.collect(collapse(run, s, s.lowSum / s.lowRuns));
+        boolean waits = catastrophic && !p.catastrophicWait().isZero();
+        if (s.lowRuns + (s.screenCounted ? 1 : 0) >= p.confirmRuns() || (catastrophic && !waits)) {
+            openEpisode(s, median, sigma);
+            out.collect(
+                    collapse(
+                            run.src(),
+                            run.dst(),
+                            run.probeId(),
+                            run.protocol(),
+                            run.ts(),
+                            s,
+                            s.lowSum / s.lowRuns,
+                            ""));
             s.screenCounted = false;
+        } else if (waits && s.awaitUntil == 0) {
+            s.awaitUntil = run.ts() + p.catastrophicWait().toMillis();
+            s.awaitProtocol = run.protocol();
+            awaitTimer.accept(s.awaitUntil);
+            suspect.accept(
+                    suspicion(
+                            run,
+                            SuspicionReason.THROUGHPUT_LOW,
+                            x,
+                            median,
+                            String.format(
+                                    "a run at %s, %s below the baseline of %s: confirming before paging (alone by %s)",
+                                    Fmt.bps(x),
+                                    Fmt.percent(100 * (1 - x / median)),
+                                    Fmt.bps(median),
+                                    Fmt.seconds(p.catastrophicWait().toSeconds()))));
         } else {
             suspect.accept(
                     suspicion(
@@ -179,6 +200,18 @@ public final class ThroughputCollapseDetector
                                     s.lowRuns,
                                     p.confirmRuns())));
         }
+    }
+
+    /** The episode opens with the baseline the low runs were judged against, frozen. */
+    private static void openEpisode(CollapseState s, double median, double sigma) {
+        s.inEpisode = true;
+        s.episodeStart = s.firstLowTs;
+        s.baseline = median;
+        s.baselineSigma = sigma;
+        s.episodeRuns = s.lowRuns;
+        s.recovering = new double[0];
+        s.awaitUntil = 0;
+        s.awaitProtocol = null;
     }
 
     private static Suspicion suspicion(
@@ -243,31 +276,59 @@ public final class ThroughputCollapseDetector
         if (cleanup.expired(ctx.timerService(), timestamp)) {
             state.clear();
             cleanup.clear();
+            return;
         }
+        CollapseState s = state.value();
+        if (s == null || s.awaitUntil != timestamp || s.inEpisode || s.lowRuns == 0) {
+            return; // the confirming run came (and paged or cleared it) before the wait's end
+        }
+        // no run came within the wait: the catastrophic run pages alone
+        String[] key = ctx.getCurrentKey().split("\\|", 3);
+        String protocol = s.awaitProtocol;
+        openEpisode(s, RobustStats.median(s.history), RobustStats.sigma(s.history));
+        out.collect(
+                collapse(
+                        key[0],
+                        key[1],
+                        key[2],
+                        protocol,
+                        timestamp,
+                        s,
+                        s.lowSum / s.lowRuns,
+                        String.format(
+                                ", no confirming run within %s",
+                                Fmt.seconds(p.catastrophicWait().toSeconds()))));
+        s.screenCounted = false;
+        state.update(s);
     }
 
-    private Event collapse(ThroughputSample run, CollapseState s, double observed) {
+    private Event collapse(
+            String src,
+            String dst,
+            String probeId,
+            String protocol,
+            long ts,
+            CollapseState s,
+            double observed,
+            String why) {
         double dropPct = 100 * (1 - observed / s.baseline);
         boolean catastrophic = dropPct >= 100 * p.catastrophicDrop();
-        return Event.builder(
-                        EventKind.THROUGHPUT_COLLAPSE,
-                        run.src(),
-                        run.dst(),
-                        Detectors.COLLAPSE,
-                        run.ts())
+        s.episodeId = "collapse:" + src + "|" + dst + "|" + probeId + "@" + s.firstLowTs;
+        return Event.builder(EventKind.THROUGHPUT_COLLAPSE, src, dst, Detectors.COLLAPSE, ts)
                 .severity(catastrophic ? "critical" : "warning")
-                .protocol(run.protocol())
+                .protocol(protocol)
                 .episode(s.episodeId)
                 .message(
                         String.format(
-                                "throughput %s is %s below the link's baseline of %s (%d run%s, probe %s%s)",
+                                "throughput %s is %s below the link's baseline of %s (%d run%s, probe %s%s%s)",
                                 Fmt.bps(observed),
                                 Fmt.percent(dropPct),
                                 Fmt.bps(s.baseline),
                                 s.lowRuns,
                                 s.lowRuns == 1 ? "" : "s",
-                                run.probeId(),
-                                s.screenCounted ? ", after a low screening burst" : ""))
+                                probeId,
+                                s.screenCounted ? ", after a low screening burst" : "",
+                                why))
                 .evidence("baseline_bps", Fmt.round(s.baseline))
                 .evidence("baseline_stddev_bps", Fmt.round(s.baselineSigma))
                 .evidence("observed_bps", Fmt.round(observed))
@@ -275,7 +336,7 @@ public final class ThroughputCollapseDetector
                 .evidence("samples", (long) s.lowRuns)
                 .evidence("screening_bursts", s.screenCounted ? 1L : 0L)
                 .evidence("history_runs", (long) s.history.length)
-                .evidence("probe", run.probeId())
+                .evidence("probe", probeId)
                 .build();
     }
 

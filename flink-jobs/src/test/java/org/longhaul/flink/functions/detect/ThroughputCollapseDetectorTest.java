@@ -22,9 +22,14 @@ class ThroughputCollapseDetectorTest {
     private static final Duration TTL = Duration.ofDays(7);
     private int run;
 
+    /** The detector as the job runs it without confirmation probes: a catastrophic run pages. */
     private static Harness<ThroughputSample> harness() throws Exception {
+        return harness(CollapseParams.defaults().pagingAtOnce());
+    }
+
+    private static Harness<ThroughputSample> harness(CollapseParams p) throws Exception {
         return Harness.of(
-                new ThroughputCollapseDetector(CollapseParams.defaults(), TTL),
+                new ThroughputCollapseDetector(p, TTL),
                 t -> Links.key(t.src(), t.dst(), t.probeId()));
     }
 
@@ -120,6 +125,60 @@ class ThroughputCollapseDetectorTest {
             assertEquals(1, alert.size());
             assertEquals("critical", alert.get(0).severity());
             assertTrue(alert.get(0).message().contains("2.5 Mbit/s"), alert.get(0).message());
+        }
+    }
+
+    @Test
+    void withConfirmationsACatastrophicRunAsksForItsConfirmingRunInsteadOfPaging()
+            throws Exception {
+        try (var h = harness(CollapseParams.defaults())) {
+            noisy(h, new Random(3), 557e6, 20);
+            assertEquals(List.of(), feed(h, 2.5e6), "no page on one run");
+            var asks = h.sideOutput(ThroughputCollapseDetector.SUSPECT);
+            assertTrue(
+                    asks.get(asks.size() - 1).message().contains("confirming before paging"),
+                    asks.toString());
+            // the confirming run is fine: nothing pages, now or when the wait ends
+            long confirmTs = T0 + run * HOUR;
+            h.add(Samples.throughput(Samples.summary(SRC, DST, "c", confirmTs, 560e6)), confirmTs);
+            h.watermark(confirmTs + Duration.ofMinutes(11).toMillis());
+            assertEquals(List.of(), h.events());
+        }
+    }
+
+    @Test
+    void withConfirmationsALowConfirmingRunPagesAtIt() throws Exception {
+        try (var h = harness(CollapseParams.defaults())) {
+            noisy(h, new Random(3), 557e6, 20);
+            assertEquals(List.of(), feed(h, 2.5e6));
+            List<Event> alert = feed(h, 3e6);
+            assertEquals(1, alert.size());
+            assertEquals("throughput_collapse", alert.get(0).kind());
+            assertEquals(2L, alert.get(0).evidence().get("samples"), "both runs");
+        }
+    }
+
+    @Test
+    void withConfirmationsACatastrophicRunPagesAloneWhenNoRunComesInTime() throws Exception {
+        try (var h = harness(CollapseParams.defaults())) {
+            noisy(h, new Random(3), 557e6, 20);
+            long ts = T0 + run * HOUR;
+            assertEquals(List.of(), feed(h, 2.5e6));
+            h.watermark(ts + Duration.ofMinutes(10).toMillis() - 1);
+            assertEquals(List.of(), h.newEvents(), "not before the wait's end");
+            h.watermark(ts + Duration.ofMinutes(10).toMillis());
+            List<Event> alert = h.newEvents();
+            assertEquals(1, alert.size());
+            Event e = alert.get(0);
+            assertEquals("critical", e.severity());
+            assertEquals(ts + Duration.ofMinutes(10).toMillis(), e.ts());
+            assertEquals(SRC, e.src());
+            assertTrue(e.message().contains("no confirming run within 10 min"), e.message());
+            // and the episode ends as any other
+            feed(h, 560e6);
+            List<Event> back = feed(h, 560e6);
+            assertEquals("throughput_recovery", back.get(0).kind());
+            assertEquals(e.episodeId(), back.get(0).episodeId());
         }
     }
 
