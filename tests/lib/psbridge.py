@@ -112,7 +112,8 @@ pscheduler_bridge:
 """)
 
     def start(self, await_kafka=True):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
+        # the config names the brokers: LONGHAUL_KAFKA would override its bootstrap
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA")}
         self.log = open(self.tmp / "bridge.log", "ab")
         self.proc = subprocess.Popen(
             [str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(self.tmp / "bridge.yaml")],
