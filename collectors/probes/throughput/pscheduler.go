@@ -9,22 +9,23 @@ import (
 	"longhaul/ingest/sample"
 )
 
-// psData is one row of a pScheduler throughput result ("throughput-data"). For the iperf3
-// tool it is iperf3's row renamed: throughput-bytes is the bytes moved, rtt is iperf3's
-// microseconds, tcp-window-size is the congestion window.
+// psData is one row of a pScheduler throughput result ("throughput-data"; no field of it is
+// required). For the iperf3 tool it is iperf3's row renamed: throughput-bytes is the bytes
+// moved, rtt is iperf3's microseconds, tcp-window-size is the congestion window. Its integers
+// are draft-7 integers (probekit.Int: 5.0 is one); stream-id, a name or a number, is not read.
 type psData struct {
-	Start         float64  `json:"start"`
-	End           float64  `json:"end"`
-	Bytes         *float64 `json:"throughput-bytes"`
-	Bits          *float64 `json:"throughput-bits"`
-	ReceiverBits  *float64 `json:"receiver-throughput-bits"`
-	Sent          *int64   `json:"sent"`
-	Lost          *int64   `json:"lost"`
-	Jitter        *float64 `json:"jitter"`
-	RTT           *float64 `json:"rtt"`
-	TCPWindowSize *int64   `json:"tcp-window-size"`
-	Retransmits   *int64   `json:"retransmits"`
-	Omitted       *bool    `json:"omitted"`
+	Start         float64       `json:"start"`
+	End           float64       `json:"end"`
+	Bytes         *float64      `json:"throughput-bytes"`
+	Bits          *float64      `json:"throughput-bits"`
+	ReceiverBits  *float64      `json:"receiver-throughput-bits"`
+	Sent          *probekit.Int `json:"sent"`
+	Lost          *probekit.Int `json:"lost"`
+	Jitter        *float64      `json:"jitter"`
+	RTT           *float64      `json:"rtt"`
+	TCPWindowSize *probekit.Int `json:"tcp-window-size"`
+	Retransmits   *probekit.Int `json:"retransmits"`
+	Omitted       *bool         `json:"omitted"`
 }
 
 type psGroup struct {
@@ -32,6 +33,9 @@ type psGroup struct {
 	Summary *psData  `json:"summary"`
 }
 
+// psResult is the fields of a throughput result that are read; the others pScheduler's schema
+// allows (schema, diags, mss, mtu, tcp-window-size, requested-tcp-window-size) have no place in
+// a sample and are ignored.
 type psResult struct {
 	Succeeded bool      `json:"succeeded"`
 	Error     *string   `json:"error"`
@@ -82,6 +86,9 @@ func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	}
 	var ss []sample.Sample
 	for i, g := range res.Intervals {
+		if !psHasRate(g.Summary) {
+			continue // pScheduler's iperf3 tool writes "summary": {} for an interval iperf3 gave no sum
+		}
 		rec, err := psInterval(r, g, i, startMS, omit)
 		if err != nil {
 			return nil, err
@@ -141,6 +148,9 @@ func psRow(path string, d *psData) error {
 	return nil
 }
 
+// psHasRate reports whether a row gives a rate: the schema requires none of its fields.
+func psHasRate(d *psData) bool { return d != nil && d.Bits != nil }
+
 func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (sample.Sample, error) {
 	path := fmt.Sprintf("result.intervals[%d].summary", i)
 	d := g.Summary
@@ -162,12 +172,12 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 	if d.Bytes != nil {
 		rec.Bytes = sample.I64(int64(math.Round(*d.Bytes)))
 	}
-	psCounts(rec, d)
+	psCounts(rec, d, r.protocol == "udp")
 	var cwnd int64
 	var rtts []float64
 	for _, s := range g.Streams {
 		if s.TCPWindowSize != nil && *s.TCPWindowSize >= 0 && *s.TCPWindowSize < 1<<50 {
-			cwnd += *s.TCPWindowSize
+			cwnd += int64(*s.TCPWindowSize)
 			rec.SndCwndBytes = &cwnd
 		}
 		if s.RTT != nil && finite(*s.RTT) && *s.RTT > 0 && *s.RTT < 1e12 {
@@ -178,11 +188,15 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 	return rec, nil
 }
 
-// psCounts copies retransmits and the UDP figures.
-func psCounts(rec *sample.Throughput, d *psData) {
-	rec.Retransmits = count(d.Retransmits)
-	rec.Packets = count(d.Sent)
-	rec.LostPackets = count(d.Lost)
+// psCounts copies retransmits and, for a UDP test, the UDP figures. In a TCP test sent is not
+// packets: pScheduler's iperf2 tool puts iperf2's count of writes there.
+func psCounts(rec *sample.Throughput, d *psData, udp bool) {
+	rec.Retransmits = count(d.Retransmits.Ptr())
+	if !udp {
+		return
+	}
+	rec.Packets = count(d.Sent.Ptr())
+	rec.LostPackets = count(d.Lost.Ptr())
 	if d.Jitter != nil && finite(*d.Jitter) {
 		rec.JitterMs = sample.F64(*d.Jitter)
 	}
@@ -220,6 +234,10 @@ func psSummary(r *runInfo, res *psResult, startMS int64) (sample.Sample, error) 
 		return nil, probekit.PathError("result.summary", "missing in a run that succeeded")
 	}
 	d := res.Summary.Summary
+	if !psHasRate(d) {
+		rec.Error = probekit.RunError("the pScheduler result gives no throughput (result.summary.summary.throughput-bits)")
+		return rec, nil
+	}
 	if err := psRow("result.summary.summary", d); err != nil {
 		return nil, err
 	}
@@ -234,7 +252,7 @@ func psSummary(r *runInfo, res *psResult, startMS int64) (sample.Sample, error) 
 	} else {
 		rec.BitsPerSecond, rec.Bytes = rec.SentBitsPerSecond, rec.SentBytes
 	}
-	psCounts(rec, d)
+	psCounts(rec, d, r.protocol == "udp")
 	var rtts []float64
 	for _, s := range res.Summary.Streams {
 		if s.RTT != nil && finite(*s.RTT) && *s.RTT > 0 && *s.RTT < 1e12 {
