@@ -118,3 +118,12 @@ func FuzzPSchedulerRTT(f *testing.F) {
 func BenchmarkParsePSchedulerRTT(b *testing.B) {
 	golden.Bench(b, parsePSCase, "testdata/pscheduler")
 }
+
+// The diags are free text to pScheduler's schema: ping output in them that cannot be read
+// leaves the result's own fields, when it has them, to be read.
+func TestPSchedulerRTTUnreadableDiagsFallBackOnTheFields(t *testing.T) {
+	r, err := psRun(`{"succeeded":true,"diags":"ping -c 1 x\ngarbage","loss":0,"sent":1,"received":1,"roundtrips":[{"seq":1,"rtt":"PT0.002S"}],"min":"PT0.002S"}`)
+	if err != nil || r.Sent != 1 || r.Received != 1 || *r.MinMs != 2 {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
