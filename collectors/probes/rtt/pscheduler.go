@@ -14,8 +14,8 @@ import (
 // psRTT is a pScheduler rtt result: the merged form archivers send, or one participant's
 // full form ({succeeded, error, diags, result: {…}}). Its counts are draft-7 integers
 // (probekit.Int: 5.0 is one). Of the other fields pScheduler's schema allows, schema, lost
-// (sent − received), reorders and loss (a fraction, derived here from sent and received) have
-// no place in a sample and are not read.
+// (sent − received) and reorders have no place in a sample and are not read; loss (a fraction)
+// is read only when no count of packets sent is known (see psLoss).
 type psRTT struct {
 	Succeeded  *bool         `json:"succeeded"`
 	Error      *string       `json:"error"`
@@ -24,6 +24,7 @@ type psRTT struct {
 	Sent       *probekit.Int `json:"sent"`
 	Received   *probekit.Int `json:"received"`
 	Duplicates *probekit.Int `json:"duplicates"`
+	Loss       *float64      `json:"loss"`
 	Min        *string       `json:"min"`
 	Mean       *string       `json:"mean"`
 	Max        *string       `json:"max"`
@@ -224,10 +225,7 @@ func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
 	if r.Received > r.Sent {
 		return probekit.PathError("result.received", "%d received of %d sent", r.Received, r.Sent)
 	}
-	r.LossPercent = 100
-	if r.Sent > 0 {
-		r.LossPercent = math.Round(float64(r.Sent-r.Received)*100/float64(r.Sent)*1000) / 1000
-	}
+	r.LossPercent = psLoss(r.Sent, r.Received, res.Loss)
 	if r.Received == 0 {
 		return nil
 	}
@@ -247,6 +245,19 @@ func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
 		*f.dst = &ms
 	}
 	return nil
+}
+
+// psLoss is the loss in percent: from the counts, or, when no packet count is known (a result
+// with no sent, no round trips and no count in the spec), the result's loss, a fraction
+// (#/pScheduler/Probability); 100 when neither says.
+func psLoss(sent, received int64, loss *float64) float64 {
+	switch {
+	case sent > 0:
+		return math.Round(float64(sent-received)*100/float64(sent)*1000) / 1000
+	case loss != nil && *loss >= 0 && *loss <= 1:
+		return math.Round(*loss*100*1000) / 1000
+	}
+	return 100
 }
 
 func ptrOr(p *int64) int64 {

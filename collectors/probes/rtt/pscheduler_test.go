@@ -127,3 +127,16 @@ func TestPSchedulerRTTUnreadableDiagsFallBackOnTheFields(t *testing.T) {
 		t.Fatalf("%+v %v", r, err)
 	}
 }
+
+func TestPSLossFromCountsElseFromTheResultsFraction(t *testing.T) {
+	half, bad := 0.5, 100.0 // pScheduler's ping tool falls back to 100.0, not a fraction
+	for _, c := range []struct {
+		sent, received int64
+		loss           *float64
+		want           float64
+	}{{4, 3, nil, 25}, {4, 3, &half, 25}, {0, 0, &half, 50}, {0, 0, nil, 100}, {0, 0, &bad, 100}} {
+		if got := psLoss(c.sent, c.received, c.loss); got != c.want {
+			t.Errorf("psLoss(%d, %d, %v) = %v, want %v", c.sent, c.received, c.loss, got, c.want)
+		}
+	}
+}

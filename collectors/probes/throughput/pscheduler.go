@@ -14,8 +14,8 @@ import (
 // moved, rtt is iperf3's microseconds, tcp-window-size is the congestion window. Its integers
 // are draft-7 integers (probekit.Int: 5.0 is one); stream-id, a name or a number, is not read.
 type psData struct {
-	Start         float64       `json:"start"`
-	End           float64       `json:"end"`
+	Start         *float64      `json:"start"`
+	End           *float64      `json:"end"`
 	Bytes         *float64      `json:"throughput-bytes"`
 	Bits          *float64      `json:"throughput-bits"`
 	ReceiverBits  *float64      `json:"receiver-throughput-bits"`
@@ -86,7 +86,7 @@ func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	}
 	var ss []sample.Sample
 	for i, g := range res.Intervals {
-		if !psHasRate(g.Summary) {
+		if !psPlaced(g.Summary) {
 			continue // pScheduler's iperf3 tool writes "summary": {} for an interval iperf3 gave no sum
 		}
 		rec, err := psInterval(r, g, i, startMS, omit)
@@ -134,8 +134,8 @@ func psRow(path string, d *psData) error {
 	if d == nil {
 		return probekit.PathError(path, "missing")
 	}
-	if !finite(d.Start) || !finite(d.End) || d.End < d.Start || d.End > 1e7 {
-		return probekit.PathError(path, "start %g, end %g are not a valid interval", d.Start, d.End)
+	if err := psSpan(path, d.Start, d.End); err != nil {
+		return err
 	}
 	for name, v := range map[string]*float64{"throughput-bits": d.Bits, "throughput-bytes": d.Bytes, "receiver-throughput-bits": d.ReceiverBits} {
 		if v != nil && (!finite(*v) || *v > 1e18) {
@@ -151,6 +151,23 @@ func psRow(path string, d *psData) error {
 // psHasRate reports whether a row gives a rate: the schema requires none of its fields.
 func psHasRate(d *psData) bool { return d != nil && d.Bits != nil }
 
+// psPlaced reports whether an interval's row gives a rate and its place in the run (start and
+// end), without which an interval record cannot be written.
+func psPlaced(d *psData) bool { return psHasRate(d) && d.Start != nil && d.End != nil }
+
+// psSpan checks a row's start and end (seconds into the run), either of which may be absent.
+func psSpan(path string, start, end *float64) error {
+	for i, v := range []*float64{start, end} {
+		if v != nil && (!finite(*v) || *v > 1e7) {
+			return probekit.PathError(path+"."+[]string{"start", "end"}[i], "%g is not a time into the run", *v)
+		}
+	}
+	if start != nil && end != nil && *end < *start {
+		return probekit.PathError(path, "start %g, end %g are not a valid interval", *start, *end)
+	}
+	return nil
+}
+
 func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (sample.Sample, error) {
 	path := fmt.Sprintf("result.intervals[%d].summary", i)
 	d := g.Summary
@@ -158,7 +175,7 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 		return nil, err
 	}
 	omitted := d.Omitted != nil && *d.Omitted
-	offset := d.End
+	offset := *d.End
 	if !omitted {
 		offset += omit
 	}
@@ -167,7 +184,7 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 		return nil, probekit.PathError(path+".end", "%v", err)
 	}
 	rec := r.record(sample.RecordInterval, ts)
-	rec.StartS, rec.EndS, rec.Omitted = sample.F64(d.Start), sample.F64(d.End), &omitted
+	rec.StartS, rec.EndS, rec.Omitted = d.Start, d.End, &omitted
 	rec.BitsPerSecond = sample.F64(*d.Bits)
 	if d.Bytes != nil {
 		rec.Bytes = sample.I64(int64(math.Round(*d.Bytes)))
@@ -241,7 +258,10 @@ func psSummary(r *runInfo, res *psResult, startMS int64) (sample.Sample, error) 
 	if err := psRow("result.summary.summary", d); err != nil {
 		return nil, err
 	}
-	rec.StartS, rec.EndS, rec.DurationS = sample.F64(d.Start), sample.F64(d.End), sample.F64(d.End-d.Start)
+	rec.StartS, rec.EndS = d.Start, d.End
+	if d.Start != nil && d.End != nil {
+		rec.DurationS = sample.F64(*d.End - *d.Start)
+	}
 	rec.SentBitsPerSecond = sample.F64(*d.Bits)
 	if d.Bytes != nil {
 		rec.SentBytes = sample.I64(int64(math.Round(*d.Bytes)))
