@@ -190,6 +190,9 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 		rec.Bytes = sample.I64(int64(math.Round(*d.Bytes)))
 	}
 	psCounts(rec, d, r.protocol == "udp")
+	if r.protocol == "udp" {
+		return rec, nil // a UDP stream has no congestion window or RTT
+	}
 	var cwnd int64
 	var rtts []float64
 	for _, s := range g.Streams {
@@ -205,11 +208,12 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 	return rec, nil
 }
 
-// psCounts copies retransmits and, for a UDP test, the UDP figures. In a TCP test sent is not
-// packets: pScheduler's iperf2 tool puts iperf2's count of writes there.
+// psCounts copies, for a TCP test, retransmits, and for a UDP test the UDP figures. The schema
+// allows every field in every row; in a TCP test sent is not packets (pScheduler's iperf2 tool
+// puts iperf2's count of writes there), and a UDP test has no retransmits.
 func psCounts(rec *sample.Throughput, d *psData, udp bool) {
-	rec.Retransmits = count(d.Retransmits.Ptr())
 	if !udp {
+		rec.Retransmits = count(d.Retransmits.Ptr())
 		return
 	}
 	rec.Packets = count(d.Sent.Ptr())
