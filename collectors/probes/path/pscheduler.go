@@ -9,15 +9,15 @@ import (
 	"longhaul/ingest/sample"
 )
 
-// psHop is one hop of a pScheduler trace path; an empty object is a query with no answer.
+// psHop is one hop of a pScheduler trace path; an empty object is a query with no answer. The
+// schema requires none of its fields; mtu (tracepath's path MTU) has no place in a sample and is
+// not read.
 type psHop struct {
 	IP       *string `json:"ip"`
 	Hostname *string `json:"hostname"`
 	RTT      *string `json:"rtt"` // ISO 8601 duration
 	Error    *string `json:"error"`
-	AS       *struct {
-		Number *int64 `json:"number"`
-	} `json:"as"`
+	AS       *psAS   `json:"as"`
 }
 
 type psTraceResult struct {
@@ -97,9 +97,14 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	return []sample.Sample{p}, nil
 }
 
+// psHops fills the hops from the paths. No path at all (the schema allows "paths": []) leaves
+// the sample without hops.
 func psHops(p *sample.Path, paths [][]psHop, firstTTL int64) error {
-	if len(paths) == 0 || len(paths) > maxProbes {
-		return probekit.PathError("result.paths", "%d paths: want 1 to %d", len(paths), maxProbes)
+	if len(paths) > maxProbes {
+		return probekit.PathError("result.paths", "%d paths: want at most %d", len(paths), maxProbes)
+	}
+	if len(paths) == 0 {
+		return nil
 	}
 	if firstTTL < 1 {
 		firstTTL = 1
@@ -129,11 +134,10 @@ func psHops(p *sample.Path, paths [][]psHop, firstTTL int64) error {
 	return nil
 }
 
+// psProbe reads one hop object. Each field stands alone: a hop may carry a hostname, an rtt or
+// an error without an ip, and what it carries is kept.
 func psProbe(path string, h psHop) (sample.HopProbe, error) {
 	var pr sample.HopProbe
-	if h.IP == nil {
-		return pr, nil
-	}
 	pr.Addr, pr.Name = h.IP, h.Hostname
 	if h.RTT != nil {
 		s, err := probekit.ISODurationSeconds(*h.RTT)
@@ -151,7 +155,7 @@ func psProbe(path string, h psHop) (sample.HopProbe, error) {
 		pr.Annotation = &a
 	}
 	if h.AS != nil && h.AS.Number != nil && *h.AS.Number >= 0 {
-		pr.ASN = h.AS.Number
+		pr.ASN = h.AS.Number.Ptr()
 	}
 	return pr, nil
 }

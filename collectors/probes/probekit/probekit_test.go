@@ -174,14 +174,17 @@ func TestLinesUndoWhatReportsDoToOutputs(t *testing.T) {
 	}
 }
 
+// ISODurationSeconds takes what pScheduler's Duration pattern (jsonval.py) takes: weeks, and
+// "P" and "PT" (no part: zero), as well as the usual forms.
 func TestISODurationSeconds(t *testing.T) {
-	for in, want := range map[string]float64{"PT0.000123S": 0.000123, "PT5S": 5, "PT1M2.5S": 62.5, "P1DT1H": 90000, "PT0S": 0} {
+	for in, want := range map[string]float64{"PT0.000123S": 0.000123, "PT5S": 5, "PT1M2.5S": 62.5, "P1DT1H": 90000, "PT0S": 0,
+		"P": 0, "PT": 0, "P2W": 1209600, "P0.5W": 302400, "P1W1DT1H1M1S": 694861} {
 		got, err := ISODurationSeconds(in)
 		if err != nil || got != want {
 			t.Errorf("%s: %v %v", in, got, err)
 		}
 	}
-	for _, in := range []string{"", "P", "PT", "5", "PT-1S", "P1Y", "PTS"} {
+	for _, in := range []string{"", "5", "PT-1S", "P1Y", "P1M", "PTS", "P1D1W", "pt1s", "PT1S ", "P40000W"} {
 		if _, err := ISODurationSeconds(in); err == nil {
 			t.Errorf("%q accepted", in)
 		}

@@ -2,9 +2,7 @@ package probekit
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
-	"strconv"
 	"time"
 )
 
@@ -100,33 +98,6 @@ func (a *Archive) RunID(input []byte) string {
 }
 
 var runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,180}$`)
-
-// isoDurRE matches the ISO 8601 durations pScheduler writes for times: PT0.000123S, PT1M2S,
-// P1DT2H; no years or months (their length varies).
-var isoDurRE = regexp.MustCompile(`^P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$`)
-
-// ISODurationSeconds parses an ISO 8601 duration into seconds.
-func ISODurationSeconds(s string) (float64, error) {
-	m := isoDurRE.FindStringSubmatch(s)
-	if m == nil || s == "P" || s == "PT" {
-		return 0, fmt.Errorf("%q is not an ISO 8601 duration like PT0.000123S", s)
-	}
-	total := 0.0
-	for i, mult := range []float64{86400, 3600, 60, 1} {
-		if m[i+1] == "" {
-			continue
-		}
-		v, err := strconv.ParseFloat(m[i+1], 64)
-		if err != nil {
-			return 0, fmt.Errorf("%q: %v", s, err)
-		}
-		total += v * mult
-	}
-	if total > 1e9 {
-		return 0, fmt.Errorf("%q is out of range", s)
-	}
-	return total, nil
-}
 
 // OpenArchive decodes a pScheduler archive message of the given test type and completes m
 // from it: src and dst (unless given), the run id (unless given), checked; it returns the

@@ -12,25 +12,32 @@ import (
 )
 
 // psRTT is a pScheduler rtt result: the merged form archivers send, or one participant's
-// full form ({succeeded, error, diags, result: {…}}).
+// full form ({succeeded, error, diags, result: {…}}). Its counts are draft-7 integers
+// (probekit.Int: 5.0 is one). Of the other fields pScheduler's schema allows, schema, lost
+// (sent − received) and reorders have no place in a sample and are not read; loss (a fraction)
+// is read only when no count of packets sent is known (see psLoss).
 type psRTT struct {
-	Succeeded  *bool     `json:"succeeded"`
-	Error      *string   `json:"error"`
-	Diags      *string   `json:"diags"`
-	Result     *psRTT    `json:"result"`
-	Sent       *int64    `json:"sent"`
-	Received   *int64    `json:"received"`
-	Min        *string   `json:"min"`
-	Mean       *string   `json:"mean"`
-	Max        *string   `json:"max"`
-	StdDev     *string   `json:"stddev"`
-	Roundtrips []psRound `json:"roundtrips"`
+	Succeeded  *bool         `json:"succeeded"`
+	Error      *string       `json:"error"`
+	Diags      *string       `json:"diags"`
+	Result     *psRTT        `json:"result"`
+	Sent       *probekit.Int `json:"sent"`
+	Received   *probekit.Int `json:"received"`
+	Duplicates *probekit.Int `json:"duplicates"`
+	Loss       *float64      `json:"loss"`
+	Min        *string       `json:"min"`
+	Mean       *string       `json:"mean"`
+	Max        *string       `json:"max"`
+	StdDev     *string       `json:"stddev"`
+	Roundtrips []psRound     `json:"roundtrips"`
 }
 
+// psRound is one round trip; its ip, length and ttl (and the hostname pScheduler's tcpping tool
+// adds) are not read.
 type psRound struct {
-	Seq   *int64  `json:"seq"`
-	RTT   *string `json:"rtt"`
-	Error *string `json:"error"`
+	Seq   *probekit.Int `json:"seq"`
+	RTT   *string       `json:"rtt"`
+	Error *string       `json:"error"`
 }
 
 type psRTTSpec struct {
@@ -90,11 +97,11 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		stats = res.Result
 	}
 	if res.Diags != nil {
-		if out := pingOutput(*res.Diags); out != "" {
-			ss, err := ParsePing([]byte(out), m, q)
-			if err != nil {
-				return nil, probekit.PathError("result.diags", "%v", err)
-			}
+		ss, err := psFromDiags(*res.Diags, m, q)
+		switch {
+		case err != nil && stats.Roundtrips == nil:
+			return nil, err
+		case err == nil && ss != nil:
 			r := ss[0].(*sample.RTT)
 			r.Tool = "pscheduler"
 			if r.Error == nil && res.Succeeded != nil && !*res.Succeeded {
@@ -102,6 +109,7 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 			}
 			return ss, nil
 		}
+		// diags are free text to the schema: ping output that cannot be read leaves the fields
 	}
 	r := sample.NewRTT(m.Src, m.Dst, m.ProbeID, m.RunID, ts)
 	r.Tool = "pscheduler"
@@ -124,6 +132,19 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return nil, err
 	}
 	return []sample.Sample{r}, nil
+}
+
+// psFromDiags reads ping's output in the diags; nil when the diags hold none.
+func psFromDiags(diags string, m probekit.Meta, q Requested) ([]sample.Sample, error) {
+	out := pingOutput(diags)
+	if out == "" {
+		return nil, nil
+	}
+	ss, err := ParsePing([]byte(out), m, q)
+	if err != nil {
+		return nil, probekit.PathError("result.diags", "%v", err)
+	}
+	return ss, nil
 }
 
 func psError(res psRTT) *sample.RunError {
@@ -172,22 +193,26 @@ func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
 			}
 			continue
 		}
-		if *rt.Seq < 0 || *rt.Seq > 1<<31 {
+		seq := int64(*rt.Seq)
+		if seq < 0 || seq > 1<<31 {
 			return probekit.PathError("result.roundtrips["+strconv.Itoa(i)+"].seq", "out of range")
 		}
-		maxSeq = max(maxSeq, *rt.Seq)
+		maxSeq = max(maxSeq, seq)
 		if rt.Error != nil || rt.RTT == nil {
 			continue
 		}
-		if seen[*rt.Seq] {
+		if seen[seq] {
 			r.Duplicates = sample.I64(ptrOr(r.Duplicates) + 1)
 			continue
 		}
-		seen[*rt.Seq] = true
+		seen[seq] = true
+	}
+	if d := res.Duplicates.Ptr(); d != nil && *d > 0 && *d <= 1<<31 {
+		r.Duplicates = d // the tool's own count; none is left absent, as ParsePing leaves it
 	}
 	switch {
 	case res.Sent != nil && *res.Sent > 0:
-		r.Sent = *res.Sent
+		r.Sent = int64(*res.Sent)
 	case spec.Count > 0:
 		r.Sent = spec.Count
 	default:
@@ -195,15 +220,12 @@ func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
 	}
 	r.Received = int64(len(seen)) + unnumbered
 	if res.Received != nil && *res.Received > 0 && res.Sent != nil && *res.Sent > 0 {
-		r.Received = *res.Received
+		r.Received = int64(*res.Received)
 	}
 	if r.Received > r.Sent {
 		return probekit.PathError("result.received", "%d received of %d sent", r.Received, r.Sent)
 	}
-	r.LossPercent = 100
-	if r.Sent > 0 {
-		r.LossPercent = math.Round(float64(r.Sent-r.Received)*100/float64(r.Sent)*1000) / 1000
-	}
+	r.LossPercent = psLoss(r.Sent, r.Received, res.Loss)
 	if r.Received == 0 {
 		return nil
 	}
@@ -223,6 +245,19 @@ func psFigures(r *sample.RTT, res *psRTT, spec psRTTSpec) error {
 		*f.dst = &ms
 	}
 	return nil
+}
+
+// psLoss is the loss in percent: from the counts, or, when no packet count is known (a result
+// with no sent, no round trips and no count in the spec), the result's loss, a fraction
+// (#/pScheduler/Probability); 100 when neither says.
+func psLoss(sent, received int64, loss *float64) float64 {
+	switch {
+	case sent > 0:
+		return math.Round(float64(sent-received)*100/float64(sent)*1000) / 1000
+	case loss != nil && *loss >= 0 && *loss <= 1:
+		return math.Round(*loss*100*1000) / 1000
+	}
+	return 100
 }
 
 func ptrOr(p *int64) int64 {

@@ -118,3 +118,25 @@ func FuzzPSchedulerRTT(f *testing.F) {
 func BenchmarkParsePSchedulerRTT(b *testing.B) {
 	golden.Bench(b, parsePSCase, "testdata/pscheduler")
 }
+
+// The diags are free text to pScheduler's schema: ping output in them that cannot be read
+// leaves the result's own fields, when it has them, to be read.
+func TestPSchedulerRTTUnreadableDiagsFallBackOnTheFields(t *testing.T) {
+	r, err := psRun(`{"succeeded":true,"diags":"ping -c 1 x\ngarbage","loss":0,"sent":1,"received":1,"roundtrips":[{"seq":1,"rtt":"PT0.002S"}],"min":"PT0.002S"}`)
+	if err != nil || r.Sent != 1 || r.Received != 1 || *r.MinMs != 2 {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+func TestPSLossFromCountsElseFromTheResultsFraction(t *testing.T) {
+	half, bad := 0.5, 100.0 // pScheduler's ping tool falls back to 100.0, not a fraction
+	for _, c := range []struct {
+		sent, received int64
+		loss           *float64
+		want           float64
+	}{{4, 3, nil, 25}, {4, 3, &half, 25}, {0, 0, &half, 50}, {0, 0, nil, 100}, {0, 0, &bad, 100}} {
+		if got := psLoss(c.sent, c.received, c.loss); got != c.want {
+			t.Errorf("psLoss(%d, %d, %v) = %v, want %v", c.sent, c.received, c.loss, got, c.want)
+		}
+	}
+}

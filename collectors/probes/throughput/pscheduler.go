@@ -9,22 +9,23 @@ import (
 	"longhaul/ingest/sample"
 )
 
-// psData is one row of a pScheduler throughput result ("throughput-data"). For the iperf3
-// tool it is iperf3's row renamed: throughput-bytes is the bytes moved, rtt is iperf3's
-// microseconds, tcp-window-size is the congestion window.
+// psData is one row of a pScheduler throughput result ("throughput-data"; no field of it is
+// required). For the iperf3 tool it is iperf3's row renamed: throughput-bytes is the bytes
+// moved, rtt is iperf3's microseconds, tcp-window-size is the congestion window. Its integers
+// are draft-7 integers (probekit.Int: 5.0 is one); stream-id, a name or a number, is not read.
 type psData struct {
-	Start         float64  `json:"start"`
-	End           float64  `json:"end"`
-	Bytes         *float64 `json:"throughput-bytes"`
-	Bits          *float64 `json:"throughput-bits"`
-	ReceiverBits  *float64 `json:"receiver-throughput-bits"`
-	Sent          *int64   `json:"sent"`
-	Lost          *int64   `json:"lost"`
-	Jitter        *float64 `json:"jitter"`
-	RTT           *float64 `json:"rtt"`
-	TCPWindowSize *int64   `json:"tcp-window-size"`
-	Retransmits   *int64   `json:"retransmits"`
-	Omitted       *bool    `json:"omitted"`
+	Start         *float64      `json:"start"`
+	End           *float64      `json:"end"`
+	Bytes         *float64      `json:"throughput-bytes"`
+	Bits          *float64      `json:"throughput-bits"`
+	ReceiverBits  *float64      `json:"receiver-throughput-bits"`
+	Sent          *probekit.Int `json:"sent"`
+	Lost          *probekit.Int `json:"lost"`
+	Jitter        *float64      `json:"jitter"`
+	RTT           *float64      `json:"rtt"`
+	TCPWindowSize *probekit.Int `json:"tcp-window-size"`
+	Retransmits   *probekit.Int `json:"retransmits"`
+	Omitted       *bool         `json:"omitted"`
 }
 
 type psGroup struct {
@@ -32,6 +33,9 @@ type psGroup struct {
 	Summary *psData  `json:"summary"`
 }
 
+// psResult is the fields of a throughput result that are read; the others pScheduler's schema
+// allows (schema, diags, mss, mtu, tcp-window-size, requested-tcp-window-size) have no place in
+// a sample and are ignored.
 type psResult struct {
 	Succeeded bool      `json:"succeeded"`
 	Error     *string   `json:"error"`
@@ -82,6 +86,9 @@ func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	}
 	var ss []sample.Sample
 	for i, g := range res.Intervals {
+		if !psPlaced(g.Summary) {
+			continue // pScheduler's iperf3 tool writes "summary": {} for an interval iperf3 gave no sum
+		}
 		rec, err := psInterval(r, g, i, startMS, omit)
 		if err != nil {
 			return nil, err
@@ -127,8 +134,8 @@ func psRow(path string, d *psData) error {
 	if d == nil {
 		return probekit.PathError(path, "missing")
 	}
-	if !finite(d.Start) || !finite(d.End) || d.End < d.Start || d.End > 1e7 {
-		return probekit.PathError(path, "start %g, end %g are not a valid interval", d.Start, d.End)
+	if err := psSpan(path, d.Start, d.End); err != nil {
+		return err
 	}
 	for name, v := range map[string]*float64{"throughput-bits": d.Bits, "throughput-bytes": d.Bytes, "receiver-throughput-bits": d.ReceiverBits} {
 		if v != nil && (!finite(*v) || *v > 1e18) {
@@ -141,6 +148,26 @@ func psRow(path string, d *psData) error {
 	return nil
 }
 
+// psHasRate reports whether a row gives a rate: the schema requires none of its fields.
+func psHasRate(d *psData) bool { return d != nil && d.Bits != nil }
+
+// psPlaced reports whether an interval's row gives a rate and its place in the run (start and
+// end), without which an interval record cannot be written.
+func psPlaced(d *psData) bool { return psHasRate(d) && d.Start != nil && d.End != nil }
+
+// psSpan checks a row's start and end (seconds into the run), either of which may be absent.
+func psSpan(path string, start, end *float64) error {
+	for i, v := range []*float64{start, end} {
+		if v != nil && (!finite(*v) || *v > 1e7) {
+			return probekit.PathError(path+"."+[]string{"start", "end"}[i], "%g is not a time into the run", *v)
+		}
+	}
+	if start != nil && end != nil && *end < *start {
+		return probekit.PathError(path, "start %g, end %g are not a valid interval", *start, *end)
+	}
+	return nil
+}
+
 func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (sample.Sample, error) {
 	path := fmt.Sprintf("result.intervals[%d].summary", i)
 	d := g.Summary
@@ -148,7 +175,7 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 		return nil, err
 	}
 	omitted := d.Omitted != nil && *d.Omitted
-	offset := d.End
+	offset := *d.End
 	if !omitted {
 		offset += omit
 	}
@@ -157,17 +184,20 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 		return nil, probekit.PathError(path+".end", "%v", err)
 	}
 	rec := r.record(sample.RecordInterval, ts)
-	rec.StartS, rec.EndS, rec.Omitted = sample.F64(d.Start), sample.F64(d.End), &omitted
+	rec.StartS, rec.EndS, rec.Omitted = d.Start, d.End, &omitted
 	rec.BitsPerSecond = sample.F64(*d.Bits)
 	if d.Bytes != nil {
 		rec.Bytes = sample.I64(int64(math.Round(*d.Bytes)))
 	}
-	psCounts(rec, d)
+	psCounts(rec, d, r.protocol == "udp")
+	if r.protocol == "udp" {
+		return rec, nil // a UDP stream has no congestion window or RTT
+	}
 	var cwnd int64
 	var rtts []float64
 	for _, s := range g.Streams {
 		if s.TCPWindowSize != nil && *s.TCPWindowSize >= 0 && *s.TCPWindowSize < 1<<50 {
-			cwnd += *s.TCPWindowSize
+			cwnd += int64(*s.TCPWindowSize)
 			rec.SndCwndBytes = &cwnd
 		}
 		if s.RTT != nil && finite(*s.RTT) && *s.RTT > 0 && *s.RTT < 1e12 {
@@ -178,11 +208,16 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 	return rec, nil
 }
 
-// psCounts copies retransmits and the UDP figures.
-func psCounts(rec *sample.Throughput, d *psData) {
-	rec.Retransmits = count(d.Retransmits)
-	rec.Packets = count(d.Sent)
-	rec.LostPackets = count(d.Lost)
+// psCounts copies, for a TCP test, retransmits, and for a UDP test the UDP figures. The schema
+// allows every field in every row; in a TCP test sent is not packets (pScheduler's iperf2 tool
+// puts iperf2's count of writes there), and a UDP test has no retransmits.
+func psCounts(rec *sample.Throughput, d *psData, udp bool) {
+	if !udp {
+		rec.Retransmits = count(d.Retransmits.Ptr())
+		return
+	}
+	rec.Packets = count(d.Sent.Ptr())
+	rec.LostPackets = count(d.Lost.Ptr())
 	if d.Jitter != nil && finite(*d.Jitter) {
 		rec.JitterMs = sample.F64(*d.Jitter)
 	}
@@ -220,10 +255,17 @@ func psSummary(r *runInfo, res *psResult, startMS int64) (sample.Sample, error) 
 		return nil, probekit.PathError("result.summary", "missing in a run that succeeded")
 	}
 	d := res.Summary.Summary
+	if !psHasRate(d) {
+		rec.Error = probekit.RunError("the pScheduler result gives no throughput (result.summary.summary.throughput-bits)")
+		return rec, nil
+	}
 	if err := psRow("result.summary.summary", d); err != nil {
 		return nil, err
 	}
-	rec.StartS, rec.EndS, rec.DurationS = sample.F64(d.Start), sample.F64(d.End), sample.F64(d.End-d.Start)
+	rec.StartS, rec.EndS = d.Start, d.End
+	if d.Start != nil && d.End != nil {
+		rec.DurationS = sample.F64(*d.End - *d.Start)
+	}
 	rec.SentBitsPerSecond = sample.F64(*d.Bits)
 	if d.Bytes != nil {
 		rec.SentBytes = sample.I64(int64(math.Round(*d.Bytes)))
@@ -234,7 +276,7 @@ func psSummary(r *runInfo, res *psResult, startMS int64) (sample.Sample, error) 
 	} else {
 		rec.BitsPerSecond, rec.Bytes = rec.SentBitsPerSecond, rec.SentBytes
 	}
-	psCounts(rec, d)
+	psCounts(rec, d, r.protocol == "udp")
 	var rtts []float64
 	for _, s := range res.Summary.Streams {
 		if s.RTT != nil && finite(*s.RTT) && *s.RTT > 0 && *s.RTT < 1e12 {

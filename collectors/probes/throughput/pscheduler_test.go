@@ -91,12 +91,12 @@ func TestPSchedulerLinkFlagsOverrideTheSpec(t *testing.T) {
 
 func TestPSchedulerRefusesOtherTestsAndBadPaths(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"test":{"type":"trace","spec":{}},"schedule":{"start":"2026-11-21T05:52:38+00:00"},"result":{"succeeded":true}}`:                                                     "not a throughput test",
-		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"yesterday"},"result":{"succeeded":true}}`:                                         "JSON path schedule.start",
-		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b","parallel":"two"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true}}`:             "JSON path test.spec.parallel",
-		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true,"intervals":[{"summary":{}}]}}`: "JSON path result.intervals[0].summary.throughput-bits",
-		`{"test":{"type":"throughput","spec":{"source":"a","dest":"[::1]"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true}}`:                          "pass --dst",
-		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true}}`:                              "result.summary: missing",
+		`{"test":{"type":"trace","spec":{}},"schedule":{"start":"2026-11-21T05:52:38+00:00"},"result":{"succeeded":true}}`:                                                                                          "not a throughput test",
+		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"yesterday"},"result":{"succeeded":true}}`:                                                                              "JSON path schedule.start",
+		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b","parallel":"two"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true}}`:                                                  "JSON path test.spec.parallel",
+		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true,"intervals":[{"summary":{"start":2,"end":1,"throughput-bits":5}}]}}`: "JSON path result.intervals[0].summary: start 2, end 1",
+		`{"test":{"type":"throughput","spec":{"source":"a","dest":"[::1]"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true}}`:                                                               "pass --dst",
+		`{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true}}`:                                                                   "result.summary: missing",
 	} {
 		_, err := ParsePScheduler([]byte(in), (golden.Case{}).MustMeta())
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -153,4 +153,31 @@ func BenchmarkParsePScheduler(b *testing.B) {
 		n += len(ss)
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
+}
+
+// In a TCP test pScheduler's iperf2 tool puts iperf2's count of writes in sent: not packets.
+func TestPSchedulerTCPSentIsNotPackets(t *testing.T) {
+	in := `{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true,"intervals":[],"summary":{"streams":[],"summary":{"start":0,"end":10,"throughput-bits":1e9,"sent":85250,"lost":null,"retransmits":10.0}}}}`
+	ss, err := ParsePScheduler([]byte(in), (golden.Case{}).MustMeta())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := ss[0].(*sample.Throughput)
+	if rec.Packets != nil || rec.LostPackets != nil || rec.Retransmits == nil || *rec.Retransmits != 10 {
+		t.Fatalf("%+v", rec)
+	}
+}
+
+// An interval without a rate ({} from pScheduler's iperf3 tool when iperf3 gave no sum) gives
+// no interval record; a summary without one gives a summary that says so.
+func TestPSchedulerRowsWithoutARate(t *testing.T) {
+	in := `{"test":{"type":"throughput","spec":{"source":"a","dest":"b"}},"schedule":{"start":"2026-11-21T05:52:38Z"},"result":{"succeeded":true,"intervals":[{"streams":[],"summary":{}},{"streams":[]}],"summary":{"streams":[]}}}`
+	ss, err := ParsePScheduler([]byte(in), (golden.Case{}).MustMeta())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.CheckAll(t, ss)
+	if len(ss) != 1 || ss[0].(*sample.Throughput).Error == nil {
+		t.Fatalf("%d samples, %+v", len(ss), ss[0])
+	}
 }
