@@ -26,6 +26,10 @@ type refusal struct {
 	checks  uint64
 	probing bool // a send refusal's re-check: sending again until Kafka acknowledges or refuses
 	probeTo time.Time
+	// redial: the last re-send heard nothing either way; the next re-check makes a new client
+	// and checks its handshake before sending again (a passing handshake does not lift a
+	// refusal seen by a send: the topic's ACL is what refused).
+	redial bool
 }
 
 // How a refusal was seen; it is lifted by the same kind of evidence: a ping that passes the
@@ -114,7 +118,7 @@ func (p *Publisher) monitor(ctx context.Context) {
 			// in the client because its handshake now fails (the user was removed too). Count
 			// it refused, and check the handshake next: a new client, a ping.
 			p.mu.Lock()
-			p.ref.probing, p.ref.by = false, byPing
+			p.ref.probing, p.ref.redial = false, true
 			p.scheduleLocked(now)
 			p.mu.Unlock()
 		case ref.probing:
@@ -187,10 +191,11 @@ func (p *Publisher) retire() {
 func (p *Publisher) recheck(ctx context.Context) {
 	p.mu.Lock()
 	p.ref.checks++
-	by, prod := p.ref.by, p.prod
+	by, prod, redial := p.ref.by, p.prod, p.ref.redial
+	p.ref.redial = false
 	p.mu.Unlock()
 	fresh := false
-	if p.opt.Redial != nil && (by == byPing || p.isClosed()) {
+	if p.opt.Redial != nil && (by == byPing || redial || p.isClosed()) {
 		p.retire() // what the old client still holds comes back to the spool
 		np, err := p.opt.Redial()
 		if err != nil {
