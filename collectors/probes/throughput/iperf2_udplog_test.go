@@ -1,46 +1,14 @@
 package throughput
 
 import (
-	"fmt"
-	"os"
 	"runtime"
 	"runtime/metrics"
-	"strings"
 	"testing"
 
 	"longhaul/collectors/probes/probekit/golden"
+	"longhaul/collectors/probes/throughput/internal/udplog"
 	"longhaul/ingest/sample"
 )
-
-// iperf2UDPServerLog is an iperf 2 UDP server's log of n one-second intervals, each followed by
-// its "datagrams received out-of-order" line (as a server receiving over a path that reorders
-// prints them, seed004-oplapro73-udp-server-out-of-order), then the final row and its own.
-func iperf2UDPServerLog(n int) []byte {
-	var b strings.Builder
-	b.Grow(n * 150)
-	b.WriteString("------------------------------------------------------------\nServer listening on UDP port 5001\nReceiving 1470 byte datagrams\nUDP buffer size: 2.00 MByte (default)\n------------------------------------------------------------\n")
-	b.WriteString("[  3] local 10.0.0.1 port 5001 connected with 10.0.0.2 port 32769\n")
-	for i := 0; i < n; i++ {
-		lost := i % 200
-		fmt.Fprintf(&b, "[  3] %4d.0-%4d.0 sec    114 MBytes    955 Mbits/sec  0.015 ms  %d/81365 (%.2g%%)\n", i, i+1, lost, float64(lost)*100/81365)
-		fmt.Fprintf(&b, "[  3] %4d.0-%4d.0 sec  %d datagrams received out-of-order\n", i, i+1, i%9)
-	}
-	fmt.Fprintf(&b, "[  3]  0.0-%d.0 sec  %d MBytes    953 Mbits/sec  0.019 ms 7299/%d (0.3%%)\n", n, 114*n, 81365*n)
-	fmt.Fprintf(&b, "[  3]  0.0-%d.0 sec  %d datagrams received out-of-order\n", n, 4*n)
-	return []byte(b.String())
-}
-
-// TestWriteIperf2UDPServerLog writes the 300 000-interval log to $LONGHAUL_IPERF2_UDP_LOG, for
-// measuring `longhaul-probe parse` on it (docs/benchmarks.md); skipped without the variable.
-func TestWriteIperf2UDPServerLog(t *testing.T) {
-	out := os.Getenv("LONGHAUL_IPERF2_UDP_LOG")
-	if out == "" {
-		t.Skip("LONGHAUL_IPERF2_UDP_LOG not set")
-	}
-	if err := os.WriteFile(out, iperf2UDPServerLog(300000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // liveHeap is the heap the last collection found live.
 func liveHeap() uint64 {
@@ -66,7 +34,7 @@ func streamUDPLog(in []byte) (peak uint64, n int, err error) {
 // a map of their own).
 func TestIperf2LongUDPServerLogIsStreamed(t *testing.T) {
 	golden.Long(t)
-	in := iperf2UDPServerLog(300000)
+	in := udplog.ServerLog(300000)
 	runtime.GC()
 	base := liveHeap()
 	peak, n, err := streamUDPLog(in)
@@ -83,7 +51,7 @@ func TestIperf2LongUDPServerLogIsStreamed(t *testing.T) {
 // nothing, as longhaul-probe parse does to stdout: B/op is all it allocates (mostly garbage,
 // each sample), live-MB the most heap found live at once (the input's 43 MB included).
 func BenchmarkParseIperf2UDPServerLog(b *testing.B) {
-	in := iperf2UDPServerLog(300000)
+	in := udplog.ServerLog(300000)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	b.ResetTimer()
