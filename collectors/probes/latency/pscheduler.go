@@ -23,17 +23,13 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if err := probekit.CheckSize(input, maxPSLatency, "pScheduler run"); err != nil {
 		return nil, err
 	}
-	a, err := probekit.DecodeArchive(input)
+	given := m.Src != "" || m.Dst != ""
+	a, ts, err := probekit.OpenArchiveOf(input, &m, TestTypes...)
 	if err != nil {
 		return nil, err
 	}
 	var spec psSpec
 	if err := probekit.DecodeAt("test.spec", a.Test.Spec, &spec); err != nil {
-		return nil, err
-	}
-	given := m.Src != "" || m.Dst != ""
-	a, ts, err := probekit.OpenArchive(input, a.Test.Type, &m)
-	if err != nil {
 		return nil, err
 	}
 	if spec.Reverse && !given {

@@ -69,7 +69,7 @@ func fill(l *sample.Latency, res psResult, bucketWidth float64) error {
 	}
 	l.PacketsDuplicated, l.PacketsReordered = res.Duplicated, res.Reordered
 	if l.PacketsSent > 0 {
-		l.LossPercent = round(100*float64(l.PacketsLost)/float64(l.PacketsSent), 4)
+		l.LossPercent = probekit.Round(100*float64(l.PacketsLost)/float64(l.PacketsSent), 4)
 	}
 	if res.ClockError != nil && *res.ClockError >= 0 && !math.IsInf(*res.ClockError, 0) {
 		l.ClockErrorMs = sample.F64(*res.ClockError)
@@ -149,13 +149,7 @@ func ttlKey(k string) (int64, bool) {
 }
 
 // ms rounds a delay to a microsecond (the histogram's keys are hundredths of a bucket).
-func ms(v float64) *float64 { return sample.F64(round(v, 3)) }
-
-// round keeps digits decimals.
-func round(v float64, digits int) float64 {
-	p := math.Pow10(digits)
-	return math.Round(v*p) / p
-}
+func ms(v float64) *float64 { return sample.F64(probekit.Round(v, 3)) }
 
 // bucketWidthOf is the spec's bucket-width (seconds), else pScheduler's default; a value
 // outside (0, 1) is refused as pScheduler's spec schema refuses it.

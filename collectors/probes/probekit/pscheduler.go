@@ -3,6 +3,8 @@ package probekit
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -103,12 +105,17 @@ var runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,180}$`)
 // from it: src and dst (unless given), the run id (unless given), checked; it returns the
 // archive and the run's start in epoch ms. Every pScheduler importer starts here.
 func OpenArchive(input []byte, testType string, m *Meta) (*Archive, int64, error) {
+	return OpenArchiveOf(input, m, testType)
+}
+
+// OpenArchiveOf is OpenArchive for an importer of several test types (latency and latencybg).
+func OpenArchiveOf(input []byte, m *Meta, testTypes ...string) (*Archive, int64, error) {
 	a, err := DecodeArchive(input)
 	if err != nil {
 		return nil, 0, err
 	}
-	if a.Test.Type != testType {
-		return nil, 0, PathError("test.type", "%q is not a %s test", Snippet(a.Test.Type), testType)
+	if !slices.Contains(testTypes, a.Test.Type) {
+		return nil, 0, PathError("test.type", "%q is not a %s test", Snippet(a.Test.Type), strings.Join(testTypes, " or "))
 	}
 	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
 		return nil, 0, err

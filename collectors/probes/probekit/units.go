@@ -129,5 +129,11 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// Round keeps digits decimals of v.
+func Round(v float64, digits int) float64 {
+	p := math.Pow10(digits)
+	return math.Round(v*p) / p
+}
+
 // D is the time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }

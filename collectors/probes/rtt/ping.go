@@ -338,4 +338,4 @@ func (run *pingRun) fromReplies(r *sample.RTT) {
 	r.MinMs, r.AvgMs, r.MaxMs, r.MdevMs = &minT, &avg, &maxT, &mdev
 }
 
-func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+func round3(v float64) float64 { return probekit.Round(v, 3) }
