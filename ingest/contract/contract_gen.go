@@ -21,7 +21,7 @@ const (
 	TopicPschedulerResults = "longhaul.pscheduler.results"
 	// TopicStats (role stats) carries link_stats.v2 messages.
 	TopicStats = "longhaul.stats"
-	// TopicEvents (role events) carries event.v3 messages.
+	// TopicEvents (role events) carries event.v4 messages.
 	TopicEvents = "longhaul.events"
 	// TopicProbeRequests (role probe_requests) carries probe_request.v2 messages.
 	TopicProbeRequests = "longhaul.probe-requests"
@@ -62,7 +62,7 @@ const (
 	SchemaStats          = "link_stats"
 	VersionStats         = 2
 	SchemaEvents         = "event"
-	VersionEvents        = 3
+	VersionEvents        = 4
 	SchemaProbeRequests  = "probe_request"
 	VersionProbeRequests = 2
 )
@@ -105,6 +105,12 @@ const (
 	KindPipelineRecovered = "pipeline_recovered"
 	// KindProbeRequestUnserved is info: a one-off report that opens and closes nothing.
 	KindProbeRequestUnserved = "probe_request_unserved"
+	// KindIncidentOpened is an alert: it opens an episode that incident_resolved closes.
+	KindIncidentOpened = "incident_opened"
+	// KindIncidentUpdated is an update: it re-raises the open episode of incident_opened.
+	KindIncidentUpdated = "incident_updated"
+	// KindIncidentResolved is a recovery: it closes incident_opened.
+	KindIncidentResolved = "incident_resolved"
 )
 
 // EventKinds lists every kind, in the order of the event schema's kind enum.
@@ -127,6 +133,9 @@ var EventKinds = []string{
 	KindPipelineDegraded,
 	KindPipelineRecovered,
 	KindProbeRequestUnserved,
+	KindIncidentOpened,
+	KindIncidentUpdated,
+	KindIncidentResolved,
 }
 
 // RecoveryOf maps each alert kind to the recovery kind that closes its episode.
@@ -138,6 +147,7 @@ var RecoveryOf = map[string]string{
 	KindHighJitter:         KindJitterRecovery,
 	KindNoData:             KindDataResumed,
 	KindPipelineDegraded:   KindPipelineRecovered,
+	KindIncidentOpened:     KindIncidentResolved,
 }
 
 // Closes maps each recovery kind to the alert kind it closes.
@@ -149,6 +159,19 @@ var Closes = map[string]string{
 	KindJitterRecovery:     KindHighJitter,
 	KindDataResumed:        KindNoData,
 	KindPipelineRecovered:  KindPipelineDegraded,
+	KindIncidentResolved:   KindIncidentOpened,
+}
+
+// Updates maps each update kind to the alert kind whose open episode it re-raises.
+var Updates = map[string]string{
+	KindIncidentUpdated: KindIncidentOpened,
+}
+
+// IsUpdate reports whether kind re-raises the open episode (same episode_id) of an alert kind,
+// with new evidence: the episode stays one alert.
+func IsUpdate(kind string) bool {
+	_, ok := Updates[kind]
+	return ok
 }
 
 // IsAlert reports whether kind opens an episode that stays open until its recovery.

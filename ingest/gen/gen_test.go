@@ -63,11 +63,15 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 			[]string{`event_kinds[8].closes: a recovery closes an alert kind; "stall" is not one`,
 				`alert "high_loss" is closed by 0 recovery kinds`}},
 		{"unknown role", "  - name: stall\n    role: info", "  - name: stall\n    role: warning",
-			[]string{`event_kinds[2].role: "warning" is not one of alert, recovery, info`}},
+			[]string{`event_kinds[2].role: "warning" is not one of alert, recovery, update, info`}},
 		{"closes on an alert", "  - name: no_data\n    role: alert", "  - name: no_data\n    role: alert\n    closes: stall",
 			[]string{`event_kinds[13].closes: only a recovery closes an alert (role is "alert")`}},
+		{"update of a recovery", "updates: incident_opened", "updates: incident_resolved",
+			[]string{`event_kinds[19].updates: an update re-raises an alert kind; "incident_resolved" is not one`}},
+		{"updates on an info kind", "  - name: diagnosis\n    role: info", "  - name: diagnosis\n    role: info\n    updates: no_data",
+			[]string{`event_kinds[12].updates: only an update updates an alert (role is "info")`}},
 		{"kind the schema lacks", "name: route_change", "name: path_change",
-			[]string{"differ from the kind enum of ingest/schemas/event.v3.schema.json"}},
+			[]string{"differ from the kind enum of ingest/schemas/event.v4.schema.json"}},
 		{"duplicate kind", "name: diagnosis", "name: stall",
 			[]string{`event_kinds[12].name: duplicate kind "stall"`}},
 		{"role with no topic", "schema: link_stats.v2", "schema: link_stats.v3",
@@ -108,7 +112,7 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 // fakeRoot is a repository root holding the committed topics and schemas and the given contract.
 func fakeRoot(t *testing.T, contract []byte) string {
 	dir := t.TempDir()
-	const eventSchema = schemasDir + "/event.v3.schema.json"
+	const eventSchema = schemasDir + "/event.v4.schema.json"
 	for name, data := range map[string][]byte{contractFile: contract, topicsFile: read(t, topicsFile), eventSchema: read(t, eventSchema)} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

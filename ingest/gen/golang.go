@@ -72,6 +72,20 @@ var Closes = map[string]string{
 {{- end}}{{end}}
 }
 
+// Updates maps each update kind to the alert kind whose open episode it re-raises.
+var Updates = map[string]string{
+{{- range .Kinds}}{{if eq .Role "update"}}
+	Kind{{goName .Name}}: Kind{{goName .Updates}},
+{{- end}}{{end}}
+}
+
+// IsUpdate reports whether kind re-raises the open episode (same episode_id) of an alert kind,
+// with new evidence: the episode stays one alert.
+func IsUpdate(kind string) bool {
+	_, ok := Updates[kind]
+	return ok
+}
+
 // IsAlert reports whether kind opens an episode that stays open until its recovery.
 func IsAlert(kind string) bool {
 	_, ok := RecoveryOf[kind]
@@ -141,6 +155,8 @@ func kindDoc(k Kind) string {
 		return fmt.Sprintf("is an alert: it opens an episode that %s closes.", k.ClosedBy)
 	case "recovery":
 		return fmt.Sprintf("is a recovery: it closes %s.", k.Closes)
+	case "update":
+		return fmt.Sprintf("is an update: it re-raises the open episode of %s.", k.Updates)
 	}
 	return "is info: a one-off report that opens and closes nothing."
 }

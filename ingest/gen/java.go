@@ -24,7 +24,7 @@ var javaKindTemplate = template.Must(template.New("kind").Funcs(funcs).Parse(jav
 public enum EventKind {
 {{- range $i, $k := .Kinds}}
     /** {{$k.Name}} {{kindDoc $k}} */
-    {{javaConst $k.Name}}("{{$k.Name}}", Role.{{javaConst $k.Role}}, {{if $k.Closes}}"{{$k.Closes}}"{{else}}null{{end}}){{if eq (inc $i) (len $.Kinds)}};{{else}},{{end}}
+    {{javaConst $k.Name}}("{{$k.Name}}", Role.{{javaConst $k.Role}}, {{if $k.Closes}}"{{$k.Closes}}"{{else}}null{{end}}, {{if $k.Updates}}"{{$k.Updates}}"{{else}}null{{end}}){{if eq (inc $i) (len $.Kinds)}};{{else}},{{end}}
 {{- end}}
 
     /** What an event of a kind does to an episode. */
@@ -33,6 +33,8 @@ public enum EventKind {
         ALERT,
         /** Closes the episode of one alert kind. */
         RECOVERY,
+        /** Re-raises the open episode (same episode id) of one alert kind with new evidence. */
+        UPDATE,
         /** A one-off report that opens and closes nothing. */
         INFO
     }
@@ -40,11 +42,13 @@ public enum EventKind {
     private final String wire;
     private final Role role;
     private final String closes;
+    private final String updates;
 
-    EventKind(String wire, Role role, String closes) {
+    EventKind(String wire, Role role, String closes, String updates) {
         this.wire = wire;
         this.role = role;
         this.closes = closes;
+        this.updates = updates;
     }
 
     /** The kind as an event writes it. */
@@ -59,6 +63,11 @@ public enum EventKind {
     /** For a recovery, the alert kind it closes; otherwise null. */
     public EventKind closes() {
         return closes == null ? null : ofWire(closes);
+    }
+
+    /** For an update, the alert kind whose episode it re-raises; otherwise null. */
+    public EventKind updates() {
+        return updates == null ? null : ofWire(updates);
     }
 
     /** For an alert, the recovery kind that closes it; otherwise null. */

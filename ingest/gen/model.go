@@ -56,11 +56,13 @@ func (t Topic) Version() int {
 	return n
 }
 
-// Kind is one event kind; Closes is set for a recovery only, ClosedBy (derived) for an alert.
+// Kind is one event kind; Closes is set for a recovery only, Updates for an update only, ClosedBy
+// (derived) for an alert.
 type Kind struct {
 	Name     string `yaml:"name"`
 	Role     string `yaml:"role"`
 	Closes   string `yaml:"closes"`
+	Updates  string `yaml:"updates"`
 	ClosedBy string `yaml:"-"`
 }
 
@@ -91,7 +93,7 @@ type contractYAML struct {
 var (
 	snakeName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 	roleName  = regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$`)
-	kindRoles = []string{"alert", "recovery", "info"}
+	kindRoles = []string{"alert", "recovery", "update", "info"}
 	// headerName is a lower-case token of dash-separated words, as HTTP and Kafka headers are named.
 	headerName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 )
@@ -225,8 +227,8 @@ func joinTopics(p *problems, c contractYAML, topics []Topic) []Topic {
 	return out
 }
 
-// checkKinds: unique names equal to the event schema's enum, known roles, and every alert closed by
-// exactly one recovery.
+// checkKinds: unique names equal to the event schema's enum, known roles, every alert closed by
+// exactly one recovery, and every update of an alert kind.
 func checkKinds(p *problems, kinds []Kind, enum []string, eventSchema string) {
 	role := map[string]string{}
 	for _, k := range kinds {
@@ -254,6 +256,12 @@ func checkKinds(p *problems, kinds []Kind, enum []string, eventSchema string) {
 			p.at("event_kinds", i, "closes", "only a recovery closes an alert (role is %q)", k.Role)
 		case k.Role == "recovery":
 			closers[k.Closes]++
+		}
+		switch {
+		case k.Role == "update" && role[k.Updates] != "alert":
+			p.at("event_kinds", i, "updates", "an update re-raises an alert kind; %q is not one", k.Updates)
+		case k.Role != "update" && k.Updates != "":
+			p.at("event_kinds", i, "updates", "only an update updates an alert (role is %q)", k.Role)
 		}
 	}
 	for i, k := range kinds {

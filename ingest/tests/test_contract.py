@@ -36,8 +36,12 @@ def test_every_alert_has_its_recovery_and_info_kinds_close_nothing():
         "high_jitter",
         "no_data",
         "pipeline_degraded",
+        "incident_opened",
     }
     assert all(k.closes is None for k in CONTRACT.kinds.values() if k.role == "info")
+    assert {k.name: k.updates for k in CONTRACT.kinds.values() if k.role == "update"} == {
+        "incident_updated": "incident_opened"
+    }
 
 
 def test_every_topic_has_a_role_and_raw_topics_are_the_probes():

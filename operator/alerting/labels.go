@@ -9,7 +9,7 @@ import (
 // The labels the bridge sets, named once: alerting/alertmanager.yml routes, groups and inhibits
 // on them, and `longhaul silence` matches them (tests check the config against this list).
 const (
-	LabelAlertname = "alertname" // the alert kind of the contract; for a recovery, the kind it closes
+	LabelAlertname = "alertname" // the alert kind of the contract; for a recovery the kind it closes, for an update the kind it updates
 	LabelRole      = "role"      // "alert" (open until its recovery) or "info" (a notice)
 	LabelSrc       = "src"
 	LabelDst       = "dst"
@@ -77,7 +77,10 @@ func labels(e Event, sites Sites) map[string]string {
 			l[LabelScope] = ScopePipeline
 		}
 	}
-	if !contract.IsAlert(e.Kind) {
+	if a, ok := contract.Updates[e.Kind]; ok { // the episode stays one alert, named by the kind it updates
+		l[LabelAlertname] = a
+	}
+	if !contract.IsAlert(e.Kind) && !contract.IsUpdate(e.Kind) {
 		l[LabelRole] = RoleInfo
 		l[LabelNotice] = strconv.FormatInt(e.TS, 10)
 		if e.Cause != "" {

@@ -77,7 +77,7 @@ func entryKey(e Event, alertKind string) string {
 // bridge does not know, e.g. of a newer contract).
 func (s *State) Apply(e Event) Change {
 	switch {
-	case contract.IsAlert(e.Kind):
+	case contract.IsAlert(e.Kind), contract.IsUpdate(e.Kind):
 		return s.raise(e)
 	case contract.IsRecovery(e.Kind):
 		return s.close(e, contract.Closes[e.Kind])

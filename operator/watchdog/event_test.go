@@ -65,7 +65,7 @@ func TestTheContractsExamplesAreWhatTheWatchdogWrites(t *testing.T) {
 	down := tr.Observe(since.Add(time.Minute), JobCheck{}.Judge(obs(0)))
 	back := tr.Observe(since.Add(2*time.Minute), JobCheck{}.Judge(obs(18)))
 	for file, e := range map[string][]Event{"pipeline-degraded.json": down, "pipeline-recovered.json": back} {
-		raw, err := os.ReadFile("../../ingest/schemas/examples/event.v3/valid/" + file)
+		raw, err := os.ReadFile("../../ingest/schemas/examples/event.v4/valid/" + file)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestDescribeEventReadsLikeASentence(t *testing.T) {
-	raw, err := os.ReadFile("../../../ingest/schemas/examples/event.v3/valid/throughput-collapse.json")
+	raw, err := os.ReadFile("../../../ingest/schemas/examples/event.v4/valid/throughput-collapse.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import org.longhaul.flink.functions.detect.QualityParams;
 import org.longhaul.flink.functions.detect.ReachParams;
 import org.longhaul.flink.functions.detect.RouteParams;
 import org.longhaul.flink.functions.detect.StallParams;
+import org.longhaul.flink.functions.incident.IncidentParams;
 
 /** Detector parameters from the command line ("--collapse.drop 0.4"); defaults from each record. */
 public final class DetectorArgs {
@@ -22,7 +23,24 @@ public final class DetectorArgs {
                 route(a),
                 diagnosis(a),
                 noData(a),
-                confirm(a));
+                confirm(a),
+                incident(a));
+    }
+
+    static IncidentParams incident(Args a) {
+        IncidentParams d = IncidentParams.defaults();
+        IncidentParams i =
+                new IncidentParams(
+                        bool(a, "incident.enabled", d.enabled()),
+                        (int) a.integer("incident.min-links", d.minLinks()),
+                        a.number("incident.min-share", d.minShare()),
+                        a.number("incident.healthy-weight", d.healthyWeight()),
+                        a.duration("incident.healthy-window", d.healthyWindow()),
+                        a.duration("incident.settle", d.settle()));
+        require(i.minLinks() >= 2, "--incident.min-links: at least 2 (one link is its own alert)");
+        require(i.minShare() > 0 && i.minShare() <= 1, "--incident.min-share: in (0, 1]");
+        require(i.healthyWeight() >= 0, "--incident.healthy-weight: not negative");
+        return i;
     }
 
     static CollapseParams collapse(Args a) {
@@ -119,13 +137,9 @@ public final class DetectorArgs {
 
     static ConfirmParams confirm(Args a) {
         ConfirmParams d = ConfirmParams.defaults();
-        String enabled = a.string("confirm.enabled", String.valueOf(d.enabled()));
-        require(
-                enabled.equals("true") || enabled.equals("false"),
-                "--confirm.enabled: true or false, not " + enabled);
         ConfirmParams c =
                 new ConfirmParams(
-                        Boolean.parseBoolean(enabled),
+                        bool(a, "confirm.enabled", d.enabled()),
                         (int) a.integer("confirm.link-max", d.linkMax()),
                         a.duration("confirm.link-window", d.linkWindow()),
                         (int) a.integer("confirm.host-per-hour", d.hostPerHour()),
@@ -142,6 +156,13 @@ public final class DetectorArgs {
                 c.rttHistory() >= 9 && c.rttConsecutive() >= 1,
                 "--confirm.rtt-history: at least 9; --confirm.rtt-consecutive: at least 1");
         return c;
+    }
+
+    /** A true/false option; anything else is refused, naming the option. */
+    private static boolean bool(Args a, String name, boolean fallback) {
+        String v = a.string(name, String.valueOf(fallback));
+        require(v.equals("true") || v.equals("false"), "--" + name + ": true or false, not " + v);
+        return Boolean.parseBoolean(v);
     }
 
     private static void require(boolean ok, String message) {

@@ -9,6 +9,7 @@ import org.longhaul.flink.functions.detect.QualityParams;
 import org.longhaul.flink.functions.detect.ReachParams;
 import org.longhaul.flink.functions.detect.RouteParams;
 import org.longhaul.flink.functions.detect.StallParams;
+import org.longhaul.flink.functions.incident.IncidentParams;
 
 /** The parameters of every detector; defaults live in each parameter record. */
 public record DetectorConfig(
@@ -19,7 +20,8 @@ public record DetectorConfig(
         RouteParams route,
         DiagnosisParams diagnosis,
         NoDataParams noData,
-        ConfirmParams confirm)
+        ConfirmParams confirm,
+        IncidentParams incident)
         implements Serializable {
 
     /** These parameters with confirmation probes switched on or off. */
@@ -43,7 +45,8 @@ public record DetectorConfig(
                         c.rttRatio(),
                         c.rttMinMs(),
                         c.rttConsecutive(),
-                        c.rttHistory()));
+                        c.rttHistory()),
+                incident);
     }
 
     public static DetectorConfig defaults() {
@@ -55,6 +58,7 @@ public record DetectorConfig(
                 RouteParams.defaults(),
                 DiagnosisParams.defaults(),
                 NoDataParams.defaults(),
-                ConfirmParams.defaults());
+                ConfirmParams.defaults(),
+                IncidentParams.defaults());
     }
 }

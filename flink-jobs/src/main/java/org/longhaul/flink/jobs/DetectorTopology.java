@@ -125,9 +125,12 @@ public final class DetectorTopology {
                         .process(new NoDataDetector(d.noData(), ttl, cfg.outOfOrderness()))
                         .name("detect: no data")
                         .uid("detect-no-data");
-        return new Detected(
-                collapse.union(stall, unreachable, site, quality, route, diagnosis, noData),
-                collapse.getSideOutput(ThroughputCollapseDetector.SUSPECT));
+        DataStream<Event> events =
+                collapse.union(stall, unreachable, site, quality, route, diagnosis, noData);
+        if (d.incident().enabled()) {
+            events = events.union(IncidentTopology.wire(raw, summaries, events, d.incident(), ttl));
+        }
+        return new Detected(events, collapse.getSideOutput(ThroughputCollapseDetector.SUSPECT));
     }
 
     /**

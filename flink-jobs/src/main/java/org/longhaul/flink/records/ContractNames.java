@@ -36,7 +36,7 @@ public final class ContractNames {
     /** Role stats: link_stats.v2 messages. */
     public static final String TOPIC_STATS = "longhaul.stats";
 
-    /** Role events: event.v3 messages. */
+    /** Role events: event.v4 messages. */
     public static final String TOPIC_EVENTS = "longhaul.events";
 
     /** Role probe_requests: probe_request.v2 messages. */
@@ -86,9 +86,9 @@ public final class ContractNames {
     public static final String SCHEMA_STATS = "link_stats";
     public static final int VERSION_STATS = 2;
 
-    /** Role events: the schema field of its messages, and the version producers write (event.v3); consumers read it and every earlier one. */
+    /** Role events: the schema field of its messages, and the version producers write (event.v4); consumers read it and every earlier one. */
     public static final String SCHEMA_EVENTS = "event";
-    public static final int VERSION_EVENTS = 3;
+    public static final int VERSION_EVENTS = 4;
 
     /** Role probe_requests: the schema field of its messages, and the version producers write (probe_request.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_PROBE_REQUESTS = "probe_request";

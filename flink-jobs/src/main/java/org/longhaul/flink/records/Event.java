@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Something an operator should know about a link (event.v3; the version is the contract's,
+ * Something an operator should know about a link (event.v4; the version is the contract's,
  * ContractNames.VERSION_EVENTS). {@code ts} is the event time of the evidence; {@code evidence}
  * holds the numbers behind it. Build with {@link EventBuilder}.
  */
@@ -26,6 +26,8 @@ public record Event(
         List<String> pathBefore,
         List<String> pathAfter,
         List<ChangedHop> changedHops,
+        Location location,
+        List<IncidentLink> links,
         Map<String, Object> evidence) {
 
     public static final String SCHEMA = ContractNames.SCHEMA_EVENTS;

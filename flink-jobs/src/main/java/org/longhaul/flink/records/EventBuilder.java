@@ -19,6 +19,8 @@ public final class EventBuilder {
     private List<String> pathBefore;
     private List<String> pathAfter;
     private List<ChangedHop> changedHops;
+    private Location location;
+    private List<IncidentLink> links;
     private final Map<String, Object> evidence = new LinkedHashMap<>();
 
     EventBuilder(String kind, String src, String dst, String detector, long ts) {
@@ -58,6 +60,13 @@ public final class EventBuilder {
         pathBefore = before;
         pathAfter = after;
         changedHops = changed;
+        return this;
+    }
+
+    /** An incident's location and the degraded links it explains. */
+    public EventBuilder incident(Location where, List<IncidentLink> explained) {
+        location = where;
+        links = List.copyOf(explained);
         return this;
     }
 
@@ -102,6 +111,8 @@ public final class EventBuilder {
                 pathBefore,
                 pathAfter,
                 changedHops,
+                location,
+                links,
                 evidence.isEmpty() ? null : new LinkedHashMap<>(evidence));
     }
 }

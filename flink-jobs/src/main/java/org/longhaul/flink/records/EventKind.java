@@ -8,41 +8,47 @@ package org.longhaul.flink.records;
  */
 public enum EventKind {
     /** throughput_collapse is an alert: it opens an episode that throughput_recovery closes. */
-    THROUGHPUT_COLLAPSE("throughput_collapse", Role.ALERT, null),
+    THROUGHPUT_COLLAPSE("throughput_collapse", Role.ALERT, null, null),
     /** throughput_recovery is a recovery: it closes throughput_collapse. */
-    THROUGHPUT_RECOVERY("throughput_recovery", Role.RECOVERY, "throughput_collapse"),
+    THROUGHPUT_RECOVERY("throughput_recovery", Role.RECOVERY, "throughput_collapse", null),
     /** stall is info: a one-off report that opens and closes nothing. */
-    STALL("stall", Role.INFO, null),
+    STALL("stall", Role.INFO, null, null),
     /** unreachable is an alert: it opens an episode that reachable closes. */
-    UNREACHABLE("unreachable", Role.ALERT, null),
+    UNREACHABLE("unreachable", Role.ALERT, null, null),
     /** reachable is a recovery: it closes unreachable. */
-    REACHABLE("reachable", Role.RECOVERY, "unreachable"),
+    REACHABLE("reachable", Role.RECOVERY, "unreachable", null),
     /** site_unreachable is an alert: it opens an episode that site_reachable closes. */
-    SITE_UNREACHABLE("site_unreachable", Role.ALERT, null),
+    SITE_UNREACHABLE("site_unreachable", Role.ALERT, null, null),
     /** site_reachable is a recovery: it closes site_unreachable. */
-    SITE_REACHABLE("site_reachable", Role.RECOVERY, "site_unreachable"),
+    SITE_REACHABLE("site_reachable", Role.RECOVERY, "site_unreachable", null),
     /** high_loss is an alert: it opens an episode that loss_recovery closes. */
-    HIGH_LOSS("high_loss", Role.ALERT, null),
+    HIGH_LOSS("high_loss", Role.ALERT, null, null),
     /** loss_recovery is a recovery: it closes high_loss. */
-    LOSS_RECOVERY("loss_recovery", Role.RECOVERY, "high_loss"),
+    LOSS_RECOVERY("loss_recovery", Role.RECOVERY, "high_loss", null),
     /** high_jitter is an alert: it opens an episode that jitter_recovery closes. */
-    HIGH_JITTER("high_jitter", Role.ALERT, null),
+    HIGH_JITTER("high_jitter", Role.ALERT, null, null),
     /** jitter_recovery is a recovery: it closes high_jitter. */
-    JITTER_RECOVERY("jitter_recovery", Role.RECOVERY, "high_jitter"),
+    JITTER_RECOVERY("jitter_recovery", Role.RECOVERY, "high_jitter", null),
     /** route_change is info: a one-off report that opens and closes nothing. */
-    ROUTE_CHANGE("route_change", Role.INFO, null),
+    ROUTE_CHANGE("route_change", Role.INFO, null, null),
     /** diagnosis is info: a one-off report that opens and closes nothing. */
-    DIAGNOSIS("diagnosis", Role.INFO, null),
+    DIAGNOSIS("diagnosis", Role.INFO, null, null),
     /** no_data is an alert: it opens an episode that data_resumed closes. */
-    NO_DATA("no_data", Role.ALERT, null),
+    NO_DATA("no_data", Role.ALERT, null, null),
     /** data_resumed is a recovery: it closes no_data. */
-    DATA_RESUMED("data_resumed", Role.RECOVERY, "no_data"),
+    DATA_RESUMED("data_resumed", Role.RECOVERY, "no_data", null),
     /** pipeline_degraded is an alert: it opens an episode that pipeline_recovered closes. */
-    PIPELINE_DEGRADED("pipeline_degraded", Role.ALERT, null),
+    PIPELINE_DEGRADED("pipeline_degraded", Role.ALERT, null, null),
     /** pipeline_recovered is a recovery: it closes pipeline_degraded. */
-    PIPELINE_RECOVERED("pipeline_recovered", Role.RECOVERY, "pipeline_degraded"),
+    PIPELINE_RECOVERED("pipeline_recovered", Role.RECOVERY, "pipeline_degraded", null),
     /** probe_request_unserved is info: a one-off report that opens and closes nothing. */
-    PROBE_REQUEST_UNSERVED("probe_request_unserved", Role.INFO, null);
+    PROBE_REQUEST_UNSERVED("probe_request_unserved", Role.INFO, null, null),
+    /** incident_opened is an alert: it opens an episode that incident_resolved closes. */
+    INCIDENT_OPENED("incident_opened", Role.ALERT, null, null),
+    /** incident_updated is an update: it re-raises the open episode of incident_opened. */
+    INCIDENT_UPDATED("incident_updated", Role.UPDATE, null, "incident_opened"),
+    /** incident_resolved is a recovery: it closes incident_opened. */
+    INCIDENT_RESOLVED("incident_resolved", Role.RECOVERY, "incident_opened", null);
 
     /** What an event of a kind does to an episode. */
     public enum Role {
@@ -50,6 +56,8 @@ public enum EventKind {
         ALERT,
         /** Closes the episode of one alert kind. */
         RECOVERY,
+        /** Re-raises the open episode (same episode id) of one alert kind with new evidence. */
+        UPDATE,
         /** A one-off report that opens and closes nothing. */
         INFO
     }
@@ -57,11 +65,13 @@ public enum EventKind {
     private final String wire;
     private final Role role;
     private final String closes;
+    private final String updates;
 
-    EventKind(String wire, Role role, String closes) {
+    EventKind(String wire, Role role, String closes, String updates) {
         this.wire = wire;
         this.role = role;
         this.closes = closes;
+        this.updates = updates;
     }
 
     /** The kind as an event writes it. */
@@ -76,6 +86,11 @@ public enum EventKind {
     /** For a recovery, the alert kind it closes; otherwise null. */
     public EventKind closes() {
         return closes == null ? null : ofWire(closes);
+    }
+
+    /** For an update, the alert kind whose episode it re-raises; otherwise null. */
+    public EventKind updates() {
+        return updates == null ? null : ofWire(updates);
     }
 
     /** For an alert, the recovery kind that closes it; otherwise null. */

@@ -59,9 +59,9 @@ class OperatorUidsTest {
     void everyKeyedOperatorIsOneOfOursAndTheirNumberIsKnown() throws IOException {
         long keyed = committed().values().stream().filter("keyed"::equals).count();
         assertEquals(
-                18,
+                19,
                 keyed,
-                "3 stats windows, 8 detectors and 7 confirmation functions (rtt and one-way delay shifts, tuning change, plan, host and mesh budgets, tracker)");
+                "3 stats windows, 8 detectors, the incident correlator and 7 confirmation functions (rtt and one-way delay shifts, tuning change, plan, host and mesh budgets, tracker)");
         long sources = committed().values().stream().filter("source"::equals).count();
         assertEquals(5, sources, "one per raw topic");
     }
