@@ -127,10 +127,14 @@ public final class DetectorTopology {
                         .uid("detect-no-data");
         DataStream<Event> events =
                 collapse.union(stall, unreachable, site, quality, route, diagnosis, noData);
+        DataStream<Suspicion> suspects = collapse.getSideOutput(ThroughputCollapseDetector.SUSPECT);
         if (d.incident().enabled()) {
-            events = events.union(IncidentTopology.wire(raw, summaries, events, d.incident(), ttl));
+            events =
+                    events.union(
+                            IncidentTopology.wire(
+                                    raw, summaries, events, suspects, d.incident(), ttl));
         }
-        return new Detected(events, collapse.getSideOutput(ThroughputCollapseDetector.SUSPECT));
+        return new Detected(events, suspects);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.longhaul.flink.jobs;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.longhaul.flink.functions.MapNonNull;
+import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.incident.IncidentCorrelator;
 import org.longhaul.flink.functions.incident.IncidentInput;
 import org.longhaul.flink.functions.incident.IncidentParams;
@@ -14,7 +15,8 @@ import org.longhaul.flink.records.ThroughputSample;
 
 /**
  * Wiring of the incident correlator: the detectors' degrading alerts and their recoveries, the
- * links' paths and their good runs, into one keyed state for the whole mesh (parallelism 1).
+ * links' paths, their good runs and the runs the collapse detector found low, into one keyed state
+ * for the whole mesh (parallelism 1).
  */
 public final class IncidentTopology {
     private IncidentTopology() {}
@@ -23,6 +25,7 @@ public final class IncidentTopology {
             RawStreams raw,
             DataStream<ThroughputSample> summaries,
             DataStream<Event> detected,
+            DataStream<Suspicion> collapseSuspects,
             IncidentParams p,
             java.time.Duration ttl) {
         TypeInformation<IncidentInput> type = TypeInformation.of(IncidentInput.class);
@@ -57,7 +60,13 @@ public final class IncidentTopology {
                                                 IncidentInput::of))
                                 .returns(type)
                                 .name("incident: one-way runs")
-                                .uid("incident-latency"))
+                                .uid("incident-latency"),
+                        collapseSuspects
+                                .flatMap(
+                                        new MapNonNull<Suspicion, IncidentInput>(IncidentInput::of))
+                                .returns(type)
+                                .name("incident: low runs")
+                                .uid("incident-low-runs"))
                 .keyBy(
                         in -> IncidentCorrelator.MESH,
                         org.apache.flink.api.common.typeinfo.Types.STRING)

@@ -6,6 +6,7 @@ import org.longhaul.flink.records.Location;
 /**
  * One location the localiser names and what it explains.
  *
+ * @param symptom the links' symptom ({@link LinkView#symptom()})
  * @param links the degraded links it explains ("src|dst" keys, sorted)
  * @param degraded every degraded link through it (some may be explained by another location)
  * @param healthy recently healthy links through it: the evidence against it
@@ -15,9 +16,16 @@ import org.longhaul.flink.records.Location;
  *     segment, say): the measurements cannot tell them apart
  */
 public record Finding(
+        String symptom,
         Location location,
         List<String> links,
         int degraded,
         int healthy,
         int healthyAvoiding,
-        int indistinct) {}
+        int indistinct) {
+
+    /** The symptom and location: an incident's identity. */
+    public String key() {
+        return symptom + "@" + location.key();
+    }
+}

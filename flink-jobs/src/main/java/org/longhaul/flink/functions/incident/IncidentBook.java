@@ -51,7 +51,7 @@ public final class IncidentBook {
 
     private static OpenIncident atLocation(Map<String, OpenIncident> open, Finding f) {
         for (OpenIncident o : open.values()) {
-            if (o.location().key().equals(f.location().key())) {
+            if (o.key().equals(f.key())) {
                 return o;
             }
         }
@@ -63,6 +63,9 @@ public final class IncidentBook {
         OpenIncident best = null;
         int most = 0;
         for (OpenIncident o : open.values()) {
+            if (!f.symptom().equals(o.symptom)) {
+                continue;
+            }
             int shared = 0;
             for (String l : o.links) {
                 if (links.contains(l)) {

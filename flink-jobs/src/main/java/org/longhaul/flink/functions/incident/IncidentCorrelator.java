@@ -1,6 +1,7 @@
 package org.longhaul.flink.functions.incident;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -12,7 +13,9 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.TimerService;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
@@ -34,7 +37,8 @@ public final class IncidentCorrelator extends KeyedProcessFunction<String, Incid
     private final long ttlMs;
     private transient MapState<String, LinkView> links;
     private transient MapState<String, OpenIncident> incidents;
-    private transient ValueState<Long> pending;
+    private transient MapState<Long, List<IncidentInput>> buffered;
+    private transient ValueState<Long> localiseAt;
 
     public IncidentCorrelator(IncidentParams params, Duration stateTtl) {
         this.p = params;
@@ -43,50 +47,83 @@ public final class IncidentCorrelator extends KeyedProcessFunction<String, Incid
 
     @Override
     public void open(OpenContext context) {
+        var rc = getRuntimeContext();
         links =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "incident-links",
-                                        Types.STRING,
-                                        OneWriteType.of(LinkView.class)));
+                rc.getMapState(
+                        new MapStateDescriptor<>(
+                                "incident-links", Types.STRING, OneWriteType.of(LinkView.class)));
         incidents =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "incidents",
-                                        Types.STRING,
-                                        OneWriteType.of(OpenIncident.class)));
-        pending =
-                getRuntimeContext()
-                        .getState(new ValueStateDescriptor<>("incident-pending", Types.LONG));
+                rc.getMapState(
+                        new MapStateDescriptor<>(
+                                "incidents", Types.STRING, OneWriteType.of(OpenIncident.class)));
+        buffered =
+                rc.getMapState(
+                        new MapStateDescriptor<>(
+                                "incident-buffered",
+                                Types.LONG,
+                                OneWriteType.of(
+                                        Types.LIST(TypeInformation.of(IncidentInput.class)))));
+        localiseAt = rc.getState(new ValueStateDescriptor<>("incident-localise-at", Types.LONG));
     }
 
+    /**
+     * Inputs are taken in event-time order, at the watermark (the alerts, paths and runs come from
+     * several topics and operators, and a localisation must see the mesh as it was at its time);
+     * one already behind the watermark is taken at once.
+     */
     @Override
     public void processElement(IncidentInput in, Context ctx, Collector<Event> out)
             throws Exception {
+        long watermark = ctx.timerService().currentWatermark();
+        if (in.ts() <= watermark) {
+            take(in, ctx.timerService(), watermark + 1);
+            return;
+        }
+        List<IncidentInput> at = buffered.get(in.ts());
+        List<IncidentInput> list = at == null ? new ArrayList<>() : new ArrayList<>(at);
+        list.add(in);
+        buffered.put(in.ts(), list);
+        ctx.timerService().registerEventTimeTimer(in.ts());
+    }
+
+    @Override
+    public void onTimer(long ts, OnTimerContext ctx, Collector<Event> out) throws Exception {
+        List<IncidentInput> due = buffered.get(ts);
+        if (due != null) {
+            buffered.remove(ts);
+            for (IncidentInput in : due) {
+                take(in, ctx.timerService(), ts);
+            }
+        }
+        Long at = localiseAt.value();
+        if (at != null && at == ts) {
+            localiseAt.clear();
+            localise(ts, out);
+        }
+    }
+
+    /** Applies one input to its link; a change in what is degraded localises settle later. */
+    private void take(IncidentInput in, TimerService timers, long earliest) throws Exception {
         LinkView v = links.get(in.link());
         if (v == null) {
             v = new LinkView(in.src(), in.dst());
         }
         boolean changed = v.apply(in);
         links.put(in.link(), v);
-        if (changed && pending.value() == null) {
-            long at = in.ts() + p.settle().toMillis();
-            ctx.timerService().registerEventTimeTimer(at);
-            pending.update(at);
+        if (changed && localiseAt.value() == null) {
+            long at = Math.max(in.ts() + p.settle().toMillis(), earliest);
+            timers.registerEventTimeTimer(at);
+            localiseAt.update(at);
         }
     }
 
-    @Override
-    public void onTimer(long ts, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        pending.clear();
+    private void localise(long ts, Collector<Event> out) throws Exception {
         Map<String, LinkView> all = current(ts);
         Map<String, OpenIncident> open = new HashMap<>();
         Set<String> openAt = new HashSet<>();
         for (Map.Entry<String, OpenIncident> e : incidents.entries()) {
             open.put(e.getKey(), e.getValue());
-            openAt.add(e.getValue().location().key());
+            openAt.add(e.getValue().key());
         }
         List<Finding> findings = Localiser.localise(all, ts, p, openAt);
         for (IncidentChange c : IncidentBook.reconcile(open, findings, ts)) {
@@ -98,7 +135,12 @@ public final class IncidentCorrelator extends KeyedProcessFunction<String, Incid
             } else {
                 incidents.put(
                         c.id(),
-                        new OpenIncident(c.id(), c.finding().location(), opened, e.links()));
+                        new OpenIncident(
+                                c.id(),
+                                c.finding().symptom(),
+                                c.finding().location(),
+                                opened,
+                                e.links()));
             }
         }
     }

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.longhaul.flink.functions.confirm.Suspicion;
+import org.longhaul.flink.functions.confirm.SuspicionReason;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.HopProbe;
@@ -17,8 +19,8 @@ import org.longhaul.flink.records.ThroughputSample;
 
 /**
  * One thing the correlator learns about a link: an alert that degrades it opened or closed, its
- * current path, or a good run. Built by the {@code of} functions, which return null for what the
- * correlator does not use.
+ * current path, a good run, or a run found low that does not alarm yet. Built by the {@code of}
+ * functions, which return null for what the correlator does not use.
  *
  * @param alertKey the alert's episode id (else kind, probe and protocol): its recovery closes it
  * @param hops a path's addresses, in TTL order, the destination's own excluded (its dst_addr, and
@@ -42,7 +44,8 @@ public record IncidentInput(
         ALERT_OPEN,
         ALERT_CLOSE,
         PATH,
-        GOOD_RUN
+        GOOD_RUN,
+        LOW_RUN
     }
 
     /**
@@ -155,6 +158,18 @@ public record IncidentInput(
     /** A one-way latency run that got packets through. */
     public static IncidentInput of(LatencySample l) {
         return l.error() == null && l.packetsReceived() > 0 ? good(l.src(), l.dst(), l.ts()) : null;
+    }
+
+    /**
+     * A run the collapse detector found low that does not yet make a collapse: the link is not
+     * evidence of health, though its run measured.
+     */
+    public static IncidentInput of(Suspicion s) {
+        if (!SuspicionReason.THROUGHPUT_LOW.wire().equals(s.reason())) {
+            return null;
+        }
+        return new IncidentInput(
+                Type.LOW_RUN, s.src(), s.dst(), s.ts(), null, null, null, false, null, null);
     }
 
     static IncidentInput good(String src, String dst, long ts) {

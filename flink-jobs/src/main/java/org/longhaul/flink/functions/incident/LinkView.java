@@ -36,6 +36,11 @@ public final class LinkView {
     /** Event time of the latest good run (0: none). */
     public long lastGood;
 
+    /**
+     * Event time of the latest run found low (0: none): no good run at or before it is evidence.
+     */
+    public long lastLow;
+
     /** Event time of the latest input of any type. */
     public long lastSeen;
 
@@ -63,6 +68,9 @@ public final class LinkView {
                 return close(in.alertKey(), in.kind());
             case PATH:
                 return path(in) && degraded();
+            case LOW_RUN:
+                lastLow = Math.max(lastLow, in.ts());
+                return false;
             default:
                 lastGood = Math.max(lastGood, in.ts());
                 return false;
@@ -142,6 +150,18 @@ public final class LinkView {
         }
         return out;
     }
+
+    /**
+     * The link's symptom: "down" when an unreachable alert is open, else "degraded". A fault shows
+     * one symptom on the links it explains (a lost site makes links unreachable, a congested hop
+     * makes them slow or lossy), so each symptom is localised on its own.
+     */
+    public String symptom() {
+        return Arrays.asList(alertKinds).contains(EventKind.UNREACHABLE.wire()) ? DOWN : DEGRADED;
+    }
+
+    public static final String DOWN = "down";
+    public static final String DEGRADED = "degraded";
 
     public boolean critical() {
         return Arrays.asList(alertSeverities).contains("critical");

@@ -34,16 +34,31 @@ public final class Localiser {
      * The locations that explain the degraded links, most explaining first.
      *
      * @param links every link the correlator knows, by "src|dst"
-     * @param now event time: a link is healthy when its last good run is within the window before
+     * @param now event time: a link is healthy when its last good run is within the window before,
+     *     and later than its last low run
      * @param open the keys ({@link Location#key()}) of open incidents' locations: such a location
      *     keeps one link, and wins a tie
      */
     public static List<Finding> localise(
             Map<String, LinkView> links, long now, IncidentParams p, Set<String> open) {
-        Map<String, Tally> tallies = tally(links, now, p);
+        List<Finding> out = new ArrayList<>();
+        for (String symptom : List.of(LinkView.DOWN, LinkView.DEGRADED)) {
+            out.addAll(localise(links, symptom, now, p, open));
+        }
+        return out;
+    }
+
+    /** The locations of one symptom's links; links of the other symptom count as neither. */
+    static List<Finding> localise(
+            Map<String, LinkView> links,
+            String symptom,
+            long now,
+            IncidentParams p,
+            Set<String> open) {
+        Map<String, Tally> tallies = tally(links, symptom, now, p);
         Set<String> uncovered = new HashSet<>();
         for (Map.Entry<String, LinkView> e : links.entrySet()) {
-            if (e.getValue().degraded()) {
+            if (e.getValue().degraded() && e.getValue().symptom().equals(symptom)) {
                 uncovered.add(e.getKey());
             }
         }
@@ -52,7 +67,8 @@ public final class Localiser {
             Tally best = null;
             double bestScore = 0;
             for (Tally t : tallies.values()) {
-                double score = score(t, uncovered, p, open.contains(t.location.key()));
+                boolean isOpen = open.contains(symptom + "@" + t.location.key());
+                double score = score(t, uncovered, p, isOpen);
                 if (!Double.isNaN(score)
                         && (best == null || better(t, score, best, bestScore, uncovered))) {
                     best = t;
@@ -70,6 +86,7 @@ public final class Localiser {
             }
             out.add(
                     new Finding(
+                            symptom,
                             best.location,
                             explained,
                             best.degraded.size(),
@@ -81,10 +98,11 @@ public final class Localiser {
     }
 
     /** Every location on a degraded link's path, with its degraded and healthy links. */
-    static Map<String, Tally> tally(Map<String, LinkView> links, long now, IncidentParams p) {
+    static Map<String, Tally> tally(
+            Map<String, LinkView> links, String symptom, long now, IncidentParams p) {
         Map<String, Tally> tallies = new LinkedHashMap<>();
         for (Map.Entry<String, LinkView> e : links.entrySet()) {
-            if (e.getValue().degraded()) {
+            if (e.getValue().degraded() && e.getValue().symptom().equals(symptom)) {
                 for (Location loc : e.getValue().locations()) {
                     tallies.computeIfAbsent(loc.key(), k -> new Tally(loc))
                             .degraded
@@ -106,14 +124,17 @@ public final class Localiser {
     }
 
     static boolean healthy(LinkView v, long now, IncidentParams p) {
-        return !v.degraded() && v.lastGood > 0 && v.lastGood >= now - p.healthyWindow().toMillis();
+        return !v.degraded()
+                && v.lastGood > v.lastLow
+                && v.lastGood >= now - p.healthyWindow().toMillis();
     }
 
     /**
      * A location's score, NaN when it may not be named: it must explain at least minLinks uncovered
      * links, degraded links must be at least minShare of the measured links through it, and it must
      * explain more than its healthy links weigh. An open incident's location needs one link only,
-     * and wins a tie: an incident stays until its links recover.
+     * its recovered links do not weigh against it, and it wins a tie: an incident stays where it is
+     * until its links recover, unless a location explaining more links takes it.
      */
     static double score(Tally t, Set<String> uncovered, IncidentParams p, boolean open) {
         int n = 0;
@@ -123,7 +144,7 @@ public final class Localiser {
             }
         }
         if (open && n >= 1) {
-            return n - p.healthyWeight() * t.healthy + 0.25;
+            return n + 0.25;
         }
         if (n < p.minLinks()) {
             return Double.NaN;

@@ -10,6 +10,7 @@ import org.longhaul.flink.records.Location;
 /** An open incident as the correlator keeps it. A Flink POJO. */
 public final class OpenIncident {
     public String id;
+    public String symptom;
     public String type;
     public String name;
 
@@ -26,14 +27,21 @@ public final class OpenIncident {
 
     public OpenIncident() {}
 
-    public OpenIncident(String id, Location at, long openedTs, List<IncidentLink> explained) {
+    public OpenIncident(
+            String id, String symptom, Location at, long openedTs, List<IncidentLink> explained) {
         this.id = id;
+        this.symptom = symptom;
         this.openedTs = openedTs;
         set(at, explained);
     }
 
     public Location location() {
         return new Location(type, name, asn == 0 ? null : asn);
+    }
+
+    /** The symptom and location, as {@link Finding#key()}. */
+    public String key() {
+        return symptom + "@" + location().key();
     }
 
     public List<String> linkList() {

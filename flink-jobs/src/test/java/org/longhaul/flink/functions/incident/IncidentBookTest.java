@@ -13,12 +13,13 @@ class IncidentBookTest {
     private static final Location D = Location.site("d1");
 
     private static Finding at(Location l, String... links) {
-        return new Finding(l, List.of(links), links.length, 0, 0, 0);
+        return new Finding("down", l, List.of(links), links.length, 0, 0, 0);
     }
 
     private static OpenIncident open(String id, Location l, String... links) {
         return new OpenIncident(
                 id,
+                "down",
                 l,
                 1L,
                 java.util.Arrays.stream(links)

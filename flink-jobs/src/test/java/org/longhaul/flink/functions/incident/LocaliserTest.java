@@ -79,8 +79,24 @@ class LocaliserTest {
         m.degrade("e", "d5", "unreachable").degrade("f", "d5", "unreachable");
         List<Finding> f = localise(m);
         assertEquals(
-                List.of(Location.hop("198.18.50.1", 64501L), Location.site("d5")),
-                f.stream().map(Finding::location).toList());
+                List.of(Location.site("d5"), Location.hop("198.18.50.1", 64501L)),
+                f.stream().map(Finding::location).toList(),
+                "links down first, then degraded ones");
+    }
+
+    @Test
+    void aSiteDownIsNotTakenByTheSlowHopItsLinksAlsoPass() {
+        Mesh m = carriers();
+        for (String src : List.of("a", "b")) {
+            m.degrade(src, "d2", "throughput_collapse");
+        }
+        for (String src : List.of("a", "b", "c")) {
+            m.degrade(src, "d1", "unreachable");
+        }
+        List<Finding> f = localise(m);
+        assertEquals(
+                List.of("down site:d1", "degraded hop:198.18.50.1"),
+                f.stream().map(x -> x.symptom() + " " + x.location().key()).toList());
     }
 
     @Test
@@ -119,7 +135,7 @@ class LocaliserTest {
         Mesh m = carriers().degrade("a", "d1", "throughput_collapse");
         assertEquals(
                 List.of(Location.site("d1")),
-                Localiser.localise(m.links, Mesh.NOW, P, Set.of("site:d1")).stream()
+                Localiser.localise(m.links, Mesh.NOW, P, Set.of("degraded@site:d1")).stream()
                         .map(Finding::location)
                         .toList());
     }
