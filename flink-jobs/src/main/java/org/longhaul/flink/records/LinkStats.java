@@ -55,6 +55,61 @@ public record LinkStats(
     /** The window of the collapse detector's baselines (link_stats.v3). */
     public static final String WINDOW_BASELINE = "baseline";
 
+    /**
+     * A baseline of window {@link #WINDOW_BASELINE} at {@code ts}: the one time of its window, no
+     * window statistics; {@code samples} and {@code runs} are the runs the baseline holds.
+     */
+    public static LinkStats baseline(
+            String src,
+            String dst,
+            String producer,
+            long ts,
+            String protocol,
+            long runs,
+            String series,
+            double bps,
+            double spreadBps,
+            int minRuns,
+            boolean ready) {
+        return new LinkStats(
+                SCHEMA,
+                ContractNames.VERSION_STATS,
+                src,
+                dst,
+                producer,
+                ts,
+                protocol,
+                WINDOW_BASELINE,
+                ts,
+                ts,
+                runs,
+                runs,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                series,
+                bps,
+                spreadBps,
+                minRuns,
+                ready);
+    }
+
     public String link() {
         return Links.key(src, dst);
     }
