@@ -9,7 +9,8 @@ import (
 
 // What a panel's query needs before it can return anything is read from the query itself, the
 // one place the fact lives: `moving_average(…, 10)` needs 10 points, a read of "hourly" needs an
-// hour that has closed. So an empty panel can say why without a table that could drift from it.
+// hour that has closed, a read of the collapse detector's baseline needs the runs the detector
+// learns it from. So an empty panel can say why without a table that could drift from it.
 
 // Need is what one query needs to return something.
 type Need struct {
@@ -20,7 +21,14 @@ type Need struct {
 	Kinds       []string // the event kinds its WHERE selects
 	AlertsOnly  bool     // events with "severity" <> 'info'
 	Points      int      // N of moving_average(…, N): the inner series needs N points; 0 without one
+	Baseline    bool     // reads the throughput collapse detector's baseline (window BaselineWindow)
 }
+
+// BaselineWindow is the window of the link statistics that carry the throughput collapse
+// detector's baseline of a probe after each run it takes (link_stats.v3): its median and spread,
+// the runs it holds (runs), the runs it needs (baseline_min_runs) and whether it has them
+// (baseline_ready).
+const BaselineWindow = "baseline"
 
 // Rollup is a retention policy of windows the Flink job writes only when they close: an hourly
 // window once its hour has ended, a daily one once its day has.
@@ -45,11 +53,12 @@ func (n Need) Rollup() (Rollup, bool) {
 	return r, ok && n.Measurement == "link_stats"
 }
 
-// Learning says the query needs more history than a short run has: closed rollup windows, or
-// more points than a moving average's inner series may have yet.
+// Learning says the query needs more history than a short run has: closed rollup windows, more
+// points than a moving average's inner series may have yet, or the runs the collapse detector
+// learns its baseline from.
 func (n Need) Learning() bool {
 	_, rollup := n.Rollup()
-	return rollup || n.Points > 0
+	return rollup || n.Points > 0 || n.Baseline
 }
 
 var (
@@ -59,6 +68,8 @@ var (
 	protocolIs    = regexp.MustCompile(`"protocol"\s*=\s*'(\w+)'`)
 	protocolIn    = regexp.MustCompile(`"protocol"\s*=~\s*/\^\(([\w|]+)\)\$/`)
 	kindIs        = regexp.MustCompile(`"kind"\s*=\s*'(\w+)'`)
+	windowIs      = regexp.MustCompile(`"window"\s*=\s*'(\w+)'`)
+	readyIs       = regexp.MustCompile(`\s*AND\s+"baseline_ready"\s*=\s*true\b|"baseline_ready"\s*=\s*true\s+AND\s+`)
 	timeGroup     = regexp.MustCompile(`\s*time\([^)]*\)\s*,?|\s*fill\(\w+\)`)
 )
 
@@ -86,6 +97,9 @@ func NeedOf(query string) Need {
 		n.Kinds = append(n.Kinds, k[1])
 	}
 	n.AlertsOnly = strings.Contains(where, `"severity" <> 'info'`)
+	if w := windowIs.FindStringSubmatch(where); w != nil && w[1] == BaselineWindow {
+		n.Baseline = n.Measurement == "link_stats"
+	}
 	return n
 }
 
@@ -115,4 +129,24 @@ func FinerWindows(query string) (count, first string, ok bool) {
 	count = `SELECT count("` + n.Field + `") AS "windows" FROM ` + from
 	first = `SELECT first("` + n.Field + `") AS "first" FROM ` + from
 	return count, first, true
+}
+
+// BaselineProgress is a query on what the collapse detector has of the baseline a query reads,
+// ready or not, with the same filter and tag grouping: its newest baseline's runs ("runs") and
+// the runs it needs ("needs").
+func BaselineProgress(query string) (string, bool) {
+	m := statement.FindStringSubmatch(strings.TrimSpace(query))
+	if m == nil || !NeedOf(query).Baseline {
+		return "", false
+	}
+	from := `"` + m[3] + `"`
+	if m[2] != "" {
+		from = `"` + m[2] + `".` + from
+	}
+	q := `SELECT last("runs") AS "runs", last("baseline_min_runs") AS "needs" FROM ` + from +
+		" WHERE " + readyIs.ReplaceAllString(m[4], "")
+	if group := strings.Trim(timeGroup.ReplaceAllString(m[5], ""), " ,"); group != "" {
+		q += " GROUP BY " + group
+	}
+	return q, true
 }

@@ -16,9 +16,16 @@ func TestANeedIsReadFromTheQueryItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	baseline := NeedOf(mesh.Panel("Throughput now ÷ baseline (src × dst)").Targets[1].Query)
-	if r, ok := baseline.Rollup(); !ok || r.Window.Hours() != 1 || r.Finer != "raw" || !baseline.Learning() ||
-		baseline.Field != "throughput_mean_bps" || !reflect.DeepEqual(baseline.Protocols, []string{"tcp"}) {
+	if _, rollup := baseline.Rollup(); rollup || !baseline.Baseline || !baseline.Learning() || baseline.Policy != "raw" ||
+		baseline.Field != "baseline_bps" || !reflect.DeepEqual(baseline.Protocols, []string{"tcp"}) {
 		t.Fatalf("baseline: %+v", baseline)
+	}
+	detector := NeedOf(link.Panel("Collapse detector's baseline (TCP)").Targets[1].Query)
+	if !detector.Baseline || !detector.Learning() || detector.Field != "baseline_spread_bps" {
+		t.Fatalf("the link's baseline chart: %+v", detector)
+	}
+	if hourly := NeedOf(`SELECT median("throughput_mean_bps") FROM "hourly"."link_stats" WHERE "window" = '1h'`); hourly.Baseline {
+		t.Fatalf("only window baseline is the detector's: %+v", hourly)
 	}
 	rolling := NeedOf(link.Panel("Throughput rolling (moving average of 10)").Targets[0].Query)
 	if rolling.Points != 10 || rolling.Policy != "raw" || !rolling.Learning() {
@@ -66,6 +73,26 @@ func TestARollupsFinerWindowsAreCountedWithTheSameFilterAndGrouping(t *testing.T
 	}
 }
 
+func TestTheDetectorsProgressIsAskedWithTheSameFilterReadyOrNot(t *testing.T) {
+	q, ok := BaselineProgress(`SELECT last("baseline_bps") AS "baseline" FROM "raw"."link_stats" ` +
+		`WHERE "window" = 'baseline' AND "protocol" = 'tcp' AND "baseline_ready" = true AND time > now() - 30d GROUP BY "src", "dst"`)
+	want := `SELECT last("runs") AS "runs", last("baseline_min_runs") AS "needs" FROM "raw"."link_stats" ` +
+		`WHERE "window" = 'baseline' AND "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`
+	if !ok || q != want {
+		t.Fatalf("got  %s\nwant %s", q, want)
+	}
+	q, _ = BaselineProgress(`SELECT last("baseline_bps") FROM "raw"."link_stats" WHERE "baseline_ready" = true AND "window" = 'baseline' ` +
+		`AND $timeFilter GROUP BY time($__interval), "series" fill(none)`)
+	want = `SELECT last("runs") AS "runs", last("baseline_min_runs") AS "needs" FROM "raw"."link_stats" ` +
+		`WHERE "window" = 'baseline' AND $timeFilter GROUP BY "series"`
+	if q != want {
+		t.Fatalf("got  %s\nwant %s", q, want)
+	}
+	if _, ok := BaselineProgress(`SELECT last("throughput_mean_bps") FROM "raw"."link_stats" WHERE $timeFilter`); ok {
+		t.Fatal("1-minute statistics are no baseline of the detector")
+	}
+}
+
 // Grafana's empty panel (noValue, written by dashboards/build_dashboards.py) and the report read
 // the same need: a panel whose query the report treats as learning says "learning: " in Grafana
 // too, and no other does.
@@ -90,7 +117,7 @@ func TestGrafanaSaysLearningForExactlyThePanelsWhoseQueriesNeedHistory(t *testin
 			}
 		}
 	}
-	if learning != 2 { // the baseline matrix and the rolling throughput
+	if learning != 3 { // the baseline matrix, the rolling throughput and the detector's baseline
 		t.Fatalf("%d learning panels", learning)
 	}
 }

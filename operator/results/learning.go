@@ -13,8 +13,9 @@ import (
 
 // explain says why a panel found nothing, given which of its targets found nothing: a target
 // that needs no history and found nothing is the reason (no samples; waiting would not help),
-// else the first target still learning, with its figures counted in InfluxDB. nil: no reason
-// is known, and the panel says "no data".
+// else the first target still learning, with its figures counted in InfluxDB (or, for the
+// collapse detector's baseline, published by the detector). nil: no reason is known, and the
+// panel says "no data".
 func (b *Report) explain(ctx context.Context, targets []dashboards.Target, found []bool, s Scope, vars map[string]string) (*render.Why, error) {
 	for i, t := range targets {
 		if n := dashboards.NeedOf(t.Query); !found[i] && !n.Learning() {
@@ -32,6 +33,15 @@ func (b *Report) explain(ctx context.Context, targets []dashboards.Target, found
 				return nil, err
 			}
 			return MovingAverage(n, have, s), nil
+		}
+		if n.Baseline {
+			ps, err := b.progress(ctx, t.Query, vars)
+			if err != nil {
+				return nil, err
+			}
+			p := ps[[2]string{s.Src, s.Dst}]
+			p.Src, p.Dst = s.Src, s.Dst
+			return DetectorBaselines([]Progress{p}, 1), nil
 		}
 		if r, ok := n.Rollup(); ok {
 			ws, err := b.windows(ctx, t.Query, vars)
@@ -113,8 +123,43 @@ func (b *Report) windows(ctx context.Context, query string, vars map[string]stri
 	return out, nil
 }
 
-// learningCells marks the cells of a matrix that have no value because a rollup target (the
-// baseline) has nothing yet for their link, each with its figures, and sums them up in g.Why.
+// progress reads, per link the query groups by (or for its one link), how far the collapse
+// detector is with the baseline the query reads: the runs of its newest baseline, ready or not,
+// and the runs it needs; of several probes of a link, the one furthest along.
+func (b *Report) progress(ctx context.Context, query string, vars map[string]string) (map[[2]string]Progress, error) {
+	q, ok := dashboards.BaselineProgress(query)
+	if !ok {
+		return nil, fmt.Errorf("cannot ask the collapse detector's progress of %s", query)
+	}
+	series, err := Run(ctx, b.C, q, b.Range, vars)
+	if err != nil {
+		return nil, err
+	}
+	out := map[[2]string]Progress{}
+	for _, s := range series {
+		src, dst := s.Tags["src"], s.Tags["dst"]
+		if src == "" {
+			src, dst = vars["src"], vars["dst"]
+		}
+		ri, ni := s.Col("runs"), s.Col("needs")
+		for _, row := range s.Values {
+			runs, ok := influx.Float(row[ri])
+			if !ok {
+				continue
+			}
+			needs, _ := influx.Float(row[ni])
+			k := [2]string{src, dst}
+			if p := out[k]; int(runs) > p.Runs {
+				out[k] = Progress{Src: src, Dst: dst, Runs: int(runs), Needs: int(needs)}
+			}
+		}
+	}
+	return out, nil
+}
+
+// learningCells marks the cells of a matrix that have no value because a learning target (the
+// collapse detector's baseline, or a rollup) has nothing yet for their link, each with its
+// figures, and sums them up in g.Why.
 func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames []dashboards.Frame, f dashboards.Frame, g *render.Grid, rowField, colField, valueField string, vars map[string]string) error {
 	ri, ci, vi := f.Col(rowField), f.Col(colField), f.Col(valueField)
 	if ri < 0 || ci < 0 {
@@ -127,8 +172,9 @@ func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames [
 		}
 	}
 	for i, t := range p.Targets {
-		r, ok := dashboards.NeedOf(t.Query).Rollup()
-		if !ok {
+		n := dashboards.NeedOf(t.Query)
+		r, rollup := n.Rollup()
+		if !rollup && !n.Baseline {
 			continue
 		}
 		has := map[[2]string]bool{}
@@ -150,12 +196,15 @@ func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames [
 		if len(missing) == 0 {
 			continue
 		}
+		if g.Learning == nil {
+			g.Learning = map[[2]string]string{}
+		}
+		if n.Baseline {
+			return b.detectorCells(ctx, t.Query, missing, len(links), g, vars)
+		}
 		ws, err := b.windows(ctx, t.Query, vars)
 		if err != nil {
 			return err
-		}
-		if g.Learning == nil {
-			g.Learning = map[[2]string]string{}
 		}
 		var learning []Windows
 		for _, k := range missing {
@@ -171,6 +220,25 @@ func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames [
 		g.Why = Baselines(r, learning, len(links), b.Range.To)
 		return nil
 	}
+	return nil
+}
+
+// detectorCells marks the cells whose link the collapse detector has no ready baseline for, of
+// the links cells in the matrix, with the runs it has so far.
+func (b *Report) detectorCells(ctx context.Context, query string, missing [][2]string, links int, g *render.Grid, vars map[string]string) error {
+	ps, err := b.progress(ctx, query, vars)
+	if err != nil {
+		return err
+	}
+	learning := make([]Progress, 0, len(missing))
+	for _, k := range missing {
+		p := ps[k]
+		p.Src, p.Dst = k[0], k[1]
+		learning = append(learning, p)
+		g.Learning[k] = DetectorBaseline(p)
+		g.RowNames, g.ColNames = addName(g.RowNames, k[0]), addName(g.ColNames, k[1])
+	}
+	g.Why = DetectorBaselines(learning, links)
 	return nil
 }
 

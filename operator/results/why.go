@@ -143,6 +143,62 @@ func Baselines(r dashboards.Rollup, learning []Windows, links int, now time.Time
 		len(learning), links, r.Name, count, r.Of, closes)
 }
 
+// Progress is how far the throughput collapse detector is with a link's baseline: the runs its
+// newest baseline holds and the runs it needs before it judges (Runs 0: it published none).
+type Progress struct {
+	Src, Dst    string
+	Runs, Needs int
+}
+
+// noDetectorBaseline: why a link the collapse detector published no baseline for has none.
+const noDetectorBaseline = "no baseline from the collapse detector yet (it publishes one after each successful run it takes)"
+
+// DetectorBaseline: the collapse detector has no ready baseline for a link that has `p` so far.
+func DetectorBaseline(p Progress) string {
+	if p.Runs == 0 {
+		return "learning baseline: " + noDetectorBaseline
+	}
+	return fmt.Sprintf("learning baseline: the collapse detector has %d of the %d runs it judges with", p.Runs, p.Needs)
+}
+
+// DetectorBaselines sums up the links whose collapse detector's baseline is not ready, of
+// `links` in the panel.
+func DetectorBaselines(learning []Progress, links int) *render.Why {
+	if len(learning) == 1 && links == 1 {
+		return &render.Why{Learning: true, Text: DetectorBaseline(learning[0])}
+	}
+	var runs, needs []int
+	none := 0
+	for _, p := range learning {
+		if p.Runs == 0 {
+			none++
+			continue
+		}
+		runs, needs = append(runs, p.Runs), append(needs, p.Needs)
+	}
+	text := fmt.Sprintf("learning baseline for %d of %d links: ", len(learning), links)
+	switch {
+	case len(runs) == 0:
+		return render.Learning("%s%s", text, noDetectorBaseline)
+	case none > 0:
+		return render.Learning("%sthe collapse detector has %s of the %s runs it judges with, %d without a baseline from it yet",
+			text, span(runs), span(needs), none)
+	}
+	return render.Learning("%sthe collapse detector has %s of the %s runs it judges with", text, span(runs), span(needs))
+}
+
+// span writes the range of some counts: "3", "1–3".
+func span(ns []int) string {
+	lo, hi := ns[0], ns[0]
+	for _, n := range ns[1:] {
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
 // clock writes a time in UTC, with its date when it is not now's day.
 func clock(t, now time.Time) string {
 	t, now = t.UTC(), now.UTC()

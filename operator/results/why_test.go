@@ -95,3 +95,23 @@ func TestSpansReadLikeSince(t *testing.T) {
 		}
 	}
 }
+
+func TestTheDetectorsBaselineSaysHowManyRunsItHasOfTheOnesItJudgesWith(t *testing.T) {
+	one := Progress{Src: "src-1", Dst: "dst-a", Runs: 3, Needs: 10}
+	if why := DetectorBaselines([]Progress{one}, 1); !why.Learning || why.Text != "learning baseline: the collapse detector has 3 of the 10 runs it judges with" {
+		t.Fatalf("one link: %+v", why)
+	}
+	none := Progress{Src: "src-2", Dst: "dst-b"}
+	want := "learning baseline: no baseline from the collapse detector yet (it publishes one after each successful run it takes)"
+	if got := DetectorBaseline(none); got != want {
+		t.Fatalf("a link it published nothing for: %s", got)
+	}
+	several := []Progress{one, {Src: "src-3", Dst: "dst-c", Runs: 7, Needs: 10}}
+	if why := DetectorBaselines(several, 4); why.Text != "learning baseline for 2 of 4 links: the collapse detector has 3–7 of the 10 runs it judges with" {
+		t.Fatalf("several: %s", why.Text)
+	}
+	if why := DetectorBaselines([]Progress{none, none}, 2); why.Text != "learning baseline for 2 of 2 links: "+
+		"no baseline from the collapse detector yet (it publishes one after each successful run it takes)" {
+		t.Fatalf("none published: %s", why.Text)
+	}
+}
