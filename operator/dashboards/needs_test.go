@@ -16,7 +16,7 @@ func TestANeedIsReadFromTheQueryItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	baseline := NeedOf(mesh.Panel("Throughput now ÷ baseline (src × dst)").Targets[1].Query)
-	if _, rollup := baseline.Rollup(); rollup || !baseline.Baseline || !baseline.Learning() || baseline.Policy != "raw" ||
+	if !baseline.Baseline || !baseline.Learning() || baseline.Policy != "raw" ||
 		baseline.Field != "baseline_bps" || !reflect.DeepEqual(baseline.Protocols, []string{"tcp"}) {
 		t.Fatalf("baseline: %+v", baseline)
 	}
@@ -49,27 +49,6 @@ func TestTheInnerSeriesOfAMovingAverageIsTheSameQueryWithoutIt(t *testing.T) {
 	want := `SELECT mean("throughput_mean_bps") AS "rolling" FROM "raw"."link_stats" WHERE "src" = '$src' GROUP BY time($__interval) fill(none)`
 	if got := Inner(q); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
-	}
-}
-
-func TestARollupsFinerWindowsAreCountedWithTheSameFilterAndGrouping(t *testing.T) {
-	count, first, ok := FinerWindows(`SELECT median("throughput_mean_bps") AS "baseline" FROM "hourly"."link_stats" ` +
-		`WHERE "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`)
-	if !ok {
-		t.Fatal("not a rollup")
-	}
-	if want := `SELECT count("throughput_mean_bps") AS "windows" FROM "raw"."link_stats" WHERE "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`; count != want {
-		t.Fatalf("count: %s", count)
-	}
-	if want := `SELECT first("throughput_mean_bps") AS "first" FROM "raw"."link_stats" WHERE "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`; first != want {
-		t.Fatalf("first: %s", first)
-	}
-	count, _, _ = FinerWindows(`SELECT mean("x") FROM "daily"."link_stats" WHERE $timeFilter GROUP BY time($__interval), "protocol" fill(none)`)
-	if want := `SELECT count("x") AS "windows" FROM "hourly"."link_stats" WHERE $timeFilter GROUP BY "protocol"`; count != want {
-		t.Fatalf("daily: %s", count)
-	}
-	if _, _, ok := FinerWindows(`SELECT last("x") FROM "raw"."link_stats" WHERE $timeFilter`); ok {
-		t.Fatal("raw statistics wait for no window")
 	}
 }
 

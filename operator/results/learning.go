@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"time"
 
 	"longhaul/operator/dashboards"
 	"longhaul/operator/influx"
@@ -43,21 +42,6 @@ func (b *Report) explain(ctx context.Context, targets []dashboards.Target, found
 			p.Src, p.Dst = s.Src, s.Dst
 			return DetectorBaselines([]Progress{p}, 1), nil
 		}
-		if r, ok := n.Rollup(); ok {
-			ws, err := b.windows(ctx, t.Query, vars)
-			if err != nil {
-				return nil, err
-			}
-			learning := make([]Windows, 0, len(ws))
-			for _, w := range ws {
-				learning = append(learning, w)
-			}
-			if len(learning) == 0 {
-				learning = append(learning, Windows{Src: s.Src, Dst: s.Dst})
-			}
-			sortWindows(learning)
-			return Baselines(r, learning, len(learning), b.Range.To), nil
-		}
 	}
 	return nil, nil
 }
@@ -74,53 +58,6 @@ func (b *Report) points(ctx context.Context, query string, vars map[string]strin
 		n = max(n, len(l.Points))
 	}
 	return n, nil
-}
-
-// windows counts, per link the query groups by (or for its one link), the finer windows the
-// rollup it reads is made of, and finds the first one.
-func (b *Report) windows(ctx context.Context, query string, vars map[string]string) (map[[2]string]Windows, error) {
-	count, first, ok := dashboards.FinerWindows(query)
-	if !ok {
-		return nil, fmt.Errorf("cannot count the finer windows of %s", query)
-	}
-	out := map[[2]string]Windows{}
-	link := func(s influx.Series) [2]string {
-		src, dst := s.Tags["src"], s.Tags["dst"]
-		if src == "" {
-			src, dst = vars["src"], vars["dst"]
-		}
-		return [2]string{src, dst}
-	}
-	counted, err := Run(ctx, b.C, count, b.Range, vars)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range counted {
-		ci := s.Col("windows")
-		for _, row := range s.Values {
-			k := link(s)
-			w := out[k]
-			w.Src, w.Dst = k[0], k[1]
-			if v, ok := influx.Float(row[ci]); ok {
-				w.Count += int(v)
-			}
-			out[k] = w
-		}
-	}
-	firsts, err := Run(ctx, b.C, first, b.Range, vars)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range firsts {
-		for _, row := range s.Values {
-			k := link(s)
-			if w, ok := out[k]; ok {
-				w.First = time.UnixMilli(s.Millis(row)).UTC()
-				out[k] = w
-			}
-		}
-	}
-	return out, nil
 }
 
 // progress reads, per link the query groups by (or for its one link), how far the collapse
@@ -157,9 +94,9 @@ func (b *Report) progress(ctx context.Context, query string, vars map[string]str
 	return out, nil
 }
 
-// learningCells marks the cells of a matrix that have no value because a learning target (the
-// collapse detector's baseline, or a rollup) has nothing yet for their link, each with its
-// figures, and sums them up in g.Why.
+// learningCells marks the cells of a matrix that have no value because the collapse detector
+// has no ready baseline yet for their link, each with the runs it has so far, and sums them up
+// in g.Why.
 func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames []dashboards.Frame, f dashboards.Frame, g *render.Grid, rowField, colField, valueField string, vars map[string]string) error {
 	ri, ci, vi := f.Col(rowField), f.Col(colField), f.Col(valueField)
 	if ri < 0 || ci < 0 {
@@ -172,9 +109,7 @@ func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames [
 		}
 	}
 	for i, t := range p.Targets {
-		n := dashboards.NeedOf(t.Query)
-		r, rollup := n.Rollup()
-		if !rollup && !n.Baseline {
+		if !dashboards.NeedOf(t.Query).Baseline {
 			continue
 		}
 		has := map[[2]string]bool{}
@@ -196,49 +131,22 @@ func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames [
 		if len(missing) == 0 {
 			continue
 		}
-		if g.Learning == nil {
-			g.Learning = map[[2]string]string{}
-		}
-		if n.Baseline {
-			return b.detectorCells(ctx, t.Query, missing, len(links), g, vars)
-		}
-		ws, err := b.windows(ctx, t.Query, vars)
+		ps, err := b.progress(ctx, t.Query, vars)
 		if err != nil {
 			return err
 		}
-		var learning []Windows
+		g.Learning = map[[2]string]string{}
+		learning := make([]Progress, 0, len(missing))
 		for _, k := range missing {
-			w, ok := ws[k]
-			if !ok {
-				w = Windows{Src: k[0], Dst: k[1]}
-			}
-			learning = append(learning, w)
-			g.Learning[k] = Baseline(r, w, b.Range.To)
+			p := ps[k]
+			p.Src, p.Dst = k[0], k[1]
+			learning = append(learning, p)
+			g.Learning[k] = DetectorBaseline(p)
 			g.RowNames, g.ColNames = addName(g.RowNames, k[0]), addName(g.ColNames, k[1])
 		}
-		sortWindows(learning)
-		g.Why = Baselines(r, learning, len(links), b.Range.To)
+		g.Why = DetectorBaselines(learning, len(links))
 		return nil
 	}
-	return nil
-}
-
-// detectorCells marks the cells whose link the collapse detector has no ready baseline for, of
-// the links cells in the matrix, with the runs it has so far.
-func (b *Report) detectorCells(ctx context.Context, query string, missing [][2]string, links int, g *render.Grid, vars map[string]string) error {
-	ps, err := b.progress(ctx, query, vars)
-	if err != nil {
-		return err
-	}
-	learning := make([]Progress, 0, len(missing))
-	for _, k := range missing {
-		p := ps[k]
-		p.Src, p.Dst = k[0], k[1]
-		learning = append(learning, p)
-		g.Learning[k] = DetectorBaseline(p)
-		g.RowNames, g.ColNames = addName(g.RowNames, k[0]), addName(g.ColNames, k[1])
-	}
-	g.Why = DetectorBaselines(learning, links)
 	return nil
 }
 
@@ -251,8 +159,4 @@ func addName(names []string, n string) []string {
 	names = append(names, n)
 	sort.Strings(names)
 	return names
-}
-
-func sortWindows(ws []Windows) {
-	sort.Slice(ws, func(i, j int) bool { return ws[i].Src+"\x00"+ws[i].Dst < ws[j].Src+"\x00"+ws[j].Dst })
 }
