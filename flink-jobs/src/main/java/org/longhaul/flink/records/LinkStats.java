@@ -49,7 +49,7 @@ public record LinkStats(
 
     public static final String SCHEMA = ContractNames.SCHEMA_STATS;
 
-    /** probe_id of every statistics message: the producing job. */
+    /** probe_id of every window's statistics: the producing job (a baseline's is its detector). */
     public static final String PRODUCER = "link-stats";
 
     /** The window of the collapse detector's baselines (link_stats.v3). */
