@@ -17,8 +17,14 @@ ROLLING = 10  # the link's rolling throughput: a moving average of this many int
 # that needs more history than a short run has says "learning: …" and what it needs; `longhaul
 # report` reads that need from the query itself and counts what there is so far.
 IN_RANGE = "in the time range"
+# The one baseline: the throughput collapse detector's, published after each run it judges or
+# learns from (link_stats.v3 window "baseline", tag series = the probe), ready once it holds the
+# minimum history it judges with.
+DETECTOR_BASELINE = "\"window\" = 'baseline' AND \"protocol\" = 'tcp'"
+READY = '"baseline_ready" = true'
 LEARNING_BASELINE = (
-    "learning: the baseline needs the first hourly statistics (within 1 h of the first samples)"
+    "learning: the baseline is the collapse detector's, ready once it holds the link's first runs "
+    "(--collapse.min-history)"
 )
 LEARNING_ROLLING = f"learning: the moving average of {ROLLING} needs {ROLLING} intervals with samples"
 
@@ -169,17 +175,18 @@ def mesh():
                         "table",
                     ),
                     q(
-                        'SELECT median("throughput_mean_bps") AS "baseline" FROM "hourly"."link_stats" '
-                        'WHERE "protocol" = \'tcp\' AND time > now() - 30d GROUP BY "src", "dst"',
+                        'SELECT last("baseline_bps") AS "baseline" FROM "raw"."link_stats" '
+                        f'WHERE {DETECTOR_BASELINE} AND {READY} AND time > now() - 30d GROUP BY "src", "dst"',
                         "B",
                         "table",
                     ),
                 ],
                 unit="percentunit",
                 no_value=LEARNING_BASELINE,
-                description="Latest 1-minute TCP throughput divided by the median of the link's hourly means over 30 days. "
-                "A new link is learning its baseline until its first hourly window closes, on the hour after "
-                "its first samples (`longhaul report` counts its 1-minute windows so far).",
+                description="Latest 1-minute TCP throughput divided by the baseline the throughput collapse detector "
+                "judges the link's runs against (the median of its recent runs, frozen during a collapse). A link is "
+                "learning until the detector holds its minimum history of runs (`longhaul report` says how many it "
+                "has); from then on every run it judges updates the cell.",
                 # the aggregates' Time is each query's range start, which differs: drop it before merging
                 transformations=[
                     {"id": "organize", "options": {"excludeByName": {"Time": True}}},
@@ -432,11 +439,40 @@ def link():
                 description="Loss of the packets sent one way; the loss alarm (high_loss, protocol owd) names the direction.",
             ),
             panel(
+                10,
+                "timeseries",
+                "Collapse detector's baseline (TCP)",
+                0,
+                32,
+                24,
+                8,
+                [
+                    q(
+                        'SELECT last("baseline_bps") AS "baseline" FROM "raw"."link_stats" '
+                        f"WHERE {where} AND {DETECTOR_BASELINE} AND {READY} "
+                        'GROUP BY time($__interval), "series" fill(none)',
+                        alias="baseline $tag_series",
+                    ),
+                    q(
+                        'SELECT last("baseline_spread_bps") AS "spread" FROM "raw"."link_stats" '
+                        f"WHERE {where} AND {DETECTOR_BASELINE} AND {READY} "
+                        'GROUP BY time($__interval), "series" fill(none)',
+                        "B",
+                        alias="spread $tag_series",
+                    ),
+                ],
+                unit="bps",
+                no_value=LEARNING_BASELINE,
+                description="The baseline each TCP probe's runs are judged against by the throughput collapse detector, "
+                "after each run: the median of its recent healthy runs and their spread (1.4826 × MAD); during a "
+                "collapse, the baseline frozen when it began, as the alert states it. The mesh matrix divides by it.",
+            ),
+            panel(
                 7,
                 "table",
                 "Events on this link",
                 0,
-                32,
+                40,
                 24,
                 7,
                 [

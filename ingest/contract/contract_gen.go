@@ -19,7 +19,7 @@ const (
 	TopicDeadLetter = "longhaul.deadletter"
 	// TopicPschedulerResults (role pscheduler.results) carries pscheduler_archive messages.
 	TopicPschedulerResults = "longhaul.pscheduler.results"
-	// TopicStats (role stats) carries link_stats.v2 messages.
+	// TopicStats (role stats) carries link_stats.v3 messages.
 	TopicStats = "longhaul.stats"
 	// TopicEvents (role events) carries event.v4 messages.
 	TopicEvents = "longhaul.events"
@@ -60,7 +60,7 @@ const (
 	SchemaDeadLetter     = "dead_letter"
 	VersionDeadLetter    = 1
 	SchemaStats          = "link_stats"
-	VersionStats         = 2
+	VersionStats         = 3
 	SchemaEvents         = "event"
 	VersionEvents        = 4
 	SchemaProbeRequests  = "probe_request"

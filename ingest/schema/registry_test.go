@@ -85,7 +85,7 @@ func TestLoadNamesEverySchema(t *testing.T) {
 	}
 	got := strings.Join(reg.Names(), ",")
 	for _, want := range []string{"throughput_sample.v1", "path_sample.v1", "rtt_sample.v1", "host_snapshot.v1", "link_stats.v1", "event.v1", "dead_letter.v1",
-		"throughput_sample.v2", "path_sample.v2", "rtt_sample.v2", "event.v2", "event.v3", "event.v4", "link_stats.v2", "latency_sample.v1"} {
+		"throughput_sample.v2", "path_sample.v2", "rtt_sample.v2", "event.v2", "event.v3", "event.v4", "link_stats.v2", "link_stats.v3", "latency_sample.v1"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %s in %s", want, got)
 		}

@@ -86,7 +86,7 @@ def test_record_headers_by_name():
     [
         ("closes: high_loss", "closes: stall", "only a recovery, closes an alert"),
         ("  - name: stall\n    role: info", "  - name: stall\n    role: warning", "is not one of"),
-        ("schema: link_stats.v2", "schema: link_stats.v3", "topics without a role ['longhaul.stats']"),
+        ("schema: link_stats.v3", "schema: link_stats.v4", "topics without a role ['longhaul.stats']"),
     ],
 )
 def test_a_broken_contract_is_refused(tmp_path, old, new, says):

@@ -15,7 +15,7 @@ import (
 // The annotations the bridge writes; alerting/templates/longhaul.tmpl prints them.
 const (
 	AnnSummary   = "summary"         // the event's message
-	AnnBaseline  = "baseline_vs_now" // e.g. "baseline 557 Mbit/s, now 2.5 Mbit/s (-99.6 %)"
+	AnnBaseline  = "baseline_vs_now" // e.g. "baseline 557 Mbit/s ± 30 Mbit/s over 48 runs, now 2.5 Mbit/s (-99.6 %)"
 	AnnSince     = "since"           // when the episode began, RFC 3339
 	AnnDiagnosis = "diagnosis"       // the link's latest diagnosis event
 	AnnDashboard = "dashboard"       // the Link detail dashboard of the link
@@ -70,12 +70,21 @@ func (d Describer) dashboardURL(src, dst string) string {
 	return strings.TrimRight(d.GrafanaURL, "/") + "/d/" + d.LinkDashboard + "?" + q.Encode()
 }
 
-// baselineVsNow puts the event's "then" beside its "now" when its evidence has both.
+// baselineVsNow puts the event's "then" beside its "now" when its evidence has both. A
+// collapse states the baseline the detector judged it against as the detector has it, with its
+// spread and the runs it holds: the one the mesh matrix and the link detail show.
 func baselineVsNow(e Event) string {
 	num := e.evidenceNumber
 	if base, ok := num("baseline_bps"); ok {
 		if now, ok := num("observed_bps"); ok {
-			s := fmt.Sprintf("baseline %s, now %s", render.FormatValue(base, "bps"), render.FormatValue(now, "bps"))
+			then := render.FormatValue(base, "bps")
+			if spread, ok := num("baseline_stddev_bps"); ok {
+				then += " ± " + render.FormatValue(spread, "bps")
+				if runs, ok := num("history_runs"); ok {
+					then += fmt.Sprintf(" over %.0f runs", runs)
+				}
+			}
+			s := fmt.Sprintf("baseline %s, now %s", then, render.FormatValue(now, "bps"))
 			if base > 0 {
 				s += fmt.Sprintf(" (%+.1f %%)", (now-base)/base*100)
 			}

@@ -4,12 +4,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // What a panel's query needs before it can return anything is read from the query itself, the
-// one place the fact lives: `moving_average(…, 10)` needs 10 points, a read of "hourly" needs an
-// hour that has closed. So an empty panel can say why without a table that could drift from it.
+// one place the fact lives: `moving_average(…, 10)` needs 10 points, a read of the collapse
+// detector's baseline needs the runs the detector learns it from. So an empty panel can say why
+// without a table that could drift from it.
 
 // Need is what one query needs to return something.
 type Need struct {
@@ -20,36 +20,20 @@ type Need struct {
 	Kinds       []string // the event kinds its WHERE selects
 	AlertsOnly  bool     // events with "severity" <> 'info'
 	Points      int      // N of moving_average(…, N): the inner series needs N points; 0 without one
+	Baseline    bool     // reads the throughput collapse detector's baseline (window BaselineWindow)
 }
 
-// Rollup is a retention policy of windows the Flink job writes only when they close: an hourly
-// window once its hour has ended, a daily one once its day has.
-type Rollup struct {
-	Window time.Duration
-	Name   string // "hourly", "daily"
-	Finer  string // the policy of the windows it is made of
-	Of     string // how those windows are called: "1-minute windows"
-}
+// BaselineWindow is the window of the link statistics that carry the throughput collapse
+// detector's baseline of a probe after each run it takes (link_stats.v3): its median and spread,
+// the runs it holds (runs), the runs it needs (baseline_min_runs) and whether it has them
+// (baseline_ready).
+const BaselineWindow = "baseline"
 
-// Rollups are the policies of closed windows (ingest/influxdb/retention.yaml; flink-jobs'
-// StatsTopology folds 1m windows into 1h ones and those into 1d ones, aligned to UTC plus
-// each link's stagger, a whole number of seconds under a minute).
-var Rollups = map[string]Rollup{
-	"hourly": {Window: time.Hour, Name: "hourly", Finer: "raw", Of: "1-minute windows"},
-	"daily":  {Window: 24 * time.Hour, Name: "daily", Finer: "hourly", Of: "hourly windows"},
-}
-
-// Rollup is the rollup the query waits for, if it reads one.
-func (n Need) Rollup() (Rollup, bool) {
-	r, ok := Rollups[n.Policy]
-	return r, ok && n.Measurement == "link_stats"
-}
-
-// Learning says the query needs more history than a short run has: closed rollup windows, or
-// more points than a moving average's inner series may have yet.
+// Learning says the query needs more history than a short run has: more points than a moving
+// average's inner series may have yet, or the runs the collapse detector learns its baseline
+// from.
 func (n Need) Learning() bool {
-	_, rollup := n.Rollup()
-	return rollup || n.Points > 0
+	return n.Points > 0 || n.Baseline
 }
 
 var (
@@ -59,6 +43,8 @@ var (
 	protocolIs    = regexp.MustCompile(`"protocol"\s*=\s*'(\w+)'`)
 	protocolIn    = regexp.MustCompile(`"protocol"\s*=~\s*/\^\(([\w|]+)\)\$/`)
 	kindIs        = regexp.MustCompile(`"kind"\s*=\s*'(\w+)'`)
+	windowIs      = regexp.MustCompile(`"window"\s*=\s*'(\w+)'`)
+	readyIs       = regexp.MustCompile(`\s*AND\s+"baseline_ready"\s*=\s*true\b|"baseline_ready"\s*=\s*true\s+AND\s+`)
 	timeGroup     = regexp.MustCompile(`\s*time\([^)]*\)\s*,?|\s*fill\(\w+\)`)
 )
 
@@ -86,6 +72,9 @@ func NeedOf(query string) Need {
 		n.Kinds = append(n.Kinds, k[1])
 	}
 	n.AlertsOnly = strings.Contains(where, `"severity" <> 'info'`)
+	if w := windowIs.FindStringSubmatch(where); w != nil && w[1] == BaselineWindow {
+		n.Baseline = n.Measurement == "link_stats"
+	}
 	return n
 }
 
@@ -95,24 +84,22 @@ func Inner(query string) string {
 	return movingAverage.ReplaceAllString(query, "$1")
 }
 
-// FinerWindows are two queries on the windows a rollup query's windows are made of, with the
-// same filter and tag grouping: how many there are ("windows") and the first one ("first", its
-// time is the window's).
-func FinerWindows(query string) (count, first string, ok bool) {
+// BaselineProgress is a query on what the collapse detector has of the baseline a query reads,
+// ready or not, with the same filter and tag grouping: its newest baseline's runs ("runs") and
+// the runs it needs ("needs").
+func BaselineProgress(query string) (string, bool) {
 	m := statement.FindStringSubmatch(strings.TrimSpace(query))
-	n := NeedOf(query)
-	r, isRollup := n.Rollup()
-	if m == nil || !isRollup || n.Field == "" {
-		return "", "", false
+	if m == nil || !NeedOf(query).Baseline {
+		return "", false
 	}
-	from := `"` + r.Finer + `"."` + n.Measurement + `"`
-	if m[4] != "" {
-		from += " WHERE " + m[4]
+	from := `"` + m[3] + `"`
+	if m[2] != "" {
+		from = `"` + m[2] + `".` + from
 	}
+	q := `SELECT last("runs") AS "runs", last("baseline_min_runs") AS "needs" FROM ` + from +
+		" WHERE " + readyIs.ReplaceAllString(m[4], "")
 	if group := strings.Trim(timeGroup.ReplaceAllString(m[5], ""), " ,"); group != "" {
-		from += " GROUP BY " + group
+		q += " GROUP BY " + group
 	}
-	count = `SELECT count("` + n.Field + `") AS "windows" FROM ` + from
-	first = `SELECT first("` + n.Field + `") AS "first" FROM ` + from
-	return count, first, true
+	return q, true
 }

@@ -16,9 +16,16 @@ func TestANeedIsReadFromTheQueryItself(t *testing.T) {
 		t.Fatal(err)
 	}
 	baseline := NeedOf(mesh.Panel("Throughput now ÷ baseline (src × dst)").Targets[1].Query)
-	if r, ok := baseline.Rollup(); !ok || r.Window.Hours() != 1 || r.Finer != "raw" || !baseline.Learning() ||
-		baseline.Field != "throughput_mean_bps" || !reflect.DeepEqual(baseline.Protocols, []string{"tcp"}) {
+	if !baseline.Baseline || !baseline.Learning() || baseline.Policy != "raw" ||
+		baseline.Field != "baseline_bps" || !reflect.DeepEqual(baseline.Protocols, []string{"tcp"}) {
 		t.Fatalf("baseline: %+v", baseline)
+	}
+	detector := NeedOf(link.Panel("Collapse detector's baseline (TCP)").Targets[1].Query)
+	if !detector.Baseline || !detector.Learning() || detector.Field != "baseline_spread_bps" {
+		t.Fatalf("the link's baseline chart: %+v", detector)
+	}
+	if hourly := NeedOf(`SELECT median("throughput_mean_bps") FROM "hourly"."link_stats" WHERE "window" = '1h'`); hourly.Baseline {
+		t.Fatalf("only window baseline is the detector's: %+v", hourly)
 	}
 	rolling := NeedOf(link.Panel("Throughput rolling (moving average of 10)").Targets[0].Query)
 	if rolling.Points != 10 || rolling.Policy != "raw" || !rolling.Learning() {
@@ -45,24 +52,23 @@ func TestTheInnerSeriesOfAMovingAverageIsTheSameQueryWithoutIt(t *testing.T) {
 	}
 }
 
-func TestARollupsFinerWindowsAreCountedWithTheSameFilterAndGrouping(t *testing.T) {
-	count, first, ok := FinerWindows(`SELECT median("throughput_mean_bps") AS "baseline" FROM "hourly"."link_stats" ` +
-		`WHERE "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`)
-	if !ok {
-		t.Fatal("not a rollup")
+func TestTheDetectorsProgressIsAskedWithTheSameFilterReadyOrNot(t *testing.T) {
+	q, ok := BaselineProgress(`SELECT last("baseline_bps") AS "baseline" FROM "raw"."link_stats" ` +
+		`WHERE "window" = 'baseline' AND "protocol" = 'tcp' AND "baseline_ready" = true AND time > now() - 30d GROUP BY "src", "dst"`)
+	want := `SELECT last("runs") AS "runs", last("baseline_min_runs") AS "needs" FROM "raw"."link_stats" ` +
+		`WHERE "window" = 'baseline' AND "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`
+	if !ok || q != want {
+		t.Fatalf("got  %s\nwant %s", q, want)
 	}
-	if want := `SELECT count("throughput_mean_bps") AS "windows" FROM "raw"."link_stats" WHERE "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`; count != want {
-		t.Fatalf("count: %s", count)
+	q, _ = BaselineProgress(`SELECT last("baseline_bps") FROM "raw"."link_stats" WHERE "baseline_ready" = true AND "window" = 'baseline' ` +
+		`AND $timeFilter GROUP BY time($__interval), "series" fill(none)`)
+	want = `SELECT last("runs") AS "runs", last("baseline_min_runs") AS "needs" FROM "raw"."link_stats" ` +
+		`WHERE "window" = 'baseline' AND $timeFilter GROUP BY "series"`
+	if q != want {
+		t.Fatalf("got  %s\nwant %s", q, want)
 	}
-	if want := `SELECT first("throughput_mean_bps") AS "first" FROM "raw"."link_stats" WHERE "protocol" = 'tcp' AND time > now() - 30d GROUP BY "src", "dst"`; first != want {
-		t.Fatalf("first: %s", first)
-	}
-	count, _, _ = FinerWindows(`SELECT mean("x") FROM "daily"."link_stats" WHERE $timeFilter GROUP BY time($__interval), "protocol" fill(none)`)
-	if want := `SELECT count("x") AS "windows" FROM "hourly"."link_stats" WHERE $timeFilter GROUP BY "protocol"`; count != want {
-		t.Fatalf("daily: %s", count)
-	}
-	if _, _, ok := FinerWindows(`SELECT last("x") FROM "raw"."link_stats" WHERE $timeFilter`); ok {
-		t.Fatal("raw statistics wait for no window")
+	if _, ok := BaselineProgress(`SELECT last("throughput_mean_bps") FROM "raw"."link_stats" WHERE $timeFilter`); ok {
+		t.Fatal("1-minute statistics are no baseline of the detector")
 	}
 }
 
@@ -90,7 +96,7 @@ func TestGrafanaSaysLearningForExactlyThePanelsWhoseQueriesNeedHistory(t *testin
 			}
 		}
 	}
-	if learning != 2 { // the baseline matrix and the rolling throughput
+	if learning != 3 { // the baseline matrix, the rolling throughput and the detector's baseline
 		t.Fatalf("%d learning panels", learning)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"time"
 
 	"longhaul/operator/dashboards"
 	"longhaul/operator/influx"
@@ -13,8 +12,9 @@ import (
 
 // explain says why a panel found nothing, given which of its targets found nothing: a target
 // that needs no history and found nothing is the reason (no samples; waiting would not help),
-// else the first target still learning, with its figures counted in InfluxDB. nil: no reason
-// is known, and the panel says "no data".
+// else the first target still learning, with its figures counted in InfluxDB (or, for the
+// collapse detector's baseline, published by the detector). nil: no reason is known, and the
+// panel says "no data".
 func (b *Report) explain(ctx context.Context, targets []dashboards.Target, found []bool, s Scope, vars map[string]string) (*render.Why, error) {
 	for i, t := range targets {
 		if n := dashboards.NeedOf(t.Query); !found[i] && !n.Learning() {
@@ -33,20 +33,14 @@ func (b *Report) explain(ctx context.Context, targets []dashboards.Target, found
 			}
 			return MovingAverage(n, have, s), nil
 		}
-		if r, ok := n.Rollup(); ok {
-			ws, err := b.windows(ctx, t.Query, vars)
+		if n.Baseline {
+			ps, err := b.progress(ctx, t.Query, vars)
 			if err != nil {
 				return nil, err
 			}
-			learning := make([]Windows, 0, len(ws))
-			for _, w := range ws {
-				learning = append(learning, w)
-			}
-			if len(learning) == 0 {
-				learning = append(learning, Windows{Src: s.Src, Dst: s.Dst})
-			}
-			sortWindows(learning)
-			return Baselines(r, learning, len(learning), b.Range.To), nil
+			p := ps[[2]string{s.Src, s.Dst}]
+			p.Src, p.Dst = s.Src, s.Dst
+			return DetectorBaselines([]Progress{p}, 1), nil
 		}
 	}
 	return nil, nil
@@ -66,55 +60,43 @@ func (b *Report) points(ctx context.Context, query string, vars map[string]strin
 	return n, nil
 }
 
-// windows counts, per link the query groups by (or for its one link), the finer windows the
-// rollup it reads is made of, and finds the first one.
-func (b *Report) windows(ctx context.Context, query string, vars map[string]string) (map[[2]string]Windows, error) {
-	count, first, ok := dashboards.FinerWindows(query)
+// progress reads, per link the query groups by (or for its one link), how far the collapse
+// detector is with the baseline the query reads: the runs of its newest baseline, ready or not,
+// and the runs it needs; of several probes of a link, the one furthest along.
+func (b *Report) progress(ctx context.Context, query string, vars map[string]string) (map[[2]string]Progress, error) {
+	q, ok := dashboards.BaselineProgress(query)
 	if !ok {
-		return nil, fmt.Errorf("cannot count the finer windows of %s", query)
+		return nil, fmt.Errorf("cannot ask the collapse detector's progress of %s", query)
 	}
-	out := map[[2]string]Windows{}
-	link := func(s influx.Series) [2]string {
+	series, err := Run(ctx, b.C, q, b.Range, vars)
+	if err != nil {
+		return nil, err
+	}
+	out := map[[2]string]Progress{}
+	for _, s := range series {
 		src, dst := s.Tags["src"], s.Tags["dst"]
 		if src == "" {
 			src, dst = vars["src"], vars["dst"]
 		}
-		return [2]string{src, dst}
-	}
-	counted, err := Run(ctx, b.C, count, b.Range, vars)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range counted {
-		ci := s.Col("windows")
+		ri, ni := s.Col("runs"), s.Col("needs")
 		for _, row := range s.Values {
-			k := link(s)
-			w := out[k]
-			w.Src, w.Dst = k[0], k[1]
-			if v, ok := influx.Float(row[ci]); ok {
-				w.Count += int(v)
+			runs, ok := influx.Float(row[ri])
+			if !ok {
+				continue
 			}
-			out[k] = w
-		}
-	}
-	firsts, err := Run(ctx, b.C, first, b.Range, vars)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range firsts {
-		for _, row := range s.Values {
-			k := link(s)
-			if w, ok := out[k]; ok {
-				w.First = time.UnixMilli(s.Millis(row)).UTC()
-				out[k] = w
+			needs, _ := influx.Float(row[ni])
+			k := [2]string{src, dst}
+			if p := out[k]; int(runs) > p.Runs {
+				out[k] = Progress{Src: src, Dst: dst, Runs: int(runs), Needs: int(needs)}
 			}
 		}
 	}
 	return out, nil
 }
 
-// learningCells marks the cells of a matrix that have no value because a rollup target (the
-// baseline) has nothing yet for their link, each with its figures, and sums them up in g.Why.
+// learningCells marks the cells of a matrix that have no value because the collapse detector
+// has no ready baseline yet for their link, each with the runs it has so far, and sums them up
+// in g.Why.
 func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames []dashboards.Frame, f dashboards.Frame, g *render.Grid, rowField, colField, valueField string, vars map[string]string) error {
 	ri, ci, vi := f.Col(rowField), f.Col(colField), f.Col(valueField)
 	if ri < 0 || ci < 0 {
@@ -127,8 +109,7 @@ func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames [
 		}
 	}
 	for i, t := range p.Targets {
-		r, ok := dashboards.NeedOf(t.Query).Rollup()
-		if !ok {
+		if !dashboards.NeedOf(t.Query).Baseline {
 			continue
 		}
 		has := map[[2]string]bool{}
@@ -150,25 +131,20 @@ func (b *Report) learningCells(ctx context.Context, p dashboards.Panel, frames [
 		if len(missing) == 0 {
 			continue
 		}
-		ws, err := b.windows(ctx, t.Query, vars)
+		ps, err := b.progress(ctx, t.Query, vars)
 		if err != nil {
 			return err
 		}
-		if g.Learning == nil {
-			g.Learning = map[[2]string]string{}
-		}
-		var learning []Windows
+		g.Learning = map[[2]string]string{}
+		learning := make([]Progress, 0, len(missing))
 		for _, k := range missing {
-			w, ok := ws[k]
-			if !ok {
-				w = Windows{Src: k[0], Dst: k[1]}
-			}
-			learning = append(learning, w)
-			g.Learning[k] = Baseline(r, w, b.Range.To)
+			p := ps[k]
+			p.Src, p.Dst = k[0], k[1]
+			learning = append(learning, p)
+			g.Learning[k] = DetectorBaseline(p)
 			g.RowNames, g.ColNames = addName(g.RowNames, k[0]), addName(g.ColNames, k[1])
 		}
-		sortWindows(learning)
-		g.Why = Baselines(r, learning, len(links), b.Range.To)
+		g.Why = DetectorBaselines(learning, len(links))
 		return nil
 	}
 	return nil
@@ -183,8 +159,4 @@ func addName(names []string, n string) []string {
 	names = append(names, n)
 	sort.Strings(names)
 	return names
-}
-
-func sortWindows(ws []Windows) {
-	sort.Slice(ws, func(i, j int) bool { return ws[i].Src+"\x00"+ws[i].Dst < ws[j].Src+"\x00"+ws[j].Dst })
 }

@@ -18,8 +18,11 @@ func dashboardsDir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "dashboards", "json")
 }
 
-// tenMinutes is InfluxDB after a 10-minute demo run: two links with a few 1-minute windows of
+// tenMinutes is InfluxDB after a 10-minute demo run: three links with a few 1-minute windows of
 // TCP statistics since 06:30, one with loss figures, no hourly statistics, no ping, no events.
+// The collapse detector (a minimum history of 5 runs) has judged src-1 → dst-a against a ready
+// baseline of 100 Mbit/s, holds 3 runs of src-2 → dst-b, and has published nothing for
+// src-3 → dst-c.
 type tenMinutes struct{ asked []string }
 
 func (f *tenMinutes) Query(_ context.Context, q string) ([]influx.Series, error) {
@@ -35,22 +38,28 @@ func (f *tenMinutes) Query(_ context.Context, q string) ([]influx.Series, error)
 		}
 		return s
 	}
+	baseline := strings.Contains(q, `"window" = 'baseline'`)
 	switch {
 	case strings.Contains(q, `AS "current"`), strings.Contains(q, `AS "throughput"`):
 		return []influx.Series{
 			link("src-1", "dst-a", []string{"time", "current", "throughput"}, []any{float64(start), 9e7, 9e7}),
 			link("src-2", "dst-b", []string{"time", "current", "throughput"}, []any{float64(start), 5e7, 5e7}),
+			link("src-3", "dst-c", []string{"time", "current", "throughput"}, []any{float64(start), 7e7, 7e7}),
 		}, nil
-	case strings.Contains(q, `count("throughput_mean_bps") AS "windows" FROM "raw"`):
+	case baseline && strings.Contains(q, `last("runs") AS "runs"`): // ready or not
 		return []influx.Series{
-			link("src-1", "dst-a", []string{"time", "windows"}, []any{float64(0), 9.0}),
-			link("src-2", "dst-b", []string{"time", "windows"}, []any{float64(0), 8.0}),
+			link("src-1", "dst-a", []string{"time", "runs", "needs"}, []any{float64(0), 9.0, 5.0}),
+			link("src-2", "dst-b", []string{"time", "runs", "needs"}, []any{float64(0), 3.0, 5.0}),
 		}, nil
-	case strings.Contains(q, `first("throughput_mean_bps") AS "first" FROM "raw"`):
-		return []influx.Series{
-			link("src-1", "dst-a", []string{"time", "first"}, []any{float64(start), 9e7}),
-			link("src-2", "dst-b", []string{"time", "first"}, []any{float64(start + 60_000), 5e7}),
-		}, nil
+	case baseline && strings.Contains(q, `GROUP BY "src", "dst"`): // the ready ones
+		return []influx.Series{link("src-1", "dst-a", []string{"time", "baseline"}, []any{float64(0), 1e8})}, nil
+	case baseline && strings.Contains(q, `"src" = 'src-1' AND "dst" = 'dst-a'`):
+		s := minutes(4, 1e8)
+		if strings.Contains(q, `"baseline_spread_bps"`) {
+			s = minutes(4, 7.4e6)
+		}
+		s.Tags = map[string]string{"series": "tcp"}
+		return []influx.Series{s}, nil
 	case strings.Contains(q, `last("loss_percent")`):
 		return []influx.Series{link("src-1", "dst-a", []string{"time", "loss"}, []any{float64(start), 0.0})}, nil
 	case strings.Contains(q, `moving_average(`):
@@ -88,23 +97,68 @@ func item(t *testing.T, doc *render.Doc, title string) render.Item {
 	return render.Item{}
 }
 
-func TestAfterTenMinutesTheBaselineMatrixShowsEachLinkLearningWithItsWindows(t *testing.T) {
-	doc, _ := buildTenMinutes(t)
+func TestTheMatrixDividesByTheCollapseDetectorsBaselineSoALinkItJudgesIsNeverLearning(t *testing.T) {
+	doc, db := buildTenMinutes(t)
 	g := item(t, doc, "Throughput now ÷ baseline (src × dst)").Grid
-	if strings.Join(g.RowNames, ",") != "src-1,src-2" || strings.Join(g.ColNames, ",") != "dst-a,dst-b" || len(g.Cells) != 0 {
+	if strings.Join(g.RowNames, ",") != "src-1,src-2,src-3" || strings.Join(g.ColNames, ",") != "dst-a,dst-b,dst-c" {
 		t.Fatalf("grid %+v", g)
 	}
-	want := "learning baseline: no hourly statistics yet, 9 1-minute windows so far; the first hourly window closes at 07:00 UTC"
-	if got := g.Learning[[2]string{"src-1", "dst-a"}]; got != want {
-		t.Fatalf("src-1 → dst-a: %s", got)
+	if v, ok := g.Cells[[2]string{"src-1", "dst-a"}]; !ok || v != 0.9 {
+		t.Fatalf("src-1 → dst-a: 90 Mbit/s now against the detector's 100 Mbit/s: %v (%+v)", v, g.Cells)
 	}
-	want = "learning baseline for 2 of 2 links: no hourly statistics yet, 8–9 1-minute windows so far; the first closes at 07:00 UTC"
-	if !g.Why.Learning || g.Why.Text != want {
+	if why, learning := g.Learning[[2]string{"src-1", "dst-a"}]; learning {
+		t.Fatalf("a link the detector judges is learning: %s", why)
+	}
+	if len(g.Cells) != 1 {
+		t.Fatalf("cells: %+v", g.Cells)
+	}
+	asked := false
+	for _, q := range db.asked {
+		asked = asked || strings.HasPrefix(q, `SELECT last("baseline_bps") AS "baseline" FROM "raw"."link_stats" WHERE "window" = 'baseline' AND "protocol" = 'tcp' AND "baseline_ready" = true`)
+	}
+	if !asked {
+		t.Fatalf("the detector's ready baseline was not asked for: %q", db.asked)
+	}
+}
+
+func TestAfterTenMinutesTheOtherCellsSayHowManyRunsTheDetectorHasOfTheOnesItNeeds(t *testing.T) {
+	doc, _ := buildTenMinutes(t)
+	g := item(t, doc, "Throughput now ÷ baseline (src × dst)").Grid
+	for k, want := range map[[2]string]string{
+		{"src-2", "dst-b"}: "learning baseline: the collapse detector has 3 of the 5 runs it judges with",
+		{"src-3", "dst-c"}: "learning baseline: no baseline from the collapse detector yet (it publishes one after each successful run it takes)",
+	} {
+		if got := g.Learning[k]; got != want {
+			t.Errorf("%v: %q", k, got)
+		}
+	}
+	want := "learning baseline for 2 of 3 links: the collapse detector has 3 of the 5 runs it judges with, 1 without a baseline from it yet"
+	if g.Why == nil || !g.Why.Learning || g.Why.Text != want {
 		t.Fatalf("summary: %+v", g.Why)
 	}
 	svg := g.SVG()
-	if strings.Count(svg, `<text class="learning"`) != 2 || !strings.Contains(svg, "<title>learning baseline: no hourly statistics yet, 8 1-minute windows") {
+	if strings.Count(svg, `<text class="learning"`) != 2 || !strings.Contains(svg, "<title>learning baseline: the collapse detector has 3 of the 5 runs") {
 		t.Fatalf("cells: %s", svg)
+	}
+}
+
+func TestTheLinkDetailDrawsTheDetectorsBaselineOrSaysWhatItStillNeeds(t *testing.T) {
+	doc, _ := buildTenMinutes(t)
+	c := item(t, doc, "Collapse detector's baseline (TCP)").Chart
+	if len(c.Lines) != 2 || c.Lines[0].Name != "baseline tcp" || c.Lines[0].Points[0].V != 1e8 ||
+		c.Lines[1].Name != "spread tcp" || c.Lines[1].Points[0].V != 7.4e6 || c.Why != nil {
+		t.Fatalf("src-1 → dst-a: %+v", c)
+	}
+	db := &tenMinutes{}
+	to := time.Date(2026, 11, 24, 6, 40, 0, 0, time.UTC)
+	b := &Report{C: db, Range: dashboards.Range{From: to.Add(-30 * time.Minute), To: to}}
+	doc, err := b.Build(context.Background(), dashboardsDir(), "src-2", "dst-b", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why, incomplete := item(t, doc, "Collapse detector's baseline (TCP)").State()
+	if !incomplete || why == nil || !why.Learning || why.Text != "learning baseline: the collapse detector has 3 of the 5 runs it judges with" {
+		t.Fatalf("src-2 → dst-b: %+v", why)
 	}
 }
 
@@ -150,7 +204,7 @@ func TestTheTextOutputListsEachPanelThatIsLearningOrEmpty(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"  learning  Mesh overview / Throughput now ÷ baseline (src × dst): learning baseline for 2 of 2 links",
+		"  learning  Mesh overview / Throughput now ÷ baseline (src × dst): learning baseline for 2 of 3 links",
 		"  learning  Link detail: src-1 → dst-a / Throughput rolling (moving average of 10): learning: moving average of 10 needs 10 points: 4 so far",
 		"  empty     Link detail: src-1 → dst-a / RTT (ping): no ping samples for src-1 → dst-a in the last 30m",
 	} {

@@ -84,70 +84,58 @@ func MovingAverage(n dashboards.Need, have int, s Scope) *render.Why {
 		n.Points, n.Points, have, What(n), s.of())
 }
 
-// Windows is what a link has of the finer windows a rollup is made of: how many, and the
-// first one's start.
-type Windows struct {
-	Src, Dst string
-	Count    int
-	First    time.Time
+// Progress is how far the throughput collapse detector is with a link's baseline: the runs its
+// newest baseline holds and the runs it needs before it judges (Runs 0: it published none).
+type Progress struct {
+	Src, Dst    string
+	Runs, Needs int
 }
 
-// FirstClose is when the rollup window holding the link's first finer window closes. Flink's
-// tumbling windows are aligned to the epoch plus the key's stagger, a whole number of seconds
-// under a minute (--stats-stagger) that every window of the key shares, so it is where the
-// first window's time falls within its minute; the first hour is partial and ends that far
-// after the hour.
-func (w Windows) FirstClose(r dashboards.Rollup) time.Time {
-	first := w.First.UTC()
-	stagger := first.Sub(first.Truncate(time.Minute))
-	return first.Add(-stagger).Truncate(r.Window).Add(r.Window + stagger)
-}
+// noDetectorBaseline: why a link the collapse detector published no baseline for has none.
+const noDetectorBaseline = "no baseline from the collapse detector yet (it publishes one after each successful run it takes)"
 
-// Baseline: a rollup query (e.g. the median of hourly means) found nothing for a link that has
-// `w` finer windows so far, at `now`.
-func Baseline(r dashboards.Rollup, w Windows, now time.Time) string {
-	if w.Count == 0 {
-		return fmt.Sprintf("learning baseline: no %s yet", r.Of)
+// DetectorBaseline: the collapse detector has no ready baseline for a link that has `p` so far.
+func DetectorBaseline(p Progress) string {
+	if p.Runs == 0 {
+		return "learning baseline: " + noDetectorBaseline
 	}
-	closes := w.FirstClose(r)
-	if now.Before(closes) {
-		return fmt.Sprintf("learning baseline: no %s statistics yet, %d %s so far; the first %s window closes at %s",
-			r.Name, w.Count, r.Of, r.Name, clock(closes, now))
-	}
-	return fmt.Sprintf("learning baseline: the first %s window closed at %s with %d %s; "+
-		"the Flink job writes it once its watermark passes %s (is it running? longhaul job list)",
-		r.Name, clock(closes, now), w.Count, r.Of, clock(closes, now))
+	return fmt.Sprintf("learning baseline: the collapse detector has %d of the %d runs it judges with", p.Runs, p.Needs)
 }
 
-// Baselines sums up the links still learning their baseline, of `links` in the panel.
-func Baselines(r dashboards.Rollup, learning []Windows, links int, now time.Time) *render.Why {
+// DetectorBaselines sums up the links whose collapse detector's baseline is not ready, of
+// `links` in the panel.
+func DetectorBaselines(learning []Progress, links int) *render.Why {
 	if len(learning) == 1 && links == 1 {
-		return &render.Why{Learning: true, Text: Baseline(r, learning[0], now)}
+		return &render.Why{Learning: true, Text: DetectorBaseline(learning[0])}
 	}
-	lo, hi, first := learning[0].Count, learning[0].Count, learning[0].FirstClose(r)
-	for _, w := range learning[1:] {
-		lo, hi = min(lo, w.Count), max(hi, w.Count)
-		if c := w.FirstClose(r); c.Before(first) {
-			first = c
+	var runs, needs []int
+	none := 0
+	for _, p := range learning {
+		if p.Runs == 0 {
+			none++
+			continue
 		}
+		runs, needs = append(runs, p.Runs), append(needs, p.Needs)
 	}
-	count := fmt.Sprint(lo)
-	if hi != lo {
-		count = fmt.Sprintf("%d–%d", lo, hi)
+	text := fmt.Sprintf("learning baseline for %d of %d links: ", len(learning), links)
+	switch {
+	case len(runs) == 0:
+		return render.Learning("%s%s", text, noDetectorBaseline)
+	case none > 0:
+		return render.Learning("%sthe collapse detector has %s of the %s runs it judges with, %d without a baseline from it yet",
+			text, span(runs), span(needs), none)
 	}
-	closes := "the first closes at " + clock(first, now)
-	if !now.Before(first) {
-		closes = fmt.Sprintf("the first closed at %s and is not written yet (is the Flink job running? longhaul job list)", clock(first, now))
-	}
-	return render.Learning("learning baseline for %d of %d links: no %s statistics yet, %s %s so far; %s",
-		len(learning), links, r.Name, count, r.Of, closes)
+	return render.Learning("%sthe collapse detector has %s of the %s runs it judges with", text, span(runs), span(needs))
 }
 
-// clock writes a time in UTC, with its date when it is not now's day.
-func clock(t, now time.Time) string {
-	t, now = t.UTC(), now.UTC()
-	if t.Format("2006-01-02") == now.Format("2006-01-02") {
-		return t.Format("15:04 UTC")
+// span writes the range of some counts: "3", "1–3".
+func span(ns []int) string {
+	lo, hi := ns[0], ns[0]
+	for _, n := range ns[1:] {
+		lo, hi = min(lo, n), max(hi, n)
 	}
-	return t.Format("Jan 2 15:04 UTC")
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
 }

@@ -11,7 +11,6 @@ var (
 	now       = time.Date(2026, 11, 24, 6, 40, 0, 0, time.UTC)
 	lastHalf  = dashboards.Range{From: now.Add(-30 * time.Minute), To: now}
 	rolling10 = dashboards.Need{Measurement: "link_stats", Policy: "raw", Protocols: []string{"tcp"}, Points: 10}
-	hourly    = dashboards.Rollups["hourly"]
 )
 
 func TestAMovingAverageSaysHowManyPointsItHasOfTheOnesItNeeds(t *testing.T) {
@@ -42,56 +41,30 @@ func TestNoSamplesNamesWhatTheQueryReadsAndTheRange(t *testing.T) {
 	}
 }
 
-func TestABaselineBeforeItsFirstHourClosesSaysWhenItWill(t *testing.T) {
-	w := Windows{Src: "src-1", Dst: "dst-a", Count: 9, First: time.Date(2026, 11, 24, 6, 31, 0, 0, time.UTC)}
-	want := "learning baseline: no hourly statistics yet, 9 1-minute windows so far; the first hourly window closes at 07:00 UTC"
-	if got := Baseline(hourly, w, now); got != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
-}
-
-func TestABaselineOfAStaggeredLinkClosesAtItsOwnSecondAfterTheHour(t *testing.T) {
-	w := Windows{Src: "src-1", Dst: "dst-a", Count: 9, First: time.Date(2026, 11, 24, 6, 31, 26, 0, time.UTC)}
-	if got := w.FirstClose(hourly); !got.Equal(time.Date(2026, 11, 24, 7, 0, 26, 0, time.UTC)) {
-		t.Fatalf("the hour of a link staggered by 26 s closes at %s", got)
-	}
-	daily := dashboards.Rollups["daily"]
-	w.First = time.Date(2026, 11, 24, 6, 0, 26, 0, time.UTC) // its first hourly window
-	if got := w.FirstClose(daily); !got.Equal(time.Date(2026, 11, 25, 0, 0, 26, 0, time.UTC)) {
-		t.Fatalf("the day of a link staggered by 26 s closes at %s", got)
-	}
-}
-
-func TestABaselineWhoseHourClosedButIsNotWrittenPointsAtTheJob(t *testing.T) {
-	w := Windows{Count: 60, First: time.Date(2026, 11, 24, 5, 0, 0, 0, time.UTC)}
-	want := "learning baseline: the first hourly window closed at 06:00 UTC with 60 1-minute windows; " +
-		"the Flink job writes it once its watermark passes 06:00 UTC (is it running? longhaul job list)"
-	if got := Baseline(hourly, w, now); got != want {
-		t.Fatalf("got  %s\nwant %s", got, want)
-	}
-}
-
-func TestBaselinesOfSeveralLinksGiveTheRangeOfWindowsAndTheFirstClose(t *testing.T) {
-	ws := []Windows{
-		{Src: "src-1", Dst: "dst-a", Count: 8, First: time.Date(2026, 11, 24, 6, 32, 0, 0, time.UTC)},
-		{Src: "src-2", Dst: "dst-b", Count: 10, First: time.Date(2026, 11, 24, 6, 30, 0, 0, time.UTC)},
-	}
-	why := Baselines(hourly, ws, 3, now)
-	want := "learning baseline for 2 of 3 links: no hourly statistics yet, 8–10 1-minute windows so far; the first closes at 07:00 UTC"
-	if !why.Learning || why.Text != want {
-		t.Fatalf("got  %s\nwant %s", why.Text, want)
-	}
-	ws[1].First = time.Date(2026, 11, 23, 22, 10, 0, 0, time.UTC) // a day ago: the date is given
-	if why := Baselines(hourly, ws, 2, now); why.Text != "learning baseline for 2 of 2 links: no hourly statistics yet, "+
-		"8–10 1-minute windows so far; the first closed at Nov 23 23:00 UTC and is not written yet (is the Flink job running? longhaul job list)" {
-		t.Fatal(why.Text)
-	}
-}
-
 func TestSpansReadLikeSince(t *testing.T) {
 	for d, want := range map[time.Duration]string{30 * time.Minute: "30m", 3 * time.Hour: "3h", 24 * time.Hour: "24h", 7 * 24 * time.Hour: "7d", 90 * time.Minute: "90m"} {
 		if got := Span(d); got != want {
 			t.Errorf("%v: %s", d, got)
 		}
+	}
+}
+
+func TestTheDetectorsBaselineSaysHowManyRunsItHasOfTheOnesItJudgesWith(t *testing.T) {
+	one := Progress{Src: "src-1", Dst: "dst-a", Runs: 3, Needs: 10}
+	if why := DetectorBaselines([]Progress{one}, 1); !why.Learning || why.Text != "learning baseline: the collapse detector has 3 of the 10 runs it judges with" {
+		t.Fatalf("one link: %+v", why)
+	}
+	none := Progress{Src: "src-2", Dst: "dst-b"}
+	want := "learning baseline: no baseline from the collapse detector yet (it publishes one after each successful run it takes)"
+	if got := DetectorBaseline(none); got != want {
+		t.Fatalf("a link it published nothing for: %s", got)
+	}
+	several := []Progress{one, {Src: "src-3", Dst: "dst-c", Runs: 7, Needs: 10}}
+	if why := DetectorBaselines(several, 4); why.Text != "learning baseline for 2 of 4 links: the collapse detector has 3–7 of the 10 runs it judges with" {
+		t.Fatalf("several: %s", why.Text)
+	}
+	if why := DetectorBaselines([]Progress{none, none}, 2); why.Text != "learning baseline for 2 of 2 links: "+
+		"no baseline from the collapse detector yet (it publishes one after each successful run it takes)" {
+		t.Fatalf("none published: %s", why.Text)
 	}
 }

@@ -174,15 +174,17 @@ func (l *Live) influxObs(ctx context.Context, now time.Time) InfluxObs {
 }
 
 // pointsSince says whether the database's default retention policy (raw: the 1-minute
-// statistics) holds a statistic at t or later; it reads at most one point.
+// statistics) holds a 1-minute statistic at t or later; it reads at most one point. The collapse
+// detector's baselines in the same policy do not count: one goes out as its run is judged, ahead
+// of the minute that holds the run, and would pass for that minute before it is written.
 func (l *Live) pointsSince(ctx context.Context, t time.Time) (bool, error) {
-	series, err := l.Influx.Query(ctx, fmt.Sprintf(`SELECT "samples" FROM "link_stats" WHERE time >= %dms LIMIT 1`, t.UnixMilli()))
+	series, err := l.Influx.Query(ctx, fmt.Sprintf(`SELECT "samples" FROM "link_stats" WHERE "window" = '1m' AND time >= %dms LIMIT 1`, t.UnixMilli()))
 	return len(series) > 0 && len(series[0].Values) > 0, err
 }
 
-// newest is the time of the newest statistic since t (zero when none).
+// newest is the time of the newest 1-minute statistic since t (zero when none).
 func (l *Live) newest(ctx context.Context, since time.Time) (time.Time, error) {
-	series, err := l.Influx.Query(ctx, fmt.Sprintf(`SELECT last("samples") FROM "link_stats" WHERE time >= %dms`, since.UnixMilli()))
+	series, err := l.Influx.Query(ctx, fmt.Sprintf(`SELECT last("samples") FROM "link_stats" WHERE "window" = '1m' AND time >= %dms`, since.UnixMilli()))
 	if err != nil || len(series) == 0 || len(series[0].Values) == 0 {
 		return time.Time{}, err
 	}

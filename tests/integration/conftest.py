@@ -171,6 +171,7 @@ def mesh_run(tmp_path_factory):
         src, fnal, triumf, kek = mesh_story.links(tag)
         expect = {
             "hourly stats": f'SELECT count("samples") FROM "hourly"."link_stats" WHERE "src" = \'{src}\'',
+            "collapse detector's baseline": f'SELECT count("baseline_bps") FROM "raw"."link_stats" WHERE "dst" = \'{fnal}\' AND "window" = \'baseline\' AND "baseline_ready" = true',
             "collapse": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{fnal}\' AND "kind" = \'throughput_collapse\'',
             "route change": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{fnal}\' AND "kind" = \'route_change\'',
             "high loss": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{triumf}\' AND "kind" = \'high_loss\'',

@@ -44,7 +44,14 @@ def collapse(src, dst, episode):
         dst,
         episode=episode,
         probe="collapse-detector",
-        evidence={"baseline_bps": 95e6, "observed_bps": 5e6, "drop_percent": 94.7, "probe": "tcp"},
+        evidence={
+            "baseline_bps": 95e6,
+            "baseline_stddev_bps": 2e6,
+            "history_runs": 48,
+            "observed_bps": 5e6,
+            "drop_percent": 94.7,
+            "probe": "tcp",
+        },
         msg="throughput 5 Mbit/s is 95% below the link's baseline of 95 Mbit/s",
     )
 
@@ -67,7 +74,7 @@ def test_a_collapse_mails_once_within_group_wait_and_its_recovery_mails_resolved
     body = am.mail_body(firing[0])
     for part in (
         f"{src} → {dst}",
-        "baseline 95 Mbit/s, now 5 Mbit/s",
+        "baseline 95 Mbit/s ± 2 Mbit/s over 48 runs, now 5 Mbit/s",
         "since ",
         "dashboard: http",
         f"report: longhaul report --src {src} --dst {dst}",

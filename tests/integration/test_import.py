@@ -1,8 +1,9 @@
 """Backfill against the running stack: `longhaul import archive` publishes a perfSONAR archive's
 old throughput results, marked as history, as the importer Kafka user; a Flink job of the same
 graph learns the link's baseline from them, so the first live run after the import is judged at
-once (a control link without history only starts learning). History raises nothing, the live
-sample is not late (its minute's statistics come), and an import repeated adds nothing."""
+once (a control link without history only starts learning), and the baseline it judged with is
+published ready with the link statistics. History raises nothing, the live sample is not late (its
+minute's statistics come), and an import repeated adds nothing."""
 
 import json
 import os
@@ -121,6 +122,24 @@ def test_imported_history_gives_a_link_its_baseline_on_day_one(job, produce, con
     assert alert["ts"] == live and alert["severity"] == "critical"
     assert alert["evidence"]["history_runs"] == 12 and alert["evidence"]["baseline_bps"] == pytest.approx(
         rate, rel=0.01
+    )
+
+    # the baseline the alert names goes out with the link statistics, ready: the mesh matrix fills
+    # with the first live run (history publishes none); the control link has one run of the ten
+    def baseline(link):
+        return consume(topic("stats"), lambda m: m["src"] == link and m["window"] == "baseline", timeout_s=60)
+
+    judged = baseline(src)
+    assert (judged["ts"], judged["runs"], judged["baseline_ready"], judged["series"]) == (
+        live,
+        12,
+        True,
+        "pscheduler-throughput",
+    ), judged
+    assert judged["baseline_bps"] == pytest.approx(alert["evidence"]["baseline_bps"], rel=1e-3)
+    learning = baseline(control)
+    assert (learning["runs"], learning["baseline_min_runs"], learning["baseline_ready"]) == (1, 10, False), (
+        learning
     )
 
     # the live run was not late: a sample of the link past its 1m window (which ends within a minute

@@ -3,6 +3,7 @@
 show the charts drawn (pixels of the series colours inside the page) and whose DOM must hold one
 drawn SVG per panel of the Mesh overview and Link detail dashboards."""
 
+import html as markup
 import json
 import os
 import pathlib
@@ -150,8 +151,8 @@ def test_report_renders_every_panel_in_chromium(mesh_run, tmp_path):
     drawn = re.findall(r'<path class="series" d="M[\d.]+ [\d.]+ (?:L[\d.]+ [\d.]+ ?){3,}"', dom)
     charts = [p for p in boards["longhaul-link"]["panels"] if p["type"] != "table"]
     lines_expected = (
-        3 + 1 + 1 + 3 + 1 + 1
-    )  # mean/p10/p90, rolling, retransmits, min/mean/max RTT, loss, jitter
+        3 + 1 + 1 + 3 + 1 + 1 + 2
+    )  # mean/p10/p90, rolling, retransmits, min/mean/max RTT, loss, jitter, the detector's baseline and spread
     assert len(drawn) >= lines_expected, f"{len(drawn)} drawn series for {len(charts)} charts"
     assert dom.count('<svg class="grid"') == 2 and "no data" not in dom
     assert dom.count('class="mark"') >= len(charts), "events are drawn as annotations on every chart"
@@ -207,3 +208,98 @@ def test_report_of_a_link_minutes_old_says_what_each_empty_panel_is_learning(pro
     assert "no data" not in page, page[:2000]
     assert "learning baseline" in page and "moving average of 10 needs 10 points: 6 so far" in page, out
     assert re.search(r"learning\s+Link detail: .* / Throughput rolling", out), out
+
+
+def matrix_cell(page, title, src, dst):
+    """What the report's src × dst matrix `title` draws in one cell: ("value", its label) or
+    ("learning", the reason in its tooltip)."""
+    grid = page.split(f"<h3>{title}</h3>", 1)[1].split("</svg>", 1)[0]
+    cols = re.findall(r'<text class="head"[^>]*transform="rotate[^"]*">([^<]*)</text>', grid)
+    row = grid.split(f'text-anchor="end">{src}</text>', 1)[1].split('<text class="head"', 1)[0]
+    cells = re.findall(
+        r'<g class="learning"><title>([^<]*)</title>|<text class="value"[^>]*>([^<]*)</text>', row
+    )
+    learning, value = cells[cols.index(dst)]
+    return ("learning", markup.unescape(learning)) if learning else ("value", value)
+
+
+def test_the_matrix_divides_by_the_collapse_detectors_baseline_and_fills_once_it_is_ready(
+    produce, run_tag, tmp_path
+):
+    """One baseline everywhere: the mesh matrix and the link detail read the baseline the Flink
+    job's collapse detector publishes after each run (link_stats.v3 window baseline), through
+    Telegraf into the real InfluxDB. While the detector holds 3 of its 5 runs the cell and the link's
+    baseline chart say so; once its baseline is ready the cell is now ÷ that baseline."""
+    src, dst = run_tag, f"{run_tag}-far"
+    end = now_ms() // 60_000 * 60_000
+    for k in range(3):
+        ts = end - k * 60_000
+        produce(
+            topic("stats"),
+            {
+                "schema": "link_stats",
+                "version": 3,
+                "src": src,
+                "dst": dst,
+                "probe_id": "link-stats",
+                "ts": ts,
+                "protocol": "tcp",
+                "window": "1m",
+                "window_start": ts - 60_000,
+                "window_end": ts,
+                "samples": 4,
+                "runs": 1,
+                "throughput_mean_bps": 9.4e7,
+            },
+        )
+
+    def baseline(ts, runs, ready):
+        produce(
+            topic("stats"),
+            {
+                "schema": "link_stats",
+                "version": 3,
+                "src": src,
+                "dst": dst,
+                "probe_id": "collapse-detector",
+                "ts": ts,
+                "protocol": "tcp",
+                "window": "baseline",
+                "window_start": ts,
+                "window_end": ts,
+                "samples": runs,
+                "runs": runs,
+                "series": "tcp",
+                "baseline_bps": 1e8,
+                "baseline_spread_bps": 1.5e6,
+                "baseline_min_runs": 5,
+                "baseline_ready": ready,
+            },
+        )
+
+    def report():
+        page = tmp_path / "report.html"
+        out = longhaul("report", "--since", "5m", "--src", src, "--dst", dst, "-o", str(page))
+        return out, page.read_text()
+
+    where = f"\"src\" = '{src}' AND \"window\" = 'baseline'"
+    baseline(end - 150_000, 3, False)
+    wait_for_series(f'SELECT "runs" FROM "raw"."link_stats" WHERE {where}', timeout_s=60)
+    wait_for_series(
+        f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\' AND "window" = \'1m\''
+    )
+    out, page = report()
+    learning = "learning baseline: the collapse detector has 3 of the 5 runs it judges with"
+    assert matrix_cell(page, "Throughput now ÷ baseline (src × dst)", src, dst) == ("learning", learning), out
+    assert re.search(
+        rf"learning\s+Link detail: {src} → {dst} / Collapse detector's baseline \(TCP\): {learning}", out
+    ), out
+
+    for i, runs in enumerate((4, 5, 6)):
+        baseline(end - 120_000 + i * 30_000, runs, runs >= 5)
+    wait_for_series(
+        f'SELECT "runs" FROM "raw"."link_stats" WHERE {where} AND "baseline_ready" = true AND "runs" = 6'
+    )
+    out, page = report()
+    assert matrix_cell(page, "Throughput now ÷ baseline (src × dst)", src, dst) == ("value", "94 %"), out
+    assert f"Link detail: {src} → {dst} / Collapse detector's baseline" not in out, out

@@ -68,3 +68,62 @@ def test_events_reach_influxdb_with_their_evidence(produce, run_tag):
     assert ev[0]["time"] == ts and ev[0]["kind"] == "throughput_collapse" and ev[0]["severity"] == "critical"
     assert ev[0]["evidence_baseline_bps"] == 5.57e8 and ev[0]["evidence_observed_bps"] == 2.5e6
     assert ev[0]["message"].startswith("throughput 2.5 Mbit/s")
+
+
+def test_the_collapse_detectors_baseline_reaches_raw_with_its_probe_as_a_tag(produce, run_tag):
+    """link_stats.v3 window baseline, as the job writes it (every field present, null where unset):
+    beside the 1-minute statistics in raw, its probe a tag, its ready flag a boolean the dashboards'
+    `"baseline_ready" = true` selects, the 1-minute window untouched by the baseline fields."""
+    ts = now_ms() // 60_000 * 60_000
+    baseline = {f: None for f in ("errors", "throughput_mean_bps", "retransmits", "rtt_mean_ms", "hop_count")}
+    for i, ready in ((0, False), (1, True)):
+        at = ts - 60_000 + i * 30_000
+        baseline |= {
+            "schema": "link_stats",
+            "version": 3,
+            "src": run_tag,
+            "dst": "lyon",
+            "probe_id": "collapse-detector",
+            "ts": at,
+            "protocol": "tcp",
+            "window": "baseline",
+            "window_start": at,
+            "window_end": at,
+            "samples": 4 + i,
+            "runs": 4 + i,
+            "series": "tcp-default",
+            "baseline_bps": 9.4e7 + i * 1e6,
+            "baseline_spread_bps": 1.2e6,
+            "baseline_min_runs": 5,
+            "baseline_ready": ready,
+        }
+        produce(topic("stats"), baseline)
+    minute = stats(run_tag, "1m", ts) | {
+        "version": 3,
+        "series": None,
+        "baseline_bps": None,
+        "baseline_spread_bps": None,
+        "baseline_min_runs": None,
+        "baseline_ready": None,
+    }
+    produce(topic("stats"), minute)
+
+    where = f"\"src\" = '{run_tag}' AND \"window\" = 'baseline'"
+    ready = rows(
+        wait_for_series(
+            f'SELECT last("baseline_bps") AS "baseline" FROM "raw"."link_stats" WHERE {where} AND "baseline_ready" = true'
+        )
+    )
+    assert [r["baseline"] for r in ready] == [9.5e7]
+    got = rows(wait_for_series(f'SELECT * FROM "raw"."link_stats" WHERE {where}'))
+    assert [(r["runs"], r["baseline_ready"], r["baseline_min_runs"]) for r in got] == [
+        (4, False, 5),
+        (5, True, 5),
+    ]
+    assert all(r["series"] == "tcp-default" and r["baseline_spread_bps"] == 1.2e6 for r in got), got
+    assert "throughput_mean_bps" not in got[0] or got[0]["throughput_mean_bps"] is None
+    window = rows(
+        wait_for_series(f'SELECT * FROM "raw"."link_stats" WHERE "src" = \'{run_tag}\' AND "window" = \'1m\'')
+    )
+    assert len(window) == 1 and window[0]["throughput_mean_bps"] == 2.81e6
+    assert window[0].get("series") is None and window[0].get("baseline_bps") is None, window[0]

@@ -172,15 +172,15 @@ def test_the_committed_json_is_what_build_dashboards_writes(tmp_path):
         )
 
 
-LEARNS = re.compile(r'moving_average\(|FROM "(hourly|daily)"\."link_stats"')
+LEARNS = re.compile(r'moving_average\(|"window" = \'baseline\'')
 
 
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_every_panel_says_why_it_is_empty_and_a_learning_one_says_what_it_needs(name):
     """Grafana shows fieldConfig.defaults.noValue instead of "No data". A panel whose query needs
-    more history than a short run has (closed hourly windows, the points of a moving average)
-    says it is learning and what it needs; the others say what has no samples. `longhaul report`
-    reads the same need from the query (operator/dashboards/needs.go)."""
+    more history than a short run has (the points of a moving average, the runs of the collapse
+    detector's baseline) says it is learning and what it needs; the others say what has
+    no samples. `longhaul report` reads the same need from the query (operator/dashboards/needs.go)."""
     for p in panels(BOARDS[name]):
         said = p["fieldConfig"]["defaults"].get("noValue", "")
         assert said, f"{name} {p['title']}: no noValue, Grafana would say only 'No data'"
@@ -191,12 +191,44 @@ def test_every_panel_says_why_it_is_empty_and_a_learning_one_says_what_it_needs(
                 assert f"needs {n} " in said, (
                     f"{name} {p['title']}: {said!r} does not say it needs {n} points"
                 )
-            if '"hourly"' in query:
-                assert "hourly statistics" in said, f"{name} {p['title']}: {said!r}"
+            if "'baseline'" in query:
+                assert "collapse detector" in said and "min-history" in said, f"{name} {p['title']}: {said!r}"
         else:
             assert said.startswith("no ") and not said.startswith("learning"), (
                 f"{name} {p['title']}: {said!r}"
             )
+
+
+def baseline_targets():
+    """Every panel target that reads or names a baseline, by dashboard and panel title."""
+    for name, board in BOARDS.items():
+        for p in panels(board):
+            for t in p.get("targets", []):
+                if "baseline" in t["query"]:
+                    yield name, p["title"], t["query"]
+
+
+def test_every_baseline_shown_is_the_collapse_detectors_ready_one():
+    """One baseline everywhere: the mesh matrix and the link detail read the baseline the throughput
+    collapse detector judges runs against (link_stats window baseline, TCP, once it holds its
+    minimum history), never a median of statistics of their own."""
+    shown = list(baseline_targets())
+    assert {(n, title) for n, title, _ in shown} == {
+        ("mesh-overview.json", "Throughput now ÷ baseline (src × dst)"),
+        ("link-detail.json", "Collapse detector's baseline (TCP)"),
+    }
+    for name, title, query in shown:
+        assert """"window" = 'baseline' AND "protocol" = 'tcp' AND "baseline_ready" = true""" in query, (
+            f"{name} {title}: {query}"
+        )
+        assert "median(" not in query and '"hourly"' not in query, f"{name} {title}: {query}"
+    matrix = next(
+        p
+        for p in panels(BOARDS["mesh-overview.json"])
+        if p["title"] == "Throughput now ÷ baseline (src × dst)"
+    )
+    divide = next(t for t in matrix["transformations"] if t["id"] == "calculateField")["options"]["binary"]
+    assert (divide["left"], divide["operator"], divide["right"]) == ("current", "/", "baseline")
 
 
 def test_the_provider_reads_the_folder_compose_mounts():

@@ -21,6 +21,7 @@ import org.longhaul.flink.functions.detect.StallDetector;
 import org.longhaul.flink.functions.detect.ThroughputCollapseDetector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LatencySample;
+import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
@@ -33,10 +34,13 @@ public final class DetectorTopology {
     private DetectorTopology() {}
 
     /**
-     * The detectors' events, and the collapse detector's suspicions (low runs that do not yet
-     * alarm).
+     * The detectors' events, the collapse detector's suspicions (low runs that do not yet alarm)
+     * and its baselines (link_stats of window baseline, one after each live run).
      */
-    public record Detected(DataStream<Event> events, DataStream<Suspicion> collapseSuspects) {}
+    public record Detected(
+            DataStream<Event> events,
+            DataStream<Suspicion> collapseSuspects,
+            DataStream<LinkStats> collapseBaselines) {}
 
     public static Detected wire(RawStreams raw, PipelineConfig cfg) {
         DetectorConfig d = cfg.detectors();
@@ -134,7 +138,8 @@ public final class DetectorTopology {
                             IncidentTopology.wire(
                                     raw, summaries, events, suspects, d.incident(), ttl));
         }
-        return new Detected(events, suspects);
+        return new Detected(
+                events, suspects, collapse.getSideOutput(ThroughputCollapseDetector.BASELINE));
     }
 
     /**

@@ -42,9 +42,14 @@ public final class LinkMonitorPipeline {
                 .uid("sink-deadletter");
 
         DataStream<LinkStats> stats = StatsTopology.wire(raw, cfg.statsStagger());
-        stats.sinkTo(sinks.stats()).name("sink: link stats").uid("sink-stats");
-
         DetectorTopology.Detected detected = DetectorTopology.wire(raw, cfg);
+        // the collapse detector's baselines go out with the link statistics: the one baseline
+        // the dashboards and the report divide by
+        stats.union(detected.collapseBaselines())
+                .sinkTo(sinks.stats())
+                .name("sink: link stats")
+                .uid("sink-stats");
+
         ConfirmTopology.Confirmations confirm =
                 ConfirmTopology.wire(raw, detected.events(), detected.collapseSuspects(), cfg);
         confirm.requests()

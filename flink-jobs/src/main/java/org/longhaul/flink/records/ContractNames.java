@@ -33,7 +33,7 @@ public final class ContractNames {
     /** Role pscheduler.results: pscheduler_archive messages. */
     public static final String TOPIC_PSCHEDULER_RESULTS = "longhaul.pscheduler.results";
 
-    /** Role stats: link_stats.v2 messages. */
+    /** Role stats: link_stats.v3 messages. */
     public static final String TOPIC_STATS = "longhaul.stats";
 
     /** Role events: event.v4 messages. */
@@ -82,9 +82,9 @@ public final class ContractNames {
     public static final String SCHEMA_DEAD_LETTER = "dead_letter";
     public static final int VERSION_DEAD_LETTER = 1;
 
-    /** Role stats: the schema field of its messages, and the version producers write (link_stats.v2); consumers read it and every earlier one. */
+    /** Role stats: the schema field of its messages, and the version producers write (link_stats.v3); consumers read it and every earlier one. */
     public static final String SCHEMA_STATS = "link_stats";
-    public static final int VERSION_STATS = 2;
+    public static final int VERSION_STATS = 3;
 
     /** Role events: the schema field of its messages, and the version producers write (event.v4); consumers read it and every earlier one. */
     public static final String SCHEMA_EVENTS = "event";

@@ -1,6 +1,7 @@
 package org.longhaul.flink.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.longhaul.flink.testing.Samples.DST;
 import static org.longhaul.flink.testing.Samples.SRC;
@@ -80,6 +81,13 @@ class LinkMonitorPipelineTest {
                                         s.get("window").asText().equals("1d")
                                                 && s.get("protocol").asText().equals("tcp"))
                         .size());
+        // the collapse detector's baseline after the run goes out with the statistics
+        JsonNode baseline = only(out.stats(s -> s.get("window").asText().equals("baseline")));
+        assertEquals("tcp-default", baseline.get("series").asText());
+        assertEquals(T0 + 5_000, baseline.get("ts").asLong());
+        assertEquals(3.0e6, baseline.get("baseline_bps").asDouble());
+        assertEquals(1, baseline.get("runs").asLong());
+        assertFalse(baseline.get("baseline_ready").asBoolean(), "1 run of the 10 it needs");
         for (JsonNode s : out.stats()) {
             assertEquals(
                     List.of(),

@@ -52,6 +52,7 @@ class ContractExamplesTest {
                     Map.entry("event.v3", Event.class),
                     Map.entry("event.v4", Event.class),
                     Map.entry("link_stats.v2", LinkStats.class),
+                    Map.entry("link_stats.v3", LinkStats.class),
                     Map.entry("latency_sample.v1", LatencySample.class),
                     Map.entry("probe_request.v1", ProbeRequest.class),
                     Map.entry("probe_request.v2", ProbeRequest.class));

@@ -17,6 +17,7 @@ import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.confirm.SuspicionReason;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
+import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.OneWriteType;
 
@@ -38,6 +39,11 @@ import org.longhaul.flink.state.OneWriteType;
  * once unless {@link CollapseParams#catastrophicWait()} is set (confirmation probes on): it is then
  * a suspicion like any low run, the run it asks for pages (or clears it) by the usual rule, and an
  * event-time timer pages it alone when no run has come by the wait's end.
+ *
+ * <p>After each live run of its own (not a screening burst's), the series' baseline goes to the
+ * side output {@link #BASELINE} as link_stats ({@link CollapseBaseline}): the one baseline every
+ * reader shows. Backfilled runs publish none: they have no place in event time, and the first live
+ * run, judged against what they taught, publishes the baseline they made.
  */
 public final class ThroughputCollapseDetector
         extends KeyedProcessFunction<String, ThroughputSample, Event> {
@@ -45,6 +51,10 @@ public final class ThroughputCollapseDetector
 
     public static final OutputTag<Suspicion> SUSPECT =
             new OutputTag<>("collapse-suspect", TypeInformation.of(Suspicion.class));
+
+    /** The series' baseline after each live run (link_stats window baseline). */
+    public static final OutputTag<LinkStats> BASELINE =
+            new OutputTag<>("collapse-baseline", TypeInformation.of(LinkStats.class));
 
     private final CollapseParams p;
     private final Screening screening;
@@ -98,6 +108,9 @@ public final class ThroughputCollapseDetector
             judge(s, run, x, out, suspect, t -> ctx.timerService().registerEventTimeTimer(t));
         }
         state.update(s);
+        if (!run.screening()) {
+            ctx.output(BASELINE, CollapseBaseline.of(run, s, p));
+        }
     }
 
     /**

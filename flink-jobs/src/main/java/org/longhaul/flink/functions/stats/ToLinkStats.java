@@ -59,7 +59,12 @@ public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> 
                 oneWay ? delayMin : null,
                 oneWay ? delayMean : null,
                 oneWay ? delayMax : null,
-                a.hopCount > 0 ? a.hopSum / a.hopCount : null);
+                a.hopCount > 0 ? a.hopSum / a.hopCount : null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     /**
