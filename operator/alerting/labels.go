@@ -27,6 +27,7 @@ const (
 	LabelLocation     = "location"      // the location's name: a router address, a host
 	LabelLocationType = "location_type" // hop, site, host
 	LabelIncident     = "incident"      // member alerts: the incident's episode id
+	LabelTeam         = "team"          // incidents: the team owning the location (contacts file), when declared
 	// LabelSource marks every alert the bridge posts (value SourceValue): the bridge reconciles
 	// only those, and `longhaul silence` never touches other alerts.
 	LabelSource = "source"
@@ -37,7 +38,7 @@ const (
 // inhibit on these only (config_test.go).
 var bridgeLabels = []string{LabelAlertname, LabelRole, LabelSrc, LabelDst, LabelSrcSite, LabelDstSite, LabelSite,
 	LabelSeverity, LabelProbe, LabelProtocol, LabelComponent, LabelScope, LabelCause, LabelNotice,
-	LabelLocation, LabelLocationType, LabelIncident, LabelSource}
+	LabelLocation, LabelLocationType, LabelIncident, LabelTeam, LabelSource}
 
 // Roles of the LabelRole label.
 const (
@@ -64,7 +65,7 @@ const Wildcard = "*"
 
 // labels are the Alertmanager labels of an alert or info event (not of a recovery: a recovery
 // resolves the alert it closes, with that alert's labels).
-func labels(e Event, sites Sites) map[string]string {
+func labels(e Event, sites Sites, teams Contacts) map[string]string {
 	l := map[string]string{
 		LabelSource:    SourceValue,
 		LabelAlertname: e.Kind,
@@ -98,6 +99,9 @@ func labels(e Event, sites Sites) map[string]string {
 	if e.incident() {
 		l[LabelLocation] = e.Location.Name
 		l[LabelLocationType] = e.Location.Type
+		if t := teams.TeamOf(*e.Location, sites); t != "" {
+			l[LabelTeam] = t
+		}
 	}
 	if a, ok := contract.Updates[e.Kind]; ok { // the episode stays one alert, named by the kind it updates
 		l[LabelAlertname] = a

@@ -14,6 +14,7 @@ import (
 // persisted; the bridge posts what Apply returns and re-posts Open periodically.
 type State struct {
 	Sites    Sites
+	Teams    Contacts // the team of each incident's location (contacts file); none when empty
 	Describe Describer
 	// NoticeFor is how long an info event (route change, stall, diagnosis) stays a firing
 	// notice in Alertmanager.
@@ -100,7 +101,7 @@ func (s *State) raise(e Event) Change {
 	old := s.open[key]
 	if old != nil {
 		since = old.since // the same episode raised again (escalated, re-evaluated)
-		if nl := labels(e, s.Sites); identity(nl) != old.alert.Identity() {
+		if nl := labels(e, s.Sites, s.Teams); identity(nl) != old.alert.Identity() {
 			ch.Resolved = append(ch.Resolved, old.alert.resolved(e.Time()))
 		}
 	}
@@ -235,7 +236,7 @@ func (s *State) touched(e Event) []Alert {
 // render (re)writes an entry's alert from its event and what else is open.
 func (s *State) render(ent *entry) {
 	e := ent.event
-	a := Alert{Labels: labels(e, s.Sites), Annotations: s.Describe.annotations(e, ent.since), StartsAt: ent.since}
+	a := Alert{Labels: labels(e, s.Sites, s.Teams), Annotations: s.Describe.annotations(e, ent.since), StartsAt: ent.since}
 	a.GeneratorURL = a.Annotations[AnnDashboard]
 	if d, ok := s.diagnosis[e.link()]; ok && contract.IsAlert(e.Kind) {
 		a.Annotations[AnnDiagnosis] = d
