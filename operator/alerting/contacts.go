@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/mail"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -85,9 +86,9 @@ func parseContacts(path string, b []byte) (Contacts, error) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return c, fmt.Errorf("%s: %w", path, err)
 	}
-	var errs []error
+	var errs []lineError
 	bad := func(n *yaml.Node, field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s:%d: %s: %s", path, n.Line, field, fmt.Sprintf(format, args...)))
+		errs = append(errs, lineError{n.Line, fmt.Errorf("%s:%d: %s: %s", path, n.Line, field, fmt.Sprintf(format, args...))})
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return c, fmt.Errorf("%s: want a mapping with `teams:`", path)
@@ -106,7 +107,7 @@ func parseContacts(path string, b []byte) (Contacts, error) {
 			teams = root
 		}
 		bad(teams, "teams", "want a list of teams")
-		return c, errors.Join(errs...)
+		return c, joinByLine(errs)
 	}
 	names := map[string]bool{}
 	for i, tn := range teams.Content {
@@ -222,5 +223,20 @@ func parseContacts(path string, b []byte) (Contacts, error) {
 		}
 		c.Teams = append(c.Teams, t)
 	}
-	return c, errors.Join(errs...)
+	return c, joinByLine(errs)
+}
+
+type lineError struct {
+	line int
+	err  error
+}
+
+// joinByLine is every error in the order of the file's lines (nil for none).
+func joinByLine(errs []lineError) error {
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].line < errs[j].line })
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e.err
+	}
+	return errors.Join(out...)
 }
