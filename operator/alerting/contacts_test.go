@@ -101,3 +101,13 @@ func TestContactsAreOptionalAtTheDefaultPathOnly(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+func TestTheReadmeShowsTheSampleContactsAsTheyAre(t *testing.T) {
+	b, err := os.ReadFile("../../alerting/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "```yaml\n"+SampleContacts+"```") {
+		t.Fatal("alerting/README.md's contacts sample differs from operator/alerting/contacts.sample.yaml")
+	}
+}
