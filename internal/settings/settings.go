@@ -75,6 +75,10 @@ var (
 	AlertmanagerUser         = Setting{Flag: "alertmanager-user", Env: "LONGHAUL_ALERTMANAGER_USER", Usage: "Alertmanager basic-auth user", local: localUser("operator", "alertmanager-operator.password")}
 	AlertmanagerPasswordFile = Setting{Flag: "alertmanager-password-file", Env: "LONGHAUL_ALERTMANAGER_PASSWORD_FILE", Usage: "file holding the Alertmanager user's password", local: localFile("alertmanager-operator.password")}
 	AlertmanagerCA           = Setting{Flag: "alertmanager-ca", Env: "LONGHAUL_ALERTMANAGER_CA", Usage: "PEM file of the CA that signed Alertmanager's certificate (https URLs; empty: the system's roots)", local: localFile("ca.crt")}
+	// AlertContacts is the teams file (operator/alerting/contacts.sample.yaml): the alert bridge
+	// labels each incident with the team owning its location, `longhaul alert-routes` routes each
+	// team's incidents to it. Absent at the default path: no teams.
+	AlertContacts = Setting{Flag: "contacts", Env: "LONGHAUL_ALERT_CONTACTS", Default: EtcDir + "/contacts.yaml", Usage: "YAML file of the teams owning sites, hosts, hops and ASes (absent at the default path: no teams)"}
 )
 
 // Secret reads a secret from a file: the whole file, without a trailing newline. An empty

@@ -43,7 +43,7 @@ func TestAFlagDefaultsToItsVariableThenToTheDefault(t *testing.T) {
 
 func TestEverySettingHasItsOwnFlagAndVariable(t *testing.T) {
 	flags, envs := map[string]bool{}, map[string]bool{}
-	for _, s := range []Setting{Kafka, Influx, InfluxDB, Flink, FlinkState, Dashboards, KafkaSecurity, KafkaCA, KafkaUser, KafkaPasswordFile, KafkaCert, SecretsDir, KafkaAdmin, KafkaAdminCert, InfluxUser, InfluxPasswordFile, InfluxCA} {
+	for _, s := range []Setting{Kafka, Influx, InfluxDB, Flink, FlinkState, Dashboards, KafkaSecurity, KafkaCA, KafkaUser, KafkaPasswordFile, KafkaCert, SecretsDir, KafkaAdmin, KafkaAdminCert, InfluxUser, InfluxPasswordFile, InfluxCA, Alertmanager, AlertmanagerUser, AlertmanagerPasswordFile, AlertmanagerCA, AlertContacts} {
 		if flags[s.Flag] || envs[s.Env] || !strings.HasPrefix(s.Env, "LONGHAUL_") {
 			t.Fatalf("%+v: flag or variable taken twice, or not LONGHAUL_*", s)
 		}

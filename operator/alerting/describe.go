@@ -22,7 +22,9 @@ const (
 	AnnReport    = "report"          // the `longhaul report` command for the link
 	AnnEpisode   = "episode_id"
 	AnnEvidence  = "evidence"    // every evidence field, name=value, sorted
-	AnnLinks     = "links"       // site-wide alerts: the per-link alerts open on the site
+	AnnLinks     = "links"       // site-wide alerts: the per-link alerts open on the site; incidents: the links it explains, one a line
+	AnnLocation  = "location"    // incidents: "hop 198.18.50.1 (AS 64512)", "site dst-a", "host src-1"
+	AnnHeadline  = "headline"    // incidents: "Incident at hop 198.18.50.1 (AS 64512): 4 links", the mail's subject
 	AnnPipeline  = "pipeline"    // set while the pipeline itself is degraded: link state unknown
 	AnnRunbook   = "runbook_url" // docs of the alert kind
 )
@@ -59,7 +61,34 @@ func (d Describer) annotations(e Event, since time.Time) map[string]string {
 	if d.RunbookURL != "" {
 		a[AnnRunbook] = d.RunbookURL + "#" + e.Kind
 	}
+	if e.incident() {
+		a[AnnLocation] = e.Location.String()
+		a[AnnHeadline] = incidentHeadline(e)
+		a[AnnLinks] = incidentLinks(e.Links)
+	}
 	return a
+}
+
+// incidentHeadline names the location first, then how many links it explains.
+func incidentHeadline(e Event) string {
+	n := fmt.Sprintf("%d links", len(e.Links))
+	if len(e.Links) == 1 {
+		n = "1 link"
+	}
+	return fmt.Sprintf("Incident at %s: %s", e.Location, n)
+}
+
+// incidentLinks is one line per link, "src → dst (kind, kind)", in the event's order.
+func incidentLinks(links []Link) string {
+	lines := make([]string, 0, len(links))
+	for _, l := range links {
+		line := l.Src + " → " + l.Dst
+		if len(l.Kinds) > 0 {
+			line += " (" + strings.Join(l.Kinds, ", ") + ")"
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (d Describer) dashboardURL(src, dst string) string {

@@ -23,17 +23,36 @@ const (
 	LabelScope     = "scope"     // pipeline events: "pipeline" (src *) or "agent" (one host)
 	LabelCause     = "cause"     // diagnosis notices
 	LabelNotice    = "notice"    // info events: their time, so each notice is its own alert
+	// Incidents (event.v4): where the fault is, and on member alerts the incident they belong to.
+	LabelLocation     = "location"      // the location's name: a router address, a host
+	LabelLocationType = "location_type" // hop, site, host
+	LabelIncident     = "incident"      // member alerts: the incident's episode id
+	LabelTeam         = "team"          // incidents: the team owning the location (contacts file), when declared
 	// LabelSource marks every alert the bridge posts (value SourceValue): the bridge reconciles
 	// only those, and `longhaul silence` never touches other alerts.
 	LabelSource = "source"
 	SourceValue = "longhaul"
 )
 
+// bridgeLabels is every label name the bridge sets: alertmanager.yml may route, group and
+// inhibit on these only (config_test.go).
+var bridgeLabels = []string{LabelAlertname, LabelRole, LabelSrc, LabelDst, LabelSrcSite, LabelDstSite, LabelSite,
+	LabelSeverity, LabelProbe, LabelProtocol, LabelComponent, LabelScope, LabelCause, LabelNotice,
+	LabelLocation, LabelLocationType, LabelIncident, LabelTeam, LabelSource}
+
 // Roles of the LabelRole label.
 const (
-	RoleAlert = "alert"
-	RoleInfo  = "info"
+	RoleAlert  = "alert"
+	RoleInfo   = "info"
+	RoleMember = "member" // an incident's member alert: notifies nobody, inhibits its link's alerts
 )
+
+// AlertIncidentMember is the alertname of the member alerts the bridge posts for each link an
+// open incident explains. Alertmanager inhibits by equal labels only, and an incident's own
+// src and dst are "*": one member alert per link, with that link's src and dst, is what lets
+// alertmanager.yml mute the per-link alerts the incident explains (equal: [src, dst]). Members
+// route to a receiver that notifies nobody.
+const AlertIncidentMember = "incident_member"
 
 // ScopePipeline and ScopeAgent are the values of LabelScope.
 const (
@@ -46,7 +65,7 @@ const Wildcard = "*"
 
 // labels are the Alertmanager labels of an alert or info event (not of a recovery: a recovery
 // resolves the alert it closes, with that alert's labels).
-func labels(e Event, sites Sites) map[string]string {
+func labels(e Event, sites Sites, teams Contacts) map[string]string {
 	l := map[string]string{
 		LabelSource:    SourceValue,
 		LabelAlertname: e.Kind,
@@ -77,6 +96,13 @@ func labels(e Event, sites Sites) map[string]string {
 			l[LabelScope] = ScopePipeline
 		}
 	}
+	if e.incident() {
+		l[LabelLocation] = e.Location.Name
+		l[LabelLocationType] = e.Location.Type
+		if t := teams.TeamOf(*e.Location, sites); t != "" {
+			l[LabelTeam] = t
+		}
+	}
 	if a, ok := contract.Updates[e.Kind]; ok { // the episode stays one alert, named by the kind it updates
 		l[LabelAlertname] = a
 	}
@@ -88,4 +114,16 @@ func labels(e Event, sites Sites) map[string]string {
 		}
 	}
 	return l
+}
+
+// memberLabels are the labels of the member alert of link in incident e.
+func memberLabels(e Event, link Link) map[string]string {
+	return map[string]string{
+		LabelSource:    SourceValue,
+		LabelAlertname: AlertIncidentMember,
+		LabelSrc:       link.Src,
+		LabelDst:       link.Dst,
+		LabelIncident:  e.incidentID(),
+		LabelRole:      RoleMember,
+	}
 }

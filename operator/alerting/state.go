@@ -14,6 +14,7 @@ import (
 // persisted; the bridge posts what Apply returns and re-posts Open periodically.
 type State struct {
 	Sites    Sites
+	Teams    Contacts // the team of each incident's location (contacts file); none when empty
 	Describe Describer
 	// NoticeFor is how long an info event (route change, stall, diagnosis) stays a firing
 	// notice in Alertmanager.
@@ -33,6 +34,10 @@ type entry struct {
 	event   Event
 	since   time.Time
 	expires time.Time // notices only
+	// Incidents only: the member alert of each link the incident explains (see
+	// AlertIncidentMember), and when each link joined the incident ("src|dst" → time).
+	members []Alert
+	joined  map[string]time.Time
 }
 
 // Change is what one event changes in Alertmanager: alerts to post as firing and alerts (with
@@ -93,18 +98,78 @@ func (s *State) raise(e Event) Change {
 	if ms, ok := e.evidenceNumber("since_ms"); ok && ms > 0 {
 		since = time.UnixMilli(int64(ms)).UTC()
 	}
-	if old, ok := s.open[key]; ok {
+	old := s.open[key]
+	if old != nil {
 		since = old.since // the same episode raised again (escalated, re-evaluated)
-		if nl := labels(e, s.Sites); identity(nl) != old.alert.Identity() {
+		if nl := labels(e, s.Sites, s.Teams); identity(nl) != old.alert.Identity() {
 			ch.Resolved = append(ch.Resolved, old.alert.resolved(e.Time()))
 		}
 	}
 	ent := &entry{event: e, since: since}
+	if e.incident() {
+		ent.joined = joinedLinks(old, e, since)
+	}
 	s.open[key] = ent
 	s.render(ent)
 	ch.Firing = append(ch.Firing, s.posted(ent))
+	if old != nil { // links that left the incident: their alerts are no longer explained by it
+		ch.Resolved = append(ch.Resolved, departed(old.members, ent.members, e.Time())...)
+	}
+	ch.Firing = append(ch.Firing, s.postedMembers(ent)...)
 	ch.Firing = append(ch.Firing, s.touched(e)...)
 	return ch
+}
+
+// joinedLinks is when each of incident e's links joined it: as before for a link it already
+// explained, since (the incident's start) for the links it opened with, e's time for a new one.
+func joinedLinks(old *entry, e Event, since time.Time) map[string]time.Time {
+	joined := map[string]time.Time{}
+	for _, l := range e.Links {
+		k := l.Src + "|" + l.Dst
+		switch t, ok := old.joinedAt(k); {
+		case ok:
+			joined[k] = t
+		case old == nil:
+			joined[k] = since
+		default:
+			joined[k] = e.Time()
+		}
+	}
+	return joined
+}
+
+func (ent *entry) joinedAt(link string) (time.Time, bool) {
+	if ent == nil {
+		return time.Time{}, false
+	}
+	t, ok := ent.joined[link]
+	return t, ok
+}
+
+// departed is each of the old member alerts not among now's, resolved at t.
+func departed(old, now []Alert, t time.Time) []Alert {
+	kept := map[string]bool{}
+	for _, a := range now {
+		kept[a.Identity()] = true
+	}
+	var out []Alert
+	for _, a := range old {
+		if !kept[a.Identity()] {
+			out = append(out, a.resolved(t))
+		}
+	}
+	return out
+}
+
+// postedMembers is an incident's member alerts as posted now: like every open alert, they end
+// a hold ahead of now.
+func (s *State) postedMembers(ent *entry) []Alert {
+	out := make([]Alert, 0, len(ent.members))
+	for _, a := range ent.members {
+		a.EndsAt = s.now().Add(s.Hold).UTC()
+		out = append(out, a)
+	}
+	return out
 }
 
 func (s *State) close(e Event, alertKind string) Change {
@@ -122,6 +187,9 @@ func (s *State) close(e Event, alertKind string) Change {
 	}
 	for _, k := range keys {
 		ch.Resolved = append(ch.Resolved, s.open[k].alert.resolved(e.Time()))
+		for _, m := range s.open[k].members {
+			ch.Resolved = append(ch.Resolved, m.resolved(e.Time()))
+		}
 		delete(s.open, k)
 	}
 	if len(keys) > 0 {
@@ -168,20 +236,44 @@ func (s *State) touched(e Event) []Alert {
 // render (re)writes an entry's alert from its event and what else is open.
 func (s *State) render(ent *entry) {
 	e := ent.event
-	a := Alert{Labels: labels(e, s.Sites), Annotations: s.Describe.annotations(e, ent.since), StartsAt: ent.since}
+	a := Alert{Labels: labels(e, s.Sites, s.Teams), Annotations: s.Describe.annotations(e, ent.since), StartsAt: ent.since}
 	a.GeneratorURL = a.Annotations[AnnDashboard]
 	if d, ok := s.diagnosis[e.link()]; ok && contract.IsAlert(e.Kind) {
 		a.Annotations[AnnDiagnosis] = d
 	}
-	if e.Src == Wildcard && e.Dst != Wildcard {
+	if e.Src == Wildcard && e.Dst != Wildcard && !e.incident() { // an incident lists its own links
 		if links := s.linksTo(e.Dst); links != "" {
 			a.Annotations[AnnLinks] = links
 		}
 	}
-	if p := s.pipelineState(); p != "" && e.Kind != contract.KindPipelineDegraded && contract.IsAlert(e.Kind) {
+	if p := s.pipelineState(); p != "" && e.Kind != contract.KindPipelineDegraded && (contract.IsAlert(e.Kind) || contract.IsUpdate(e.Kind)) {
 		a.Annotations[AnnPipeline] = p
 	}
 	ent.alert = a
+	if e.incident() {
+		ent.members = s.members(ent)
+	}
+}
+
+// members are the member alerts of an incident entry, one per link, in the event's order.
+func (s *State) members(ent *entry) []Alert {
+	e := ent.event
+	summary := fmt.Sprintf("explained by the incident at %s (%s): its alerts are inhibited while it is open", e.Location, e.incidentID())
+	out := make([]Alert, 0, len(e.Links))
+	seen := map[string]bool{}
+	for _, l := range e.Links {
+		k := l.Src + "|" + l.Dst
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		start := ent.joined[k]
+		if start.IsZero() {
+			start = ent.since
+		}
+		out = append(out, Alert{Labels: memberLabels(e, l), Annotations: map[string]string{AnnSummary: summary}, StartsAt: start})
+	}
+	return out
 }
 
 // linksTo lists the per-link alerts open towards dst, "src (kind)" each.
@@ -234,11 +326,12 @@ func (s *State) Open() []Alert {
 			continue
 		}
 		out = append(out, s.posted(ent))
+		out = append(out, s.postedMembers(ent)...)
 	}
 	return out
 }
 
-// Len is how many alerts and notices are open.
+// Len is how many alerts and notices are open (an incident counts once, without its members).
 func (s *State) Len() (alerts, notices int) {
 	for _, ent := range s.open {
 		if ent.expires.IsZero() {
@@ -256,6 +349,11 @@ func (s *State) Has(labels map[string]string) bool {
 	for _, ent := range s.open {
 		if ent.alert.Identity() == id {
 			return true
+		}
+		for _, m := range ent.members {
+			if m.Identity() == id {
+				return true
+			}
 		}
 	}
 	return false

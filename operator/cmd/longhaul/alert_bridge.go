@@ -23,6 +23,10 @@ so Alertmanager never resolves an alert because the bridge stopped. On start it 
 resolved meanwhile are resolved, open ones posted; Alertmanager's notification log keeps a
 re-post from notifying twice).
 
+An incident (event.v4) is one alert named by its location (labels location, location_type, and
+team: the team owning it in --contacts), plus one incident_member alert per link it explains,
+which alertmanager.yml uses to inhibit those links' own alerts and sends nowhere.
+
 Its Kafka identity: LONGHAUL_KAFKA_USER and LONGHAUL_KAFKA_PASSWORD_FILE; on a native stack host
 by default the alerter user. Alertmanager: LONGHAUL_ALERTMANAGER_USER (bridge on the stack),
 LONGHAUL_ALERTMANAGER_PASSWORD_FILE, LONGHAUL_ALERTMANAGER_CA.`
@@ -32,11 +36,12 @@ var grafanaURL = settings.Setting{Flag: "grafana-url", Env: "LONGHAUL_GRAFANA_UR
 	Usage: "Grafana's base URL, for the dashboard link of each alert (empty: no link)"}
 
 func runAlertBridge(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--sites FILE] [--repost 1m] [--hold 24h] [--status-file FILE]", alertBridgeDoc)
+	fs := env.FlagSet("[--sites FILE] [--contacts FILE] [--repost 1m] [--hold 24h] [--status-file FILE]", alertBridgeDoc)
 	kafka := settings.Kafka.String(fs.FlagSet)
 	amURL := settings.Alertmanager.String(fs.FlagSet)
 	grafana := grafanaURL.String(fs.FlagSet)
 	sitesFile := fs.String("sites", "", "YAML file naming each host's site (sites: {host or .domain: SITE}); default: each host is its own site")
+	contactsFile := settings.AlertContacts.String(fs.FlagSet)
 	runbook := fs.String("runbook-url", "", "base URL of the alert kinds' documentation (#kind is added)")
 	repost := fs.Duration("repost", time.Minute, "how often every open alert is posted again (also how soon a restarted Alertmanager has them back)")
 	hold := fs.Duration("hold", 24*time.Hour, "how long Alertmanager keeps an open alert firing without hearing from the bridge")
@@ -53,6 +58,10 @@ func runAlertBridge(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
+	teams, err := alerting.LoadContacts(*contactsFile, *contactsFile == settings.AlertContacts.Default)
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
 	conn, err := serviceConn(*kafka, setup.Alerter)
 	if err != nil {
 		return env.UsageError("%v", err)
@@ -64,8 +73,10 @@ func runAlertBridge(env *cli.Env, args []string) int {
 	d := alerting.Describer{GrafanaURL: *grafana, LinkDashboard: results.LinkDashboard, RunbookURL: *runbook}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	logf(env, "bridging %s to %s as %s", conn, am.URL, am.User)
-	err = alerting.Serve(ctx, alerting.Options{Kafka: conn, AM: am, State: alerting.NewState(sites, d, *noticeFor, *hold),
+	logf(env, "bridging %s to %s as %s; %d teams in %s", conn, am.URL, am.User, len(teams.Teams), *contactsFile)
+	state := alerting.NewState(sites, d, *noticeFor, *hold)
+	state.Teams = teams
+	err = alerting.Serve(ctx, alerting.Options{Kafka: conn, AM: am, State: state,
 		RestoreSince: *restoreSince, Repost: *repost, StatusFile: *statusFile, Log: logWriter{env}})
 	if err != nil && ctx.Err() == nil {
 		return env.Fail("%v", err)

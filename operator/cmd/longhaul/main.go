@@ -20,6 +20,7 @@ var app = &cli.App{
 		{Name: "job", Summary: "the Flink job's lifecycle: submit, list, savepoint, stop (after a savepoint), cancel", Run: runJob},
 		{Name: "watchdog", Summary: "watch the pipeline itself and raise pipeline_degraded / _recovered; 'watchdog status' prints its view", Run: runWatchdog},
 		{Name: "alert-bridge", Summary: "keep Alertmanager in step with the events: post alerts, resolve them on recovery, rebuild after restarts", Run: runAlertBridge},
+		{Name: "alert-routes", Summary: "add a route and a receiver per team of the contacts file to Alertmanager's config: incidents page their location's team", Run: runAlertRoutes},
 		{Name: "silence", Summary: "maintenance windows in Alertmanager: silence a site or a link for a while; list and expire silences", Run: runSilence},
 		{Name: "alertmanager-web-config", Summary: "write Alertmanager's web config: TLS and bcrypt-hashed users from the secrets folder", Run: runAlertmanagerWebConfig},
 		{Name: "tail", Summary: "follow events (and optionally link statistics) live from Kafka, one line each", Run: runTail},
