@@ -83,7 +83,9 @@ def load(ingest=INGEST):
     missing = [t["name"] for t in topics if t["schema"] not in role_of]
     if missing or len(role_of) != len(c["topic_roles"]):
         raise ValueError(f"contract.yaml topic_roles: topics without a role {missing}, or a schema twice")
-    kinds = {k["name"]: Kind(k["name"], k["role"], k.get("closes"), k.get("updates")) for k in c["event_kinds"]}
+    kinds = {
+        k["name"]: Kind(k["name"], k["role"], k.get("closes"), k.get("updates")) for k in c["event_kinds"]
+    }
     for k in kinds.values():
         if k.role not in ROLES:
             raise ValueError(f"contract.yaml event_kinds {k.name}: role {k.role!r} is not one of {ROLES}")
@@ -91,8 +93,12 @@ def load(ingest=INGEST):
             raise ValueError(
                 f"contract.yaml event_kinds {k.name}: a recovery, and only a recovery, closes an alert"
             )
-        if (k.role == "update") != (k.updates is not None) or (k.updates and kinds[k.updates].role != "alert"):
-            raise ValueError(f"contract.yaml event_kinds {k.name}: an update, and only an update, updates an alert")
+        if (k.role == "update") != (k.updates is not None) or (
+            k.updates and kinds[k.updates].role != "alert"
+        ):
+            raise ValueError(
+                f"contract.yaml event_kinds {k.name}: an update, and only an update, updates an alert"
+            )
     for a in (k.name for k in kinds.values() if k.role == "alert"):
         if sum(k.closes == a for k in kinds.values()) != 1:
             raise ValueError(f"contract.yaml event_kinds {a}: an alert needs exactly one recovery")

@@ -63,7 +63,7 @@ func TestAnOpenedIncidentIsOneAlertNamingItsLocationFirstAndOneMemberPerLink(t *
 		t.Fatalf("%d incident alerts and %d members, want 1 and 4", len(incidents), len(members))
 	}
 	a := incidents[0]
-	for k, v := range map[string]string{"alertname": "incident_opened", "location": "198.18.50.1", "location_type": "hop",
+	for k, v := range map[string]string{"alertname": "incident_opened", "incident": "incident-hop-198.18.50.1-1325746860000",
 		"role": "alert", "severity": "critical", "source": "longhaul", "src": "*", "dst": "*"} {
 		if a.Labels[k] != v {
 			t.Errorf("label %s=%q, want %q", k, a.Labels[k], v)
@@ -167,7 +167,7 @@ func TestASiteIncidentListsItsOwnLinksAndIsAtItsSite(t *testing.T) {
 	e := incident(contract.KindIncidentOpened, time.Minute, Location{Type: "site", Name: "dst-a"}, link("s1", "dst-a", "unreachable"), link("s2", "dst-a", "high_loss", "unreachable"))
 	e.Dst = "dst-a"
 	a := s.Apply(e).Firing[0]
-	if a.Labels[LabelSite] != "SITE-A" || a.Labels[LabelLocation] != "dst-a" || a.Labels[LabelLocationType] != "site" {
+	if a.Labels[LabelSite] != "SITE-A" || a.Annotations[AnnLocation] != "site dst-a" {
 		t.Errorf("labels %v", a.Labels)
 	}
 	if a.Annotations[AnnLinks] != "s1 → dst-a (unreachable)\ns2 → dst-a (high_loss, unreachable)" {
@@ -184,17 +184,19 @@ func TestASiteIncidentListsItsOwnLinksAndIsAtItsSite(t *testing.T) {
 	}
 }
 
-func TestARelocatedIncidentIsANewAlertWithTheSameMembers(t *testing.T) {
+func TestARelocatedIncidentStaysTheSameAlertWithItsNewLocation(t *testing.T) {
 	s := testState()
 	first := s.Apply(incident(contract.KindIncidentOpened, 0, hop, link("s1", "d1", "unreachable"), link("s2", "d1", "unreachable")))
 	ch := s.Apply(incident(contract.KindIncidentUpdated, time.Minute, Location{Type: "site", Name: "d1"}, link("s1", "d1", "unreachable"), link("s2", "d1", "unreachable")))
-	incidents, members := byName(ch.Resolved)
-	if len(incidents) != 1 || incidents[0].Identity() != first.Firing[0].Identity() || len(members) != 0 {
-		t.Fatalf("resolved %+v", ch.Resolved)
+	if len(ch.Resolved) != 0 {
+		t.Fatalf("a relocation resolved %+v: it would be a second page", ch.Resolved)
 	}
-	incidents, members = byName(ch.Firing)
-	if incidents[0].Labels[LabelLocation] != "d1" || len(members) != 2 {
+	incidents, members := byName(ch.Firing)
+	if len(incidents) != 1 || incidents[0].Identity() != first.Firing[0].Identity() || len(members) != 2 {
 		t.Fatalf("firing %+v", ch.Firing)
+	}
+	if incidents[0].Annotations[AnnLocation] != "site d1" || !incidents[0].StartsAt.Equal(first.Firing[0].StartsAt) {
+		t.Errorf("relocated alert %+v", incidents[0])
 	}
 }
 

@@ -23,11 +23,11 @@ const (
 	LabelScope     = "scope"     // pipeline events: "pipeline" (src *) or "agent" (one host)
 	LabelCause     = "cause"     // diagnosis notices
 	LabelNotice    = "notice"    // info events: their time, so each notice is its own alert
-	// Incidents (event.v4): where the fault is, and on member alerts the incident they belong to.
-	LabelLocation     = "location"      // the location's name: a router address, a host
-	LabelLocationType = "location_type" // hop, site, host
-	LabelIncident     = "incident"      // member alerts: the incident's episode id
-	LabelTeam         = "team"          // incidents: the team owning the location (contacts file), when declared
+	// Incidents (event.v4). An incident is known by its episode, not by its location: the
+	// correlator may move it to a better location as evidence comes, and a label that changed
+	// would make it a new alert, i.e. a second page. The location is in the annotations.
+	LabelIncident = "incident" // incidents and their member alerts: the incident's episode id
+	LabelTeam     = "team"     // incidents: the team owning the location (contacts file), when declared
 	// LabelSource marks every alert the bridge posts (value SourceValue): the bridge reconciles
 	// only those, and `longhaul silence` never touches other alerts.
 	LabelSource = "source"
@@ -38,7 +38,7 @@ const (
 // inhibit on these only (config_test.go).
 var bridgeLabels = []string{LabelAlertname, LabelRole, LabelSrc, LabelDst, LabelSrcSite, LabelDstSite, LabelSite,
 	LabelSeverity, LabelProbe, LabelProtocol, LabelComponent, LabelScope, LabelCause, LabelNotice,
-	LabelLocation, LabelLocationType, LabelIncident, LabelTeam, LabelSource}
+	LabelIncident, LabelTeam, LabelSource}
 
 // Roles of the LabelRole label.
 const (
@@ -97,8 +97,7 @@ func labels(e Event, sites Sites, teams Contacts) map[string]string {
 		}
 	}
 	if e.incident() {
-		l[LabelLocation] = e.Location.Name
-		l[LabelLocationType] = e.Location.Type
+		l[LabelIncident] = e.incidentID()
 		if t := teams.TeamOf(*e.Location, sites); t != "" {
 			l[LabelTeam] = t
 		}

@@ -49,7 +49,7 @@ func TestEachTeamGetsItsIncidentsBeforeTheOperatorsRouteAndTheOperatorsToo(t *te
 		order = append(order, r.Receiver)
 		if r.Receiver == "team-carrier-64512" {
 			if !reflect.DeepEqual(r.Matchers, []string{`alertname="incident_opened"`, `team="carrier-64512"`}) || !r.Continue ||
-				!reflect.DeepEqual(r.GroupBy, []string{"alertname", "location_type", "location"}) {
+				!reflect.DeepEqual(r.GroupBy, []string{"alertname", "incident"}) {
 				t.Errorf("team route %+v", r)
 			}
 			for _, m := range r.Matchers {
