@@ -3,13 +3,13 @@
 # Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
 # publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
 # .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection alerting parsers psbridge backfill agent publish security" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection incidents alerting parsers psbridge backfill agent publish security" selects some.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection alerting parsers psbridge backfill agent publish security}"
+ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection incidents alerting parsers psbridge backfill agent publish security}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
 export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
@@ -88,6 +88,12 @@ fi
 if want detection; then
   say "== detection delay: $PY bench/detection.py --links 200 --probe-interval 10 --collapse-links 20"
   "$PY" "$ROOT/bench/detection.py" --links 200 --probe-interval 10 --collapse-links 20 | tee -a "$LOG"
+fi
+if want incidents; then
+  for seed in 1 2 3; do
+    say "== incident localisation, seed $seed: bash scripts/flink-test-main.sh -Xmx6g org.longhaul.flink.bench.IncidentBench 40 25 12 $seed"
+    bash "$ROOT/scripts/flink-test-main.sh" -Xmx6g org.longhaul.flink.bench.IncidentBench 40 25 12 "$seed" 2>/dev/null | grep '^RESULT' | tee -a "$LOG"
+  done
 fi
 if want agent; then
   say "== agent idle cost: bash bench/agent_cost.sh 20 60"

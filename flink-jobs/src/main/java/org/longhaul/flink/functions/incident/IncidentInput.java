@@ -26,6 +26,7 @@ import org.longhaul.flink.records.ThroughputSample;
  * @param hops a path's addresses, in TTL order, the destination's own excluded (its dst_addr, and
  *     on a path that reached it the last TTL that answered)
  * @param asns each address's AS number, null when the traceroute did not say
+ * @param ttls each address's TTL
  */
 public record IncidentInput(
         Type type,
@@ -37,7 +38,8 @@ public record IncidentInput(
         String severity,
         boolean reached,
         List<String> hops,
-        List<Long> asns) {
+        List<Long> asns,
+        List<Integer> ttls) {
 
     /** What the input says. */
     public enum Type {
@@ -66,32 +68,27 @@ public record IncidentInput(
             return null;
         }
         if (DEGRADING.contains(k)) {
-            return new IncidentInput(
-                    Type.ALERT_OPEN,
-                    e.src(),
-                    e.dst(),
-                    e.ts(),
-                    k.wire(),
-                    alertKey(e, k),
-                    e.severity(),
-                    false,
-                    null,
-                    null);
+            return alert(Type.ALERT_OPEN, e, k);
         }
         if (k.role() == EventKind.Role.RECOVERY && DEGRADING.contains(k.closes())) {
-            return new IncidentInput(
-                    Type.ALERT_CLOSE,
-                    e.src(),
-                    e.dst(),
-                    e.ts(),
-                    k.closes().wire(),
-                    alertKey(e, k.closes()),
-                    e.severity(),
-                    false,
-                    null,
-                    null);
+            return alert(Type.ALERT_CLOSE, e, k.closes());
         }
         return null;
+    }
+
+    private static IncidentInput alert(Type type, Event e, EventKind alert) {
+        return new IncidentInput(
+                type,
+                e.src(),
+                e.dst(),
+                e.ts(),
+                alert.wire(),
+                alertKey(e, alert),
+                e.severity(),
+                false,
+                null,
+                null,
+                null);
     }
 
     static String alertKey(Event e, EventKind alert) {
@@ -102,11 +99,12 @@ public record IncidentInput(
     }
 
     /**
-     * A traceroute's path: every address that answered at each TTL (ECMP siblings all count), the
-     * destination's own address left out; null for a run with no hop answering.
+     * A traceroute's path: every address that answered at each TTL (ECMP siblings all count) with
+     * its TTL, the destination's own address left out; null for a run with no hop answering.
      */
     public static IncidentInput of(PathSample p) {
         Map<String, Long> addrs = new LinkedHashMap<>();
+        Map<String, Integer> ttl = new LinkedHashMap<>();
         int last = p.reached() ? lastAnswered(p) : -1;
         for (PathHop hop : p.hops()) {
             for (HopProbe probe : hop.probes()) {
@@ -115,6 +113,7 @@ public record IncidentInput(
                         && !probe.addr().equals(p.dstAddr())) {
                     Long known = addrs.get(probe.addr());
                     addrs.put(probe.addr(), known != null ? known : probe.asn());
+                    ttl.putIfAbsent(probe.addr(), hop.ttl());
                 }
             }
         }
@@ -131,7 +130,8 @@ public record IncidentInput(
                 null,
                 p.reached(),
                 new ArrayList<>(addrs.keySet()),
-                new ArrayList<>(addrs.values()));
+                new ArrayList<>(addrs.values()),
+                new ArrayList<>(ttl.values()));
     }
 
     /** The highest TTL any address answered at: on a reached path, the destination's own. */
@@ -145,9 +145,12 @@ public record IncidentInput(
         return last;
     }
 
-    /** A throughput run summary that measured: the link works. */
+    /**
+     * A throughput run summary: one that measured says the link works; a failed one that it is no
+     * evidence of health (it may be the start of an outage no alert has named yet).
+     */
     public static IncidentInput of(ThroughputSample t) {
-        return t.error() == null ? good(t.src(), t.dst(), t.ts()) : null;
+        return run(t.error() == null ? Type.GOOD_RUN : Type.LOW_RUN, t.src(), t.dst(), t.ts());
     }
 
     /** A ping run that got answers. */
@@ -168,11 +171,14 @@ public record IncidentInput(
         if (!SuspicionReason.THROUGHPUT_LOW.wire().equals(s.reason())) {
             return null;
         }
-        return new IncidentInput(
-                Type.LOW_RUN, s.src(), s.dst(), s.ts(), null, null, null, false, null, null);
+        return run(Type.LOW_RUN, s.src(), s.dst(), s.ts());
     }
 
     static IncidentInput good(String src, String dst, long ts) {
-        return new IncidentInput(Type.GOOD_RUN, src, dst, ts, null, null, null, false, null, null);
+        return run(Type.GOOD_RUN, src, dst, ts);
+    }
+
+    private static IncidentInput run(Type type, String src, String dst, long ts) {
+        return new IncidentInput(type, src, dst, ts, null, null, null, false, null, null, null);
     }
 }

@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param minShare the least share of degraded links among the measured links through a location
  *     (degraded and recently healthy) for it to be named (0.5)
  * @param healthyWeight what one recently healthy link through a location costs it, in explained
- *     links (0.5): the tomography's evidence against a location
+ *     links (1.0): the tomography's evidence against a location (a location whose healthy links are
+ *     as many as its degraded ones explains nothing)
  * @param healthyWindow how recent a link's last good run must be for it to count as healthy (1 h)
  * @param settle how long, in event time, the correlator lets a change gather others before it
  *     localises (30 s): the links behind one fault report within seconds of each other
@@ -27,6 +28,6 @@ public record IncidentParams(
         implements Serializable {
 
     public static IncidentParams defaults() {
-        return new IncidentParams(true, 2, 0.5, 0.5, Duration.ofHours(1), Duration.ofSeconds(30));
+        return new IncidentParams(true, 2, 0.5, 1.0, Duration.ofHours(1), Duration.ofSeconds(30));
     }
 }

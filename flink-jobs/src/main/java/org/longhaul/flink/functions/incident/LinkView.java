@@ -21,6 +21,9 @@ public final class LinkView {
     /** Each hop's AS number, 0 when unknown. */
     public long[] asns = new long[0];
 
+    /** Each hop's TTL. */
+    public int[] ttls = new int[0];
+
     /**
      * Whether that path reached the destination (a reached path is never replaced by one that did
      * not).
@@ -112,19 +115,34 @@ public final class LinkView {
         return true;
     }
 
+    /**
+     * A new path replaces the current one, except at a TTL where nothing answered (`*`) below the
+     * new path's last: the hop seen there before is kept, as a hop that does not answer is unknown,
+     * not absent.
+     */
     boolean path(IncidentInput in) {
         if (pathReached && !in.reached()) {
             return false;
         }
-        String[] next = in.hops().toArray(new String[0]);
-        long[] nextAsns = new long[next.length];
-        for (int i = 0; i < next.length; i++) {
-            Long asn = in.asns().get(i);
-            nextAsns[i] = asn == null ? 0 : asn;
+        List<String> h = new ArrayList<>(in.hops());
+        List<Long> a = new ArrayList<>();
+        List<Integer> t = new ArrayList<>(in.ttls());
+        for (Long asn : in.asns()) {
+            a.add(asn == null ? 0L : asn);
         }
+        int newest = t.stream().mapToInt(Integer::intValue).max().orElse(0);
+        for (int i = 0; i < hops.length; i++) {
+            if (!in.ttls().contains(ttls[i]) && ttls[i] < newest && !h.contains(hops[i])) {
+                h.add(hops[i]);
+                a.add(asns[i]);
+                t.add(ttls[i]);
+            }
+        }
+        String[] next = h.toArray(new String[0]);
         boolean changed = !Arrays.equals(hops, next);
         hops = next;
-        asns = nextAsns;
+        asns = a.stream().mapToLong(Long::longValue).toArray();
+        ttls = t.stream().mapToInt(Integer::intValue).toArray();
         pathReached = in.reached();
         return changed;
     }

@@ -100,6 +100,43 @@ class LocaliserTest {
     }
 
     @Test
+    void aHopThatDidNotAnswerOnceIsStillOnThePath() {
+        Mesh m = carriers();
+        LinkView v = m.links.get("c|d1");
+        v.apply(
+                new IncidentInput(
+                        IncidentInput.Type.PATH,
+                        "c",
+                        "d1",
+                        Mesh.NOW,
+                        null,
+                        null,
+                        null,
+                        true,
+                        List.of("10.0.3.1", "10.0.9.1"),
+                        java.util.Arrays.asList(null, null),
+                        List.of(1, 3)));
+        assertEquals(List.of("10.0.3.1", "10.0.9.1", "198.18.60.1"), List.of(v.hops));
+        v.apply(
+                new IncidentInput(
+                        IncidentInput.Type.PATH,
+                        "c",
+                        "d1",
+                        Mesh.NOW,
+                        null,
+                        null,
+                        null,
+                        true,
+                        List.of("10.0.3.1", "198.18.70.1", "10.0.9.1"),
+                        java.util.Arrays.asList(null, null, null),
+                        List.of(1, 2, 3)));
+        assertEquals(
+                List.of("10.0.3.1", "198.18.70.1", "10.0.9.1"),
+                List.of(v.hops),
+                "a new hop there replaces it");
+    }
+
+    @Test
     void oneDegradedLinkIsItsOwnAlertNotAnIncident() {
         assertEquals(List.of(), localise(carriers().degrade("a", "d1", "throughput_collapse")));
     }

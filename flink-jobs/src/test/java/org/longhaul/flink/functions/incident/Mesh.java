@@ -16,8 +16,10 @@ final class Mesh {
     Mesh link(String src, String dst, String... hops) {
         LinkView v = new LinkView(src, dst);
         List<Long> asns = new ArrayList<>();
+        List<Integer> ttls = new ArrayList<>();
         for (int i = 0; i < hops.length; i++) {
             asns.add(64500L + i);
+            ttls.add(i + 1);
         }
         v.apply(
                 new IncidentInput(
@@ -30,7 +32,8 @@ final class Mesh {
                         null,
                         true,
                         Arrays.asList(hops),
-                        asns));
+                        asns,
+                        ttls));
         v.apply(IncidentInput.good(src, dst, NOW - 60_000));
         links.put(Links.key(src, dst), v);
         return this;
@@ -49,6 +52,7 @@ final class Mesh {
                                 "critical",
                                 false,
                                 null,
+                                null,
                                 null));
         return this;
     }
@@ -65,6 +69,7 @@ final class Mesh {
                                 kind + "-" + src + "-" + dst,
                                 "info",
                                 false,
+                                null,
                                 null,
                                 null));
         return this;

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# Runs the tests of one or more tiers, in this order, and ends with one "N passed, N failed" line
+# across all languages, each stage's time and the 15 slowest tests (scripts/test-summary.py).
+#   scripts/test-all.sh                  every tier: make test
+#   scripts/test-all.sh go java ...      those tiers only: make test-go, make test-java, ...
+# Tiers: lint (make check's formatters, linters and generated files), go (unit tests and a fuzz
+# run of every target), java (unit tests; builds the job jar),
+# python (unit tests), integration (Go, Python and Java against the real native stack), e2e (the
+# namespace testbed's stories on that stack), install (the packages: lintian, rpmlint, and the
+# agent's .deb installed, upgraded and purged on a clean Debian 12 booted with systemd, publishing
+# to that stack), cluster (3 brokers, 2 TaskManagers, JobManager HA).
+# integration, install and e2e share one default stack, started here unless one runs (and then stopped);
+# the cluster tier starts a stack of its own after the default one is down (one at a time here).
+# shellcheck disable=SC2317  # the tiers and stages are called by name ("tier_$t", stage NAME FUNCTION)
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT" || exit 1
+source scripts/stack/lib.sh
+OUT="$ROOT/tests/out"
+rm -rf "$OUT" && mkdir -p "$OUT"
+export PATH="/usr/local/go/bin:$PATH"
+PY="$ROOT/.venv/bin/python"
+TIERS=(lint go java python integration install e2e cluster)
+status=0
+started_here=0 # the default stack was started by this run (and is stopped by it)
+stack_ready=0
+
+# stage NAME COMMAND...: runs one stage, records its time in $OUT/stages.tsv, fails the run if it fails
+stage() {
+  local name="$1" t0=$SECONDS rc
+  shift
+  printf '\n=== %s\n' "$name"
+  "$@"
+  rc=$?
+  printf '%s\t%d\t%s\n' "$name" $((SECONDS - t0)) "$([ "$rc" = 0 ] && echo ok || echo FAILED)" >>"$OUT/stages.tsv"
+  [ "$rc" = 0 ] || status=1
+}
+
+# --- lint -----------------------------------------------------------------------------------------
+# make check's stages that are not tests (those run in the tiers below): CI fails on them too
+tier_lint() {
+  stage "Formatters, linters, generated files (scripts/check.sh)" \
+    bash scripts/check.sh gofmt vet staticcheck contract ruff shellcheck dashboards
+  stage "google-java-format (Spotless)" java_format
+}
+
+java_format() {
+  (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never spotless:check)
+}
+
+# --- go -----------------------------------------------------------------------------------------
+go_unit() {
+  go test -json -count=1 ./... >"$OUT/go-unit.gojson"
+  local rc=$?
+  "$PY" scripts/test-summary.py --failures "$OUT/go-unit.gojson"
+  return "$rc"
+}
+
+# A fuzz run of every Fuzz target of the module, found anew each time (the module's packages whose
+# tests declare one, then `go test -list`), so new targets join by themselves. A failure keeps the
+# failing input under <package>/testdata/fuzz/<target>/ (a regression case from then on).
+# Minimizing each new interesting input (60 s by default) would take the whole run of a target
+# with large inputs: 100 runs are enough here. The budget is a count of runs (2-4 s each here), not
+# a duration: with a duration, Go's fuzz coordinator (go1.26) can report "context deadline
+# exceeded" at the deadline with no failing input (golang/go#75804, fixed in go1.27); a count has
+# no deadline to race. collectors/probes/README.md says how to run one longer.
+go_fuzz() {
+  local runs=30000x pkg dir name log start failed=0
+  while read -r pkg dir; do
+    grep -qs '^func Fuzz' "$dir"/*_test.go || continue
+    for name in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz'); do
+      log="$OUT/fuzz-${pkg//\//_}-${name}.log"
+      start=$SECONDS
+      if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$runs" -fuzzminimizetime 100x "$pkg" >"$log" 2>&1 </dev/null; then
+        echo "fuzz $pkg $name: ok ($runs runs, $((SECONDS - start))s)"
+      else
+        echo "FAIL fuzz $pkg $name (the failing input is kept in ${dir#"$ROOT"/}/testdata/fuzz/$name/):"
+        tail -20 "$log"
+        failed=1
+      fi
+    done
+  done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./...)
+  return "$failed"
+}
+
+tier_go() {
+  stage "Go unit tests (agent, operator CLI, testbed delay line, benchmarks generator)" go_unit
+  stage "Go fuzz targets (30,000 runs each)" go_fuzz
+}
+
+# --- java ---------------------------------------------------------------------------------------
+# One Maven run: compile (warnings are errors), the unit tests, the shaded job jar, which
+# build-flink.sh copies to bin/ (it packages without the tests only if this run could not).
+java_unit() {
+  (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never \
+    -Dmaven.test.redirectTestOutputToFile=true package)
+  local rc=$?
+  cp flink-jobs/target/surefire-reports/TEST-*.xml "$OUT/" 2>/dev/null
+  bash scripts/build-flink.sh || rc=1
+  return "$rc"
+}
+
+tier_java() {
+  stage "Java unit tests (Maven Surefire) and the job jar" java_unit
+}
+
+# --- python -------------------------------------------------------------------------------------
+tier_python() {
+  stage "Python unit tests" "$PY" -m pytest -q ingest/tests tests/unit --junitxml="$OUT/pytest-unit.xml"
+}
+
+# --- the default stack (integration, e2e) -------------------------------------------------------
+stack_env() {
+  # The tests run their own Flink jobs, each under its name: the production job (scripts/stack/job.sh)
+  # would read the same topics and raise every event a second time.
+  export LONGHAUL_JOB_KEEP=0
+  # Alertmanager's timings, short so that the alerting tests (which read them back) wait seconds:
+  # the first mail of a group after 5 s, a changed group after 15 s, the bridge re-posting every 15 s.
+  # (set outright: lib.sh above has already given them defaults.env's production values)
+  export LONGHAUL_ALERT_GROUP_WAIT=5s LONGHAUL_ALERT_GROUP_INTERVAL=15s LONGHAUL_ALERT_BRIDGE_ARGS="--repost 15s"
+  # A third task slot: the session's mesh job (tests/integration/conftest.py, mesh_run) holds one
+  # while test_rescale runs its job at parallelism 2 (set outright, like the timings above).
+  export LONGHAUL_FLINK_TASK_SLOTS=3
+  export LONGHAUL_STACK_DIR # LONGHAUL_KAFKA, _INFLUX, _INFLUX_DB, _FLINK: scripts/stack/defaults.env
+  # The tests produce to and read from every topic: they are Kafka's admin user (a super user);
+  # what each role may not do is tested with that role's own credentials.
+  export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
+}
+
+stack_up() {
+  if ! bash scripts/stack/status.sh >/dev/null 2>&1; then
+    started_here=1
+    bash scripts/stack/up.sh || { echo "native stack failed to start"; return 1; }
+  fi
+  bash scripts/stack/status.sh
+}
+
+# need_stack: the default stack, started once for the tiers that need it
+need_stack() {
+  stack_env
+  [ "$stack_ready" = 1 ] && return 0
+  stage "Native stack up (Kafka, Flink, InfluxDB, Telegraf, Alertmanager)" stack_up
+  bash scripts/stack/status.sh >/dev/null 2>&1 || return 1
+  stack_ready=1
+}
+
+stack_down() {
+  if [ "$started_here" = 1 ]; then bash scripts/stack/down.sh; fi
+  started_here=0 stack_ready=0
+}
+
+go_integration() {
+  go test -json -count=1 -timeout 25m -tags integration -run Integration ./... >"$OUT/go-integration.gojson"
+  local rc=$?
+  "$PY" scripts/test-summary.py --failures "$OUT/go-integration.gojson"
+  return "$rc"
+}
+
+# The job's integration tests against target/classes and the jar the java tier (or make build)
+# packaged: failsafe's goals alone, without packaging again.
+java_integration() {
+  (cd flink-jobs && JAVA_HOME="$LONGHAUL_JAVA_HOME" mvn -B -q -Dstyle.color=never -Pintegration \
+    -Dmaven.test.redirectTestOutputToFile=true test-compile failsafe:integration-test failsafe:verify)
+  local rc=$?
+  cp flink-jobs/target/failsafe-reports/TEST-*.xml "$OUT/" 2>/dev/null
+  return "$rc"
+}
+
+tier_integration() {
+  need_stack || return
+  stage "Go integration tests" go_integration
+  stage "Python integration tests" "$PY" -m pytest -q tests/integration --junitxml="$OUT/pytest-integration.xml"
+  stage "Java integration tests (Maven Failsafe)" java_integration
+}
+
+tier_install() {
+  need_stack || return
+  stage "Packages on a clean Debian 12 (nspawn): install, samples to the stack, upgrade, remove, purge; lintian, rpmlint" \
+    "$PY" -m pytest -q -s tests/install --junitxml="$OUT/pytest-install.xml"
+}
+
+tier_e2e() {
+  need_stack || return
+  stage "End-to-end scenarios on the namespace testbed (real agents, Kafka, Flink, Telegraf, InfluxDB)" \
+    "$PY" -m pytest -q tests/e2e --junitxml="$OUT/pytest-e2e.xml"
+}
+
+tier_cluster() {
+  # the default stack's memory back before the next one starts (this machine runs one at a time)
+  if [ "$started_here" = 1 ]; then stage "Native stack down" stack_down; fi
+  stage "Scaled out: 3 Kafka brokers (one killed -9 during the testbed story), 2 TaskManagers, JobManager HA" \
+    bash scripts/test-cluster.sh
+}
+
+# The install tier's Debian 12 roots (the booted machine's and the images' base), built while the
+# tiers before it run: debootstrap waits on the mirror more than on the CPU (about 45 s each on a
+# fresh machine, nothing once cached). The tier's own calls wait for these under the same locks.
+prebuild_roots() {
+  { bash scripts/debian-root.sh && bash scripts/debian-root.sh --base; } >"$OUT/debian-root.log" 2>&1 &
+}
+
+main() {
+  local tiers=("$@") t start=$SECONDS
+  [ "${#tiers[@]}" -gt 0 ] || tiers=("${TIERS[@]}")
+  for t in "${tiers[@]}"; do
+    declare -F "tier_$t" >/dev/null || { echo "test-all.sh: no tier $t (tiers: ${TIERS[*]})" >&2; exit 2; }
+  done
+  case " ${tiers[*]} " in *" install "*) prebuild_roots ;; esac
+  trap stack_down EXIT
+  for t in "${tiers[@]}"; do "tier_$t"; done
+  stack_down
+  printf '\n=== Summary (%s; %d s)\n' "${tiers[*]}" $((SECONDS - start))
+  "$PY" scripts/test-summary.py "$OUT" || status=1
+  exit $status
+}
+
+stack_env; stack_up >/dev/null; "$PY" -m pytest -q -x --durations=5 "$@"
