@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 # Alertmanager's timings for a story of minutes, set before defaults.env (a site keeps the defaults: 30s, 5m)
-export LONGHAUL_ALERT_GROUP_WAIT="${LONGHAUL_ALERT_GROUP_WAIT:-10s}" LONGHAUL_ALERT_GROUP_INTERVAL="${LONGHAUL_ALERT_GROUP_INTERVAL:-30s}"
+export LONGHAUL_ALERT_GROUP_WAIT="${LONGHAUL_ALERT_GROUP_WAIT:-10s}" LONGHAUL_ALERT_LINK_GROUP_WAIT="${LONGHAUL_ALERT_LINK_GROUP_WAIT:-10s}" LONGHAUL_ALERT_GROUP_INTERVAL="${LONGHAUL_ALERT_GROUP_INTERVAL:-30s}"
 source scripts/stack/lib.sh
 DEMO="$LONGHAUL_STACK_DIR/run/demo"
 HEALTHY_S="${LONGHAUL_DEMO_HEALTHY_S:-150}"

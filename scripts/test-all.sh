@@ -117,7 +117,7 @@ stack_env() {
   # Alertmanager's timings, short so that the alerting tests (which read them back) wait seconds:
   # the first mail of a group after 5 s, a changed group after 15 s, the bridge re-posting every 15 s.
   # (set outright: lib.sh above has already given them defaults.env's production values)
-  export LONGHAUL_ALERT_GROUP_WAIT=5s LONGHAUL_ALERT_GROUP_INTERVAL=15s LONGHAUL_ALERT_BRIDGE_ARGS="--repost 15s"
+  export LONGHAUL_ALERT_GROUP_WAIT=5s LONGHAUL_ALERT_LINK_GROUP_WAIT=5s LONGHAUL_ALERT_GROUP_INTERVAL=15s LONGHAUL_ALERT_BRIDGE_ARGS="--repost 15s"
   # A third task slot: the session's mesh job (tests/integration/conftest.py, mesh_run) holds one
   # while test_rescale runs its job at parallelism 2 (set outright, like the timings above).
   export LONGHAUL_FLINK_TASK_SLOTS=3

@@ -18,10 +18,11 @@ import (
 // names alerts the bridge posts: a label renamed on one side only would silently route nothing.
 
 type amRoute struct {
-	Receiver string    `yaml:"receiver"`
-	Matchers []string  `yaml:"matchers"`
-	GroupBy  []string  `yaml:"group_by"`
-	Routes   []amRoute `yaml:"routes"`
+	Receiver  string    `yaml:"receiver"`
+	Matchers  []string  `yaml:"matchers"`
+	GroupBy   []string  `yaml:"group_by"`
+	GroupWait string    `yaml:"group_wait"`
+	Routes    []amRoute `yaml:"routes"`
 }
 
 type amConfig struct {
@@ -109,10 +110,10 @@ func TestAlertmanagerConfigUsesOnlyTheBridgesLabelsAndAlertnames(t *testing.T) {
 	}
 }
 
-// The per-link kinds an incident's members inhibit are those the job's correlator takes as
-// degrading a link (IncidentInput.DEGRADING): a kind it localises but Alertmanager does not mute
-// would page twice, a kind muted but not localised would hide a fault no incident names.
-func TestIncidentMembersInhibitTheKindsTheCorrelatorExplainsOnTheirLinkOnly(t *testing.T) {
+// correlatorKinds are the alert kinds the job's correlator takes as degrading a link
+// (IncidentInput.DEGRADING), sorted.
+func correlatorKinds(t *testing.T) []string {
+	t.Helper()
 	java, err := os.ReadFile("../../flink-jobs/src/main/java/org/longhaul/flink/functions/incident/IncidentInput.java")
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +127,35 @@ func TestIncidentMembersInhibitTheKindsTheCorrelatorExplainsOnTheirLinkOnly(t *t
 		degrading = append(degrading, strings.ToLower(string(m[1])))
 	}
 	sort.Strings(degrading)
+	return degrading
+}
+
+// The link alerts an incident can explain wait LONGHAUL_ALERT_LINK_GROUP_WAIT for their first
+// mail, so the incident's members can mute them first: the same kinds as the correlator's.
+func TestTheLinkAlertsAnIncidentCanExplainWaitForIt(t *testing.T) {
+	degrading := correlatorKinds(t)
+	for _, r := range loadAMConfig(t).Route.Routes {
+		if r.GroupWait != "${LONGHAUL_ALERT_LINK_GROUP_WAIT}" {
+			continue
+		}
+		if len(r.Matchers) != 1 {
+			t.Fatalf("link group_wait route matches %v", r.Matchers)
+		}
+		name, kinds := matcher(t, r.Matchers[0])
+		sort.Strings(kinds)
+		if name != LabelAlertname || !reflect.DeepEqual(kinds, degrading) {
+			t.Errorf("the route waiting for incidents matches %s %v, the correlator localises %v", name, kinds, degrading)
+		}
+		return
+	}
+	t.Fatal("no route with group_wait ${LONGHAUL_ALERT_LINK_GROUP_WAIT}")
+}
+
+// The per-link kinds an incident's members inhibit are those the job's correlator takes as
+// degrading a link (IncidentInput.DEGRADING): a kind it localises but Alertmanager does not mute
+// would page twice, a kind muted but not localised would hide a fault no incident names.
+func TestIncidentMembersInhibitTheKindsTheCorrelatorExplainsOnTheirLinkOnly(t *testing.T) {
+	degrading := correlatorKinds(t)
 	c := loadAMConfig(t)
 	found := 0
 	for _, r := range c.InhibitRules {
