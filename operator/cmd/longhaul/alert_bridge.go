@@ -36,11 +36,12 @@ var grafanaURL = settings.Setting{Flag: "grafana-url", Env: "LONGHAUL_GRAFANA_UR
 	Usage: "Grafana's base URL, for the dashboard link of each alert (empty: no link)"}
 
 func runAlertBridge(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--sites FILE] [--contacts FILE] [--repost 1m] [--hold 24h] [--status-file FILE]", alertBridgeDoc)
+	fs := env.FlagSet("[--sites FILE] [--sites-psconfig LOC] [--contacts FILE] [--repost 1m] [--hold 24h] [--status-file FILE]", alertBridgeDoc)
 	kafka := settings.Kafka.String(fs.FlagSet)
 	amURL := settings.Alertmanager.String(fs.FlagSet)
 	grafana := grafanaURL.String(fs.FlagSet)
 	sitesFile := fs.String("sites", "", "YAML file naming each host's site (sites: {host or .domain: SITE}); default: each host is its own site")
+	sitesPSConfig := fs.String("sites-psconfig", "", "pSConfig template (path or URL) whose addresses' _meta name their sites (longhaul-site, else display-name); the --sites file wins")
 	contactsFile := settings.AlertContacts.String(fs.FlagSet)
 	runbook := fs.String("runbook-url", "", "base URL of the alert kinds' documentation (#kind is added)")
 	repost := fs.Duration("repost", time.Minute, "how often every open alert is posted again (also how soon a restarted Alertmanager has them back)")
@@ -57,6 +58,19 @@ func runAlertBridge(env *cli.Env, args []string) int {
 	sites, err := alerting.LoadSites(*sitesFile)
 	if err != nil {
 		return env.UsageError("%v", err)
+	}
+	if *sitesPSConfig != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		named, n, problems, err := alerting.LoadPSConfigSites(ctx, sites, *sitesPSConfig)
+		cancel()
+		if err != nil {
+			return env.UsageError("%v", err)
+		}
+		for _, p := range problems {
+			logf(env, "%s: %s (left out)", *sitesPSConfig, p)
+		}
+		logf(env, "%d hosts named by the sites of %s", n, *sitesPSConfig)
+		sites = named
 	}
 	teams, err := alerting.LoadContacts(*contactsFile, *contactsFile == settings.AlertContacts.Default)
 	if err != nil {
