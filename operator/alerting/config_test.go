@@ -130,6 +130,19 @@ func correlatorKinds(t *testing.T) []string {
 	return degrading
 }
 
+// matchesKinds checks that matchers are one alertname matcher naming exactly the kinds.
+func matchesKinds(t *testing.T, what string, matchers []string, kinds []string) {
+	t.Helper()
+	if len(matchers) != 1 {
+		t.Fatalf("%s: matchers %v, want one", what, matchers)
+	}
+	name, got := matcher(t, matchers[0])
+	sort.Strings(got)
+	if name != LabelAlertname || !reflect.DeepEqual(got, kinds) {
+		t.Errorf("%s matches %s %v, the correlator localises %v", what, name, got, kinds)
+	}
+}
+
 // The link alerts an incident can explain wait LONGHAUL_ALERT_LINK_GROUP_WAIT for their first
 // mail, so the incident's members can mute them first: the same kinds as the correlator's.
 func TestTheLinkAlertsAnIncidentCanExplainWaitForIt(t *testing.T) {
@@ -138,14 +151,7 @@ func TestTheLinkAlertsAnIncidentCanExplainWaitForIt(t *testing.T) {
 		if r.GroupWait != "${LONGHAUL_ALERT_LINK_GROUP_WAIT}" {
 			continue
 		}
-		if len(r.Matchers) != 1 {
-			t.Fatalf("link group_wait route matches %v", r.Matchers)
-		}
-		name, kinds := matcher(t, r.Matchers[0])
-		sort.Strings(kinds)
-		if name != LabelAlertname || !reflect.DeepEqual(kinds, degrading) {
-			t.Errorf("the route waiting for incidents matches %s %v, the correlator localises %v", name, kinds, degrading)
-		}
+		matchesKinds(t, "the route waiting for incidents", r.Matchers, degrading)
 		return
 	}
 	t.Fatal("no route with group_wait ${LONGHAUL_ALERT_LINK_GROUP_WAIT}")
@@ -163,14 +169,7 @@ func TestIncidentMembersInhibitTheKindsTheCorrelatorExplainsOnTheirLinkOnly(t *t
 			continue
 		}
 		found++
-		if len(r.Target) != 1 {
-			t.Fatalf("member rule targets %v", r.Target)
-		}
-		name, kinds := matcher(t, r.Target[0])
-		sort.Strings(kinds)
-		if name != LabelAlertname || !reflect.DeepEqual(kinds, degrading) {
-			t.Errorf("members inhibit %s %v, the correlator localises %v", name, kinds, degrading)
-		}
+		matchesKinds(t, "the members' inhibit rule", r.Target, degrading)
 		if !reflect.DeepEqual(r.Equal, []string{LabelSrc, LabelDst}) {
 			t.Errorf("members inhibit on equal %v, want [src dst]: their own link only", r.Equal)
 		}

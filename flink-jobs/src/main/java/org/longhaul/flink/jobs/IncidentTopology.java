@@ -1,6 +1,8 @@
 package org.longhaul.flink.jobs;
 
+import java.time.Duration;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.longhaul.flink.functions.MapNonNull;
 import org.longhaul.flink.functions.confirm.Suspicion;
@@ -27,7 +29,7 @@ public final class IncidentTopology {
             DataStream<Event> detected,
             DataStream<Suspicion> collapseSuspects,
             IncidentParams p,
-            java.time.Duration ttl) {
+            Duration ttl) {
         TypeInformation<IncidentInput> type = TypeInformation.of(IncidentInput.class);
         return detected.flatMap(new MapNonNull<Event, IncidentInput>(IncidentInput::of))
                 .returns(type)
@@ -67,9 +69,7 @@ public final class IncidentTopology {
                                 .returns(type)
                                 .name("incident: low runs")
                                 .uid("incident-low-runs"))
-                .keyBy(
-                        in -> IncidentCorrelator.MESH,
-                        org.apache.flink.api.common.typeinfo.Types.STRING)
+                .keyBy(in -> IncidentCorrelator.MESH, Types.STRING)
                 .process(new IncidentCorrelator(p, ttl))
                 .setParallelism(1)
                 .name("detect: incidents")

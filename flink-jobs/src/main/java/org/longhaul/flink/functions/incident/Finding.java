@@ -26,6 +26,11 @@ public record Finding(
 
     /** The symptom and location: an incident's identity. */
     public String key() {
+        return key(symptom, location);
+    }
+
+    /** The identity of an incident of this symptom at this location. */
+    public static String key(String symptom, Location location) {
         return symptom + "@" + location.key();
     }
 }

@@ -12,6 +12,7 @@ import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.HopProbe;
 import org.longhaul.flink.records.LatencySample;
+import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.PathHop;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RttSample;
@@ -58,7 +59,7 @@ public record IncidentInput(
             EnumSet.of(EventKind.THROUGHPUT_COLLAPSE, EventKind.UNREACHABLE, EventKind.HIGH_LOSS);
 
     public String link() {
-        return org.longhaul.flink.records.Links.key(src, dst);
+        return Links.key(src, dst);
     }
 
     /** A degrading alert opened or closed on one link; null for any other event. */

@@ -67,10 +67,9 @@ public final class Localiser {
             Tally best = null;
             double bestScore = 0;
             for (Tally t : tallies.values()) {
-                boolean isOpen = open.contains(symptom + "@" + t.location.key());
+                boolean isOpen = open.contains(Finding.key(symptom, t.location));
                 double score = score(t, uncovered, p, isOpen);
-                if (!Double.isNaN(score)
-                        && (best == null || better(t, score, best, bestScore, uncovered))) {
+                if (!Double.isNaN(score) && (best == null || better(t, score, best, bestScore))) {
                     best = t;
                     bestScore = score;
                 }
@@ -161,7 +160,7 @@ public final class Localiser {
      * Ties: the higher score, then a site or host over a hop (the place someone owns), then the
      * location fewer links pass (the more specific), then the name (stable).
      */
-    static boolean better(Tally a, double sa, Tally b, double sb, Set<String> uncovered) {
+    static boolean better(Tally a, double sa, Tally b, double sb) {
         if (sa != sb) {
             return sa > sb;
         }

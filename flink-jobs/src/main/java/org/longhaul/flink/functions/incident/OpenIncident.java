@@ -41,7 +41,7 @@ public final class OpenIncident {
 
     /** The symptom and location, as {@link Finding#key()}. */
     public String key() {
-        return symptom + "@" + location().key();
+        return Finding.key(symptom, location());
     }
 
     public List<String> linkList() {

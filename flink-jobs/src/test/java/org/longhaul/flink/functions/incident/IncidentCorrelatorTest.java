@@ -46,20 +46,21 @@ class IncidentCorrelatorTest {
     }
 
     private static IncidentInput collapse(String src, String dst, long ts) {
-        return IncidentInput.of(
-                Event.builder(EventKind.THROUGHPUT_COLLAPSE, src, dst, "collapse-detector", ts)
-                        .severity("critical")
-                        .episode("e-" + src + dst)
-                        .message("collapsed")
-                        .build());
+        return episode(EventKind.THROUGHPUT_COLLAPSE, "critical", src, dst, ts);
     }
 
     private static IncidentInput recovery(String src, String dst, long ts) {
+        return episode(EventKind.THROUGHPUT_RECOVERY, "info", src, dst, ts);
+    }
+
+    /** An event of the link's collapse episode, as the collapse detector writes it. */
+    private static IncidentInput episode(
+            EventKind kind, String severity, String src, String dst, long ts) {
         return IncidentInput.of(
-                Event.builder(EventKind.THROUGHPUT_RECOVERY, src, dst, "collapse-detector", ts)
-                        .severity("info")
+                Event.builder(kind, src, dst, "collapse-detector", ts)
+                        .severity(severity)
                         .episode("e-" + src + dst)
-                        .message("recovered")
+                        .message(kind.wire())
                         .build());
     }
 

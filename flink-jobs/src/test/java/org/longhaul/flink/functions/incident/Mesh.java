@@ -56,22 +56,4 @@ final class Mesh {
                                 null));
         return this;
     }
-
-    Mesh recover(String src, String dst, String kind) {
-        links.get(Links.key(src, dst))
-                .apply(
-                        new IncidentInput(
-                                IncidentInput.Type.ALERT_CLOSE,
-                                src,
-                                dst,
-                                NOW - 10_000,
-                                kind,
-                                kind + "-" + src + "-" + dst,
-                                "info",
-                                false,
-                                null,
-                                null,
-                                null));
-        return this;
-    }
 }
