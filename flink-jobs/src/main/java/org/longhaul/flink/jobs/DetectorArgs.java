@@ -103,7 +103,9 @@ public final class DetectorArgs {
                         a.number("route.dominant-share", d.dominantShare()),
                         (int) a.integer("route.recent-runs", d.recentRuns()),
                         (int) a.integer("route.min-runs", d.minRuns()),
-                        (int) a.integer("route.max-addrs-per-hop", d.maxAddrsPerHop()));
+                        (int) a.integer("route.max-addrs-per-hop", d.maxAddrsPerHop()),
+                        a.number("route.balanced-rtt-ms", d.balancedRttMs()),
+                        a.number("route.balanced-rtt-share", d.balancedRttShare()));
         require(
                 r.recentRuns() > r.persistRuns() && r.recentRuns() <= 63,
                 "--route.recent-runs: above --route.persist-runs, at most 63");

@@ -20,7 +20,9 @@ import org.longhaul.flink.state.OneWriteType;
  * path comes before the candidate persists, the candidate was load balancing or a blip and its
  * addresses join the dominant model. After {@link RouteParams#persistRuns()} consecutive runs off a
  * path that carried ≥ {@link RouteParams#dominantShare()} of the recent runs: ONE event naming the
- * changed hops, and the candidate becomes the dominant path.
+ * changed hops, and the candidate becomes the dominant path. A streak before the path has {@link
+ * RouteParams#minRuns()} runs joins it instead: a path learnt from fewer runs has not shown all its
+ * ECMP siblings yet.
  */
 public final class RouteChangeDetector extends KeyedProcessFunction<String, PathSample, Event> {
     private static final long serialVersionUID = 1L;
@@ -85,8 +87,17 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
         if (s.candidateRuns < p.persistRuns()) {
             return;
         }
+        if (s.runsBeforeStreak() < p.minRuns() || balanced(s.dominant, s.candidate)) {
+            // still learning, or a sibling of equal length and delay: the path's own variety
+            // (an ECMP sibling three runs running), not a change from it; replacing the model
+            // would forget the siblings learnt so far and report their next streak
+            s.dominant.absorb(s.candidate, p.maxAddrsPerHop());
+            s.candidate = null;
+            s.candidateRuns = 0;
+            return;
+        }
         double share = s.dominantShareBeforeStreak();
-        if (s.runsBeforeStreak() >= p.minRuns() && share >= p.dominantShare()) {
+        if (share >= p.dominantShare()) {
             out.collect(routeChange(sample, s, share));
         }
         s.dominant = s.candidate;
@@ -94,6 +105,30 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
         s.recent = (1L << s.candidateRuns) - 1;
         s.recentCount = s.candidateRuns;
         s.candidateRuns = 0;
+    }
+
+    /**
+     * A candidate as long as the dominant path, differing only at hops both answered, with an RTT
+     * the load balancing of parallel routes keeps ({@link RouteParams#balancedRtt}): a diamond of
+     * siblings (the testbed's ECMP at hops 2-3, 191 ms either way), not a route change (the flip of
+     * dst-b: 160 → 230 ms). A path onto another carrier of the same delay is missed by this: its
+     * effect, if any, is the collapse or loss detectors'.
+     */
+    private boolean balanced(PathModel dominant, PathModel candidate) {
+        if (dominant.length() != candidate.length()
+                || dominant.reachedMax != candidate.reachedMax
+                || !p.balancedRtt(dominant.rttMs, candidate.rttMs)) {
+            return false;
+        }
+        for (PathModel.ChangedHopRef h : dominant.differences(candidate)) {
+            if ("*".equals(h.before())
+                    || "*".equals(h.after())
+                    || h.before() == null
+                    || h.after() == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -10,14 +10,31 @@ import java.io.Serializable;
  * @param dominantShare the old path must have carried at least this share of recent runs (0.65)
  * @param recentRuns how many recent runs the share is computed over (20, at most 63)
  * @param minRuns runs the old path must have been watched for before a change is reported (5); a
- *     younger model adopts the new path silently
+ *     younger model takes the new path's addresses in as siblings, silently
  * @param maxAddrsPerHop addresses remembered per hop; the rarest is forgotten beyond (8)
+ * @param balancedRttMs a new path as long as the old, differing only at hops both answered, whose
+ *     RTT is within this many ms of the old (or {@code balancedRttShare} of it, the larger) is a
+ *     load-balanced sibling of equal length and delay, not a change (5 ms)
+ * @param balancedRttShare see balancedRttMs (0.05)
  */
 public record RouteParams(
-        int persistRuns, double dominantShare, int recentRuns, int minRuns, int maxAddrsPerHop)
+        int persistRuns,
+        double dominantShare,
+        int recentRuns,
+        int minRuns,
+        int maxAddrsPerHop,
+        double balancedRttMs,
+        double balancedRttShare)
         implements Serializable {
 
     public static RouteParams defaults() {
-        return new RouteParams(3, 0.65, 20, 5, 8);
+        return new RouteParams(3, 0.65, 20, 5, 8, 5.0, 0.05);
+    }
+
+    /** Whether two RTTs (ms) are as close as load balancing keeps them. */
+    public boolean balancedRtt(double before, double after) {
+        return !Double.isNaN(before)
+                && !Double.isNaN(after)
+                && Math.abs(after - before) <= Math.max(balancedRttMs, balancedRttShare * before);
     }
 }

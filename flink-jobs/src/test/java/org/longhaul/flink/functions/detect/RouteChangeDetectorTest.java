@@ -112,6 +112,52 @@ class RouteChangeDetectorTest {
     }
 
     @Test
+    void shouldKeepTheSiblingsOfAStreakWhileStillLearning() throws Exception {
+        // the e2e story's dst-c (tests/e2e, ECMP at hop 3: cc answers from 10.66.32.2 or
+        // 10.66.33.2 by the edge's hash): three runs on one sibling, three on the other before
+        // the path is learnt, eight more on the second, then three on the first again: all ECMP
+        List<String> one = List.of("10.66.33.2");
+        List<String> two = List.of("10.66.32.2");
+        try (var h = harness()) {
+            for (int i = 0; i < 3; i++) {
+                trace(h, 191, via(STARS, one));
+            }
+            for (int i = 0; i < 11; i++) {
+                trace(h, 191, via(STARS, two));
+            }
+            for (int i = 0; i < 3; i++) {
+                trace(h, 191, via(STARS, one));
+            }
+            assertEquals(List.of(), h.events());
+        }
+    }
+
+    @Test
+    void shouldTakeASiblingOfEqualLengthAndDelayForLoadBalancingNotAChange() throws Exception {
+        // the e2e story's s2 → dst-c: eight runs through one router at hop 3 (its other ECMP
+        // sibling unseen), then three through the other at the same 191 ms: a diamond, no change
+        List<String> one = List.of("10.66.32.2");
+        List<String> two = List.of("10.66.33.2");
+        try (var h = harness()) {
+            for (int i = 0; i < 8; i++) {
+                trace(h, 191, via(STARS, one));
+            }
+            for (int i = 0; i < 3; i++) {
+                trace(h, 192, via(STARS, two));
+            }
+            for (int i = 0; i < 6; i++) {
+                trace(h, 191, via(STARS, i % 2 == 0 ? one : two));
+            }
+            assertEquals(List.of(), h.events());
+            // the same change with the delay of another carrier (+40 ms) is one
+            for (int i = 0; i < 3; i++) {
+                trace(h, 231, via(STARS, List.of("10.66.36.2")));
+            }
+            assertEquals(1, h.events().size());
+        }
+    }
+
+    @Test
     void shouldForgetTheLinkAfterTheTtl() throws Exception {
         try (var h = harness()) {
             trace(h, 283, via(STARS, List.of("159.226.254.1")));
