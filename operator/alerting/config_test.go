@@ -144,17 +144,35 @@ func matchesKinds(t *testing.T, what string, matchers []string, kinds []string) 
 }
 
 // The link alerts an incident can explain wait LONGHAUL_ALERT_LINK_GROUP_WAIT for their first
-// mail, so the incident's members can mute them first: the same kinds as the correlator's.
+// mail, so the incident's members can mute them first: the same kinds as the correlator's, and
+// site_unreachable, which an incident at that site mutes.
 func TestTheLinkAlertsAnIncidentCanExplainWaitForIt(t *testing.T) {
-	degrading := correlatorKinds(t)
+	explained := append(correlatorKinds(t), contract.KindSiteUnreachable)
+	sort.Strings(explained)
 	for _, r := range loadAMConfig(t).Route.Routes {
 		if r.GroupWait != "${LONGHAUL_ALERT_LINK_GROUP_WAIT}" {
 			continue
 		}
-		matchesKinds(t, "the route waiting for incidents", r.Matchers, degrading)
+		matchesKinds(t, "the route waiting for incidents", r.Matchers, explained)
 		return
 	}
 	t.Fatal("no route with group_wait ${LONGHAUL_ALERT_LINK_GROUP_WAIT}")
+}
+
+// A site lost to all its sources is the reachability detector's site_unreachable and the
+// correlator's incident at that site: one page, the incident's (it mutes site_unreachable of its
+// dst; a hop's or a host's incident has dst "*", which no site_unreachable has).
+func TestAnIncidentAtASiteMutesThatSitesSiteUnreachable(t *testing.T) {
+	for _, r := range loadAMConfig(t).InhibitRules {
+		if len(r.Source) == 1 && r.Source[0] == `alertname="`+contract.KindIncidentOpened+`"` {
+			if !reflect.DeepEqual(r.Target, []string{`alertname="` + contract.KindSiteUnreachable + `"`}) ||
+				!reflect.DeepEqual(r.Equal, []string{LabelDst}) {
+				t.Fatalf("the incidents' inhibit rule: %+v", r)
+			}
+			return
+		}
+	}
+	t.Fatal("no inhibit rule with incident_opened as source: a lost site would page twice")
 }
 
 // The per-link kinds an incident's members inhibit are those the job's correlator takes as

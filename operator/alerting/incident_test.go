@@ -210,3 +210,36 @@ func TestAnIncidentWithoutALocationNameIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// As the job sends them: an incident at a site has that site as dst, one at a hop "*"; its
+// severity follows its links (critical while one of them is). Neither a move nor a link
+// recovering is a second page (the testbed story's hop incident re-paged when its collapsed link
+// recovered first, lowering it to warning); a rise to critical is one, as a link alert's is.
+func TestAnIncidentKeepsItsAlertWhenItMovesOrCalmsAndPagesWhenItEscalates(t *testing.T) {
+	s := testState()
+	site := Location{Type: "site", Name: "d1"}
+	atSite := func(kind string, at time.Duration, sev string) Event {
+		e := incident(kind, at, site, link("s1", "d1", "unreachable"), link("s2", "d1", "unreachable"))
+		e.Dst, e.Severity = "d1", sev
+		return e
+	}
+	first := s.Apply(atSite(contract.KindIncidentOpened, 0, "critical")).Firing[0]
+	moved := incident(contract.KindIncidentUpdated, time.Minute, hop, link("s1", "d1", "unreachable"), link("s2", "d1", "unreachable"))
+	moved.Severity = "warning"
+	ch := s.Apply(moved)
+	incidents, _ := byName(ch.Firing)
+	if len(ch.Resolved) != 0 || len(incidents) != 1 || incidents[0].Identity() != first.Identity() {
+		t.Fatalf("moved to a hop and calmed: resolved %+v, firing %+v", ch.Resolved, incidents)
+	}
+	if incidents[0].Labels[LabelDst] != "d1" || incidents[0].Labels[LabelSeverity] != "critical" {
+		t.Errorf("labels %v: the ones it opened with", incidents[0].Labels)
+	}
+
+	s = testState()
+	calm := s.Apply(atSite(contract.KindIncidentOpened, 0, "warning")).Firing[0]
+	ch = s.Apply(atSite(contract.KindIncidentUpdated, time.Minute, "critical"))
+	incidents, _ = byName(ch.Firing)
+	if len(incidents) != 1 || incidents[0].Labels[LabelSeverity] != "critical" || len(ch.Resolved) != 1 || ch.Resolved[0].Identity() != calm.Identity() {
+		t.Fatalf("escalated: resolved %+v, firing %+v", ch.Resolved, incidents)
+	}
+}

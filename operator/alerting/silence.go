@@ -44,6 +44,12 @@ func LinkSilence(src, dst string) []Matcher {
 	return []Matcher{equal(LabelSource, SourceValue), equal(LabelSrc, src), equal(LabelDst, dst)}
 }
 
+// IncidentSilence silences an incident (its alert and its members, which share its episode id in
+// the incident label). The links' own alerts stay inhibited: a silenced member still inhibits.
+func IncidentSilence(id string) []Matcher {
+	return []Matcher{equal(LabelSource, SourceValue), equal(LabelIncident, id)}
+}
+
 // ParseLink reads "SRC:DST"; an IPv6 address is written in brackets: "[2001:db8::1]:dst".
 func ParseLink(s string) (src, dst string, err error) {
 	bad := fmt.Errorf("link %q: want SRC:DST (an IPv6 address in brackets: [2001:db8::1]:DST)", s)

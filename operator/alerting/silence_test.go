@@ -31,4 +31,7 @@ func TestASiteSilenceCoversBothEndsAndOnlyLonghaulsAlerts(t *testing.T) {
 	if m := MatchersString(LinkSilence("s1", "dst-a")); !strings.Contains(m, `src="s1",dst="dst-a"`) {
 		t.Fatal(m)
 	}
+	if m := MatchersString(IncidentSilence("4c2a")); m != `source="longhaul",incident="4c2a"` {
+		t.Fatal(m)
+	}
 }

@@ -38,6 +38,8 @@ type entry struct {
 	// AlertIncidentMember), and when each link joined the incident ("src|dst" → time).
 	members []Alert
 	joined  map[string]time.Time
+	// opened is the labels of an incident's alert before this update (keepIncidentIdentity).
+	opened map[string]string
 }
 
 // Change is what one event changes in Alertmanager: alerts to post as firing and alerts (with
@@ -101,16 +103,19 @@ func (s *State) raise(e Event) Change {
 	old := s.open[key]
 	if old != nil {
 		since = old.since // the same episode raised again (escalated, re-evaluated)
-		if nl := labels(e, s.Sites, s.Teams); identity(nl) != old.alert.Identity() {
-			ch.Resolved = append(ch.Resolved, old.alert.resolved(e.Time()))
-		}
 	}
 	ent := &entry{event: e, since: since}
 	if e.incident() {
 		ent.joined = joinedLinks(old, e, since)
+		if old != nil {
+			ent.opened = old.alert.Labels
+		}
 	}
 	s.open[key] = ent
 	s.render(ent)
+	if old != nil && ent.alert.Identity() != old.alert.Identity() {
+		ch.Resolved = append(ch.Resolved, old.alert.resolved(e.Time()))
+	}
 	ch.Firing = append(ch.Firing, s.posted(ent))
 	if old != nil { // links that left the incident: their alerts are no longer explained by it
 		ch.Resolved = append(ch.Resolved, departed(old.members, ent.members, e.Time())...)
@@ -237,6 +242,9 @@ func (s *State) touched(e Event) []Alert {
 func (s *State) render(ent *entry) {
 	e := ent.event
 	a := Alert{Labels: labels(e, s.Sites, s.Teams), Annotations: s.Describe.annotations(e, ent.since), StartsAt: ent.since}
+	if ent.opened != nil {
+		a.Labels = keepIncidentIdentity(ent.opened, a.Labels)
+	}
 	a.GeneratorURL = a.Annotations[AnnDashboard]
 	if d, ok := s.diagnosis[e.link()]; ok && contract.IsAlert(e.Kind) {
 		a.Annotations[AnnDiagnosis] = d

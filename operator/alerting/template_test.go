@@ -92,6 +92,7 @@ func TestAnIncidentMailNamesTheLocationFirstAndListsItsLinks(t *testing.T) {
 	want := "Incident at hop 198.18.50.1 (AS 64512): 2 links  [critical]\n" +
 		"  links through hop 198.18.50.1 (AS 64512) are degraded\n" +
 		"  since 2026-11-24T10:00:00Z\n" +
+		"  incident inc-1 (longhaul silence --incident inc-1 --for 2h --comment TEXT)\n" +
 		"  links (their own alerts are muted while the incident is open):\n" +
 		"    s1 → d1 (throughput_collapse)\n" +
 		"    s2 → d1 (high_loss, unreachable)\n"
@@ -100,7 +101,7 @@ func TestAnIncidentMailNamesTheLocationFirstAndListsItsLinks(t *testing.T) {
 	}
 	subject, text = renderMail(t, "resolved", a.resolved(t0.Add(time.Hour)))
 	if subject != "[RESOLVED] Incident at hop 198.18.50.1 (AS 64512): 2 links" ||
-		!strings.Contains(text, "since 2026-11-24T10:00:00Z, resolved 2026-11-24T11:00:00Z\n  links:\n    s1 → d1") {
+		!strings.Contains(text, "since 2026-11-24T10:00:00Z, resolved 2026-11-24T11:00:00Z\n  incident inc-1\n  links:\n    s1 → d1") {
 		t.Errorf("resolved: %q\n%s", subject, text)
 	}
 }

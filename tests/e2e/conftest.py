@@ -85,8 +85,8 @@ def flink_job(testbed):
 
 
 class Recorder:
-    """Collects, in a thread, every message of `topics` whose src starts with `site`, with the
-    wall-clock time it arrived."""
+    """Collects, in a thread, every message of `topics` whose src (or an incident's link's src)
+    starts with `site`, with the wall-clock time it arrived."""
 
     def __init__(self, topics, site, committed):
         self.site, self.items, self.lock = site, [], threading.Lock()
@@ -116,10 +116,16 @@ class Recorder:
             if m is None or m.error():
                 continue
             msg = json.loads(m.value())
-            if str(msg.get("src", "")).startswith(self.site):
+            if self.ours(msg):
                 with self.lock:
                     self.items.append((time.time(), msg))
         self.c.close()
+
+    def ours(self, msg):
+        """A message of the site's senders: its src, or one of an incident's links (an incident
+        at a hop or a site has src "*")."""
+        srcs = [msg.get("src", "")] + [link.get("src", "") for link in msg.get("links") or []]
+        return any(str(s).startswith(self.site) for s in srcs)
 
     def snapshot(self):
         with self.lock:

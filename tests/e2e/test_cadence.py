@@ -64,6 +64,8 @@ def bed():
         LONGHAUL_TESTBED_REQUESTS_PER_HOUR=str(6 * COMPRESSION),
         LONGHAUL_TESTBED_BURST_INTERVAL=f"{BURST_S}s",
         LONGHAUL_TESTBED_BURST_JITTER="3s",
+        # one sender per link (SENDER): this story's figures are per destination
+        LONGHAUL_TESTBED_TARGETS_S2="d",
     )
     try:
         tb("up")

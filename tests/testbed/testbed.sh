@@ -10,12 +10,14 @@
 #                          ├── e1 ─┐ ECMP
 #                          └── e2 ─┴── cc (190 ms) ── gc (silent: * * *) ─── tbf ── dc dst-c 10.66.35.2 200 Mbit/s
 #
-#  s1 probes dst-a (tcp, udp) and dst-b; s2 (64 KB maximum send window, seed 002) probes dst-d;
-#  s3 probes dst-c. dst-b normally goes through cb1; `flip b` moves both directions to cb2.
+#  s1 probes dst-a (tcp, udp) and dst-b; s2 (64 KB maximum send window, seed 002) probes dst-d and
+#  dst-c; s3 probes dst-c (LONGHAUL_TESTBED_TARGETS_S1/_S2/_S3: link letters, default "a b", "d c",
+#  "c"). dst-b normally goes through cb1; `flip b` moves both directions to cb2.
 #
 # Usage: testbed.sh up | down | status
 #        testbed.sh rate LINK RATE | loss LINK PERCENT | collapse LINK [PERCENT] | stall LINK SECONDS
 #        testbed.sh block LINK | unblock LINK | flip b alt|congested|main | heal      (LINK: a b c d)
+#        testbed.sh carrier ca [PERCENT] (the carrier ca collapses: every link behind it, dst-a and dst-d)
 #        testbed.sh agents-start | agents-stop | agent-health SENDER | ns NAME (prints the full name)
 #        testbed.sh run-dir (prints its run folder: the agents' configs, password files and logs)
 set -euo pipefail
@@ -24,6 +26,10 @@ source "$ROOT/scripts/stack/lib.sh"
 P="${LONGHAUL_TESTBED_PREFIX:-lhb}"
 SITE="${LONGHAUL_TESTBED_SITE:-lab}"              # sender names are $SITE-s1 …
 IPERF_PORT=5201
+# every receiver runs one iperf3 server per port: an iperf3 server takes one test at a time, and s2
+# shares dst-c with s3 (their runs would collide, "the server is busy"), so s2 uses the second
+IPERF_PORTS=(5201 5202)
+sender_port() { if [ "$1" = s2 ]; then echo 5202; else echo "$IPERF_PORT"; fi; }
 AGENT_HEALTH_PORT="${LONGHAUL_AGENT_HEALTH_PORT:-9273}" # inside each sender namespace
 RUN="$LONGHAUL_STACK_DIR/run/testbed-$P"
 NETEMU="$ROOT/bin/longhaul-netemu"
@@ -90,7 +96,10 @@ receiver() { # NAME GATEWAY_ADDR
   nsx "$1" ip route add default via "$2"
   nsx "$1" iptables -N LH-FAULT
   nsx "$1" iptables -A INPUT -j LH-FAULT
-  nsx "$1" iperf3 -s -D -p "$IPERF_PORT" -I "$RUN/iperf3-$1.pid" --logfile "$RUN/iperf3-$1.log"
+  local port
+  for port in "${IPERF_PORTS[@]}"; do
+    nsx "$1" iperf3 -s -D -p "$port" -I "$RUN/iperf3-$1-$port.pid" --logfile "$RUN/iperf3-$1-$port.log"
+  done
 }
 
 up() {
@@ -168,8 +177,11 @@ stall() { # LINK SECONDS: everything to and from the receiver dropped, then rest
     nsx "$r" iptables -D LH-FAULT -o "$ifc" -j DROP
     nsx "$r" iptables -D LH-FAULT -i "$ifc" -j DROP ) >/dev/null 2>&1 &
 }
-block() { # the receiver's firewall refuses the iperf port (seed 000): TCP reset
-  nsx "d$1" iptables -A LH-FAULT -p tcp --dport "$IPERF_PORT" -j REJECT --reject-with tcp-reset
+block() { # the receiver's firewall refuses the iperf ports (seed 000): TCP reset
+  local port
+  for port in "${IPERF_PORTS[@]}"; do
+    nsx "d$1" iptables -A LH-FAULT -p tcp --dport "$port" -j REJECT --reject-with tcp-reset
+  done
 }
 # flip b alt|congested|main: dst-b's route, both directions, through cb2 (230 ms) or cb1 (160 ms);
 # congested: through cb2 whose carrier towards gb is congested (15 Mbit/s, a tbf on its egress)
@@ -188,6 +200,19 @@ flip() {
     *) echo "flip b alt|congested|main" >&2; exit 2 ;;
   esac
 }
+# carrier ROUTER [PERCENT]: the carrier router itself degrades (5 Mbit/s and PERCENT loss, 10 %,
+# on each of its egresses towards a receiver): every link it carries collapses at once, the links
+# that avoid it do not (ca carries dst-a from s1 and dst-d from s2; the incident correlator's case)
+carrier() {
+  local l r ifc hit=""
+  for l in a b c d; do
+    read -r r ifc <<<"${SHAPER[$l]}"
+    [ "$r" = "$1" ] || continue
+    shape "$l" 5mbit; loss "$l" "${2:-10}"; hit="$hit $l"
+  done
+  [ -n "$hit" ] || { echo "'$1' carries no shaped link (ca)" >&2; exit 2; }
+  echo "carrier $1 collapsed: links$hit at 5 Mbit/s, ${2:-10}% loss"
+}
 heal() {
   for l in a b c d; do shape "$l" "${RATE[$l]}"; clear_loss "$l"; nsx "d$l" iptables -F LH-FAULT; done
   flip b main
@@ -197,6 +222,16 @@ heal() {
 # kafka_ports: the port of each broker in LONGHAUL_KAFKA (the stack's brokers, all on 127.0.0.1):
 # each is forwarded into every sender namespace, where the agents find the brokers as advertised
 kafka_ports() { tr ',' '\n' <<<"${LONGHAUL_KAFKA}" | sed 's/.*://'; }
+
+# targets_of SENDER: the links (letters) it probes. dst-c has two senders, so a lost dst-c is a
+# whole destination site lost (two links); tests/e2e/test_cadence.py keeps one sender per link.
+targets_of() {
+  case "$1" in
+    s1) echo "${LONGHAUL_TESTBED_TARGETS_S1:-a b}" ;;
+    s2) echo "${LONGHAUL_TESTBED_TARGETS_S2:-d c}" ;;
+    s3) echo "${LONGHAUL_TESTBED_TARGETS_S3:-c}" ;;
+  esac
+}
 
 agent_config() { # SENDER: the agent's YAML, from the environment's ports
   local s="$1"
@@ -215,11 +250,12 @@ health:
 probe_requests:
   max_per_hour: ${LONGHAUL_TESTBED_REQUESTS_PER_HOUR:-6}
 EOT
-  case "$s" in
-    s1) printf 'targets:\n  - {name: dst-a, address: %s}\n  - {name: dst-b, address: %s}\n' "${DST[a]}" "${DST[b]}" ;;
-    s2) printf 'targets:\n  - {name: dst-d, address: %s}\n' "${DST[d]}" ;;
-    s3) printf 'targets:\n  - {name: dst-c, address: %s}\n' "${DST[c]}" ;;
-  esac
+  echo "targets:"
+  local l
+  for l in $(targets_of "$s"); do
+    link_ok "$l"
+    printf '  - {name: dst-%s, address: %s}\n' "$l" "${DST[$l]}"
+  done
   # the probes' intervals: a story of a few minutes by default; tests/e2e/test_cadence.py sets
   # production's ratios, compressed
   local tput="${LONGHAUL_TESTBED_TPUT_INTERVAL:-25s}" path="${LONGHAUL_TESTBED_PATH_INTERVAL:-12s}"
@@ -234,7 +270,7 @@ probes:
     jitter: 1s
     # cubic, Linux's default: this machine runs bbr, which keeps the 100 ms tbf queue lossy
     # (82 Mbit/s and ~3700 retransmits per run on the 100 Mbit/s link; cubic 95.6 Mbit/s)
-    params: {duration: 4s, omit: 3s, connect_timeout: 3s, congestion: cubic}
+    params: {duration: 4s, omit: 3s, connect_timeout: 3s, congestion: cubic, port: $(sender_port "$s")}
   - id: path
     kind: path
     targets: all
@@ -256,7 +292,7 @@ EOT
     targets: all
     interval: $LONGHAUL_TESTBED_BURST_INTERVAL
     jitter: ${LONGHAUL_TESTBED_BURST_JITTER:-1s}
-    params: {duration: 2s, connect_timeout: 3s, congestion: cubic, host_snapshot: false}
+    params: {duration: 2s, connect_timeout: 3s, congestion: cubic, host_snapshot: false, port: $(sender_port "$s")}
     screens: tcp
 EOT
   fi
@@ -348,8 +384,9 @@ case "$cmd" in
   loss) link_ok "$1"; loss "$1" "$2"; echo "link $1: ${2}% loss" ;;
   collapse) link_ok "$1"; shape "$1" 5mbit; loss "$1" "${2:-10}"; echo "link $1 collapsed: 5 Mbit/s, ${2:-10}% loss" ;;
   stall) link_ok "$1"; stall "$1" "$2"; echo "link $1 stalls for ${2}s" ;;
-  block) link_ok "$1"; block "$1"; echo "link $1: receiver refuses port $IPERF_PORT" ;;
-  unblock) link_ok "$1"; nsx "d$1" iptables -F LH-FAULT; echo "link $1: port $IPERF_PORT open" ;;
+  carrier) carrier "$@" ;;
+  block) link_ok "$1"; block "$1"; echo "link $1: receiver refuses ports ${IPERF_PORTS[*]}" ;;
+  unblock) link_ok "$1"; nsx "d$1" iptables -F LH-FAULT; echo "link $1: ports ${IPERF_PORTS[*]} open" ;;
   flip) flip "$@"; echo "link $1 routed via ${2}" ;;
   heal) heal; echo "testbed $P healed" ;;
   agents-start) agents_start ;;
@@ -357,5 +394,5 @@ case "$cmd" in
   agent-health) nsx "$1" curl -fsS "http://127.0.0.1:$AGENT_HEALTH_PORT/health" ;;
   ns) ns "$1" ;;
   run-dir) echo "$RUN" ;;
-  *) sed -n '2,19p' "$0"; exit 2 ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
 esac

@@ -15,7 +15,9 @@ import (
 )
 
 const silenceDoc = `Maintenance windows: silences Longhaul's alerts of a site (every link to or from it: two
-silences, one per end) or of one link in Alertmanager, from now for --for. 'silence list' prints
+silences, one per end), of one link, or of one incident (--incident, its episode id: the incident
+label of its alert; its links' own alerts stay inhibited under it) in Alertmanager, from now for
+--for. An incident at a hop has no site: silence it by its id. 'silence list' prints
 the silences (--all: expired ones too); 'silence expire ID...' ends them now.
 Alertmanager identity: LONGHAUL_ALERTMANAGER_USER and LONGHAUL_ALERTMANAGER_PASSWORD_FILE (on a
 native stack host the operator user), LONGHAUL_ALERTMANAGER_CA.`
@@ -24,26 +26,30 @@ func runSilence(env *cli.Env, args []string) int {
 	if len(args) > 0 && (args[0] == "list" || args[0] == "expire") {
 		return runSilenceAdmin(env, args[0], args[1:])
 	}
-	fs := env.FlagSet("--site S | --link SRC:DST --for 2h --comment TEXT | list [--all] | expire ID...", silenceDoc)
+	fs := env.FlagSet("--site S | --link SRC:DST | --incident ID --for 2h --comment TEXT | list [--all] | expire ID...", silenceDoc)
 	amURL := settings.Alertmanager.String(fs.FlagSet)
 	site := fs.String("site", "", "silence every alert to or from this site")
 	link := fs.String("link", "", "silence every alert of this link, SRC:DST ([IPv6]:DST)")
+	incident := fs.String("incident", "", "silence this incident (its episode id, the alert's incident label)")
 	dur := fs.Duration("for", 0, "how long, from now (e.g. 2h)")
 	comment := fs.String("comment", "", "why (a ticket, a maintenance notice): required")
 	author := fs.String("author", defaultAuthor(), "who")
 	if code, done := fs.Parse(args); done {
 		return code
 	}
-	if (*site == "") == (*link == "") {
-		return env.UsageError("give one of --site or --link")
+	if given := btoi(*site != "") + btoi(*link != "") + btoi(*incident != ""); given != 1 {
+		return env.UsageError("give one of --site, --link or --incident")
 	}
 	if *dur <= 0 || strings.TrimSpace(*comment) == "" {
 		return env.UsageError("--for must be positive and --comment is required")
 	}
 	var sets [][]alerting.Matcher
-	if *site != "" {
+	switch {
+	case *site != "":
 		sets = alerting.SiteSilences(*site)
-	} else {
+	case *incident != "":
+		sets = [][]alerting.Matcher{alerting.IncidentSilence(*incident)}
+	default:
 		src, dst, err := alerting.ParseLink(*link)
 		if err != nil {
 			return env.UsageError("%v", err)
@@ -65,6 +71,13 @@ func runSilence(env *cli.Env, args []string) int {
 			time.Now().Add(*dur).UTC().Format(time.RFC3339), id)
 	}
 	return cli.ExitOK
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func defaultAuthor() string {
