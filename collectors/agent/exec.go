@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -16,12 +17,14 @@ const maxOutput = 64 << 20
 func LookPath(tool string) (string, error) { return exec.LookPath(tool) }
 
 // SystemExec runs a tool directly (argv, never a shell) in its own process group, so a
-// cancelled or timed-out run kills the tool and its children (traceroute's helpers).
+// cancelled or timed-out run kills the tool and its children (traceroute's helpers), with a clean
+// environment (toolEnv).
 func SystemExec(ctx context.Context, argv []string) (stdout, stderr []byte, err error) {
 	if len(argv) == 0 {
 		return nil, nil, errors.New("exec: empty argv")
 	}
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = toolEnv(os.Environ())
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second

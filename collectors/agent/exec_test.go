@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,5 +31,28 @@ func TestSystemExecKillsTheToolAndItsChildrenOnTimeout(t *testing.T) {
 	_, _, err := SystemExec(ctx, []string{"sh", "-c", "sleep 30 & sleep 30"})
 	if err == nil || time.Since(start) > 5*time.Second {
 		t.Fatalf("err %v after %s", err, time.Since(start))
+	}
+}
+
+func TestAToolSeesNoneOfTheAgentsSettingsOrSecrets(t *testing.T) {
+	t.Setenv("LONGHAUL_KAFKA_PASSWORD_FILE", "/etc/longhaul/agent.password")
+	t.Setenv("https_proxy", "http://proxy.example:3128")
+	t.Setenv("TZ", "UTC")
+	out, _, err := SystemExec(context.Background(), []string{"env"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, _, _ := strings.Cut(line, "=")
+		got[name] = true
+	}
+	if !got["PATH"] || !got["TZ"] || !strings.Contains(string(out), "LC_ALL=C\n") {
+		t.Errorf("the tool's environment lacks PATH, TZ or the C locale:\n%s", out)
+	}
+	for name := range got {
+		if name != "PATH" && name != "TZ" && name != "TMPDIR" && name != "LC_ALL" {
+			t.Errorf("the tool sees %s:\n%s", name, out)
+		}
 	}
 }

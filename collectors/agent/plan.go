@@ -28,6 +28,7 @@ type planner struct {
 	exec   probe.Exec
 	taken  map[string]bool       // the config's own probe ids
 	screen config.PSConfigScreen // a burst beside each TCP throughput pair, when its interval is set
+	limits config.PSConfigLimits // what the template may make this host run
 
 	mu      sync.Mutex
 	entries []psconfig.Entry // as last applied; what could not be built carries its reason
@@ -43,6 +44,7 @@ func newPlanner(cfg *config.Config, opt Options) *planner {
 		exec:   opt.Exec,
 		taken:  map[string]bool{},
 		screen: pc.Screen,
+		limits: pc.Limits,
 	}
 	if len(p.match) == 0 {
 		p.match = localAddresses(cfg.Src)
@@ -98,9 +100,15 @@ func (p *planner) current() []schedule.Task {
 func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 	var out []schedule.Task
 	seen := map[string]bool{}
+	pairs := 0
 	for i := range entries {
 		e := &entries[i]
 		if e.Unsupported != "" || e.MeasuredBy != "" {
+			continue
+		}
+		if pairs++; pairs > p.limits.MaxPairs {
+			e.Unsupported = fmt.Sprintf("the plan gives this host more than its psconfig.limits.max_pairs %d pairs", p.limits.MaxPairs)
+			e.Kind, e.Tool = "", ""
 			continue
 		}
 		id := ProbeIDOf(e.Task)
@@ -129,6 +137,8 @@ func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 			e.Unsupported = fmt.Sprintf("already run: this task runs against %s from here for another of its pairs", e.Target)
 		case err != nil:
 			e.Unsupported = fmt.Sprintf("the spec does not make valid %s params: %v", e.Kind, err)
+		default:
+			e.Unsupported = p.beyondLimits(pr, e.Interval())
 		}
 		if e.Unsupported != "" {
 			e.Kind, e.Tool = "", ""
@@ -153,6 +163,15 @@ func (p *planner) tasksOf(entries []psconfig.Entry) []schedule.Task {
 		}
 	}
 	return out
+}
+
+// beyondLimits says which of this host's ceilings a planned probe run every interval passes, or "".
+func (p *planner) beyondLimits(pr probe.Probe, interval time.Duration) string {
+	var d probe.Demand
+	if x, ok := pr.(probe.Demanding); ok {
+		d = x.Demand()
+	}
+	return p.limits.Exceeds(d.Duration, d.Streams, d.BitsPerSecond, interval, pr.Exclusive())
 }
 
 // BurstSuffix ends the probe id of the screening burst the agent adds beside a plan's TCP

@@ -228,7 +228,7 @@ func TestAnAgentWhoseTemplateCannotBeFetchedStartsOnItsOwnProbes(t *testing.T) {
 // it; the partner's rtt is pinged once for both of its pairs.
 func TestTheWLCGPlanOfOneHostAsTheAgentRunsIt(t *testing.T) {
 	tp := wlcgTemplate(t)
-	p := &planner{taken: map[string]bool{}}
+	p := &planner{taken: map[string]bool{}, limits: config.DefaultPSConfigLimits()}
 	entries := tp.Plan([]string{"psonar1.cern.ch"})
 	tasks := p.tasksOf(entries)
 	var got []string
@@ -358,7 +358,7 @@ func TestARunningAgentAppliesAChangedPlanWithoutARestart(t *testing.T) {
 // its own test, shorter, more often, marked as screening it; other pairs get none.
 func TestThePlansThroughputPairsGetAScreeningBurstEach(t *testing.T) {
 	tp := wlcgTemplate(t)
-	p := &planner{taken: map[string]bool{}, screen: config.PSConfigScreen{
+	p := &planner{taken: map[string]bool{}, limits: config.DefaultPSConfigLimits(), screen: config.PSConfigScreen{
 		Interval: config.Duration(10 * time.Minute), Duration: config.Duration(2 * time.Second)}}
 	tasks := p.tasksOf(tp.Plan([]string{"psonar1.cern.ch"}))
 	full := map[string]schedule.Task{}
@@ -395,5 +395,66 @@ func TestThePlansThroughputPairsGetAScreeningBurstEach(t *testing.T) {
 	}
 	if len(tasks) != 11+len(want) {
 		t.Errorf("%d tasks", len(tasks))
+	}
+}
+
+// A template is someone else's document: the pairs that would make this host run longer, wider,
+// faster or more often than its own ceilings (config psconfig.limits) run nothing, each saying
+// which ceiling, and the rest of the plan runs.
+func TestATemplateCannotMakeTheHostRunBeyondItsCeilings(t *testing.T) {
+	dir := t.TempDir()
+	tput := func(name, spec, repeat string) string {
+		return fmt.Sprintf(`"%s":{"type":"throughput","spec":{"source":"{%% address[0] %%}","dest":"{%% address[1] %%}"%s}}`, name, spec) +
+			fmt.Sprintf(`@"%s":{"repeat":%q}`, name, repeat)
+	}
+	tests := []string{
+		tput("ok", `,"duration":"PT30S","parallel":4`, "PT4H"),
+		tput("long", `,"duration":"PT50S","omit":"PT15S"`, "PT4H"),
+		tput("wide", `,"parallel":32`, "PT4H"),
+		tput("fast", `,"udp":true,"bandwidth":2000000000,"parallel":8`, "PT4H"),
+		tput("often", ``, "PT1M"),
+	}
+	var ts, ss, ks []string
+	for _, x := range tests {
+		test, sched, _ := strings.Cut(x, "@")
+		name := strings.Trim(strings.SplitN(test, ":", 2)[0], `"`)
+		ts, ss = append(ts, test), append(ss, sched)
+		ks = append(ks, fmt.Sprintf(`"t-%s":{"group":"g","test":%q,"schedule":%q}`, name, name, name))
+	}
+	doc := `{"addresses":{"a":{"address":"ps1.example.org"},"b":{"address":"ps2.example.org"}},
+	  "groups":{"g":{"type":"mesh","addresses":[{"name":"a"},{"name":"b"}]}},
+	  "tests":{` + strings.Join(ts, ",") + `},"schedules":{` + strings.Join(ss, ",") + `},"tasks":{` + strings.Join(ks, ",") + `}}`
+	path := filepath.Join(dir, "template.json")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := psconfigConfig(t, dir, path)
+	entries, err := CheckPlan(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := map[string]string{}
+	for _, e := range entries {
+		why[e.Task] = e.Unsupported
+	}
+	want := map[string]string{
+		"t-ok":    "",
+		"t-long":  "a run of 1m5s is longer than this host's psconfig.limits.max_duration 1m0s",
+		"t-wide":  "32 streams are more than this host's psconfig.limits.max_streams 8",
+		"t-fast":  "16000 Mbit/s is more than this host's psconfig.limits.max_mbps 10000",
+		"t-often": "every 1m0s is more often than this host's psconfig.limits.min_interval 5m0s for a throughput pair",
+	}
+	if !maps.Equal(why, want) {
+		t.Fatalf("reasons:\n got %q\nwant %q", why, want)
+	}
+
+	// the pairs past max_pairs run nothing either
+	cfg.PSConfig.Limits.MaxPairs = 2
+	entries, err = CheckPlan(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := entries[len(entries)-1].Unsupported; last != "the plan gives this host more than its psconfig.limits.max_pairs 2 pairs" {
+		t.Fatalf("past max_pairs: %q", last)
 	}
 }

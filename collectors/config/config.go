@@ -156,6 +156,8 @@ type PSConfig struct {
 	// Screen adds a screening burst (Probe.Screens) beside each TCP throughput pair of the plan:
 	// the pair's test, Screen.Duration long, every Screen.Interval.
 	Screen PSConfigScreen `yaml:"screen"`
+	// Limits are this host's ceilings on what the template may make it run.
+	Limits PSConfigLimits `yaml:"limits"`
 }
 
 // PSConfigScreen is the screening burst of the plan's throughput pairs. Off while Interval is 0.

@@ -90,6 +90,7 @@ func applyDefaults(c *Config) {
 	if c.PSConfig.Timeout == 0 {
 		c.PSConfig.Timeout = Duration(DefaultPSConfigTimeout)
 	}
+	applyLimitsDefaults(&c.PSConfig.Limits)
 	applyPSBridgeDefaults(&c.PSBridge, c.Spool.Dir)
 	applyRequestsDefaults(&c.ProbeRequests, c)
 	for i := range c.Targets {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"longhaul/collectors/probe"
+	"longhaul/internal/kafkaconn"
 )
 
 // ProbeRequests is how the agent takes the Flink job's probe requests (topic
@@ -18,15 +19,34 @@ type ProbeRequests struct {
 	// MaxPerHour bounds the extra runs this host starts in any hour, whatever asks: the job's
 	// budgets come first, this one is the host's own.
 	MaxPerHour int `yaml:"max_per_hour"`
-	// Group is the Kafka consumer group: AgentGroupPrefix + src by default.
+	// Group is the Kafka consumer group: an agent with a Kafka user has exactly one, its own
+	// (OwnGroup: longhaul-agent-<name> for user agent-<name>, the only group its ACL allows);
+	// without one (plaintext, a lab), AgentGroupPrefix + src by default.
 	Group string `yaml:"group"`
 }
 
 // On says whether the agent takes requests.
 func (p ProbeRequests) On() bool { return p.Enabled == nil || *p.Enabled }
 
-// AgentGroupPrefix starts the consumer groups of agents (the agent users may use only those).
+// AgentGroupPrefix starts the consumer groups of agents.
 const AgentGroupPrefix = "longhaul-agent-"
+
+// AgentUserPrefix starts the Kafka user of every agent: agent-<name> (`longhaul admin add-agent`).
+const AgentUserPrefix = "agent-"
+
+// OwnGroup is the one consumer group the Kafka user of an agent may use: "longhaul-" + user
+// (longhaul-agent-<name> for agent-<name>), literally: no agent can join another's group and take
+// its probe requests. operator/setup grants it.
+func OwnGroup(user string) string { return "longhaul-" + user }
+
+// ownGroupOf is the group an agent logging in as k's user must use, or "" when it logs in as no
+// agent user (plaintext, a certificate, another role).
+func ownGroupOf(k Kafka) string {
+	if k.Security != kafkaconn.SASLSSL || !strings.HasPrefix(k.SASL.User, AgentUserPrefix) {
+		return ""
+	}
+	return OwnGroup(k.SASL.User)
+}
 
 // DefaultRequestsPerHour is max_per_hour's default: with a 4-hour cadence, six extra runs an
 // hour still leave most of the host's exclusive time to its schedule.
@@ -46,14 +66,19 @@ func applyRequestsDefaults(p *ProbeRequests, c *Config) {
 	}
 	if p.Group == "" {
 		p.Group = AgentGroupPrefix + src
+		if own := ownGroupOf(c.Kafka); own != "" {
+			p.Group = own
+		}
 	}
 }
 
-func validateRequests(l *errorList, p *ProbeRequests) {
+func validateRequests(l *errorList, p *ProbeRequests, k Kafka) {
 	if p.MaxPerHour < 1 || p.MaxPerHour > 1000 {
 		l.at("probe_requests.max_per_hour", "must be between 1 and 1000 (enabled: false takes none), got %d", p.MaxPerHour)
 	}
-	if !strings.HasPrefix(p.Group, AgentGroupPrefix) {
-		l.at("probe_requests.group", "%q must start with %s (the agent Kafka users may use only those groups)", p.Group, AgentGroupPrefix)
+	if own := ownGroupOf(k); own != "" && p.Group != own {
+		l.at("probe_requests.group", "%q: the Kafka user %s may use only its own group %s (leave it unset)", p.Group, k.SASL.User, own)
+	} else if !strings.HasPrefix(p.Group, AgentGroupPrefix) {
+		l.at("probe_requests.group", "%q must start with %s", p.Group, AgentGroupPrefix)
 	}
 }

@@ -30,8 +30,9 @@ func validate(l *errorList, c *Config) {
 	validateSpool(l, &c.Spool)
 	validateHealth(l, c)
 	validatePSConfig(l, &c.PSConfig)
+	validateLimits(l, c.PSConfig.Limits)
 	validatePSBridge(l, &c.PSBridge)
-	validateRequests(l, &c.ProbeRequests)
+	validateRequests(l, &c.ProbeRequests, c.Kafka)
 	// a plan from pSConfig, or a bridge alone, needs no targets of its own
 	own := !c.PSConfig.Enabled() && !c.PSBridge.Enabled()
 	names := validateTargets(l, c.Targets, own)

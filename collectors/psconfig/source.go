@@ -236,10 +236,13 @@ func excerpt(body []byte) string {
 	return ": " + strings.Join(strings.Fields(s), " ")
 }
 
-// client is the HTTPS client: the test's, or one trusting CAFile (read now).
+// client is the HTTPS client: the test's, or one trusting CAFile (read now); either way it
+// follows no redirect from https to plain http (noDowngrade).
 func (s *Source) client() (*http.Client, error) {
 	if s.opt.Client != nil {
-		return s.opt.Client, nil
+		c := *s.opt.Client
+		c.CheckRedirect = noDowngrade
+		return &c, nil
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if s.opt.CAFile != "" {
@@ -253,5 +256,17 @@ func (s *Source) client() (*http.Client, error) {
 		}
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
-	return &http.Client{Transport: tr}, nil
+	return &http.Client{Transport: tr, CheckRedirect: noDowngrade}, nil
+}
+
+// noDowngrade refuses a redirect from https to plain http (a template fetched over TLS must not
+// come from anywhere an attacker on the path can answer) and, like Go's default, a tenth redirect.
+func noDowngrade(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return fmt.Errorf("stopped after %d redirects", len(via))
+	}
+	if via[0].URL.Scheme == "https" && req.URL.Scheme != "https" {
+		return fmt.Errorf("redirect from %s to %s refused: plain http after https", via[0].URL.Redacted(), req.URL.Redacted())
+	}
+	return nil
 }

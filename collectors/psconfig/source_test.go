@@ -196,3 +196,30 @@ func TestAFileSourceIsReadAgainAndKeptWhenBroken(t *testing.T) {
 		t.Fatalf("missing file: %v", err)
 	}
 }
+
+func TestARedirectFromHTTPSToPlainHTTPIsRefused(t *testing.T) {
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(docAB))
+	}))
+	defer plain.Close()
+	tls := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/same" { // a redirect that stays on https is followed
+			http.Redirect(w, r, "/doc", http.StatusFound)
+			return
+		}
+		if r.URL.Path == "/doc" {
+			_, _ = w.Write([]byte(docAB))
+			return
+		}
+		http.Redirect(w, r, plain.URL+"/pub/auto/a.example", http.StatusMovedPermanently)
+	}))
+	defer tls.Close()
+	src := NewSource(tls.URL+"/pub/auto/a.example", Options{Client: tls.Client()})
+	_, _, err := src.Refresh(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "refused: plain http after https") {
+		t.Fatalf("err %v", err)
+	}
+	if _, changed, err := NewSource(tls.URL+"/same", Options{Client: tls.Client()}).Refresh(context.Background()); err != nil || !changed {
+		t.Fatalf("an https redirect: changed %v err %v", changed, err)
+	}
+}

@@ -48,6 +48,9 @@ func NewClient(base string, a Auth) (*Client, error) {
 	}
 	c := &Client{URL: strings.TrimRight(base, "/"), User: a.User, HTTP: &http.Client{Timeout: 15 * time.Second}}
 	if a.User != "" {
+		if err := settings.CredentialTransport("alertmanager URL", base); err != nil {
+			return nil, err
+		}
 		pw, err := settings.Secret(a.PasswordFile)
 		if err != nil {
 			return nil, fmt.Errorf("alertmanager user %s: %w (%s)", a.User, err, settings.AlertmanagerPasswordFile.Env)

@@ -41,6 +41,9 @@ func AuthFromEnv() Auth {
 func New(url, db string, a Auth) (*Client, error) {
 	c := &Client{URL: url, DB: db, User: a.User, passwordFile: a.PasswordFile}
 	if a.User != "" {
+		if err := settings.CredentialTransport("influxdb URL", url); err != nil {
+			return nil, err
+		}
 		switch {
 		case a.PasswordFile != "":
 			pw, err := settings.Secret(a.PasswordFile)

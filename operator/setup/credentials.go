@@ -52,8 +52,19 @@ func GrantACLs(ctx context.Context, conn kafkaconn.Conn, principal string, log i
 	return nil
 }
 
-// grant creates principal's ACLs (again: granting an existing ACL changes nothing).
+// grant creates principal's ACLs (again: granting an existing ACL changes nothing), then deletes
+// those its role no longer grants (dropStale).
 func grant(ctx context.Context, adm *kadm.Client, principal string) (int, error) {
+	n, err := create(ctx, adm, principal)
+	if err != nil {
+		return n, err
+	}
+	_, err = dropStale(ctx, adm, principal)
+	return n, err
+}
+
+// create creates principal's ACLs.
+func create(ctx context.Context, adm *kadm.Client, principal string) (int, error) {
 	n := 0
 	for _, b := range ACLs(principal) {
 		res, err := adm.CreateACLs(ctx, b)

@@ -31,7 +31,7 @@ const (
 	// may only write the archivers' topic.
 	PScheduler = "pscheduler"
 	// AgentPrefix starts every agent's principal: agent-<site>.
-	AgentPrefix = "agent-"
+	AgentPrefix = config.AgentUserPrefix
 	// PSchedulerHostPrefix starts the principal of one pScheduler host's Kafka archiver
 	// (`longhaul admin add-pscheduler-host NAME`: a certificate CN=pscheduler-NAME): the rights of
 	// PScheduler, revoked alone.
@@ -86,14 +86,21 @@ const (
 	TxnResource   = "transactional-id"
 )
 
-// Grant is one right of a role: operations on resources of a kind, named literally or by prefix.
-// ACLs builds Kafka's ACLs from them; tests read them.
+// Grant is one right of a role: operations on resources of a kind, named literally or by prefix;
+// or, Deny, a carve-out of a wider grant (Kafka's DENY wins over any ALLOW). ACLs builds Kafka's
+// ACLs from them; tests read them.
 type Grant struct {
 	Resource string   // TopicResource, GroupResource or TxnResource
 	Names    []string // the resources' names, or one prefix
 	Prefixed bool
 	Ops      []kadm.ACLOperation
+	Deny     bool
 }
+
+// otherServicesGroups are the consumer group prefixes of services whose names also start with
+// JobPrefix: the flink principal may use the jobs' groups, not theirs (a leaked flink password
+// must not commit Telegraf's offsets past unwritten data, or take an agent's probe requests).
+var otherServicesGroups = []string{TelegrafGroupPrefix, config.AgentGroupPrefix, config.PSBridgeGroupPrefix}
 
 // Grants are the rights of a principal's role; admin has none (super user).
 func Grants(principal string) []Grant {
@@ -108,6 +115,7 @@ func Grants(principal string) []Grant {
 			topics(true, read, RawPrefix),
 			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter, contract.TopicProbeRequests),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+			{Resource: GroupResource, Names: otherServicesGroups, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}, Deny: true},
 			{Resource: TxnResource, Names: []string{JobPrefix}, Prefixed: true, Ops: write},
 		}
 	case principal == Telegraf:
@@ -143,13 +151,14 @@ func Grants(principal string) []Grant {
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
 	case strings.HasPrefix(principal, AgentPrefix):
-		// Reads the job's probe requests, in a group of its own: the topic is every agent's, so
-		// an agent sees which links are suspect (it cannot write a request).
+		// Reads the job's probe requests, in its own group (literally: config.OwnGroup): the
+		// topic is every agent's, so an agent sees which links are suspect (it cannot write a
+		// request, nor join another agent's group and take its requests).
 		return []Grant{
 			topics(true, write, RawPrefix),
 			topics(false, write, contract.TopicDeadLetter),
 			topics(false, read, contract.TopicProbeRequests),
-			{Resource: GroupResource, Names: []string{config.AgentGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+			{Resource: GroupResource, Names: []string{config.OwnGroup(principal)}, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}
 	case principal == Importer:
 		return []Grant{
@@ -165,6 +174,9 @@ func ACLs(principal string) []*kadm.ACLBuilder {
 	var out []*kadm.ACLBuilder
 	for _, g := range Grants(principal) {
 		b := kadm.NewACLs().Allow("User:" + principal).AllowHosts("*").Operations(g.Ops...)
+		if g.Deny {
+			b = kadm.NewACLs().Deny("User:" + principal).DenyHosts("*").Operations(g.Ops...)
+		}
 		switch g.Resource {
 		case TopicResource:
 			b.Topics(g.Names...)
@@ -183,19 +195,24 @@ func ACLs(principal string) []*kadm.ACLBuilder {
 	return out
 }
 
-// Allows says whether the grants give op on the resource named name (literally or by prefix).
+// Allows says whether the grants give op on the resource named name (literally or by prefix), as
+// Kafka judges: an allowing grant matches and no denying one does.
 func Allows(grants []Grant, resource, name string, op kadm.ACLOperation) bool {
+	allowed := false
 	for _, g := range grants {
 		if g.Resource != resource || !slices.Contains(g.Ops, op) {
 			continue
 		}
 		for _, n := range g.Names {
 			if n == name || (g.Prefixed && strings.HasPrefix(name, n)) {
-				return true
+				if g.Deny {
+					return false
+				}
+				allowed = true
 			}
 		}
 	}
-	return false
+	return allowed
 }
 
 func commonPrefix(names []string) string {

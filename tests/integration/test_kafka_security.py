@@ -1,6 +1,8 @@
 """Kafka refuses what it must, on the real secured broker: a plaintext client, a wrong SCRAM
 password, an agent writing a result topic or reading raw samples, the operator reading raw
-samples, and an agent revoked by `longhaul admin remove-agent` — each refusal with its message.
+samples, an agent joining another agent's consumer group, the Flink job's identity joining
+Telegraf's or an agent's group, and an agent revoked by `longhaul admin remove-agent` — each
+refusal with its message.
 What the same identities may do is checked beside it, so a refusal is the ACL's, not an outage."""
 
 import os
@@ -11,6 +13,13 @@ import uuid
 
 import pytest
 from confluent_kafka import KafkaError
+from confluent_kafka.admin import (
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    ResourcePatternType,
+    ResourceType,
+)
 from conftest import kafka, topic
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -54,6 +63,26 @@ def refused_login(user, password_file):
     )
     produce_error(p, topic("raw.rtt"))
     return [e for e in errors if e.code() == KafkaError._AUTHENTICATION]
+
+
+def group_refused(user, password_file, group, from_topic):
+    """Whether user may not consume from_topic in group: the group's refusal, or None once its
+    consumer has joined (an assignment) without one."""
+    c = kafka.consumer(
+        {"group.id": group, "auto.offset.reset": "latest"}, user=user, password_file=password_file
+    )
+    assigned = []
+    c.subscribe([from_topic], on_assign=lambda _c, parts: assigned.extend(parts))
+    deadline = time.time() + 30
+    try:
+        while time.time() < deadline and not assigned:
+            m = c.poll(0.5)
+            if m is not None and m.error():
+                return m.error()
+        assert assigned, f"{user} in {group}: neither refused nor assigned within 30 s"
+        return None
+    finally:
+        c.close()
 
 
 def consume_error(consumer, from_topic, timeout_s=30):
@@ -125,7 +154,7 @@ def test_an_agent_writes_raw_samples_and_nothing_else(agent):
     err = produce_error(p, topic("probe_requests"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
     c = kafka.consumer(
-        {"group.id": "longhaul-agent-it", "auto.offset.reset": "earliest"}, user=user, password_file=pw
+        {"group.id": f"longhaul-{user}", "auto.offset.reset": "earliest"}, user=user, password_file=pw
     )
     err = consume_error(c, topic("raw.throughput"))
     assert err is not None and err.code() in (
@@ -160,3 +189,44 @@ def test_a_password_rotates_without_restarting_the_broker(agent, tmp_path):
     stale.write_text(old)
     refusals = refused_login(user, str(stale))
     assert refusals and "Authentication failed" in refusals[0].str(), refusals
+
+
+def test_an_agent_takes_probe_requests_in_its_own_group_only(agent):
+    user, pw = agent
+    # its own group (collectors/config OwnGroup), literally
+    assert group_refused(user, pw, f"longhaul-{user}", topic("probe_requests")) is None
+    # another agent's: it would take that agent's requests
+    err = group_refused(user, pw, "longhaul-agent-someone-else", topic("probe_requests"))
+    assert err is not None and err.code() == KafkaError.GROUP_AUTHORIZATION_FAILED, err
+
+
+def test_the_jobs_identity_cannot_join_telegrafs_or_an_agents_group():
+    flink = ("flink", str(SECRETS / "kafka-flink.password"))
+    assert group_refused(*flink, "longhaul-it-job-" + uuid.uuid4().hex[:6], topic("raw.rtt")) is None
+    for group in ("longhaul-telegraf-path", "longhaul-agent-it", "longhaul-psbridge"):
+        err = group_refused(*flink, group, topic("raw.rtt"))
+        assert err is not None and err.code() == KafkaError.GROUP_AUTHORIZATION_FAILED, (group, err)
+
+
+def test_granting_an_agent_again_drops_the_rights_an_upgrade_took_away(agent):
+    """Before 0.9 every agent could use any group prefixed longhaul-agent-: re-granting (as
+    `longhaul setup` and `admin add-agent` do) deletes that ACL, keeping the agent's own group."""
+    user, pw = agent
+    old = AclBinding(
+        ResourceType.GROUP,
+        "longhaul-agent-",
+        ResourcePatternType.PREFIXED,
+        f"User:{user}",
+        "*",
+        AclOperation.READ,
+        AclPermissionType.ALLOW,
+    )
+    adm = kafka.admin()
+    for f in adm.create_acls([old]).values():
+        f.result(30)
+    assert group_refused(user, pw, "longhaul-agent-someone-else", topic("probe_requests")) is None
+    r = longhaul("admin", "add-agent", user.removeprefix("agent-"), "--password-file", pw)
+    assert r.returncode == 0, r.stderr
+    err = group_refused(user, pw, "longhaul-agent-someone-else", topic("probe_requests"))
+    assert err is not None and err.code() == KafkaError.GROUP_AUTHORIZATION_FAILED, err
+    assert group_refused(user, pw, f"longhaul-{user}", topic("probe_requests")) is None

@@ -67,7 +67,7 @@ def test_an_agents_kafka_user_may_only_write_raw_samples_and_dead_letters_and_re
         ("topic", "longhaul.raw.", "prefix", ("Write", "Describe")),
         ("topic", "longhaul.deadletter", "literal", ("Write", "Describe")),
         ("topic", "longhaul.probe-requests", "literal", ("Read", "Describe")),
-        ("group", "longhaul-agent-", "prefix", ("Read",)),
+        ("group", "longhaul-agent-cern-ps1", "literal", ("Read",)),
     }
 
 

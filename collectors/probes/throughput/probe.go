@@ -64,6 +64,16 @@ func (pr *Probe) Tools() []probe.Tool {
 // Exclusive: two throughput runs from one host, or on one target, measure each other.
 func (pr *Probe) Exclusive() bool { return true }
 
+// Demand is one run's: its length with the omitted seconds, its streams, and its bitrate over
+// all streams when paced (iperf3's -b is per stream).
+func (pr *Probe) Demand() probe.Demand {
+	d := probe.Demand{Duration: pr.Params.Duration.D() + pr.Params.Omit.D(), Streams: pr.Params.Streams}
+	if pr.Params.Bitrate != nil {
+		d.BitsPerSecond = float64(*pr.Params.Bitrate) * float64(pr.Params.Streams)
+	}
+	return d
+}
+
 // Timeout is the test length plus omit, connect timeout and slack.
 func (pr *Probe) Timeout() time.Duration { return pr.Params.Timeout() }
 

@@ -141,6 +141,9 @@ func user(b *bytes.Buffer, principal string) {
 			fmt.Fprintf(b, "      - resource:\n          type: %s\n          name: %s\n          patternType: %s\n",
 				resourceType(g.Resource), name, pattern)
 			fmt.Fprintf(b, "        operations: [%s]\n        host: \"*\"\n", strings.Join(ops, ", "))
+			if g.Deny {
+				fmt.Fprintf(b, "        type: deny\n")
+			}
 		}
 	}
 }
