@@ -21,6 +21,12 @@ public final class PathModel {
     public int runs;
     public double rttMs = Double.NaN;
 
+    /**
+     * The least RTT of its runs: the path's own delay, which queues only add to (NaN until a run
+     * with an RTT, and in a model restored from before it was kept).
+     */
+    public double rttMinMs = Double.NaN;
+
     public static PathModel of(PathShape run, int maxAddrs) {
         PathModel m = new PathModel();
         m.absorb(run, maxAddrs);
@@ -92,6 +98,7 @@ public final class PathModel {
                     Double.isNaN(rttMs)
                             ? run.rttMs()
                             : RTT_ALPHA * run.rttMs() + (1 - RTT_ALPHA) * rttMs;
+            rttMinMs = lower(rttMinMs, run.rttMs());
         }
         runs++;
     }
@@ -105,7 +112,12 @@ public final class PathModel {
         }
         reachedMin = Math.min(reachedMin, other.reachedMin);
         reachedMax = Math.max(reachedMax, other.reachedMax);
+        rttMinMs = lower(rttMinMs, other.rttMinMs);
         runs += other.runs;
+    }
+
+    private static double lower(double a, double b) {
+        return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.min(a, b);
     }
 
     /**

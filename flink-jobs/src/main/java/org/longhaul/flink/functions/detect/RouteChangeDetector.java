@@ -108,16 +108,18 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
     }
 
     /**
-     * A candidate as long as the dominant path, differing only at hops both answered, with an RTT
-     * the load balancing of parallel routes keeps ({@link RouteParams#balancedRtt}): a diamond of
-     * siblings (the testbed's ECMP at hops 2-3, 191 ms either way), not a route change (the flip of
-     * dst-b: 160 → 230 ms). A path onto another carrier of the same delay is missed by this: its
-     * effect, if any, is the collapse or loss detectors'.
+     * A candidate as long as the dominant path, differing only at hops both answered, with a least
+     * RTT (the path's delay without queues: the e2e story's first runs after dst-b's flip back took
+     * 301 and 217 ms on a 160 ms path) the load balancing of parallel routes keeps ({@link
+     * RouteParams#balancedRtt}): a diamond of siblings (the testbed's ECMP at hops 2-3, 191 ms
+     * either way), not a route change (the flip of dst-b: 160 → 230 ms). A path onto another
+     * carrier of the same delay is missed by this: its effect, if any, is the collapse or loss
+     * detectors'.
      */
     private boolean balanced(PathModel dominant, PathModel candidate) {
         if (dominant.length() != candidate.length()
                 || dominant.reachedMax != candidate.reachedMax
-                || !p.balancedRtt(dominant.rttMs, candidate.rttMs)) {
+                || !p.balancedRtt(dominant.rttMinMs, candidate.rttMinMs)) {
             return false;
         }
         for (PathModel.ChangedHopRef h : dominant.differences(candidate)) {

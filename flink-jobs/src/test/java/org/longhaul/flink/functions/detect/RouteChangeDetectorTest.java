@@ -149,11 +149,22 @@ class RouteChangeDetectorTest {
                 trace(h, 191, via(STARS, i % 2 == 0 ? one : two));
             }
             assertEquals(List.of(), h.events());
-            // the same change with the delay of another carrier (+40 ms) is one
-            for (int i = 0; i < 3; i++) {
-                trace(h, 231, via(STARS, List.of("10.66.36.2")));
-            }
+            // the same change with the delay of another carrier (+40 ms) is one, even when its
+            // first runs are queued as long as the old path's delay (the least RTT counts)
+            trace(h, 301, via(STARS, List.of("10.66.36.2")));
+            trace(h, 231, via(STARS, List.of("10.66.36.2")));
+            trace(h, 231, via(STARS, List.of("10.66.36.2")));
             assertEquals(1, h.events().size());
+            // and back after a while, its last runs and the first runs back queued (the e2e
+            // story's flip back: 342 and 350 ms on a 231 ms path, then 301 and 217 ms on a 160 ms
+            // one): by their mean the two paths look alike, by their least RTT they do not
+            for (double rtt : new double[] {231, 342, 231, 351, 232}) {
+                trace(h, rtt, via(STARS, List.of("10.66.36.2")));
+            }
+            trace(h, 301, via(STARS, one));
+            trace(h, 191, via(STARS, one));
+            trace(h, 250, via(STARS, one));
+            assertEquals(2, h.events().size(), "back to the 191 ms path");
         }
     }
 
