@@ -108,18 +108,20 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
     }
 
     /**
-     * A candidate as long as the dominant path, differing only at hops both answered, with a least
-     * RTT (the path's delay without queues: the e2e story's first runs after dst-b's flip back took
-     * 301 and 217 ms on a 160 ms path) the load balancing of parallel routes keeps ({@link
-     * RouteParams#balancedRtt}): a diamond of siblings (the testbed's ECMP at hops 2-3, 191 ms
-     * either way), not a route change (the flip of dst-b: 160 → 230 ms). A path onto another
-     * carrier of the same delay is missed by this: its effect, if any, is the collapse or loss
-     * detectors'.
+     * A candidate as long as the dominant path, differing only at hops both answered, whose RTT is
+     * what the load balancing of parallel routes keeps ({@link RouteParams#balancedRtt}) both at
+     * its least (the path's delay without queues: the e2e story's first runs after dst-b's flip
+     * back took 301 and 217 ms on a 160 ms path, so the means looked alike) and on average (the
+     * integration mesh's route moved one run before its RTT rose, so the least looked alike): a
+     * diamond of siblings (the testbed's ECMP at hops 2-3, 191 ms either way), not a route change
+     * (the flip of dst-b: 160 → 230 ms). A move onto another carrier of the same delay is missed by
+     * this: its effect, if any, is the collapse or loss detectors'.
      */
     private boolean balanced(PathModel dominant, PathModel candidate) {
         if (dominant.length() != candidate.length()
                 || dominant.reachedMax != candidate.reachedMax
-                || !p.balancedRtt(dominant.rttMinMs, candidate.rttMinMs)) {
+                || !p.balancedRtt(dominant.rttMinMs, candidate.rttMinMs)
+                || !p.balancedRtt(dominant.rttMs, candidate.rttMs)) {
             return false;
         }
         for (PathModel.ChangedHopRef h : dominant.differences(candidate)) {

@@ -169,6 +169,21 @@ class RouteChangeDetectorTest {
     }
 
     @Test
+    void shouldReportARouteChangeWhoseDelayRisesARunAfterIt() throws Exception {
+        // the integration mesh's fnal: the route moves at hops 2-3 one run before its RTT goes
+        // 140 -> 165 ms, so the new path's least RTT is the old one's
+        try (var h = harness()) {
+            for (int i = 0; i < 14; i++) {
+                trace(h, 140, via(List.of("62.40.1.1"), List.of("62.40.2.2")));
+            }
+            trace(h, 140, via(List.of("62.40.9.9"), List.of("62.40.8.8")));
+            trace(h, 165, via(List.of("62.40.9.9"), List.of("62.40.8.8")));
+            trace(h, 165, via(List.of("62.40.9.9"), List.of("62.40.8.8")));
+            assertEquals(1, h.events().size(), "the route change");
+        }
+    }
+
+    @Test
     void shouldForgetTheLinkAfterTheTtl() throws Exception {
         try (var h = harness()) {
             trace(h, 283, via(STARS, List.of("159.226.254.1")));
