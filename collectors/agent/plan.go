@@ -171,7 +171,7 @@ func (p *planner) beyondLimits(pr probe.Probe, interval time.Duration) string {
 	if x, ok := pr.(probe.Demanding); ok {
 		d = x.Demand()
 	}
-	return p.limits.Exceeds(d.Duration, d.Streams, d.BitsPerSecond, interval, pr.Exclusive())
+	return p.limits.Exceeds(d, interval, pr.Exclusive())
 }
 
 // BurstSuffix ends the probe id of the screening burst the agent adds beside a plan's TCP

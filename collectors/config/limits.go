@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"time"
+
+	"longhaul/collectors/probe"
 )
 
 // PSConfigLimits are this host's ceilings on what a pSConfig template may make it run: the
@@ -55,16 +57,16 @@ func validateLimits(l *errorList, p PSConfigLimits) {
 	}
 }
 
-// Exceeds says which ceiling a pair of the plan passes, or "": its run's demand (duration,
-// streams, rate; zero values ask nothing), how often it runs, and whether it is exclusive.
-func (p PSConfigLimits) Exceeds(d time.Duration, streams int, bps float64, interval time.Duration, exclusive bool) string {
+// Exceeds says which ceiling a pair of the plan passes, or "": its run's demand (zero values ask
+// nothing), how often it runs, and whether it is exclusive.
+func (p PSConfigLimits) Exceeds(d probe.Demand, interval time.Duration, exclusive bool) string {
 	switch {
-	case d > p.MaxDuration.D():
-		return fmt.Sprintf("a run of %s is longer than this host's psconfig.limits.max_duration %s", d, p.MaxDuration.D())
-	case streams > p.MaxStreams:
-		return fmt.Sprintf("%d streams are more than this host's psconfig.limits.max_streams %d", streams, p.MaxStreams)
-	case bps > p.MaxMbps*1e6:
-		return fmt.Sprintf("%.0f Mbit/s is more than this host's psconfig.limits.max_mbps %.0f", bps/1e6, p.MaxMbps)
+	case d.Duration > p.MaxDuration.D():
+		return fmt.Sprintf("a run of %s is longer than this host's psconfig.limits.max_duration %s", d.Duration, p.MaxDuration.D())
+	case d.Streams > p.MaxStreams:
+		return fmt.Sprintf("%d streams are more than this host's psconfig.limits.max_streams %d", d.Streams, p.MaxStreams)
+	case d.BitsPerSecond > p.MaxMbps*1e6:
+		return fmt.Sprintf("%.0f Mbit/s is more than this host's psconfig.limits.max_mbps %.0f", d.BitsPerSecond/1e6, p.MaxMbps)
 	case exclusive && interval < p.MinInterval.D():
 		return fmt.Sprintf("every %s is more often than this host's psconfig.limits.min_interval %s for a throughput pair", interval, p.MinInterval.D())
 	}

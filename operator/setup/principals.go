@@ -169,6 +169,14 @@ func Grants(principal string) []Grant {
 	return nil
 }
 
+// pattern is how Kafka matches the grant's names: by prefix or literally.
+func (g Grant) pattern() kadm.ACLPattern {
+	if g.Prefixed {
+		return kadm.ACLPatternPrefixed
+	}
+	return kadm.ACLPatternLiteral
+}
+
 // ACLs are Kafka's ACLs for a principal's Grants.
 func ACLs(principal string) []*kadm.ACLBuilder {
 	var out []*kadm.ACLBuilder
@@ -185,11 +193,7 @@ func ACLs(principal string) []*kadm.ACLBuilder {
 		case TxnResource:
 			b.TransactionalIDs(g.Names...)
 		}
-		if g.Prefixed {
-			b.ResourcePatternType(kadm.ACLPatternPrefixed)
-		} else {
-			b.ResourcePatternType(kadm.ACLPatternLiteral)
-		}
+		b.ResourcePatternType(g.pattern())
 		out = append(out, b)
 	}
 	return out

@@ -23,10 +23,7 @@ func wanted(principal string) map[aclKey]bool {
 	for _, g := range Grants(principal) {
 		kind := map[string]kmsg.ACLResourceType{TopicResource: kmsg.ACLResourceTypeTopic,
 			GroupResource: kmsg.ACLResourceTypeGroup, TxnResource: kmsg.ACLResourceTypeTransactionalId}[g.Resource]
-		pattern, perm := kadm.ACLPatternLiteral, kmsg.ACLPermissionTypeAllow
-		if g.Prefixed {
-			pattern = kadm.ACLPatternPrefixed
-		}
+		pattern, perm := g.pattern(), kmsg.ACLPermissionTypeAllow
 		if g.Deny {
 			perm = kmsg.ACLPermissionTypeDeny
 		}
