@@ -187,6 +187,28 @@ def test_the_installed_units_verify_without_a_word(central_root):
     assert problems(central_root) == []
 
 
+# systemd's own measure of a unit's sandbox (0 to 10, lower is tighter): a JVM may not forbid
+# writable-then-executable memory nor filter system calls (its JIT), every other daemon does both.
+JVMS = {"longhaul-kafka.service", "longhaul-flink-jobmanager.service", "longhaul-flink-taskmanager.service"}
+
+
+@pytest.mark.parametrize("name", SERVICES)
+def test_every_unit_is_sandboxed_as_tightly_as_its_daemon_allows(name):
+    limit = 3.2 if name in JVMS else 2.0
+    r = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", f"--threshold={limit * 10:.0f}", str(DEPLOY / name)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    exposure = re.search(r"Overall exposure level for \S+: ([0-9.]+)", r.stdout)
+    assert exposure, r.stdout + r.stderr
+    assert float(exposure[1]) <= limit and r.returncode == 0, (
+        f"{name}: exposure {exposure[1]} above {limit}: "
+        + "; ".join(line.split("  ")[0] for line in r.stdout.splitlines() if line.startswith("✗"))
+    )
+
+
 def test_an_agent_host_gets_the_agent_alone_and_it_verifies(tmp_path):
     root = make_root(tmp_path, "--agent")
     assert installed_units(root) == HOST_UNITS
