@@ -35,6 +35,7 @@ type PSBridgeHealth struct {
 	ByInput      map[string]uint64 `json:"by_input"`        // results taken, by input (http, kafka)
 	Unauthorized uint64            `json:"unauthorized"`    // posts without the right token
 	TooLarge     uint64            `json:"too_large"`       // posts over max_body
+	Busy         uint64            `json:"busy"`            // posts refused while max_concurrent were converted
 	Remembered   int               `json:"remembered"`      // result keys kept to spot duplicates
 	LastResult   *time.Time        `json:"last_result,omitempty"`
 	LastError    string            `json:"last_error,omitempty"` // the Kafka input's, or the spool's
@@ -66,6 +67,12 @@ func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
 // (the HTTP archiver retries on 503; the Kafka input does not commit past it).
 func (a *Agent) acceptResult(body []byte, input string) (psbridge.Outcome, error) {
 	conv, cerr := psbridge.Convert(body)
+	if cerr == nil && len(conv.Samples) > a.psb.cfg.MaxSamples {
+		// kept whole in a dead letter with the reason, like a result that cannot be converted:
+		// a retry would be no smaller
+		cerr = fmt.Errorf("the result makes %d samples, more than pscheduler_bridge.max_samples (%d)", len(conv.Samples), a.psb.cfg.MaxSamples)
+		conv.Samples = nil
+	}
 	a.sinkMu.Lock()
 	defer a.sinkMu.Unlock()
 	b := a.psb
@@ -150,9 +157,10 @@ func (b *psBridge) fail(err error, now time.Time) {
 	b.st.LastError, b.st.LastErrorAt = err.Error(), &now
 }
 
-// Unauthorized and TooLarge count the endpoint's refusals (psbridge.Refusals).
+// Unauthorized, TooLarge and Busy count the endpoint's refusals (psbridge.Refusals).
 func (b *psBridge) Unauthorized() { b.mu.Lock(); b.st.Unauthorized++; b.mu.Unlock() }
 func (b *psBridge) TooLarge()     { b.mu.Lock(); b.st.TooLarge++; b.mu.Unlock() }
+func (b *psBridge) Busy()         { b.mu.Lock(); b.st.Busy++; b.mu.Unlock() }
 
 func (b *psBridge) health() *PSBridgeHealth {
 	b.mu.Lock()

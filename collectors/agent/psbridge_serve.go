@@ -38,7 +38,7 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 		scheme = "https"
 	}
 	srv := &http.Server{
-		Handler:           psbridge.Handler(c.Path, a.psb.token, int64(c.MaxBody), a.acceptResult, a.psb),
+		Handler:           psbridge.Handler(c.Path, a.psb.token, int64(c.MaxBody), c.MaxConcurrent, a.acceptResult, a.psb),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 	}
 	go srv.Serve(ln)

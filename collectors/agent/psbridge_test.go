@@ -171,3 +171,28 @@ func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) 
 		t.Errorf("the same result again while full: %+v %v", out, err)
 	}
 }
+
+// A result that would make more samples than pscheduler_bridge.max_samples is dead-lettered with
+// the reason, its samples dropped: one post cannot make the bridge hold an unbounded batch.
+func TestAResultOverMaxSamplesIsDeadLetteredNotSpooled(t *testing.T) {
+	dir := t.TempDir()
+	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := bridgeConfig(t, dir)
+	cfg.PSBridge.MaxSamples = 4 // the result makes 5; below what the config takes, to use a real result
+	a, err := New(cfg, Options{Logger: quiet, Producer: newMemKafka()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.closeAll()
+	out, err := a.acceptResult(result, psbridge.InputHTTP)
+	if err != nil || out.Status != psbridge.DeadLettered || out.Samples != 0 ||
+		!strings.Contains(out.Reason, "more than pscheduler_bridge.max_samples (4)") {
+		t.Fatalf("%+v %v", out, err)
+	}
+	if h := a.Health().PSBridge; h.DeadLettered != 1 || h.Accepted != 0 || h.Samples != 0 {
+		t.Errorf("health %+v", *h)
+	}
+}

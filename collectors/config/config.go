@@ -186,6 +186,12 @@ type PSBridge struct {
 	TokenFile string `yaml:"token_file"`
 	// MaxBody bounds one posted result.
 	MaxBody ByteSize `yaml:"max_body"`
+	// MaxConcurrent bounds the results read and converted at once (more get 429): with MaxBody
+	// and MaxSamples, it bounds what the bridge holds in memory.
+	MaxConcurrent int `yaml:"max_concurrent"`
+	// MaxSamples bounds the samples one result may make; a result that makes more is
+	// dead-lettered with the reason (a pScheduler result makes hundreds, a long one thousands).
+	MaxSamples int `yaml:"max_samples"`
 	// Topic is the Kafka topic the Kafka archiver writes (the contract's pscheduler.results
 	// topic); empty: no Kafka input. Read as the agent's Kafka user, in Group.
 	Topic string `yaml:"topic"`

@@ -28,6 +28,8 @@ const (
 	// (the psbridge Kafka user may use groups named so) and how many result ids it remembers.
 	DefaultPSBridgePath         = "/pscheduler/results"
 	DefaultPSBridgeMaxBody      = 16 << 20
+	DefaultPSBridgeConcurrent   = 2
+	DefaultPSBridgeMaxSamples   = 50_000
 	PSBridgeGroupPrefix         = "longhaul-psbridge"
 	DefaultPSBridgeSeenCapacity = 1_000_000
 	// A probe's jitter defaults to interval/DefaultJitterDivisor; its max_wait to the interval.
@@ -121,6 +123,12 @@ func applyPSBridgeDefaults(b *PSBridge, spoolDir string) {
 	}
 	if b.MaxBody == 0 {
 		b.MaxBody = DefaultPSBridgeMaxBody
+	}
+	if b.MaxConcurrent == 0 {
+		b.MaxConcurrent = DefaultPSBridgeConcurrent
+	}
+	if b.MaxSamples == 0 {
+		b.MaxSamples = DefaultPSBridgeMaxSamples
 	}
 	if b.Group == "" {
 		b.Group = PSBridgeGroupPrefix

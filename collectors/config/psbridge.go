@@ -35,6 +35,12 @@ func validatePSBridge(l *errorList, b *PSBridge) {
 	if b.MaxBody < 4<<10 || b.MaxBody > 256<<20 {
 		l.at("pscheduler_bridge.max_body", "must be between 4KiB and 256MiB, got %d", b.MaxBody)
 	}
+	if b.MaxConcurrent < 1 || b.MaxConcurrent > 64 {
+		l.at("pscheduler_bridge.max_concurrent", "must be between 1 and 64, got %d", b.MaxConcurrent)
+	}
+	if b.MaxSamples < 1000 || b.MaxSamples > 10_000_000 {
+		l.at("pscheduler_bridge.max_samples", "must be between 1000 and 10000000, got %d", b.MaxSamples)
+	}
 	if b.Topic != "" && !strings.HasPrefix(b.Group, PSBridgeGroupPrefix) {
 		l.at("pscheduler_bridge.group", "%q must start with %s (the psbridge Kafka user may use only those groups)", b.Group, PSBridgeGroupPrefix)
 	}

@@ -33,6 +33,7 @@ type Acceptor func(body []byte, input string) (Outcome, error)
 type Refusals interface {
 	Unauthorized()
 	TooLarge()
+	Busy()
 }
 
 // InputHTTP names results that came through the HTTP endpoint (dead letters and health say it).
@@ -43,9 +44,12 @@ const InputHTTP = "http"
 //   - 200 with the Outcome as JSON once the result is kept: spooled, a duplicate, or
 //     dead-lettered (a result that cannot be converted is not worth a retry);
 //   - 401 without the right token, 413 for a body over maxBody, 405 for another method;
+//   - 429 while maxConcurrent results are being read and converted (with Retry-After): what the
+//     bridge holds in memory is at most maxConcurrent results and their samples, whoever posts;
 //   - 503 when the spool could not take it: the archiver's retry policy sends it again.
-func Handler(path string, token []byte, maxBody int64, accept Acceptor, refused Refusals) http.Handler {
+func Handler(path string, token []byte, maxBody int64, maxConcurrent int, accept Acceptor, refused Refusals) http.Handler {
 	mux := http.NewServeMux()
+	slots := make(chan struct{}, max(maxConcurrent, 1))
 	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost && r.Method != http.MethodPut {
 			w.Header().Set("Allow", "POST, PUT")
@@ -56,6 +60,15 @@ func Handler(path string, token []byte, maxBody int64, accept Acceptor, refused 
 			refused.Unauthorized()
 			w.Header().Set("WWW-Authenticate", `Bearer realm="longhaul pscheduler bridge"`)
 			http.Error(w, "missing or wrong token: send Authorization: Bearer TOKEN (the archiver's _headers)", http.StatusUnauthorized)
+			return
+		}
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+		default:
+			refused.Busy()
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, itoa(int64(cap(slots)))+" results are being converted (pscheduler_bridge.max_concurrent): try again", http.StatusTooManyRequests)
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))

@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-type refusals struct{ unauthorized, tooLarge int }
+type refusals struct{ unauthorized, tooLarge, busy int }
 
 func (r *refusals) Unauthorized() { r.unauthorized++ }
 func (r *refusals) TooLarge()     { r.tooLarge++ }
+func (r *refusals) Busy()         { r.busy++ }
 
 func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 	var got []string
@@ -25,7 +26,7 @@ func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 		return Outcome{Status: Accepted, Key: "pscheduler-1", Samples: 3}, nil
 	}
 	ref := &refusals{}
-	h := Handler("/pscheduler/results", []byte("s3cret"), 64, accept, ref)
+	h := Handler("/pscheduler/results", []byte("s3cret"), 64, 1, accept, ref)
 	do := func(method, path, auth, body string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
 		if auth != "" {
@@ -70,12 +71,57 @@ func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 }
 
 func TestNoTokenConfiguredLetsNothingIn(t *testing.T) {
-	h := Handler("/p", nil, 64, func([]byte, string) (Outcome, error) { t.Fatal("accepted"); return Outcome{}, nil }, &refusals{})
+	h := Handler("/p", nil, 64, 1, func([]byte, string) (Outcome, error) { t.Fatal("accepted"); return Outcome{}, nil }, &refusals{})
 	r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
 	r.Header.Set("Authorization", "Bearer ")
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	if w.Code != http.StatusUnauthorized {
 		t.Errorf("%d", w.Code)
+	}
+}
+
+// While max_concurrent results are being converted, another post is refused with 429 and a
+// Retry-After (pScheduler's archiver retries it): the bridge never holds more than that many
+// results and their samples, however many hosts post at once. Once one is done, the next gets in.
+func TestPostsBeyondMaxConcurrentAreToldToComeBackLater(t *testing.T) {
+	inside, release := make(chan struct{}), make(chan struct{})
+	accept := func([]byte, string) (Outcome, error) {
+		inside <- struct{}{}
+		<-release
+		return Outcome{Status: Accepted}, nil
+	}
+	ref := &refusals{}
+	h := Handler("/p", []byte("t"), 64, 2, accept, ref)
+	post := func() *httptest.ResponseRecorder {
+		r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
+		r.Header.Set("Authorization", "Bearer t")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	done := make(chan int, 2)
+	for range 2 {
+		go func() { done <- post().Code }()
+		<-inside
+	}
+	if w := post(); w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" ||
+		!strings.Contains(w.Body.String(), "pscheduler_bridge.max_concurrent") {
+		t.Fatalf("a third post while two convert: %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+	release <- struct{}{}
+	if code := <-done; code != 200 {
+		t.Fatalf("the first post: %d", code)
+	}
+	go func() { done <- post().Code }()
+	<-inside
+	close(release)
+	for range 2 {
+		if code := <-done; code != 200 {
+			t.Errorf("a post after a slot freed: %d", code)
+		}
+	}
+	if ref.busy != 1 {
+		t.Errorf("busy refusals %d, want 1", ref.busy)
 	}
 }
