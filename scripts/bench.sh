@@ -11,6 +11,8 @@ export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
 ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection incidents alerting parsers psbridge backfill agent publish security}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
+# the tests' own clients: SCRAM user admin, which this stack's brokers make a super user
+export LONGHAUL_KAFKA_TEST_SUPER_USER=admin
 export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
 LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"

@@ -99,7 +99,7 @@ compose_secrets() {
   make_cert "$d" influxdb DNS:influxdb
   make_cert "$d" alertmanager DNS:alertmanager
   make_cert "$d" pscheduler  # for pScheduler's Kafka archiver on the ARCHIVER listener (port 9095)
-  for f in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter kafka-psbridge kafka-importer kafka-agent-compose \
+  for f in kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter kafka-psbridge kafka-importer kafka-agent-compose \
     influx-admin influx-writer influx-reader grafana-admin alertmanager-bridge alertmanager-operator \
     alertmanager-grafana; do
     make_password "$d/$f.password"

@@ -122,12 +122,24 @@ stack_env() {
   # while test_rescale runs its job at parallelism 2 (set outright, like the timings above).
   export LONGHAUL_FLINK_TASK_SLOTS=3
   export LONGHAUL_STACK_DIR # LONGHAUL_KAFKA, _INFLUX, _INFLUX_DB, _FLINK: scripts/stack/defaults.env
-  # The tests produce to and read from every topic: they are Kafka's admin user (a super user);
-  # what each role may not do is tested with that role's own credentials.
+  # The tests produce to and read from every topic: they are the SCRAM user admin, which this
+  # stack's brokers (only a test stack's) make a super user; what each role may not do is tested
+  # with that role's own credentials.
+  export LONGHAUL_KAFKA_TEST_SUPER_USER=admin
   export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
 }
 
+# test_super_user_ready: the running brokers make the tests' SCRAM user a super user (a stack that
+# `make up` or `make demo` started has none: no password is a super user's there)
+test_super_user_ready() {
+  grep -q "^super.users=.*;User:${LONGHAUL_KAFKA_TEST_SUPER_USER}\$" "$LONGHAUL_STACK_DIR/run/kafka/server.properties" 2>/dev/null
+}
+
 stack_up() {
+  if bash scripts/stack/status.sh >/dev/null 2>&1 && ! test_super_user_ready; then
+    echo "the running stack has no super user for the tests' own clients: restarting it with one"
+    bash scripts/stack/down.sh
+  fi
   if ! bash scripts/stack/status.sh >/dev/null 2>&1; then
     started_here=1
     bash scripts/stack/up.sh || { echo "native stack failed to start"; return 1; }

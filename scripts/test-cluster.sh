@@ -28,6 +28,8 @@ mkdir -p "$OUT"
 if sup_running; then bash scripts/stack/down.sh; fi
 rm -rf "$LONGHAUL_STACK_DIR/run"
 trap 'bash "$ROOT/scripts/stack/down.sh"' EXIT
+# the tests' own clients: SCRAM user admin, which this stack's brokers make a super user
+export LONGHAUL_KAFKA_TEST_SUPER_USER=admin
 bash scripts/stack/up.sh || { echo "the 3-broker stack failed to start"; exit 1; }
 export LONGHAUL_STACK_DIR
 export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"

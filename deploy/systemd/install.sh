@@ -156,7 +156,7 @@ central() {
   chgrp longhaul "${ETC}/alertmanager/web.yml" && chmod 0640 "${ETC}/alertmanager/web.yml"
   # the services' users (up.sh's run_setup makes the same)
   local u
-  for u in kafka-admin kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter influx-writer influx-reader; do
+  for u in kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter influx-writer influx-reader; do
     ensure_secret "$u.password" >/dev/null
   done
   write_env

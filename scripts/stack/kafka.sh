@@ -28,8 +28,10 @@ kafka_class() { "$JAVA" -cp "$(kafka_home)/libs/*" "$@"; }
 # admin and broker certificates get in; ARCHIVER, mutual TLS for pScheduler's Kafka archiver
 # (it has no SASL; its certificate's CN, pscheduler, may only write the archivers' topic); the
 # controller on SSL with client auth. Every principal
-# but those two super users gets only its ACLs (longhaul setup). Plaintext only when
-# LONGHAUL_KAFKA_SECURITY=plaintext says so.
+# but those two super users gets only its ACLs (longhaul setup). No password is a super user's:
+# LONGHAUL_KAFKA_TEST_SUPER_USER (set by the test scripts only, never by install.sh) makes that
+# SCRAM user one, for the tests' own clients. Plaintext only when LONGHAUL_KAFKA_SECURITY=plaintext
+# says so.
 kafka_listeners() { # BROKER
   local s client ctrl admin arch
   s="$(secrets_dir)"
@@ -58,11 +60,16 @@ ssl.keystore.type=PEM
 ssl.keystore.location=${s}/broker.pem
 ssl.truststore.type=PEM
 ssl.truststore.location=${s}/ca.crt
-# the principal of a certificate is its CN (subjects are /O=Longhaul/CN=name: RFC 2253 puts CN first)
-ssl.principal.mapping.rules=RULE:^CN=([^,]+),.*\$/\$1/,DEFAULT
+# A certificate's principal is its whole subject (RFC 2253: CN=admin,O=Longhaul for
+# /O=Longhaul/CN=admin), which no SCRAM user name can equal: the super users are the admin and
+# broker certificates, not a password, and a certificate named admin by another O is no one. On
+# the archiver listener a pScheduler host's certificate is its CN (pscheduler-NAME, the name its
+# ACLs carry) and every other certificate one principal without a right, the admin's too.
+ssl.principal.mapping.rules=DEFAULT
+listener.name.archiver.ssl.principal.mapping.rules=RULE:^CN=(pscheduler(-[a-z0-9._-]+)?),O=Longhaul\$/\$1/,RULE:^.*\$/not-an-archiver/
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 allow.everyone.if.no.acl.found=false
-super.users=User:admin;User:broker
+super.users=User:CN=admin,O=Longhaul;User:CN=broker,O=Longhaul${LONGHAUL_KAFKA_TEST_SUPER_USER:+;User:${LONGHAUL_KAFKA_TEST_SUPER_USER}}
 EOF
 }
 

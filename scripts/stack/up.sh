@@ -83,7 +83,10 @@ run_setup() {
   t0="$(now_ms)"
   if [ "${LONGHAUL_KAFKA_SECURITY}" != plaintext ]; then
     # the services' Kafka users, each with its password file and its ACLs
-    for u in admin flink telegraf operator watchdog alerter psbridge importer; do ensure_secret "kafka-$u.password" >/dev/null; done
+    # the tests' own SCRAM user, a super user on their stack only (LONGHAUL_KAFKA_TEST_SUPER_USER)
+    for u in flink telegraf operator watchdog alerter psbridge importer ${LONGHAUL_KAFKA_TEST_SUPER_USER:-}; do
+      ensure_secret "kafka-$u.password" >/dev/null
+    done
   fi
   # InfluxDB's writer (Telegraf) and reader (CLI, reports, Grafana); setup runs as InfluxDB's admin
   for u in writer reader; do ensure_secret "influx-$u.password" >/dev/null; done

@@ -189,6 +189,7 @@ def native_kafka_security():
         "LONGHAUL_KAFKA_SECURITY": "sasl_ssl",
         "LONGHAUL_STACK_DIR": "/nonexistent-stack",
         "LONGHAUL_SECRETS_DIR": "/dev/null/secrets",
+        "LONGHAUL_KAFKA_TEST_SUPER_USER": "",  # what install.sh writes: the tests' own is theirs
     }
     out = subprocess.run(
         ["bash", "-c", script.replace("kafka_listeners", "secrets_dir() { echo /S; }; kafka_listeners")],
@@ -217,6 +218,19 @@ def test_compose_kafka_has_the_native_brokers_security():
             assert props.get(key) == value, (
                 f"compose/kafka/server.properties {key}={props.get(key)}, native {value}"
             )
+
+
+def test_no_password_is_a_super_user_and_a_certificate_is_its_whole_subject():
+    """The super users are the admin and broker certificates by their full subject, which no SCRAM
+    user name can equal; the archiver listener maps a pScheduler host's certificate to its CN and
+    any other (the admin's too) to a principal without a right."""
+    props = native_kafka_security()
+    assert props["super.users"] == "User:CN=admin,O=Longhaul;User:CN=broker,O=Longhaul"
+    assert props["ssl.principal.mapping.rules"] == "DEFAULT"
+    rules = props["listener.name.archiver.ssl.principal.mapping.rules"]
+    assert rules.startswith("RULE:^CN=(pscheduler(-[a-z0-9._-]+)?),O=Longhaul$/$1/,") and rules.endswith(
+        "RULE:^.*$/not-an-archiver/"
+    )
 
 
 def test_every_build_context_has_its_dockerfile():
