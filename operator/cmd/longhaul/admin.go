@@ -73,10 +73,14 @@ func runAddAgent(env *cli.Env, args []string) int {
 	fs := env.FlagSet("NAME [--password-file FILE]",
 		"Creates the Kafka user agent-NAME (SCRAM-SHA-512) with the rights of an agent: write and describe\n"+
 			"the raw sample topics and the dead-letter topic, nothing else. Its password is FILE's when FILE\n"+
-			"exists, else a new random one written to FILE (default ./agent-NAME.password, mode 0600).")
+			"exists, else a new random one written to FILE (default ./agent-NAME.password, mode 0600). Its\n"+
+			"quota (bytes a second on each broker; beyond it Kafka slows the agent down) is set each time.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	pwFile := fs.String("password-file", "", "the agent's password file (made when absent)")
+	quota, _ := setup.QuotaOf(setup.AgentPrefix)
+	produce := fs.Int64("produce-quota", quota.ProduceBps, "bytes a second the agent may write to each broker (Kafka slows it down beyond)")
+	fetch := fs.Int64("fetch-quota", quota.FetchBps, "bytes a second the agent may read from each broker")
 	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
 	if done {
 		return code
@@ -88,8 +92,14 @@ func runAddAgent(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.Fail("%v", err)
 	}
+	if *produce <= 0 || *fetch <= 0 {
+		return env.UsageError("--produce-quota and --fetch-quota must be positive")
+	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return setup.SetUser(ctx, conn, principal, password, env.Stderr)
+		if err := setup.SetUser(ctx, conn, principal, password, env.Stderr); err != nil {
+			return err
+		}
+		return setup.SetQuota(ctx, conn, principal, setup.Quota{ProduceBps: *produce, FetchBps: *fetch}, env.Stderr)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}

@@ -84,7 +84,11 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return setup.GrantACLs(ctx, conn, principal, env.Stderr)
+		if err := setup.GrantACLs(ctx, conn, principal, env.Stderr); err != nil {
+			return err
+		}
+		q, _ := setup.QuotaOf(principal)
+		return setup.SetQuota(ctx, conn, principal, q, env.Stderr)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
