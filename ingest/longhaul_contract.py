@@ -60,6 +60,10 @@ class Contract:
     def raw_topics(self):
         return [name for role, name in self.topics.items() if role.startswith("raw.")]
 
+    def history_topics(self):
+        """The topics of backfilled samples: only the importer writes them."""
+        return [name for role, name in self.topics.items() if role.startswith("history.")]
+
     def alerts(self):
         return [k.name for k in self.kinds.values() if k.role == "alert"]
 
@@ -79,10 +83,21 @@ def load(ingest=INGEST):
     """Reads and checks the contract under ingest/; raises ValueError naming what is wrong."""
     c = yaml.safe_load((ingest / "contract.yaml").read_text())
     topics = yaml.safe_load((ingest / "topics.yaml").read_text())["topics"]
-    role_of = {r["schema"]: r["role"] for r in c["topic_roles"]}
-    missing = [t["name"] for t in topics if t["schema"] not in role_of]
-    if missing or len(role_of) != len(c["topic_roles"]):
-        raise ValueError(f"contract.yaml topic_roles: topics without a role {missing}, or a schema twice")
+    schema_of = {r["role"]: r["schema"] for r in c["topic_roles"]}
+    roles_of = {}
+    for r in c["topic_roles"]:
+        roles_of.setdefault(r["schema"], []).append(r["role"])
+    role_topic = {}
+    for t in topics:
+        # a topic names its role when several roles carry its schema (raw and history samples)
+        role = t.get("role") or (roles_of.get(t["schema"]) or [None, None])[0]
+        if role is None or len(roles_of.get(t["schema"], [])) > 1 and not t.get("role"):
+            raise ValueError(f"topics.yaml {t['name']}: no role, or one of several its schema has")
+        if schema_of.get(role) != t["schema"] or role in role_topic:
+            raise ValueError(f"topics.yaml {t['name']}: role {role} is another schema's, or another topic's")
+        role_topic[role] = t["name"]
+    if len(schema_of) != len(c["topic_roles"]) or set(role_topic) != set(schema_of):
+        raise ValueError("contract.yaml topic_roles: a role twice, or a role without its topic")
     kinds = {
         k["name"]: Kind(k["name"], k["role"], k.get("closes"), k.get("updates")) for k in c["event_kinds"]
     }
@@ -103,7 +118,7 @@ def load(ingest=INGEST):
         if sum(k.closes == a for k in kinds.values()) != 1:
             raise ValueError(f"contract.yaml event_kinds {a}: an alert needs exactly one recovery")
     return Contract(
-        topics={role_of[t["schema"]]: t["name"] for t in topics},
+        topics=role_topic,
         schemas={r["role"]: r["schema"] for r in c["topic_roles"]},
         kinds=kinds,
         thresholds={t["name"]: float(t["value"]) for t in c["thresholds"]},

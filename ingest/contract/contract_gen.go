@@ -15,6 +15,10 @@ const (
 	TopicRawLatency = "longhaul.raw.latency"
 	// TopicRawHost (role raw.host) carries host_snapshot.v1 messages.
 	TopicRawHost = "longhaul.raw.host"
+	// TopicHistoryThroughput (role history.throughput) carries throughput_sample.v2 messages.
+	TopicHistoryThroughput = "longhaul.history.throughput"
+	// TopicHistoryPath (role history.path) carries path_sample.v2 messages.
+	TopicHistoryPath = "longhaul.history.path"
 	// TopicDeadLetter (role dead_letter) carries dead_letter.v1 messages.
 	TopicDeadLetter = "longhaul.deadletter"
 	// TopicPschedulerResults (role pscheduler.results) carries pscheduler_archive messages.
@@ -34,6 +38,8 @@ var Topics = map[string]string{
 	"raw.rtt":            TopicRawRTT,
 	"raw.latency":        TopicRawLatency,
 	"raw.host":           TopicRawHost,
+	"history.throughput": TopicHistoryThroughput,
+	"history.path":       TopicHistoryPath,
 	"dead_letter":        TopicDeadLetter,
 	"pscheduler.results": TopicPschedulerResults,
 	"stats":              TopicStats,
@@ -44,27 +50,35 @@ var Topics = map[string]string{
 // RawTopics lists the topics of raw samples (roles raw.*), in the order of topics.yaml.
 var RawTopics = []string{TopicRawThroughput, TopicRawPath, TopicRawRTT, TopicRawLatency, TopicRawHost}
 
+// HistoryTopics lists the topics of backfilled samples (roles history.*), in the order of
+// topics.yaml: the importer's alone, so a sample on them is history whoever else writes raw ones.
+var HistoryTopics = []string{TopicHistoryThroughput, TopicHistoryPath}
+
 // Schemas by role: the schema field of each topic's messages, and the version producers write
 // (the topic's schema in ingest/contract.yaml). Consumers read that version and every earlier one.
 const (
-	SchemaRawThroughput  = "throughput_sample"
-	VersionRawThroughput = 2
-	SchemaRawPath        = "path_sample"
-	VersionRawPath       = 2
-	SchemaRawRTT         = "rtt_sample"
-	VersionRawRTT        = 2
-	SchemaRawLatency     = "latency_sample"
-	VersionRawLatency    = 1
-	SchemaRawHost        = "host_snapshot"
-	VersionRawHost       = 1
-	SchemaDeadLetter     = "dead_letter"
-	VersionDeadLetter    = 1
-	SchemaStats          = "link_stats"
-	VersionStats         = 3
-	SchemaEvents         = "event"
-	VersionEvents        = 4
-	SchemaProbeRequests  = "probe_request"
-	VersionProbeRequests = 2
+	SchemaRawThroughput      = "throughput_sample"
+	VersionRawThroughput     = 2
+	SchemaRawPath            = "path_sample"
+	VersionRawPath           = 2
+	SchemaRawRTT             = "rtt_sample"
+	VersionRawRTT            = 2
+	SchemaRawLatency         = "latency_sample"
+	VersionRawLatency        = 1
+	SchemaRawHost            = "host_snapshot"
+	VersionRawHost           = 1
+	SchemaHistoryThroughput  = "throughput_sample"
+	VersionHistoryThroughput = 2
+	SchemaHistoryPath        = "path_sample"
+	VersionHistoryPath       = 2
+	SchemaDeadLetter         = "dead_letter"
+	VersionDeadLetter        = 1
+	SchemaStats              = "link_stats"
+	VersionStats             = 3
+	SchemaEvents             = "event"
+	VersionEvents            = 4
+	SchemaProbeRequests      = "probe_request"
+	VersionProbeRequests     = 2
 )
 
 // Event kinds: the kind of an event message.
@@ -208,10 +222,4 @@ const (
 	// Flink job compares it with the broker's append time (raw topics are LogAppendTime) to judge the
 	// agent's clock against clock_skew_tolerance_s.
 	HeaderSentMs = "longhaul-sent-ms"
-	// HeaderHistory: Set (value "1") by `longhaul import` on the samples it backfills from archives
-	// and saved outputs. The Flink job gives such a sample no place in event time (it never moves the
-	// watermark, and no window counts it) and its throughput collapse detector learns the link's
-	// baseline from it without judging it, so old samples are neither dropped as late nor make live
-	// samples late, and raise no alert.
-	HeaderHistory = "longhaul-history"
 )

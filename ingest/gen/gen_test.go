@@ -75,7 +75,7 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 		{"duplicate kind", "name: diagnosis", "name: stall",
 			[]string{`event_kinds[12].name: duplicate kind "stall"`}},
 		{"role with no topic", "schema: link_stats.v3", "schema: link_stats.v4",
-			[]string{`topic_roles[7].schema: 0 topics of ingest/topics.yaml carry "link_stats.v4"`,
+			[]string{`topic_roles[9].schema: 0 topics of ingest/topics.yaml carry "link_stats.v4"`,
 				"topic longhaul.stats (schema link_stats.v3) has no role"}},
 		{"threshold without value", "    value: 2\n", "",
 			[]string{"thresholds[0].value: required"}},
@@ -111,9 +111,13 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 
 // fakeRoot is a repository root holding the committed topics and schemas and the given contract.
 func fakeRoot(t *testing.T, contract []byte) string {
+	return fakeRootTopics(t, contract, read(t, topicsFile))
+}
+
+func fakeRootTopics(t *testing.T, contract, topics []byte) string {
 	dir := t.TempDir()
 	const eventSchema = schemasDir + "/event.v4.schema.json"
-	for name, data := range map[string][]byte{contractFile: contract, topicsFile: read(t, topicsFile), eventSchema: read(t, eventSchema)} {
+	for name, data := range map[string][]byte{contractFile: contract, topicsFile: topics, eventSchema: read(t, eventSchema)} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -123,6 +127,32 @@ func fakeRoot(t *testing.T, contract []byte) string {
 		}
 	}
 	return dir
+}
+
+// A schema that two roles carry (a raw sample's and its history's): each of its topics must name
+// its role, and the role must be of the topic's schema.
+func TestATopicOfASharedSchemaNamesItsRole(t *testing.T) {
+	good := read(t, topicsFile)
+	for _, c := range []struct{ name, old, new, want string }{
+		{"role left out", "    role: history.path\n", "",
+			"topic longhaul.history.path: schema path_sample.v2 has the roles raw.path, history.path; name the topic's role"},
+		{"role of another schema", "    role: history.path\n", "    role: history.throughput\n",
+			"topic longhaul.history.path carries path_sample.v2, but its role history.throughput carries throughput_sample.v2"},
+		{"role the contract lacks", "    role: history.path\n", "    role: history.rtt\n",
+			`topic longhaul.history.path names role "history.rtt", which ingest/contract.yaml topic_roles lacks`},
+		{"two topics of one role", "    role: history.path\n", "    role: raw.path\n",
+			`0 topics of ingest/topics.yaml carry "path_sample.v2"; a role needs exactly one`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !bytes.Contains(good, []byte(c.old)) {
+				t.Fatalf("topics.yaml no longer has %q: update the case", c.old)
+			}
+			_, err := Generate(fakeRootTopics(t, read(t, contractFile), bytes.Replace(good, []byte(c.old), []byte(c.new), 1)))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v lacks %q", err, c.want)
+			}
+		})
+	}
 }
 
 func read(t *testing.T, name string) []byte {

@@ -34,6 +34,10 @@ var Topics = map[string]string{
 // RawTopics lists the topics of raw samples (roles raw.*), in the order of topics.yaml.
 var RawTopics = []string{ {{- range $i, $t := rawTopics .Topics}}{{if $i}}, {{end}}Topic{{goName $t.Role}}{{end -}} }
 
+// HistoryTopics lists the topics of backfilled samples (roles history.*), in the order of
+// topics.yaml: the importer's alone, so a sample on them is history whoever else writes raw ones.
+var HistoryTopics = []string{ {{- range $i, $t := historyTopics .Topics}}{{if $i}}, {{end}}Topic{{goName $t.Role}}{{end -}} }
+
 // Schemas by role: the schema field of each topic's messages, and the version producers write
 // (the topic's schema in ingest/contract.yaml). Consumers read that version and every earlier one.
 const (
@@ -116,21 +120,28 @@ const (
 `))
 
 var funcs = template.FuncMap{
-	"goName":    goName,
-	"javaConst": javaConst,
-	"wrap":      wrap,
-	"number":    func(v *float64) string { return number(*v) },
-	"rawTopics": rawTopics,
-	"versioned": versioned,
-	"kindDoc":   kindDoc,
-	"inc":       func(i int) int { return i + 1 },
+	"goName":        goName,
+	"javaConst":     javaConst,
+	"wrap":          wrap,
+	"number":        func(v *float64) string { return number(*v) },
+	"rawTopics":     rawTopics,
+	"historyTopics": historyTopics,
+	"versioned":     versioned,
+	"kindDoc":       kindDoc,
+	"inc":           func(i int) int { return i + 1 },
 }
 
 // rawTopics are the topics whose role is raw.*.
-func rawTopics(ts []Topic) []Topic {
+func rawTopics(ts []Topic) []Topic { return roleFamily(ts, "raw.") }
+
+// historyTopics are the topics whose role is history.*.
+func historyTopics(ts []Topic) []Topic { return roleFamily(ts, "history.") }
+
+// roleFamily are the topics whose role starts with prefix, in the order of topics.yaml.
+func roleFamily(ts []Topic, prefix string) []Topic {
 	var out []Topic
 	for _, t := range ts {
-		if strings.HasPrefix(t.Role, "raw.") {
+		if strings.HasPrefix(t.Role, prefix) {
 			out = append(out, t)
 		}
 	}

@@ -116,6 +116,10 @@ public final class ContractNames {
     /** The topics of raw samples (roles raw.*), in the order of topics.yaml. */
     public static final List<String> RAW_TOPICS = List.of(
             {{- range $i, $t := rawTopics .Topics}}{{if $i}}, {{end}}TOPIC_{{javaConst $t.Role}}{{end -}});
+
+    /** The topics of backfilled samples (roles history.*): the importer's alone. */
+    public static final List<String> HISTORY_TOPICS = List.of(
+            {{- range $i, $t := historyTopics .Topics}}{{if $i}}, {{end}}TOPIC_{{javaConst $t.Role}}{{end -}});
 {{range versioned .Topics}}
     /** Role {{.Role}}: the schema field of its messages, and the version producers write ({{.Schema}}); consumers read it and every earlier one. */
     public static final String SCHEMA_{{javaConst .Role}} = "{{.Family}}";

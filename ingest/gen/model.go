@@ -170,7 +170,8 @@ func itemLine(doc *yaml.Node, list string, i int) int {
 	return 0
 }
 
-// loadTopics reads name and schema of every topic of topics.yaml (operator/setup checks the rest).
+// loadTopics reads name, schema and role (optional) of every topic of topics.yaml (operator/setup
+// checks the rest).
 func loadTopics(root string) ([]Topic, error) {
 	raw, err := os.ReadFile(filepath.Join(root, topicsFile))
 	if err != nil {
@@ -180,6 +181,7 @@ func loadTopics(root string) ([]Topic, error) {
 		Topics []struct {
 			Name   string `yaml:"name"`
 			Schema string `yaml:"schema"`
+			Role   string `yaml:"role"`
 		} `yaml:"topics"`
 	}
 	if err := yaml.Unmarshal(raw, &f); err != nil {
@@ -187,42 +189,55 @@ func loadTopics(root string) ([]Topic, error) {
 	}
 	out := make([]Topic, len(f.Topics))
 	for i, t := range f.Topics {
-		out[i] = Topic{Name: t.Name, Schema: t.Schema}
+		out[i] = Topic{Role: t.Role, Name: t.Name, Schema: t.Schema}
 	}
 	return out, nil
 }
 
-// joinTopics gives each topic of topics.yaml the role of its schema; every topic needs one.
+// joinTopics gives each topic of topics.yaml its role: the one it names, or else the one role of
+// its schema (a schema that several roles carry, such as a raw sample's and its history's, needs
+// the topic to name its role). Every topic needs a role, and every role exactly one topic.
 func joinTopics(p *problems, c contractYAML, topics []Topic) []Topic {
-	roleOf := map[string]string{}
-	seenRole := map[string]bool{}
+	schemaOf := map[string]string{}
+	rolesOf := map[string][]string{}
 	for i, r := range c.TopicRoles {
 		switch {
 		case !roleName.MatchString(r.Role):
 			p.at("topic_roles", i, "role", "%q is not a lower-case dotted name", r.Role)
-		case seenRole[r.Role]:
+		case schemaOf[r.Role] != "":
 			p.at("topic_roles", i, "role", "duplicate role %q", r.Role)
 		}
-		seenRole[r.Role] = true
-		n := 0
-		for _, t := range topics {
-			if t.Schema == r.Schema {
-				n++
-			}
-		}
-		if n != 1 {
-			p.at("topic_roles", i, "schema", "%d topics of %s carry %q; a role needs exactly one", n, topicsFile, r.Schema)
-		}
-		roleOf[r.Schema] = r.Role
+		schemaOf[r.Role] = r.Schema
+		rolesOf[r.Schema] = append(rolesOf[r.Schema], r.Role)
 	}
+	n := map[string]int{}
 	out := make([]Topic, 0, len(topics))
 	for _, t := range topics {
-		role, ok := roleOf[t.Schema]
-		if !ok {
+		role := t.Role
+		switch roles := rolesOf[t.Schema]; {
+		case role != "" && schemaOf[role] == "":
+			p.add("%s: topic %s names role %q, which %s topic_roles lacks", topicsFile, t.Name, role, contractFile)
+			continue
+		case role != "" && schemaOf[role] != t.Schema:
+			p.add("%s: topic %s carries %s, but its role %s carries %s", topicsFile, t.Name, t.Schema, role, schemaOf[role])
+			continue
+		case role != "":
+		case len(roles) == 0:
 			p.add("%s: topic %s (schema %s) has no role in %s topic_roles", topicsFile, t.Name, t.Schema, contractFile)
 			continue
+		case len(roles) > 1:
+			p.add("%s: topic %s: schema %s has the roles %s; name the topic's role", topicsFile, t.Name, t.Schema, strings.Join(roles, ", "))
+			continue
+		default:
+			role = roles[0]
 		}
+		n[role]++
 		out = append(out, Topic{Role: role, Name: t.Name, Schema: t.Schema})
+	}
+	for i, r := range c.TopicRoles {
+		if n[r.Role] != 1 {
+			p.at("topic_roles", i, "schema", "%d topics of %s carry %q; a role needs exactly one", n[r.Role], topicsFile, r.Schema)
+		}
 	}
 	return out
 }

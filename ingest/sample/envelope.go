@@ -82,6 +82,18 @@ func TopicOf(s Sample) string {
 	return TopicDeadLetter
 }
 
+// HistoryTopicOf returns the history topic a backfilled sample is published to, or "" for a kind
+// whose history nothing uses (pings, one-way delay and host snapshots learn live within the hour).
+func HistoryTopicOf(s Sample) string {
+	switch s.Head().Schema {
+	case SchemaThroughput:
+		return contract.TopicHistoryThroughput
+	case SchemaPath:
+		return contract.TopicHistoryPath
+	}
+	return ""
+}
+
 // F64 and I64 make nullable numbers from literals.
 func F64(v float64) *float64 { return &v }
 

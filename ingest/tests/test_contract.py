@@ -53,6 +53,7 @@ def test_every_topic_has_a_role_and_raw_topics_are_the_probes():
         "longhaul.raw.latency",
         "longhaul.raw.host",
     ]
+    assert CONTRACT.history_topics() == ["longhaul.history.throughput", "longhaul.history.path"]
 
 
 def test_telegraf_reads_contract_topics():
@@ -62,14 +63,19 @@ def test_telegraf_reads_contract_topics():
         for line in re.findall(r"^\s*topics\s*=\s*\[(.*)\]", conf, re.M)
         for t in re.findall(r'"([^"]+)"', line)
     }
-    assert read == {CONTRACT.topic("stats"), CONTRACT.topic("events"), CONTRACT.topic("raw.path")}
+    assert read == {
+        CONTRACT.topic("stats"),
+        CONTRACT.topic("events"),
+        CONTRACT.topic("raw.path"),
+        CONTRACT.topic("history.path"),
+    }
 
 
 def test_telegraf_groups_are_read_from_its_config():
     assert telegraf_groups() == {
         "longhaul-telegraf-stats": [CONTRACT.topic("stats")],
         "longhaul-telegraf-events": [CONTRACT.topic("events")],
-        "longhaul-telegraf-path": [CONTRACT.topic("raw.path")],
+        "longhaul-telegraf-path": [CONTRACT.topic("raw.path"), CONTRACT.topic("history.path")],
     }
 
 
@@ -86,7 +92,7 @@ def test_record_headers_by_name():
     [
         ("closes: high_loss", "closes: stall", "only a recovery, closes an alert"),
         ("  - name: stall\n    role: info", "  - name: stall\n    role: warning", "is not one of"),
-        ("schema: link_stats.v3", "schema: link_stats.v4", "topics without a role ['longhaul.stats']"),
+        ("schema: link_stats.v3", "schema: link_stats.v4", "topics.yaml longhaul.stats: no role"),
     ],
 )
 def test_a_broken_contract_is_refused(tmp_path, old, new, says):

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -73,12 +74,13 @@ func importer(t *testing.T, prod Producer, seenPath string) *Importer {
 	return NewImporter(prod, reg, seen, func() time.Time { return time.UnixMilli(1_790_000_000_000) })
 }
 
-func TestAnArchiveIsImportedNewestThroughputFirstMarkedAsHistoryAndEachRunOnce(t *testing.T) {
+func TestAnArchiveIsImportedNewestThroughputFirstToTheHistoryTopicsAndEachRunOnce(t *testing.T) {
 	tput := "iperf3-tcp-2streams-tbf20mbit"
 	lines := []string{
 		archiveLine(t, "throughput", tput, "r-old", "2026-01-01T00:00:00Z"),
 		"",
 		archiveLine(t, "rtt", "ping-diags-command-line", "r-ping", "2026-01-01T00:30:00Z"),
+		archiveLine(t, "path", "traceroute-ecmp-3-hops", "r-trace", "2026-01-01T00:40:00Z"),
 		archiveLine(t, "throughput", tput, "r-new", "2026-01-03T00:00:00Z"),
 		archiveLine(t, "throughput", tput, "r-mid", "2026-01-02T00:00:00Z"),
 		archiveLine(t, "throughput", tput, "r-mid", "2026-01-02T00:00:00Z"), // twice in the export
@@ -90,26 +92,29 @@ func TestAnArchiveIsImportedNewestThroughputFirstMarkedAsHistoryAndEachRunOnce(t
 	if err := Archive("export.jsonl", strings.NewReader(strings.Join(lines, "\n")+"\n"), func(it Item) { im.Add(context.Background(), it) }, nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.recs) == 0 || rec.recs[0].Topic != contract.TopicRawRTT {
-		t.Fatalf("the ping run goes at once, before the held throughput runs: %d records", len(rec.recs))
+	if len(rec.recs) == 0 || rec.recs[0].Topic != contract.TopicHistoryPath {
+		t.Fatalf("the trace goes at once, before the held throughput runs: %d records", len(rec.recs))
 	}
 	rep, err := im.Finish(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Records != 6 || rep.Accepted != 4 || rep.Duplicates != 1 || rep.Rejected != 1 || rep.Failed != 0 {
+	// the ping run is not imported: its baseline learns live
+	if rep.Records != 7 || rep.Accepted != 4 || rep.Unused != 1 || rep.Duplicates != 1 || rep.Rejected != 1 || rep.Failed != 0 {
 		t.Fatalf("report %+v", rep)
 	}
-	if len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0], "export.jsonl:7: ") {
+	if len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0], "export.jsonl:8: ") {
 		t.Errorf("problems %q", rep.Problems)
 	}
 	var order []string
 	for _, r := range rec.recs {
-		if len(r.Headers) != 2 || r.Headers[0].Key != contract.HeaderHistory || string(r.Headers[0].Value) != "1" ||
-			r.Headers[1].Key != contract.HeaderSentMs || string(r.Headers[1].Value) != "1790000000000" {
+		if len(r.Headers) != 1 || r.Headers[0].Key != contract.HeaderSentMs || string(r.Headers[0].Value) != "1790000000000" {
 			t.Fatalf("headers %+v", r.Headers)
 		}
-		if r.Topic == contract.TopicRawThroughput && strings.Contains(string(r.Value), `"record":"summary"`) {
+		if !slices.Contains(contract.HistoryTopics, r.Topic) {
+			t.Fatalf("a backfilled sample on %s: only the history topics say a sample is history", r.Topic)
+		}
+		if r.Topic == contract.TopicHistoryThroughput && strings.Contains(string(r.Value), `"record":"summary"`) {
 			for _, id := range []string{"r-new", "r-mid", "r-old"} {
 				if strings.Contains(string(r.Value), `"run_id":"pscheduler-`+id+`"`) {
 					order = append(order, id)
@@ -136,7 +141,7 @@ func TestAnArchiveIsImportedNewestThroughputFirstMarkedAsHistoryAndEachRunOnce(t
 
 func TestARunKafkaDidNotTakeIsNotRememberedSoItCanBeImportedAgain(t *testing.T) {
 	seenPath := filepath.Join(t.TempDir(), "seen.log")
-	im := importer(t, &recorder{failOn: contract.TopicRawThroughput}, seenPath)
+	im := importer(t, &recorder{failOn: contract.TopicHistoryThroughput}, seenPath)
 	line := archiveLine(t, "throughput", "iperf3-tcp-2streams-tbf20mbit", "r1", "2026-01-01T00:00:00Z")
 	Archive("a", strings.NewReader(line), func(it Item) { im.Add(context.Background(), it) }, nil)
 	rep, _ := im.Finish(context.Background())

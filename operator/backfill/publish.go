@@ -29,6 +29,7 @@ type Report struct {
 	Accepted   int      `json:"accepted"`   // converted and acknowledged by Kafka
 	Samples    int      `json:"samples"`    // their samples
 	Duplicates int      `json:"duplicates"` // imported before (seen file) or twice in this input
+	Unused     int      `json:"unused"`     // pings, one-way delay, host snapshots: no use for history
 	Rejected   int      `json:"rejected"`   // could not be converted, or a sample did not validate
 	Failed     int      `json:"failed"`     // converted but not acknowledged by Kafka: import again
 	Problems   []string `json:"problems,omitempty"`
@@ -85,6 +86,10 @@ func (im *Importer) Add(ctx context.Context, it Item) {
 		im.reject(it.Where, err)
 		return
 	}
+	if len(recs) == 0 {
+		im.rep.Unused++
+		return
+	}
 	im.inRun[it.Key] = true
 	if tput {
 		im.held = append(im.held, held{ts: ts, key: it.Key, recs: recs})
@@ -93,8 +98,9 @@ func (im *Importer) Add(ctx context.Context, it Item) {
 	im.produce(ctx, it.Key, recs)
 }
 
-// encode makes the records of one run's samples, validated; ts is the newest sample's, tput
-// whether the run has throughput samples.
+// encode makes the records of one run's samples, validated, each for its history topic (a kind
+// without one is left out: sample.HistoryTopicOf); ts is the newest sample's, tput whether the run
+// has throughput samples.
 func (im *Importer) encode(ss []sample.Sample) (recs []*kgo.Record, ts int64, tput bool, err error) {
 	for _, s := range ss {
 		raw, err := json.Marshal(s)
@@ -106,14 +112,17 @@ func (im *Importer) encode(ss []sample.Sample) (recs []*kgo.Record, ts int64, tp
 				return nil, 0, false, fmt.Errorf("a %s sample does not validate: %w", s.Head().Schema, err)
 			}
 		}
-		topic := sample.TopicOf(s)
-		if topic == sample.TopicDeadLetter {
+		if sample.TopicOf(s) == sample.TopicDeadLetter {
 			return nil, 0, false, fmt.Errorf("no raw topic for schema %q", s.Head().Schema)
+		}
+		topic := sample.HistoryTopicOf(s)
+		if topic == "" {
+			continue
 		}
 		h := s.Head()
 		recs = append(recs, &kgo.Record{Topic: topic, Key: []byte(h.Key()), Value: raw})
 		ts = max(ts, h.TS)
-		tput = tput || topic == sample.TopicThroughput
+		tput = tput || topic == contract.TopicHistoryThroughput
 	}
 	return recs, ts, tput, nil
 }
@@ -128,12 +137,12 @@ func (im *Importer) reject(where string, err error) {
 	}
 }
 
-// produce sends one run's records with the history header and the send time (the contract's
-// record headers).
+// produce sends one run's records with the send time (the contract's sent_ms header). That they
+// are history is said by their topic, which only the importer may write.
 func (im *Importer) produce(ctx context.Context, key string, recs []*kgo.Record) {
 	sent := []byte(strconv.FormatInt(im.now().UnixMilli(), 10))
 	for _, r := range recs {
-		r.Headers = []kgo.RecordHeader{{Key: contract.HeaderHistory, Value: []byte("1")}, {Key: contract.HeaderSentMs, Value: sent}}
+		r.Headers = []kgo.RecordHeader{{Key: contract.HeaderSentMs, Value: sent}}
 		im.prod.Produce(ctx, r, func(_ *kgo.Record, err error) {
 			im.mu.Lock()
 			defer im.mu.Unlock()

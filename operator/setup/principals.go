@@ -15,7 +15,10 @@ import (
 // The principals of Longhaul's roles. Each gets the least it needs on the contract's topics
 // (docs/security.md); `admin` is the brokers' super user and needs no ACL.
 const (
-	Admin    = "admin"    // topic creation, ACLs, credentials; the tests
+	// Admin is the administrator: as the certificate CN=admin,O=Longhaul (a super user, on the
+	// admin listener: topics, ACLs, credentials); as a SCRAM user only on a test stack, whose
+	// brokers make it a super user for the tests' own clients (LONGHAUL_KAFKA_TEST_SUPER_USER).
+	Admin    = "admin"
 	Flink    = "flink"    // the Flink job
 	Telegraf = "telegraf" // the sink into InfluxDB
 	Operator = "operator" // the operator CLI: reads results
@@ -24,7 +27,7 @@ const (
 	// PSBridge is the agent as pScheduler bridge (collectors/psbridge): reads the archivers'
 	// topic, writes samples like an agent.
 	PSBridge = "psbridge"
-	// Importer is `longhaul import`: writes backfilled samples like an agent.
+	// Importer is `longhaul import`: writes backfilled samples, to the history topics only.
 	Importer = "importer"
 	// PScheduler is pScheduler's Kafka archiver: it speaks PLAINTEXT or SSL only, no SASL, so
 	// it authenticates by certificate (CN=pscheduler) on the brokers' archiver listener and
@@ -49,12 +52,18 @@ const TelegrafGroupPrefix = "longhaul-telegraf-"
 // reads, the topics under it (one prefixed ACL, so a new raw topic needs no new ACL).
 var RawPrefix = commonPrefix(contract.RawTopics)
 
+// HistoryPrefix is the prefix of the history topics: the importer's alone, so that a sample on them
+// is history because of who wrote it (no agent can mark its samples as history).
+var HistoryPrefix = commonPrefix(contract.HistoryTopics)
+
 // Services are the principals whose credentials `longhaul setup` makes from secret files.
-var Services = []string{Admin, Flink, Telegraf, Operator}
+var Services = []string{Flink, Telegraf, Operator}
 
 // OptionalServices are made like Services when their secret file exists, and skipped (said so)
 // when it does not: a deployment that runs no watchdog needs no credential for it.
-var OptionalServices = []string{Watchdog, Alerter, PSBridge, Importer}
+// Admin's SCRAM user exists on test stacks only (kafka-admin.password), where the brokers make it
+// a super user; elsewhere no password is a super user's.
+var OptionalServices = []string{Watchdog, Alerter, PSBridge, Importer, Admin}
 
 // CertPrincipals authenticate by certificate, not SCRAM: `longhaul setup` grants their ACLs only.
 var CertPrincipals = []string{PScheduler}
@@ -113,6 +122,7 @@ func Grants(principal string) []Grant {
 	case principal == Flink:
 		return []Grant{
 			topics(true, read, RawPrefix),
+			topics(false, read, contract.TopicHistoryThroughput),
 			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter, contract.TopicProbeRequests),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 			{Resource: GroupResource, Names: otherServicesGroups, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}, Deny: true},
@@ -120,17 +130,19 @@ func Grants(principal string) []Grant {
 		}
 	case principal == Telegraf:
 		return []Grant{
-			topics(false, read, contract.TopicStats, contract.TopicEvents, contract.TopicRawPath),
+			topics(false, read, contract.TopicStats, contract.TopicEvents, contract.TopicRawPath, contract.TopicHistoryPath),
 			{Resource: GroupResource, Names: []string{TelegrafGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}
 	case principal == Watchdog:
-		// Reads the raw topics (agents' last-seen and clock skew), stats (the newest statistic, to
+		// Reads the raw topics (agents' last-seen and clock skew), the history topics (the lag of
+		// the groups that read them), stats (the newest statistic, to
 		// compare with InfluxDB's) and events (its own, on restart); writes events only. Describes
 		// the groups of the jobs and of Telegraf (both prefixed longhaul-): their committed offsets,
 		// for lag. It cannot join or commit to them (no READ on groups), and has no group of its
 		// own: it consumes by partition.
 		return []Grant{
 			topics(true, read, RawPrefix),
+			topics(true, read, HistoryPrefix), // the job's and Telegraf's groups read them too: their lag
 			topics(false, read, contract.TopicStats),
 			topics(false, []kadm.ACLOperation{kadm.OpRead, kadm.OpWrite, kadm.OpDescribe}, contract.TopicEvents),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpDescribe}},
@@ -162,7 +174,7 @@ func Grants(principal string) []Grant {
 		}
 	case principal == Importer:
 		return []Grant{
-			topics(true, write, RawPrefix),
+			topics(true, write, HistoryPrefix),
 			topics(false, write, contract.TopicDeadLetter),
 		}
 	}

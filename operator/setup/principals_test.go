@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +23,36 @@ func TestRawTopicsShareThePrefixTheirACLsName(t *testing.T) {
 	for _, result := range []string{contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter} {
 		if strings.HasPrefix(result, RawPrefix) {
 			t.Errorf("result topic %s falls under the raw prefix %s: agents could write it", result, RawPrefix)
+		}
+	}
+}
+
+// Only the importer writes history: no prefix another role writes covers a history topic, and the
+// history prefix covers nothing else.
+func TestHistoryTopicsAreTheImportersAlone(t *testing.T) {
+	if HistoryPrefix == "" || strings.HasPrefix(HistoryPrefix, RawPrefix) || strings.HasPrefix(RawPrefix, HistoryPrefix) {
+		t.Fatalf("history prefix %q, raw prefix %q: each must cover only its own topics", HistoryPrefix, RawPrefix)
+	}
+	for _, topic := range contract.HistoryTopics {
+		if !strings.HasPrefix(topic, HistoryPrefix) {
+			t.Errorf("%s does not start with %s", topic, HistoryPrefix)
+		}
+	}
+	for _, topic := range contract.Topics {
+		if strings.HasPrefix(topic, HistoryPrefix) != slices.Contains(contract.HistoryTopics, topic) {
+			t.Errorf("%s and the history prefix %s", topic, HistoryPrefix)
+		}
+	}
+	agent, _ := AgentPrincipal("a")
+	for _, p := range []string{agent, PSBridge, PScheduler, Flink, Telegraf, Watchdog, Alerter, Operator, Importer} {
+		for _, topic := range contract.HistoryTopics {
+			writes := slices.ContainsFunc(Grants(p), func(g Grant) bool {
+				return g.Resource == TopicResource && !g.Deny && slices.Contains(g.Ops, kadm.OpWrite) &&
+					slices.ContainsFunc(g.Names, func(n string) bool { return n == topic || g.Prefixed && strings.HasPrefix(topic, n) })
+			})
+			if writes != (p == Importer) {
+				t.Errorf("%s writes %s: %v", p, topic, writes)
+			}
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 type TopicSpec struct {
 	Name          string `yaml:"name"`
 	Schema        string `yaml:"schema"`
+	Role          string `yaml:"role"` // the contract's role, when several carry the schema (ingest/gen)
 	Partitions    int32  `yaml:"partitions"`
 	CleanupPolicy string `yaml:"cleanup_policy"`
 	RetentionMs   int64  `yaml:"retention_ms"`

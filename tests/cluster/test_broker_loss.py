@@ -32,6 +32,7 @@ from confluent_kafka import KafkaException, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, ConfigResource  # noqa: E402
 from conftest import (  # noqa: E402  (conftest is found through the sys.path entry above)
     Recorder,
+    import_baselines,
     kafka,
     lifecycle,
     record,
@@ -46,7 +47,10 @@ BROKERS = int(os.environ.get("LONGHAUL_KAFKA_BROKERS_N", "1"))
 # the job's parallelism: every slot of every TaskManager (scripts/test-cluster.sh: 2 × 1)
 TASKMANAGERS = int(os.environ.get("LONGHAUL_FLINK_TASKMANAGERS", "1"))
 PARALLELISM = TASKMANAGERS * int(os.environ.get("LONGHAUL_FLINK_TASK_SLOTS", "2"))
-HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
+# dst-a's baseline is imported (import_baselines); the healthy phase lets the agents' first runs and
+# the job's checkpoints of that baseline come before the broker's loss
+HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "45"))
+NOMINAL_A = 94e6  # s1 → dst-a through its 100 Mbit/s tbf (tests/e2e/test_cadence.py)
 EVENT_WAIT_S = 240
 FAILOVER_MAX_S = 20  # KRaft fences a broker silent for broker.session.timeout.ms (9 s)
 # A sample the hung broker held reaches the job late by up to the failover, the agent's client
@@ -175,6 +179,8 @@ def final_health(tb, sender):
 class Story:
     def __init__(self, tag):
         self.tb = Namespaces(f"lhk{tag[:4]}", f"kcl{tag}")
+        # one sender a link: dst-c's second sender (s2) adds runs, not a case, to this story
+        self.tb.env.update(LONGHAUL_TESTBED_TARGETS_S2="d")
         self.job = f"longhaul-{self.tb.site}"
         self.events, self.raw, self.health, self.final = [], [], {}, {}
         self.killed = self.partition = self.respawned = None
@@ -200,6 +206,7 @@ def story():
     senders = ["s1", "s2", "s3"]
     try:
         s.tb("agents-start")
+        import_baselines(s.tb, {("s1", "dst-a"): NOMINAL_A}, 25)
         log(f"healthy mesh for {HEALTHY_S}s")
         time.sleep(HEALTHY_S)
         tput = topic("raw.throughput")

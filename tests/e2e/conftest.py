@@ -149,6 +149,47 @@ def influx_query(q):
     return influxdb.rows(q)
 
 
+SECRETS = pathlib.Path(
+    os.environ.get(
+        "LONGHAUL_SECRETS_DIR",
+        pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR", ROOT / ".stack")) / "run/secrets",
+    )
+)
+
+
+def import_baselines(tb, links, every_s, runs=12):
+    """`runs` throughput runs a link ({(sender, dst): bit/s}), one every `every_s` before now, as
+    `longhaul import` publishes them: to the history topic, as the importer user (the only one that
+    may write it), newest first. The job learns each link's baseline from them without judging
+    them, so a story needs no healthy phase to learn one (it would take 5 runs)."""
+    p = kafka.producer(
+        {"enable.idempotence": True}, user="importer", password_file=SECRETS / "kafka-importer.password"
+    )
+    now = int(time.time() * 1000)
+    for (sender, dst), bps in links.items():
+        src = tb.src(sender)
+        for k in range(1, runs + 1):  # newest first
+            x = bps * (1 + 0.02 * ((k % 5) - 2))
+            msg = {
+                "schema": "throughput_sample",
+                "version": 2,
+                "src": src,
+                "dst": dst,
+                "probe_id": "tcp",
+                "ts": now - k * every_s * 1000,
+                "run_id": f"history-{k}",
+                "record": "summary",
+                "tool": "iperf3",
+                "protocol": "tcp",
+                "start_s": 0.0,
+                "end_s": 4.0,
+                "bytes": int(x * 4 / 8),
+                "bits_per_second": x,
+            }
+            p.produce(topic("history.throughput"), key=f"{src}|{dst}", value=json.dumps(msg).encode())
+    assert p.flush(30) == 0, "Kafka did not acknowledge the history"
+
+
 def wait_event(rec, kind, src, dst, after, timeout_s):
     """True once `rec` (a Recorder of events) holds a `kind` event of src → dst that arrived
     after `after`; False after timeout_s."""

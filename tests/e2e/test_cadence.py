@@ -16,13 +16,11 @@ the senders' agents for extra runs of `tcp` at once; dst-d, healthy, raises noth
 docs/benchmarks.md): onset → alert as a fraction of the throughput interval, and the extra runs per
 link. Timing bounds here are loose (CI machines differ); the figures are the benchmark's."""
 
-import json
 import time
 import uuid
 
 import pytest
-from conftest import JOB_ARGS, Recorder, Testbed, kafka, lifecycle, record, topic
-from longhaul_contract import CONTRACT
+from conftest import JOB_ARGS, Recorder, Testbed, import_baselines, lifecycle, record, topic
 
 COMPRESSION = 20
 TPUT_S = 4 * 3600 // COMPRESSION  # 720 s
@@ -89,39 +87,6 @@ def bed():
         tb("down")
 
 
-def import_baselines(tb):
-    """Twelve runs a link, one per (uncompressed) 4 h, as history: the job learns the baselines from
-    them without judging them (the longhaul-history header), as after `longhaul import`."""
-    p = kafka.producer({"enable.idempotence": True})
-    now = int(time.time() * 1000)
-    header = [(CONTRACT.header("history"), b"1")]
-    for dst, bps in NOMINAL.items():
-        src = tb.src(SENDER[dst])
-        for k in range(12, 0, -1):  # newest first, as the import sends them
-            ts = now - k * TPUT_S * 1000
-            x = bps * (1 + 0.02 * ((k % 5) - 2))
-            msg = {
-                "schema": "throughput_sample",
-                "version": 2,
-                "src": src,
-                "dst": dst,
-                "probe_id": "tcp",
-                "ts": ts,
-                "run_id": f"history-{k}",
-                "record": "summary",
-                "tool": "iperf3",
-                "protocol": "tcp",
-                "start_s": 0.0,
-                "end_s": 4.0,
-                "bytes": int(x * 4 / 8),
-                "bits_per_second": x,
-            }
-            p.produce(
-                topic("raw.throughput"), key=f"{src}|{dst}", value=json.dumps(msg).encode(), headers=header
-            )
-    assert p.flush(30) == 0
-
-
 def bursts(recs, dst):
     """The screening bursts' successful summaries of a link, as (arrival, message)."""
     return [
@@ -162,7 +127,7 @@ def alarm_run(recs, alert):
 def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed):
     tb, recs = bed
     tb("agents-start")
-    import_baselines(tb)
+    import_baselines(tb, {(SENDER[d], d): bps for d, bps in NOMINAL.items()}, TPUT_S)
     # the pings' level (10 of them), the traces' dominant path (3 runs) and the bursts' baselines
     # (MIN_HISTORY runs) are learned live
     t0 = time.time()

@@ -17,10 +17,23 @@ import flink_job
 import kafka
 import pytest
 import stack
-from conftest import CONTRACT, ROOT, Recorder, Testbed, record, runs_lost_or_doubled, topic, wait_event
+from conftest import (
+    CONTRACT,
+    ROOT,
+    Recorder,
+    Testbed,
+    import_baselines,
+    record,
+    runs_lost_or_doubled,
+    topic,
+    wait_event,
+)
 from longhaul_contract import telegraf_groups
 
-HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs: a baseline
+# dst-a's baseline is imported (import_baselines); the healthy phase lets the agents' first runs and
+# the job's checkpoints of that baseline come before the kills
+HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "45"))
+NOMINAL_A = 94e6  # s1 → dst-a through its 100 Mbit/s tbf (tests/e2e/test_cadence.py)
 EVENT_WAIT_S = 240  # a collapse or recovery, with a restart on the way
 RAW_TOPICS = [topic("raw.throughput"), topic("raw.path"), topic("raw.rtt")]
 PROFILE = ROOT / "tests/testbed/job-profile.args"
@@ -110,6 +123,7 @@ def chaos():
         assert up.returncode == 0, up.stderr[-3000:]
         assert c.job_healthy(), "the keeper did not start the story's job"
         c.tb("agents-start")
+        import_baselines(c.tb, {("s1", "dst-a"): NOMINAL_A}, 25)
         log(f"healthy mesh for {HEALTHY_S}s, then kill -9 the broker and the TaskManager")
         time.sleep(HEALTHY_S)
         t = time.time()

@@ -1,9 +1,10 @@
 """Backfill against the running stack: `longhaul import archive` publishes a perfSONAR archive's
-old throughput results, marked as history, as the importer Kafka user; a Flink job of the same
-graph learns the link's baseline from them, so the first live run after the import is judged at
-once (a control link without history only starts learning), and the baseline it judged with is
-published ready with the link statistics. History raises nothing, the live sample is not late (its
-minute's statistics come), and an import repeated adds nothing."""
+old throughput results to the history topic, which only the importer Kafka user may write; a Flink
+job of the same graph learns the link's baseline from them, so the first live run after the import
+is judged at once (a control link without history only starts learning, although its run carries
+the history header an earlier version trusted), and the baseline it judged with is published
+ready with the link statistics. History raises nothing, the live sample is not late (its minute's
+statistics come), and an import repeated adds nothing."""
 
 import json
 import os
@@ -107,15 +108,29 @@ def test_imported_history_gives_a_link_its_baseline_on_day_one(job, produce, con
 
     # the first live run after the import, at 1 % of the imported rate, on the link and on a control
     first = consume(
-        topic("raw.throughput"), lambda m: m.get("src") == src and m.get("record") == "summary", timeout_s=60
+        topic("history.throughput"),
+        lambda m: m.get("src") == src and m.get("record") == "summary",
+        timeout_s=60,
     )
     rate = first["bits_per_second"]
+    # history and live runs are on different partitions: the live run waits until the job has read
+    # the history (its group committed past it), as a run 4 h after an import would
+    kafka.wait_caught_up({flink_job.job_name(job): [topic("history.throughput")]}, timeout_s=60)
     # a sample of 40 s ago: the job has seen nothing live yet (history moves no watermark), so it is
     # not late, and the sample that closes its minute below is no more than 22 s ahead of the broker
     # (the job's clock-skew tolerance is 30 s)
     live = now_ms() - 40_000
-    for link in (src, control):
-        produce(topic("raw.throughput"), summary(link, dst, live, rate / 100, f"{run_tag}-live"))
+    produce(topic("raw.throughput"), summary(src, dst, live, rate / 100, f"{run_tag}-live"))
+    # the control's run carries the history header `longhaul import` once set: a raw topic's sample
+    # is live whatever its headers say (else it would learn silently, and publish no baseline)
+    p = kafka.producer({"enable.idempotence": True})
+    p.produce(
+        topic("raw.throughput"),
+        key=f"{control}|{dst}",
+        value=json.dumps(summary(control, dst, live, rate / 100, f"{run_tag}-live")).encode(),
+        headers=[("longhaul-history", b"1")],
+    )
+    assert p.flush(15) == 0
     alert = consume(
         topic("events"), lambda m: m["src"] == src and m["kind"] == "throughput_collapse", timeout_s=120
     )

@@ -5,6 +5,7 @@ Telegraf's or an agent's group, and an agent revoked by `longhaul admin remove-a
 refusal with its message.
 What the same identities may do is checked beside it, so a refusal is the ACL's, not an outage."""
 
+import json
 import os
 import pathlib
 import subprocess
@@ -12,15 +13,18 @@ import time
 import uuid
 
 import pytest
-from confluent_kafka import KafkaError
+from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import (
     AclBinding,
+    AclBindingFilter,
     AclOperation,
     AclPermissionType,
+    AdminClient,
     ResourcePatternType,
     ResourceType,
 )
 from conftest import kafka, topic
+from longhaul_contract import CONTRACT
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"
@@ -41,6 +45,9 @@ def agent(tmp_path):
     r = longhaul("admin", "add-agent", name, "--password-file", str(pw))
     assert r.returncode == 0, r.stderr
     assert "user: agent-" + name in r.stdout and pw.read_text() not in r.stdout + r.stderr
+    assert f"kafka user agent-{name} quota: produce {1 << 20} B/s, fetch {256 << 10} B/s" in r.stderr, (
+        r.stderr
+    )
     yield "agent-" + name, str(pw)
     longhaul("admin", "remove-agent", name)
 
@@ -147,9 +154,20 @@ def test_the_operator_reads_results_but_not_raw_samples():
 def test_an_agent_writes_raw_samples_and_nothing_else(agent):
     user, pw = agent
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
-    assert produce_error(p, topic("raw.throughput"), b'{"schema":"security-test"}') is None
+    assert (
+        produce_error(
+            p,
+            topic("raw.throughput"),
+            b'{"schema":"security-test","src":"security-test","dst":"security-test"}',
+        )
+        is None
+    )
     err = produce_error(p, topic("events"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
+    # nor history: only the importer writes it, so no agent can mark its samples as history
+    for history in CONTRACT.history_topics():
+        err = produce_error(p, history)
+        assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, (history, err)
     # it reads the job's probe requests (test_confirmation), and cannot ask for a run itself
     err = produce_error(p, topic("probe_requests"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
@@ -163,10 +181,69 @@ def test_an_agent_writes_raw_samples_and_nothing_else(agent):
     ), err
 
 
+def dead_letters(n, size, src):
+    """n well-formed dead letters of about size bytes each, of link src|src (readers of the topic
+    filter by src: these are no one else's)."""
+    for i in range(n):
+        yield json.dumps(
+            {
+                "schema": "dead_letter",
+                "version": 1,
+                "src": src,
+                "dst": src,
+                "probe_id": "quota",
+                "ts": int(time.time() * 1000),
+                "source_topic": topic("raw.throughput"),
+                "reason": f"quota test {i}",
+                "payload": "x" * size,
+            }
+        ).encode()
+
+
+def throttled_ms(user, pw, src, n=8, size=64 << 10):
+    """What the brokers held back (ms, summed over their throttle reports) while user sent n
+    dead letters of size bytes as fast as it could."""
+    throttles = []
+    p = kafka.producer(
+        {"message.timeout.ms": 60000, "throttle_cb": lambda ev: throttles.append(ev.throttle_time)},
+        user=user,
+        password_file=pw,
+    )
+    for value in dead_letters(n, size, src):
+        p.produce(topic("dead_letter"), key=f"{src}|{src}".encode(), value=value)
+        p.poll(0)
+    assert p.flush(60) == 0, "the brokers did not take every record: a quota slows down, never refuses"
+    p.poll(1)  # the last responses' throttle reports
+    return sum(throttles) * 1000
+
+
+def test_an_agents_quota_slows_it_down_alone(agent, tmp_path):
+    """add-agent sets the agent's quota (1 MiB/s by default, printed); an agent over its own is
+    slowed down by the broker, and loses nothing; another agent's traffic is not."""
+    user, pw = agent
+    slow = "it-" + uuid.uuid4().hex[:8]
+    slow_pw = tmp_path / "slow.password"
+    r = longhaul("admin", "add-agent", slow, "--password-file", str(slow_pw), "--produce-quota", "16384")
+    try:
+        assert r.returncode == 0, r.stderr
+        assert f"kafka user agent-{slow} quota: produce 16384 B/s" in r.stderr, r.stderr
+        # 512 KiB at once: 32 times the slow agent's 16 KiB/s, and well under the default's
+        # 1 MiB/s over Kafka's 10 s of quota samples
+        assert throttled_ms(f"agent-{slow}", str(slow_pw), f"it-quota-{slow}") > 0
+        assert throttled_ms(user, pw, f"it-quota-{user}") == 0
+    finally:
+        longhaul("admin", "remove-agent", slow)
+
+
 def test_a_revoked_agent_is_refused_at_once(agent):
     user, pw = agent
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
-    assert produce_error(p, topic("raw.rtt"), b'{"schema":"security-test"}') is None
+    assert (
+        produce_error(
+            p, topic("raw.rtt"), b'{"schema":"security-test","src":"security-test","dst":"security-test"}'
+        )
+        is None
+    )
     r = longhaul("admin", "remove-agent", user)
     assert r.returncode == 0 and "revoked" in r.stdout, r.stderr
     # the connection it already has: its next request is refused (the ACLs are gone)
@@ -184,7 +261,12 @@ def test_a_password_rotates_without_restarting_the_broker(agent, tmp_path):
     assert r.returncode == 0, r.stderr
     assert pathlib.Path(pw).read_text() != old and old not in r.stdout + r.stderr
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
-    assert produce_error(p, topic("raw.rtt"), b'{"schema":"security-test"}') is None
+    assert (
+        produce_error(
+            p, topic("raw.rtt"), b'{"schema":"security-test","src":"security-test","dst":"security-test"}'
+        )
+        is None
+    )
     stale = tmp_path / "old.password"
     stale.write_text(old)
     refusals = refused_login(user, str(stale))
@@ -230,3 +312,65 @@ def test_granting_an_agent_again_drops_the_rights_an_upgrade_took_away(agent):
     err = group_refused(user, pw, "longhaul-agent-someone-else", topic("probe_requests"))
     assert err is not None and err.code() == KafkaError.GROUP_AUTHORIZATION_FAILED, err
     assert group_refused(user, pw, f"longhaul-{user}", topic("probe_requests")) is None
+
+
+def certificate(tmp_path, subject):
+    """A client certificate signed by the stack's own CA (as a site CA, or a leaked CA key, could
+    issue one) for subject ("/O=Elsewhere/CN=admin"): (cert file, key file)."""
+    key, csr, crt = (tmp_path / f"c.{x}" for x in ("key", "csr", "crt"))
+    ext = tmp_path / "c.ext"
+    ext.write_text("extendedKeyUsage=clientAuth\n")
+    subprocess.run(
+        ["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", subject],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        ["openssl", "x509", "-req", "-in", csr, "-CA", SECRETS / "ca.crt", "-CAkey", SECRETS / "ca.key"]
+        + ["-CAcreateserial", "-CAserial", tmp_path / "ca.srl", "-days", "1", "-out", crt, "-extfile", ext],
+        check=True,
+        capture_output=True,
+    )
+    return str(crt), str(key)
+
+
+def tls(bootstrap, crt, key):
+    """A client of the listener at bootstrap with a certificate, no SASL (mutual TLS)."""
+    return {
+        "bootstrap.servers": bootstrap,
+        "security.protocol": "SSL",
+        "ssl.ca.location": str(SECRETS / "ca.crt"),
+        "ssl.certificate.location": crt,
+        "ssl.key.location": key,
+    }
+
+
+def tls_producer(bootstrap, crt, key):
+    return Producer({**tls(bootstrap, crt, key), "message.timeout.ms": 15000})
+
+
+def tls_admin(bootstrap, crt, key):
+    return AdminClient(tls(bootstrap, crt, key))
+
+
+def test_a_certificate_is_its_whole_subject_so_only_the_admins_is_a_super_user(tmp_path):
+    """The super user is the certificate CN=admin,O=Longhaul, not any certificate whose CN is admin:
+    one of the same CA under another O gets nothing on the admin listener; and on the archiver
+    listener every certificate but a pScheduler host's, the admin's included, gets nothing."""
+    events, admin_listener = topic("events"), os.environ["LONGHAUL_KAFKA_ADMIN"]
+    real = (str(SECRETS / "admin.crt"), str(SECRETS / "admin.key"))
+    forged = certificate(tmp_path, "/O=Elsewhere/CN=admin")
+    # a super user sees every ACL and topic; a principal without a right sees none of either
+    every_acl = AclBindingFilter(
+        ResourceType.ANY, None, ResourcePatternType.ANY, None, None, AclOperation.ANY, AclPermissionType.ANY
+    )
+    admin, impostor = tls_admin(admin_listener, *real), tls_admin(admin_listener, *forged)
+    assert (
+        admin.describe_acls(every_acl).result(timeout=30) and events in admin.list_topics(timeout=30).topics
+    )
+    assert impostor.describe_acls(every_acl).result(timeout=30) == []
+    assert impostor.list_topics(timeout=30).topics == {}
+    err = produce_error(tls_producer(admin_listener, *forged), events)
+    assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
+    err = produce_error(tls_producer(os.environ["LONGHAUL_KAFKA_ARCHIVER"], *real), events)
+    assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err

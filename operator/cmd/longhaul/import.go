@@ -29,10 +29,11 @@ const importDoc = `Backfills history so that links have baselines on day one.
                                      walked); outputs with no time of their own are dated by
                                      their file's modification time
 
-Each run becomes samples (the parsers of longhaul-probe parse) published to the raw topics with
-the contract's history header: the Flink job learns throughput baselines from them without
+Each run becomes samples (the parsers of longhaul-probe parse) published to the history topics,
+which only the importer may write: the Flink job learns throughput baselines from them without
 judging them, and gives them no place in event time, so they are neither dropped as late nor
-make live samples late. A link's throughput runs go newest first. A run imported before (the
+make live samples late; traces go to InfluxDB. Pings, one-way delay and host snapshots are not
+imported (their baselines learn live within the hour). A link's throughput runs go newest first. A run imported before (the
 --seen file) or twice is a duplicate and adds nothing. Prints a progress bar and the counts of
 accepted, duplicate and rejected records; exits 1 when any was rejected or not acknowledged.
 Kafka as the importer user (kafka-importer.password of the secrets folder, or LONGHAUL_KAFKA_USER).`
@@ -152,8 +153,12 @@ func printReport(env *cli.Env, r backfill.Report, asJSON bool) {
 		fmt.Fprintln(env.Stdout, string(b))
 		return
 	}
-	fmt.Fprintf(env.Stdout, "%d records: %d accepted (%d samples), %d duplicate, %d rejected, %d not acknowledged by Kafka\n",
+	fmt.Fprintf(env.Stdout, "%d records: %d accepted (%d samples), %d duplicate, %d rejected, %d not acknowledged by Kafka",
 		r.Records, r.Accepted, r.Samples, r.Duplicates, r.Rejected, r.Failed)
+	if r.Unused > 0 {
+		fmt.Fprintf(env.Stdout, "; %d not imported: pings, one-way delay and host snapshots learn their baselines live", r.Unused)
+	}
+	fmt.Fprintln(env.Stdout)
 	for _, p := range r.Problems {
 		fmt.Fprintln(env.Stdout, "  "+p)
 	}

@@ -1,7 +1,7 @@
 package org.longhaul.flink.functions;
 
 /**
- * Backfilled samples ({@code longhaul import}, the contract's history header) in the live job.
+ * Backfilled samples ({@code longhaul import}, read from a history topic) in the live job.
  * Months of old samples must neither be dropped as late nor make live samples late, nor alert:
  *
  * <ul>

@@ -21,6 +21,7 @@ public record JobArgs(
                         a.string("group-id", "longhaul-link-monitor"),
                         a.string("starting-offsets", "committed"),
                         a.string("topic-throughput", Contract.TOPIC_THROUGHPUT),
+                        a.string("topic-history-throughput", Contract.TOPIC_HISTORY_THROUGHPUT),
                         a.string("topic-path", Contract.TOPIC_PATH),
                         a.string("topic-rtt", Contract.TOPIC_RTT),
                         a.string("topic-latency", Contract.TOPIC_LATENCY),

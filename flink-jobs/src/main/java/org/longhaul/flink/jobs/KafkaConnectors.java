@@ -1,5 +1,6 @@
 package org.longhaul.flink.jobs;
 
+import java.util.List;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -22,13 +23,17 @@ import org.longhaul.flink.records.RawMessage;
 public final class KafkaConnectors {
     private KafkaConnectors() {}
 
+    /**
+     * One source a kind; the throughput source also reads the history topic, whose samples are
+     * history because of the topic (only the importer may write it), never because of a header.
+     */
     public static Sources sources(KafkaOptions o) {
         return new Sources(
-                source(o, o.throughputTopic()),
-                source(o, o.pathTopic()),
-                source(o, o.rttTopic()),
-                source(o, o.latencyTopic()),
-                source(o, o.hostTopic()));
+                source(o, o.throughputTopic(), o.historyThroughputTopic()),
+                source(o, o.pathTopic(), null),
+                source(o, o.rttTopic(), null),
+                source(o, o.latencyTopic(), null),
+                source(o, o.hostTopic(), null));
     }
 
     public static Sinks sinks(KafkaOptions o) {
@@ -49,15 +54,17 @@ public final class KafkaConnectors {
                                 o.probeRequestsTopic(), ProbeRequest::link)));
     }
 
-    static KafkaSource<RawMessage> source(KafkaOptions o, String topic) {
+    /** A source of the raw topic and, unless null, of the history topic of the same kind. */
+    static KafkaSource<RawMessage> source(KafkaOptions o, String topic, String historyTopic) {
+        List<String> topics = historyTopic == null ? List.of(topic) : List.of(topic, historyTopic);
         return KafkaSource.<RawMessage>builder()
                 .setProperties(o.security().clientProperties())
                 .setBootstrapServers(o.bootstrapServers())
                 .setGroupId(o.groupId())
                 .setClientIdPrefix(o.groupId() + "-" + topic)
-                .setTopics(topic)
+                .setTopics(topics)
                 .setStartingOffsets(startingOffsets(o.startingOffsets()))
-                .setDeserializer(new RawKafkaDeserializer())
+                .setDeserializer(new RawKafkaDeserializer(historyTopic))
                 .setProperty("isolation.level", "read_committed")
                 .build();
     }

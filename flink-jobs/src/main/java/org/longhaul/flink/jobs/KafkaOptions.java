@@ -16,6 +16,7 @@ public record KafkaOptions(
         String groupId,
         String startingOffsets,
         String throughputTopic,
+        String historyThroughputTopic,
         String pathTopic,
         String rttTopic,
         String latencyTopic,

@@ -27,6 +27,12 @@ public final class ContractNames {
     /** Role raw.host: host_snapshot.v1 messages. */
     public static final String TOPIC_RAW_HOST = "longhaul.raw.host";
 
+    /** Role history.throughput: throughput_sample.v2 messages. */
+    public static final String TOPIC_HISTORY_THROUGHPUT = "longhaul.history.throughput";
+
+    /** Role history.path: path_sample.v2 messages. */
+    public static final String TOPIC_HISTORY_PATH = "longhaul.history.path";
+
     /** Role dead_letter: dead_letter.v1 messages. */
     public static final String TOPIC_DEAD_LETTER = "longhaul.deadletter";
 
@@ -49,6 +55,8 @@ public final class ContractNames {
             Map.entry("raw.rtt", TOPIC_RAW_RTT),
             Map.entry("raw.latency", TOPIC_RAW_LATENCY),
             Map.entry("raw.host", TOPIC_RAW_HOST),
+            Map.entry("history.throughput", TOPIC_HISTORY_THROUGHPUT),
+            Map.entry("history.path", TOPIC_HISTORY_PATH),
             Map.entry("dead_letter", TOPIC_DEAD_LETTER),
             Map.entry("pscheduler.results", TOPIC_PSCHEDULER_RESULTS),
             Map.entry("stats", TOPIC_STATS),
@@ -57,6 +65,9 @@ public final class ContractNames {
 
     /** The topics of raw samples (roles raw.*), in the order of topics.yaml. */
     public static final List<String> RAW_TOPICS = List.of(TOPIC_RAW_THROUGHPUT, TOPIC_RAW_PATH, TOPIC_RAW_RTT, TOPIC_RAW_LATENCY, TOPIC_RAW_HOST);
+
+    /** The topics of backfilled samples (roles history.*): the importer's alone. */
+    public static final List<String> HISTORY_TOPICS = List.of(TOPIC_HISTORY_THROUGHPUT, TOPIC_HISTORY_PATH);
 
     /** Role raw.throughput: the schema field of its messages, and the version producers write (throughput_sample.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_RAW_THROUGHPUT = "throughput_sample";
@@ -77,6 +88,14 @@ public final class ContractNames {
     /** Role raw.host: the schema field of its messages, and the version producers write (host_snapshot.v1); consumers read it and every earlier one. */
     public static final String SCHEMA_RAW_HOST = "host_snapshot";
     public static final int VERSION_RAW_HOST = 1;
+
+    /** Role history.throughput: the schema field of its messages, and the version producers write (throughput_sample.v2); consumers read it and every earlier one. */
+    public static final String SCHEMA_HISTORY_THROUGHPUT = "throughput_sample";
+    public static final int VERSION_HISTORY_THROUGHPUT = 2;
+
+    /** Role history.path: the schema field of its messages, and the version producers write (path_sample.v2); consumers read it and every earlier one. */
+    public static final String SCHEMA_HISTORY_PATH = "path_sample";
+    public static final int VERSION_HISTORY_PATH = 2;
 
     /** Role dead_letter: the schema field of its messages, and the version producers write (dead_letter.v1); consumers read it and every earlier one. */
     public static final String SCHEMA_DEAD_LETTER = "dead_letter";
@@ -117,13 +136,4 @@ public final class ContractNames {
      * LogAppendTime) to judge the agent's clock against clock_skew_tolerance_s.
      */
     public static final String HEADER_SENT_MS = "longhaul-sent-ms";
-
-    /**
-     * Record header history: Set (value "1") by `longhaul import` on the samples it backfills from
-     * archives and saved outputs. The Flink job gives such a sample no place in event time (it
-     * never moves the watermark, and no window counts it) and its throughput collapse detector
-     * learns the link's baseline from it without judging it, so old samples are neither dropped as
-     * late nor make live samples late, and raise no alert.
-     */
-    public static final String HEADER_HISTORY = "longhaul-history";
 }

@@ -14,11 +14,19 @@ import org.apache.kafka.common.record.TimestampType;
  * bytes are kept as they are: parsing them directly is cheaper than decoding a String first. The
  * record's two clocks come along: the broker's append time (only on a LogAppendTime topic: a
  * CreateTime timestamp is the producer's clock, which is what is being judged) and the agent's send
- * time from header {@value ContractNames#HEADER_SENT_MS}; and whether header {@value
- * ContractNames#HEADER_HISTORY} marks it as a backfilled sample.
+ * time from header {@value ContractNames#HEADER_SENT_MS}; and whether it is a backfilled sample:
+ * one read from the history topic, which only the importer may write. No header can say so: an
+ * agent could set it, and its samples would skip the clock check and train the baselines.
  */
 public final class RawKafkaDeserializer implements KafkaRecordDeserializationSchema<RawMessage> {
     private static final long serialVersionUID = 1L;
+
+    private final String historyTopic;
+
+    /** Marks as history what it reads from historyTopic (null: nothing). */
+    public RawKafkaDeserializer(String historyTopic) {
+        this.historyTopic = historyTopic;
+    }
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RawMessage> out) {
@@ -27,10 +35,7 @@ public final class RawKafkaDeserializer implements KafkaRecordDeserializationSch
                         .withClocks(
                                 brokerMs(record),
                                 sentMs(record.headers().lastHeader(ContractNames.HEADER_SENT_MS)))
-                        .withHistory(
-                                history(
-                                        record.headers()
-                                                .lastHeader(ContractNames.HEADER_HISTORY))));
+                        .withHistory(record.topic().equals(historyTopic)));
     }
 
     /** The broker's append time of the record, or null when the topic keeps the producer's time. */
@@ -54,13 +59,6 @@ public final class RawKafkaDeserializer implements KafkaRecordDeserializationSch
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    /** Whether a history header says "1": a sample `longhaul import` backfilled. */
-    static boolean history(Header header) {
-        return header != null
-                && header.value() != null
-                && "1".equals(new String(header.value(), StandardCharsets.US_ASCII).trim());
     }
 
     @Override

@@ -44,7 +44,7 @@ public final class BareConsumerBench {
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
                 ByteArrayDeserializer.class.getName());
         p.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        RawKafkaDeserializer deserializer = new RawKafkaDeserializer();
+        RawKafkaDeserializer deserializer = new RawKafkaDeserializer(null);
         ObjectReader tree = Json.mapper().reader();
         Sink sink = new Sink();
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {

@@ -111,6 +111,8 @@ class ContractNamesTest {
         have.put("raw.rtt", Contract.RTT);
         have.put("raw.latency", Contract.LATENCY);
         have.put("raw.host", Contract.HOST);
+        have.put("history.throughput", Contract.THROUGHPUT);
+        have.put("history.path", Contract.PATH);
         have.put("dead_letter", Contract.DEAD_LETTER);
         have.put("stats", Contract.LINK_STATS);
         have.put("events", Contract.EVENT);
@@ -159,15 +161,24 @@ class ContractNamesTest {
         }
         Map<String, String> want = new LinkedHashMap<>();
         List<String> raw = new ArrayList<>();
+        List<String> history = new ArrayList<>();
         for (JsonNode t : read("topics.yaml").get("topics")) {
-            String role = roleOfSchema.get(t.get("schema").asText());
+            // a topic names its role when several carry its schema (a raw kind's and its history's)
+            String role =
+                    t.has("role")
+                            ? t.get("role").asText()
+                            : roleOfSchema.get(t.get("schema").asText());
             want.put(role, t.get("name").asText());
             if (role.startsWith("raw.")) {
                 raw.add(t.get("name").asText());
             }
+            if (role.startsWith("history.")) {
+                history.add(t.get("name").asText());
+            }
         }
         assertEquals(want, ContractNames.TOPICS);
         assertEquals(raw, ContractNames.RAW_TOPICS);
+        assertEquals(history, ContractNames.HISTORY_TOPICS);
         assertEquals(want.get("raw.throughput"), Contract.TOPIC_THROUGHPUT);
         assertEquals(want.get("events"), Contract.TOPIC_EVENTS);
     }

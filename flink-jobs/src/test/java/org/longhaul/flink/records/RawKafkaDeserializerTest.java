@@ -22,16 +22,16 @@ class RawKafkaDeserializerTest {
     private static final byte[] VALUE = "{\"ts\":1764000000000}".getBytes(StandardCharsets.UTF_8);
 
     private static RawMessage read(TimestampType type, String sent) {
-        return read(type, sent, null);
+        return read(type, sent, ContractNames.TOPIC_RAW_RTT, null);
     }
 
-    private static RawMessage read(TimestampType type, String sent, String history) {
+    private static RawMessage read(
+            TimestampType type, String sent, String topic, String historyHeader) {
         RecordHeaders headers = new RecordHeaders();
-        if (history != null) {
+        if (historyHeader != null) {
             headers.add(
                     new RecordHeader(
-                            ContractNames.HEADER_HISTORY,
-                            history.getBytes(StandardCharsets.US_ASCII)));
+                            "longhaul-history", historyHeader.getBytes(StandardCharsets.US_ASCII)));
         }
         if (sent != null) {
             headers.add(
@@ -41,7 +41,7 @@ class RawKafkaDeserializerTest {
         }
         var record =
                 new ConsumerRecord<>(
-                        ContractNames.TOPIC_RAW_RTT,
+                        topic,
                         2,
                         41L,
                         BROKER,
@@ -53,7 +53,7 @@ class RawKafkaDeserializerTest {
                         headers,
                         Optional.empty());
         List<RawMessage> out = new ArrayList<>();
-        new RawKafkaDeserializer()
+        new RawKafkaDeserializer(ContractNames.TOPIC_HISTORY_THROUGHPUT)
                 .deserialize(
                         record,
                         new Collector<>() {
@@ -94,12 +94,16 @@ class RawKafkaDeserializerTest {
         assertNull(read(TimestampType.LOG_APPEND_TIME, "-5").sentMs());
     }
 
-    /** Only a history header saying 1 marks a backfilled sample. */
+    /**
+     * Only the history topic (the importer's alone) makes a sample history: the header the importer
+     * once set, sent by an agent on a raw topic, is ignored.
+     */
     @Test
-    void aHistoryHeaderMarksABackfilledSample() {
-        assertTrue(read(TimestampType.LOG_APPEND_TIME, null, "1").history());
-        assertFalse(read(TimestampType.LOG_APPEND_TIME, null, "0").history());
-        assertFalse(read(TimestampType.LOG_APPEND_TIME, null, "yes").history());
-        assertFalse(read(TimestampType.LOG_APPEND_TIME, "1764000003600").history());
+    void onlyTheHistoryTopicMarksABackfilledSample() {
+        String history = ContractNames.TOPIC_HISTORY_THROUGHPUT;
+        String raw = ContractNames.TOPIC_RAW_THROUGHPUT;
+        assertTrue(read(TimestampType.LOG_APPEND_TIME, null, history, null).history());
+        assertFalse(read(TimestampType.LOG_APPEND_TIME, null, raw, "1").history());
+        assertFalse(read(TimestampType.LOG_APPEND_TIME, "1764000003600", raw, null).history());
     }
 }
