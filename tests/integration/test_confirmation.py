@@ -191,7 +191,9 @@ def test_a_suspect_link_gets_an_extra_run_from_its_agent_at_once(job, agent, pro
     # the agent runs it now, and its samples say which request they answer
     run = consume(
         topic("raw.throughput"),
-        lambda m: m.get("src") == src and m.get("request_id") == req["request_id"] and m["record"] == "summary",
+        lambda m: (
+            m.get("src") == src and m.get("request_id") == req["request_id"] and m["record"] == "summary"
+        ),
         timeout_s=90,
     )
     assert run["probe_id"] == "tput" and run["bits_per_second"] > 0 and "error" not in run, run

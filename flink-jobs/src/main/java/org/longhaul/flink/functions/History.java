@@ -1,8 +1,8 @@
 package org.longhaul.flink.functions;
 
 /**
- * Backfilled samples ({@code longhaul import}, read from a history topic) in the live job.
- * Months of old samples must neither be dropped as late nor make live samples late, nor alert:
+ * Backfilled samples ({@code longhaul import}, read from a history topic) in the live job. Months
+ * of old samples must neither be dropped as late nor make live samples late, nor alert:
  *
  * <ul>
  *   <li>they have no place in event time: their record timestamp is {@link #TIMESTAMP} (Flink's "no

@@ -17,8 +17,8 @@ import java.util.Objects;
  * Each is null when unknown: a replay or a bounded source has no broker, an older agent or another
  * producer sets no header.
  *
- * <p>{@code history}: the record came from a history topic, which only the importer writes (a sample
- * {@code longhaul import} backfilled), so it has no place in event time ({@link
+ * <p>{@code history}: the record came from a history topic, which only the importer writes (a
+ * sample {@code longhaul import} backfilled), so it has no place in event time ({@link
  * org.longhaul.flink.functions.History}).
  */
 public record RawMessage(
