@@ -69,6 +69,8 @@ def test_an_agents_kafka_user_may_only_write_raw_samples_and_dead_letters_and_re
         ("topic", "longhaul.probe-requests", "literal", ("Read", "Describe")),
         ("group", "longhaul-agent-cern-ps1", "literal", ("Read",)),
     }
+    # the quota `longhaul admin add-agent` sets on the native brokers
+    assert user["spec"]["quotas"] == {"producerByteRate": 1 << 20, "consumerByteRate": 256 << 10}
 
 
 def test_the_kafka_cluster_is_secured_like_the_native_broker():

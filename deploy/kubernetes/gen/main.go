@@ -146,6 +146,10 @@ func user(b *bytes.Buffer, principal string) {
 			}
 		}
 	}
+	// the quota `longhaul admin add-agent` sets on the native brokers (setup.QuotaOf)
+	if q, ok := setup.QuotaOf(principal); ok {
+		fmt.Fprintf(b, "  quotas:\n    producerByteRate: %d\n    consumerByteRate: %d\n", q.ProduceBps, q.FetchBps)
+	}
 }
 
 // resourceType is Strimzi's name of a Grant's resource kind.
