@@ -90,8 +90,9 @@ def load(ingest=INGEST):
     role_topic = {}
     for t in topics:
         # a topic names its role when several roles carry its schema (raw and history samples)
-        role = t.get("role") or (roles_of.get(t["schema"]) or [None, None])[0]
-        if role is None or len(roles_of.get(t["schema"], [])) > 1 and not t.get("role"):
+        roles = roles_of.get(t["schema"], [])
+        role = t.get("role") or (roles[0] if len(roles) == 1 else None)
+        if role is None:
             raise ValueError(f"topics.yaml {t['name']}: no role, or one of several its schema has")
         if schema_of.get(role) != t["schema"] or role in role_topic:
             raise ValueError(f"topics.yaml {t['name']}: role {role} is another schema's, or another topic's")

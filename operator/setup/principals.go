@@ -135,14 +135,14 @@ func Grants(principal string) []Grant {
 		}
 	case principal == Watchdog:
 		// Reads the raw topics (agents' last-seen and clock skew), the history topics (the lag of
-		// the groups that read them), stats (the newest statistic, to
-		// compare with InfluxDB's) and events (its own, on restart); writes events only. Describes
+		// the groups that read them), stats (the newest statistic, to compare with InfluxDB's) and
+		// events (its own, on restart); writes events only. Describes
 		// the groups of the jobs and of Telegraf (both prefixed longhaul-): their committed offsets,
 		// for lag. It cannot join or commit to them (no READ on groups), and has no group of its
 		// own: it consumes by partition.
 		return []Grant{
 			topics(true, read, RawPrefix),
-			topics(true, read, HistoryPrefix), // the job's and Telegraf's groups read them too: their lag
+			topics(true, read, HistoryPrefix),
 			topics(false, read, contract.TopicStats),
 			topics(false, []kadm.ACLOperation{kadm.OpRead, kadm.OpWrite, kadm.OpDescribe}, contract.TopicEvents),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpDescribe}},

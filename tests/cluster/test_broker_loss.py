@@ -31,6 +31,7 @@ import stack  # noqa: E402
 from confluent_kafka import KafkaException, TopicPartition  # noqa: E402
 from confluent_kafka.admin import AdminClient, ConfigResource  # noqa: E402
 from conftest import (  # noqa: E402  (conftest is found through the sys.path entry above)
+    NOMINAL,
     Recorder,
     import_baselines,
     kafka,
@@ -50,7 +51,6 @@ PARALLELISM = TASKMANAGERS * int(os.environ.get("LONGHAUL_FLINK_TASK_SLOTS", "2"
 # dst-a's baseline is imported (import_baselines); the healthy phase lets the agents' first runs and
 # the job's checkpoints of that baseline come before the broker's loss
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "45"))
-NOMINAL_A = 94e6  # s1 → dst-a through its 100 Mbit/s tbf (tests/e2e/test_cadence.py)
 EVENT_WAIT_S = 240
 FAILOVER_MAX_S = 20  # KRaft fences a broker silent for broker.session.timeout.ms (9 s)
 # A sample the hung broker held reaches the job late by up to the failover, the agent's client
@@ -206,7 +206,7 @@ def story():
     senders = ["s1", "s2", "s3"]
     try:
         s.tb("agents-start")
-        import_baselines(s.tb, {("s1", "dst-a"): NOMINAL_A}, 25)
+        import_baselines(s.tb, {("s1", "dst-a"): NOMINAL["dst-a"]})
         log(f"healthy mesh for {HEALTHY_S}s")
         time.sleep(HEALTHY_S)
         tput = topic("raw.throughput")

@@ -18,6 +18,7 @@ from confluent_kafka import TopicPartition
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "ingest"))
+import alertmanager  # noqa: E402  (SECRETS: the stack's secrets folder)
 import flink_job as lifecycle  # noqa: E402  (the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (the one InfluxDB client)
 import kafka  # noqa: E402  (the Kafka connection)
@@ -149,21 +150,22 @@ def influx_query(q):
     return influxdb.rows(q)
 
 
-SECRETS = pathlib.Path(
-    os.environ.get(
-        "LONGHAUL_SECRETS_DIR",
-        pathlib.Path(os.environ.get("LONGHAUL_STACK_DIR", ROOT / ".stack")) / "run/secrets",
-    )
-)
+# what a healthy testbed link carries (the testbed's shapers; s2 → dst-d is held by its 64 KB
+# window), and how often its agents run throughput tests unless a story says otherwise
+# (testbed.sh, LONGHAUL_TESTBED_TPUT_INTERVAL)
+NOMINAL = {"dst-a": 94e6, "dst-b": 47e6, "dst-c": 190e6, "dst-d": 3.7e6}
+TESTBED_TPUT_S = 25
 
 
-def import_baselines(tb, links, every_s, runs=12):
+def import_baselines(tb, links, every_s=TESTBED_TPUT_S, runs=12):
     """`runs` throughput runs a link ({(sender, dst): bit/s}), one every `every_s` before now, as
     `longhaul import` publishes them: to the history topic, as the importer user (the only one that
     may write it), newest first. The job learns each link's baseline from them without judging
     them, so a story needs no healthy phase to learn one (it would take 5 runs)."""
     p = kafka.producer(
-        {"enable.idempotence": True}, user="importer", password_file=SECRETS / "kafka-importer.password"
+        {"enable.idempotence": True},
+        user="importer",
+        password_file=alertmanager.SECRETS / "kafka-importer.password",
     )
     now = int(time.time() * 1000)
     for (sender, dst), bps in links.items():

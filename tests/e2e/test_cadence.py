@@ -20,7 +20,7 @@ import time
 import uuid
 
 import pytest
-from conftest import JOB_ARGS, Recorder, Testbed, import_baselines, lifecycle, record, topic
+from conftest import JOB_ARGS, NOMINAL, Recorder, Testbed, import_baselines, lifecycle, record, topic
 
 COMPRESSION = 20
 TPUT_S = 4 * 3600 // COMPRESSION  # 720 s
@@ -31,8 +31,7 @@ BURST_S = 600 // COMPRESSION  # 30 s
 # runs (the testbed profile's, not CollapseParams' production default), so the story learns the
 # bursts' baselines for as long as the job needs and no longer
 MIN_HISTORY = int(JOB_ARGS[JOB_ARGS.index("--collapse.min-history") + 1])
-# what the links carry healthy (the testbed's shapers; s2 is held by its 64 KB window)
-NOMINAL = {"dst-a": 94e6, "dst-b": 47e6, "dst-c": 190e6, "dst-d": 3.7e6}
+# each destination's one sender in this story
 SENDER = {"dst-a": "s1", "dst-b": "s1", "dst-c": "s3", "dst-d": "s2"}
 # the confirmation budgets, compressed like the probes': a request lives 15 min / 20 (45 s: one 8 s
 # run of a busy sender's queue is well within it), a link's budget window 30 min / 20, and the

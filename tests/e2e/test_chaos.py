@@ -19,6 +19,7 @@ import pytest
 import stack
 from conftest import (
     CONTRACT,
+    NOMINAL,
     ROOT,
     Recorder,
     Testbed,
@@ -33,7 +34,6 @@ from longhaul_contract import telegraf_groups
 # dst-a's baseline is imported (import_baselines); the healthy phase lets the agents' first runs and
 # the job's checkpoints of that baseline come before the kills
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "45"))
-NOMINAL_A = 94e6  # s1 → dst-a through its 100 Mbit/s tbf (tests/e2e/test_cadence.py)
 EVENT_WAIT_S = 240  # a collapse or recovery, with a restart on the way
 RAW_TOPICS = [topic("raw.throughput"), topic("raw.path"), topic("raw.rtt")]
 PROFILE = ROOT / "tests/testbed/job-profile.args"
@@ -123,7 +123,7 @@ def chaos():
         assert up.returncode == 0, up.stderr[-3000:]
         assert c.job_healthy(), "the keeper did not start the story's job"
         c.tb("agents-start")
-        import_baselines(c.tb, {("s1", "dst-a"): NOMINAL_A}, 25)
+        import_baselines(c.tb, {("s1", "dst-a"): NOMINAL["dst-a"]})
         log(f"healthy mesh for {HEALTHY_S}s, then kill -9 the broker and the TaskManager")
         time.sleep(HEALTHY_S)
         t = time.time()

@@ -78,9 +78,8 @@ func runAddAgent(env *cli.Env, args []string) int {
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	pwFile := fs.String("password-file", "", "the agent's password file (made when absent)")
-	quota, _ := setup.QuotaOf(setup.AgentPrefix)
-	produce := fs.Int64("produce-quota", quota.ProduceBps, "bytes a second the agent may write to each broker (Kafka slows it down beyond)")
-	fetch := fs.Int64("fetch-quota", quota.FetchBps, "bytes a second the agent may read from each broker")
+	produce := fs.Int64("produce-quota", setup.AgentQuota.ProduceBps, "bytes a second the agent may write to each broker (Kafka slows it down beyond)")
+	fetch := fs.Int64("fetch-quota", setup.AgentQuota.FetchBps, "bytes a second the agent may read from each broker")
 	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
 	if done {
 		return code

@@ -33,9 +33,10 @@ Each run becomes samples (the parsers of longhaul-probe parse) published to the 
 which only the importer may write: the Flink job learns throughput baselines from them without
 judging them, and gives them no place in event time, so they are neither dropped as late nor
 make live samples late; traces go to InfluxDB. Pings, one-way delay and host snapshots are not
-imported (their baselines learn live within the hour). A link's throughput runs go newest first. A run imported before (the
---seen file) or twice is a duplicate and adds nothing. Prints a progress bar and the counts of
-accepted, duplicate and rejected records; exits 1 when any was rejected or not acknowledged.
+imported (their baselines learn live within the hour). A link's throughput runs go newest
+first. A run imported before (the --seen file) or twice is a duplicate and adds nothing. Prints a
+progress bar and the counts of accepted, duplicate and rejected records; exits 1 when any was
+rejected or not acknowledged.
 Kafka as the importer user (kafka-importer.password of the secrets folder, or LONGHAUL_KAFKA_USER).`
 
 func runImport(env *cli.Env, args []string) int {
