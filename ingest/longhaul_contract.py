@@ -49,6 +49,7 @@ class Contract:
     kinds: dict  # name → Kind, in the order of the event schema's enum
     thresholds: dict  # name → value
     headers: dict  # name → the record header's name on the wire
+    own: dict  # own_topics: principal_prefix, separator, partitions
 
     def topic(self, role):
         return self.topics[role]
@@ -63,6 +64,13 @@ class Contract:
     def history_topics(self):
         """The topics of backfilled samples: only the importer writes them."""
         return [name for role, name in self.topics.items() if role.startswith("history.")]
+
+    def own_topic(self, topic, principal):
+        """The topic principal writes topic's records to: its own raw topic for an agent (as
+        ingest/contract/own.go says), topic itself otherwise."""
+        if topic not in self.raw_topics() or not principal.startswith(self.own["principal_prefix"]):
+            return topic
+        return topic + self.own["separator"] + principal
 
     def alerts(self):
         return [k.name for k in self.kinds.values() if k.role == "alert"]
@@ -124,6 +132,7 @@ def load(ingest=INGEST):
         kinds=kinds,
         thresholds={t["name"]: float(t["value"]) for t in c["thresholds"]},
         headers={h["name"]: h["header"] for h in c.get("record_headers", [])},
+        own=c["own_topics"],
     )
 
 

@@ -120,7 +120,7 @@ func New(cfg *config.Config, opt Options) (*Agent, error) {
 	}
 	popt := opt.Publisher
 	popt.MaxInFlight, popt.Logger = cfg.Kafka.MaxInFlight, a.log
-	popt.Who = a.who()
+	popt.Who, popt.Topic = a.who(), cfg.TopicOf()
 	prod := opt.Producer
 	if prod == nil {
 		// The publisher owns the clients: it closes a refused one and dials again at each

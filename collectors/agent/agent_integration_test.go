@@ -63,7 +63,7 @@ func TestIntegrationPublishedSamplesReachTheRawTopicsAndValidate(t *testing.T) {
 	if out.lost != 0 {
 		t.Fatalf("%d samples lost, e.g. %v", out.lost, out.missing)
 	}
-	if out.byTopic[sample.TopicThroughput] == 0 || out.byTopic[sample.TopicHost] == 0 {
+	if out.byTopic[own(sample.TopicThroughput)] == 0 || out.byTopic[own(sample.TopicHost)] == 0 {
 		t.Fatalf("expected throughput and host samples: %v", out.byTopic)
 	}
 	if obs.notRun == 0 {

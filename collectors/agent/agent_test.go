@@ -129,7 +129,7 @@ func TestAgentPublishesEveryRunKeyedByLinkOnItsTopicAndReportsHealth(t *testing.
 		if err := json.Unmarshal(r.Value, &s); err != nil {
 			t.Fatal(err)
 		}
-		if r.Topic != sample.TopicThroughput || string(r.Key) != "cern-ps1|"+s.Dst {
+		if r.Topic != sample.TopicThroughput+".agent-cern-ps1" || string(r.Key) != "cern-ps1|"+s.Dst {
 			t.Errorf("record on %s keyed %q", r.Topic, r.Key)
 		}
 		if err := reg.Validate(r.Value); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"longhaul/collectors/schedule"
+	"longhaul/ingest/contract"
 	"longhaul/ingest/sample"
 )
 
@@ -61,7 +62,7 @@ func TestAScreeningBurstsSamplesNameTheProbeTheyScreen(t *testing.T) {
 	}
 	seen := map[string]int{}
 	for _, r := range mem.records() {
-		if r.Topic != sample.TopicThroughput {
+		if r.Topic != contract.OwnTopic(sample.TopicThroughput, "agent-cern-ps1") {
 			t.Fatalf("a record on %s: %s", r.Topic, r.Value)
 		}
 		var s sample.Throughput

@@ -32,21 +32,21 @@ pscheduler_bridge: {listen: "127.0.0.1:0", token_file: /dev/null}
 
 func TestAnAgentUserTakesRequestsInItsOwnGroupOnly(t *testing.T) {
 	const agent = `src: perfsonar.ihep.ac.cn
-kafka: {bootstrap: [127.0.0.1:9092], sasl: {user: agent-ihep, password_file: /dev/null}}
+kafka: {bootstrap: [127.0.0.1:9092], sasl: {user: agent-perfsonar.ihep.ac.cn, password_file: /dev/null}}
 psconfig: {url: https://psconfig.example.org/pub/auto/perfsonar.ihep.ac.cn}
 `
 	cfg, err := Parse("agent.yaml", []byte(agent))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.ProbeRequests.Group != "longhaul-agent-ihep" {
+	if cfg.ProbeRequests.Group != "longhaul-agent-perfsonar.ihep.ac.cn" {
 		t.Fatalf("group %q", cfg.ProbeRequests.Group)
 	}
 	_, err = Parse("agent.yaml", []byte(agent+"probe_requests: {group: longhaul-agent-cern}\n"))
-	if err == nil || !strings.Contains(err.Error(), "probe_requests.group") || !strings.Contains(err.Error(), "may use only its own group longhaul-agent-ihep") {
+	if err == nil || !strings.Contains(err.Error(), "probe_requests.group") || !strings.Contains(err.Error(), "may use only its own group longhaul-agent-perfsonar.ihep.ac.cn") {
 		t.Fatalf("another agent's group: %v", err)
 	}
-	lab := strings.Replace(agent, "sasl: {user: agent-ihep, password_file: /dev/null}", "security: plaintext", 1)
+	lab := strings.Replace(agent, "sasl: {user: agent-perfsonar.ihep.ac.cn, password_file: /dev/null}", "security: plaintext", 1)
 	cfg, err = Parse("agent.yaml", []byte(lab))
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func TestTheEnvironmentReplacesTheFilesSecurityKeys(t *testing.T) {
 		"LONGHAUL_KAFKA_SECURITY":      "sasl_ssl",
 		"LONGHAUL_KAFKA_CA":            "/env/ca.crt",
 		"LONGHAUL_KAFKA_CERT":          "/env/agent.pem",
-		"LONGHAUL_KAFKA_USER":          "agent-env",
+		"LONGHAUL_KAFKA_USER":          "agent-cern-ps1",
 		"LONGHAUL_KAFKA_PASSWORD_FILE": "/env/kafka.password",
 	}
 	c, err := LoadWith(path, Options{Getenv: env(vars)})
@@ -80,7 +80,7 @@ func TestTheEnvironmentReplacesTheFilesSecurityKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := c.KafkaSecurity()
-	want := kafkaconn.Security{Mode: "sasl_ssl", CAFile: "/env/ca.crt", CertFile: "/env/agent.pem", User: "agent-env", PasswordFile: "/env/kafka.password"}
+	want := kafkaconn.Security{Mode: "sasl_ssl", CAFile: "/env/ca.crt", CertFile: "/env/agent.pem", User: "agent-cern-ps1", PasswordFile: "/env/kafka.password"}
 	if got != want {
 		t.Errorf("security %+v, want %+v", got, want)
 	}

@@ -25,6 +25,7 @@ const shellMeta = "`$;&|<>(){}[]*?!~'\"\\#="
 
 func validate(l *errorList, c *Config) {
 	checkHostName(l, "src", c.Src)
+	validateOwnSrc(l, c)
 	validateKafka(l, &c.Kafka, c.kafkaFrom)
 	c.validateSecurity(l)
 	validateSpool(l, &c.Spool)

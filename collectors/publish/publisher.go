@@ -37,6 +37,9 @@ type PublisherOptions struct {
 	// Clock is the agent's wall clock, read at each produce attempt for the record's sent_ms
 	// header (sent.go); default time.Now.
 	Clock func() time.Time
+	// Topic maps the topic a record was spooled under to the one it is sent to (an agent's own
+	// raw topics, config.TopicOf); nil sends it where it was spooled.
+	Topic func(string) string
 }
 
 // Publisher moves records from the spool to Kafka: it reads them in order, produces them
@@ -230,7 +233,11 @@ func (p *Publisher) send(r *Record) {
 	prod := p.prod
 	p.mu.Unlock()
 	seq := r.Seq
-	kr := &kgo.Record{Topic: r.Topic, Key: r.Key, Value: r.Value, Headers: []kgo.RecordHeader{sentHeader(p.opt.Clock())}}
+	topic := r.Topic
+	if p.opt.Topic != nil {
+		topic = p.opt.Topic(topic)
+	}
+	kr := &kgo.Record{Topic: topic, Key: r.Key, Value: r.Value, Headers: []kgo.RecordHeader{sentHeader(p.opt.Clock())}}
 	// Not the run context: cancelling it must not fail records already handed over.
 	prod.Produce(context.Background(), kr, func(_ *kgo.Record, err error) { p.done(seq, err) })
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"longhaul/collectors/internal/kafkatest"
+	"longhaul/ingest/contract"
 	"longhaul/ingest/sample"
 	"longhaul/internal/kafkaconn"
 )
@@ -66,7 +67,9 @@ func benchmarkPublish(b *testing.B, conn kafkaconn.Conn, window int) {
 		b.Fatal(err)
 	}
 	defer cl.Close()
-	p := NewPublisher(s, cl, PublisherOptions{MaxInFlight: window, Logger: quiet})
+	// to the agent's own topic, as the agent maps it (config.TopicOf); the shared one on plaintext
+	own := func(topic string) string { return contract.OwnTopic(topic, conn.User) }
+	p := NewPublisher(s, cl, PublisherOptions{MaxInFlight: window, Logger: quiet, Topic: own})
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	b.ResetTimer()

@@ -19,6 +19,8 @@ const (
 	TopicHistoryThroughput = "longhaul.history.throughput"
 	// TopicHistoryPath (role history.path) carries path_sample.v2 messages.
 	TopicHistoryPath = "longhaul.history.path"
+	// TopicPaths (role paths) carries path_sample.v2 messages.
+	TopicPaths = "longhaul.paths"
 	// TopicDeadLetter (role dead_letter) carries dead_letter.v1 messages.
 	TopicDeadLetter = "longhaul.deadletter"
 	// TopicPschedulerResults (role pscheduler.results) carries pscheduler_archive messages.
@@ -40,6 +42,7 @@ var Topics = map[string]string{
 	"raw.host":           TopicRawHost,
 	"history.throughput": TopicHistoryThroughput,
 	"history.path":       TopicHistoryPath,
+	"paths":              TopicPaths,
 	"dead_letter":        TopicDeadLetter,
 	"pscheduler.results": TopicPschedulerResults,
 	"stats":              TopicStats,
@@ -71,6 +74,8 @@ const (
 	VersionHistoryThroughput = 2
 	SchemaHistoryPath        = "path_sample"
 	VersionHistoryPath       = 2
+	SchemaPaths              = "path_sample"
+	VersionPaths             = 2
 	SchemaDeadLetter         = "dead_letter"
 	VersionDeadLetter        = 1
 	SchemaStats              = "link_stats"
@@ -222,4 +227,12 @@ const (
 	// Flink job compares it with the broker's append time (raw topics are LogAppendTime) to judge the
 	// agent's clock against clock_skew_tolerance_s.
 	HeaderSentMs = "longhaul-sent-ms"
+)
+
+// Per-identity raw topics (own_topics): a Kafka user starting with OwnTopicPrincipalPrefix writes
+// <raw topic>OwnTopicSeparator<user> only (OwnTopic), made with OwnTopicPartitions partitions.
+const (
+	OwnTopicPrincipalPrefix = "agent-"
+	OwnTopicSeparator       = "."
+	OwnTopicPartitions      = 1
 )

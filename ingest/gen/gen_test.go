@@ -75,7 +75,7 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 		{"duplicate kind", "name: diagnosis", "name: stall",
 			[]string{`event_kinds[12].name: duplicate kind "stall"`}},
 		{"role with no topic", "schema: link_stats.v3", "schema: link_stats.v4",
-			[]string{`topic_roles[9].schema: 0 topics of ingest/topics.yaml carry "link_stats.v4"`,
+			[]string{`topic_roles[10].schema: 0 topics of ingest/topics.yaml carry "link_stats.v4"`,
 				"topic longhaul.stats (schema link_stats.v3) has no role"}},
 		{"threshold without value", "    value: 2\n", "",
 			[]string{"thresholds[0].value: required"}},
@@ -135,7 +135,7 @@ func TestATopicOfASharedSchemaNamesItsRole(t *testing.T) {
 	good := read(t, topicsFile)
 	for _, c := range []struct{ name, old, new, want string }{
 		{"role left out", "    role: history.path\n", "",
-			"topic longhaul.history.path: schema path_sample.v2 has the roles raw.path, history.path; name the topic's role"},
+			"topic longhaul.history.path: schema path_sample.v2 has the roles raw.path, paths, history.path; name the topic's role"},
 		{"role of another schema", "    role: history.path\n", "    role: history.throughput\n",
 			"topic longhaul.history.path carries path_sample.v2, but its role history.throughput carries throughput_sample.v2"},
 		{"role the contract lacks", "    role: history.path\n", "    role: history.rtt\n",

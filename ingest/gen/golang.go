@@ -117,6 +117,14 @@ const (
 	Header{{goName .Name}} = {{printf "%q" .Header}}
 {{- end}}
 )
+
+// Per-identity raw topics (own_topics): a Kafka user starting with OwnTopicPrincipalPrefix writes
+// <raw topic>OwnTopicSeparator<user> only (OwnTopic), made with OwnTopicPartitions partitions.
+const (
+	OwnTopicPrincipalPrefix = {{printf "%q" .Own.PrincipalPrefix}}
+	OwnTopicSeparator       = {{printf "%q" .Own.Separator}}
+	OwnTopicPartitions      = {{.Own.Partitions}}
+)
 `))
 
 var funcs = template.FuncMap{

@@ -134,7 +134,12 @@ public final class ContractNames {
 {{wrap (printf "Record header %s: %s" .Name .Doc) "     * " 100}}
      */
     public static final String HEADER_{{javaConst .Name}} = "{{.Header}}";
-{{end -}}
+{{end}}
+    /** Per-identity raw topics: a Kafka user starting with this writes raw topic + separator + user. */
+    public static final String OWN_TOPIC_PRINCIPAL_PREFIX = "{{.Own.PrincipalPrefix}}";
+
+    public static final String OWN_TOPIC_SEPARATOR = "{{.Own.Separator}}";
+    public static final int OWN_TOPIC_PARTITIONS = {{.Own.Partitions}};
 }
 `))
 

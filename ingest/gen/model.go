@@ -28,6 +28,15 @@ type Contract struct {
 	Kinds      []Kind  // in the order of contract.yaml (and of the events topic's schema's enum)
 	Thresholds []Threshold
 	Headers    []Header
+	Own        OwnTopics
+}
+
+// OwnTopics is the rule of per-identity raw topics: a principal starting with PrincipalPrefix
+// writes <raw topic><Separator><principal>, made with Partitions partitions.
+type OwnTopics struct {
+	PrincipalPrefix string `yaml:"principal_prefix"`
+	Separator       string `yaml:"separator"`
+	Partitions      int    `yaml:"partitions"`
 }
 
 // Topic is one topic of topics.yaml with the role contract.yaml gives it.
@@ -88,6 +97,7 @@ type contractYAML struct {
 	EventKinds []Kind      `yaml:"event_kinds"`
 	Thresholds []Threshold `yaml:"thresholds"`
 	Headers    []Header    `yaml:"record_headers"`
+	Own        OwnTopics   `yaml:"own_topics"`
 }
 
 var (
@@ -123,11 +133,12 @@ func Load(root string) (*Contract, error) {
 		return nil, err
 	}
 	p := &problems{doc: &doc}
-	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds, Headers: c.Headers}
+	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds, Headers: c.Headers, Own: c.Own}
 	out.Topics = joinTopics(p, c, topics)
 	checkKinds(p, c.EventKinds, kinds, schemaFile)
 	checkThresholds(p, c.Thresholds)
 	checkHeaders(p, c.Headers)
+	checkOwnTopics(p, c.Own)
 	if len(p.errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(p.errs, "\n"))
 	}
@@ -368,4 +379,24 @@ func schemaKinds(root string, c contractYAML) ([]string, string, error) {
 		return nil, "", fmt.Errorf("%s: no properties.kind.enum", eventSchema)
 	}
 	return s.Properties.Kind.Enum, eventSchema, nil
+}
+
+// principalPrefix is the start of a Kafka user name that ends in '-' (agent-); separator is one
+// of the characters Kafka allows in a topic name.
+var (
+	principalPrefix = regexp.MustCompile(`^[a-z][a-z0-9]*-$`)
+	topicSeparator  = regexp.MustCompile(`^[._-]$`)
+)
+
+// checkOwnTopics: a principal prefix, a separator Kafka allows in a topic name, a partition count.
+func checkOwnTopics(p *problems, o OwnTopics) {
+	if !principalPrefix.MatchString(o.PrincipalPrefix) {
+		p.add("%s: own_topics.principal_prefix: %q is not lower-case letters ending in '-'", contractFile, o.PrincipalPrefix)
+	}
+	if !topicSeparator.MatchString(o.Separator) {
+		p.add("%s: own_topics.separator: %q is not one of '.', '_', '-'", contractFile, o.Separator)
+	}
+	if o.Partitions < 1 {
+		p.add("%s: own_topics.partitions: %d, want at least 1", contractFile, o.Partitions)
+	}
 }

@@ -66,7 +66,7 @@ def test_telegraf_reads_contract_topics():
     assert read == {
         CONTRACT.topic("stats"),
         CONTRACT.topic("events"),
-        CONTRACT.topic("raw.path"),
+        CONTRACT.topic("paths"),
         CONTRACT.topic("history.path"),
     }
 
@@ -75,7 +75,7 @@ def test_telegraf_groups_are_read_from_its_config():
     assert telegraf_groups() == {
         "longhaul-telegraf-stats": [CONTRACT.topic("stats")],
         "longhaul-telegraf-events": [CONTRACT.topic("events")],
-        "longhaul-telegraf-path": [CONTRACT.topic("raw.path"), CONTRACT.topic("history.path")],
+        "longhaul-telegraf-path": [CONTRACT.topic("paths"), CONTRACT.topic("history.path")],
     }
 
 
@@ -102,3 +102,9 @@ def test_a_broken_contract_is_refused(tmp_path, old, new, says):
     (tmp_path / "contract.yaml").write_text(text.replace(old, new, 1))
     with pytest.raises(ValueError, match=re.escape(says)):
         longhaul_contract.load(tmp_path)
+
+
+def test_an_agent_writes_its_own_raw_topics():
+    assert CONTRACT.own_topic("longhaul.raw.rtt", "agent-cern-ps1") == "longhaul.raw.rtt.agent-cern-ps1"
+    assert CONTRACT.own_topic("longhaul.raw.rtt", "psbridge") == "longhaul.raw.rtt"
+    assert CONTRACT.own_topic(CONTRACT.topic("dead_letter"), "agent-a") == CONTRACT.topic("dead_letter")

@@ -123,14 +123,15 @@ func Grants(principal string) []Grant {
 		return []Grant{
 			topics(true, read, RawPrefix),
 			topics(false, read, contract.TopicHistoryThroughput),
-			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter, contract.TopicProbeRequests),
+			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter, contract.TopicProbeRequests, contract.TopicPaths),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 			{Resource: GroupResource, Names: otherServicesGroups, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}, Deny: true},
 			{Resource: TxnResource, Names: []string{JobPrefix}, Prefixed: true, Ops: write},
 		}
 	case principal == Telegraf:
 		return []Grant{
-			topics(false, read, contract.TopicStats, contract.TopicEvents, contract.TopicRawPath, contract.TopicHistoryPath),
+			// the traces the job validated, and the importer's: never a raw topic an agent writes
+			topics(false, read, contract.TopicStats, contract.TopicEvents, contract.TopicPaths, contract.TopicHistoryPath),
 			{Resource: GroupResource, Names: []string{TelegrafGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}
 	case principal == Watchdog:
@@ -144,6 +145,8 @@ func Grants(principal string) []Grant {
 			topics(true, read, RawPrefix),
 			topics(true, read, HistoryPrefix),
 			topics(false, read, contract.TopicStats),
+			// the end offsets of the validated traces, for the lag of Telegraf's path group
+			topics(false, []kadm.ACLOperation{kadm.OpDescribe}, contract.TopicPaths),
 			topics(false, []kadm.ACLOperation{kadm.OpRead, kadm.OpWrite, kadm.OpDescribe}, contract.TopicEvents),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpDescribe}},
 		}
@@ -152,8 +155,9 @@ func Grants(principal string) []Grant {
 		// the topic on every start, so it has no offsets to commit).
 		return []Grant{topics(false, read, contract.TopicEvents)}
 	case principal == PSBridge:
+		// The shared raw topics, literally: not an agent's own.
 		return []Grant{
-			topics(true, write, RawPrefix),
+			topics(false, write, contract.RawTopics...),
 			topics(false, write, contract.TopicDeadLetter),
 			topics(false, read, contract.TopicPschedulerResults),
 			{Resource: GroupResource, Names: []string{config.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
@@ -163,11 +167,13 @@ func Grants(principal string) []Grant {
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
 	case strings.HasPrefix(principal, AgentPrefix):
-		// Reads the job's probe requests, in its own group (literally: config.OwnGroup): the
-		// topic is every agent's, so an agent sees which links are suspect (it cannot write a
-		// request, nor join another agent's group and take its requests).
+		// Writes its own raw topics only (contract.OwnTopics: the topic proves the writer, and
+		// the job takes from them only samples of the agent's own src). Reads the job's probe
+		// requests, in its own group (literally: config.OwnGroup): the topic is every agent's, so
+		// an agent sees which links are suspect (it cannot write a request, nor join another
+		// agent's group and take its requests).
 		return []Grant{
-			topics(true, write, RawPrefix),
+			topics(false, write, contract.OwnTopics(principal)...),
 			topics(false, write, contract.TopicDeadLetter),
 			topics(false, read, contract.TopicProbeRequests),
 			{Resource: GroupResource, Names: []string{config.OwnGroup(principal)}, Ops: []kadm.ACLOperation{kadm.OpRead}},

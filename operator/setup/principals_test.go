@@ -88,20 +88,24 @@ func TestAgentNamesAreChecked(t *testing.T) {
 	}
 }
 
-// Who may write what: results only by the job (and the watchdog's own events), raw samples only by
-// agents. A role given more by mistake fails here.
+// Who may write what: results only by the job (and the watchdog's own events); an agent's raw
+// samples only by that agent, on its own topics; the shared raw topics only by the bridge. A role
+// given more by mistake fails here.
 func TestOnlyTheRolesThatProduceATopicMayWriteIt(t *testing.T) {
 	agent, _ := AgentPrincipal("site")
+	other, _ := AgentPrincipal("other")
 	writers := map[string][]string{
 		contract.TopicStats:      {Flink},
 		contract.TopicEvents:     {Flink, Watchdog},
-		contract.TopicDeadLetter: {Flink, agent},
+		contract.TopicDeadLetter: {Flink, agent, other, PSBridge, Importer},
 	}
 	for _, raw := range contract.RawTopics {
-		writers[raw] = []string{agent}
+		writers[raw] = []string{PSBridge}
+		writers[contract.OwnTopic(raw, agent)] = []string{agent}
+		writers[contract.OwnTopic(raw, other)] = []string{other}
 	}
 	for topic, want := range writers {
-		for _, p := range []string{Flink, Telegraf, Operator, Watchdog, Alerter, agent} {
+		for _, p := range []string{Flink, Telegraf, Operator, Watchdog, Alerter, PSBridge, Importer, agent, other} {
 			allowed := Allows(Grants(p), TopicResource, topic, kadm.OpWrite)
 			if allowed != contains(want, p) {
 				t.Errorf("%s writes %s: %v, want %v", p, topic, allowed, !allowed)

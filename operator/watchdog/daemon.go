@@ -43,7 +43,8 @@ type Options struct {
 // reported, not retried).
 func Serve(ctx context.Context, o Options) error {
 	start := time.Now()
-	cl, err := o.Kafka.NewClient(kgo.ConsumeTopics(FollowTopics()...),
+	// by pattern: an agent added later is followed from the next metadata refresh (30 s)
+	cl, err := o.Kafka.NewClient(kgo.ConsumeTopics(FollowTopics()...), kgo.ConsumeRegex(), kgo.MetadataMaxAge(30*time.Second),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AfterMilli(start.Add(-o.Lookback).UnixMilli())))
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -211,8 +212,15 @@ func Follow(ctx context.Context, cl *kgo.Client, book *AgentBook, tip *StatsTip)
 	return nil
 }
 
-// FollowTopics are the topics Follow reads.
-func FollowTopics() []string { return append(slices.Clone(contract.RawTopics), contract.TopicStats) }
+// FollowTopics are the patterns of the topics Follow reads (consumed with kgo.ConsumeRegex): every
+// raw topic with the agents' own (contract.RawTopicPattern), and the stats topic.
+func FollowTopics() []string {
+	out := make([]string, 0, len(contract.RawTopics)+1)
+	for _, t := range contract.RawTopics {
+		out = append(out, contract.RawTopicPattern(t))
+	}
+	return append(out, "^"+regexp.QuoteMeta(contract.TopicStats)+"$")
+}
 
 // note files one record: a raw sample under its agent, a 1-minute statistic in the tip.
 func note(r *kgo.Record, book *AgentBook, tip *StatsTip) {
@@ -226,8 +234,12 @@ func note(r *kgo.Record, book *AgentBook, tip *StatsTip) {
 		}
 		return
 	}
+	src := SampleSource(r.Key, r.Value)
+	if contract.ForeignSrc(r.Topic, src) != "" {
+		return // another site's src on an agent's own topic: not a sign of that site's life
+	}
 	sent, ok := SentMs(r.Headers)
-	book.Record(SampleSource(r.Key, r.Value), r.Timestamp, sent, ok)
+	book.Record(src, r.Timestamp, sent, ok)
 }
 
 // SampleSource is the agent host of a raw sample: its key's src ("src|dst", the key every agent

@@ -1,6 +1,8 @@
 package watchdog
 
 import (
+	"regexp"
+	"slices"
 	"testing"
 	"time"
 
@@ -39,12 +41,35 @@ func TestOnlyMinuteStatisticsMoveTheTip(t *testing.T) {
 	}
 }
 
-func TestTheFollowedTopicsAreTheRawOnesAndStats(t *testing.T) {
-	got := FollowTopics()
-	if len(got) != len(contract.RawTopics)+1 || got[len(got)-1] != contract.TopicStats {
-		t.Fatalf("%v", got)
+func TestTheFollowedTopicsAreTheRawOnesTheAgentsOwnAndStats(t *testing.T) {
+	var res []*regexp.Regexp
+	for _, p := range FollowTopics() {
+		res = append(res, regexp.MustCompile(p))
 	}
-	if len(contract.RawTopics) == len(got) {
-		t.Fatal("FollowTopics changed the contract's list")
+	follows := func(topic string) bool {
+		return slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(topic) })
+	}
+	for _, topic := range append(slices.Clone(contract.RawTopics), contract.TopicStats, contract.OwnTopic(contract.TopicRawHost, "agent-a")) {
+		if !follows(topic) {
+			t.Errorf("%s not followed", topic)
+		}
+	}
+	for _, topic := range []string{contract.TopicEvents, contract.TopicDeadLetter, contract.TopicStats + ".x", contract.TopicHistoryThroughput} {
+		if follows(topic) {
+			t.Errorf("%s followed", topic)
+		}
+	}
+}
+
+func TestAnotherSitesSrcOnAnAgentsTopicIsNoSignOfLife(t *testing.T) {
+	book, tip := NewAgentBook(10), &StatsTip{}
+	now := time.Now()
+	note(&kgo.Record{Topic: contract.OwnTopic(contract.TopicRawRTT, "agent-a"), Key: []byte("b|c"), Timestamp: now}, book, tip)
+	if v, _ := book.Views(); len(v) != 0 {
+		t.Fatalf("agent-a's record made %v alive", v)
+	}
+	note(&kgo.Record{Topic: contract.OwnTopic(contract.TopicRawRTT, "agent-a"), Key: []byte("a|c"), Timestamp: now}, book, tip)
+	if v, _ := book.Views(); len(v) != 1 {
+		t.Fatalf("agent-a's own record: %v", v)
 	}
 }

@@ -13,7 +13,7 @@ import time
 import uuid
 
 import pytest
-from confluent_kafka import TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, KafkaException, TopicPartition
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
@@ -87,10 +87,15 @@ def flink_job(testbed):
 
 class Recorder:
     """Collects, in a thread, every message of `topics` whose src (or an incident's link's src)
-    starts with `site`, with the wall-clock time it arrived."""
+    starts with `site`, with the wall-clock time it arrived. A raw topic comes with the own topics of
+    the site's agents (agent-<site>-..., where they write), those made later (`longhaul admin
+    add-agent` as the testbed's agents start) read from their beginning within REFRESH_S."""
+
+    REFRESH_S = 3
 
     def __init__(self, topics, site, committed):
         self.site, self.items, self.lock = site, [], threading.Lock()
+        self.topics, self.assigned = topics, set()
         # Partitions assigned by hand from their end offsets now, no group: a group's members
         # are assigned anew when its coordinator's broker dies, and, with no offsets committed,
         # would start at the latest offset again, skipping what arrived meanwhile.
@@ -101,18 +106,44 @@ class Recorder:
                 "isolation.level": "read_committed" if committed else "read_uncommitted",
             }
         )
-        parts = []
-        for name in topics:
-            for p in self.c.list_topics(name, timeout=60).topics[name].partitions:
-                _, end = self.c.get_watermark_offsets(TopicPartition(name, p), timeout=60)
-                parts.append(TopicPartition(name, p, end))
-        self.c.assign(parts)
+        self._assign(at_end=True)
         self.stop = threading.Event()
         self.t = threading.Thread(target=self._run, daemon=True)
         self.t.start()
 
+    def _wanted(self, name):
+        """One of the topics, or an own topic of one by an agent of the site."""
+        return name in self.topics or any(
+            t in CONTRACT.raw_topics() and name.startswith(CONTRACT.own_topic(t, "agent-" + self.site))
+            for t in self.topics
+        )
+
+    def _assign(self, at_end, timeout_s=60):
+        """Adds the wanted topics not assigned yet: from their end now (at_end), else from their
+        beginning (made after the recorder started)."""
+        parts = []
+        for name, meta in self.c.list_topics(timeout=timeout_s).topics.items():
+            if name in self.assigned or not self._wanted(name):
+                continue
+            for p in meta.partitions:
+                start = OFFSET_BEGINNING
+                if at_end:
+                    _, start = self.c.get_watermark_offsets(TopicPartition(name, p), timeout=60)
+                parts.append(TopicPartition(name, p, start))
+            self.assigned.add(name)
+        if parts:
+            self.c.incremental_assign(parts)
+
     def _run(self):
+        refreshed = time.time()
+        raw = any(t in CONTRACT.raw_topics() for t in self.topics)
         while not self.stop.is_set():
+            if raw and time.time() - refreshed > self.REFRESH_S:
+                try:
+                    self._assign(at_end=False, timeout_s=2)
+                except KafkaException:
+                    pass  # a broker killed by the story: again at the next refresh
+                refreshed = time.time()
             m = self.c.poll(0.5)
             if m is None or m.error():
                 continue

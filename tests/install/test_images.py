@@ -53,8 +53,8 @@ def images(dist, version):
 
 def test_the_agent_image_publishes_to_the_stack(images, version, tmp_path):
     agent_image, _ = images
-    name = "img-" + uuid.uuid4().hex[:6]
-    src = f"{name}.example.org"
+    # the agent's name is its src: its Kafka user may publish that src's samples only
+    name = src = f"img-{uuid.uuid4().hex[:6]}.example.org"
     etc = tmp_path / "etc"
     etc.mkdir()
     snippet = longhaul("admin", "add-agent", name, "--password-file", str(etc / "kafka.password"))
@@ -72,7 +72,7 @@ probes:
     assert out.startswith(f"longhaul-probe {version} "), out
 
     consumer = kafka.consumer({"group.id": f"it-image-{name}", "auto.offset.reset": "earliest"})
-    consumer.subscribe([CONTRACT.topic("raw.rtt")])
+    consumer.subscribe([CONTRACT.own_topic(CONTRACT.topic("raw.rtt"), "agent-" + name)])
     # the credential files become the image user's (:U), as a site chowns them to it
     podman(
         *RUN,
@@ -106,7 +106,7 @@ probes:
     finally:
         podman("rm", "-f", name, check=False)
         consumer.close()
-        longhaul("admin", "remove-agent", name, check=False)
+        longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
 
 
 def test_the_operator_image_reads_the_stack(images, version, tmp_path):

@@ -21,7 +21,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 for lib in ("tests/lib", "ingest"):
     sys.path.insert(0, str(ROOT / lib))
 
-import influxdb  # noqa: E402
 import kafka  # noqa: E402
 import nspawn  # noqa: E402
 from longhaul_contract import CONTRACT  # noqa: E402
@@ -29,7 +28,11 @@ from operator_cli import SECRETS, free_port, longhaul  # noqa: E402
 
 CONFIG = "/etc/longhaul/longhaul-probe.yaml"
 SPOOL = "/var/lib/longhaul/spool"
-PATH_TOPIC, RTT_TOPIC = CONTRACT.topic("raw.path"), CONTRACT.topic("raw.rtt")
+
+
+def own_topic(role, name):
+    """Where the agent named name writes role's samples: its own raw topic (contract own_topics)."""
+    return CONTRACT.own_topic(CONTRACT.topic(role), "agent-" + name)
 
 
 def agent_config(src, snippet, health_port):
@@ -46,14 +49,15 @@ probes:
 
 
 class Samples:
-    """Every record of the raw path and rtt topics whose src is ours, read as they come."""
+    """Every record of the agent's own path and rtt topics whose src is ours, read as they come."""
 
     def __init__(self, src):
         self.src, self.seen = src, []
+        self.path_topic = own_topic("raw.path", src)
         self.consumer = kafka.consumer(
             {"group.id": f"it-install-{uuid.uuid4().hex[:8]}", "auto.offset.reset": "earliest"}
         )
-        self.consumer.subscribe([PATH_TOPIC, RTT_TOPIC])
+        self.consumer.subscribe([self.path_topic, own_topic("raw.rtt", src)])
 
     def poll(self, seconds):
         end = time.time() + seconds
@@ -90,8 +94,8 @@ def sha(machine, path):
 
 def test_the_agent_installs_runs_upgrades_and_goes_as_a_package(dist, version, newer_deb, tmp_path):
     (first,) = dist.glob("longhaul-probe_*_amd64.deb")
-    name = "inst-" + uuid.uuid4().hex[:6]
-    src = f"{name}.example.org"
+    # the agent's name is its src: its Kafka user may publish that src's samples only
+    name = src = f"inst-{uuid.uuid4().hex[:6]}.example.org"
     password = tmp_path / "agent.password"
     with nspawn.Machine(log_dir=tmp_path) as m:
         m.copy_in(first, "/root/first.deb")
@@ -125,13 +129,12 @@ def test_the_agent_installs_runs_upgrades_and_goes_as_a_package(dist, version, n
 
         samples = Samples(src)
         m.run(["systemctl", "enable", "--now", "longhaul-probe"])
-        samples.wait(lambda: any(t == PATH_TOPIC for t, _ in samples.seen), "a path sample in Kafka", 60)
+        samples.wait(
+            lambda: any(t == samples.path_topic for t, _ in samples.seen), "a path sample in Kafka", 60
+        )
         first_sample_s = time.time() - t0
-        deadline = time.time() + 60
-        q = f'SELECT count("rtt_ms") FROM "raw"."path_hops" WHERE "src" = \'{src}\''
-        while not influxdb.rows(q) and time.time() < deadline:
-            time.sleep(1)
-        assert influxdb.rows(q), f"no path hops of {src} in InfluxDB within 60 s"
+        # (InfluxDB gets the traces the Flink job validated, longhaul.paths: that path, from an
+        # agent's own topic, is test_own_topics.py's, on a stack running a job; this one runs none)
         print(f"install to first sample in Kafka: {first_sample_s:.1f}s")
 
         # Kafka refuses the agent: samples wait in the spool
@@ -173,4 +176,4 @@ def test_the_agent_installs_runs_upgrades_and_goes_as_a_package(dist, version, n
         m.run(f"test -e {CONFIG} && test -d {SPOOL} && ! test -e /usr/bin/longhaul-probe")
         m.run("apt-get purge -y -q longhaul-probe", timeout=120)
         m.run(f"! test -e {CONFIG} && ! test -e {SPOOL}")
-    longhaul("admin", "remove-agent", name)
+    longhaul("admin", "remove-agent", name, "--delete-topics")

@@ -51,26 +51,6 @@ def ping(src, ts):
     }
 
 
-@pytest.fixture
-def job(run_tag):
-    flink_job.submit(
-        run_tag,
-        [
-            "--starting-offsets",
-            "latest",
-            "--out-of-orderness",
-            "1s",
-            "--idleness",
-            "3s",
-            "--checkpoint-interval",
-            "2s",
-        ],
-    )
-    time.sleep(5)  # the sources have their partitions: "latest" starts after this point
-    yield run_tag
-    flink_job.cancel(run_tag)
-
-
 class Agent:
     """A real Kafka producer publishing as an agent does: keyed src|dst, with header sent_ms."""
 

@@ -11,10 +11,9 @@ import subprocess
 import time
 import uuid
 
-import flink_job
 import pytest
 import requests
-from conftest import now_ms, topic
+from conftest import CONTRACT, now_ms, topic
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SECRETS = pathlib.Path(os.environ["LONGHAUL_SECRETS_DIR"])
@@ -31,27 +30,6 @@ def longhaul(*args):
     return subprocess.run(
         [str(ROOT / "bin" / "longhaul"), *args], capture_output=True, text=True, timeout=120
     )
-
-
-@pytest.fixture
-def job(run_tag):
-    # from the end of the topics, as test_import's: what came before is other tests'
-    flink_job.submit(
-        run_tag,
-        [
-            "--starting-offsets",
-            "latest",
-            "--out-of-orderness",
-            "1s",
-            "--idleness",
-            "3s",
-            "--checkpoint-interval",
-            "2s",
-        ],
-    )
-    time.sleep(5)
-    yield run_tag
-    flink_job.cancel(run_tag)
 
 
 @pytest.fixture
@@ -124,7 +102,7 @@ probes:
         self.proc.terminate()
         self.proc.wait(30)
         self.log.close()
-        longhaul("admin", "remove-agent", self.src)
+        longhaul("admin", "remove-agent", self.src, "--delete-topics")
 
 
 @pytest.fixture
@@ -188,9 +166,9 @@ def test_a_suspect_link_gets_an_extra_run_from_its_agent_at_once(job, agent, pro
     assert req["expires_ts"] == now - 30_000 + 15 * 60_000
     assert "tcp_wmem max 65536" in req["message"] and "tcp_wmem max 33554432" in req["message"], req
 
-    # the agent runs it now, and its samples say which request they answer
+    # the agent runs it now, on its own topic, and its samples say which request they answer
     run = consume(
-        topic("raw.throughput"),
+        CONTRACT.own_topic(topic("raw.throughput"), f"agent-{src}"),
         lambda m: (
             m.get("src") == src and m.get("request_id") == req["request_id"] and m["record"] == "summary"
         ),

@@ -49,7 +49,12 @@ def agent(tmp_path):
         r.stderr
     )
     yield "agent-" + name, str(pw)
-    longhaul("admin", "remove-agent", name)
+    longhaul("admin", "remove-agent", name, "--delete-topics")
+
+
+def own(user, role):
+    """The topic of role user writes (an agent's own raw topic, contract own_topics)."""
+    return CONTRACT.own_topic(topic(role), user)
 
 
 def produce_error(producer, to_topic, value=b"{}"):
@@ -151,17 +156,18 @@ def test_the_operator_reads_results_but_not_raw_samples():
     ), err
 
 
-def test_an_agent_writes_raw_samples_and_nothing_else(agent):
+def test_an_agent_writes_its_own_raw_topics_and_nothing_else(agent):
     user, pw = agent
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
-    assert (
-        produce_error(
-            p,
-            topic("raw.throughput"),
-            b'{"schema":"security-test","src":"security-test","dst":"security-test"}',
-        )
-        is None
-    )
+    for role in ("raw.throughput", "raw.path", "raw.rtt", "raw.latency", "raw.host"):
+        assert (
+            produce_error(p, own(user, role), b'{"schema":"security-test","src":"security-test","dst":"x"}')
+            is None
+        ), role
+    # not the shared raw topics (the bridge's), nor another agent's: the topic proves the writer
+    for other in (topic("raw.throughput"), CONTRACT.own_topic(topic("raw.throughput"), "agent-someone-else")):
+        err = produce_error(p, other)
+        assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, (other, err)
     err = produce_error(p, topic("events"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
     # nor history: only the importer writes it, so no agent can mark its samples as history
@@ -174,7 +180,7 @@ def test_an_agent_writes_raw_samples_and_nothing_else(agent):
     c = kafka.consumer(
         {"group.id": f"longhaul-{user}", "auto.offset.reset": "earliest"}, user=user, password_file=pw
     )
-    err = consume_error(c, topic("raw.throughput"))
+    err = consume_error(c, own(user, "raw.throughput"))
     assert err is not None and err.code() in (
         KafkaError.TOPIC_AUTHORIZATION_FAILED,
         KafkaError.GROUP_AUTHORIZATION_FAILED,
@@ -232,7 +238,7 @@ def test_an_agents_quota_slows_it_down_alone(agent, tmp_path):
         assert throttled_ms(f"agent-{slow}", str(slow_pw), f"it-quota-{slow}") > 0
         assert throttled_ms(user, pw, f"it-quota-{user}") == 0
     finally:
-        longhaul("admin", "remove-agent", slow)
+        longhaul("admin", "remove-agent", slow, "--delete-topics")
 
 
 def test_a_revoked_agent_is_refused_at_once(agent):
@@ -240,14 +246,14 @@ def test_a_revoked_agent_is_refused_at_once(agent):
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
     assert (
         produce_error(
-            p, topic("raw.rtt"), b'{"schema":"security-test","src":"security-test","dst":"security-test"}'
+            p, own(user, "raw.rtt"), b'{"schema":"security-test","src":"security-test","dst":"security-test"}'
         )
         is None
     )
     r = longhaul("admin", "remove-agent", user)
     assert r.returncode == 0 and "revoked" in r.stdout, r.stderr
     # the connection it already has: its next request is refused (the ACLs are gone)
-    err = produce_error(p, topic("raw.rtt"))
+    err = produce_error(p, own(user, "raw.rtt"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
     # a new connection: its credential is one no one knows
     refusals = refused_login(user, pw)
@@ -263,7 +269,7 @@ def test_a_password_rotates_without_restarting_the_broker(agent, tmp_path):
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
     assert (
         produce_error(
-            p, topic("raw.rtt"), b'{"schema":"security-test","src":"security-test","dst":"security-test"}'
+            p, own(user, "raw.rtt"), b'{"schema":"security-test","src":"security-test","dst":"security-test"}'
         )
         is None
     )

@@ -9,7 +9,10 @@ import subprocess
 import pytest
 import yaml
 from kubernetes_manifests import KDIR, docs, errors, one
+from longhaul_contract import CONTRACT
 from stack_programs import ROOT
+
+TOPICS = yaml.safe_load((ROOT / "ingest/topics.yaml").read_text())["topics"]
 
 # --- Kafka: the topics and roles are the project's ---------------------------------------------
 
@@ -40,7 +43,7 @@ def test_the_committed_kafka_resources_are_the_generators_output(generated, name
 
 
 def test_the_kafka_topics_are_those_of_ingest_topics_yaml():
-    contract = yaml.safe_load((ROOT / "ingest/topics.yaml").read_text())["topics"]
+    contract = TOPICS
     topics = {t["spec"]["topicName"]: t["spec"] for t in docs("KafkaTopic")}
     assert list(topics) == [t["name"] for t in contract]
     [pool] = docs("KafkaNodePool")
@@ -55,16 +58,26 @@ def test_the_kafka_topics_are_those_of_ingest_topics_yaml():
         assert int(spec["config"]["min.insync.replicas"]) == spec["replicas"] - 1
 
 
-def test_an_agents_kafka_user_may_only_write_raw_samples_and_dead_letters_and_read_probe_requests():
-    [user] = [d for d in yaml.safe_load_all(gen("-agent", "cern-ps1")) if d]
+def test_an_agent_gets_its_own_raw_topics_and_may_write_only_those_and_dead_letters():
+    out = [d for d in yaml.safe_load_all(gen("-agent", "cern-ps1")) if d]
+    [user] = [d for d in out if d["kind"] == "KafkaUser"]
+    own = [CONTRACT.own_topic(t, "agent-cern-ps1") for t in CONTRACT.raw_topics()]
+    shared = {t["name"]: t for t in TOPICS}
+    topics = [d for d in out if d["kind"] == "KafkaTopic"]
+    assert [t["spec"]["topicName"] for t in topics] == own
+    for t in topics:
+        base = shared[t["spec"]["topicName"].rsplit(".agent-", 1)[0]]
+        assert errors(t) == []
+        assert t["spec"]["partitions"] == CONTRACT.own["partitions"]
+        assert t["spec"]["config"]["retention.ms"] == str(base["retention_ms"])
+        assert t["spec"]["config"]["message.timestamp.type"] == base["timestamp_type"]
     assert errors(user) == []
     assert user["metadata"]["name"] == "agent-cern-ps1"
     rights = {
         (a["resource"]["type"], a["resource"]["name"], a["resource"]["patternType"], tuple(a["operations"]))
         for a in user["spec"]["authorization"]["acls"]
     }
-    assert rights == {
-        ("topic", "longhaul.raw.", "prefix", ("Write", "Describe")),
+    assert rights == {("topic", t, "literal", ("Write", "Describe")) for t in own} | {
         ("topic", "longhaul.deadletter", "literal", ("Write", "Describe")),
         ("topic", "longhaul.probe-requests", "literal", ("Read", "Describe")),
         ("group", "longhaul-agent-cern-ps1", "literal", ("Read",)),

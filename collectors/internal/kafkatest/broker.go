@@ -140,7 +140,7 @@ func (b *Broker) AddAgent(name string) (user, passwordFile string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := setup.SetUser(ctx, b.Conn(), user, password, io.Discard); err != nil {
+	if err := setup.AddAgent(ctx, b.Conn(), user, password, setup.AgentQuota, io.Discard); err != nil {
 		b.t.Fatal(err)
 	}
 	return user, passwordFile

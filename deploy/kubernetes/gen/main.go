@@ -7,7 +7,7 @@
 //	go run ./deploy/kubernetes/gen                          rewrite deploy/kubernetes/kafka/{topics,users}.yaml
 //	go run ./deploy/kubernetes/gen -out DIR                 the same files into DIR
 //	go run ./deploy/kubernetes/gen -min-partitions 12 ...   raise the multi-partition topics (docs/kubernetes-sizing.md)
-//	go run ./deploy/kubernetes/gen -agent cern-ps1          one agent's KafkaUser on stdout
+//	go run ./deploy/kubernetes/gen -agent cern-ps1          one agent's own raw topics and KafkaUser on stdout
 package main
 
 import (
@@ -36,7 +36,7 @@ func main() {
 	topicsFile := flag.String("topics", "ingest/topics.yaml", "the topics file")
 	out := flag.String("out", "deploy/kubernetes/kafka", "folder of topics.yaml and users.yaml")
 	minPartitions := flag.Int("min-partitions", 0, "raise every topic of more than one partition to at least this many")
-	agent := flag.String("agent", "", "print the KafkaUser of the agent of this site or host, and nothing else")
+	agent := flag.String("agent", "", "print the own raw topics and the KafkaUser of the agent of this site or host, and nothing else")
 	flag.Parse()
 	if err := run(*topicsFile, *out, *minPartitions, *agent); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
@@ -50,8 +50,15 @@ func run(topicsFile, out string, minPartitions int, agent string) error {
 		if err != nil {
 			return err
 		}
+		f, err := setup.LoadTopics(topicsFile)
+		if err != nil {
+			return err
+		}
 		var b bytes.Buffer
-		fmt.Fprintf(&b, header, "operator/setup/principals.go")
+		fmt.Fprintf(&b, header, "operator/setup/principals.go and ingest/topics.yaml")
+		for _, t := range setup.OwnTopicSpecs(f, principal) {
+			topic(&b, t, int(t.Partitions))
+		}
 		user(&b, principal)
 		_, err = os.Stdout.Write(b.Bytes())
 		return err
@@ -80,21 +87,26 @@ func topics(f *setup.TopicsFile, minPartitions int) []byte {
 		if partitions > 1 && partitions < minPartitions {
 			partitions = minPartitions
 		}
-		fmt.Fprintf(&b, "---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaTopic\nmetadata:\n")
-		fmt.Fprintf(&b, "  name: %s\n  labels:\n    strimzi.io/cluster: %s\n", strings.ReplaceAll(t.Name, ".", "-"), cluster)
-		fmt.Fprintf(&b, "spec:\n  topicName: %s\n  partitions: %d\n  replicas: %d\n  config:\n", t.Name, partitions, replicas)
-		configs := t.Configs()
-		keys := make([]string, 0, len(configs))
-		for k := range configs {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			fmt.Fprintf(&b, "    %s: %q\n", k, *configs[k])
-		}
-		fmt.Fprintf(&b, "    min.insync.replicas: \"%d\"\n", minInsyncReplicas)
+		topic(&b, t, partitions)
 	}
 	return b.Bytes()
+}
+
+// topic writes the KafkaTopic of t with partitions partitions.
+func topic(b *bytes.Buffer, t setup.TopicSpec, partitions int) {
+	fmt.Fprintf(b, "---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaTopic\nmetadata:\n")
+	fmt.Fprintf(b, "  name: %s\n  labels:\n    strimzi.io/cluster: %s\n", strings.NewReplacer(".", "-", "_", "-").Replace(t.Name), cluster)
+	fmt.Fprintf(b, "spec:\n  topicName: %s\n  partitions: %d\n  replicas: %d\n  config:\n", t.Name, partitions, replicas)
+	configs := t.Configs()
+	keys := make([]string, 0, len(configs))
+	for k := range configs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(b, "    %s: %q\n", k, *configs[k])
+	}
+	fmt.Fprintf(b, "    min.insync.replicas: \"%d\"\n", minInsyncReplicas)
 }
 
 // users are the KafkaUsers of every service role, and of the roles that authenticate by

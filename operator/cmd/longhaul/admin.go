@@ -71,8 +71,10 @@ kafka:
 
 func runAddAgent(env *cli.Env, args []string) int {
 	fs := env.FlagSet("NAME [--password-file FILE]",
-		"Creates the Kafka user agent-NAME (SCRAM-SHA-512) with the rights of an agent: write and describe\n"+
-			"the raw sample topics and the dead-letter topic, nothing else. Its password is FILE's when FILE\n"+
+		"Creates the Kafka user agent-NAME (SCRAM-SHA-512) with the rights of an agent: write its own raw\n"+
+			"topics (<raw topic>.agent-NAME, created here; the job takes from them samples of src NAME only)\n"+
+			"and the dead-letter topic, read probe requests in its own group; nothing else. Run again on an\n"+
+			"agent of an earlier release, it moves it to its own topics. Its password is FILE's when FILE\n"+
 			"exists, else a new random one written to FILE (default ./agent-NAME.password, mode 0600). Its\n"+
 			"quota (bytes a second on each broker; beyond it Kafka slows the agent down) is set each time.")
 	fs.ArgsUsage = "NAME"
@@ -95,10 +97,7 @@ func runAddAgent(env *cli.Env, args []string) int {
 		return env.UsageError("--produce-quota and --fetch-quota must be positive")
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		if err := setup.SetUser(ctx, conn, principal, password, env.Stderr); err != nil {
-			return err
-		}
-		return setup.SetQuota(ctx, conn, principal, setup.Quota{ProduceBps: *produce, FetchBps: *fetch}, env.Stderr)
+		return setup.AddAgent(ctx, conn, principal, password, setup.Quota{ProduceBps: *produce, FetchBps: *fetch}, env.Stderr)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
@@ -113,15 +112,22 @@ func runAddAgent(env *cli.Env, args []string) int {
 }
 
 func runRemoveAgent(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME", "Deletes agent-NAME's ACLs (refused from its next request on) and replaces its SCRAM credential\nby one made from a random password kept nowhere (no new login). add-agent NAME makes it live again.")
+	fs := env.FlagSet("NAME [--delete-topics]", "Deletes agent-NAME's ACLs (refused from its next request on) and replaces its SCRAM credential\n"+
+		"by one made from a random password kept nowhere (no new login). add-agent NAME makes it live again.\n"+
+		"Its own raw topics stay (the job may not have read them yet; retention empties them) unless\n"+
+		"--delete-topics, for a site that is gone for good.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
+	deleteTopics := fs.Bool("delete-topics", false, "also delete the agent's own raw topics (what the job has not read is lost)")
 	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
 	if done {
 		return code
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return setup.RevokeUser(ctx, conn, principal, env.Stdout)
+		if err := setup.RevokeUser(ctx, conn, principal, env.Stdout); err != nil || !*deleteTopics {
+			return err
+		}
+		return setup.DeleteOwnTopics(ctx, conn, principal, env.Stdout)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}

@@ -7,16 +7,19 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.HasSrc;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.Writers;
 import org.longhaul.flink.validate.MessageValidator;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * Parses and validates each raw message of one stream against its schema: valid ones go on as
  * records, the rest to the {@link #DEAD_LETTERS} side output, and so do valid ones whose clock
- * {@link ClockSkew} judges too far from the broker's (reason "clock_skew: ..."). Valid backfilled
- * samples ({@link History}) go on too, in order with the live ones, without a timestamp; {@link
- * LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
+ * {@link ClockSkew} judges too far from the broker's (reason "clock_skew: ...") and those an agent
+ * wrote for another site's src on its own topic ({@link Writers}, reason "foreign_src: ..."). Valid
+ * backfilled samples ({@link History}) go on too, in order with the live ones, without a timestamp;
+ * {@link LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
  */
 public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         implements ResultTypeQueryable<T> {
@@ -53,6 +56,14 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         var checked = validator.check(raw, schemaName, type, now);
         if (!checked.valid()) {
             ctx.output(DEAD_LETTERS, checked.deadLetter());
+            return;
+        }
+        String foreign =
+                checked.value() instanceof HasSrc s
+                        ? Writers.foreignSrc(raw.sourceTopic(), s.src())
+                        : null;
+        if (foreign != null) {
+            ctx.output(DEAD_LETTERS, validator.reject(raw, foreign, now));
             return;
         }
         ClockSkew.Skew skew = clock.judge(raw);

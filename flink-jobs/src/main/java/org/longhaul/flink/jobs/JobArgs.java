@@ -30,6 +30,7 @@ public record JobArgs(
                         a.string("topic-events", Contract.TOPIC_EVENTS),
                         a.string("topic-deadletter", Contract.TOPIC_DEAD_LETTER),
                         a.string("topic-probe-requests", Contract.TOPIC_PROBE_REQUESTS),
+                        a.string("topic-paths", Contract.TOPIC_PATHS),
                         a.string("transactional-id-prefix", "longhaul-link-monitor"),
                         a.duration("transaction-timeout", Duration.ofMinutes(10)),
                         KafkaSecurity.parse(a));

@@ -1,6 +1,5 @@
 package org.longhaul.flink.jobs;
 
-import java.util.List;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
@@ -10,9 +9,11 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.JsonKafkaSerializer;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RawKafkaDeserializer;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.Writers;
 
 /**
  * KafkaSource per raw topic and exactly-once KafkaSinks (transactional; consumers of the derived
@@ -51,18 +52,31 @@ public final class KafkaConnectors {
                         o,
                         "requests",
                         new JsonKafkaSerializer<ProbeRequest>(
-                                o.probeRequestsTopic(), ProbeRequest::link)));
+                                o.probeRequestsTopic(), ProbeRequest::link)),
+                sink(
+                        o,
+                        "paths",
+                        new JsonKafkaSerializer<PathSample>(o.pathsTopic(), PathSample::link)));
     }
 
-    /** A source of the raw topic and, unless null, of the history topic of the same kind. */
+    /**
+     * How often a source looks for new topics: an agent added later ({@code longhaul admin
+     * add-agent}) is read from the start of its own topics within this.
+     */
+    static final String DISCOVERY_MS = "10000";
+
+    /**
+     * A source of the raw topic, every agent's own topic of it ({@link Writers}) and, unless null,
+     * the history topic of the same kind.
+     */
     static KafkaSource<RawMessage> source(KafkaOptions o, String topic, String historyTopic) {
-        List<String> topics = historyTopic == null ? List.of(topic) : List.of(topic, historyTopic);
         return KafkaSource.<RawMessage>builder()
                 .setProperties(o.security().clientProperties())
                 .setBootstrapServers(o.bootstrapServers())
                 .setGroupId(o.groupId())
                 .setClientIdPrefix(o.groupId() + "-" + topic)
-                .setTopics(topics)
+                .setTopicPattern(Writers.rawTopics(topic, historyTopic))
+                .setProperty("partition.discovery.interval.ms", DISCOVERY_MS)
                 .setStartingOffsets(startingOffsets(o.startingOffsets()))
                 .setDeserializer(new RawKafkaDeserializer(historyTopic))
                 .setProperty("isolation.level", "read_committed")

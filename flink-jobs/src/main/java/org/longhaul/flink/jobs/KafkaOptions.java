@@ -25,6 +25,7 @@ public record KafkaOptions(
         String eventsTopic,
         String deadLetterTopic,
         String probeRequestsTopic,
+        String pathsTopic,
         String transactionalIdPrefix,
         Duration transactionTimeout,
         KafkaSecurity security)

@@ -41,6 +41,9 @@ public final class LinkMonitorPipeline {
                 .name("sink: dead letters")
                 .uid("sink-deadletter");
 
+        // what Telegraf writes to InfluxDB of the traces: the ones validated here, nothing else
+        raw.path().sinkTo(sinks.paths()).name("sink: paths").uid("sink-paths");
+
         DataStream<LinkStats> stats = StatsTopology.wire(raw, cfg.statsStagger());
         DetectorTopology.Detected detected = DetectorTopology.wire(raw, cfg);
         // the collapse detector's baselines go out with the link statistics: the one baseline

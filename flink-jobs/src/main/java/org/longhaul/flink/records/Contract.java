@@ -59,6 +59,7 @@ public final class Contract {
     public static final String TOPIC_THROUGHPUT = ContractNames.TOPIC_RAW_THROUGHPUT;
     public static final String TOPIC_HISTORY_THROUGHPUT = ContractNames.TOPIC_HISTORY_THROUGHPUT;
     public static final String TOPIC_PATH = ContractNames.TOPIC_RAW_PATH;
+    public static final String TOPIC_PATHS = ContractNames.TOPIC_PATHS;
     public static final String TOPIC_RTT = ContractNames.TOPIC_RAW_RTT;
     public static final String TOPIC_LATENCY = ContractNames.TOPIC_RAW_LATENCY;
     public static final String TOPIC_HOST = ContractNames.TOPIC_RAW_HOST;

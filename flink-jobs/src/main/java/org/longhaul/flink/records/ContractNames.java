@@ -33,6 +33,9 @@ public final class ContractNames {
     /** Role history.path: path_sample.v2 messages. */
     public static final String TOPIC_HISTORY_PATH = "longhaul.history.path";
 
+    /** Role paths: path_sample.v2 messages. */
+    public static final String TOPIC_PATHS = "longhaul.paths";
+
     /** Role dead_letter: dead_letter.v1 messages. */
     public static final String TOPIC_DEAD_LETTER = "longhaul.deadletter";
 
@@ -57,6 +60,7 @@ public final class ContractNames {
             Map.entry("raw.host", TOPIC_RAW_HOST),
             Map.entry("history.throughput", TOPIC_HISTORY_THROUGHPUT),
             Map.entry("history.path", TOPIC_HISTORY_PATH),
+            Map.entry("paths", TOPIC_PATHS),
             Map.entry("dead_letter", TOPIC_DEAD_LETTER),
             Map.entry("pscheduler.results", TOPIC_PSCHEDULER_RESULTS),
             Map.entry("stats", TOPIC_STATS),
@@ -97,6 +101,10 @@ public final class ContractNames {
     public static final String SCHEMA_HISTORY_PATH = "path_sample";
     public static final int VERSION_HISTORY_PATH = 2;
 
+    /** Role paths: the schema field of its messages, and the version producers write (path_sample.v2); consumers read it and every earlier one. */
+    public static final String SCHEMA_PATHS = "path_sample";
+    public static final int VERSION_PATHS = 2;
+
     /** Role dead_letter: the schema field of its messages, and the version producers write (dead_letter.v1); consumers read it and every earlier one. */
     public static final String SCHEMA_DEAD_LETTER = "dead_letter";
     public static final int VERSION_DEAD_LETTER = 1;
@@ -136,4 +144,10 @@ public final class ContractNames {
      * LogAppendTime) to judge the agent's clock against clock_skew_tolerance_s.
      */
     public static final String HEADER_SENT_MS = "longhaul-sent-ms";
+
+    /** Per-identity raw topics: a Kafka user starting with this writes raw topic + separator + user. */
+    public static final String OWN_TOPIC_PRINCIPAL_PREFIX = "agent-";
+
+    public static final String OWN_TOPIC_SEPARATOR = ".";
+    public static final int OWN_TOPIC_PARTITIONS = 1;
 }

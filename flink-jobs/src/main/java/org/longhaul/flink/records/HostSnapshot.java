@@ -20,7 +20,8 @@ public record HostSnapshot(
         String congestionControl,
         List<String> availableCongestionControl,
         @JsonProperty("interface") String iface,
-        Integer mtu) {
+        Integer mtu)
+        implements HasSrc {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_HOST;
 

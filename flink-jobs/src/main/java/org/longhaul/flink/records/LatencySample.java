@@ -29,7 +29,8 @@ public record LatencySample(
         Integer ttlMin,
         Integer ttlMax,
         Double clockErrorMs,
-        RunError error) {
+        RunError error)
+        implements HasSrc {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_LATENCY;
 

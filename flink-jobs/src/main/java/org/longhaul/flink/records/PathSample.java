@@ -18,7 +18,8 @@ public record PathSample(
         Integer queries,
         boolean reached,
         List<PathHop> hops,
-        RunError error) {
+        RunError error)
+        implements HasSrc {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_PATH;
 

@@ -21,7 +21,8 @@ public record RttSample(
         Double rttAvgMs,
         Double rttMaxMs,
         Double rttMdevMs,
-        RunError error) {
+        RunError error)
+        implements HasSrc {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_RTT;
 

@@ -47,7 +47,8 @@ public record ThroughputSample(
         Long sndWndBytes,
         String screens,
         String requestId,
-        RunError error) {
+        RunError error)
+        implements HasSrc {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_THROUGHPUT;
 

@@ -12,6 +12,7 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.longhaul.flink.jobs.LinkMonitorPipeline;
 import org.longhaul.flink.jobs.PipelineConfig;
 import org.longhaul.flink.jobs.Sinks;
@@ -19,6 +20,7 @@ import org.longhaul.flink.jobs.Sources;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
 
 /**
@@ -62,7 +64,8 @@ public final class ReplayRunner {
                             new JsonLinesSink<LinkStats>(statsCh),
                             new JsonLinesSink<Event>(eventsCh),
                             new JsonLinesSink<DeadLetter>(deadCh),
-                            new JsonLinesSink<ProbeRequest>(eventsCh));
+                            new JsonLinesSink<ProbeRequest>(eventsCh),
+                            new DiscardingSink<PathSample>());
             LinkMonitorPipeline.wire(env, sources, sinks, cfg);
             env.execute("longhaul-replay");
         } finally {

@@ -163,4 +163,35 @@ class ValidateFunctionTest {
                     "only the live sample");
         }
     }
+
+    @Test
+    void anAgentsSampleForAnotherSiteIsADeadLetterNamingBoth() throws Exception {
+        String own = "longhaul.raw.rtt.agent-" + SRC;
+        RawMessage mine = withTopic(ping(BROKER, BROKER, BROKER), own);
+        RawMessage forged =
+                withTopic(ping(BROKER, BROKER, BROKER), "longhaul.raw.rtt.agent-cern.ch");
+        RawMessage shared = ping(BROKER, BROKER, BROKER);
+        Out out = validate(mine, forged, shared);
+        assertEquals(2, out.samples().size(), "its own src, and the shared topic, go on");
+        assertEquals(1, out.deadLetters().size());
+        assertEquals(
+                "foreign_src: src \""
+                        + SRC
+                        + "\" on longhaul.raw.rtt.agent-cern.ch, where agent-cern.ch may write only"
+                        + " src \"cern.ch\"",
+                out.deadLetters().get(0).reason());
+        assertEquals(SRC, out.deadLetters().get(0).src());
+    }
+
+    private static RawMessage withTopic(RawMessage m, String topic) {
+        return new RawMessage(
+                topic,
+                m.partition(),
+                m.offset(),
+                m.eventTs(),
+                m.brokerMs(),
+                m.sentMs(),
+                m.history(),
+                m.payload());
+    }
 }

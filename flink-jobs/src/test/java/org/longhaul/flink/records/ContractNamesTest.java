@@ -108,6 +108,7 @@ class ContractNamesTest {
         Map<String, String> have = new LinkedHashMap<>();
         have.put("raw.throughput", Contract.THROUGHPUT);
         have.put("raw.path", Contract.PATH);
+        have.put("paths", Contract.PATH);
         have.put("raw.rtt", Contract.RTT);
         have.put("raw.latency", Contract.LATENCY);
         have.put("raw.host", Contract.HOST);
@@ -193,6 +194,15 @@ class ContractNamesTest {
                     constant);
         }
         assertEquals(ContractNames.LOSS_ALARM_PERCENT, QualityParams.defaults().lossPercent());
+    }
+
+    @Test
+    void ownTopicsAreTheContracts() throws IOException {
+        JsonNode own = read("contract.yaml").get("own_topics");
+        assertEquals(
+                own.get("principal_prefix").asText(), ContractNames.OWN_TOPIC_PRINCIPAL_PREFIX);
+        assertEquals(own.get("separator").asText(), ContractNames.OWN_TOPIC_SEPARATOR);
+        assertEquals(own.get("partitions").asInt(), ContractNames.OWN_TOPIC_PARTITIONS);
     }
 
     @Test

@@ -21,6 +21,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.replay.Channels;
 import org.longhaul.flink.replay.JsonLinesSink;
@@ -44,6 +45,7 @@ public final class ScriptedPipeline implements AutoCloseable {
         Channels.open("stats-" + id, new PrintStream(stats, true, StandardCharsets.UTF_8));
         Channels.open("dead-" + id, new PrintStream(OutputStream.nullOutputStream()));
         Channels.open("requests-" + id, new PrintStream(OutputStream.nullOutputStream()));
+        Channels.open("paths-" + id, new PrintStream(OutputStream.nullOutputStream()));
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         env.getConfig().enableObjectReuse();
@@ -60,7 +62,8 @@ public final class ScriptedPipeline implements AutoCloseable {
                         new JsonLinesSink<LinkStats>("stats-" + id),
                         new JsonLinesSink<Event>("events-" + id),
                         new JsonLinesSink<DeadLetter>("dead-" + id),
-                        new JsonLinesSink<ProbeRequest>("requests-" + id));
+                        new JsonLinesSink<ProbeRequest>("requests-" + id),
+                        new JsonLinesSink<PathSample>("paths-" + id));
         LinkMonitorPipeline.wire(env, sources, sinks, PipelineConfig.defaults());
         this.graph = env.getStreamGraph().getJobGraph();
     }
@@ -87,6 +90,7 @@ public final class ScriptedPipeline implements AutoCloseable {
         Channels.close("stats-" + id);
         Channels.close("dead-" + id);
         Channels.close("requests-" + id);
+        Channels.close("paths-" + id);
     }
 
     private static List<JsonNode> parse(ByteArrayOutputStream out) {

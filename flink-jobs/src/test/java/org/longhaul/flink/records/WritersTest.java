@@ -1,0 +1,68 @@
+package org.longhaul.flink.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The topic proves the writer: an agent's own raw topics carry its own src only. */
+class WritersTest {
+    @Test
+    void anAgentsOwnTopicNamesItAndTheSrcItMayCarry() {
+        String topic = ContractNames.TOPIC_RAW_PATH + ".agent-ihep.ac.cn";
+        assertEquals("agent-ihep.ac.cn", Writers.writerOf(topic));
+        assertEquals("ihep.ac.cn", Writers.ownSrc(Writers.writerOf(topic)));
+        assertNull(Writers.foreignSrc(topic, "ihep.ac.cn"));
+        assertEquals(
+                "foreign_src: src \"cern.ch\" on longhaul.raw.path.agent-ihep.ac.cn, where"
+                        + " agent-ihep.ac.cn may write only src \"ihep.ac.cn\"",
+                Writers.foreignSrc(topic, "cern.ch"));
+    }
+
+    @Test
+    void aSharedOrForeignTopicProvesNoWriter() {
+        for (String topic :
+                new String[] {
+                    ContractNames.TOPIC_RAW_PATH,
+                    ContractNames.TOPIC_RAW_PATH + ".psbridge",
+                    ContractNames.TOPIC_RAW_PATH + ".agent-",
+                    ContractNames.TOPIC_HISTORY_THROUGHPUT,
+                    ".agent-a",
+                    null
+                }) {
+            assertNull(Writers.writerOf(topic), String.valueOf(topic));
+            assertNull(Writers.foreignSrc(topic, "anyone"), String.valueOf(topic));
+        }
+    }
+
+    @Test
+    void aSourceReadsTheRawTopicItsAgentsOwnAndItsHistory() {
+        Pattern p =
+                Writers.rawTopics(
+                        ContractNames.TOPIC_RAW_THROUGHPUT, ContractNames.TOPIC_HISTORY_THROUGHPUT);
+        for (String t :
+                new String[] {
+                    "longhaul.raw.throughput",
+                    "longhaul.raw.throughput.agent-a",
+                    "longhaul.history.throughput"
+                }) {
+            assertTrue(p.matcher(t).matches(), t);
+        }
+        for (String t :
+                new String[] {
+                    "longhaul.raw.throughputs",
+                    "longhaul.raw.throughput.psbridge",
+                    "longhaul.raw.path.agent-a",
+                    "longhaul.history.throughput.agent-a"
+                }) {
+            assertFalse(p.matcher(t).matches(), t);
+        }
+        assertFalse(
+                Writers.rawTopics(ContractNames.TOPIC_RAW_PATH, null)
+                        .matcher("longhaul.history.path")
+                        .matches());
+    }
+}

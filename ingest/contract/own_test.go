@@ -1,0 +1,74 @@
+package contract
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestAnAgentWritesItsOwnRawTopicsAndTheSharedOthers(t *testing.T) {
+	if got := OwnTopic(TopicRawThroughput, "agent-cern-ps1"); got != "longhaul.raw.throughput.agent-cern-ps1" {
+		t.Fatalf("OwnTopic = %q", got)
+	}
+	for _, c := range []struct{ topic, principal string }{
+		{TopicDeadLetter, "agent-cern-ps1"},        // not a raw topic
+		{TopicHistoryThroughput, "agent-cern-ps1"}, // the importer's
+		{TopicRawThroughput, "psbridge"},           // the bridge writes the shared topics
+		{TopicRawThroughput, ""},                   // a plaintext lab
+		{TopicRawThroughput, "agent-"},             // no name
+	} {
+		if got := OwnTopic(c.topic, c.principal); got != c.topic {
+			t.Errorf("OwnTopic(%q, %q) = %q, want it unchanged", c.topic, c.principal, got)
+		}
+	}
+	own := OwnTopics("agent-a")
+	if len(own) != len(RawTopics) || own[1] != TopicRawPath+".agent-a" {
+		t.Fatalf("OwnTopics = %v", own)
+	}
+	if OwnTopics("telegraf") != nil {
+		t.Fatal("a service has no own topics")
+	}
+}
+
+func TestTheTopicNamesItsWriterAndTheSrcItMayCarry(t *testing.T) {
+	w, raw := WriterOf("longhaul.raw.path.agent-ihep.ac.cn")
+	if w != "agent-ihep.ac.cn" || raw != TopicRawPath || OwnSrc(w) != "ihep.ac.cn" {
+		t.Fatalf("WriterOf = %q, %q", w, raw)
+	}
+	if w, raw := WriterOf("longhaul.raw.bench-1.throughput.agent-bench-007"); w != "agent-bench-007" || raw != "longhaul.raw.bench-1.throughput" {
+		t.Fatalf("a benchmark's own topic: %q, %q", w, raw)
+	}
+	for _, topic := range []string{TopicRawPath, "longhaul.raw.path.psbridge", "longhaul.raw.path.agent-", TopicStats, ".agent-a"} {
+		if w, _ := WriterOf(topic); w != "" {
+			t.Errorf("WriterOf(%q) = %q, want no writer", topic, w)
+		}
+	}
+	if r := ForeignSrc("longhaul.raw.throughput.agent-a", "a"); r != "" {
+		t.Fatalf("an agent's own src refused: %s", r)
+	}
+	if r := ForeignSrc(TopicRawThroughput, "anyone"); r != "" {
+		t.Fatalf("the shared topic proves no writer, yet: %s", r)
+	}
+	r := ForeignSrc("longhaul.raw.throughput.agent-a", "b")
+	if want := `foreign_src: src "b" on longhaul.raw.throughput.agent-a, where agent-a may write only src "a"`; r != want {
+		t.Fatalf("ForeignSrc = %q, want %q", r, want)
+	}
+}
+
+func TestThePatternMatchesARawTopicAndItsOwnTopicsOnly(t *testing.T) {
+	re := regexp.MustCompile(RawTopicPattern(TopicRawThroughput))
+	for topic, want := range map[string]bool{
+		TopicRawThroughput:                         true,
+		"longhaul.raw.throughput.agent-a":          true,
+		"longhaul.raw.throughput.agent-cern.ch":    true,
+		"longhaul.raw.throughput.psbridge":         false,
+		"longhaul.raw.throughputs":                 false,
+		"longhaul.raw.throughput.agent-":           false,
+		TopicHistoryThroughput:                     false,
+		"xlonghaul.raw.throughput":                 false,
+		"longhaul.raw.throughput.agent-a.extra/..": false,
+	} {
+		if re.MatchString(topic) != want {
+			t.Errorf("%q: match %v, want %v", topic, !want, want)
+		}
+	}
+}

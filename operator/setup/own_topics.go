@@ -1,0 +1,106 @@
+package setup
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"longhaul/ingest/contract"
+	"longhaul/internal/kafkaconn"
+)
+
+// OwnTopicSpecs are the specs of principal's own raw topics (contract.OwnTopics): each its shared
+// raw topic's retention, cleanup and timestamp type, with contract.OwnTopicPartitions partitions.
+// None for a principal that writes the shared topics.
+func OwnTopicSpecs(f *TopicsFile, principal string) []TopicSpec {
+	var out []TopicSpec
+	for _, t := range f.Topics {
+		if own := contract.OwnTopic(t.Name, principal); own != t.Name {
+			t.Name, t.Partitions = own, contract.OwnTopicPartitions
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// EnsureOwnTopics creates principal's own raw topics that are missing, each replicated as its
+// shared raw topic is on the brokers (the file's factor when that one is missing), and aligns the
+// configs of those that exist, as EnsureTopics does. It returns how many it created.
+func EnsureOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) (int, error) {
+	f, err := LoadTopics("")
+	if err != nil {
+		return 0, err
+	}
+	own := &TopicsFile{Defaults: f.Defaults, Topics: OwnTopicSpecs(f, principal)}
+	if len(own.Topics) == 0 {
+		return 0, nil
+	}
+	if rf, err := sharedReplication(ctx, conn); err != nil {
+		return 0, err
+	} else if rf > 0 {
+		own.Defaults.ReplicationFactor = int16(rf)
+	}
+	return EnsureTopics(ctx, conn, own, log)
+}
+
+// sharedReplication is the replication factor of the shared throughput topic on the brokers, or
+// 0 when it does not exist.
+func sharedReplication(ctx context.Context, conn kafkaconn.Conn) (int, error) {
+	cl, err := conn.NewClient()
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Close()
+	details, err := kadm.NewClient(cl).ListTopics(ctx, contract.TopicRawThroughput)
+	if err != nil {
+		return 0, fmt.Errorf("kafka %v: describe %s: %w", conn.Bootstrap, contract.TopicRawThroughput, err)
+	}
+	d, ok := details[contract.TopicRawThroughput]
+	if !ok || d.Err != nil {
+		return 0, nil
+	}
+	return replicationOf(d), nil
+}
+
+// AddAgent makes principal an agent, as `longhaul admin add-agent` does: its own raw topics, then
+// its SCRAM credential and ACLs (which drop any right of an earlier release's agent, the shared
+// raw topics among them), then its quota.
+func AddAgent(ctx context.Context, conn kafkaconn.Conn, principal, password string, q Quota, log io.Writer) error {
+	if _, err := EnsureOwnTopics(ctx, conn, principal, log); err != nil {
+		return err
+	}
+	if err := SetUser(ctx, conn, principal, password, log); err != nil {
+		return err
+	}
+	return SetQuota(ctx, conn, principal, q, log)
+}
+
+// DeleteOwnTopics deletes principal's own raw topics that exist, saying which.
+func DeleteOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
+	cl, err := conn.NewClient()
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	details, err := adm.ListTopics(ctx, contract.OwnTopics(principal)...)
+	if err != nil {
+		return fmt.Errorf("kafka %v: list %s's topics: %w", conn.Bootstrap, principal, err)
+	}
+	for _, name := range details.Names() {
+		if details[name].Err != nil {
+			continue // not there
+		}
+		resp, err := adm.DeleteTopic(ctx, name)
+		if err == nil {
+			err = resp.Err
+		}
+		if err != nil {
+			return fmt.Errorf("delete topic %s: %w", name, err)
+		}
+		fmt.Fprintf(log, "deleted topic %s\n", name)
+	}
+	return nil
+}

@@ -1,0 +1,204 @@
+"""Each identity speaks only for itself, on the real stack: an agent writes its own raw topics
+(`<raw topic>.agent-<name>`, made by `longhaul admin add-agent`), the running job dead-letters a
+sample there whose src is another site's, naming both, and what reaches InfluxDB of the traces is
+what the job validated (longhaul.paths). And an agent of the earlier layout (writing the shared raw
+topics) is moved to its own topics in place, by `add-agent` run again, while the real agent
+(`longhaul-probe run`) keeps publishing: nothing lost, nothing doubled."""
+
+import json
+import os
+import pathlib
+import subprocess
+import time
+import uuid
+
+import pytest
+import requests
+from confluent_kafka.admin import (
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    ResourcePatternType,
+    ResourceType,
+    ScramCredentialInfo,
+    ScramMechanism,
+    UserScramCredentialUpsertion,
+)
+from conftest import CONTRACT, kafka, now_ms, topic, wait_for_series
+from operator_cli import SECRETS, free_port, longhaul
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SENT_MS = CONTRACT.header("sent_ms")
+EXAMPLE = ROOT / "ingest/schemas/examples/path_sample.v2/valid/reached-with-star-and-ecmp.json"
+
+
+@pytest.fixture
+def agent(tmp_path):
+    """A fresh agent identity made as an operator makes one: (user, password file)."""
+    name = "it-own-" + uuid.uuid4().hex[:8]
+    pw = tmp_path / "agent.password"
+    longhaul("admin", "add-agent", name, "--password-file", str(pw))
+    yield "agent-" + name, str(pw)
+    longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
+
+
+def trace(src, ts):
+    """A valid path_sample.v2 of src measured at ts (the contract's example, renamed)."""
+    s = json.loads(EXAMPLE.read_text())
+    s.update(src=src, dst=f"{src}-far", ts=ts, run_id=f"trace-{src}-{ts}")
+    return s
+
+
+def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, agent):
+    user, pw = agent
+    name, victim = user.removeprefix("agent-"), "it-victim-" + uuid.uuid4().hex[:8]
+    own = CONTRACT.own_topic(topic("raw.path"), user)
+    p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
+    now = now_ms()
+    for s in (trace(name, now - 2_000), trace(victim, now - 2_000)):
+        p.produce(
+            own,
+            key=f"{s['src']}|{s['dst']}",
+            value=json.dumps(s).encode(),
+            headers=[(SENT_MS, str(now_ms()).encode())],
+        )
+    assert p.flush(15) == 0, "Kafka did not take the agent's samples"
+
+    # the job found the agent's topic, made after it started, within its discovery interval and
+    # read it from its beginning: both samples
+    dead = kafka.read_all(topic("dead_letter"), lambda d: d["src"] == victim, 1, timeout_s=120, quiet_s=0)
+    assert dead, f"no dead letter for the forged src {victim} within 120 s"
+    assert dead[0]["source_topic"] == own
+    assert (
+        dead[0]["reason"] == f'foreign_src: src "{victim}" on {own}, where {user} may write only src "{name}"'
+    )
+    # what Telegraf may write to InfluxDB: the agent's own trace, never the forged one
+    valid = kafka.read_all(topic("paths"), lambda s: s["src"] in (name, victim), 1, timeout_s=120, quiet_s=5)
+    assert [s["src"] for s in valid] == [name], valid
+    wait_for_series(f'SELECT count("rtt_ms") FROM "raw"."path_hops" WHERE "src" = \'{name}\'', timeout_s=60)
+    assert not kafka.read_all(topic("paths"), lambda s: s["src"] == victim, 1, timeout_s=3, quiet_s=0)
+
+
+# --- moving an agent of the earlier layout to its own topics -------------------------------------
+
+
+def earlier_layout(user, password):
+    """The agent user as the release before made it: its SCRAM credential, and the rights to write
+    every raw topic by prefix, the dead letters, and read probe requests in its own group. It has no
+    topics of its own."""
+    adm = kafka.admin()
+    cred = UserScramCredentialUpsertion(
+        user, ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password.encode()
+    )
+    for f in adm.alter_user_scram_credentials([cred]).values():
+        f.result(30)
+    acl = lambda kind, name, pattern, op: AclBinding(  # noqa: E731
+        kind, name, pattern, f"User:{user}", "*", op, AclPermissionType.ALLOW
+    )
+    topic_, lit, pre = ResourceType.TOPIC, ResourcePatternType.LITERAL, ResourcePatternType.PREFIXED
+    acls = [acl(topic_, "longhaul.raw.", pre, op) for op in (AclOperation.WRITE, AclOperation.DESCRIBE)]
+    acls += [acl(topic_, topic("dead_letter"), lit, op) for op in (AclOperation.WRITE, AclOperation.DESCRIBE)]
+    acls += [
+        acl(topic_, topic("probe_requests"), lit, op) for op in (AclOperation.READ, AclOperation.DESCRIBE)
+    ]
+    acls.append(acl(ResourceType.GROUP, f"longhaul-{user}", lit, AclOperation.READ))
+    for f in adm.create_acls(acls).values():
+        f.result(30)
+    assert not [t for t in adm.list_topics(timeout=30).topics if t.endswith("." + user)]
+
+
+class Probe:
+    """`longhaul-probe run` as the site runs it: an rtt probe to itself every second."""
+
+    def __init__(self, tmp, name, password_file):
+        self.tmp, self.health_url = tmp, f"http://127.0.0.1:{free_port()}/health"
+        (tmp / "agent.yaml").write_text(f"""src: {name}
+kafka:
+  bootstrap: [{os.environ["LONGHAUL_KAFKA"]}]
+  security: sasl_ssl
+  tls: {{ca_file: {SECRETS}/ca.crt}}
+  sasl: {{user: agent-{name}, password_file: {password_file}}}
+spool: {{dir: {tmp}/spool}}
+health: {{listen: "{self.health_url.removeprefix("http://").removesuffix("/health")}"}}
+schemas_dir: {ROOT}/ingest/schemas
+targets:
+  - {{name: {name}-self, address: 127.0.0.1}}
+probes:
+  - {{id: rtt, kind: rtt, interval: 1s, jitter: 0s, params: {{count: 1, timeout: 1s}}}}
+""")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
+        self.log = open(tmp / "agent.log", "ab")
+        self.proc = subprocess.Popen(
+            [str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(tmp / "agent.yaml")],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+
+    def wait(self, cond, what, timeout_s=90):
+        deadline = time.time() + timeout_s
+        while time.time() < deadline:
+            assert self.proc.poll() is None, (self.tmp / "agent.log").read_text()[-3000:]
+            try:
+                h = requests.get(self.health_url, timeout=5).json()
+                if cond(h):
+                    return h
+            except requests.RequestException:
+                pass
+            time.sleep(0.5)
+        raise AssertionError(
+            f"agent: {what} not within {timeout_s}s:\n" + (self.tmp / "agent.log").read_text()[-3000:]
+        )
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(30)
+        self.log.close()
+
+
+def test_an_agent_moves_to_its_own_topics_in_place_losing_and_doubling_nothing(tmp_path):
+    name = "it-mig-" + uuid.uuid4().hex[:8]
+    user, pw = "agent-" + name, tmp_path / "agent.password"
+    pw.write_text(uuid.uuid4().hex)
+    pw.chmod(0o600)
+    earlier_layout(user, pw.read_text())
+    probe = Probe(tmp_path, name, pw)
+    try:
+        # the upgraded agent writes its own topics, which the earlier layout lacks: it keeps its
+        # samples in its spool meanwhile
+        before = probe.wait(
+            lambda h: h["samples"]["spooled"] >= 5 and h["spool"]["depth_samples"] >= 5, "spooling"
+        )
+        assert before["kafka"]["acked"] == 0, before["kafka"]
+        # the upgrade step: add-agent again makes its topics and narrows its rights to them
+        longhaul("admin", "add-agent", name, "--password-file", str(pw))
+        after = probe.wait(
+            lambda h: (
+                h["spool"]["depth_samples"] == 0 and h["kafka"]["acked"] >= before["samples"]["spooled"] + 5
+            ),
+            "the spool drained into its own topic, and runs after it",
+        )
+    finally:
+        probe.stop()
+    try:
+        own = CONTRACT.own_topic(topic("raw.rtt"), user)
+        got = kafka.read_all(own, lambda s: s["src"] == name, after["samples"]["spooled"], timeout_s=60)
+        runs = [s["run_id"] for s in got]
+        assert len(runs) == len(set(runs)), "a sample doubled"
+        assert len(runs) >= after["samples"]["spooled"], (
+            f"{len(runs)} of {after['samples']['spooled']} samples"
+        )
+        # the shared topic got none of them, and the agent cannot write it any more
+        p = kafka.producer({"message.timeout.ms": 10000}, user=user, password_file=str(pw))
+        result = {}
+        p.produce(
+            topic("raw.rtt"), key=b"a|b", value=b"{}", on_delivery=lambda err, _m: result.update(err=err)
+        )
+        p.flush(20)
+        assert result.get("err") is not None, "the moved agent still writes the shared raw topic"
+        print(
+            f"\nmoved in place: {before['samples']['spooled']} samples spooled before add-agent, "
+            f"{len(runs)} in {own}, none doubled"
+        )
+    finally:
+        longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
