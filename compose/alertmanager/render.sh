@@ -12,7 +12,7 @@
 # the checkout. Like envsubst given a variable list, it replaces ${LONGHAUL_ALERT_*} only and
 # leaves any other $ alone; a placeholder whose variable is not set is an error, so Alertmanager
 # never starts on a half-filled config. Values are taken literally (sed's \ & | escaped) and may
-# not hold a newline. POSIX sh and sed only; tests/unit/test_compose.py runs it.
+# not hold a newline. POSIX sh and sed only; tests/unit/test_compose_alerting.py runs it.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 IN OUT" >&2; exit 2; }
 in="$1" out="$2"

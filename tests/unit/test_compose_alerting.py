@@ -1,14 +1,15 @@
 """docker-compose's alerting: Alertmanager and the alert bridge as the native stack runs them
 (scripts/stack/alertmanager.sh, bridge.sh): the same flags, the same rendered config, the bridge's
 own identities, TLS and basic auth from the secrets service. The compose file's other services:
-test_compose.py, whose fixtures and readers of the compose file these tests share."""
+test_compose.py and test_compose_security.py, whose readers of the compose file (compose_file.py)
+these tests share."""
 
 import re
 import subprocess
 
 import stack_programs
 import yaml
-from test_compose import ROOT, SERVICES, host_path, in_secrets
+from compose_file import ROOT, SERVICES, host_path, in_secrets
 
 
 def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge(secrets):
