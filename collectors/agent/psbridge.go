@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -62,16 +63,33 @@ func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
 	return b, nil
 }
 
-// acceptResult converts one delivered result and spools its samples, or spools it whole as a
-// dead letter with the reason. An error means nothing was kept: the caller delivers it again
-// (the HTTP archiver retries on 503; the Kafka input does not commit past it).
+// acceptResult takes a result of input as its one identity there: the HTTP endpoint's token, or
+// the shared archivers' topic (a pScheduler host's own topic: acceptFrom, with its identity).
 func (a *Agent) acceptResult(body []byte, input string) (psbridge.Outcome, error) {
+	identity := config.SharedArchiver
+	if input == psbridge.InputHTTP {
+		identity = config.HTTPArchiver
+	}
+	return a.acceptFrom(body, input, identity)
+}
+
+// acceptFrom converts one result identity delivered through input and spools its samples, or
+// spools it whole as a dead letter with the reason: it cannot be converted, it makes too many
+// samples, or identity may not report for its hosts (pscheduler_bridge.hosts). An error means
+// nothing was kept: the caller delivers it again (the HTTP archiver retries on 503; the Kafka
+// input does not commit past it).
+func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcome, error) {
 	conv, cerr := psbridge.Convert(body)
 	if cerr == nil && len(conv.Samples) > a.psb.cfg.MaxSamples {
 		// kept whole in a dead letter with the reason, like a result that cannot be converted:
 		// a retry would be no smaller
 		cerr = fmt.Errorf("the result makes %d samples, more than pscheduler_bridge.max_samples (%d)", len(conv.Samples), a.psb.cfg.MaxSamples)
 		conv.Samples = nil
+	}
+	if cerr == nil {
+		if why := psbridge.Hosts(a.psb.cfg.Hosts).Refusal(identity, conv.Samples); why != "" {
+			cerr, conv.Samples = errors.New(why), nil
+		}
 	}
 	a.sinkMu.Lock()
 	defer a.sinkMu.Unlock()

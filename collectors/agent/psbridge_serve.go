@@ -11,7 +11,9 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"longhaul/collectors/config"
 	"longhaul/collectors/psbridge"
+	"longhaul/ingest/contract"
 )
 
 // InputKafka names results that came from the Kafka archiver's topic.
@@ -60,7 +62,10 @@ func (a *Agent) consumePSchedulerTopic(ctx context.Context) {
 	conn, err := a.cfg.KafkaConn()
 	var cl *kgo.Client
 	if err == nil {
-		cl, err = conn.NewClient(kgo.ConsumerGroup(c.Group), kgo.ConsumeTopics(c.Topic), kgo.DisableAutoCommit(),
+		// the topic and every pScheduler host's own topic of it (contract.ArchiverTopic), by
+		// pattern: a host added later is read from its topic's start within 10 s
+		cl, err = conn.NewClient(kgo.ConsumerGroup(c.Group), kgo.ConsumeTopics(contract.ArchiverTopicPattern(c.Topic)), kgo.ConsumeRegex(),
+			kgo.MetadataMaxAge(10*time.Second), kgo.DisableAutoCommit(),
 			kgo.ClientID(a.cfg.Kafka.ClientID+"-psbridge"), kgo.FetchMaxBytes(16<<20))
 	}
 	if err != nil {
@@ -93,7 +98,7 @@ func (a *Agent) consumePSchedulerTopic(ctx context.Context) {
 		var done []*kgo.Record
 		fs.EachRecord(func(r *kgo.Record) {
 			for ctx.Err() == nil {
-				if _, err := a.acceptResult(r.Value, InputKafka); err == nil {
+				if _, err := a.acceptFrom(r.Value, InputKafka, archiverOf(c.Topic, r.Topic)); err == nil {
 					done = append(done, r)
 					return
 				}
@@ -107,6 +112,15 @@ func (a *Agent) consumePSchedulerTopic(ctx context.Context) {
 		}
 		cancel()
 	}
+}
+
+// archiverOf is the identity that wrote topic, one of the bridge's topic's: the pScheduler host
+// whose own topic it is, else the certificate every host shared.
+func archiverOf(base, topic string) string {
+	if who := contract.ArchiverOf(base, topic); who != "" {
+		return who
+	}
+	return config.SharedArchiver
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {

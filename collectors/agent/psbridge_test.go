@@ -196,3 +196,36 @@ func TestAResultOverMaxSamplesIsDeadLetteredNotSpooled(t *testing.T) {
 		t.Errorf("health %+v", *h)
 	}
 }
+
+// A pScheduler host's certificate writes its own topic, and the bridge takes from it the results
+// of tests its hosts take part in only (pscheduler_bridge.hosts); the rest become dead letters
+// naming the identity and the hosts.
+func TestAPSchedulerHostReportsForItsOwnHostsOnly(t *testing.T) {
+	dir := t.TempDir()
+	cfg := bridgeConfig(t, dir)
+	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := psbridge.Convert(result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := conv.Samples[0].Head().Src
+	cfg.PSBridge.Hosts = map[string][]string{"pscheduler-lyon": {"perfsonar.in2p3.fr"}, "pscheduler-here": {src}}
+	a, err := New(cfg, Options{Logger: quiet, Producer: newMemKafka()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := a.acceptFrom(result, InputKafka, archiverOf("longhaul.pscheduler.results", "longhaul.pscheduler.results.pscheduler-lyon"))
+	if err != nil || out.Status != psbridge.DeadLettered || !strings.HasPrefix(out.Reason, "pscheduler_host: a result of "+src+"→") ||
+		!strings.HasSuffix(out.Reason, " from pscheduler-lyon, which may report for perfsonar.in2p3.fr only") {
+		t.Fatalf("another host's result: %+v %v", out, err)
+	}
+	if out, _ := a.acceptResult(result, InputKafka); out.Status != psbridge.DeadLettered || !strings.Contains(out.Reason, "pscheduler has no host list") {
+		t.Fatalf("the shared topic, its identity without a list: %+v", out)
+	}
+	if out, err := a.acceptFrom(result, InputKafka, archiverOf("longhaul.pscheduler.results", "longhaul.pscheduler.results.pscheduler-here")); err != nil || out.Status != psbridge.Accepted {
+		t.Fatalf("its own host's result: %+v %v", out, err)
+	}
+}

@@ -201,6 +201,12 @@ type PSBridge struct {
 	// kept (the oldest go first).
 	SeenFile     string `yaml:"seen_file"`
 	SeenCapacity int    `yaml:"seen_capacity"`
+	// Hosts are the hosts each identity may deliver results for: a pScheduler host's certificate
+	// (pscheduler-NAME, writing its own topic of Topic: `longhaul admin add-pscheduler-host`), the
+	// certificate every host shared (pscheduler, writing Topic itself), the HTTP endpoint's token
+	// (http). A result is a dead letter unless each of its tests has its source or destination
+	// among its identity's hosts. Unset: any identity for any host (said at start).
+	Hosts map[string][]string `yaml:"hosts"`
 }
 
 // Enabled says whether the bridge has an input.

@@ -1,8 +1,14 @@
 package config
 
 import (
+	"fmt"
+	"maps"
 	"net"
+	"regexp"
+	"slices"
 	"strings"
+
+	"longhaul/ingest/contract"
 )
 
 // validatePSBridge checks the pScheduler bridge's inputs. The HTTP endpoint is authenticated
@@ -47,7 +53,36 @@ func validatePSBridge(l *errorList, b *PSBridge) {
 	if b.SeenCapacity < 1000 || b.SeenCapacity > 50_000_000 {
 		l.at("pscheduler_bridge.seen_capacity", "must be between 1000 and 50000000, got %d", b.SeenCapacity)
 	}
+	validateHosts(l, b.Hosts)
 }
+
+// validateHosts: each identity is one the bridge knows (psbridge.Hosts), with at least one host.
+func validateHosts(l *errorList, hosts map[string][]string) {
+	for _, who := range slices.Sorted(maps.Keys(hosts)) {
+		path := "pscheduler_bridge.hosts." + who
+		if who != HTTPArchiver && who != SharedArchiver && !archiverName.MatchString(who) {
+			l.at(path, "%q is not an identity: %s (the HTTP token), %s (the certificate every host shared) or %sNAME (one host's, `longhaul admin add-pscheduler-host NAME`)",
+				who, HTTPArchiver, SharedArchiver, contract.OwnTopicArchiverPrefix)
+		}
+		if len(hosts[who]) == 0 {
+			l.at(path, "no host: list the hosts it may report for")
+		}
+		for i, h := range hosts[who] {
+			checkHostName(l, fmt.Sprintf("%s[%d]", path, i), h)
+		}
+	}
+}
+
+// Identities of what delivers a result to the bridge: a pScheduler host's own Kafka topic names
+// its certificate (contract.ArchiverOf: pscheduler-NAME); the shared topic is the one certificate
+// every host used to share (SharedArchiver); the HTTP endpoint has one token (HTTPArchiver).
+const (
+	SharedArchiver = "pscheduler"
+	HTTPArchiver   = "http"
+)
+
+// archiverName is a pScheduler host's certificate's principal.
+var archiverName = regexp.MustCompile("^" + regexp.QuoteMeta(contract.OwnTopicArchiverPrefix) + `[a-z0-9][a-z0-9._-]{0,62}$`)
 
 // loopback says whether host is a loopback address or localhost.
 func loopback(host string) bool {

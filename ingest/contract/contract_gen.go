@@ -233,6 +233,9 @@ const (
 // <raw topic>OwnTopicSeparator<user> only (OwnTopic), made with OwnTopicPartitions partitions.
 const (
 	OwnTopicPrincipalPrefix = "agent-"
-	OwnTopicSeparator       = "."
-	OwnTopicPartitions      = 1
+	// OwnTopicArchiverPrefix starts the principal of a pScheduler host's Kafka archiver, which
+	// writes its own topic of the archivers' topic (ArchiverTopic).
+	OwnTopicArchiverPrefix = "pscheduler-"
+	OwnTopicSeparator      = "."
+	OwnTopicPartitions     = 1
 )

@@ -13,8 +13,12 @@ func OwnTopic(topic, principal string) string {
 	if !slices.Contains(RawTopics, topic) || !OwnsTopics(principal) {
 		return topic
 	}
-	return topic + OwnTopicSeparator + principal
+	return OwnTopicName(topic, principal)
 }
+
+// OwnTopicName is the name of principal's own topic of the raw topic topic, whichever topic a
+// consumer reads as raw (the contract's, or a benchmark's; WriterOf reverses it).
+func OwnTopicName(topic, principal string) string { return topic + OwnTopicSeparator + principal }
 
 // OwnTopics are every raw topic of principal's own, in the order of RawTopics; nil for a
 // principal that writes the shared ones.
@@ -69,4 +73,34 @@ func quote(s string) string { return "\"" + s + "\"" }
 // (for consumers that subscribe by pattern: the job, the watchdog, Telegraf).
 func RawTopicPattern(topic string) string {
 	return "^" + regexp.QuoteMeta(topic) + "(" + regexp.QuoteMeta(OwnTopicSeparator+OwnTopicPrincipalPrefix) + "[a-z0-9._-]+)?$"
+}
+
+// ArchiverTopic is the archivers' topic principal writes: its own (TopicPschedulerResults,
+// OwnTopicSeparator, principal) for a pScheduler host's archiver (OwnTopicArchiverPrefix<name>,
+// `longhaul admin add-pscheduler-host`), the shared one for any other (the legacy `pscheduler`).
+func ArchiverTopic(principal string) string {
+	if !ownsArchiverTopic(principal) {
+		return TopicPschedulerResults
+	}
+	return OwnTopicName(TopicPschedulerResults, principal)
+}
+
+// ArchiverOf is the pScheduler host principal whose own topic of the archivers' topic base topic
+// is, or "" (base itself, or any other).
+func ArchiverOf(base, topic string) string {
+	rest, ok := strings.CutPrefix(topic, base+OwnTopicSeparator)
+	if !ok || !ownsArchiverTopic(rest) {
+		return ""
+	}
+	return rest
+}
+
+// ArchiverTopicPattern is a regular expression matching the archivers' topic base and every
+// pScheduler host's own topic of it (the bridge reads them all, by pattern).
+func ArchiverTopicPattern(base string) string {
+	return "^" + regexp.QuoteMeta(base) + "(" + regexp.QuoteMeta(OwnTopicSeparator+OwnTopicArchiverPrefix) + "[a-z0-9._-]+)?$"
+}
+
+func ownsArchiverTopic(principal string) bool {
+	return strings.HasPrefix(principal, OwnTopicArchiverPrefix) && len(principal) > len(OwnTopicArchiverPrefix)
 }

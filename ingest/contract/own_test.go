@@ -72,3 +72,24 @@ func TestThePatternMatchesARawTopicAndItsOwnTopicsOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestAPSchedulerHostWritesItsOwnArchiversTopic(t *testing.T) {
+	own := ArchiverTopic("pscheduler-lyon")
+	if own != TopicPschedulerResults+".pscheduler-lyon" || ArchiverOf(TopicPschedulerResults, own) != "pscheduler-lyon" {
+		t.Fatalf("ArchiverTopic = %q, ArchiverOf = %q", own, ArchiverOf(TopicPschedulerResults, own))
+	}
+	for _, p := range []string{"pscheduler", "pscheduler-", "agent-lyon", ""} {
+		if ArchiverTopic(p) != TopicPschedulerResults {
+			t.Errorf("%q writes %q, want the shared topic", p, ArchiverTopic(p))
+		}
+	}
+	for _, topic := range []string{TopicPschedulerResults, TopicPschedulerResults + ".agent-a", TopicPschedulerResults + ".pscheduler-", TopicRawRTT} {
+		if ArchiverOf(TopicPschedulerResults, topic) != "" {
+			t.Errorf("ArchiverOf(%q) = %q, want none", topic, ArchiverOf(TopicPschedulerResults, topic))
+		}
+	}
+	re := regexp.MustCompile(ArchiverTopicPattern(TopicPschedulerResults))
+	if !re.MatchString(own) || !re.MatchString(TopicPschedulerResults) || re.MatchString(TopicPschedulerResults+".agent-a") {
+		t.Fatal("the pattern reads the archivers' topic and the hosts' own, nothing else")
+	}
+}

@@ -122,6 +122,9 @@ const (
 // <raw topic>OwnTopicSeparator<user> only (OwnTopic), made with OwnTopicPartitions partitions.
 const (
 	OwnTopicPrincipalPrefix = {{printf "%q" .Own.PrincipalPrefix}}
+	// OwnTopicArchiverPrefix starts the principal of a pScheduler host's Kafka archiver, which
+	// writes its own topic of the archivers' topic (ArchiverTopic).
+	OwnTopicArchiverPrefix = {{printf "%q" .Own.ArchiverPrefix}}
 	OwnTopicSeparator       = {{printf "%q" .Own.Separator}}
 	OwnTopicPartitions      = {{.Own.Partitions}}
 )

@@ -138,6 +138,7 @@ public final class ContractNames {
     /** Per-identity raw topics: a Kafka user starting with this writes raw topic + separator + user. */
     public static final String OWN_TOPIC_PRINCIPAL_PREFIX = "{{.Own.PrincipalPrefix}}";
 
+    public static final String OWN_TOPIC_ARCHIVER_PREFIX = "{{.Own.ArchiverPrefix}}";
     public static final String OWN_TOPIC_SEPARATOR = "{{.Own.Separator}}";
     public static final int OWN_TOPIC_PARTITIONS = {{.Own.Partitions}};
 }

@@ -11,13 +11,18 @@ import (
 	"longhaul/internal/kafkaconn"
 )
 
-// OwnTopicSpecs are the specs of principal's own raw topics (contract.OwnTopics): each its shared
-// raw topic's retention, cleanup and timestamp type, with contract.OwnTopicPartitions partitions.
-// None for a principal that writes the shared topics.
+// OwnTopicSpecs are the specs of principal's own topics: an agent's raw topics (contract.OwnTopics),
+// a pScheduler host's archivers' topic (contract.ArchiverTopic); each its shared topic's retention,
+// cleanup and timestamp type, with contract.OwnTopicPartitions partitions. None for a principal
+// that writes the shared topics.
 func OwnTopicSpecs(f *TopicsFile, principal string) []TopicSpec {
 	var out []TopicSpec
 	for _, t := range f.Topics {
-		if own := contract.OwnTopic(t.Name, principal); own != t.Name {
+		own := contract.OwnTopic(t.Name, principal)
+		if t.Name == contract.TopicPschedulerResults {
+			own = contract.ArchiverTopic(principal)
+		}
+		if own != t.Name {
 			t.Name, t.Partitions = own, contract.OwnTopicPartitions
 			out = append(out, t)
 		}
@@ -25,8 +30,8 @@ func OwnTopicSpecs(f *TopicsFile, principal string) []TopicSpec {
 	return out
 }
 
-// EnsureOwnTopics creates principal's own raw topics that are missing, each replicated as its
-// shared raw topic is on the brokers (the file's factor when that one is missing), and aligns the
+// EnsureOwnTopics creates principal's own topics that are missing, each replicated as the
+// contract's topics are on the brokers (the file's factor when they are missing), and aligns the
 // configs of those that exist, as EnsureTopics does. It returns how many it created.
 func EnsureOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) (int, error) {
 	f, err := LoadTopics("")
@@ -45,19 +50,19 @@ func EnsureOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string,
 	return EnsureTopics(ctx, conn, own, log)
 }
 
-// sharedReplication is the replication factor of the shared throughput topic on the brokers, or
-// 0 when it does not exist.
+// sharedReplication is the replication factor of the contract's topics on the brokers (the stats
+// topic's), or 0 when it does not exist.
 func sharedReplication(ctx context.Context, conn kafkaconn.Conn) (int, error) {
 	cl, err := conn.NewClient()
 	if err != nil {
 		return 0, err
 	}
 	defer cl.Close()
-	details, err := kadm.NewClient(cl).ListTopics(ctx, contract.TopicRawThroughput)
+	details, err := kadm.NewClient(cl).ListTopics(ctx, contract.TopicStats)
 	if err != nil {
-		return 0, fmt.Errorf("kafka %v: describe %s: %w", conn.Bootstrap, contract.TopicRawThroughput, err)
+		return 0, fmt.Errorf("kafka %v: describe %s: %w", conn.Bootstrap, contract.TopicStats, err)
 	}
-	d, ok := details[contract.TopicRawThroughput]
+	d, ok := details[contract.TopicStats]
 	if !ok || d.Err != nil {
 		return 0, nil
 	}

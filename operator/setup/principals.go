@@ -36,9 +36,9 @@ const (
 	// AgentPrefix starts every agent's principal: agent-<site>.
 	AgentPrefix = config.AgentUserPrefix
 	// PSchedulerHostPrefix starts the principal of one pScheduler host's Kafka archiver
-	// (`longhaul admin add-pscheduler-host NAME`: a certificate CN=pscheduler-NAME): the rights of
-	// PScheduler, revoked alone.
-	PSchedulerHostPrefix = PScheduler + "-"
+	// (`longhaul admin add-pscheduler-host NAME`: a certificate CN=pscheduler-NAME): it writes its
+	// own archivers' topic (contract.ArchiverTopic), revoked alone.
+	PSchedulerHostPrefix = contract.OwnTopicArchiverPrefix
 )
 
 // JobPrefix starts the name of every Flink job of Longhaul: its consumer group and its
@@ -159,11 +159,14 @@ func Grants(principal string) []Grant {
 		return []Grant{
 			topics(false, write, contract.RawTopics...),
 			topics(false, write, contract.TopicDeadLetter),
-			topics(false, read, contract.TopicPschedulerResults),
+			// the archivers' topic and every pScheduler host's own (contract.ArchiverTopic)
+			topics(true, read, contract.TopicPschedulerResults),
 			{Resource: GroupResource, Names: []string{config.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}
 	case principal == PScheduler, strings.HasPrefix(principal, PSchedulerHostPrefix):
-		return []Grant{topics(false, write, contract.TopicPschedulerResults)}
+		// the shared archivers' topic for the one certificate every host shared; a host's own
+		// topic for a host's certificate, where the bridge knows which hosts it may report for
+		return []Grant{topics(false, write, contract.ArchiverTopic(principal))}
 	case principal == Operator:
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
 	case strings.HasPrefix(principal, AgentPrefix):

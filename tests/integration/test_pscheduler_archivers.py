@@ -133,9 +133,38 @@ def test_removing_a_pscheduler_host_revokes_that_host_alone(bridge, tmp_path, ru
             "message.timeout.ms": 10000,
         }
     )
-    err = send(revoked, TOPIC, b"{}")
+    err = send(revoked, f"{TOPIC}.pscheduler-{gone}", b"{}")  # its own topic: where it wrote
     assert err is not None and "TOPIC_AUTHORIZATION_FAILED" in str(err), err
     b = f"{run_tag}-kept"
     msg = archive("rtt", "ping-diags-command-line", b, f"{run_tag}-far")
     assert kafka_plugin(kept_out / "longhaul-kafka.json", msg) == {"succeeded": True}
     assert len(samples_of("raw.rtt", b, 1)) == 1
+
+
+def test_a_pscheduler_host_reports_for_its_own_hosts_only(tmp_path, run_tag):
+    """The host's certificate writes its own topic (add-pscheduler-host's archive file, through the
+    real plugin's code), where the bridge knows which hosts it may report for: a result of a test
+    of one of them becomes samples, one of two other hosts a dead letter naming the identity."""
+    b = Bridge(tmp_path)
+    name, out, printed = add_host(tmp_path, b)
+    identity, mine, far = f"pscheduler-{name}", f"{run_tag}-own", f"{run_tag}-far"
+    assert f"{TOPIC}.{identity}" in printed and "pscheduler_bridge: {hosts: {" + identity in printed, printed
+    assert archive_data(out / "longhaul-kafka.json", "kafka")["topic"] == f"{TOPIC}.{identity}"
+    b.hosts = {identity: [mine]}
+    b.write_config()
+    b.start()
+    try:
+        ok = archive("rtt", "ping-diags-command-line", mine, far)
+        assert kafka_plugin(out / "longhaul-kafka.json", ok) == {"succeeded": True}
+        other = f"{run_tag}-other"
+        forged = archive("rtt", "ping-diags-command-line", other, far)
+        assert kafka_plugin(out / "longhaul-kafka.json", forged) == {"succeeded": True}, "Kafka took it"
+        assert len(samples_of("raw.rtt", mine, 1)) == 1
+        dead = kafka.read_all(CONTRACT.topic("dead_letter"), lambda d: other in d["reason"], 1, 60, quiet_s=0)
+        assert dead and dead[0]["reason"] == (
+            f"pScheduler result from kafka: pscheduler_host: a result of {other}→{far} from {identity}, "
+            f"which may report for {mine} only"
+        ), dead
+        assert samples_of("raw.rtt", other, 1, timeout_s=3) == []
+    finally:
+        b.stop()

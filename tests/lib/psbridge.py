@@ -58,16 +58,21 @@ def send(producer, topic, value):
 
 def group_at_the_end(topic):
     """A consumer group of its own (the psbridge user's prefix), its offsets committed at the end of
-    topic: a bridge in it reads what is written from now on, not what earlier runs or make demo
-    left on the archivers' topic."""
+    topic and of every pScheduler host's own topic of it that exists: a bridge in it reads what is
+    written from now on (and hosts' topics made later from their start), not what earlier runs or
+    make demo left there."""
     group = f"longhaul-psbridge-it-{uuid.uuid4().hex[:8]}"
     c = kafka.consumer({"group.id": group, "enable.auto.commit": False})
     try:
-        parts = c.list_topics(topic, timeout=30).topics[topic].partitions
-        ends = [
-            TopicPartition(topic, p, c.get_watermark_offsets(TopicPartition(topic, p), timeout=30)[1])
-            for p in parts
-        ]
+        ends = []
+        for name, meta in c.list_topics(timeout=30).topics.items():
+            if name == topic or name.startswith(
+                topic + CONTRACT.own["separator"] + CONTRACT.own["archiver_prefix"]
+            ):
+                ends += [
+                    TopicPartition(name, p, c.get_watermark_offsets(TopicPartition(name, p), timeout=30)[1])
+                    for p in meta.partitions
+                ]
         c.commit(offsets=ends, asynchronous=False)
     finally:
         c.close()
@@ -78,9 +83,11 @@ class Bridge:
     """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user, in a
     consumer group of its own that starts at the end of the archivers' topic."""
 
-    def __init__(self, tmp, fsync="always", bootstrap=None):
+    def __init__(self, tmp, fsync="always", bootstrap=None, hosts=None):
         """bootstrap: the brokers the bridge is given (default the stack's: another one makes a
-        bridge that cannot reach Kafka, whose spool holds what it takes)."""
+        bridge that cannot reach Kafka, whose spool holds what it takes); hosts: its
+        pscheduler_bridge.hosts (default none: any identity for any host)."""
+        self.hosts = hosts
         self.tmp = tmp
         self.group = group_at_the_end(TOPIC)
         stack.run("ensure_cert psbridge-http")
@@ -110,6 +117,9 @@ pscheduler_bridge:
   topic: {TOPIC}
   group: {self.group}
 """)
+        if self.hosts is not None:
+            with open(tmp / "bridge.yaml", "a") as f:
+                f.write(f"  hosts: {json.dumps(self.hosts)}\n")
 
     def start(self, await_kafka=True):
         # the config names the brokers: LONGHAUL_KAFKA would override its bootstrap

@@ -31,14 +31,17 @@ const pSchedulerHostNext = `# {{.Principal}}: certificate CN={{.Principal}} issu
 #   Kafka archiver{{if .HTTP}} (or instead; it drops a result it cannot deliver){{end}}:
 #     install -m 0640 -g pscheduler {{.Kafka}} /etc/pscheduler/default-archives/longhaul-kafka.json
 # Check with: pscheduler task --archive @/etc/pscheduler/default-archives/longhaul-{{if .HTTP}}http{{else}}kafka{{end}}.json rtt --dest HOST
+# On the pScheduler bridge, name the hosts it may report for (a result for any other is a dead letter):
+#   pscheduler_bridge: {hosts: {{"{"}}{{.Principal}}: [THIS-HOST, ...]{{"}"}}}
 # Revoke with: longhaul admin remove-pscheduler-host {{.Name}}
 `
 
 func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	fs := env.FlagSet("NAME [--out DIR] [--bridge-url URL --bridge-token-file FILE]",
 		"Issues pScheduler host NAME a client certificate of its own (CN=pscheduler-NAME, signed by the\n"+
-			"CA of --kafka-ca with --ca-key), grants it the right to write the archivers' topic and nothing\n"+
-			"else, and writes the archive files that host's /etc/pscheduler/default-archives/ takes:\n"+
+			"CA of --kafka-ca with --ca-key), creates its own archivers' topic (longhaul.pscheduler.results.\n"+
+			"pscheduler-NAME) and grants it the right to write that and nothing else, and writes the archive\n"+
+			"files that host's /etc/pscheduler/default-archives/ takes:\n"+
 			"longhaul-kafka.json (the Kafka archiver, with the PEM contents), and with --bridge-url\n"+
 			"longhaul-http.json (the HTTP archiver to the pScheduler bridge, with its bearer token).\n"+
 			"Files go to DIR (default ./pscheduler-NAME), mode 0600; what to do with them is printed.")
@@ -84,6 +87,9 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
+		if _, err := setup.EnsureOwnTopics(ctx, conn, principal, env.Stderr); err != nil {
+			return err
+		}
 		if err := setup.GrantACLs(ctx, conn, principal, env.Stderr); err != nil {
 			return err
 		}
@@ -93,7 +99,7 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	view := map[string]string{"Principal": principal, "Name": name, "CASubject": ca.Cert.Subject.String(),
-		"NotAfter": files.notAfter.UTC().Format(time.DateOnly), "Topic": contract.TopicPschedulerResults, "Dir": *out,
+		"NotAfter": files.notAfter.UTC().Format(time.DateOnly), "Topic": contract.ArchiverTopic(principal), "Dir": *out,
 		"Kafka": written["longhaul-kafka.json"], "HTTP": written["longhaul-http.json"], "CA": written["ca.crt"]}
 	if err := template.Must(template.New("next").Parse(pSchedulerHostNext)).Execute(env.Stdout, view); err != nil {
 		return env.Fail("%v", err)
@@ -117,7 +123,7 @@ func pSchedulerHostFiles(ca *setup.CA, principal string, servers []string, bridg
 	if err != nil {
 		return hostFiles{}, err
 	}
-	kafka, err := setup.KafkaArchive{Servers: servers, Topic: contract.TopicPschedulerResults, ArchiverID: principal,
+	kafka, err := setup.KafkaArchive{Servers: servers, Topic: contract.ArchiverTopic(principal), ArchiverID: principal,
 		CA: ca.CertPEM, Cert: cert.CertPEM, Key: cert.KeyPEM, Password: password}.JSON()
 	if err != nil {
 		return hostFiles{}, err

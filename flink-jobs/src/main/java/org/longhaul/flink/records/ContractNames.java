@@ -148,6 +148,7 @@ public final class ContractNames {
     /** Per-identity raw topics: a Kafka user starting with this writes raw topic + separator + user. */
     public static final String OWN_TOPIC_PRINCIPAL_PREFIX = "agent-";
 
+    public static final String OWN_TOPIC_ARCHIVER_PREFIX = "pscheduler-";
     public static final String OWN_TOPIC_SEPARATOR = ".";
     public static final int OWN_TOPIC_PARTITIONS = 1;
 }

@@ -202,6 +202,7 @@ class ContractNamesTest {
         assertEquals(
                 own.get("principal_prefix").asText(), ContractNames.OWN_TOPIC_PRINCIPAL_PREFIX);
         assertEquals(own.get("separator").asText(), ContractNames.OWN_TOPIC_SEPARATOR);
+        assertEquals(own.get("archiver_prefix").asText(), ContractNames.OWN_TOPIC_ARCHIVER_PREFIX);
         assertEquals(own.get("partitions").asInt(), ContractNames.OWN_TOPIC_PARTITIONS);
     }
 
