@@ -8,7 +8,9 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.HasSrc;
+import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.Validated;
 import org.longhaul.flink.records.Writers;
 import org.longhaul.flink.validate.MessageValidator;
 import org.longhaul.flink.validate.SchemaRegistry;
@@ -28,10 +30,15 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
             new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
 
+    /** Valid messages as they came (with {@code forward}): what the job passes on unchanged. */
+    public static final OutputTag<Validated> VALID =
+            new OutputTag<>("valid", TypeInformation.of(Validated.class));
+
     private final String schemaName;
     private final Class<T> type;
     private final String schemasDir;
     private final ClockSkew clock;
+    private final boolean forward;
     private transient MessageValidator validator;
 
     /**
@@ -39,10 +46,19 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
      * @param clock the rule judging each message's clock against the broker's
      */
     public ValidateFunction(String schemaName, Class<T> type, String schemasDir, ClockSkew clock) {
+        this(schemaName, type, schemasDir, clock, false);
+    }
+
+    /**
+     * @param forward also emit each valid message's bytes to {@link #VALID}
+     */
+    public ValidateFunction(
+            String schemaName, Class<T> type, String schemasDir, ClockSkew clock, boolean forward) {
         this.schemaName = schemaName;
         this.type = type;
         this.schemasDir = schemasDir;
         this.clock = clock;
+        this.forward = forward;
     }
 
     @Override
@@ -72,6 +88,9 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
             return;
         }
         out.collect(checked.value());
+        if (forward && !raw.history() && checked.value() instanceof HasSrc s) {
+            ctx.output(VALID, new Validated(Links.key(s.src(), s.dst()), raw.payload()));
+        }
     }
 
     @Override

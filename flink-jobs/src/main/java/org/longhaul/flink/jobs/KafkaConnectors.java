@@ -1,6 +1,7 @@
 package org.longhaul.flink.jobs;
 
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -9,10 +10,10 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.JsonKafkaSerializer;
 import org.longhaul.flink.records.LinkStats;
-import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RawKafkaDeserializer;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.ValidatedKafkaSerializer;
 import org.longhaul.flink.records.Writers;
 
 /**
@@ -53,10 +54,7 @@ public final class KafkaConnectors {
                         "requests",
                         new JsonKafkaSerializer<ProbeRequest>(
                                 o.probeRequestsTopic(), ProbeRequest::link)),
-                sink(
-                        o,
-                        "paths",
-                        new JsonKafkaSerializer<PathSample>(o.pathsTopic(), PathSample::link)));
+                sink(o, "paths", new ValidatedKafkaSerializer(o.pathsTopic())));
     }
 
     /**
@@ -83,7 +81,8 @@ public final class KafkaConnectors {
                 .build();
     }
 
-    static <T> KafkaSink<T> sink(KafkaOptions o, String name, JsonKafkaSerializer<T> serializer) {
+    static <T> KafkaSink<T> sink(
+            KafkaOptions o, String name, KafkaRecordSerializationSchema<T> serializer) {
         return KafkaSink.<T>builder()
                 .setKafkaProducerConfig(o.security().clientProperties())
                 .setBootstrapServers(o.bootstrapServers())

@@ -42,7 +42,7 @@ public final class LinkMonitorPipeline {
                 .uid("sink-deadletter");
 
         // what Telegraf writes to InfluxDB of the traces: the ones validated here, nothing else
-        raw.path().sinkTo(sinks.paths()).name("sink: paths").uid("sink-paths");
+        raw.validPaths().sinkTo(sinks.paths()).name("sink: paths").uid("sink-paths");
 
         DataStream<LinkStats> stats = StatsTopology.wire(raw, cfg.statsStagger());
         DetectorTopology.Detected detected = DetectorTopology.wire(raw, cfg);

@@ -17,13 +17,14 @@ import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.records.Validated;
 
 /**
  * Wiring: each raw source with the shared watermark strategy, what an agent sent twice dropped,
- * validated into typed streams of live samples; beside them the throughput samples with the
- * backfilled ones among them, in partition order ({@code throughputWithHistory}, see
- * functions/History). Backfilled traces, pings and host snapshots are not used: their baselines
- * learn live within the hour.
+ * validated into typed streams of live samples, and the valid traces as they came ({@code
+ * validPaths}, for longhaul.paths); beside them the throughput samples with the backfilled ones
+ * among them, in partition order ({@code throughputWithHistory}, see functions/History). Backfilled
+ * traces, pings and host snapshots are not used: their baselines learn live within the hour.
  */
 public record RawStreams(
         DataStream<ThroughputSample> throughput,
@@ -32,7 +33,8 @@ public record RawStreams(
         DataStream<RttSample> rtt,
         DataStream<LatencySample> latency,
         DataStream<HostSnapshot> host,
-        DataStream<DeadLetter> deadLetters) {
+        DataStream<DeadLetter> deadLetters,
+        DataStream<Validated> validPaths) {
 
     public static RawStreams wire(
             StreamExecutionEnvironment env, Sources sources, PipelineConfig cfg) {
@@ -46,7 +48,8 @@ public record RawStreams(
                         "throughput",
                         Contract.THROUGHPUT,
                         ThroughputSample.class,
-                        cfg);
+                        cfg,
+                        false);
         var path =
                 validated(
                         env,
@@ -55,10 +58,18 @@ public record RawStreams(
                         "path",
                         Contract.PATH,
                         PathSample.class,
-                        cfg);
+                        cfg,
+                        true);
         var rtt =
                 validated(
-                        env, sources.rtt(), watermarks, "rtt", Contract.RTT, RttSample.class, cfg);
+                        env,
+                        sources.rtt(),
+                        watermarks,
+                        "rtt",
+                        Contract.RTT,
+                        RttSample.class,
+                        cfg,
+                        false);
         var latency =
                 validated(
                         env,
@@ -67,7 +78,8 @@ public record RawStreams(
                         "latency",
                         Contract.LATENCY,
                         LatencySample.class,
-                        cfg);
+                        cfg,
+                        false);
         var host =
                 validated(
                         env,
@@ -76,7 +88,8 @@ public record RawStreams(
                         "host",
                         Contract.HOST,
                         HostSnapshot.class,
-                        cfg);
+                        cfg,
+                        false);
         DataStream<DeadLetter> dead =
                 throughputAll
                         .getSideOutput(ValidateFunction.DEAD_LETTERS)
@@ -92,7 +105,8 @@ public record RawStreams(
                 live(rtt, "rtt", RttSample.class),
                 live(latency, "latency", LatencySample.class),
                 live(host, "host", HostSnapshot.class),
-                dead);
+                dead,
+                path.getSideOutput(ValidateFunction.VALID));
     }
 
     /** The live samples of a validated stream (functions/LiveOnly), chained to it. */
@@ -107,13 +121,16 @@ public record RawStreams(
             String name,
             String schema,
             Class<T> type,
-            PipelineConfig cfg) {
+            PipelineConfig cfg,
+            boolean forward) {
         return env.fromSource(source, watermarks, "source: raw " + name)
                 .uid("source-raw-" + name)
                 .process(new DropReplayed())
                 .name("drop replayed: " + name)
                 .uid("drop-replayed-" + name)
-                .process(new ValidateFunction<>(schema, type, cfg.schemasDir(), cfg.clockSkew()))
+                .process(
+                        new ValidateFunction<>(
+                                schema, type, cfg.schemasDir(), cfg.clockSkew(), forward))
                 .name("validate: " + schema)
                 .uid("validate-" + name);
     }

@@ -20,8 +20,8 @@ import org.longhaul.flink.jobs.Sources;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LinkStats;
-import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.records.Validated;
 
 /**
  * Runs the job graph of {@link LinkMonitorPipeline} on an embedded MiniCluster over bounded
@@ -65,7 +65,7 @@ public final class ReplayRunner {
                             new JsonLinesSink<Event>(eventsCh),
                             new JsonLinesSink<DeadLetter>(deadCh),
                             new JsonLinesSink<ProbeRequest>(eventsCh),
-                            new DiscardingSink<PathSample>());
+                            new DiscardingSink<Validated>());
             LinkMonitorPipeline.wire(env, sources, sinks, cfg);
             env.execute("longhaul-replay");
         } finally {

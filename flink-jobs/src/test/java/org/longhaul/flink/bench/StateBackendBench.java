@@ -36,8 +36,8 @@ import org.longhaul.flink.jobs.Sources;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LinkStats;
-import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.records.Validated;
 import org.longhaul.flink.state.LocalCluster;
 
 /**
@@ -275,7 +275,7 @@ public final class StateBackendBench {
                         new CountingSink<Event>(clock + "-events"),
                         new CountingSink<DeadLetter>(clock + "-dead"),
                         new CountingSink<ProbeRequest>(clock + "-requests"),
-                        new CountingSink<PathSample>(clock + "-paths"));
+                        new CountingSink<Validated>(clock + "-paths"));
         PipelineConfig d = PipelineConfig.defaults();
         // a source held back by the clock is idle after 2 s instead of 1 min, so it does not hold
         // the watermark

@@ -7,6 +7,7 @@ import static org.longhaul.flink.testing.Samples.HOUR;
 import static org.longhaul.flink.testing.Samples.SRC;
 import static org.longhaul.flink.testing.Samples.T0;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.operators.ProcessOperator;
@@ -18,6 +19,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.Validated;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
@@ -27,7 +29,8 @@ import org.longhaul.flink.validate.SchemaRegistry;
 class ValidateFunctionTest {
     private static final long BROKER = T0 + 10 * HOUR;
 
-    private record Out(List<RttSample> samples, List<DeadLetter> deadLetters) {}
+    private record Out(
+            List<RttSample> samples, List<DeadLetter> deadLetters, List<Validated> valid) {}
 
     private static Out validate(RawMessage... messages) throws Exception {
         var fn =
@@ -35,7 +38,8 @@ class ValidateFunctionTest {
                         Contract.RTT,
                         RttSample.class,
                         null,
-                        new ClockSkew(ClockSkew.contractTolerance()));
+                        new ClockSkew(ClockSkew.contractTolerance()),
+                        true);
         try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
             h.open();
             for (RawMessage m : messages) {
@@ -54,7 +58,12 @@ class ValidateFunctionTest {
                                             Json.mapper().valueToTree(r.getValue())));
                 }
             }
-            return new Out(h.extractOutputValues(), dead);
+            List<Validated> valid = new ArrayList<>();
+            var forwarded = h.getSideOutput(ValidateFunction.VALID);
+            if (forwarded != null) {
+                forwarded.forEach(r -> valid.add(r.getValue()));
+            }
+            return new Out(h.extractOutputValues(), dead, valid);
         }
     }
 
@@ -181,6 +190,10 @@ class ValidateFunctionTest {
                         + " src \"cern.ch\"",
                 out.deadLetters().get(0).reason());
         assertEquals(SRC, out.deadLetters().get(0).src());
+        // what goes on is forwarded as it came; the forged one is not
+        assertEquals(2, out.valid().size());
+        assertEquals(SRC + "|" + out.samples().get(0).dst(), out.valid().get(0).link());
+        assertEquals(mine.text(), new String(out.valid().get(0).payload(), StandardCharsets.UTF_8));
     }
 
     private static RawMessage withTopic(RawMessage m, String topic) {

@@ -21,8 +21,8 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.LinkStats;
-import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.records.Validated;
 import org.longhaul.flink.replay.Channels;
 import org.longhaul.flink.replay.JsonLinesSink;
 import org.longhaul.flink.replay.ReplayInput;
@@ -63,7 +63,7 @@ public final class ScriptedPipeline implements AutoCloseable {
                         new JsonLinesSink<Event>("events-" + id),
                         new JsonLinesSink<DeadLetter>("dead-" + id),
                         new JsonLinesSink<ProbeRequest>("requests-" + id),
-                        new JsonLinesSink<PathSample>("paths-" + id));
+                        new JsonLinesSink<Validated>("paths-" + id));
         LinkMonitorPipeline.wire(env, sources, sinks, PipelineConfig.defaults());
         this.graph = env.getStreamGraph().getJobGraph();
     }
