@@ -48,11 +48,16 @@ def raw_topics(name):
     return f"{RAW_PREFIX}{name}.throughput", f"{RAW_PREFIX}{name}.path"
 
 
-def empty_raw_topics(name, partitions=4):
-    """Creates the run's raw topics, empty, for a live generator; returns them."""
+def empty_raw_topics(name, partitions=4, sites=0, src="bench-src"):
+    """Creates the run's raw topics, empty, for a live generator (with sites > 0, also the own
+    topics of that many agents of src, one partition each); returns the two raw topics."""
     tp, path = raw_topics(name)
     generate(
         [
+            "-sites",
+            str(sites),
+            "-src",
+            src,
             "-mode",
             "load",
             "-links",
@@ -68,6 +73,13 @@ def empty_raw_topics(name, partitions=4):
         ]
     )
     return tp, path
+
+
+def own_topics_of(topics):
+    """The agents' own topics of the given raw topics that exist (<topic>.agent-...)."""
+    infix = CONTRACT.own["separator"] + CONTRACT.own["principal_prefix"]
+    names = kafka.admin().list_topics(timeout=60).topics
+    return sorted(n for n in names for t in topics if n.startswith(t + infix))
 
 
 def submit_on(name, topics, args):

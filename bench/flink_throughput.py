@@ -28,6 +28,12 @@ def main():
     ap.add_argument("--hops", type=int, default=15)
     ap.add_argument("--job-args", default="", help='extra job arguments, e.g. "--object-reuse true"')
     ap.add_argument("--profile", type=int, default=0, help="seconds of JFR recording during the run")
+    ap.add_argument(
+        "--sites",
+        type=int,
+        default=0,
+        help="spread the links over this many agents, each writing its own topics (one partition each)",
+    )
     a = ap.parse_args()
     name = common.tag("bench-tput")
     tp, path = common.raw_topics(name)
@@ -48,6 +54,8 @@ def main():
             path,
             "-create-partitions",
             str(a.partitions),
+            "-sites",
+            str(a.sites),
         ]
     )
     print(f"preloaded {total} records in {time.time() - t0:.1f} s", flush=True)
@@ -79,6 +87,7 @@ def main():
             "links": a.links,
             "hops": a.hops,
             "partitions": a.partitions,
+            "sites": a.sites,
             "parallelism": a.parallelism,
             "job_args": a.job_args,
             **cp,
@@ -88,7 +97,7 @@ def main():
             res["profile"] = profile_jfr.finish(prof)
     finally:
         common.cancel(jar, jid)
-    base, bare_cpu = bare_consumer((tp, path), total)
+    base, bare_cpu = bare_consumer((tp, path, *common.own_topics_of((tp, path))), total)
     res["bare_consumer_samples_per_s"] = base
     res["fraction_of_bare"] = round(rate / base, 2)
     res["bare_cpu"] = bare_cpu

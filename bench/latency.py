@@ -16,8 +16,9 @@ import common
 
 
 def influx_counts(src):
+    """The run's 1m points by window end: of src, and of its sites' agents (src-NNN)."""
     q = (
-        f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\' '
+        f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" =~ /^{src}(-[0-9]+)?$/ '
         f"AND \"window\" = '1m' AND time > now() - 15m GROUP BY time(1s)"
     )
     out = {}
@@ -35,7 +36,7 @@ def kafka_arrivals(src, stop, lat, isolation):
     read_uncommitted = written by the job, read_committed = its transaction committed."""
 
     def handle(v, now):
-        if v.get("src") == src and v.get("window") == "1m":
+        if str(v.get("src", "")).startswith(src) and v.get("window") == "1m":
             lat[v["window_end"]].append((now - v["window_end"]) / 1000)
 
     common.consume(common.STATS_TOPIC, f"{src}-lat-{isolation}", isolation, stop, handle)
@@ -80,10 +81,16 @@ def main():
     # The default checkpoint interval (5 s): Telegraf reads uncommitted records, so InfluxDB does not
     # wait for the transaction; only the read_committed figure does.
     ap.add_argument("--job-args", default="--out-of-orderness 1s --idleness 30s")
+    ap.add_argument(
+        "--sites",
+        type=int,
+        default=0,
+        help="spread the links over this many agents (src <src>-NNN), each writing its own topics",
+    )
     a = ap.parse_args()
     name = common.tag("bench-lat")
     src = name
-    tp, path = common.empty_raw_topics(name)
+    tp, path = common.empty_raw_topics(name, sites=a.sites, src=src)
     jar, jid = common.submit_on(name, (tp, path), a.job_args.split())
     try:
         stop, klat, ulat = threading.Event(), collections.defaultdict(list), collections.defaultdict(list)
@@ -109,6 +116,8 @@ def main():
                 f"{a.duration}s",
                 "-src",
                 src,
+                "-sites",
+                str(a.sites),
                 "-topic-throughput",
                 tp,
                 "-topic-path",
@@ -135,6 +144,7 @@ def main():
                 "figure": "e2e_latency_window_end",
                 "rate_per_s": a.rate,
                 "links": a.links,
+                "sites": a.sites,
                 "job_args": a.job_args,
                 "influxdb": summary(lat, start, a.duration, a.warmup),
                 "kafka_stats_read_committed": summary(klat, start, a.duration, a.warmup),

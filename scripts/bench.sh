@@ -3,13 +3,13 @@
 # Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
 # publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
 # .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency telegraf detection incidents alerting parsers psbridge backfill agent publish security" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill agent publish security" selects some.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency telegraf detection incidents alerting parsers psbridge backfill agent publish security}"
+ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill agent publish security}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
 # the tests' own clients: SCRAM user admin, which this stack's brokers make a super user
 export LONGHAUL_KAFKA_TEST_SUPER_USER=admin
@@ -61,6 +61,18 @@ if want latency; then
   for links in 10000 1000; do
     say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links $links --duration 240"
     "$PY" "$ROOT/bench/latency.py" --rate 10000 --links "$links" --duration 240 | tee -a "$LOG"
+  done
+fi
+# per-site topics (issue 33): the same links as one topic's (4 partitions) or spread over 200
+# agents' own topics (one partition each, 400 topics), alternating; then the end-to-end latency
+if want sites; then
+  for sites in 0 200 0 200; do
+    say "== own topics: $PY bench/flink_throughput.py --partitions 4 --parallelism 1 --steps 180 --sites $sites"
+    "$PY" "$ROOT/bench/flink_throughput.py" --partitions 4 --parallelism 1 --steps 180 --sites "$sites" | tee -a "$LOG"
+  done
+  for sites in 0 200; do
+    say "== own topics, latency: $PY bench/latency.py --rate 10000 --links 10000 --duration 180 --sites $sites"
+    "$PY" "$ROOT/bench/latency.py" --rate 10000 --links 10000 --duration 180 --sites "$sites" | tee -a "$LOG"
   done
 fi
 if want telegraf; then

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"longhaul/ingest/contract"
 	"longhaul/ingest/sample"
 )
 
@@ -18,15 +19,19 @@ import (
 type gen struct {
 	src, topicTP, topicPath          string
 	links, hops, pathEvery, sumEvery int
-	collapseLinks                    int
-	collapseAt                       int64
-	collapseDrop                     float64
-	cl                               *kgo.Client
-	out                              io.Writer // -print: samples as JSON Lines; nil: Kafka
-	onsets                           io.Writer // each collapsed link's first collapsed summary
-	r                                *rand.Rand
-	sent, failed                     atomic.Int64
-	onsetSeen                        map[int]bool
+	// sites > 0 spreads the links over that many agents, link l to site l % sites: its src is
+	// <src>-<site> and its samples go to that agent's own topics (contract.OwnTopicName), as agents
+	// with their own Kafka users send them
+	sites         int
+	collapseLinks int
+	collapseAt    int64
+	collapseDrop  float64
+	cl            *kgo.Client
+	out           io.Writer // -print: samples as JSON Lines; nil: Kafka
+	onsets        io.Writer // each collapsed link's first collapsed summary
+	r             *rand.Rand
+	sent, failed  atomic.Int64
+	onsetSeen     map[int]bool
 }
 
 func newGen() *gen {
@@ -37,7 +42,12 @@ func newGen() *gen {
 // a path every pathEvery steps (staggered by link so the links do not all send at once).
 func (g *gen) emit(step, link int, ts int64) {
 	bps := baseBps(link)
-	g.send(g.topicTP, interval(g.src, link, ts, step%10, bps, g.r))
+	src, topicTP, topicPath := g.src, g.topicTP, g.topicPath
+	if g.sites > 0 {
+		src = siteSrc(g.src, link%g.sites)
+		topicTP, topicPath = contract.OwnTopicName(topicTP, agentOf(src)), contract.OwnTopicName(topicPath, agentOf(src))
+	}
+	g.send(topicTP, interval(src, link, ts, step%10, bps, g.r))
 	if g.sumEvery > 0 && (step+link)%g.sumEvery == 0 {
 		if link < g.collapseLinks && ts >= g.collapseAt {
 			bps *= 1 - g.collapseDrop
@@ -49,11 +59,28 @@ func (g *gen) emit(step, link int, ts int64) {
 				}{linkDst(link), ts})
 			}
 		}
-		g.send(g.topicTP, summary(g.src, link, ts, bps, g.r))
+		g.send(topicTP, summary(src, link, ts, bps, g.r))
 	}
 	if g.pathEvery > 0 && (step+link)%g.pathEvery == 0 {
-		g.send(g.topicPath, path(g.src, link, g.hops, ts, g.r))
+		g.send(topicPath, path(src, link, g.hops, ts, g.r))
 	}
+}
+
+// siteSrc is the src of site i's agent.
+func siteSrc(src string, i int) string { return fmt.Sprintf("%s-%03d", src, i) }
+
+// agentOf is the Kafka user of the agent whose src is src.
+func agentOf(src string) string { return contract.OwnTopicPrincipalPrefix + src }
+
+// siteTopics are the own topics of every site's agent, of the given raw topics.
+func siteTopics(src string, sites int, topics ...string) []string {
+	var out []string
+	for i := 0; i < sites; i++ {
+		for _, t := range topics {
+			out = append(out, contract.OwnTopicName(t, agentOf(siteSrc(src, i))))
+		}
+	}
+	return out
 }
 
 func (g *gen) send(topic string, s sample.Sample) {

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"longhaul/ingest/contract"
 	"longhaul/ingest/sample"
 	"longhaul/ingest/schema"
 )
@@ -73,4 +75,38 @@ func sum(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// With -sites, link l is site l%sites's: its samples carry that agent's src, and the topics they go
+// to are that agent's own, where the job takes that src only.
+func TestSitesSpreadTheLinksOverAgentsEachOnItsOwnTopics(t *testing.T) {
+	var out, onsets bytes.Buffer
+	g := newGen()
+	g.src, g.links, g.hops, g.pathEvery, g.sumEvery, g.sites = "bench-src", 6, 3, 1, 1, 3
+	g.out, g.onsets = &out, &onsets
+	for l := 0; l < g.links; l++ {
+		g.emit(0, l, 1764000000000)
+	}
+	srcOf := map[string]string{}
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		var s struct{ Src, Dst string }
+		json.Unmarshal(sc.Bytes(), &s)
+		srcOf[s.Dst] = s.Src
+	}
+	for l := 0; l < g.links; l++ {
+		if want := fmt.Sprintf("bench-src-%03d", l%3); srcOf[linkDst(l)] != want {
+			t.Errorf("link %d: src %q, want %q", l, srcOf[linkDst(l)], want)
+		}
+	}
+	topics := siteTopics("bench-src", 2, "t.throughput", "t.path")
+	want := []string{"t.throughput.agent-bench-src-000", "t.path.agent-bench-src-000", "t.throughput.agent-bench-src-001", "t.path.agent-bench-src-001"}
+	if strings.Join(topics, " ") != strings.Join(want, " ") {
+		t.Fatalf("site topics %v, want %v", topics, want)
+	}
+	for _, topic := range topics {
+		if w, _ := contract.WriterOf(topic); contract.ForeignSrc(topic, contract.OwnSrc(w)) != "" {
+			t.Fatalf("%s: its own src refused", topic)
+		}
+	}
 }

@@ -50,6 +50,7 @@ func main() {
 	flag.Float64Var(&g.collapseDrop, "collapse-drop", 0.7, "fraction of throughput lost in the collapse")
 	printOnly := flag.Bool("print", false, "write the samples to stdout as JSON Lines instead of Kafka")
 	partitions := flag.Int("create-partitions", 0, "create the two topics with this many partitions first (0: no)")
+	flag.IntVar(&g.sites, "sites", 0, "spread the links over this many agents (src <src>-NNN), each writing its own topics of the two (0: the two topics)")
 	flag.Parse()
 
 	stdout := bufio.NewWriterSize(os.Stdout, 1<<16)
@@ -70,6 +71,10 @@ func main() {
 	g.cl = cl
 	if *partitions > 0 {
 		createTopics(cl, int32(*partitions), g.topicTP, g.topicPath)
+		if g.sites > 0 {
+			// one partition each, as `longhaul admin add-agent` makes an agent's own topics
+			createTopics(cl, contract.OwnTopicPartitions, siteTopics(g.src, g.sites, g.topicTP, g.topicPath)...)
+		}
 	}
 	t0 := time.Now()
 	switch *mode {
