@@ -61,7 +61,15 @@ FAILOVER_MAX_S = 20  # KRaft fences a broker silent for broker.session.timeout.m
 # hung partition's link in no statistic). Production's default (2 min) covers a failover; so
 # must the story's.
 JOB_ARGS_CLUSTER = lifecycle.testbed_profile({"--out-of-orderness": "60s", "--parallelism": PARALLELISM})
-AGENT_TOPICS = CONTRACT.raw_topics()  # what the agents write (a dead letter, none here, is checked by count)
+SENDERS = ["s1", "s2", "s3"]
+
+
+def agent_topics(tb):
+    """What the testbed's agents write: each its own raw topics (agent-<site>-<sender>), beside the
+    shared ones (a dead letter, none here, is checked by count)."""
+    return CONTRACT.raw_topics() + [
+        CONTRACT.own_topic(t, "agent-" + tb.src(s)) for s in SENDERS for t in CONTRACT.raw_topics()
+    ]
 
 
 def log(msg):
@@ -203,13 +211,13 @@ def story():
     s.parallelism, s.taskmanagers = lifecycle.parallelism(jid), lifecycle.taskmanagers(jid)
     ev = Recorder([topic("events")], s.tb.site, committed=True)
     s1 = s.tb.src("s1")
-    senders = ["s1", "s2", "s3"]
+    senders = SENDERS
     try:
         s.tb("agents-start")
         import_baselines(s.tb, {("s1", "dst-a"): NOMINAL["dst-a"]})
         log(f"healthy mesh for {HEALTHY_S}s")
         time.sleep(HEALTHY_S)
-        tput = topic("raw.throughput")
+        tput = CONTRACT.own_topic(topic("raw.throughput"), "agent-" + s1)  # where s1 writes
         s.partition = partition_of(admin, tput, f"{s1}|dst-a")
         s.killed = leader(admin, tput, s.partition)
         assert s.killed > 0, f"no leader for {tput}[{s.partition}]"
@@ -258,7 +266,7 @@ def story():
     time.sleep(2)  # the recorder's last poll
     s.events = ev.snapshot()
     ev.close()
-    s.raw = read_all(AGENT_TOPICS, s.tb.site)
+    s.raw = read_all(agent_topics(s.tb), s.tb.site)
     for _, e in s.events:
         log(f"event {e['kind']:20} {e['src']} → {e['dst']}: {e.get('message', '')}")
     return s
