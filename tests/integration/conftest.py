@@ -38,24 +38,25 @@ def run_tag():
     return "it-" + uuid.uuid4().hex[:10]
 
 
+# A test's own job: from the end of the topics, short out-of-orderness, idleness and checkpoints.
+LIVE_JOB_ARGS = [
+    "--starting-offsets",
+    "latest",
+    "--out-of-orderness",
+    "1s",
+    "--idleness",
+    "3s",
+    "--checkpoint-interval",
+    "2s",
+]
+
+
 @pytest.fixture
 def job(run_tag):
     """The Flink job under the test's own name, on the contract's topics from their end now (what
     came before is other tests'): short out-of-orderness, idleness and checkpoints, so a test's
     results come within seconds. A topic made later (an agent's own) is read from its beginning."""
-    flink_job.submit(
-        run_tag,
-        [
-            "--starting-offsets",
-            "latest",
-            "--out-of-orderness",
-            "1s",
-            "--idleness",
-            "3s",
-            "--checkpoint-interval",
-            "2s",
-        ],
-    )
+    flink_job.submit(run_tag, LIVE_JOB_ARGS)
     time.sleep(5)  # the sources have their partitions: "latest" starts after this point
     yield run_tag
     flink_job.cancel(run_tag)

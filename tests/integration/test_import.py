@@ -15,7 +15,7 @@ import time
 import flink_job
 import kafka
 import pytest
-from conftest import holds, now_ms, topic
+from conftest import LIVE_JOB_ARGS, holds, now_ms, topic
 from psbridge import SECRETS, archive
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -63,23 +63,9 @@ def summary(src, dst, ts, bps, run_id):
 def job(run_tag):
     # from the end of the topics: what came before is other tests' (a week of it, on a local stack,
     # which the job would first have to catch up on)
-    flink_job.submit(
-        run_tag,
-        [
-            "--starting-offsets",
-            "latest",
-            "--out-of-orderness",
-            "1s",
-            "--idleness",
-            "3s",
-            "--checkpoint-interval",
-            "2s",
-            # the first live run, catastrophic, pages at once (with confirmation probes it would
-            # wait for the run it asks for, which no agent serves here)
-            "--confirm.enabled",
-            "false",
-        ],
-    )
+    # the first live run, catastrophic, pages at once (with confirmation probes it would wait for
+    # the run it asks for, which no agent serves here)
+    flink_job.submit(run_tag, LIVE_JOB_ARGS + ["--confirm.enabled", "false"])
     time.sleep(5)  # the sources have their partitions: "latest" starts after this point
     yield run_tag
     flink_job.cancel(run_tag)

@@ -12,24 +12,13 @@ import flink_job
 import kafka
 import pytest
 from confluent_kafka.admin import NewTopic
-from conftest import now_ms, topic
+from conftest import LIVE_JOB_ARGS, now_ms, topic
 
 LINKS = 16
 HEALTHY = 100e6
-ARGS = [
-    "--starting-offsets",
-    "latest",
-    "--out-of-orderness",
-    "1s",
-    "--idleness",
-    "3s",
-    "--checkpoint-interval",
-    "2s",
-    # a catastrophic run pages at once, judged against the baseline (with confirmation probes it
-    # would wait for the run it asks for, which no agent serves here)
-    "--confirm.enabled",
-    "false",
-]
+# a catastrophic run pages at once, judged against the baseline (with confirmation probes it
+# would wait for the run it asks for, which no agent serves here)
+ARGS = LIVE_JOB_ARGS + ["--confirm.enabled", "false"]
 
 
 def summary(src, ts, bps, run):

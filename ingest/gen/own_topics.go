@@ -1,0 +1,36 @@
+package main
+
+import "regexp"
+
+// OwnTopics is the rule of per-identity raw topics: a principal starting with PrincipalPrefix
+// writes <raw topic><Separator><principal>, made with Partitions partitions; one starting with
+// ArchiverPrefix (a pScheduler host) its own topic of the archivers' topic.
+type OwnTopics struct {
+	PrincipalPrefix string `yaml:"principal_prefix"`
+	ArchiverPrefix  string `yaml:"archiver_prefix"` // a pScheduler host's Kafka archiver's principal
+	Separator       string `yaml:"separator"`
+	Partitions      int    `yaml:"partitions"`
+}
+
+// principalPrefix is the start of a Kafka user name that ends in '-' (agent-); separator is one
+// of the characters Kafka allows in a topic name.
+var (
+	principalPrefix = regexp.MustCompile(`^[a-z][a-z0-9]*-$`)
+	topicSeparator  = regexp.MustCompile(`^[._-]$`)
+)
+
+// checkOwnTopics: a principal prefix, a separator Kafka allows in a topic name, a partition count.
+func checkOwnTopics(p *problems, o OwnTopics) {
+	if !principalPrefix.MatchString(o.PrincipalPrefix) {
+		p.add("%s: own_topics.principal_prefix: %q is not lower-case letters ending in '-'", contractFile, o.PrincipalPrefix)
+	}
+	if !principalPrefix.MatchString(o.ArchiverPrefix) || o.ArchiverPrefix == o.PrincipalPrefix {
+		p.add("%s: own_topics.archiver_prefix: %q is not lower-case letters ending in '-', other than principal_prefix", contractFile, o.ArchiverPrefix)
+	}
+	if !topicSeparator.MatchString(o.Separator) {
+		p.add("%s: own_topics.separator: %q is not one of '.', '_', '-'", contractFile, o.Separator)
+	}
+	if o.Partitions < 1 {
+		p.add("%s: own_topics.partitions: %d, want at least 1", contractFile, o.Partitions)
+	}
+}
