@@ -194,6 +194,9 @@ class Story:
         self.killed = self.partition = self.respawned = None
         self.parallelism, self.taskmanagers = {}, set()
         self.failover_s = self.rejoin_s = None
+        self.late = None  # records the job's windows dropped as late, read before its end
+        self.restarts = None  # the job's restarts, read before its end
+        self.led = []  # the agents' topics (partition 0) the hung broker led
         self.t_fault = self.t_heal = 0.0
 
 
@@ -227,7 +230,8 @@ def story():
         # The broker hangs first (SIGSTOP: no heartbeat, no answer, its process alive, so the
         # supervisor leaves it be), and the link collapses with two brokers serving; then kill -9,
         # and the supervisor's respawn must catch up and rejoin.
-        log(f"freeze {name} (pid {pid}), leader of {tput}[{s.partition}]")
+        s.led = [t for t in agent_topics(s.tb) if leader(admin, t, 0) == s.killed]
+        log(f"freeze {name} (pid {pid}), leader of {tput}[{s.partition}] and of {s.led}")
         t_freeze = time.time()
         os.kill(pid, signal.SIGSTOP)
         while leader(admin, tput, s.partition) in (s.killed, -1):
@@ -258,6 +262,8 @@ def story():
     finally:
         s.tb("agents-stop")
         s.final = {sender: final_health(s.tb, sender) for sender in senders}
+        s.late = lifecycle.late_dropped(jid)
+        s.restarts = lifecycle.restarts(jid)
         lifecycle.cancel(s.job)
         s.tb("down")
     log(
@@ -289,6 +295,14 @@ def test_the_job_ran_across_every_taskmanager(story):
     assert TASKMANAGERS >= 2, "scripts/test-cluster.sh runs two TaskManagers"
     assert max(story.parallelism.values()) == PARALLELISM, story.parallelism
     assert len(story.taskmanagers) == TASKMANAGERS, story.taskmanagers
+
+
+def test_the_job_rode_out_the_brokers_hang_and_kill_without_a_restart(story):
+    # Each source lists its topics every 10 s (every agent's own, by pattern); a listing asked of
+    # the hung broker times out, and Flink's Kafka source fails the job on that (CI, 2026-11-28:
+    # 4 restarts, and a run read after them came behind the watermark). PatientSubscriber keeps
+    # the partitions known until a listing succeeds.
+    assert story.restarts == 0, f"the job restarted {story.restarts} times (Flink's exception history)"
 
 
 def test_leadership_moved_off_the_hung_broker_and_the_killed_one_rejoined(story):
@@ -349,4 +363,7 @@ def test_every_delivered_run_is_in_influxdb_exactly_once(story):
     checked, missing, doubled = runs_lost_or_doubled(story.raw, story.tb.site)
     record("cluster_runs_checked", checked)
     assert checked > 50
-    assert missing == {} and doubled == {}, f"lost {missing}; more than delivered {doubled}"
+    assert missing == {} and doubled == {}, (
+        f"lost {missing}; more than delivered {doubled}; the job dropped {story.late} records as late; "
+        f"the hung broker led {story.led}"
+    )

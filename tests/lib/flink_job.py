@@ -134,3 +134,29 @@ def last_failure(name, lines=12):
     trace = entries[0].get("stacktrace", "").splitlines()
     chain = [ln for ln in trace if not ln.startswith("\t")][:lines]
     return f"{newest['jid']} {newest['state']}, {len(entries)} failure(s), newest:\n" + "\n".join(chain)
+
+
+def late_dropped(job_id):
+    """How many records the running job's windows dropped as late (behind the watermark): the sum
+    of every operator's numLateRecordsDropped over its subtasks, by Flink's REST API (what the
+    watchdog's late check reads, operator/flink/late.go)."""
+    flink = rest_url()
+    total = 0
+    for v in requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]:
+        url = f"{flink}/jobs/{job_id}/vertices/{v['id']}/subtasks/metrics"
+        ids = [
+            m["id"]
+            for m in requests.get(url, timeout=10).json()
+            if m["id"].endswith(".numLateRecordsDropped")
+        ]
+        if ids:
+            for m in requests.get(url, params={"get": ",".join(ids)}, timeout=10).json():
+                total += int(m.get("sum", 0))
+    return total
+
+
+def restarts(job_id):
+    """How many times the running job has restarted (Flink's numRestarts), by its REST API."""
+    flink = rest_url()
+    (m,) = requests.get(f"{flink}/jobs/{job_id}/metrics", params={"get": "numRestarts"}, timeout=10).json()
+    return int(m["value"])

@@ -1,5 +1,6 @@
 package org.longhaul.flink.jobs;
 
+import java.time.Duration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -64,6 +65,12 @@ public final class KafkaConnectors {
     static final String DISCOVERY_MS = "10000";
 
     /**
+     * How long listing a source's topics may keep failing (a broker hangs) before the job fails:
+     * the partitions known meanwhile are read ({@link PatientSubscriber}).
+     */
+    static final Duration DISCOVERY_PATIENCE = Duration.ofMinutes(5);
+
+    /**
      * A source of the raw topic, every agent's own topic of it ({@link Writers}) and, unless null,
      * the history topic of the same kind.
      */
@@ -73,7 +80,9 @@ public final class KafkaConnectors {
                 .setBootstrapServers(o.bootstrapServers())
                 .setGroupId(o.groupId())
                 .setClientIdPrefix(o.groupId() + "-" + topic)
-                .setTopicPattern(Writers.rawTopics(topic, historyTopic))
+                .setKafkaSubscriber(
+                        PatientSubscriber.of(
+                                Writers.rawTopics(topic, historyTopic), DISCOVERY_PATIENCE))
                 .setProperty("partition.discovery.interval.ms", DISCOVERY_MS)
                 .setStartingOffsets(startingOffsets(o.startingOffsets()))
                 .setDeserializer(new RawKafkaDeserializer(historyTopic))
