@@ -4,32 +4,14 @@ longhaul.probe-requests, and a real agent (`longhaul-probe run`, as an agent Kaf
 `longhaul admin add-agent`) reads it, runs iperf3 against a real server at once, and publishes the
 run's samples carrying the request's id. The agent's /health counts what it did with the request."""
 
-import os
-import pathlib
-import socket
 import subprocess
 import time
 import uuid
 
 import pytest
-import requests
 from conftest import CONTRACT, now_ms, topic
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-SECRETS = pathlib.Path(os.environ["LONGHAUL_SECRETS_DIR"])
-HEALTH_PORT = 19274  # beside the stack's ports and the pScheduler bridge's (19273)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def longhaul(*args):
-    return subprocess.run(
-        [str(ROOT / "bin" / "longhaul"), *args], capture_output=True, text=True, timeout=120
-    )
+from local_agent import LocalAgent
+from operator_cli import free_port, longhaul
 
 
 @pytest.fixture
@@ -46,68 +28,25 @@ def iperf_server():
     proc.wait(10)
 
 
-class Agent:
-    """longhaul-probe run with one throughput probe towards the iperf3 server, its own agent user."""
-
-    def __init__(self, tmp, name, port):
-        self.src, self.dst, self.tmp = name, f"{name}-far", tmp
-        pw = tmp / "agent.password"
-        r = longhaul("admin", "add-agent", name, "--password-file", str(pw))
-        assert r.returncode == 0, r.stderr
-        (tmp / "agent.yaml").write_text(f"""src: {self.src}
-kafka:
-  bootstrap: [{os.environ["LONGHAUL_KAFKA"]}]
-  security: sasl_ssl
-  tls: {{ca_file: {SECRETS}/ca.crt}}
-  sasl: {{user: agent-{name}, password_file: {pw}}}
-spool: {{dir: {tmp}/spool}}
-health: {{listen: "127.0.0.1:{HEALTH_PORT}"}}
-schemas_dir: {ROOT}/ingest/schemas
-targets:
-  - {{name: {self.dst}, address: 127.0.0.1}}
+def throughput_mesh(dst, port):
+    """One throughput probe towards the iperf3 server, which only a request runs (every 4 h)."""
+    return f"""targets:
+  - {{name: {dst}, address: 127.0.0.1}}
 probes:
   - id: tput
     kind: throughput
     interval: 4h
     params: {{duration: 2s, port: {port}, host_snapshot: false}}
-""")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
-        self.log = open(tmp / "agent.log", "ab")
-        self.proc = subprocess.Popen(
-            [str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(tmp / "agent.yaml")],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-
-    def health(self):
-        return requests.get(f"http://127.0.0.1:{HEALTH_PORT}/health", timeout=5).json()
-
-    def wait(self, cond, what, timeout_s=60):
-        deadline = time.time() + timeout_s
-        while time.time() < deadline:
-            assert self.proc.poll() is None, (self.tmp / "agent.log").read_text()[-3000:]
-            try:
-                h = self.health()
-                if cond(h):
-                    return h
-            except requests.RequestException:
-                pass
-            time.sleep(0.5)
-        raise AssertionError(
-            f"agent: {what} not within {timeout_s}s:\n" + (self.tmp / "agent.log").read_text()[-3000:]
-        )
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(30)
-        self.log.close()
-        longhaul("admin", "remove-agent", self.src, "--delete-topics")
+"""
 
 
 @pytest.fixture
 def agent(tmp_path, iperf_server):
-    a = Agent(tmp_path, "cf-" + uuid.uuid4().hex[:8], iperf_server)
+    name = "cf-" + uuid.uuid4().hex[:8]
+    pw = tmp_path / "agent.password"
+    longhaul("admin", "add-agent", name, "--password-file", str(pw))
+    a = LocalAgent(tmp_path, name, pw, throughput_mesh(f"{name}-far", iperf_server))
+    a.dst = f"{name}-far"
     try:
         # it reads the requests topic before anything asks (a new group starts at the end)
         a.wait(
@@ -118,6 +57,7 @@ def agent(tmp_path, iperf_server):
         yield a
     finally:
         a.stop()
+        longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
 
 
 def host(src, dst, ts, wmem_max):

@@ -6,14 +6,10 @@ topics) is moved to its own topics in place, by `add-agent` run again, while the
 (`longhaul-probe run`) keeps publishing: nothing lost, nothing doubled."""
 
 import json
-import os
 import pathlib
-import subprocess
-import time
 import uuid
 
 import pytest
-import requests
 from confluent_kafka.admin import (
     AclBinding,
     AclOperation,
@@ -25,7 +21,8 @@ from confluent_kafka.admin import (
     UserScramCredentialUpsertion,
 )
 from conftest import CONTRACT, kafka, now_ms, topic, wait_for_series
-from operator_cli import SECRETS, free_port, longhaul
+from local_agent import LocalAgent
+from operator_cli import longhaul
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SENT_MS = CONTRACT.header("sent_ms")
@@ -109,53 +106,12 @@ def earlier_layout(user, password):
     assert not [t for t in adm.list_topics(timeout=30).topics if t.endswith("." + user)]
 
 
-class Probe:
-    """`longhaul-probe run` as the site runs it: an rtt probe to itself every second."""
-
-    def __init__(self, tmp, name, password_file):
-        self.tmp, self.health_url = tmp, f"http://127.0.0.1:{free_port()}/health"
-        (tmp / "agent.yaml").write_text(f"""src: {name}
-kafka:
-  bootstrap: [{os.environ["LONGHAUL_KAFKA"]}]
-  security: sasl_ssl
-  tls: {{ca_file: {SECRETS}/ca.crt}}
-  sasl: {{user: agent-{name}, password_file: {password_file}}}
-spool: {{dir: {tmp}/spool}}
-health: {{listen: "{self.health_url.removeprefix("http://").removesuffix("/health")}"}}
-schemas_dir: {ROOT}/ingest/schemas
-targets:
+# an rtt probe to itself every second
+SELF_RTT = """targets:
   - {{name: {name}-self, address: 127.0.0.1}}
 probes:
   - {{id: rtt, kind: rtt, interval: 1s, jitter: 0s, params: {{count: 1, timeout: 1s}}}}
-""")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
-        self.log = open(tmp / "agent.log", "ab")
-        self.proc = subprocess.Popen(
-            [str(ROOT / "bin" / "longhaul-probe"), "run", "--config", str(tmp / "agent.yaml")],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-
-    def wait(self, cond, what, timeout_s=90):
-        deadline = time.time() + timeout_s
-        while time.time() < deadline:
-            assert self.proc.poll() is None, (self.tmp / "agent.log").read_text()[-3000:]
-            try:
-                h = requests.get(self.health_url, timeout=5).json()
-                if cond(h):
-                    return h
-            except requests.RequestException:
-                pass
-            time.sleep(0.5)
-        raise AssertionError(
-            f"agent: {what} not within {timeout_s}s:\n" + (self.tmp / "agent.log").read_text()[-3000:]
-        )
-
-    def stop(self):
-        self.proc.terminate()
-        self.proc.wait(30)
-        self.log.close()
+"""
 
 
 def test_an_agent_moves_to_its_own_topics_in_place_losing_and_doubling_nothing(tmp_path):
@@ -164,7 +120,7 @@ def test_an_agent_moves_to_its_own_topics_in_place_losing_and_doubling_nothing(t
     pw.write_text(uuid.uuid4().hex)
     pw.chmod(0o600)
     earlier_layout(user, pw.read_text())
-    probe = Probe(tmp_path, name, pw)
+    probe = LocalAgent(tmp_path, name, pw, SELF_RTT.format(name=name))
     try:
         # the upgraded agent writes its own topics, which the earlier layout lacks: it keeps its
         # samples in its spool meanwhile
@@ -179,6 +135,7 @@ def test_an_agent_moves_to_its_own_topics_in_place_losing_and_doubling_nothing(t
                 h["spool"]["depth_samples"] == 0 and h["kafka"]["acked"] >= before["samples"]["spooled"] + 5
             ),
             "the spool drained into its own topic, and runs after it",
+            timeout_s=90,
         )
     finally:
         probe.stop()
