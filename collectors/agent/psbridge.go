@@ -15,14 +15,14 @@ import (
 )
 
 // psBridge is the agent's pScheduler bridge: results from the HTTP archiver (psbridge.Handler,
-// served by Run) and from the Kafka archiver's topic (psbridge_kafka.go) go through
-// acceptResult into the spool, like the samples of the agent's own probes.
+// served by Run, knowing the sender by its token) and from the Kafka archiver's topics (by the
+// topic) go through acceptFrom into the spool, like the samples of the agent's own probes.
 type psBridge struct {
-	cfg   config.PSBridge
-	seen  *psbridge.Seen
-	token []byte
-	mu    sync.Mutex
-	st    PSBridgeHealth
+	cfg    config.PSBridge
+	seen   *psbridge.Seen
+	tokens *psbridge.Tokens
+	mu     sync.Mutex
+	st     PSBridgeHealth
 }
 
 // PSBridgeHealth is the bridge's part of /health.
@@ -49,11 +49,19 @@ const maxDeadPayload = 768 << 10
 func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
 	b := &psBridge{cfg: cfg, st: PSBridgeHealth{Topic: cfg.Topic, ByInput: map[string]uint64{}}}
 	if cfg.Listen != "" {
-		tok, err := settings.Secret(cfg.TokenFile)
-		if err != nil {
-			return nil, fmt.Errorf("pscheduler_bridge.token_file: %w", err)
+		var shared []byte
+		if cfg.TokenFile != "" {
+			tok, err := settings.Secret(cfg.TokenFile)
+			if err != nil {
+				return nil, fmt.Errorf("pscheduler_bridge.token_file: %w", err)
+			}
+			shared = []byte(tok)
 		}
-		b.token = []byte(tok)
+		tokens, err := psbridge.NewTokens(shared, config.HTTPArchiver, cfg.HostTokensDir, config.HTTPHostPrefix, config.IsHTTPHost)
+		if err != nil {
+			return nil, err
+		}
+		b.tokens = tokens
 	}
 	seen, err := psbridge.OpenSeen(cfg.SeenFile, cfg.SeenCapacity)
 	if err != nil {
@@ -61,16 +69,6 @@ func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
 	}
 	b.seen = seen
 	return b, nil
-}
-
-// acceptResult takes a result of input as its one identity there: the HTTP endpoint's token, or
-// the shared archivers' topic (a pScheduler host's own topic: acceptFrom, with its identity).
-func (a *Agent) acceptResult(body []byte, input string) (psbridge.Outcome, error) {
-	identity := config.SharedArchiver
-	if input == psbridge.InputHTTP {
-		identity = config.HTTPArchiver
-	}
-	return a.acceptFrom(body, input, identity)
 }
 
 // acceptFrom converts one result identity delivered through input and spools its samples, or

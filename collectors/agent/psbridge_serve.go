@@ -40,7 +40,7 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 		scheme = "https"
 	}
 	srv := &http.Server{
-		Handler:           psbridge.Handler(c.Path, a.psb.token, int64(c.MaxBody), c.MaxConcurrent, a.acceptResult, a.psb),
+		Handler:           psbridge.Handler(c.Path, a.psb.tokens, int64(c.MaxBody), c.MaxConcurrent, a.acceptFrom, a.psb),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 	}
 	go srv.Serve(ln)
@@ -48,7 +48,8 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 	a.psb.mu.Lock()
 	a.psb.st.HTTP = url
 	a.psb.mu.Unlock()
-	a.log.Info("pscheduler bridge: HTTP archiver endpoint", "url", url, "token_file", c.TokenFile)
+	a.log.Info("pscheduler bridge: HTTP archiver endpoint", "url", url, "token_file", c.TokenFile,
+		"host_tokens_dir", c.HostTokensDir, "hosts_with_own_token", a.psb.tokens.Hosts())
 	return srv, nil
 }
 

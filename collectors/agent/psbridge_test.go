@@ -60,14 +60,14 @@ func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testi
 	if a.req != nil {
 		t.Fatal("a bridge-only agent consumes probe requests (which its Kafka user may not read)")
 	}
-	out, err := a.acceptResult(result, psbridge.InputHTTP)
+	out, err := a.acceptFrom(result, psbridge.InputHTTP, config.HTTPArchiver)
 	if err != nil || out.Status != psbridge.Accepted || out.Samples == 0 {
 		t.Fatalf("%+v %v", out, err)
 	}
-	if again, _ := a.acceptResult(result, InputKafka); again.Status != psbridge.Duplicate || again.Key != out.Key {
+	if again, _ := a.acceptFrom(result, InputKafka, config.SharedArchiver); again.Status != psbridge.Duplicate || again.Key != out.Key {
 		t.Fatalf("the same result again: %+v", again)
 	}
-	bad, err := a.acceptResult([]byte(`{"id":"r2","test":{"type":"rtt"}}`), InputKafka)
+	bad, err := a.acceptFrom([]byte(`{"id":"r2","test":{"type":"rtt"}}`), InputKafka, config.SharedArchiver)
 	if err != nil || bad.Status != psbridge.DeadLettered || bad.Reason != "JSON path result: missing" {
 		t.Fatalf("bad: %+v %v", bad, err)
 	}
@@ -109,7 +109,7 @@ func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testi
 		t.Fatal(err)
 	}
 	defer b.closeAll()
-	if again, _ := b.acceptResult(result, psbridge.InputHTTP); again.Status != psbridge.Duplicate {
+	if again, _ := b.acceptFrom(result, psbridge.InputHTTP, config.HTTPArchiver); again.Status != psbridge.Duplicate {
 		t.Errorf("after a restart: %+v", again)
 	}
 }
@@ -147,7 +147,7 @@ func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) 
 	defer a.closeAll()
 	accepted := 0
 	for ; accepted < 10_000; accepted++ {
-		out, err := a.acceptResult(result(accepted), psbridge.InputHTTP)
+		out, err := a.acceptFrom(result(accepted), psbridge.InputHTTP, config.HTTPArchiver)
 		if err != nil {
 			if !errors.Is(err, publish.ErrFull) {
 				t.Fatalf("result %d: %v", accepted, err)
@@ -167,7 +167,7 @@ func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) 
 	if h.Accepted != uint64(accepted) || h.Remembered != accepted || h.LastError == "" {
 		t.Errorf("health %+v", *h)
 	}
-	if out, err := a.acceptResult(result(accepted), psbridge.InputHTTP); err == nil || out.Status != "" {
+	if out, err := a.acceptFrom(result(accepted), psbridge.InputHTTP, config.HTTPArchiver); err == nil || out.Status != "" {
 		t.Errorf("the same result again while full: %+v %v", out, err)
 	}
 }
@@ -187,7 +187,7 @@ func TestAResultOverMaxSamplesIsDeadLetteredNotSpooled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.closeAll()
-	out, err := a.acceptResult(result, psbridge.InputHTTP)
+	out, err := a.acceptFrom(result, psbridge.InputHTTP, config.HTTPArchiver)
 	if err != nil || out.Status != psbridge.DeadLettered || out.Samples != 0 ||
 		!strings.Contains(out.Reason, "more than pscheduler_bridge.max_samples (4)") {
 		t.Fatalf("%+v %v", out, err)
@@ -222,7 +222,7 @@ func TestAPSchedulerHostReportsForItsOwnHostsOnly(t *testing.T) {
 		!strings.HasSuffix(out.Reason, " from pscheduler-lyon, which may report for perfsonar.in2p3.fr only") {
 		t.Fatalf("another host's result: %+v %v", out, err)
 	}
-	if out, _ := a.acceptResult(result, InputKafka); out.Status != psbridge.DeadLettered || !strings.Contains(out.Reason, "pscheduler has no host list") {
+	if out, _ := a.acceptFrom(result, InputKafka, config.SharedArchiver); out.Status != psbridge.DeadLettered || !strings.Contains(out.Reason, "pscheduler has no host list") {
 		t.Fatalf("the shared topic, its identity without a list: %+v", out)
 	}
 	if out, err := a.acceptFrom(result, InputKafka, archiverOf("longhaul.pscheduler.results", "longhaul.pscheduler.results.pscheduler-here")); err != nil || out.Status != psbridge.Accepted {

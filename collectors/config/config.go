@@ -182,8 +182,14 @@ type PSBridge struct {
 	TLSCertFile string `yaml:"tls_cert_file"`
 	TLSKeyFile  string `yaml:"tls_key_file"`
 	// TokenFile holds the bearer token archivers send (their _headers: "Authorization":
-	// "Bearer TOKEN"). Required with listen: a token is never written in the config.
+	// "Bearer TOKEN"), the one every host's HTTP archiver shares (identity http). A token is
+	// never written in the config.
 	TokenFile string `yaml:"token_file"`
+	// HostTokensDir is a folder of tokens, one per pScheduler host: NAME.token is host NAME's
+	// (identity http-NAME; `longhaul-probe psbridge add-host NAME` writes it and prints the
+	// archiver's config). Deleting a file revokes that host from its next post; the folder is
+	// read again whenever it changes. Listen needs token_file, host_tokens_dir or both.
+	HostTokensDir string `yaml:"host_tokens_dir"`
 	// MaxBody bounds one posted result.
 	MaxBody ByteSize `yaml:"max_body"`
 	// MaxConcurrent bounds the results read and converted at once (more get 429): with MaxBody
@@ -203,8 +209,8 @@ type PSBridge struct {
 	SeenCapacity int    `yaml:"seen_capacity"`
 	// Hosts are the hosts each identity may deliver results for: a pScheduler host's certificate
 	// (pscheduler-NAME, writing its own topic of Topic: `longhaul admin add-pscheduler-host`), the
-	// certificate every host shared (pscheduler, writing Topic itself), the HTTP endpoint's token
-	// (http). A result is a dead letter unless each of its tests has its source or destination
+	// certificate every host shared (pscheduler, writing Topic itself), the HTTP endpoint's shared
+	// token (http) and a host's own token (http-NAME, in HostTokensDir). A result is a dead letter unless each of its tests has its source or destination
 	// among its identity's hosts. Unset: any identity for any host (said at start).
 	Hosts map[string][]string `yaml:"hosts"`
 }

@@ -15,10 +15,10 @@ import (
 // by a token always, and encrypted unless it listens on loopback only: archivers post from
 // other hosts, and a token in clear on the wire is anyone's.
 func validatePSBridge(l *errorList, b *PSBridge) {
+	if b.Listen == "" && (b.TokenFile != "" || b.HostTokensDir != "" || b.TLSCertFile != "" || b.TLSKeyFile != "") {
+		l.at("pscheduler_bridge.listen", "required when pscheduler_bridge has HTTP settings (host:port)")
+	}
 	if !b.Enabled() {
-		if b.TokenFile != "" || b.TLSCertFile != "" || b.TLSKeyFile != "" {
-			l.at("pscheduler_bridge.listen", "required when pscheduler_bridge has HTTP settings (host:port)")
-		}
 		return
 	}
 	if b.Listen != "" {
@@ -31,8 +31,8 @@ func validatePSBridge(l *errorList, b *PSBridge) {
 		case b.TLSCertFile == "" && !loopback(host):
 			l.at("pscheduler_bridge.tls_cert_file", "required: %q is not a loopback address, and archivers would send their token in clear", b.Listen)
 		}
-		if b.TokenFile == "" {
-			l.at("pscheduler_bridge.token_file", "required with listen: the file holding the token archivers send (Authorization: Bearer TOKEN)")
+		if b.TokenFile == "" && b.HostTokensDir == "" {
+			l.at("pscheduler_bridge.token_file", "required with listen, or host_tokens_dir: the tokens archivers send (Authorization: Bearer TOKEN)")
 		}
 		if !strings.HasPrefix(b.Path, "/") {
 			l.at("pscheduler_bridge.path", "%q must start with /", b.Path)
@@ -60,9 +60,9 @@ func validatePSBridge(l *errorList, b *PSBridge) {
 func validateHosts(l *errorList, hosts map[string][]string) {
 	for _, who := range slices.Sorted(maps.Keys(hosts)) {
 		path := "pscheduler_bridge.hosts." + who
-		if who != HTTPArchiver && who != SharedArchiver && !archiverName.MatchString(who) {
-			l.at(path, "%q is not an identity: %s (the HTTP token), %s (the certificate every host shared) or %sNAME (one host's, `longhaul admin add-pscheduler-host NAME`)",
-				who, HTTPArchiver, SharedArchiver, contract.OwnTopicArchiverPrefix)
+		if who != HTTPArchiver && who != SharedArchiver && !archiverName.MatchString(who) && !IsHTTPHost(who) {
+			l.at(path, "%q is not an identity: %s (the HTTP token every host shares), %sNAME (one host's token, `longhaul-probe psbridge add-host NAME`), %s (the certificate every host shared) or %sNAME (one host's certificate, `longhaul admin add-pscheduler-host NAME`)",
+				who, HTTPArchiver, HTTPHostPrefix, SharedArchiver, contract.OwnTopicArchiverPrefix)
 		}
 		if len(hosts[who]) == 0 {
 			l.at(path, "no host: list the hosts it may report for")
@@ -75,14 +75,25 @@ func validateHosts(l *errorList, hosts map[string][]string) {
 
 // Identities of what delivers a result to the bridge: a pScheduler host's own Kafka topic names
 // its certificate (contract.ArchiverOf: pscheduler-NAME); the shared topic is the one certificate
-// every host used to share (SharedArchiver); the HTTP endpoint has one token (HTTPArchiver).
+// every host used to share (SharedArchiver); on the HTTP endpoint, the token every host shares
+// (HTTPArchiver) or a host's own (HTTPHostPrefix + NAME, host_tokens_dir's NAME.token).
 const (
 	SharedArchiver = "pscheduler"
 	HTTPArchiver   = "http"
+	HTTPHostPrefix = "http-"
 )
 
-// archiverName is a pScheduler host's certificate's principal.
-var archiverName = regexp.MustCompile("^" + regexp.QuoteMeta(contract.OwnTopicArchiverPrefix) + `[a-z0-9][a-z0-9._-]{0,62}$`)
+// hostName is what a pScheduler host's name may be, after its identity's prefix.
+const hostName = `[a-z0-9][a-z0-9._-]{0,62}`
+
+// archiverName is a pScheduler host's certificate's principal; httpHostName a host's token's.
+var (
+	archiverName = regexp.MustCompile("^" + regexp.QuoteMeta(contract.OwnTopicArchiverPrefix) + hostName + "$")
+	httpHostName = regexp.MustCompile("^" + regexp.QuoteMeta(HTTPHostPrefix) + hostName + "$")
+)
+
+// IsHTTPHost says whether identity is a host's own token's (http-NAME).
+func IsHTTPHost(identity string) bool { return httpHostName.MatchString(identity) }
 
 // loopback says whether host is a loopback address or localhost.
 func loopback(host string) bool {

@@ -1,7 +1,6 @@
 package psbridge
 
 import (
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"io"
@@ -25,9 +24,15 @@ const (
 	DeadLettered = "dead_lettered" // cannot be converted: kept whole, with the reason, on the dead-letter topic
 )
 
-// Acceptor takes one result: converts it and spools its samples, or dead-letters it. An error
-// means nothing was kept (the spool failed) and the sender should try again.
-type Acceptor func(body []byte, input string) (Outcome, error)
+// Acceptor takes one result identity delivered through input: converts it and spools its
+// samples, or dead-letters it. An error means nothing was kept (the spool failed) and the sender
+// should try again.
+type Acceptor func(body []byte, input, identity string) (Outcome, error)
+
+// Identifier tells who sent a bearer token (Tokens).
+type Identifier interface {
+	Identify(bearer string) (identity string, ok bool)
+}
 
 // Refusals counts what the endpoint turned away before reading a result.
 type Refusals interface {
@@ -39,15 +44,15 @@ type Refusals interface {
 // InputHTTP names results that came through the HTTP endpoint (dead letters and health say it).
 const InputHTTP = "http"
 
-// Handler is the endpoint pScheduler's HTTP archiver posts (or puts) results to. It wants the
-// token as "Authorization: Bearer TOKEN" and answers:
+// Handler is the endpoint pScheduler's HTTP archiver posts (or puts) results to. It wants a
+// token as "Authorization: Bearer TOKEN", which tells who sent the result (tokens), and answers:
 //   - 200 with the Outcome as JSON once the result is kept: spooled, a duplicate, or
 //     dead-lettered (a result that cannot be converted is not worth a retry);
 //   - 401 without the right token, 413 for a body over maxBody, 405 for another method;
 //   - 429 while maxConcurrent results are being read and converted (with Retry-After): what the
 //     bridge holds in memory is at most maxConcurrent results and their samples, whoever posts;
 //   - 503 when the spool could not take it: the archiver's retry policy sends it again.
-func Handler(path string, token []byte, maxBody int64, maxConcurrent int, accept Acceptor, refused Refusals) http.Handler {
+func Handler(path string, tokens Identifier, maxBody int64, maxConcurrent int, accept Acceptor, refused Refusals) http.Handler {
 	mux := http.NewServeMux()
 	slots := make(chan struct{}, max(maxConcurrent, 1))
 	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
@@ -56,7 +61,8 @@ func Handler(path string, token []byte, maxBody int64, maxConcurrent int, accept
 			http.Error(w, "POST or PUT a pScheduler result", http.StatusMethodNotAllowed)
 			return
 		}
-		if !authorized(r, token) {
+		identity, ok := identify(r, tokens)
+		if !ok {
 			refused.Unauthorized()
 			w.Header().Set("WWW-Authenticate", `Bearer realm="longhaul pscheduler bridge"`)
 			http.Error(w, "missing or wrong token: send Authorization: Bearer TOKEN (the archiver's _headers)", http.StatusUnauthorized)
@@ -82,7 +88,7 @@ func Handler(path string, token []byte, maxBody int64, maxConcurrent int, accept
 			http.Error(w, "reading the result: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		out, err := accept(body, InputHTTP)
+		out, err := accept(body, InputHTTP, identity)
 		if err != nil {
 			http.Error(w, "not kept, try again: "+err.Error(), http.StatusServiceUnavailable)
 			return
@@ -93,10 +99,13 @@ func Handler(path string, token []byte, maxBody int64, maxConcurrent int, accept
 	return mux
 }
 
-// authorized compares the bearer token in constant time.
-func authorized(r *http.Request, token []byte) bool {
+// identify is who the request's bearer token is.
+func identify(r *http.Request, tokens Identifier) (string, bool) {
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && len(token) > 0 && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), token) == 1
+	if !ok {
+		return "", false
+	}
+	return tokens.Identify(got)
 }
 
 func humanBytes(n int64) string {

@@ -18,15 +18,15 @@ func (r *refusals) Busy()         { r.busy++ }
 func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 	var got []string
 	fail := false
-	accept := func(body []byte, input string) (Outcome, error) {
+	accept := func(body []byte, input, identity string) (Outcome, error) {
 		if fail {
 			return Outcome{}, errors.New("disk full")
 		}
-		got = append(got, input+":"+string(body))
+		got = append(got, input+":"+identity+":"+string(body))
 		return Outcome{Status: Accepted, Key: "pscheduler-1", Samples: 3}, nil
 	}
 	ref := &refusals{}
-	h := Handler("/pscheduler/results", []byte("s3cret"), 64, 1, accept, ref)
+	h := Handler("/pscheduler/results", tokens(t, "s3cret", ""), 64, 1, accept, ref)
 	do := func(method, path, auth, body string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
 		if auth != "" {
@@ -65,13 +65,13 @@ func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 	if w := do("POST", "/pscheduler/results", "Bearer s3cret", `{"id":3}`); w.Code != 503 || !strings.Contains(w.Body.String(), "disk full") {
 		t.Errorf("spool failure: %d %s", w.Code, w.Body)
 	}
-	if len(got) != 2 || got[0] != `http:{"id":1}` || ref.unauthorized != 5 || ref.tooLarge != 1 {
+	if len(got) != 2 || got[0] != `http:http:{"id":1}` || ref.unauthorized != 5 || ref.tooLarge != 1 {
 		t.Errorf("accepted %q, refusals %+v", got, *ref)
 	}
 }
 
 func TestNoTokenConfiguredLetsNothingIn(t *testing.T) {
-	h := Handler("/p", nil, 64, 1, func([]byte, string) (Outcome, error) { t.Fatal("accepted"); return Outcome{}, nil }, &refusals{})
+	h := Handler("/p", tokens(t, "", ""), 64, 1, func([]byte, string, string) (Outcome, error) { t.Fatal("accepted"); return Outcome{}, nil }, &refusals{})
 	r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
 	r.Header.Set("Authorization", "Bearer ")
 	w := httptest.NewRecorder()
@@ -86,13 +86,13 @@ func TestNoTokenConfiguredLetsNothingIn(t *testing.T) {
 // results and their samples, however many hosts post at once. Once one is done, the next gets in.
 func TestPostsBeyondMaxConcurrentAreToldToComeBackLater(t *testing.T) {
 	inside, release := make(chan struct{}), make(chan struct{})
-	accept := func([]byte, string) (Outcome, error) {
+	accept := func([]byte, string, string) (Outcome, error) {
 		inside <- struct{}{}
 		<-release
 		return Outcome{Status: Accepted}, nil
 	}
 	ref := &refusals{}
-	h := Handler("/p", []byte("t"), 64, 2, accept, ref)
+	h := Handler("/p", tokens(t, "t", ""), 64, 2, accept, ref)
 	post := func() *httptest.ResponseRecorder {
 		r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
 		r.Header.Set("Authorization", "Bearer t")

@@ -19,20 +19,19 @@ from psbridge import TOPIC, Bridge, archive, send
 from pscheduler_archivers import HttpArchiver, archive_data, kafka_plugin
 
 
-def add_host(tmp, bridge):
+def add_host(tmp, bridge, own_token=False):
+    """A pScheduler host as add-pscheduler-host makes it: with the token every host shares, or one
+    of its own (installed in the bridge's host_tokens_dir, as the command prints)."""
     name = "it-" + uuid.uuid4().hex[:8]
     out = tmp / name
+    token = [] if own_token else ["--bridge-token-file", str(bridge.tmp / "token")]
     printed = longhaul(
-        "admin",
-        "add-pscheduler-host",
-        name,
-        "--out",
-        str(out),
-        "--bridge-url",
-        Bridge.url,
-        "--bridge-token-file",
-        str(bridge.tmp / "token"),
+        "admin", "add-pscheduler-host", name, "--out", str(out), "--bridge-url", Bridge.url, *token
     )
+    if own_token:
+        mine = out / f"{name}.token"
+        assert mine.stat().st_mode & 0o777 == 0o600
+        (bridge.host_tokens / mine.name).write_bytes(mine.read_bytes())
     return name, out, printed
 
 
@@ -166,5 +165,42 @@ def test_a_pscheduler_host_reports_for_its_own_hosts_only(tmp_path, run_tag):
             f"which may report for {mine} only"
         ), dead
         assert samples_of("raw.rtt", other, 1, timeout_s=3) == []
+    finally:
+        b.stop()
+
+
+def test_a_host_with_a_token_of_its_own_reports_for_its_hosts_and_is_revoked_alone(tmp_path, run_tag):
+    """add-pscheduler-host gives the host's HTTP archiver a token of its own, which the bridge
+    knows as http-NAME: a result of the host's own test becomes samples, one of other hosts a dead
+    letter naming it; deleting its token file refuses its next post and no other host's."""
+    b = Bridge(tmp_path)
+    name, out, printed = add_host(tmp_path, b, own_token=True)
+    other_name, other_out, _ = add_host(tmp_path, b, own_token=True)
+    identity, mine, far = f"http-{name}", f"{run_tag}-tok", f"{run_tag}-far"
+    token = (out / f"{name}.token").read_text()
+    assert token not in printed and f"{identity}: [THIS-HOST" in printed and f"{name}.token" in printed, (
+        printed
+    )
+    assert archive_data(out / "longhaul-http.json", "http")["_headers"]["Authorization"] == f"Bearer {token}"
+    b.hosts = {identity: [mine], f"http-{other_name}": [f"{run_tag}-tok2"]}
+    b.write_config()
+    b.start()
+    try:
+        http = HttpArchiver(out / "longhaul-http.json", ca=str(SECRETS / "ca.crt"))
+        assert http.archive(archive("rtt", "ping-diags-command-line", mine, far)) == 200, http.attempts
+        assert len(samples_of("raw.rtt", mine, 1)) == 1
+        other = f"{run_tag}-not-mine"
+        r = b.post(archive("rtt", "ping-diags-command-line", other, far), token=token)
+        assert r.status_code == 200 and r.json()["status"] == "dead_lettered", r.text
+        assert r.json()["reason"] == (
+            f"pscheduler_host: a result of {other}→{far} from {identity}, which may report for {mine} only"
+        ), r.text
+
+        (b.host_tokens / f"{name}.token").unlink()
+        r = b.post(archive("rtt", "ping-diags-command-line", mine, far), token=token)
+        assert r.status_code == 401, r.text
+        kept = HttpArchiver(other_out / "longhaul-http.json", ca=str(SECRETS / "ca.crt"))
+        assert kept.archive(archive("rtt", "ping-diags-command-line", f"{run_tag}-tok2", far)) == 200
+        assert len(samples_of("raw.rtt", f"{run_tag}-tok2", 1)) == 1
     finally:
         b.stop()

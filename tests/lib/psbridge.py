@@ -94,6 +94,9 @@ class Bridge:
         (tmp / "token").write_text(uuid.uuid4().hex + "\n")
         (tmp / "token").chmod(0o600)
         self.token = (tmp / "token").read_text().strip()
+        # the hosts' own tokens (host_tokens_dir): a test puts NAME.token there
+        self.host_tokens = tmp / "host-tokens"
+        self.host_tokens.mkdir(mode=0o700, exist_ok=True)
         self.bootstrap, self.fsync = bootstrap, fsync
         self.write_config()
         self.proc = None
@@ -114,6 +117,7 @@ pscheduler_bridge:
   tls_cert_file: {SECRETS}/psbridge-http.crt
   tls_key_file: {SECRETS}/psbridge-http.key
   token_file: {tmp}/token
+  host_tokens_dir: {self.host_tokens}
   topic: {TOPIC}
   group: {self.group}
 """)

@@ -9,6 +9,8 @@ import (
 	"text/template"
 	"time"
 
+	"longhaul/collectors/config"
+	"longhaul/collectors/psbridge"
 	"longhaul/ingest/contract"
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
@@ -32,18 +34,24 @@ const pSchedulerHostNext = `# {{.Principal}}: certificate CN={{.Principal}} issu
 #     install -m 0640 -g pscheduler {{.Kafka}} /etc/pscheduler/default-archives/longhaul-kafka.json
 # Check with: pscheduler task --archive @/etc/pscheduler/default-archives/longhaul-{{if .HTTP}}http{{else}}kafka{{end}}.json rtt --dest HOST
 # On the pScheduler bridge, name the hosts it may report for (a result for any other is a dead letter):
-#   pscheduler_bridge: {hosts: {{"{"}}{{.Principal}}: [THIS-HOST, ...]{{"}"}}}
-# Revoke with: longhaul admin remove-pscheduler-host {{.Name}}
+#   pscheduler_bridge: {hosts: {{"{"}}{{.Principal}}: [THIS-HOST, ...]{{if .Token}}, {{.HTTPIdentity}}: [THIS-HOST, ...]{{end}}{{"}"}}}
+{{- if .Token}}
+# and give it the host's own HTTP token (its host_tokens_dir; the bridge reads it from the next post):
+#   install -m 0600 -o longhaul-probe {{.Token}} /etc/longhaul/psbridge-hosts/{{.Name}}.token
+{{- end}}
+# Revoke with: longhaul admin remove-pscheduler-host {{.Name}}{{if .Token}}, and delete its token from the bridge's host_tokens_dir{{end}}
 `
 
 func runAddPSchedulerHost(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME [--out DIR] [--bridge-url URL --bridge-token-file FILE]",
+	fs := env.FlagSet("NAME [--out DIR] [--bridge-url URL [--bridge-token-file FILE]]",
 		"Issues pScheduler host NAME a client certificate of its own (CN=pscheduler-NAME, signed by the\n"+
 			"CA of --kafka-ca with --ca-key), creates its own archivers' topic (longhaul.pscheduler.results.\n"+
 			"pscheduler-NAME) and grants it the right to write that and nothing else, and writes the archive\n"+
 			"files that host's /etc/pscheduler/default-archives/ takes:\n"+
 			"longhaul-kafka.json (the Kafka archiver, with the PEM contents), and with --bridge-url\n"+
-			"longhaul-http.json (the HTTP archiver to the pScheduler bridge, with its bearer token).\n"+
+			"longhaul-http.json (the HTTP archiver to the pScheduler bridge, with its bearer token): a token\n"+
+			"of the host's own, also written as NAME.token for the bridge's host_tokens_dir (the bridge knows\n"+
+			"the host by it: identity http-NAME), or with --bridge-token-file the one every host shares.\n"+
 			"Files go to DIR (default ./pscheduler-NAME), mode 0600; what to do with them is printed.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
@@ -52,7 +60,7 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	out := fs.String("out", "", "folder for the host's files (default ./pscheduler-NAME)")
 	days := fs.Int("days", 365, "days the certificate is valid")
 	bridgeURL := fs.String("bridge-url", "", "the pScheduler bridge's URL as the host reaches it (https://HOST:PORT/pscheduler/results)")
-	tokenFile := fs.String("bridge-token-file", "", "file holding the bridge's bearer token (its token_file)")
+	tokenFile := fs.String("bridge-token-file", "", "file holding the bearer token every host shares (the bridge's token_file); default: a token of the host's own")
 	principal, code, done := nameArg(env, fs, args, "pScheduler host", setup.PSchedulerHostPrincipal)
 	if done {
 		return code
@@ -61,13 +69,19 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	if *days < 1 || *days > 825 {
 		return env.UsageError("--days %d: from 1 to 825", *days)
 	}
-	if (*bridgeURL == "") != (*tokenFile == "") {
-		return env.UsageError("--bridge-url and --bridge-token-file go together")
+	if *tokenFile != "" && *bridgeURL == "" {
+		return env.UsageError("--bridge-token-file needs --bridge-url")
 	}
 	var token string
 	var err error
-	if *tokenFile != "" {
+	own := *bridgeURL != "" && *tokenFile == ""
+	switch {
+	case *tokenFile != "":
 		if token, err = settings.Secret(*tokenFile); err != nil {
+			return env.Fail("%v", err)
+		}
+	case own:
+		if token, err = setup.NewPassword(); err != nil {
 			return env.Fail("%v", err)
 		}
 	}
@@ -81,6 +95,9 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	files, err := pSchedulerHostFiles(ca, principal, settings.List(*archiver), *bridgeURL, token, time.Duration(*days)*24*time.Hour)
 	if err != nil {
 		return env.Fail("%v", err)
+	}
+	if own {
+		files.byName[name+psbridge.TokenSuffix] = []byte(token)
 	}
 	written, err := writePrivate(*out, files)
 	if err != nil {
@@ -100,7 +117,8 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	}
 	view := map[string]string{"Principal": principal, "Name": name, "CASubject": ca.Cert.Subject.String(),
 		"NotAfter": files.notAfter.UTC().Format(time.DateOnly), "Topic": contract.ArchiverTopic(principal), "Dir": *out,
-		"Kafka": written["longhaul-kafka.json"], "HTTP": written["longhaul-http.json"], "CA": written["ca.crt"]}
+		"Kafka": written["longhaul-kafka.json"], "HTTP": written["longhaul-http.json"], "CA": written["ca.crt"],
+		"Token": written[name+psbridge.TokenSuffix], "HTTPIdentity": config.HTTPHostPrefix + name}
 	if err := template.Must(template.New("next").Parse(pSchedulerHostNext)).Execute(env.Stdout, view); err != nil {
 		return env.Fail("%v", err)
 	}
@@ -170,7 +188,8 @@ func writePrivate(dir string, files hostFiles) (map[string]string, error) {
 func runRemovePSchedulerHost(env *cli.Env, args []string) int {
 	fs := env.FlagSet("NAME", "Revokes pScheduler host NAME at once: deletes the ACLs of pscheduler-NAME, so its certificate can\n"+
 		"write nothing from its next request on (Kafka has no certificate revocation: the certificate still\n"+
-		"completes a TLS handshake until it expires). Other pScheduler hosts are not touched.")
+		"completes a TLS handshake until it expires). Other pScheduler hosts are not touched. Its HTTP\n"+
+		"archiver's own token is the bridge's: delete NAME.token from the bridge's host_tokens_dir.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	principal, code, done := nameArg(env, fs, args, "pScheduler host", setup.PSchedulerHostPrincipal)
