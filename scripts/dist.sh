@@ -64,7 +64,7 @@ maintainer_scripts() {
   for f in packaging/scripts/*.sh; do
     # shellcheck disable=SC1090,SC2016  # the package's own variables; the names envsubst replaces
     (set -a && . "packaging/scripts/$1.vars" && export PACKAGE="$1" &&
-      envsubst '${PACKAGE} ${SERVICE_USER} ${USER_COMMENT} ${UNITS} ${RESTART_NOTE} ${FIRST_INSTALL_HINT} ${PURGE_DIRS} ${PURGE_WHAT}') \
+      envsubst '${PACKAGE} ${SERVICE_USERS} ${USER_COMMENT} ${UNITS} ${RESTART_NOTE} ${FIRST_INSTALL_HINT} ${PURGE_DIRS} ${PURGE_WHAT}') \
       <"$f" >"${out}/${f##*/}"
     chmod 0755 "${out}/${f##*/}"
   done

@@ -4,7 +4,7 @@
 #   install.sh files [--agent] [--destdir DIR]  Longhaul's programs into /usr/bin and /usr/share/longhaul
 #                                               (where its packages put them), the services' into
 #                                               /opt/longhaul, units into /etc/systemd/system
-#   install.sh central                          the central host's user, folders, secrets and configs
+#   install.sh central                          the central host's users, folders, secrets and configs
 #   install.sh setup                            once Kafka and InfluxDB run: InfluxDB's admin, then
 #                                               `longhaul setup` (topics, users, ACLs, database)
 #   install.sh agent                            a sender host's agent user and config
@@ -33,9 +33,27 @@ export LONGHAUL_ALERT_SINK=0 LONGHAUL_ALERT_SMTP="${LONGHAUL_ALERT_SMTP:-localho
 . "${ROOT}/scripts/stack/lib.sh"
 LOG_TAG=install
 load_services
-# the secrets folder: root's, its group the daemons' (lib.sh's own makes it 0700)
+# the secrets folder: root's alone, every file in it 0600 but the CA's certificate (public), which
+# the daemons read by its path: so the folder may be passed through, not listed (lib.sh's own is 0700)
 secrets_dir() {
-  mkdir -p "${LONGHAUL_SECRETS_DIR}" && chmod 0750 "${LONGHAUL_SECRETS_DIR}" && echo "${LONGHAUL_SECRETS_DIR}"
+  mkdir -p "${LONGHAUL_SECRETS_DIR}" && chmod 0711 "${LONGHAUL_SECRETS_DIR}" && echo "${LONGHAUL_SECRETS_DIR}"
+}
+
+# One system user per service, each unit's User= (test_systemd_install checks they agree). The
+# job keeper is Flink's: it submits Flink's job and prunes Flink's checkpoints.
+SERVICE_USERS=(longhaul-kafka longhaul-flink longhaul-influxdb longhaul-telegraf longhaul-alertmanager
+  longhaul-watchdog longhaul-bridge)
+
+# to_credentials UNIT CONFIG NAME...: the secrets NAME... as CONFIG names them become UNIT's
+# credentials: systemd copies each file a unit's LoadCredential= names into /run/credentials/UNIT,
+# readable by that unit's user alone. Run on an existing config too: an upgrade from the release
+# whose daemons shared one user and read the folder keeps working.
+to_credentials() {
+  local unit="$1" conf="$2" name
+  shift 2
+  for name in "$@"; do
+    sed -i "s#${LONGHAUL_SECRETS_DIR}/${name}#/run/credentials/${unit}/${name}#g" "${conf}"
+  done
 }
 
 # copy_tree SRC DST: DST becomes a copy of SRC, swapped in whole (a running JVM keeps its jars).
@@ -129,9 +147,10 @@ write_env() {
 
 central() {
   use_jdk17
-  add_user longhaul "${STATE}"
+  local u
+  for u in "${SERVICE_USERS[@]}"; do add_user "$u" "${STATE}"; done
   install -d -m 0755 "${ETC}" "${STATE}"
-  install -d -o root -g longhaul -m 0750 "${LONGHAUL_SECRETS_DIR}"
+  install -d -o root -g root -m 0711 "${LONGHAUL_SECRETS_DIR}"
   # the stack's run folders become the services' state folders
   RUN_ROOT="${STATE}"
   # lib.sh's functions that generate the configs call these two and read LONGHAUL_CLI
@@ -153,21 +172,28 @@ central() {
   # alertmanager certificate and its users' passwords; the templates as `files` installed them
   generate alertmanager alertmanager.yml web.yml
   sed -i "s#${LONGHAUL_ROOT}/alerting/templates#${SHARE}/alerting/templates#" "${ETC}/alertmanager/alertmanager.yml"
-  chgrp longhaul "${ETC}/alertmanager/web.yml" && chmod 0640 "${ETC}/alertmanager/web.yml"
+  to_credentials longhaul-kafka.service "${ETC}/kafka/server.properties" broker.pem
+  to_credentials longhaul-influxdb.service "${ETC}/influxdb/influxdb.conf" influxdb.pem
+  to_credentials longhaul-alertmanager.service "${ETC}/alertmanager/web.yml" alertmanager.crt alertmanager.key
+  chgrp longhaul-alertmanager "${ETC}/alertmanager/web.yml" && chmod 0640 "${ETC}/alertmanager/web.yml"
   # the services' users (up.sh's run_setup makes the same)
-  local u
   for u in kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter influx-writer influx-reader; do
     ensure_secret "$u.password" >/dev/null
   done
   write_env
   [ -e "${ETC}/job.args" ] || echo "# the job's arguments (flink-jobs/README.md), one or more per line" >"${ETC}/job.args"
-  chown -R longhaul:longhaul "${STATE}/kafka" "${STATE}/flink" "${STATE}/influxdb" "${STATE}/alertmanager"
-  # what the daemons read (the units name each file): readable by their group; the CA's key,
-  # the admin certificate, the admin passwords and people's Alertmanager login (operator) stay root's
-  local readable=(ca.crt broker.pem influxdb.pem alertmanager.crt alertmanager.key kafka-flink.password
-    kafka-telegraf.password influx-writer.password kafka-watchdog.password influx-reader.password
-    kafka-alerter.password alertmanager-bridge.password)
-  (cd "${LONGHAUL_SECRETS_DIR}" && chgrp longhaul "${readable[@]}" && chmod g+r "${readable[@]}")
+  # the job's Kafka identity: a bare name is the credential the Flink units load (a path of the
+  # secrets folder, which `longhaul job` would give otherwise, is root's alone)
+  grep -q -- '--kafka-password-file' "${ETC}/job.args" ||
+    printf '%s\n' "# the job's Kafka user; its password is the Flink units' credential of that name" \
+      "--kafka-user flink --kafka-password-file kafka-flink.password" >>"${ETC}/job.args"
+  chown -R longhaul-kafka:longhaul-kafka "${STATE}/kafka"
+  chown -R longhaul-flink:longhaul-flink "${STATE}/flink"
+  chown -R longhaul-influxdb:longhaul-influxdb "${STATE}/influxdb"
+  chown -R longhaul-alertmanager:longhaul-alertmanager "${STATE}/alertmanager"
+  # every secret root's alone (a unit gets the ones it names as credentials), the CA's certificate
+  # everyone's; a folder of the release before had the daemons' shared group on some
+  (cd "${LONGHAUL_SECRETS_DIR}" && chown root:root ./* && chmod 0600 ./* && chmod 0644 ca.crt)
   log "central host ready; edit ${ETC}/kafka/server.properties (listeners) for remote agents, then: install.sh setup"
 }
 

@@ -1,13 +1,16 @@
 #!/bin/sh
+# shellcheck disable=SC2086  # a template: dist.sh writes the user list in as words
 # ${PACKAGE}: before unpacking (deb: install|upgrade; rpm: 1 install, 2 upgrade). Its system
-# user and group exist before the files that name them are unpacked.
+# users and their groups, one a daemon, exist before the files that name them are unpacked.
 # (A template: scripts/dist.sh fills in ${...} from packaging/scripts/PACKAGE.vars.)
 set -e
-if ! getent group "${SERVICE_USER}" >/dev/null; then
-  groupadd --system "${SERVICE_USER}"
-fi
-if ! getent passwd "${SERVICE_USER}" >/dev/null; then
-  useradd --system --gid "${SERVICE_USER}" --home-dir /var/lib/longhaul --no-create-home \
-    --shell /usr/sbin/nologin --comment "${USER_COMMENT}" "${SERVICE_USER}"
-fi
+for u in ${SERVICE_USERS}; do
+  if ! getent group "$u" >/dev/null; then
+    groupadd --system "$u"
+  fi
+  if ! getent passwd "$u" >/dev/null; then
+    useradd --system --gid "$u" --home-dir /var/lib/longhaul --no-create-home \
+      --shell /usr/sbin/nologin --comment "${USER_COMMENT}" "$u"
+  fi
+done
 exit 0

@@ -90,3 +90,10 @@ def make_root(tmp, *install_args):
     stub(root / defaults()["LONGHAUL_JAVA_HOME"].lstrip("/") / "bin/java")
     stub(root / "bin/sh")
     return root
+
+
+def install_users():
+    """The system users deploy/systemd/install.sh creates: its SERVICE_USERS and the agent's."""
+    text = INSTALL.read_text()
+    listed = re.search(r"SERVICE_USERS=\(([^)]*)\)", text).group(1).split()
+    return set(listed) | {u for u in re.findall(r"add_user (\S+)", text) if not u.startswith('"')}

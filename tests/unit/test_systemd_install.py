@@ -17,7 +17,17 @@ import shutil
 import subprocess
 
 import pytest
-from systemd_unit_files import DEPLOY, HOST_UNITS, INSTALL, SERVICES, UNITS, make_root, parse, values, words
+from systemd_unit_files import (
+    DEPLOY,
+    HOST_UNITS,
+    SERVICES,
+    UNITS,
+    install_users,
+    make_root,
+    parse,
+    values,
+    words,
+)
 
 # What every daemon runs under (the supervision settings; docs: deploy/systemd/README.md).
 SUPERVISION = {
@@ -72,7 +82,7 @@ def problems(root):
     if run.returncode != 0:
         found.append(f"verify: exit status {run.returncode}")
     known = set(os.listdir(root / "usr/lib/systemd/system")) | set(names)
-    creates = set(re.findall(r"add_user (\S+)", INSTALL.read_text()))
+    creates = install_users()
     for name in names:
         unit = parse((root / "etc/systemd/system" / name).read_text())
         for key in DEPENDENCY_KEYS:

@@ -1,8 +1,8 @@
 """The systemd units against the native stack, read without booting them: every daemon
 scripts/stack supervises has a unit running its command, but the local notification sink
 (stack_programs.LOCAL_ONLY); the target, the start order, memory limits above the JVM sizes; no
-secret in a unit; the alert bridge's identities and the secrets units read are checked against
-install.sh. (The units as installed, verified and sandboxed: test_systemd_install.py.)
+secret in a unit. (Who each unit runs as and the secrets it gets: test_systemd_identities.py; the
+units as installed, verified and sandboxed: test_systemd_install.py.)
 """
 
 import re
@@ -10,7 +10,7 @@ import shlex
 
 import pytest
 from stack_programs import LOCAL_ONLY, defaults, deployed
-from systemd_unit_files import HOST_UNITS, INSTALL, SERVICES, TARGET, UNITS, unit, values, words
+from systemd_unit_files import HOST_UNITS, SERVICES, TARGET, UNITS, unit, values, words
 
 
 def test_every_daemon_the_stack_supervises_has_a_unit():
@@ -111,48 +111,3 @@ def test_no_unit_holds_a_secret():
                         )
             if key == "LoadCredential":
                 assert value.split(":", 1)[1].startswith("/etc/longhaul/secrets/"), f"{name}: {value}"
-
-
-def environment(name):
-    return dict(
-        var.partition("=")[::2]
-        for v in values(unit(name), "Service", "Environment")
-        for var in shlex.split(v)
-    )
-
-
-def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge():
-    env = environment("longhaul-alert-bridge.service")
-    assert env["LONGHAUL_KAFKA_USER"] == "alerter"
-    assert env["LONGHAUL_KAFKA_PASSWORD_FILE"] == "/etc/longhaul/secrets/kafka-alerter.password"
-    assert env["LONGHAUL_ALERTMANAGER_USER"] == "bridge"
-    assert env["LONGHAUL_ALERTMANAGER_PASSWORD_FILE"] == "/etc/longhaul/secrets/alertmanager-bridge.password"
-    assert values(unit("longhaul-alert-bridge.service"), "Service", "EnvironmentFile") == [
-        "/etc/longhaul/longhaul.env"
-    ]
-    # where Alertmanager is and the CA it is signed by: longhaul.env, as for Kafka and InfluxDB
-    assert re.search(r"LONGHAUL_ALERTMANAGER LONGHAUL_ALERTMANAGER_CA", INSTALL.read_text())
-
-
-def test_every_secret_a_unit_names_is_readable_by_its_group():
-    """The secrets a unit's settings name are among those install.sh central makes readable by
-    the group longhaul (so are those its configs name: Alertmanager's certificate and key, in the
-    web.yml it writes); people's Alertmanager login (operator) and the admins' stay root's."""
-    named = {"alertmanager.crt", "alertmanager.key"}
-    for name in SERVICES:
-        settings = " ".join(v for section in unit(name).values() for _, v in section)
-        named |= set(re.findall(r"/etc/longhaul/secrets/([\w.-]+)", settings))
-    assert {"kafka-alerter.password", "alertmanager-bridge.password"} <= named
-    readable = set(re.search(r"readable=\(([^)]*)\)", INSTALL.read_text()).group(1).split())
-    assert named <= readable, f"units name {sorted(named - readable)}, which install.sh leaves root's"
-    assert (
-        not {
-            "alertmanager-operator.password",
-            "alertmanager-grafana.password",
-            "ca.key",
-            "admin.pem",
-            "kafka-admin.password",
-            "influx-admin.password",
-        }
-        & readable
-    )

@@ -15,7 +15,9 @@ import java.util.Properties;
  * @param caFile PEM of the CA that signed the brokers' certificates, or null for the JVM's default
  *     trust store
  * @param user SCRAM user (sasl_ssl only)
- * @param passwordFile file holding that user's password (sasl_ssl only)
+ * @param passwordFile file holding that user's password (sasl_ssl only): an absolute path, or the
+ *     bare name of a systemd credential of the JobManager's and TaskManagers' units
+ *     (LoadCredential=NAME:FILE; deploy/systemd)
  */
 public record KafkaSecurity(Mode mode, String caFile, String user, String passwordFile)
         implements Serializable {
@@ -69,7 +71,9 @@ public record KafkaSecurity(Mode mode, String caFile, String user, String passwo
             requireAbsolute("--kafka-ca", caFile);
         }
         if (passwordFile != null) {
-            requireAbsolute("--kafka-password-file", passwordFile);
+            if (passwordFile.contains("/")) {
+                requireAbsolute("--kafka-password-file", passwordFile);
+            } // else a systemd credential's name (SecretFileConfigProvider)
             // ${provider:path:key}: Kafka's variable syntax ends the path at ':' and the variable
             // at '}'
             if (passwordFile.contains(":") || passwordFile.contains("}")) {

@@ -62,18 +62,47 @@ public final class SecretFileConfigProvider implements ConfigProvider {
 
     /** The file without its trailing line ending; never empty. Errors name the file only. */
     static String read(String path) {
-        String s;
-        try {
-            s = Files.readString(Path.of(path), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new ConfigException(
-                    "kafka password file " + path + ": no such file (on this host)");
-        } catch (AccessDeniedException e) {
-            throw new ConfigException("kafka password file " + path + ": permission denied");
-        } catch (IOException e) {
+        return read(path, System.getenv(CREDENTIALS_DIRECTORY));
+    }
+
+    /**
+     * What systemd names the folder of a unit's credentials (LoadCredential=) in its environment.
+     */
+    static final String CREDENTIALS_DIRECTORY = "CREDENTIALS_DIRECTORY";
+
+    /**
+     * The file at path, or, for a bare name (no '/'), the unit's systemd credential of that name in
+     * credentials (the JobManager's and the TaskManager's units each load it into their own folder,
+     * so the one name in the job's arguments finds it on both).
+     */
+    static String read(String path, String credentials) {
+        Path file;
+        if (path.contains("/")) {
+            file = Path.of(path);
+        } else if (credentials == null || credentials.isEmpty()) {
             throw new ConfigException(
                     "kafka password file "
                             + path
+                            + ": a credential's name, but $"
+                            + CREDENTIALS_DIRECTORY
+                            + " is not set here (the unit's LoadCredential="
+                            + path
+                            + ":FILE)");
+        } else {
+            file = Path.of(credentials, path);
+        }
+        String s;
+        try {
+            s = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(
+                    "kafka password file " + file + ": no such file (on this host)");
+        } catch (AccessDeniedException e) {
+            throw new ConfigException("kafka password file " + file + ": permission denied");
+        } catch (IOException e) {
+            throw new ConfigException(
+                    "kafka password file "
+                            + file
                             + ": cannot be read ("
                             + e.getClass().getSimpleName()
                             + ")");
@@ -83,7 +112,7 @@ public final class SecretFileConfigProvider implements ConfigProvider {
             end--;
         }
         if (end == 0) {
-            throw new ConfigException("kafka password file " + path + " is empty");
+            throw new ConfigException("kafka password file " + file + " is empty");
         }
         return s.substring(0, end);
     }

@@ -1,0 +1,121 @@
+"""Who each central unit runs as and which secrets it gets, read without booting them: one system
+user per service (the job keeper is Flink's), every secret a unit reads loaded as its own systemd
+credential (LoadCredential=) from the secrets folder, which install.sh leaves root's, and no unit
+given an administrator's secret. (On a booted Debian, with the package: tests/install/
+test_central_package.py.)"""
+
+import re
+import shlex
+
+from systemd_unit_files import HOST_UNITS, INSTALL, ROOT, SERVICES, install_users, unit, values
+
+CENTRAL = [s for s in SERVICES if s not in HOST_UNITS]
+FLINK = {
+    "longhaul-flink-jobmanager.service",
+    "longhaul-flink-taskmanager.service",
+    "longhaul-job-keeper.service",
+}
+FOLDER = "/etc/longhaul/secrets/"
+# what people and `longhaul setup` use, never a daemon
+ADMINS = {
+    "ca.key",
+    "admin.pem",
+    "kafka-admin.password",
+    "kafka-operator.password",
+    "influx-admin.password",
+    "alertmanager-operator.password",
+    "alertmanager-grafana.password",
+}
+
+
+def user(name):
+    (u,) = values(unit(name), "Service", "User")
+    assert values(unit(name), "Service", "Group") == [u], f"{name}: Group= is not its User="
+    return u
+
+
+def credentials(name):
+    """{credential: file} of a unit's LoadCredential= lines."""
+    return dict(v.split(":", 1) for v in values(unit(name), "Service", "LoadCredential"))
+
+
+def settings(name):
+    return " ".join(v for section in unit(name).values() for k, v in section if k != "LoadCredential")
+
+
+def environment(name):
+    return dict(
+        var.partition("=")[::2]
+        for v in values(unit(name), "Service", "Environment")
+        for var in shlex.split(v)
+    )
+
+
+def test_every_central_service_runs_as_a_user_of_its_own():
+    users = {name: user(name) for name in CENTRAL}
+    assert {users[n] for n in FLINK} == {"longhaul-flink"}, "Flink's units and its keeper"
+    others = [users[n] for n in CENTRAL if n not in FLINK]
+    assert len(set(others)) == len(others), f"two services share a user: {users}"
+    made = install_users() - {user(n) for n in HOST_UNITS}
+    assert set(users.values()) == made, "install.sh central makes exactly the units' users"
+    assert not {"longhaul", "root"} & made
+
+
+def test_the_package_makes_the_users_of_the_units_it_ships():
+    shipped = re.findall(
+        r"src: deploy/systemd/(\S+\.service)", (ROOT / "packaging/nfpm/longhaul.yaml").read_text()
+    )
+    assert shipped
+    made = re.search(
+        r'SERVICE_USERS="([^"]*)"', (ROOT / "packaging/scripts/longhaul.vars").read_text()
+    ).group(1)
+    assert {user(n) for n in shipped} == set(made.split())
+
+
+def test_every_secret_a_unit_reads_is_its_own_credential():
+    for name in CENTRAL:
+        loaded = credentials(name)
+        for cred, source in loaded.items():
+            assert source == FOLDER + cred, f"{name}: {cred} from {source}"
+            assert cred not in ADMINS, f"{name} gets the administrators' {cred}"
+        text = settings(name)
+        used = set(re.findall(r"%d/([\w.-]+)", text)) | set(
+            re.findall(r"\$\$CREDENTIALS_DIRECTORY/([\w.-]+)", text)
+        )
+        assert used <= set(loaded), f"{name} reads {sorted(used - set(loaded))} without loading them"
+        # the folder itself only for the CA's certificate, which is public
+        assert set(re.findall(FOLDER + r"([\w.-]+)", text)) <= {"ca.crt"}, f"{name} reads the secrets folder"
+
+
+def test_the_configs_install_sh_writes_name_their_units_credentials():
+    """Kafka's keystore, InfluxDB's and Alertmanager's certificates are named in their configs:
+    install.sh points them at the unit's credentials, which the unit loads."""
+    moved = re.findall(r"^\s*to_credentials (\S+) \S+ (.+)$", INSTALL.read_text(), re.M)
+    assert {u for u, _ in moved} == {
+        "longhaul-kafka.service",
+        "longhaul-influxdb.service",
+        "longhaul-alertmanager.service",
+    }
+    for name, names in moved:
+        assert set(names.split()) <= set(credentials(name)), f"{name}: {names}"
+
+
+def test_the_job_names_the_credential_the_flink_units_load():
+    given = re.search(r"--kafka-password-file (\S+)\"", INSTALL.read_text()).group(1)
+    assert "/" not in given, "a bare name: the credential, found in each unit's own folder"
+    for name in FLINK - {"longhaul-job-keeper.service"}:
+        assert given in credentials(name), name
+    assert credentials("longhaul-job-keeper.service") == {}, "the keeper holds no secret"
+
+
+def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge():
+    env = environment("longhaul-alert-bridge.service")
+    assert env["LONGHAUL_KAFKA_USER"] == "alerter"
+    assert env["LONGHAUL_KAFKA_PASSWORD_FILE"] == "%d/kafka-alerter.password"
+    assert env["LONGHAUL_ALERTMANAGER_USER"] == "bridge"
+    assert env["LONGHAUL_ALERTMANAGER_PASSWORD_FILE"] == "%d/alertmanager-bridge.password"
+    assert values(unit("longhaul-alert-bridge.service"), "Service", "EnvironmentFile") == [
+        "/etc/longhaul/longhaul.env"
+    ]
+    # where Alertmanager is and the CA it is signed by: longhaul.env, as for Kafka and InfluxDB
+    assert re.search(r"LONGHAUL_ALERTMANAGER LONGHAUL_ALERTMANAGER_CA", INSTALL.read_text())
