@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "ingest"))
 # re-exported for the bench modules, which import them through this one (common.influxdb, ...)
 import alertmanager  # noqa: E402, F401  (tests/lib: Alertmanager's API)
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
-import influxdb  # noqa: E402, F401  (tests/lib: the one InfluxDB client)
+import influxdb  # noqa: E402  (tests/lib: the one InfluxDB client, re-exported for the bench modules)
 import kafka  # noqa: E402  (the Kafka connection)
 from longhaul_contract import CONTRACT  # noqa: E402
 
@@ -114,11 +114,21 @@ def submit(name, args):
 
 
 def cancel(name, _jid):
-    """Ends the run's job and deletes the run's topics: a broker keeping every earlier run's
-    partitions spends its CPU on them (5,240 topics after a day of runs here took the broker of
-    the 2-core machine from 47 % to 91 % of a core and skewed every later figure)."""
+    """Ends the run's job and deletes what the run left: its topics (a broker keeping every earlier
+    run's partitions spends its CPU on them: 5,240 topics after a day of runs here took the broker
+    of the 2-core machine from 47 % to 91 % of a core) and its series in InfluxDB (a run over 10k
+    links of its own src adds tens of thousands: a day of runs filled the database's million, and
+    Telegraf's writes of everything else were refused)."""
     flink_job.cancel(name)
     drop_topics(name)
+    drop_series(name)
+
+
+def drop_series(name):
+    """Deletes the InfluxDB series of every src the run named (name, name-NNN), as the admin."""
+    influxdb.series(
+        f'DROP SERIES WHERE "src" =~ /^{re.escape(name)}/', auth=influxdb.stack_user("admin"), timeout=600
+    )
 
 
 def drop_topics(name):

@@ -42,7 +42,7 @@ def stack_user(name):
     return name, password_of(os.path.join(os.environ["LONGHAUL_SECRETS_DIR"], f"influx-{name}.password"))
 
 
-def request(method, path, auth="env", **kwargs):
+def request(method, path, auth="env", timeout=10, **kwargs):
     """One HTTP request to InfluxDB (path like "/query"): as the environment's user, or as auth
     ((user, password), or None for anonymous). Returns the response, whatever its status."""
     return requests.request(
@@ -50,7 +50,7 @@ def request(method, path, auth="env", **kwargs):
         URL.rstrip("/") + path,
         auth=credentials() if auth == "env" else auth,
         verify=CA or True,
-        timeout=10,
+        timeout=timeout,
         **kwargs,
     )
 
@@ -61,10 +61,10 @@ def write(lines, rp=None, db=DB, auth="env"):
     return request("POST", "/write", auth=auth, params=params, data=lines.encode())
 
 
-def series(q, db=DB, auth="env"):
+def series(q, db=DB, auth="env", timeout=10):
     """The result series of one statement (a list of {name, tags, columns, values}); an error in
     the answer fails with InfluxDB's own message (a refusal names the user)."""
-    r = request("POST", "/query", auth=auth, params={"db": db, "epoch": "ms"}, data={"q": q})
+    r = request("POST", "/query", auth=auth, timeout=timeout, params={"db": db, "epoch": "ms"}, data={"q": q})
     if r.status_code in (401, 403):
         who = (
             f"user {auth[0] if auth not in ('env', None) else USER}" if (auth or USER) else "anonymous access"
