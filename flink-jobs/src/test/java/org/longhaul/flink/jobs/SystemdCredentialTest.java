@@ -59,34 +59,25 @@ class SystemdCredentialTest {
                 e.getMessage());
     }
 
+    /** The job's arguments with the flink user and this --kafka-password-file. */
+    private static JobArgs withPasswordFile(String passwordFile) {
+        return JobArgs.parse(
+                new String[] {
+                    "--kafka", "127.0.0.1:1",
+                    "--kafka-user", "flink",
+                    "--kafka-password-file", passwordFile
+                });
+    }
+
     @Test
     void theJobTakesACredentialsNameButNoOtherRelativePath() {
-        var security =
-                JobArgs.parse(
-                                new String[] {
-                                    "--kafka",
-                                    "127.0.0.1:1",
-                                    "--kafka-user",
-                                    "flink",
-                                    "--kafka-password-file",
-                                    "kafka-flink.password"
-                                })
-                        .kafka()
-                        .security();
-        assertEquals("kafka-flink.password", security.passwordFile());
+        assertEquals(
+                "kafka-flink.password",
+                withPasswordFile("kafka-flink.password").kafka().security().passwordFile());
         var e =
                 assertThrows(
                         IllegalArgumentException.class,
-                        () ->
-                                JobArgs.parse(
-                                        new String[] {
-                                            "--kafka",
-                                            "127.0.0.1:1",
-                                            "--kafka-user",
-                                            "flink",
-                                            "--kafka-password-file",
-                                            "secrets/kafka-flink.password"
-                                        }));
+                        () -> withPasswordFile("secrets/kafka-flink.password"));
         assertEquals(true, e.getMessage().contains("--kafka-password-file: an absolute path"));
     }
 }
