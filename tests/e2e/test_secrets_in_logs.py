@@ -10,6 +10,9 @@ STACK = pathlib.Path(
 )
 SECRETS = pathlib.Path(os.environ.get("LONGHAUL_SECRETS_DIR", STACK / "run" / "secrets"))
 LOG_SUFFIXES = (".log", ".out", ".txt")
+# the services' stores (run/<service>/data): Kafka's segments are named *.log but hold the records,
+# gigabytes after a day of benchmarks, and no process writes its messages there
+STORES = ("data", "wal", "meta")
 
 
 def secrets():
@@ -20,11 +23,14 @@ def secrets():
 
 
 def logs():
-    """Every log or output file under the stack's run folder, the secrets folder aside."""
-    for path in (STACK / "run").rglob("*"):
+    """Every log or output file under the stack's run folder, the secrets folder and the
+    services' stores aside."""
+    run = STACK / "run"
+    for path in run.rglob("*"):
         if (
             path.is_file()
             and SECRETS not in path.parents
+            and not set(path.relative_to(run).parts[1:-1]) & set(STORES)
             and (path.suffix in LOG_SUFFIXES or "log" in path.parent.name)
         ):
             yield path
