@@ -9,8 +9,6 @@ import sys
 import time
 import uuid
 
-import requests
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "ingest"))
@@ -24,7 +22,6 @@ from longhaul_contract import CONTRACT  # noqa: E402
 STATS_TOPIC = CONTRACT.topic("stats")  # the production result topics, by their contract role
 EVENTS_TOPIC = CONTRACT.topic("events")
 KAFKA = kafka.BOOTSTRAP
-FLINK = os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
 GEN = str(ROOT / "bin" / "longhaul-bench-gen")
 
 
@@ -143,19 +140,15 @@ def drop_topics(name):
 def source_records(jid):
     """Records read by the job's sources so far (task-level numRecordsIn of the source vertices)."""
     total = 0
-    for v in requests.get(f"{FLINK}/jobs/{jid}", timeout=10).json()["vertices"]:
+    for v in flink_job.rest(f"/jobs/{jid}")["vertices"]:
         if v["name"].startswith("Source:"):
-            m = requests.get(
-                f"{FLINK}/jobs/{jid}/vertices/{v['id']}/subtasks/metrics",
-                params={"get": "numRecordsIn"},
-                timeout=10,
-            ).json()
+            m = flink_job.rest(f"/jobs/{jid}/vertices/{v['id']}/subtasks/metrics", get="numRecordsIn")
             total += int(m[0]["sum"]) if m else 0
     return total
 
 
 def checkpoints(jid):
-    c = requests.get(f"{FLINK}/jobs/{jid}/checkpoints", timeout=10).json()
+    c = flink_job.rest(f"/jobs/{jid}/checkpoints")
     s = c.get("summary", {})
     last = (c.get("latest") or {}).get("completed") or {}
     return {

@@ -19,7 +19,7 @@ for i in $(seq 1 "$CYCLES"); do
   until health_job; do sleep 0.2; done
   t2="$(now_ms)"
   jid="$(job_overview_line | awk '{ print $4 }')"
-  restored="$(http_get "http://127.0.0.1:${LONGHAUL_FLINK_REST_PORT}/jobs/${jid}/checkpoints" | jq -r '.latest.restored.external_path // "none"')"
+  restored="$(flink_get "/jobs/${jid}/checkpoints" | jq -r '.latest.restored.external_path // "none"')"
   [ "${restored%/}" = "file:${saved%/}" ] || die "cycle $i: restored ${restored}, not the savepoint ${saved}"
   echo "RESULT $(jq -cn --argjson cycle "$i" --arg down "$(elapsed_s "$t0" "$t1")" --arg up "$(elapsed_s "$t1" "$t2")" \
     --arg restored "$restored" '{figure:"restart",cycle:$cycle,down_s:($down|tonumber),up_to_job_restored_s:($up|tonumber),restored:$restored}')"

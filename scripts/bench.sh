@@ -20,7 +20,8 @@ want() { [[ " $ONLY " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a "$LOG"; }
 
 (cd "$ROOT" && go build -o "$ROOT/bin/longhaul-bench-gen" ./bench/gen)
-curl -fsS "http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT/overview" >/dev/null 2>&1 || bash "$ROOT/scripts/stack/up.sh"
+load_services
+flink_get /overview >/dev/null 2>&1 || bash "$ROOT/scripts/stack/up.sh"
 
 if want machine; then
   say "== machine"

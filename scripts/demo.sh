@@ -111,6 +111,7 @@ The stack, the Flink job, the testbed and the agents keep running.
   bin/longhaul alerts --since 30m                        open alerts and every event, from InfluxDB (as the reader user)
   ls $DEMO/notifications/mail/                 every notification Alertmanager sent (mail.jsonl, webhook.jsonl)
   bin/longhaul silence --site dst-a --for 2h --comment "maintenance"     a maintenance window (silence list | expire ID)
-  Flink UI: http://127.0.0.1:$LONGHAUL_FLINK_REST_PORT    Grafana (with Docker): docker compose up -d grafana
+  Flink UI: $LONGHAUL_FLINK (mutual TLS: curl --cacert ${LONGHAUL_SECRETS_DIR#"$LONGHAUL_ROOT"/}/flink-rest.crt --cert ${LONGHAUL_FLINK_CERT#"$LONGHAUL_ROOT"/} $LONGHAUL_FLINK/overview)
+  Grafana (with Docker): docker compose up -d grafana
   make demo-down                                         remove the testbed and the agents;  make down  stops the services
 EOT

@@ -3,8 +3,8 @@
 # services at /run/secrets/longhaul) by compose's one-shot `secrets` service:
 #   bash scripts/secrets.sh DIR
 # The same files as the native stack's secrets folder (docs/security.md): a private CA, the
-# broker's, admin's, InfluxDB's and Alertmanager's certificates (for the compose host names), the
-# services' Kafka and InfluxDB passwords, Grafana's admin password, Alertmanager's users' passwords
+# broker's, admin's, InfluxDB's and Alertmanager's certificates (for the compose host names),
+# Flink's self-signed REST certificate (make_rest_cert), the services' Kafka and InfluxDB passwords, Grafana's admin password, Alertmanager's users' passwords
 # (bridge, operator, grafana) and the compose agent's password. Each is made only when missing,
 # so a file you place there first (your own CA and certificates, a chosen password) is kept; delete
 # one and run again to replace it. Files are 0600 (ca.crt 0644), no trailing newline on passwords,
@@ -60,6 +60,33 @@ make_cert() {
   rm -f "$d/$name.csr" "$d/$name.ext" "$d/$name.key" "$d/$name.crt"
 }
 
+# Flink's REST API admits one client certificate, self-signed, not the CA's (docs/security.md):
+# Flink checks a client's chain, not who it is, so any certificate the CA signs (a pScheduler
+# host's) would open it otherwise. make_rest_cert DIR [SAN...] makes DIR/flink-rest.pem (key, then
+# certificate: the clients' --flink-cert), flink-rest.crt (the certificate alone) and
+# flink-rest.p12 (both, the JobManager's keystore and truststore), for localhost, 127.0.0.1 and
+# each SAN given, unless they exist. 825 days.
+# The PKCS#12 file's password is no secret: like the PEM keys here, which have none, the file is
+# protected by its mode (0600, or a unit's credential); Flink's configuration must name one.
+REST_STORE_PASSWORD=longhaul-flink-rest
+make_rest_cert() {
+  local d="$1" san="IP:127.0.0.1,DNS:localhost" s
+  shift
+  for s in "$@"; do san="$san,$s"; done
+  [ -s "$d/flink-rest.pem" ] && [ -s "$d/flink-rest.p12" ] && return 0
+  (
+    umask 077
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/flink-rest.key" -out "$d/flink-rest.crt" -days 825 \
+      -subj "/O=Longhaul/CN=flink-rest" -addext "subjectAltName=$san" \
+      -addext extendedKeyUsage=serverAuth,clientAuth &&
+      cat "$d/flink-rest.key" "$d/flink-rest.crt" >"$d/flink-rest.pem" &&
+      openssl pkcs12 -export -in "$d/flink-rest.crt" -inkey "$d/flink-rest.key" -name flink-rest \
+        -out "$d/flink-rest.p12" -passout "pass:${REST_STORE_PASSWORD}"
+  ) >/dev/null 2>&1 || { echo "openssl could not make Flink's REST certificate in $d" >&2; return 1; }
+  rm -f "$d/flink-rest.key"
+  chmod 0644 "$d/flink-rest.crt"
+}
+
 # give DIR SERVICE UID FILE...: DIR/SERVICE/ with copies of the FILEs (0400), owned by UID (when
 # run as root, as the compose service is; otherwise they stay the caller's).
 give() {
@@ -99,20 +126,22 @@ compose_secrets() {
   make_cert "$d" influxdb DNS:influxdb
   make_cert "$d" alertmanager DNS:alertmanager
   make_cert "$d" pscheduler  # for pScheduler's Kafka archiver on the ARCHIVER listener (port 9095)
+  make_rest_cert "$d" DNS:jobmanager
   for f in kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter kafka-psbridge kafka-importer kafka-agent-compose \
     influx-admin influx-writer influx-reader grafana-admin alertmanager-bridge alertmanager-operator \
     alertmanager-grafana; do
     make_password "$d/$f.password"
   done
   alertmanager_web_config "$d"
-  chmod 0600 "$d"/*.password "$d"/*.pem "$d/ca.key" "$d/alertmanager-web.yml"
+  chmod 0600 "$d"/*.password "$d"/*.pem "$d/flink-rest.p12" "$d/ca.key" "$d/alertmanager-web.yml"
   give "$d" kafka 1000 broker.pem admin.pem                               # apache/kafka runs as appuser
   give "$d" influxdb 0 influxdb.pem influx-admin.password                 # influxdb:1.8 runs as root
   give "$d" telegraf 0 influx-writer.password kafka-telegraf.password     # root until its entrypoint drops
   give "$d" grafana 472 grafana-admin.password influx-reader.password alertmanager-grafana.password # grafana/grafana-oss
-  give "$d" flink 9999 kafka-flink.password                               # flink: the job's Kafka clients
+  give "$d" flink 9999 kafka-flink.password flink-rest.p12               # flink: the job's Kafka clients, REST
+  give "$d" job-keeper 9999 flink-rest.pem                                # the keeper runs as the flink uid
   give "$d" agent 10001 kafka-agent-compose.password                      # the agent image's user (images/agent)
-  give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password # the operator image's user (images/operator)
+  give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password flink-rest.pem # the operator image's user
   # prom/alertmanager runs as nobody; the operator's password is for its health check (amtool)
   give "$d" alertmanager 65534 alertmanager.pem alertmanager-web.yml alertmanager-operator.password
   give "$d" alert-bridge 10002 kafka-alerter.password alertmanager-bridge.password

@@ -145,6 +145,19 @@ write_env() {
   } >"${ETC}/longhaul.env"
 }
 
+# flink_rest_upgrade: Flink's REST certificate made when missing; a config of a release before 0.9,
+# whose REST API took any local client, gets
+# the mutual TLS the stack's configure_flink writes (scripts/stack/flink.sh), and longhaul.env its
+# https URL; a config that says something of REST TLS already is left alone.
+flink_rest_upgrade() {
+  flink_rest_tls || return 0
+  ensure_rest_cert # again after its files were deleted to renew it (docs/security.md)
+  grep -q 'ssl:' "${ETC}/flink/config.yaml" && return 0
+  flink_rest_ssl_conf >>"${ETC}/flink/config.yaml"
+  [ ! -e "${ETC}/longhaul.env" ] || sed -i 's#^LONGHAUL_FLINK=http://#LONGHAUL_FLINK=https://#' "${ETC}/longhaul.env"
+  log "${ETC}/flink/config.yaml: Flink's REST API now admits only secrets/flink-rest.pem (mutual TLS)"
+}
+
 central() {
   use_jdk17
   local u
@@ -167,12 +180,14 @@ central() {
   # FLINK_CONF_DIR: config.yaml and the distribution's logging configs
   generate flink 'conf/*'
   rm -rf "${STATE}/flink/conf" "${STATE}/flink/log"
+  flink_rest_upgrade
   generate influxdb influxdb.conf
   # alertmanager.yml (where it delivers) and web.yml (TLS and its users' bcrypt hashes), with the
   # alertmanager certificate and its users' passwords; the templates as `files` installed them
   generate alertmanager alertmanager.yml web.yml
   sed -i "s#${LONGHAUL_ROOT}/alerting/templates#${SHARE}/alerting/templates#" "${ETC}/alertmanager/alertmanager.yml"
   to_credentials longhaul-kafka.service "${ETC}/kafka/server.properties" broker.pem
+  to_credentials longhaul-flink-jobmanager.service "${ETC}/flink/config.yaml" flink-rest.p12
   to_credentials longhaul-influxdb.service "${ETC}/influxdb/influxdb.conf" influxdb.pem
   to_credentials longhaul-alertmanager.service "${ETC}/alertmanager/web.yml" alertmanager.crt alertmanager.key
   chgrp longhaul-alertmanager "${ETC}/alertmanager/web.yml" && chmod 0640 "${ETC}/alertmanager/web.yml"

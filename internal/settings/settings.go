@@ -30,7 +30,10 @@ var (
 	Kafka    = Setting{Flag: "kafka", Env: "LONGHAUL_KAFKA", Default: "127.0.0.1:9092", Usage: "Kafka bootstrap servers, host:port comma-separated"}
 	Influx   = Setting{Flag: "influx", Env: "LONGHAUL_INFLUX", Default: "https://127.0.0.1:8086", Usage: "InfluxDB base URL (https: TLS, trusting LONGHAUL_INFLUX_CA)"}
 	InfluxDB = Setting{Flag: "influx-db", Env: "LONGHAUL_INFLUX_DB", Default: "longhaul", Usage: "InfluxDB database"}
-	Flink    = Setting{Flag: "flink", Env: "LONGHAUL_FLINK", Default: "http://127.0.0.1:8081", Usage: "Flink REST base URL"}
+	Flink    = Setting{Flag: "flink", Env: "LONGHAUL_FLINK", Default: "https://127.0.0.1:8081", Usage: "Flink REST base URL (https: mutual TLS with --flink-cert)"}
+	// FlinkCert opens Flink's REST API (mutual TLS): the stack's self-signed REST certificate and
+	// its key, the one the JobManager presents and the only one it admits (docs/security.md).
+	FlinkCert = Setting{Flag: "flink-cert", Env: "LONGHAUL_FLINK_CERT", Usage: "PEM file with Flink's REST certificate and its key (mutual TLS; the server must present the same certificate)", local: localFile("flink-rest.pem")}
 	// FlinkState is where the cluster keeps each job's state, as a path on the cluster's hosts:
 	// checkpoints/<job name>/<job id>/chk-N and savepoints/<job name>/savepoint-*. `longhaul job`
 	// submits each job with its own checkpoint folder there and restores from the newest.

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"longhaul/ingest/contract"
-	"longhaul/internal/settings"
 	"longhaul/operator/flink"
 )
 
@@ -69,7 +68,7 @@ func TestIntegrationWatchdogWarnsOfRecordsTheStatisticsDroppedAsLate(t *testing.
 // lateMetricsOfTheRealJob: the late-records check finds, on the real job, the counter of each of
 // its statistics windows (1m, 1h, 1d) by the REST ids Flink gives them, and reads their sum.
 func lateMetricsOfTheRealJob(t *testing.T, name string) {
-	fc := &flink.Client{URL: settings.Flink.Value()}
+	fc := itFlink(t)
 	ctx := context.Background()
 	jobs, err := fc.Running(ctx, name)
 	if err != nil || len(jobs) != 1 {

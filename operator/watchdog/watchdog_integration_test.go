@@ -81,9 +81,18 @@ func (r *running) stop(t *testing.T) {
 	}
 }
 
+// itFlink is the stack's Flink REST API, with the stack's REST certificate.
+func itFlink(t *testing.T) *flink.Client {
+	c, err := flink.New(settings.Flink.Value(), settings.FlinkCert.Value())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func serve(t *testing.T, o Options) *running {
 	o.Kafka = itWatchdogConn(t)
-	o.Flink = &flink.Client{URL: settings.Flink.Value()}
+	o.Flink = itFlink(t)
 	a := influx.AuthFromEnv()
 	a.User, a.PasswordFile, a.CAFile = settings.InfluxUser.Value(), settings.InfluxPasswordFile.Value(), settings.InfluxCA.Value()
 	ic, err := influx.New(settings.Influx.Value(), settings.InfluxDB.Value(), a)

@@ -93,6 +93,39 @@ zookeeper:
 EOF
 }
 
+# Flink's REST API over mutual TLS (https LONGHAUL_FLINK, the default): the JobManager presents
+# flink-rest.p12 and admits only a client presenting the same certificate (lib.sh,
+# ensure_rest_cert), so no local user without that file submits a job. An http:// URL turns it off.
+flink_rest_tls() { [ "${LONGHAUL_FLINK#https://}" != "${LONGHAUL_FLINK}" ]; }
+
+flink_rest_ssl_conf() {
+  flink_rest_tls || return 0
+  ensure_rest_cert
+  local store="${LONGHAUL_SECRETS_DIR}/flink-rest.p12"
+  cat <<EOF
+security:
+  ssl:
+    rest:
+      enabled: true
+      authentication-enabled: true
+      keystore: ${store}
+      keystore-password: ${REST_STORE_PASSWORD}
+      key-password: ${REST_STORE_PASSWORD}
+      truststore: ${store}
+      truststore-password: ${REST_STORE_PASSWORD}
+EOF
+}
+
+# flink_get PATH [PORT]: GET PATH of the REST API of the JobManager at PORT (default the first's)
+flink_get() {
+  local port="${2:-${LONGHAUL_FLINK_REST_PORT}}"
+  if flink_rest_tls; then
+    http_get --cacert "${LONGHAUL_SECRETS_DIR}/flink-rest.crt" --cert "${LONGHAUL_FLINK_CERT}" "https://127.0.0.1:${port}$1"
+  else
+    http_get "http://127.0.0.1:${port}$1"
+  fi
+}
+
 configure_flink() {
   local run conf dist_opts
   run="$(run_dir flink)"
@@ -151,6 +184,7 @@ rest:
   address: 127.0.0.1
   bind-address: 127.0.0.1
   port: ${LONGHAUL_FLINK_REST_PORT}
+$(flink_rest_ssl_conf)
 web:
   tmpdir: ${run}/tmp/web
 io:
@@ -238,7 +272,7 @@ start_flink_tm() {
 health_flink() {
   local name n
   for name in $(procs_flink); do svc_pid "$name" >/dev/null || return 1; done
-  n="$(http_get "http://127.0.0.1:${LONGHAUL_FLINK_REST_PORT}/overview" \
+  n="$(flink_get /overview \
     | grep -o '"taskmanagers":[0-9]*' | cut -d: -f2)"
   [ -n "$n" ] && [ "$n" -ge "${LONGHAUL_FLINK_TASKMANAGERS}" ]
 }

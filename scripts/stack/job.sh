@@ -25,7 +25,7 @@ start_job() {
 
 # job_overview_line: the job's line of /jobs/overview as "STATE RUNNING_TASKS TOTAL_TASKS ID".
 job_overview_line() {
-  http_get "http://127.0.0.1:${LONGHAUL_FLINK_REST_PORT}/jobs/overview" | jq -r --arg n "${LONGHAUL_JOB_NAME}" \
+  flink_get /jobs/overview | jq -r --arg n "${LONGHAUL_JOB_NAME}" \
     '[.jobs[] | select(.name == $n and (.state | IN("FINISHED","CANCELED","FAILED","SUSPENDED") | not))][0]
      | select(. != null) | "\(.state) \(.tasks.running) \(.tasks.total) \(.jid)"'
 }

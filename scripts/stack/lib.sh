@@ -7,6 +7,9 @@ set -a
 # shellcheck source=defaults.env
 . "${STACK_SCRIPTS}/defaults.env"
 set +a
+# the secrets' makers shared with docker-compose's secrets service (make_rest_cert)
+# shellcheck source=../secrets.sh
+. "${LONGHAUL_ROOT}/scripts/secrets.sh"
 # shellcheck disable=SC2034  # used by the service files sourced later
 CACHE_DIR="${LONGHAUL_STACK_CACHE}"
 RUN_ROOT="${LONGHAUL_STACK_DIR}/run"
@@ -192,6 +195,12 @@ ensure_cert() {
       cat "$d/$name.key" "$d/$name.crt" >"$d/$name.pem"
   ) >/dev/null 2>&1 || die "openssl could not make the certificate $name"
   rm -f "$d/$name.csr" "$d/$name.ext"
+}
+
+# ensure_rest_cert: Flink's REST certificate in the secrets folder (scripts/secrets.sh,
+# make_rest_cert), for 127.0.0.1 and localhost, the first time.
+ensure_rest_cert() {
+  make_rest_cert "$(secrets_dir)" || die "openssl could not make Flink's REST certificate"
 }
 
 # The services, in start order (down stops them in reverse): each scripts/stack/<svc>.sh defines

@@ -26,8 +26,8 @@ HA = os.environ.get("LONGHAUL_FLINK_HA", "none")
 REST = int(os.environ.get("LONGHAUL_FLINK_REST_PORT", "8081"))
 # scripts/stack/flink.sh: program and REST address of each JobManager (the standby's port + 100)
 JOBMANAGERS = {
-    "flink/jobmanager": f"http://127.0.0.1:{REST}",
-    "flink/jobmanager-2": f"http://127.0.0.1:{REST + 100}",
+    "flink/jobmanager": lifecycle.rest_url(REST),
+    "flink/jobmanager-2": lifecycle.rest_url(REST + 100),
 }
 TAKEOVER_S = 180
 
@@ -62,7 +62,7 @@ def leader_of(jid):
 
 def job(url, jid):
     try:
-        return requests.get(f"{url}/jobs/{jid}", timeout=3).json()
+        return lifecycle.rest(f"/jobs/{jid}", url, timeout=3)
     except (requests.RequestException, ValueError):
         return {}
 
@@ -77,7 +77,7 @@ def running(url, jid):
 
 
 def checkpoints(url, jid):
-    return requests.get(f"{url}/jobs/{jid}/checkpoints", timeout=5).json()
+    return lifecycle.rest(f"/jobs/{jid}/checkpoints", url, timeout=5)
 
 
 def restored(url, jid):
@@ -143,7 +143,7 @@ def failover():
             "restored": point,
             "takeover_s": takeover_s,
             "respawned": respawned,
-            "jobs": requests.get(f"{standby}/jobs/overview", timeout=5).json()["jobs"],
+            "jobs": lifecycle.rest("/jobs/overview", standby, timeout=5)["jobs"],
         }
     finally:
         cancel(name)

@@ -21,7 +21,10 @@ from operator_cli import SECRETS  # noqa: E402
 FOLDER = "/etc/longhaul/secrets"
 # each daemon of the package: its user and the secrets its unit loads
 DAEMONS = {
-    "longhaul-watchdog": ("longhaul-watchdog", ["kafka-watchdog.password", "influx-reader.password"]),
+    "longhaul-watchdog": (
+        "longhaul-watchdog",
+        ["kafka-watchdog.password", "influx-reader.password", "flink-rest.pem"],
+    ),
     "longhaul-alert-bridge": ("longhaul-bridge", ["kafka-alerter.password", "alertmanager-bridge.password"]),
 }
 # where the test stack is, when it is not where the package's longhaul.env says
@@ -66,12 +69,19 @@ def test_each_daemon_runs_as_its_own_user_with_its_own_secrets_alone(dist, tmp_p
         watchdog = "/var/lib/longhaul/watchdog/status.json"
 
         def watchdog_read_the_stack():
-            """Its status once it has read Kafka's consumer groups (as the Kafka user watchdog) and
-            InfluxDB (as reader) without an error: both passwords came from its credentials."""
+            """Its status once it has read Kafka's consumer groups (as the Kafka user watchdog),
+            InfluxDB (as reader) and Flink's REST API (mutual TLS) without an error: both
+            passwords and the REST certificate came from its credentials."""
             st = status(m, watchdog) or {}
             by = {c["component"].split("/")[0]: c for c in st.get("components", [])}
-            influx = by.get("influxdb_writes", {})
-            ok = "consumer_lag" in by and influx and "error" not in influx.get("evidence", {})
+            influx, job = by.get("influxdb_writes", {}), by.get("flink_job", {})
+            ok = (
+                "consumer_lag" in by
+                and influx
+                and "error" not in influx.get("evidence", {})
+                and job
+                and "error" not in job.get("evidence", {})
+            )
             return st if ok and not st.get("errors") else None
 
         wait_for(

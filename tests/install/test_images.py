@@ -113,14 +113,15 @@ def test_the_operator_image_reads_the_stack(images, version, tmp_path):
     _, operator_image = images
     secrets = tmp_path / "secrets"
     secrets.mkdir()
-    for f in ("ca.crt", "influx-reader.password"):
+    for f in ("ca.crt", "influx-reader.password", "flink-rest.pem"):
         shutil.copy(SECRETS / f, secrets / f)
     env = {
         "LONGHAUL_INFLUX": os.environ.get("LONGHAUL_INFLUX", "https://127.0.0.1:8086"),
         "LONGHAUL_INFLUX_CA": "/etc/longhaul/secrets/ca.crt",
         "LONGHAUL_INFLUX_USER": "reader",
         "LONGHAUL_INFLUX_PASSWORD_FILE": "/etc/longhaul/secrets/influx-reader.password",
-        "LONGHAUL_FLINK": os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081"),
+        "LONGHAUL_FLINK": os.environ.get("LONGHAUL_FLINK", "https://127.0.0.1:8081"),
+        "LONGHAUL_FLINK_CERT": "/etc/longhaul/secrets/flink-rest.pem",
     }
     flags = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
     run = [*RUN, "--rm", *flags, "-v", f"{secrets}:/etc/longhaul/secrets:U", operator_image]

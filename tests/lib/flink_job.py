@@ -3,6 +3,7 @@ of Flink's REST API (operator/flink). Addresses come from LONGHAUL_FLINK and LON
 
 import os
 import pathlib
+import re
 import subprocess
 
 import requests
@@ -19,9 +20,27 @@ TESTBED_PROFILE = ROOT / "tests" / "testbed" / "job-profile.args"
 PREFIX = "longhaul-"
 
 
-def rest_url():
-    """Flink's REST API, as every client of the stack finds it (LONGHAUL_FLINK)."""
-    return os.environ.get("LONGHAUL_FLINK", "http://127.0.0.1:8081")
+def rest_url(port=None):
+    """Flink's REST API, as every client of the stack finds it (LONGHAUL_FLINK); with `port`, the
+    JobManager at that port of the same host (a standby's)."""
+    url = os.environ.get("LONGHAUL_FLINK", "https://127.0.0.1:8081")
+    return url if port is None else re.sub(r":\d+$", f":{port}", url.rstrip("/"))
+
+
+def tls():
+    """How requests reaches an https REST API (scripts/stack/flink.sh): presenting the stack's REST
+    certificate (LONGHAUL_FLINK_CERT, its key and certificate in one file) and trusting it alone."""
+    cert = os.environ.get("LONGHAUL_FLINK_CERT", "")
+    return {"cert": cert, "verify": cert}
+
+
+def rest(path, url=None, timeout=10, **params):
+    """GET `path` of Flink's REST API (or of the JobManager at `url`): its JSON answer."""
+    url = url or rest_url()
+    kw = tls() if url.startswith("https://") else {}
+    r = requests.get(f"{url}{path}", params=params or None, timeout=timeout, **kw)
+    r.raise_for_status()
+    return r.json()
 
 
 def job_name(name):
@@ -58,19 +77,15 @@ def stop(name):
 
 def parallelism(job_id):
     """The parallelism of each operator chain of a running job, by Flink's REST API."""
-    flink = rest_url()
-    vertices = requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]
+    vertices = rest(f"/jobs/{job_id}")["vertices"]
     return {v["name"]: v["parallelism"] for v in vertices}
 
 
 def taskmanagers(job_id):
     """The TaskManagers (their ids) running any subtask of a running job, by Flink's REST API."""
-    flink = rest_url()
     tms = set()
-    for v in requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]:
-        for tm in requests.get(f"{flink}/jobs/{job_id}/vertices/{v['id']}/taskmanagers", timeout=10).json()[
-            "taskmanagers"
-        ]:
+    for v in rest(f"/jobs/{job_id}")["vertices"]:
+        for tm in rest(f"/jobs/{job_id}/vertices/{v['id']}/taskmanagers")["taskmanagers"]:
             tms.add(tm.get("taskmanager-id") or tm.get("endpoint") or tm["host"])
     return tms
 
@@ -112,20 +127,11 @@ def last_failure(name, lines=12):
     history of its newest run — the exception and its "Caused by" chain — or why there is none."""
     flink = rest_url()
     try:
-        runs = [
-            j
-            for j in requests.get(f"{flink}/jobs/overview", timeout=10).json()["jobs"]
-            if j["name"] == job_name(name)
-        ]
+        runs = [j for j in rest("/jobs/overview")["jobs"] if j["name"] == job_name(name)]
         if not runs:
             return f"(no run of {job_name(name)} on {flink})"
         newest = max(runs, key=lambda j: j["start-time"])
-        hist = (
-            requests.get(f"{flink}/jobs/{newest['jid']}/exceptions", timeout=10)
-            .json()
-            .get("exceptionHistory")
-            or {}
-        )
+        hist = rest(f"/jobs/{newest['jid']}/exceptions").get("exceptionHistory") or {}
     except (requests.RequestException, ValueError, KeyError) as e:
         return f"(Flink's REST API did not answer: {e})"
     entries = hist.get("entries") or []
@@ -140,23 +146,17 @@ def late_dropped(job_id):
     """How many records the running job's windows dropped as late (behind the watermark): the sum
     of every operator's numLateRecordsDropped over its subtasks, by Flink's REST API (what the
     watchdog's late check reads, operator/flink/late.go)."""
-    flink = rest_url()
     total = 0
-    for v in requests.get(f"{flink}/jobs/{job_id}", timeout=10).json()["vertices"]:
-        url = f"{flink}/jobs/{job_id}/vertices/{v['id']}/subtasks/metrics"
-        ids = [
-            m["id"]
-            for m in requests.get(url, timeout=10).json()
-            if m["id"].endswith(".numLateRecordsDropped")
-        ]
+    for v in rest(f"/jobs/{job_id}")["vertices"]:
+        path = f"/jobs/{job_id}/vertices/{v['id']}/subtasks/metrics"
+        ids = [m["id"] for m in rest(path) if m["id"].endswith(".numLateRecordsDropped")]
         if ids:
-            for m in requests.get(url, params={"get": ",".join(ids)}, timeout=10).json():
+            for m in rest(path, get=",".join(ids)):
                 total += int(m.get("sum", 0))
     return total
 
 
 def restarts(job_id):
     """How many times the running job has restarted (Flink's numRestarts), by its REST API."""
-    flink = rest_url()
-    (m,) = requests.get(f"{flink}/jobs/{job_id}/metrics", params={"get": "numRestarts"}, timeout=10).json()
+    (m,) = rest(f"/jobs/{job_id}/metrics", get="numRestarts")
     return int(m["value"])

@@ -166,14 +166,21 @@ def test_the_job_checkpoints_on_the_volume_the_keeper_restores_from():
     assert keeper[keeper.index("--state-dir") + 1] == FLINK_STATE
 
 
-def test_the_job_keeps_its_state_and_restarts_as_on_the_native_stack(tmp_path):
-    """The retention and restart keys scripts/stack/flink.sh writes, with the same values."""
+def native_flink_config(tmp_path):
+    """The config.yaml scripts/stack/flink.sh writes (configure_flink) in a stack under tmp_path,
+    over a stub of the distribution's own config."""
     home = pathlib.Path(stack_programs.stack("flink_home", tmp_path).strip())
     (home / "conf").mkdir(parents=True)
     (home / "conf/config.yaml").write_text("env:\n  java:\n    opts:\n      all: -Dstub\n")
     for name in ("log4j.properties", "logback.xml"):
         (home / "conf" / name).write_text("")
     stack_programs.stack("configure_flink", tmp_path)
+    return yaml.safe_load((tmp_path / "run/flink/conf/config.yaml").read_text())
+
+
+def test_the_job_keeps_its_state_and_restarts_as_on_the_native_stack(tmp_path):
+    """The retention and restart keys scripts/stack/flink.sh writes, with the same values."""
+    config = native_flink_config(tmp_path)
 
     def flat(tree, prefix=""):
         for key, value in tree.items():
@@ -183,7 +190,7 @@ def test_the_job_keeps_its_state_and_restarts_as_on_the_native_stack(tmp_path):
                 else [(f"{prefix}{key}", str(value))]
             )
 
-    native = dict(flat(yaml.safe_load((tmp_path / "run/flink/conf/config.yaml").read_text())))
+    native = dict(flat(config))
     kept = {
         k: v
         for k, v in native.items()
@@ -193,3 +200,25 @@ def test_the_job_keeps_its_state_and_restarts_as_on_the_native_stack(tmp_path):
     props = flink_properties()
     for key, value in kept.items():
         assert props.get(key) == value, f"compose {key}: {props.get(key)}, native {value}"
+
+
+def test_flinks_rest_api_is_mutual_tls_as_on_the_native_stack(tmp_path):
+    """The REST keys scripts/stack/flink.sh writes, with the same values but the keystore's path:
+    the JobManager's mounted copy of secrets/flink-rest.p12. The keeper and the watchdog, its two
+    clients, reach it over https with secrets/flink-rest.pem."""
+    native = native_flink_config(tmp_path)["security"]["ssl"]["rest"]
+    props = flink_properties()
+    store = "/run/secrets/longhaul/flink-rest.p12"
+    for key, value in native.items():
+        want = store if key in ("keystore", "truststore") else str(value).lower()
+        assert props.get(f"security.ssl.rest.{key}") == want, key
+    assert native["authentication-enabled"] is True
+    assert mounts("jobmanager")["/run/secrets/longhaul"] == "./secrets/flink"
+    for name in ("job-keeper", "watchdog"):
+        env = SERVICES[name]["environment"]
+        assert env["LONGHAUL_FLINK"] == "https://jobmanager:8081", name
+        cert = env["LONGHAUL_FLINK_CERT"]
+        assert mounts(name)[cert.rsplit("/", 1)[0]].startswith("./secrets/"), name
+    given = (ROOT / "scripts/secrets.sh").read_text()
+    assert 'give "$d" flink 9999 kafka-flink.password flink-rest.p12' in given
+    assert 'give "$d" job-keeper 9999 flink-rest.pem' in given

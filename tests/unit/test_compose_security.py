@@ -1,8 +1,9 @@
 """docker-compose.yml is secured like the native stack (it cannot run here, no Docker engine):
 every secret a service mounts or names is made by the compose secrets service (scripts/secrets.sh,
 which runs here), private and made once, its certificates signed for their compose hosts; no
-secret is written in the file; no anonymous Grafana, InfluxDB and Telegraf authenticate, the
-unauthenticated Flink UI on loopback only; Kafka's security keys are those of the native broker.
+secret is written in the file; no anonymous Grafana, InfluxDB and Telegraf authenticate, Flink's
+REST API admits its own self-signed certificate alone (and publishes on loopback only); Kafka's
+security keys are those of the native broker.
 (Alertmanager and the alert bridge: test_compose_alerting.py.)"""
 
 import os
@@ -30,6 +31,7 @@ SUBFOLDERS = (
     "telegraf",
     "grafana",
     "flink",
+    "job-keeper",
     "agent",
     "watchdog",
     "alertmanager",
@@ -80,6 +82,25 @@ def test_certificates_are_signed_by_the_ca_for_their_compose_host(secrets, cert,
     ).stdout
     assert re.search(rf"CN\s*=\s*{cert}\s*$", text.splitlines()[0]), text  # CN last: Kafka's principal
     assert host in text, text
+
+
+def test_flinks_rest_certificate_is_its_own_not_the_cas(secrets):
+    """Self-signed for the jobmanager host: a certificate of the CA (any service's, a pScheduler
+    host's) is not the one the REST API admits."""
+    pem = str(secrets / "flink-rest.pem")
+    signed = subprocess.run(
+        ["openssl", "verify", "-CAfile", str(secrets / "ca.crt"), pem], capture_output=True
+    )
+    assert signed.returncode != 0, "the CA signed Flink's REST certificate"
+    subprocess.run(["openssl", "verify", "-CAfile", pem, pem], check=True, capture_output=True)
+    text = subprocess.run(
+        ["openssl", "x509", "-in", pem, "-noout", "-ext", "subjectAltName"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "DNS:jobmanager" in text, text
+    assert stat.S_IMODE((secrets / "flink-rest.p12").stat().st_mode) == 0o600
 
 
 SECRET_KEY = re.compile(r"PASSWORD|TOKEN|SECRET|_KEY$", re.I)

@@ -307,6 +307,7 @@ def test_the_flink_job_keeps_its_state_on_the_shared_volume_and_upgrades_by_save
     conf = fd["flinkConfiguration"]
     assert fd["job"]["upgradeMode"] == "savepoint" and fd["job"]["state"] == "running"
     assert conf["high-availability.type"] == "kubernetes"
+    assert conf["web.submit.enable"] == "false", "application mode: the REST API takes no jar"
     assert conf["execution.checkpointing.externalized-checkpoint-retention"] == "RETAIN_ON_CANCELLATION"
     pod = fd["podTemplate"]["spec"]
     mounts = mount_paths(pod, pod["containers"][0])

@@ -88,13 +88,15 @@ def test_every_secret_a_unit_reads_is_its_own_credential():
 
 
 def test_the_configs_install_sh_writes_name_their_units_credentials():
-    """Kafka's keystore, InfluxDB's and Alertmanager's certificates are named in their configs:
-    install.sh points them at the unit's credentials, which the unit loads."""
+    """Kafka's keystore, InfluxDB's and Alertmanager's certificates and the keystore of Flink's REST
+    API are named in their configs: install.sh points them at the unit's credentials, which the
+    unit loads."""
     moved = re.findall(r"^\s*to_credentials (\S+) \S+ (.+)$", INSTALL.read_text(), re.M)
     assert {u for u, _ in moved} == {
         "longhaul-kafka.service",
         "longhaul-influxdb.service",
         "longhaul-alertmanager.service",
+        "longhaul-flink-jobmanager.service",
     }
     for name, names in moved:
         assert set(names.split()) <= set(credentials(name)), f"{name}: {names}"
@@ -105,7 +107,23 @@ def test_the_job_names_the_credential_the_flink_units_load():
     assert "/" not in given, "a bare name: the credential, found in each unit's own folder"
     for name in FLINK - {"longhaul-job-keeper.service"}:
         assert given in credentials(name), name
-    assert credentials("longhaul-job-keeper.service") == {}, "the keeper holds no secret"
+    assert set(credentials("longhaul-job-keeper.service")) == {"flink-rest.pem"}, (
+        "the keeper holds no secret but the certificate Flink's REST API admits"
+    )
+
+
+def test_flinks_rest_api_admits_the_keeper_and_the_watchdog_alone():
+    """The JobManager serves its REST API with flink-rest.p12 (mutual TLS); the two daemons that
+    call it present flink-rest.pem, the same certificate; no other unit gets either."""
+    assert "flink-rest.p12" in credentials("longhaul-flink-jobmanager.service")
+    clients = {"longhaul-job-keeper.service", "longhaul-watchdog.service"}
+    for name in clients:
+        assert "flink-rest.pem" in credentials(name), name
+        assert environment(name)["LONGHAUL_FLINK_CERT"] == "%d/flink-rest.pem", name
+    for name in set(CENTRAL) - clients - {"longhaul-flink-jobmanager.service"}:
+        assert not {"flink-rest.pem", "flink-rest.p12"} & set(credentials(name)), name
+    env = (ROOT / "packaging/longhaul.env").read_text()
+    assert "LONGHAUL_FLINK=https://" in env, "the package's clients reach Flink over TLS"
 
 
 def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge():

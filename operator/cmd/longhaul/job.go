@@ -36,20 +36,21 @@ func runJob(env *cli.Env, args []string) int {
 
 // jobFlags are every job action's flags: the cluster, the job's name and how long to wait.
 type jobFlags struct {
-	url, name, state *string
-	wait             *time.Duration
+	url, cert, name, state *string
+	wait                   *time.Duration
 }
 
 func addJobFlags(fs *flag.FlagSet) jobFlags {
 	return jobFlags{
 		url:   settings.Flink.String(fs),
+		cert:  settings.FlinkCert.String(fs),
 		name:  fs.String("name", flink.DefaultName, "job name"),
 		state: settings.FlinkState.String(fs),
 		wait:  fs.Duration("wait", 2*time.Minute, "how long the job may take to run, stop or save"),
 	}
 }
 
-func (f jobFlags) client() *flink.Client { return &flink.Client{URL: *f.url} }
+func (f jobFlags) client() (*flink.Client, error) { return flink.New(*f.url, *f.cert) }
 
 func (f jobFlags) context() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), *f.wait+time.Minute)
@@ -71,6 +72,10 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	if code, done := fs.Parse(args); done {
 		return code
 	}
+	c, err := f.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
 	jobArgs, err := withKafka(fs.Args(), *kafka, *f.name)
 	if err != nil {
 		return env.Fail("%v", err)
@@ -82,7 +87,7 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	fmt.Fprintf(env.Stderr, "job %s: %s from %s\n", *f.name, build, *jar)
 	ctx, cancel := f.context()
 	defer cancel()
-	id, started, err := f.client().Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,
+	id, started, err := c.Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,
 		Replace: *replace, Wait: *f.wait, Args: jobArgs, StateDir: *f.state})
 	if err != nil {
 		return env.Fail("%v", err)
@@ -173,9 +178,13 @@ func runJobList(env *cli.Env, args []string) int {
 	if code, done := fs.Parse(args); done {
 		return code
 	}
+	c, err := f.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
 	ctx, cancel := f.context()
 	defer cancel()
-	jobs, err := f.client().Jobs(ctx)
+	jobs, err := c.Jobs(ctx)
 	if err != nil {
 		return env.Fail("%v", err)
 	}
@@ -188,8 +197,8 @@ func runJobList(env *cli.Env, args []string) int {
 }
 
 // running finds the running job of the flags' name.
-func (f jobFlags) running(ctx context.Context) (string, error) {
-	jobs, err := f.client().Running(ctx, *f.name)
+func (f jobFlags) running(ctx context.Context, c *flink.Client) (string, error) {
+	jobs, err := c.Running(ctx, *f.name)
 	if err != nil {
 		return "", err
 	}
@@ -210,17 +219,21 @@ func runJobSavepoint(stop bool) func(*cli.Env, []string) int {
 		if *dir == "" && *f.state != "" {
 			*dir = "file://" + flink.SavepointDir(*f.state, *f.name)
 		}
+		c, err := f.client()
+		if err != nil {
+			return env.UsageError("%v", err)
+		}
 		ctx, cancel := f.context()
 		defer cancel()
-		id, err := f.running(ctx)
+		id, err := f.running(ctx, c)
 		if err != nil {
 			return env.Fail("%v", err)
 		}
 		var loc string
 		if stop {
-			loc, err = f.client().StopWithSavepoint(ctx, id, *dir, *f.wait)
+			loc, err = c.StopWithSavepoint(ctx, id, *dir, *f.wait)
 		} else {
-			loc, err = f.client().TakeSavepoint(ctx, id, *dir, *f.wait)
+			loc, err = c.TakeSavepoint(ctx, id, *dir, *f.wait)
 		}
 		if err != nil {
 			return env.Fail("%v", err)
@@ -236,11 +249,15 @@ func runJobCancel(env *cli.Env, args []string) int {
 	if code, done := fs.Parse(args); done {
 		return code
 	}
+	c, err := f.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
 	ctx, cancel := f.context()
 	defer cancel()
-	id, err := f.running(ctx)
+	id, err := f.running(ctx, c)
 	if err == nil {
-		err = f.client().CancelAndWait(ctx, id, *f.wait)
+		err = c.CancelAndWait(ctx, id, *f.wait)
 	}
 	if err != nil {
 		return env.Fail("%v", err)

@@ -43,10 +43,14 @@ func runJobKeep(env *cli.Env, args []string) int {
 	if _, err := readArgs(); err != nil { // a bad file or identity is reported now, not at the first crash
 		return env.Fail("%v", err)
 	}
+	c, err := f.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	fmt.Fprintf(env.Stderr, "keeping job %s running on %s (state in %s, every %s)\n", *f.name, *f.url, *f.state, *interval)
-	k := &flink.Keeper{Client: f.client(), Name: *f.name, Jar: *jar, Args: readArgs, StateDir: *f.state,
+	k := &flink.Keeper{Client: c, Name: *f.name, Jar: *jar, Args: readArgs, StateDir: *f.state,
 		Wait: *f.wait, Log: env.Stderr}
 	k.Run(ctx, *interval)
 	return cli.ExitOK

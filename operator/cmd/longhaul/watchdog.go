@@ -40,6 +40,7 @@ func runWatchdog(env *cli.Env, args []string) int {
 	fs := env.FlagSet("[--job NAME] [--interval 15s] [--grace 1m] [--status-file FILE] [thresholds] | status", watchdogDoc)
 	kafka := settings.Kafka.String(fs.FlagSet)
 	flinkURL := settings.Flink.String(fs.FlagSet)
+	flinkCert := settings.FlinkCert.String(fs.FlagSet)
 	influxURL := settings.Influx.String(fs.FlagSet)
 	influxDB := settings.InfluxDB.String(fs.FlagSet)
 	influxUser := settings.InfluxUser.String(fs.FlagSet)
@@ -92,9 +93,14 @@ func runWatchdog(env *cli.Env, args []string) int {
 		return env.UsageError("%v", err)
 	}
 
+	fc, err := flink.New(*flinkURL, *flinkCert)
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	err = watchdog.Serve(ctx, watchdog.Options{Kafka: conn, Flink: &flink.Client{URL: *flinkURL}, Influx: ic,
+	err = watchdog.Serve(ctx, watchdog.Options{Kafka: conn, Flink: fc, Influx: ic,
 		Job: *job, Groups: watched, Interval: *interval, Grace: *grace, Lookback: *lookback, RestoreSince: *restoreSince,
 		Timeout: *timeout, MaxHosts: *maxHosts, Thresholds: th, StatusFile: *statusFile, Log: logWriter{env}})
 	if err != nil {

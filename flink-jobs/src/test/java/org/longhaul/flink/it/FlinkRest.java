@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +22,23 @@ import org.longhaul.flink.records.Json;
  */
 final class FlinkRest {
     private final String base;
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http;
 
-    FlinkRest(String base) {
+    /**
+     * The REST API at base; an https one with the stack's REST certificate (LONGHAUL_FLINK_CERT),
+     * which it admits alone (mutual TLS).
+     */
+    FlinkRest(String base) throws IOException {
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+        if (base.startsWith("https://")) {
+            try {
+                b.sslContext(RestTls.context(Path.of(StackKafka.env("LONGHAUL_FLINK_CERT"))));
+            } catch (GeneralSecurityException e) {
+                throw new IOException("Flink's REST certificate: " + e.getMessage(), e);
+            }
+        }
+        this.http = b.build();
     }
 
     JsonNode get(String path) throws IOException, InterruptedException {

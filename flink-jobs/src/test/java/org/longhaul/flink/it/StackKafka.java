@@ -81,7 +81,7 @@ record StackKafka(
                     name
                             + " is not set: this integration test needs the native stack (scripts/stack/up.sh) and its "
                             + "environment (scripts/stack/defaults.env; the tests run as admin: scripts/test-all.sh), e.g. "
-                            + "LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK=http://127.0.0.1:8081");
+                            + "LONGHAUL_KAFKA=127.0.0.1:9092 LONGHAUL_FLINK=https://127.0.0.1:8081");
         }
         return v;
     }
