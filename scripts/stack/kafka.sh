@@ -231,4 +231,28 @@ health_kafka_broker() { # BROKER
   [ "${hex:8:8}" = "00004c48" ] && [ $((16#${hex:24:8})) -ge "${LONGHAUL_KAFKA_BROKERS_N}" ]
 }
 
-stop_kafka() { local i; for i in $(kafka_brokers); do stop_daemon "$(kafka_proc "$i")"; done; }
+# One broker after another, each a controlled shutdown. The last of a cluster has no controller
+# quorum left to acknowledge its own (every broker is a KRaft voter): it would wait out
+# supervisord's 40 s to its SIGKILL, so it gets LAST_BROKER_STOP_S, then SIGKILL. Its data is
+# safe: every record was written before, and the next start recovers its logs.
+LAST_BROKER_STOP_S=5
+stop_kafka() {
+  local i last pid waited=0
+  last="${LONGHAUL_KAFKA_BROKERS_N}"
+  for i in $(kafka_brokers); do
+    [ "$i" = "$last" ] && [ "$last" -gt 1 ] && break
+    stop_daemon "$(kafka_proc "$i")"
+  done
+  [ "$last" -gt 1 ] || return 0
+  pid="$(svc_pid "$(kafka_proc "$last")")" || { stop_daemon "$(kafka_proc "$last")"; return 0; }
+  stop_daemon "$(kafka_proc "$last")" &
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt $((LAST_BROKER_STOP_S * 10)) ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "$(kafka_proc "$last"): no quorum left for its controlled shutdown after ${LAST_BROKER_STOP_S} s: killed"
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  wait
+}

@@ -143,20 +143,32 @@ up() {
     "dst-c ${DST[c]} (${RATE[c]}, 190 ms, ECMP, silent hop), dst-d ${DST[d]} (${RATE[d]}, 140 ms, from s2: 64 KB window)"
 }
 
-kill_pidfile() {
-  local f="$1" pid
-  [ -f "$f" ] || return 0
-  pid=$(cat "$f")
-  if kill "$pid" 2>/dev/null; then
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null || true
-  fi
-  rm -f "$f"
+# running PID: alive and not a zombie. The delay lines and iperf3 servers are daemons whose parent
+# is the machine's init, which may reap them seconds after they exit (here, 2 s each).
+running() { kill -0 "$1" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+
+# kill_pidfiles FILE...: SIGTERM to the process of each pid file at once, SIGKILL to those still
+# running 5 s later; the files go.
+kill_pidfiles() {
+  local f pids=() pid
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    pid=$(cat "$f")
+    kill "$pid" 2>/dev/null && pids+=("$pid")
+    rm -f "$f"
+  done
+  for _ in $(seq 1 50); do
+    for pid in "${pids[@]}"; do running "$pid" && break; pid=""; done
+    [ -z "${pid:-}" ] && return 0
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do running "$pid" && kill -9 "$pid" 2>/dev/null; done
+  return 0
 }
 
 down_quiet() {
   agents_stop
-  for f in "$RUN"/delay-*.pid "$RUN"/iperf3-*.pid "$RUN"/fwd-*.pid; do kill_pidfile "$f"; done
+  kill_pidfiles "$RUN"/delay-*.pid "$RUN"/iperf3-*.pid "$RUN"/fwd-*.pid
   for n in "${ROUTERS[@]}" "${SENDERS[@]}" "${RECEIVERS[@]}"; do ip netns del "$(ns "$n")" 2>/dev/null || true; done
 }
 
