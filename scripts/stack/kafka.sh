@@ -237,14 +237,10 @@ health_kafka_broker() { # BROKER
 # safe: every record was written before, and the next start recovers its logs.
 LAST_BROKER_STOP_S=5
 stop_kafka() {
-  local i last pid waited=0
-  last="${LONGHAUL_KAFKA_BROKERS_N}"
-  for i in $(kafka_brokers); do
-    [ "$i" = "$last" ] && [ "$last" -gt 1 ] && break
-    stop_daemon "$(kafka_proc "$i")"
-  done
-  [ "$last" -gt 1 ] || return 0
-  pid="$(svc_pid "$(kafka_proc "$last")")" || { stop_daemon "$(kafka_proc "$last")"; return 0; }
+  local i last="${LONGHAUL_KAFKA_BROKERS_N}" pid waited=0
+  for i in $(seq 1 $((last - 1))); do stop_daemon "$(kafka_proc "$i")"; done
+  pid="$(svc_pid "$(kafka_proc "$last")")" || pid=""
+  if [ "$last" = 1 ] || [ -z "$pid" ]; then stop_daemon "$(kafka_proc "$last")"; return 0; fi
   stop_daemon "$(kafka_proc "$last")" &
   while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt $((LAST_BROKER_STOP_S * 10)) ]; do
     sleep 0.1

@@ -170,11 +170,7 @@ ensure_ca() {
   local d
   d="$(secrets_dir)"
   [ -s "$d/ca.crt" ] && [ -s "$d/ca.key" ] && return 0
-  (umask 077 && openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/ca.key" -out "$d/ca.crt" -days 3650 \
-    -subj "/O=Longhaul/CN=Longhaul private CA" \
-    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign) >/dev/null 2>&1 \
-    || die "openssl could not make the CA in $d"
-  chmod 0644 "$d/ca.crt"
+  make_ca "$d" || die "openssl could not make the CA in $d"
   log "made a private CA: $d/ca.crt"
 }
 

@@ -158,9 +158,8 @@ kill_pidfiles() {
     rm -f "$f"
   done
   for _ in $(seq 1 50); do
-    for pid in "${pids[@]}"; do running "$pid" && break; pid=""; done
-    [ -z "${pid:-}" ] && return 0
-    sleep 0.1
+    for pid in "${pids[@]}"; do running "$pid" && { sleep 0.1; continue 2; }; done
+    return 0
   done
   for pid in "${pids[@]}"; do running "$pid" && kill -9 "$pid" 2>/dev/null; done
   return 0
