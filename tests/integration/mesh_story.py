@@ -1,7 +1,9 @@
 """A three-hour story of one source and three links, as raw samples, ending a minute ago:
 
   <tag>-cern → <tag>-fnal    900 Mbit/s, then collapses to 20 Mbit/s 12 minutes ago; its route
-                             changes (hops 2-3) 35 minutes ago and RTT goes 140 → 165 ms
+                             changes (hops 2-3) 40 minutes ago onto a path of 165 ms instead of
+                             140 ms, which its traceroutes time at once and pings and throughput
+                             runs from 35 minutes ago
   <tag>-cern → <tag>-triumf  ping loss 10 % and jitter 25 ms for the last 30 minutes
   <tag>-cern → <tag>-kek     iperf3 connection refused for the last 11 minutes
   <tag>-cern ⇄ <tag>-fnal    pScheduler latencybg (powstream) each way through the bridge; fnal → cern
@@ -161,6 +163,7 @@ def story(tag, end_ms):
             if k % 2 == 0:
                 moved = dst == fnal and ago <= 35 * 60_000 + STEP
                 middle = ["62.40.9.9", "62.40.8.8"] if moved else ["62.40.1.1", "62.40.2.2"]
+                path_rtt = rtt + 25.0 if moved else rtt_now  # a traceroute times the path it took
                 addrs = ["10.1.0.1", *middle, f"192.0.2.{list(base).index(dst) + 1}"]
                 hops = [
                     {
@@ -168,7 +171,7 @@ def story(tag, end_ms):
                         "probes": [
                             {
                                 "addr": a,
-                                "rtt_ms": round((i + 1) / len(addrs) * rtt_now + rnd.uniform(0, 1), 2),
+                                "rtt_ms": round((i + 1) / len(addrs) * path_rtt + rnd.uniform(0, 1), 2),
                             }
                             for _ in range(3)
                         ],

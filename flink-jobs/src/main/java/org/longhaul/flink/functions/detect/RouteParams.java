@@ -13,8 +13,8 @@ import java.io.Serializable;
  *     younger model takes the new path's addresses in as siblings, silently
  * @param maxAddrsPerHop addresses remembered per hop; the rarest is forgotten beyond (8)
  * @param balancedRttMs a new path as long as the old, differing only at hops both answered, whose
- *     least and smoothed RTTs are within this many ms of the old (or {@code balancedRttShare} of
- *     it, the larger) is a load-balanced sibling of equal length and delay, not a change (5 ms)
+ *     least RTT is within this many ms of the old one's (or {@code balancedRttShare} of it, the
+ *     larger) is a load-balanced sibling of equal length and delay, not a change (5 ms)
  * @param balancedRttShare see balancedRttMs (0.05)
  */
 public record RouteParams(
