@@ -105,10 +105,14 @@ public final class DetectorArgs {
                         (int) a.integer("route.min-runs", d.minRuns()),
                         (int) a.integer("route.max-addrs-per-hop", d.maxAddrsPerHop()),
                         a.number("route.balanced-rtt-ms", d.balancedRttMs()),
-                        a.number("route.balanced-rtt-share", d.balancedRttShare()));
+                        a.number("route.balanced-rtt-share", d.balancedRttShare()),
+                        (int) a.integer("route.settle-runs", d.settleRuns()));
         require(
-                r.recentRuns() > r.persistRuns() && r.recentRuns() <= 63,
-                "--route.recent-runs: above --route.persist-runs, at most 63");
+                r.recentRuns() > r.settleRuns() && r.recentRuns() <= 63,
+                "--route.recent-runs: above --route.settle-runs, at most 63");
+        require(
+                r.settleRuns() >= r.persistRuns(),
+                "--route.settle-runs: at least --route.persist-runs");
         return r;
     }
 

@@ -14,6 +14,9 @@ import java.util.Set;
 public final class PathModel {
     private static final double RTT_ALPHA = 0.3;
 
+    /** How many of its latest runs' RTTs a model keeps for its median. */
+    static final int RECENT_RTTS = 9;
+
     public String[][] addrs = new String[0][];
     public int[][] counts = new int[0][];
     public int reachedMin = Integer.MAX_VALUE;
@@ -26,6 +29,12 @@ public final class PathModel {
      * with an RTT, and in a model restored from before it was kept).
      */
     public double rttMinMs = Double.NaN;
+
+    /**
+     * The RTTs of its latest runs with one, oldest first, at most {@link #RECENT_RTTS} (null in a
+     * model restored from before they were kept).
+     */
+    public double[] recentRttMs = new double[0];
 
     public static PathModel of(PathShape run, int maxAddrs) {
         PathModel m = new PathModel();
@@ -99,6 +108,7 @@ public final class PathModel {
                             ? run.rttMs()
                             : RTT_ALPHA * run.rttMs() + (1 - RTT_ALPHA) * rttMs;
             rttMinMs = lower(rttMinMs, run.rttMs());
+            keepRtts(new double[] {run.rttMs()});
         }
         runs++;
     }
@@ -113,7 +123,30 @@ public final class PathModel {
         reachedMin = Math.min(reachedMin, other.reachedMin);
         reachedMax = Math.max(reachedMax, other.reachedMax);
         rttMinMs = lower(rttMinMs, other.rttMinMs);
+        if (other.recentRttMs != null) {
+            keepRtts(other.recentRttMs);
+        }
         runs += other.runs;
+    }
+
+    /**
+     * The median of its latest runs' RTTs (the lower of the two middle ones of an even count); in a
+     * model restored without them, its least RTT, else its smoothed RTT, else NaN.
+     */
+    public double medianRttMs() {
+        if (recentRttMs == null || recentRttMs.length == 0) {
+            return Double.isNaN(rttMinMs) ? rttMs : rttMinMs;
+        }
+        double[] sorted = recentRttMs.clone();
+        Arrays.sort(sorted);
+        return sorted[(sorted.length - 1) / 2];
+    }
+
+    private void keepRtts(double[] newer) {
+        double[] old = recentRttMs == null ? new double[0] : recentRttMs;
+        double[] all = Arrays.copyOf(old, old.length + newer.length);
+        System.arraycopy(newer, 0, all, old.length, newer.length);
+        recentRttMs = Arrays.copyOfRange(all, Math.max(0, all.length - RECENT_RTTS), all.length);
     }
 
     private static double lower(double a, double b) {

@@ -22,7 +22,8 @@ import org.longhaul.flink.state.OneWriteType;
  * path that carried ≥ {@link RouteParams#dominantShare()} of the recent runs: ONE event naming the
  * changed hops, and the candidate becomes the dominant path. A streak before the path has {@link
  * RouteParams#minRuns()} runs joins it instead: a path learnt from fewer runs has not shown all its
- * ECMP siblings yet.
+ * ECMP siblings yet; so does a sibling of the same length and delay ({@link SiblingRtt}), whose
+ * streak may wait a few more runs for its delay to be clear.
  */
 public final class RouteChangeDetector extends KeyedProcessFunction<String, PathSample, Event> {
     private static final long serialVersionUID = 1L;
@@ -87,7 +88,14 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
         if (s.candidateRuns < p.persistRuns()) {
             return;
         }
-        if (s.runsBeforeStreak() < p.minRuns() || balanced(s.dominant, s.candidate)) {
+        SiblingRtt.Verdict verdict =
+                s.runsBeforeStreak() < p.minRuns()
+                        ? SiblingRtt.Verdict.SIBLING
+                        : sibling(s.dominant, s.candidate);
+        if (verdict == SiblingRtt.Verdict.UNDECIDED) {
+            return; // the streak's next run decides
+        }
+        if (verdict == SiblingRtt.Verdict.SIBLING) {
             // still learning, or a sibling of equal length and delay: the path's own variety
             // (an ECMP sibling three runs running), not a change from it; replacing the model
             // would forget the siblings learnt so far and report their next streak
@@ -108,31 +116,26 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
     }
 
     /**
-     * A candidate as long as the dominant path, differing only at hops both answered, whose least
-     * RTT (the path's delay without queues) is what the load balancing of parallel routes keeps
-     * ({@link RouteParams#balancedRtt}): a diamond of siblings (the testbed's ECMP at hops 2-3, 191
-     * ms either way), not a route change (the flip of dst-b: 160 → 230 ms). The least, because
-     * queues only add to a run's RTT: the e2e story's flip back to dst-b's 160 ms path began at 301
-     * and 217 ms, and a sibling's three runs once averaged 201 ms on the 191 ms diamond while a
-     * throughput test filled its queue; by their means the first looked like balancing and the
-     * second like a change. A move onto another carrier of the same delay is missed by this: its
+     * A candidate as long as the dominant path, differing only at hops both answered, whose delay
+     * is the dominant path's ({@link SiblingRtt}, {@link RouteParams#balancedRtt}): a diamond of
+     * siblings (the testbed's ECMP at hops 2-3, 191 ms either way), not a route change (the flip of
+     * dst-b: 160 → 230 ms). A move onto another carrier of the same delay is missed by this: its
      * effect, if any, is the collapse or loss detectors'.
      */
-    private boolean balanced(PathModel dominant, PathModel candidate) {
+    private SiblingRtt.Verdict sibling(PathModel dominant, PathModel candidate) {
         if (dominant.length() != candidate.length()
-                || dominant.reachedMax != candidate.reachedMax
-                || !p.balancedRtt(dominant.rttMinMs, candidate.rttMinMs)) {
-            return false;
+                || dominant.reachedMax != candidate.reachedMax) {
+            return SiblingRtt.Verdict.CHANGE;
         }
         for (PathModel.ChangedHopRef h : dominant.differences(candidate)) {
             if ("*".equals(h.before())
                     || "*".equals(h.after())
                     || h.before() == null
                     || h.after() == null) {
-                return false;
+                return SiblingRtt.Verdict.CHANGE;
             }
         }
-        return true;
+        return SiblingRtt.judge(dominant, candidate, p);
     }
 
     @Override
@@ -175,8 +178,8 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
                                         rtt(s.dominant),
                                         rtt(s.candidate),
                                         s.candidateRuns))
-                        .evidence("rtt_before_ms", Fmt.round(s.dominant.rttMs))
-                        .evidence("rtt_after_ms", Fmt.round(s.candidate.rttMs))
+                        .evidence("rtt_before_ms", Fmt.round(s.dominant.medianRttMs()))
+                        .evidence("rtt_after_ms", Fmt.round(s.candidate.medianRttMs()))
                         .evidence("runs_on_new_path", (long) s.candidateRuns)
                         .evidence("dominant_share_percent", Fmt.round(100 * share))
                         .evidence("hops_before", (long) s.dominant.length())
@@ -184,7 +187,9 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
         return e.build();
     }
 
+    /** A model's delay in the event: the median of its latest runs' RTTs. */
     private static String rtt(PathModel m) {
-        return Double.isNaN(m.rttMs) ? "unknown" : Fmt.ms(m.rttMs);
+        double ms = m.medianRttMs();
+        return Double.isNaN(ms) ? "unknown" : Fmt.ms(ms);
     }
 }

@@ -16,6 +16,9 @@ import java.io.Serializable;
  *     least RTT is within this many ms of the old one's (or {@code balancedRttShare} of it, the
  *     larger) is a load-balanced sibling of equal length and delay, not a change (5 ms)
  * @param balancedRttShare see balancedRttMs (0.05)
+ * @param settleRuns a streak whose least and median RTTs disagree on whether it is a sibling
+ *     ({@link SiblingRtt}) is judged by its median once it has this many runs, and waits until then
+ *     (6)
  */
 public record RouteParams(
         int persistRuns,
@@ -24,11 +27,12 @@ public record RouteParams(
         int minRuns,
         int maxAddrsPerHop,
         double balancedRttMs,
-        double balancedRttShare)
+        double balancedRttShare,
+        int settleRuns)
         implements Serializable {
 
     public static RouteParams defaults() {
-        return new RouteParams(3, 0.65, 20, 5, 8, 5.0, 0.05);
+        return new RouteParams(3, 0.65, 20, 5, 8, 5.0, 0.05, 6);
     }
 
     /** Whether two RTTs (ms) are as close as load balancing keeps them. */

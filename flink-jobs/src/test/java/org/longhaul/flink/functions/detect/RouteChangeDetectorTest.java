@@ -170,24 +170,82 @@ class RouteChangeDetectorTest {
 
     @Test
     void shouldTakeAQueuedSiblingForLoadBalancingNotAChange() throws Exception {
-        // the e2e story's s2 → dst-c in a CI run: five runs through one branch of the diamond,
-        // then three through the other whose first waited behind a throughput test (their mean
-        // 201 ms against 191 ms); the least RTT is the diamond's own
-        List<String> one = List.of("10.66.33.2");
-        List<String> two = List.of("10.66.32.2");
+        // the e2e story's s2 → dst-c in CI: five runs through one branch of the diamond, then three
+        // through the other whose first waited behind a throughput test (a mean of 201 ms against
+        // 191 ms); then the same with two of three queued, which waits a run for its delay
+        List<List<String>> one = via(List.of("10.66.31.2"), List.of("10.66.33.2"));
+        List<List<String>> two = via(List.of("10.66.30.2"), List.of("10.66.32.2"));
         try (var h = harness()) {
             for (int i = 0; i < 5; i++) {
-                trace(h, 191, via(List.of("10.66.31.2"), one));
+                trace(h, 191, one);
             }
-            for (double rtt : new double[] {212, 214, 191}) {
-                trace(h, rtt, via(List.of("10.66.30.2"), two));
+            for (double rtt : new double[] {212, 191, 191}) {
+                trace(h, rtt, two);
             }
+            for (int i = 0; i < 5; i++) {
+                trace(h, 191, one);
+            }
+            List<List<String>> three = via(List.of("10.66.39.2"), List.of("10.66.38.2"));
+            for (double rtt : new double[] {212, 214, 191, 191}) {
+                trace(h, rtt, three);
+            }
+            trace(h, 191, one);
+            trace(h, 191, three);
             assertEquals(List.of(), h.events());
         }
     }
 
     @Test
-    void shouldReportARouteChangeOntoALongerPathAtItsFirstRuns() throws Exception {
+    void shouldReportTheFlipBackAfterARunTimedOnTheWayBack() throws Exception {
+        // CI's dst-b: 160 ms, a flip to the 230 ms carrier (runs queued to 345-364 ms), and as it
+        // flipped back one run through the 230 ms carrier's router timed at 160 ms
+        List<List<String>> main = via(List.of("10.66.20.2"), List.of("10.66.22.2"));
+        List<List<String>> alt = via(List.of("10.66.21.2"), List.of("10.66.23.2"));
+        try (var h = harness()) {
+            for (double rtt : new double[] {161, 162, 161, 160, 196, 161, 160, 161, 160, 273}) {
+                trace(h, rtt, main);
+            }
+            for (double rtt : new double[] {230.7, 345, 231.4}) {
+                trace(h, rtt, alt);
+            }
+            assertEquals(1, h.events().size(), "the flip");
+            Event flip = h.events().get(0);
+            assertEquals(161.0, flip.evidence().get("rtt_before_ms"));
+            assertEquals(231.4, flip.evidence().get("rtt_after_ms"));
+            for (double rtt : new double[] {230.8, 230.8, 230.8, 364, 230.7, 351, 230.7, 160.9}) {
+                trace(h, rtt, alt);
+            }
+            trace(h, 160.8, main);
+            trace(h, 161.0, main);
+            List<Event> back = trace(h, 160.8, main);
+            assertEquals(1, back.size(), "the flip back");
+            assertEquals(
+                    List.of("10.66.20.2", "10.66.22.2"), back.get(0).pathAfter().subList(1, 3));
+        }
+    }
+
+    @Test
+    void shouldReportARouteChangeWhoseFirstRunWasTimedOnTheOldPathOnceItsDelayIsClear()
+            throws Exception {
+        // a move onto a 165 ms path from 140 ms whose first run is timed at 140 ms: by its least
+        // RTT a sibling, by its median not, so it waits; by six runs its median decides
+        List<List<String>> moved = via(List.of("62.40.9.9"), List.of("62.40.8.8"));
+        try (var h = harness()) {
+            for (int i = 0; i < 14; i++) {
+                trace(h, 140, via(List.of("62.40.1.1"), List.of("62.40.2.2")));
+            }
+            for (double rtt : new double[] {140, 165, 166, 165, 165}) {
+                assertEquals(List.of(), trace(h, rtt, moved));
+            }
+            List<Event> change = trace(h, 165, moved);
+            assertEquals(1, change.size(), "the route change, at the sixth run");
+            assertEquals(6L, change.get(0).evidence().get("runs_on_new_path"));
+            assertEquals(165.0, change.get(0).evidence().get("rtt_after_ms"));
+        }
+    }
+
+    @Test
+    void shouldReportARouteChangeOntoALongerPathAtItsThirdRun() throws Exception {
         // the integration mesh's fnal: the route moves at hops 2-3 onto a 165 ms path from 140 ms
         try (var h = harness()) {
             for (int i = 0; i < 14; i++) {
