@@ -19,7 +19,9 @@ newer_than_sources() {
 }
 
 # The shaded jar: target/longhaul-flink-jobs-*.jar, not original-*, -sources or -tests.
+# None before the first Maven run: a fresh clone has no target/.
 shaded_jar() {
+  [ -d "${JOBS_DIR}/target" ] || return 0
   find "${JOBS_DIR}/target" -maxdepth 1 -name 'longhaul-flink-jobs-*.jar' \
     ! -name '*-sources.jar' ! -name '*-tests.jar' -printf '%T@ %p\n' 2>/dev/null \
     | sort -rn | head -n 1 | cut -d' ' -f2-
