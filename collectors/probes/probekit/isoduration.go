@@ -1,6 +1,7 @@
 package probekit
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -31,7 +32,9 @@ func ISODurationSeconds(s string) (float64, error) {
 		}
 		v, err := strconv.ParseFloat(m[i+1], 64)
 		if err != nil {
-			return 0, fmt.Errorf("%q: %v", Snippet(s), err)
+			// strconv's own message quotes the whole number (thousands of digits, fuzzing
+			// found): its reason alone ("value out of range") after our snippet.
+			return 0, fmt.Errorf("%q: %v", Snippet(s), errors.Unwrap(err))
 		}
 		total += v * mult
 	}

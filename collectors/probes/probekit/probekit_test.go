@@ -191,6 +191,17 @@ func TestISODurationSeconds(t *testing.T) {
 	}
 }
 
+// A number of thousands of digits is out of float64's range: the error names it by a snippet,
+// not by the whole number strconv's message would quote (a 3,281-byte error, found by fuzzing
+// FuzzPSchedulerRTT in CI).
+func TestISODurationSecondsOutOfRangeErrorIsBounded(t *testing.T) {
+	in := "PT" + strings.Repeat("9", 5000) + "S"
+	_, err := ISODurationSeconds(in)
+	if err == nil || !strings.Contains(err.Error(), "value out of range") || len(err.Error()) > 200 {
+		t.Fatalf("%d bytes: %.300v", len(fmt.Sprint(err)), err)
+	}
+}
+
 func TestMetaRefusesWhatTheSchemasRefuse(t *testing.T) {
 	ok := Meta{Src: "a", Dst: "b", ProbeID: "p", RunID: "r"}
 	if err := ok.Check(); err != nil {
