@@ -11,7 +11,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO_LDFLAGS = $(shell bash scripts/version.sh ldflags)
 
 .PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
-        test-python test-integration test-install test-e2e test-cluster dist demo demo-down bench \
+        test-python test-integration test-install test-e2e test-cluster fuzz dist demo demo-down bench \
         real-world-psconfig real-world-outputs clean
 
 all: build
@@ -63,9 +63,13 @@ check: prereqs
 test: prereqs build-go
 	bash scripts/test-all.sh
 
-## test-go: Go unit tests and a fuzz run of every fuzz target
+## test-go: Go unit tests, the fuzz targets on their committed corpora
 test-go: prereqs
 	bash scripts/test-all.sh go
+
+## fuzz: explore every Go fuzz target within FUZZ_BUDGET seconds (600); findings become seeds
+fuzz: prereqs
+	bash scripts/fuzz.sh
 
 ## test-java: the Flink job's unit tests (Surefire); builds bin/longhaul-flink.jar
 test-java: prereqs

@@ -3,8 +3,8 @@
 # across all languages, each stage's time and the 15 slowest tests (scripts/test-summary.py).
 #   scripts/test-all.sh                  every tier: make test
 #   scripts/test-all.sh go java ...      those tiers only: make test-go, make test-java, ...
-# Tiers: lint (make check's formatters, linters and generated files), go (unit tests and a fuzz
-# run of every target), java (unit tests; builds the job jar),
+# Tiers: lint (make check's formatters, linters and generated files), go (unit tests, the fuzz
+# targets on their committed corpora), java (unit tests; builds the job jar),
 # python (unit tests), integration (Go, Python and Java against the real native stack), e2e (the
 # namespace testbed's stories on that stack), install (the packages: lintian, rpmlint, and the
 # agent's .deb installed, upgraded and purged on a clean Debian 12 booted with systemd, publishing
@@ -56,36 +56,10 @@ go_unit() {
   return "$rc"
 }
 
-# A fuzz run of every Fuzz target of the module, found anew each time (the module's packages whose
-# tests declare one, then `go test -list`), so new targets join by themselves. A failure keeps the
-# failing input under <package>/testdata/fuzz/<target>/ (a regression case from then on).
-# Minimizing each new interesting input (60 s by default) would take the whole run of a target
-# with large inputs: 100 runs are enough here. The budget is a count of runs (2-4 s each here), not
-# a duration: with a duration, Go's fuzz coordinator (go1.26) can report "context deadline
-# exceeded" at the deadline with no failing input (golang/go#75804, fixed in go1.27); a count has
-# no deadline to race. collectors/probes/README.md says how to run one longer.
-go_fuzz() {
-  local runs=30000x pkg dir name log start failed=0
-  while read -r pkg dir; do
-    grep -qs '^func Fuzz' "$dir"/*_test.go || continue
-    for name in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz'); do
-      log="$OUT/fuzz-${pkg//\//_}-${name}.log"
-      start=$SECONDS
-      if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$runs" -fuzzminimizetime 100x "$pkg" >"$log" 2>&1 </dev/null; then
-        echo "fuzz $pkg $name: ok ($runs runs, $((SECONDS - start))s)"
-      else
-        echo "FAIL fuzz $pkg $name (the failing input is kept in ${dir#"$ROOT"/}/testdata/fuzz/$name/):"
-        tail -20 "$log"
-        failed=1
-      fi
-    done
-  done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./...)
-  return "$failed"
-}
-
+# The fuzz targets run here on their committed corpora (golden cases, testdata/fuzz/): a gate that
+# cannot fail on a random draw. Exploration is make fuzz (scripts/fuzz.sh).
 tier_go() {
-  stage "Go unit tests (agent, operator CLI, testbed delay line, benchmarks generator)" go_unit
-  stage "Go fuzz targets (30,000 runs each)" go_fuzz
+  stage "Go unit tests (agent, operator CLI, testbed delay line, benchmarks generator; fuzz corpora)" go_unit
 }
 
 # --- java ---------------------------------------------------------------------------------------
