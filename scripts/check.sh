@@ -14,10 +14,19 @@ export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
 JDK="${LONGHAUL_JAVA_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}"
 
-# The project's files of one kind, wherever they are, outside what builds and caches write.
+# The project's files of one kind (find's tests: -name PATTERN, -o, parentheses), outside what
+# builds and caches write. In a git work tree only the tracked files and the new ones git does not
+# ignore: nothing a build, a release or the stack left (dist/, .stack/, bin/, target/: .gitignore)
+# is judged, whatever ran before. A copy without .git (tests/unit/test_check.py) takes every file.
 project_files() {
-  find . \( -name .git -o -name .venv -o -name '.stack*' -o -name node_modules -o -name target \
-    -o -name bin -o -name out \) -prune -o -type f "$@" -print | sed 's|^\./||' | sort
+  local found
+  found="$(find . \( -name .git -o -name .venv -o -name '.stack*' -o -name node_modules -o -name target \
+    -o -name bin -o -name out -o -name dist \) -prune -o -type f "$@" -print | sed 's|^\./||' | sort)"
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    comm -12 <(echo "$found") <(git ls-files --cached --others --exclude-standard | sort)
+  else
+    echo "$found"
+  fi
 }
 
 # Shell scripts: *.sh and extensionless files whose first line names a shell.

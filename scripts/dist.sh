@@ -54,20 +54,7 @@ build_docs() {
   install -m 0644 packaging/copyright "${BUILD}/copyright"
   changelog >"${BUILD}/changelog.yml"
   local pkg
-  for pkg in longhaul-probe longhaul; do maintainer_scripts "$pkg"; done
-}
-
-# maintainer_scripts PKG: packaging/scripts/*.sh with what packaging/scripts/PKG.vars says of PKG
-maintainer_scripts() {
-  local out="${BUILD}/scripts/$1" f
-  mkdir -p "$out"
-  for f in packaging/scripts/*.sh; do
-    # shellcheck disable=SC1090,SC2016  # the package's own variables; the names envsubst replaces
-    (set -a && . "packaging/scripts/$1.vars" && export PACKAGE="$1" &&
-      envsubst '${PACKAGE} ${SERVICE_USERS} ${USER_COMMENT} ${UNITS} ${RESTART_NOTE} ${FIRST_INSTALL_HINT} ${PURGE_DIRS} ${PURGE_WHAT}') \
-      <"$f" >"${out}/${f##*/}"
-    chmod 0755 "${out}/${f##*/}"
-  done
+  for pkg in longhaul-probe longhaul; do packaging/render-scripts.sh "$pkg" "${BUILD}/scripts/$pkg"; done
 }
 
 # changelog: packaging/changelog.yml, with this build's entry on top unless it is a listed release

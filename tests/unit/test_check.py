@@ -89,3 +89,30 @@ def test_a_check_stage_is_green_on_the_tree_and_red_on_its_fault(tree, stage):
 def test_an_unknown_stage_is_refused(tree):
     rc, out = check(tree, "lint-everything")
     assert rc == 2 and "no stage lint-everything" in out
+
+
+# What builds and releases leave in the tree: make dist's rendered maintainer scripts, the stack's
+# files, a developer's own ignored scratch folder (.git/info/exclude). None is the project's source.
+STRAY = (
+    "dist/build/scripts/longhaul-probe/preinst.sh",
+    ".stack/run/demo/hook.sh",
+    "flink-jobs/target/classes/gen.sh",
+    "scratch/try.sh",
+)
+
+
+def test_build_output_and_ignored_files_do_not_turn_a_stage_red(tree):
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    shutil.copy2(ROOT / ".gitignore", tree / ".gitignore")
+    subprocess.run([*git, "init", "-q"], cwd=tree, check=True)
+    (tree / ".git/info/exclude").write_text("scratch/\n")
+    subprocess.run([*git, "add", "-A"], cwd=tree, check=True)
+    for name in STRAY:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text("#!/bin/sh\nfor u in one; do rm -rf $1/$u; done\n")
+    rc, out = check(tree, "shellcheck")
+    assert rc == 0, f"shellcheck judged build output or an ignored file:\n{out}"
+    # a new file git would track is the project's, committed or not
+    (tree / "scripts/new.sh").write_text("#!/bin/sh\nrm -rf $1/cache\n")
+    rc, out = check(tree, "shellcheck")
+    assert rc != 0 and "scripts/new.sh" in out and "SC2086" in out, out
