@@ -192,7 +192,7 @@ type PSBridge struct {
 	HostTokensDir string `yaml:"host_tokens_dir"`
 	// MaxBody bounds one posted result.
 	MaxBody ByteSize `yaml:"max_body"`
-	// MaxConcurrent bounds the results read and converted at once (more get 429): with MaxBody
+	// MaxConcurrent bounds the results read and converted at once (more wait for a slot, then 429): with MaxBody
 	// and MaxSamples, it bounds what the bridge holds in memory.
 	MaxConcurrent int `yaml:"max_concurrent"`
 	// MaxSamples bounds the samples one result may make; a result that makes more is

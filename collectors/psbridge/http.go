@@ -49,12 +49,17 @@ const InputHTTP = "http"
 //   - 200 with the Outcome as JSON once the result is kept: spooled, a duplicate, or
 //     dead-lettered (a result that cannot be converted is not worth a retry);
 //   - 401 without the right token, 413 for a body over maxBody, 405 for another method;
-//   - 429 while maxConcurrent results are being read and converted (with Retry-After): what the
-//     bridge holds in memory is at most maxConcurrent results and their samples, whoever posts;
+//   - while maxConcurrent results are being read and converted, a post waits for a slot (up to
+//     AdmitWait, with at most AdmitQueuePerSlot waiting per slot: admit.go), then 429 with
+//     Retry-After: what the bridge holds in memory is at most maxConcurrent results and their
+//     samples, whoever posts;
 //   - 503 when the spool could not take it: the archiver's retry policy sends it again.
 func Handler(path string, tokens Identifier, maxBody int64, maxConcurrent int, accept Acceptor, refused Refusals) http.Handler {
+	return handler(path, tokens, maxBody, newGate(maxConcurrent, AdmitWait), accept, refused)
+}
+
+func handler(path string, tokens Identifier, maxBody int64, slots *gate, accept Acceptor, refused Refusals) http.Handler {
 	mux := http.NewServeMux()
-	slots := make(chan struct{}, max(maxConcurrent, 1))
 	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost && r.Method != http.MethodPut {
 			w.Header().Set("Allow", "POST, PUT")
@@ -68,15 +73,15 @@ func Handler(path string, tokens Identifier, maxBody int64, maxConcurrent int, a
 			http.Error(w, "missing or wrong token: send Authorization: Bearer TOKEN (the archiver's _headers)", http.StatusUnauthorized)
 			return
 		}
-		select {
-		case slots <- struct{}{}:
-			defer func() { <-slots }()
-		default:
+		release, ok := slots.enter(r.Context())
+		if !ok {
 			refused.Busy()
 			w.Header().Set("Retry-After", "5")
-			http.Error(w, itoa(int64(cap(slots)))+" results are being converted (pscheduler_bridge.max_concurrent): try again", http.StatusTooManyRequests)
+			http.Error(w, itoa(int64(cap(slots.slots)))+" results are being converted (pscheduler_bridge.max_concurrent) and "+
+				itoa(slots.maxWaiting)+" may wait "+slots.wait.String()+" for them: try again", http.StatusTooManyRequests)
 			return
 		}
+		defer release()
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 		var tooLarge *http.MaxBytesError
 		switch {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 type refusals struct{ unauthorized, tooLarge, busy int }
@@ -81,10 +82,11 @@ func TestNoTokenConfiguredLetsNothingIn(t *testing.T) {
 	}
 }
 
-// While max_concurrent results are being converted, another post is refused with 429 and a
-// Retry-After (pScheduler's archiver retries it): the bridge never holds more than that many
-// results and their samples, however many hosts post at once. Once one is done, the next gets in.
-func TestPostsBeyondMaxConcurrentAreToldToComeBackLater(t *testing.T) {
+// While max_concurrent results are being converted, another post waits for a slot (pScheduler's
+// archiver ignores Retry-After and would send a refused result again only after its retry
+// policy's wait): the bridge never holds more than that many results and their samples, however
+// many hosts post at once, and a post that waited gets in as soon as one is done.
+func TestAPostBeyondMaxConcurrentWaitsForASlot(t *testing.T) {
 	inside, release := make(chan struct{}), make(chan struct{})
 	accept := func([]byte, string, string) (Outcome, error) {
 		inside <- struct{}{}
@@ -93,35 +95,63 @@ func TestPostsBeyondMaxConcurrentAreToldToComeBackLater(t *testing.T) {
 	}
 	ref := &refusals{}
 	h := Handler("/p", tokens(t, "t", ""), 64, 2, accept, ref)
-	post := func() *httptest.ResponseRecorder {
-		r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
-		r.Header.Set("Authorization", "Bearer t")
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
-		return w
-	}
-	done := make(chan int, 2)
+	done := make(chan int, 3)
 	for range 2 {
-		go func() { done <- post().Code }()
+		go func() { done <- postTo(h).Code }()
 		<-inside
 	}
-	if w := post(); w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" ||
-		!strings.Contains(w.Body.String(), "pscheduler_bridge.max_concurrent") {
-		t.Fatalf("a third post while two convert: %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	go func() { done <- postTo(h).Code }()
+	select {
+	case <-inside:
+		t.Fatal("a third post converted while two did")
+	case code := <-done:
+		t.Fatalf("a third post answered %d while two converted", code)
+	case <-time.After(100 * time.Millisecond):
 	}
-	release <- struct{}{}
-	if code := <-done; code != 200 {
-		t.Fatalf("the first post: %d", code)
-	}
-	go func() { done <- post().Code }()
+	release <- struct{}{} // the first one ends: the third gets its slot
 	<-inside
 	close(release)
-	for range 2 {
+	for range 3 {
 		if code := <-done; code != 200 {
-			t.Errorf("a post after a slot freed: %d", code)
+			t.Errorf("a post: %d", code)
 		}
 	}
-	if ref.busy != 1 {
-		t.Errorf("busy refusals %d, want 1", ref.busy)
+	if ref.busy != 0 {
+		t.Errorf("busy refusals %d, want 0", ref.busy)
 	}
+}
+
+// A post that waited its time, or finds the queue full, is told to come back (429, Retry-After),
+// naming the setting.
+func TestAPostIsToldToComeBackWhenTheWaitRunsOutOrTheQueueIsFull(t *testing.T) {
+	inside, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	accept := func([]byte, string, string) (Outcome, error) {
+		inside <- struct{}{}
+		<-release
+		return Outcome{Status: Accepted}, nil
+	}
+	for name, g := range map[string]*gate{
+		"wait ran out": {slots: make(chan struct{}, 1), maxWaiting: 8, wait: 50 * time.Millisecond},
+		"queue full":   {slots: make(chan struct{}, 1), maxWaiting: 0, wait: time.Hour},
+	} {
+		ref := &refusals{}
+		h := handler("/p", tokens(t, "t", ""), 64, g, accept, ref)
+		go postTo(h)
+		<-inside
+		w := postTo(h)
+		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" ||
+			!strings.Contains(w.Body.String(), "pscheduler_bridge.max_concurrent") || ref.busy != 1 {
+			t.Errorf("%s: %d %q %s (busy %d)", name, w.Code, w.Header().Get("Retry-After"), w.Body, ref.busy)
+		}
+		release <- struct{}{}
+	}
+}
+
+func postTo(h http.Handler) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
+	r.Header.Set("Authorization", "Bearer t")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
 }
