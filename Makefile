@@ -11,7 +11,7 @@ export PATH := /usr/local/go/bin:$(PATH)
 GO_LDFLAGS = $(shell bash scripts/version.sh ldflags)
 
 .PHONY: all help build build-go build-flink prereqs up down status check test test-go test-java \
-        test-python test-integration test-install test-e2e test-cluster fuzz dist demo demo-down bench \
+        test-python test-integration test-install test-e2e test-cluster fuzz dist demo demo-down bench bench-short \
         real-world-psconfig real-world-outputs clean
 
 all: build
@@ -106,6 +106,10 @@ demo-down:
 ## bench: performance figures on this machine (docs/benchmarks.md)
 bench: prereqs build
 	bash scripts/bench.sh
+
+## bench-short: every benchmark once at a small size, so none rots (CI runs it; figures not judged)
+bench-short: prereqs build
+	BENCH_SHORT=1 bash scripts/bench.sh
 
 ## real-world-psconfig: the pSConfig planner over published templates (DIR=../shared/real-world/psconfig)
 real-world-psconfig:

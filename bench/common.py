@@ -117,6 +117,12 @@ def cancel(name, _jid):
     links of its own src adds tens of thousands: a day of runs filled the database's million, and
     Telegraf's writes of everything else were refused)."""
     flink_job.cancel(name)
+    drop_run(name)
+
+
+def drop_run(name):
+    """Deletes the run's topics and series (see cancel): for a run that reads its topics again
+    after its job is gone."""
     drop_topics(name)
     drop_series(name)
 

@@ -59,7 +59,22 @@ def main():
         ]
     )
     print(f"preloaded {total} records in {time.time() - t0:.1f} s", flush=True)
-    jar, jid = common.submit_on(name, (tp, path), ["--parallelism", str(a.parallelism), *a.job_args.split()])
+    try:
+        res, rate = timed_job(a, name, (tp, path), total)
+        # the same topics, once the job is gone: they are deleted only after this read
+        base, bare_cpu = bare_consumer((tp, path, *common.own_topics_of((tp, path))), total)
+    finally:
+        common.drop_run(name)
+    res["bare_consumer_samples_per_s"] = base
+    res["fraction_of_bare"] = round(rate / base, 2)
+    res["bare_cpu"] = bare_cpu
+    res["fraction_ceiling"] = cpu_budget.ceiling(res["cpu"], bare_cpu)
+    common.emit(res)
+
+
+def timed_job(a, name, topics, total):
+    """The job's figures over the preloaded topics, and its rate; the job is cancelled after."""
+    jar, jid = common.submit_on(name, topics, ["--parallelism", str(a.parallelism), *a.job_args.split()])
     try:
         marks, prof, deadline = [], None, time.time() + 600
         while time.time() < deadline:
@@ -95,14 +110,9 @@ def main():
         }
         if prof:
             res["profile"] = profile_jfr.finish(prof)
+        return res, rate
     finally:
-        common.cancel(jar, jid)
-    base, bare_cpu = bare_consumer((tp, path, *common.own_topics_of((tp, path))), total)
-    res["bare_consumer_samples_per_s"] = base
-    res["fraction_of_bare"] = round(rate / base, 2)
-    res["bare_cpu"] = bare_cpu
-    res["fraction_ceiling"] = cpu_budget.ceiling(res["cpu"], bare_cpu)
-    common.emit(res)
+        common.flink_job.cancel(jar)
 
 
 def bare_consumer(topics, total):

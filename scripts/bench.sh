@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # make bench: performance figures of Longhaul on this machine (not part of make test).
-# Starts the native stack if needed, builds the generator, runs every benchmark of bench/ and the
-# publisher's Go benchmarks, prints each figure (RESULT lines, JSON) and keeps them in
-# .stack/run/bench/results-<time>.txt. Figures and their commands: docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill agent publish security" selects some.
+# Starts the native stack if needed, builds the generator and the fleet simulator, runs every
+# benchmark of bench/ and the publisher's Go benchmarks, prints each figure (RESULT lines, JSON)
+# and keeps them in .stack/run/bench/results-<time>.txt. Figures and their commands:
+# docs/benchmarks.md.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet agent publish security" selects some.
+# BENCH_SHORT=1 (make bench-short, which CI runs after make test): every benchmark once at a small
+# size, so none rots (figures printed, not judged; about 12 minutes); the ones that only repeat
+# another's code with other arguments (profile, scaleout, objectreuse, sites) and the one that
+# starts a stack of its own (security) are left out.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
-ONLY="${BENCH_ONLY:-machine throughput profile hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill agent publish security}"
+SHORT="${BENCH_SHORT:-0}"
+ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet agent publish security"
+[ "$SHORT" = 1 ] && ALL="machine throughput hotpath latency telegraf detection incidents alerting parsers psbridge backfill fleet agent publish"
+ONLY="${BENCH_ONLY:-$ALL}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
 # the tests' own clients: SCRAM user admin, which this stack's brokers make a super user
 export LONGHAUL_KAFKA_TEST_SUPER_USER=admin
@@ -17,9 +25,11 @@ export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS
 OUT="$ROOT/.stack/run/bench"; mkdir -p "$OUT"
 LOG="$OUT/results-$(date -u +%Y%m%dT%H%M%SZ).txt"
 want() { [[ " $ONLY " == *" $1 "* ]]; }
+# sz FULL SHORT: the figure's size in a full run, or in a short one
+sz() { if [ "$SHORT" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 say() { echo "$*" | tee -a "$LOG"; }
 
-(cd "$ROOT" && go build -o "$ROOT/bin/longhaul-bench-gen" ./bench/gen)
+(cd "$ROOT" && go build -o "$ROOT/bin/longhaul-bench-gen" ./bench/gen && go build -o "$ROOT/bin/longhaul-fleet" ./bench/fleet)
 load_services
 flink_get /overview >/dev/null 2>&1 || bash "$ROOT/scripts/stack/up.sh"
 
@@ -35,9 +45,10 @@ fi
 # 180 steps = 2.04 M records, 300 steps = 3.4 M: long enough that the JIT warm-up of a freshly
 # submitted job (C2 at ~50 % of a core in its first seconds) does not dominate the rate.
 if want throughput; then
-  for i in 1 2 3; do
-    say "== Flink throughput, run $i of 3 (1 partition, parallelism 1): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 300"
-    "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 300 | tee -a "$LOG"
+  runs=$(sz 3 1) steps=$(sz 300 60)
+  for i in $(seq "$runs"); do
+    say "== Flink throughput, run $i of $runs (1 partition, parallelism 1): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps $steps"
+    "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps "$steps" | tee -a "$LOG"
   done
 fi
 if want profile; then
@@ -45,8 +56,8 @@ if want profile; then
   "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 180 --profile 15 | tee -a "$LOG"
 fi
 if want hotpath; then
-  say "== hot path, CPU per message by stage: bash bench/hotpath.sh 30"
-  bash "$ROOT/bench/hotpath.sh" 30 | tee -a "$LOG"
+  say "== hot path, CPU per message by stage: bash bench/hotpath.sh $(sz 30 3)"
+  bash "$ROOT/bench/hotpath.sh" "$(sz 30 3)" | tee -a "$LOG"
 fi
 if want scaleout; then
   for p in 1 2; do for n in 1 4; do
@@ -59,9 +70,9 @@ if want objectreuse; then
   "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps 180 --job-args "--object-reuse false" | tee -a "$LOG"
 fi
 if want latency; then
-  for links in 10000 1000; do
-    say "== end-to-end latency: $PY bench/latency.py --rate 10000 --links $links --duration 240"
-    "$PY" "$ROOT/bench/latency.py" --rate 10000 --links "$links" --duration 240 | tee -a "$LOG"
+  for links in $(sz "10000 1000" 1000); do
+    say "== end-to-end latency: $PY bench/latency.py --rate $(sz 10000 2000) --links $links --duration $(sz 240 150)"
+    "$PY" "$ROOT/bench/latency.py" --rate "$(sz 10000 2000)" --links "$links" --duration "$(sz 240 150)" | tee -a "$LOG"
   done
 fi
 # per-site topics (issue 33): the same links as one topic's (4 partitions) or spread over 200
@@ -77,46 +88,54 @@ if want sites; then
   done
 fi
 if want telegraf; then
-  say "== Telegraf burst drain: $PY bench/telegraf_burst.py --links 20000 --repeat 5"
-  "$PY" "$ROOT/bench/telegraf_burst.py" --links 20000 --repeat 5 | tee -a "$LOG"
+  say "== Telegraf burst drain: $PY bench/telegraf_burst.py --links $(sz 20000 2000) --repeat $(sz 5 1)"
+  "$PY" "$ROOT/bench/telegraf_burst.py" --links "$(sz 20000 2000)" --repeat "$(sz 5 1)" | tee -a "$LOG"
 fi
 if want alerting; then
-  say "== alerting: $PY bench/alerting.py --latency 20 --burst 5000 (group_wait as the stack runs it)"
-  "$PY" "$ROOT/bench/alerting.py" --latency 20 --burst 5000 | tee -a "$LOG"
+  say "== alerting: $PY bench/alerting.py --latency $(sz 20 3) --burst $(sz 5000 200) (group_wait as the stack runs it)"
+  "$PY" "$ROOT/bench/alerting.py" --latency "$(sz 20 3)" --burst "$(sz 5000 200)" | tee -a "$LOG"
 fi
 if want parsers; then
-  say "== parsers: go test -run '^\$' -bench Parse -benchtime 2s ./collectors/probes/..."
-  (cd "$ROOT" && go test -run '^$' -bench Parse -benchtime 2s ./collectors/probes/...) | tee -a "$LOG"
+  say "== parsers: go test -run '^\$' -bench Parse -benchtime $(sz 2s 20x) ./collectors/probes/..."
+  (cd "$ROOT" && go test -run '^$' -bench Parse -benchtime "$(sz 2s 20x)" ./collectors/probes/...) | tee -a "$LOG"
 fi
 if want psbridge; then
-  for run in 1 2 3; do
-    say "== pScheduler bridge (run $run of 3): $PY bench/psbridge.py --results 3000 --clients 4"
-    "$PY" "$ROOT/bench/psbridge.py" --results 3000 --clients 4 | tee -a "$LOG"
+  for run in $(seq "$(sz 3 1)"); do
+    say "== pScheduler bridge (run $run of $(sz 3 1)): $PY bench/psbridge.py --results $(sz 3000 300) --clients 4"
+    "$PY" "$ROOT/bench/psbridge.py" --results "$(sz 3000 300)" --clients 4 | tee -a "$LOG"
   done
 fi
 if want backfill; then
-  for run in 1 2 3; do
-    say "== backfill (run $run of 3): $PY bench/backfill.py --records 30000"
-    "$PY" "$ROOT/bench/backfill.py" --records 30000 | tee -a "$LOG"
+  for run in $(seq "$(sz 3 1)"); do
+    say "== backfill (run $run of $(sz 3 1)): $PY bench/backfill.py --records $(sz 30000 3000)"
+    "$PY" "$ROOT/bench/backfill.py" --records "$(sz 30000 3000)" | tee -a "$LOG"
   done
 fi
 if want detection; then
-  say "== detection delay: $PY bench/detection.py --links 200 --probe-interval 10 --collapse-links 20"
-  "$PY" "$ROOT/bench/detection.py" --links 200 --probe-interval 10 --collapse-links 20 | tee -a "$LOG"
+  say "== detection delay: $PY bench/detection.py --links $(sz 200 20) --probe-interval 10 --collapse-links $(sz 20 2)"
+  "$PY" "$ROOT/bench/detection.py" --links "$(sz 200 20)" --probe-interval 10 --collapse-links "$(sz 20 2)" | tee -a "$LOG"
 fi
 if want incidents; then
-  for seed in 1 2 3; do
-    say "== incident localisation, seed $seed: bash scripts/flink-test-main.sh -Xmx6g org.longhaul.flink.bench.IncidentBench 40 25 12 $seed"
-    bash "$ROOT/scripts/flink-test-main.sh" -Xmx6g org.longhaul.flink.bench.IncidentBench 40 25 12 "$seed" 2>/dev/null | grep '^RESULT' | tee -a "$LOG"
+  for seed in $(seq "$(sz 3 1)"); do
+    say "== incident localisation, seed $seed: bash scripts/flink-test-main.sh -Xmx6g org.longhaul.flink.bench.IncidentBench $(sz "40 25 12" "10 5 3") $seed"
+    # shellcheck disable=SC2046  # the sizes are three words
+    bash "$ROOT/scripts/flink-test-main.sh" -Xmx6g org.longhaul.flink.bench.IncidentBench $(sz "40 25 12" "10 5 3") "$seed" 2>/dev/null | grep '^RESULT' | tee -a "$LOG"
   done
 fi
+if want fleet; then
+  args="--hosts $(sz 250 30) --mesh 30 --duration $(sz 900 150) --settle $(sz 240 100)"
+  say "== the fleet at WLCG's shape through one bridge: $PY bench/fleet.py $args"
+  # shellcheck disable=SC2086  # the arguments are words
+  "$PY" "$ROOT/bench/fleet.py" $args | tee -a "$LOG"
+fi
 if want agent; then
-  say "== agent idle cost: bash bench/agent_cost.sh 20 60"
-  bash "$ROOT/bench/agent_cost.sh" 20 60 | tee -a "$LOG"
+  say "== agent idle cost: bash bench/agent_cost.sh $(sz "20 60" "5 10")"
+  # shellcheck disable=SC2046  # the sizes are two words
+  bash "$ROOT/bench/agent_cost.sh" $(sz "20 60" "5 10") | tee -a "$LOG"
 fi
 if want publish; then
-  say "== publish rate: go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./collectors/publish"
-  (cd "$ROOT" && go test -tags integration -run XXX -bench PublishRate -benchtime 50000x ./collectors/publish) 2>&1 \
+  say "== publish rate: go test -tags integration -run XXX -bench PublishRate -benchtime $(sz 50000x 5000x) ./collectors/publish"
+  (cd "$ROOT" && go test -tags integration -run XXX -bench PublishRate -benchtime "$(sz 50000x 5000x)" ./collectors/publish) 2>&1 \
     | grep -E "Benchmark|ok|FAIL" | tee -a "$LOG"
 fi
 if want security; then

@@ -1,0 +1,220 @@
+"""The fleet on the whole stack: --hosts pScheduler hosts in meshes of --mesh (WLCG's cadence, or
+--pattern's), each registered with its own identity by `longhaul admin add-pscheduler-host`,
+posting their results through one pScheduler bridge (its host lists set) as their HTTP archiver
+does (bin/longhaul-fleet, bench/fleet/), to the production job. Measures:
+  - what became of every result (taken, retried, given up: nothing may be lost);
+  - freshness: from a latencybg result being taken by the bridge to its link's 1m statistics
+    being readable in InfluxDB (polled every --poll s), p50/p99/max, and after the window's end;
+  - CPU of every process of the stack and of the bridge, in cores, and µs per result;
+  - the job's sources' pending records (Kafka lag) over the run, late records dropped;
+  - the InfluxDB series the fleet's links made.
+
+python bench/fleet.py --hosts 250 --mesh 30 --duration 600 [--speed 1] [--fault SPEC ...]"""
+
+import argparse
+import collections
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+import common
+import cpu_budget
+from operator_cli import longhaul
+from psbridge import Bridge
+
+FLEET = str(common.ROOT / "bin" / "longhaul-fleet")
+SECRETS = pathlib.Path(os.environ["LONGHAUL_SECRETS_DIR"])
+
+
+def register(names, archives, bridge):
+    """Each host as add-pscheduler-host makes it, its own token installed in the bridge's folder."""
+    t0 = time.time()
+    for n in names:
+        out = archives / f"pscheduler-{n}"
+        longhaul("admin", "add-pscheduler-host", n, "--out", str(out), "--bridge-url", Bridge.url)
+        shutil.copy(out / f"{n}.token", bridge.host_tokens / f"{n}.token")
+    return time.time() - t0
+
+
+def unregister(names):
+    for n in names:
+        longhaul("admin", "remove-pscheduler-host", n, check=False)
+
+
+class StatsPoller(threading.Thread):
+    """First moment each 1m statistics point of the run's links is readable in InfluxDB."""
+
+    def __init__(self, prefix, every):
+        super().__init__(daemon=True)
+        self.prefix, self.every = prefix, every
+        self.first = {}  # (src, dst, window end ms) → wall time first seen
+        self.errors = 0
+        self.stop = threading.Event()
+
+    def run(self):
+        q = (
+            f'SELECT "samples" FROM "raw"."link_stats" WHERE "src" =~ /^{self.prefix}-/ '
+            f'AND "window" = \'1m\' AND time > now() - 10m GROUP BY "src", "dst"'
+        )
+        while not self.stop.wait(self.every):
+            try:
+                rows = common.influxdb.series(q, timeout=30)
+            except Exception:  # a slow query is counted, the poll goes on
+                self.errors += 1
+                continue
+            now = time.time()
+            for s in rows:
+                src, dst = s["tags"]["src"], s["tags"]["dst"]
+                for row in s["values"]:
+                    key = (src, dst, int(row[0]))  # epoch ms: the window's end
+                    self.first.setdefault(key, now)
+
+
+def freshness(outcomes, first):
+    """For each latencybg result taken: the seconds from taken to its 1m point in InfluxDB, and
+    from that window's end. A link's windows are [end − 60 s, end) at its own staggered second."""
+    ends = collections.defaultdict(list)
+    for src, dst, end in first:
+        ends[(src, dst)].append(end)
+    for v in ends.values():
+        v.sort()
+    taken, after_end, missing = [], [], 0
+    for o in outcomes:
+        if o["test"] != "latencybg" or o["code"] // 100 != 2:
+            continue
+        end = next((e for e in ends.get((o["src"], o["dst"]), []) if e - 60000 <= o["start_ms"] < e), None)
+        if end is None:
+            missing += 1
+            continue
+        seen = first[(o["src"], o["dst"], end)] * 1000
+        taken.append((seen - o["done_ms"]) / 1000)
+        after_end.append((seen - end) / 1000)
+    return {
+        "results": len(taken),
+        "without_point": missing,
+        "taken_to_influx_s": {p: common.pct(taken, q) for p, q in (("p50", 50), ("p99", 99), ("max", 100))},
+        "window_end_to_influx_s": {p: common.pct(after_end, q) for p, q in (("p50", 50), ("p99", 99))},
+    }
+
+
+def job_id():
+    """The production job's (LONGHAUL_JOB_NAME: scripts/stack/defaults.env), which reads the
+    contract's raw topics where the bridge writes."""
+    name = os.environ.get("LONGHAUL_JOB_NAME", "longhaul-link-monitor")
+    for j in common.flink_job.rest("/jobs/overview")["jobs"]:
+        if j["state"] == "RUNNING" and j["name"] == name:
+            return j["jid"]
+    raise SystemExit(f"no job {name} running (make up)")
+
+
+def pending(jid):
+    """The job's sources' pending records (FLIP-33 pendingRecords: its Kafka lag)."""
+    total = 0
+    for v in common.flink_job.rest(f"/jobs/{jid}")["vertices"]:
+        if v["name"].startswith("Source:"):
+            m = common.flink_job.rest(
+                f"/jobs/{jid}/vertices/{v['id']}/subtasks/metrics", get="pendingRecords"
+            )
+            total += int(m[0].get("sum", 0)) if m else 0
+    return total
+
+
+def proc_cpu_s(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / cpu_budget.CLK_TCK
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hosts", type=int, default=250)
+    ap.add_argument("--mesh", type=int, default=30)
+    ap.add_argument("--pattern", default="")
+    ap.add_argument("--duration", type=int, default=600, help="simulated seconds")
+    ap.add_argument("--speed", type=float, default=1)
+    ap.add_argument("--fault", action="append", default=[])
+    ap.add_argument("--poll", type=float, default=2)
+    ap.add_argument("--settle", type=int, default=240, help="seconds to keep polling after the last post")
+    a = ap.parse_args()
+    name = common.tag("fleet")
+    names = [f"{name}-h{i:04d}" for i in range(a.hosts)]
+    jid = job_id()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        bridge = Bridge(tmp, hosts={f"http-{n}": [n] for n in names})
+        archives = tmp / "archives"
+        try:
+            reg_s = register(names, archives, bridge)
+            print(f"registered {a.hosts} pScheduler hosts in {reg_s:.0f} s", flush=True)
+            bridge.start()
+            poller = StatsPoller(name, a.poll)
+            poller.start()
+            late0, lag = common.flink_job.late_dropped(jid), []
+            cpu0, b0 = cpu_budget.snapshot(), proc_cpu_s(bridge.proc.pid)
+            cmd = [FLEET, "-hosts", str(a.hosts), "-mesh", str(a.mesh), "-prefix", name]
+            cmd += [
+                "-archives",
+                str(archives),
+                "-ca",
+                str(SECRETS / "ca.crt"),
+                "-out",
+                str(tmp / "outcomes.jsonl"),
+            ]
+            cmd += ["-duration", f"{a.duration}s", "-speed", str(a.speed), "-drain", "90s"]
+            cmd += [x for f in a.fault for x in ("-fault", f)] + (
+                ["-pattern", a.pattern] if a.pattern else []
+            )
+            sim = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+            while sim.poll() is None:
+                lag.append(pending(jid))
+                time.sleep(10)
+            summary = json.loads(sim.stdout.read().strip().splitlines()[-1])
+            cpu1, b1 = cpu_budget.snapshot(), proc_cpu_s(bridge.proc.pid)
+            time.sleep(a.settle)
+            poller.stop.set()
+            outcomes = [json.loads(ln) for ln in (tmp / "outcomes.jsonl").read_text().splitlines()]
+            health = bridge.health()
+            res = {
+                "figure": "fleet",
+                "hosts": a.hosts,
+                "mesh": a.mesh,
+                "speed": a.speed,
+                "faults": a.fault,
+                "simulator": summary,
+                "bridge": {
+                    k: health.get(k) for k in ("accepted", "duplicates", "dead_letters", "busy", "by_input")
+                },
+                "bridge_cpu_cores": round((b1 - b0) / (cpu1["t"] - cpu0["t"]), 3),
+                "bridge_cpu_ms_per_result": round((b1 - b0) * 1000 / max(summary["taken"], 1), 3),
+                "cpu": cpu_budget.per_record(cpu0, cpu1, max(summary["taken"], 1)),
+                "freshness": freshness(outcomes, poller.first),
+                "influx_poll_errors": poller.errors,
+                "job_pending_records": {
+                    "samples": len(lag),
+                    "first": lag[:3],
+                    "last": lag[-3:],
+                    "max": max(lag, default=0),
+                },
+                "late_dropped": common.flink_job.late_dropped(jid) - late0,
+                "influx_series": series_of(name),
+            }
+            common.emit(res)
+        finally:
+            if bridge.proc:
+                bridge.stop()
+            unregister(names)
+            common.drop_series(name)
+
+
+def series_of(prefix):
+    rows = common.influxdb.series(f'SHOW SERIES EXACT CARDINALITY WHERE "src" =~ /^{prefix}-/', timeout=120)
+    return sum(v[0] for s in rows for v in s["values"])
+
+
+if __name__ == "__main__":
+    main()
