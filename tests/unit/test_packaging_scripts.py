@@ -35,11 +35,13 @@ def test_a_rendered_script_that_fails_shellcheck_fails_the_render(tmp_path):
     (copy / "render-scripts.sh").write_text(RENDER.read_text())
     (copy / "scripts/one.vars").write_text('SERVICE_USERS="only-one"\n')
     (copy / "scripts/preinst.sh").write_text(
-        "#!/bin/sh\n# shellcheck disable=SC2086\nfor u in ${SERVICE_USERS}; do echo \"$u\"; done\n"
+        '#!/bin/sh\n# shellcheck disable=SC2086\nfor u in ${SERVICE_USERS}; do echo "$u"; done\n'
     )
     r = subprocess.run(["shellcheck", str(copy / "scripts/preinst.sh")], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout
     r = subprocess.run(
-        ["bash", str(copy / "render-scripts.sh"), "one", str(tmp_path / "out")], capture_output=True, text=True
+        ["bash", str(copy / "render-scripts.sh"), "one", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
     )
     assert r.returncode == 1 and "SC2043" in r.stdout and "fail shellcheck" in r.stderr, r.stdout + r.stderr
