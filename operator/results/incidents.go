@@ -62,9 +62,14 @@ func LoadIncidents(ctx context.Context, c Querier, dir string, r dashboards.Rang
 	if err != nil {
 		return nil, err
 	}
+	return incidentsOf(ctx, c, d, r)
+}
+
+// incidentsOf runs dashboard d's incidents panel over r and folds its rows.
+func incidentsOf(ctx context.Context, c Querier, d *dashboards.Dashboard, r dashboards.Range) ([]Incident, error) {
 	p := d.Find(dashboards.IsIncidentList)
 	if p == nil {
-		return nil, fmt.Errorf("the %s dashboard has no incidents panel (a table of incident_opened rows from the events measurement)", MeshDashboard)
+		return nil, fmt.Errorf("the %s dashboard has no incidents panel (a table of incident_opened rows from the events measurement)", d.UID)
 	}
 	series, err := Run(ctx, c, p.Targets[0].Query, r, nil)
 	if err != nil {

@@ -31,7 +31,8 @@ const (
 	LinkDashboard = "longhaul-link"
 )
 
-// Build draws the mesh overview, then a link section for src → dst, or for each link of the
+// Build draws the incidents (open first), the mesh overview with the open incidents' links
+// marked in its matrices, then a link section for src → dst, or for each link of the
 // overview's link list (at most maxLinks).
 func (b *Report) Build(ctx context.Context, dir, src, dst string, maxLinks int) (*render.Doc, error) {
 	mesh, err := dashboards.LoadUID(dir, MeshDashboard)
@@ -43,12 +44,24 @@ func (b *Report) Build(ctx context.Context, dir, src, dst string, maxLinks int) 
 		return nil, err
 	}
 	doc := &render.Doc{Title: "Longhaul report", From: b.Range.From, To: b.Range.To}
+	incidents, err := incidentsOf(ctx, b.C, mesh, b.Range)
+	if err != nil {
+		return nil, fmt.Errorf("%s / incidents: %w", mesh.Title, err)
+	}
+	doc.Sections = append(doc.Sections, IncidentSection(incidents, Scope{Range: b.Range})) // incidents first
+	marked := incidentCells(incidents)
 	overview := render.Section{Title: mesh.Title, Subtitle: mesh.Description}
 	var links [][2]string
 	for _, p := range mesh.Panels {
+		if dashboards.IsIncidentList(&p) { // drawn first, folded, above
+			continue
+		}
 		item, frame, err := b.tablePanel(ctx, p, Scope{Range: b.Range}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s / %s: %w", mesh.Title, p.Title, err)
+		}
+		if item.Grid != nil {
+			item.Grid.Incident = marked
 		}
 		overview.Items = append(overview.Items, item)
 		if dashboards.IsLinkList(&p) { // every link with statistics in the range

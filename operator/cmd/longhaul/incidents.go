@@ -78,7 +78,7 @@ func incidentLines(inc results.Incident) []string {
 		state = "resolved " + render.FormatTime(inc.Resolved.UnixMilli())
 	}
 	lines := []string{
-		fmt.Sprintf("%s  %s, %s", state, inc.Location, linkCount(inc)),
+		fmt.Sprintf("%s  %s, %s", state, inc.Location, results.LinkCount(inc.LinksDegraded)),
 		"  since     " + render.FormatTime(inc.Since.UnixMilli()),
 		"  incident  " + inc.ID,
 	}
@@ -104,11 +104,4 @@ func incidentLines(inc results.Incident) []string {
 		lines = append(lines, "  silence   "+inc.Silence)
 	}
 	return lines
-}
-
-func linkCount(inc results.Incident) string {
-	if inc.LinksDegraded == 1 {
-		return "1 link"
-	}
-	return fmt.Sprintf("%d links", inc.LinksDegraded)
 }
