@@ -37,11 +37,19 @@ type Grid struct {
 	Incident map[[2]string]string
 }
 
-// Item is one panel of a section: exactly one of Chart, Grid, Table.
+// Item is one panel of a section: exactly one of Chart, Grid, Table, Note.
 type Item struct {
 	Chart *Chart
 	Grid  *Grid
 	Table *Table
+	Note  *Note
+}
+
+// Note is one line where panels would show nothing, e.g. a kind not measured on a link: the
+// charts of that kind, drawn as one line instead of empty charts.
+type Note struct {
+	Title string
+	Why   *Why
 }
 
 // Title is the panel's title.
@@ -53,6 +61,8 @@ func (it Item) Title() string {
 		return it.Grid.Title
 	case it.Table != nil:
 		return it.Table.Title
+	case it.Note != nil:
+		return it.Note.Title
 	}
 	return ""
 }
@@ -67,6 +77,8 @@ func (it Item) State() (why *Why, incomplete bool) {
 		return it.Grid.Why, len(it.Grid.RowNames) == 0 || it.Grid.Why != nil
 	case it.Table != nil:
 		return it.Table.Why, len(it.Table.Rows) == 0
+	case it.Note != nil:
+		return it.Note.Why, true
 	}
 	return nil, false
 }
@@ -185,6 +197,7 @@ footer{color:#8c959f;font-size:11px;margin:18px 28px 28px}
 {{else if .Table}}<div class="panel"><h3>{{.Table.Title}}</h3><table><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{else}}<tr><td colspan="{{len .Table.Header}}"{{if .Table.Why}} class="{{.Table.Why.Class}}">{{.Table.Why}}{{else}}>no rows{{end}}</td></tr>{{end}}</table>{{if .Table.More}}<p class="more">{{.Table.More}}</p>{{end}}</div>
+{{else if .Note}}<div class="panel"><h3>{{.Note.Title}}</h3><p class="{{.Note.Why.Class}}">{{.Note.Why}}</p></div>
 {{end}}{{end}}</div></section>
 {{end}}<footer>Longhaul · the same InfluxQL queries as the Grafana dashboards (dashboards/json) · self-contained: no scripts, no external resources</footer>
 </body></html>

@@ -118,6 +118,7 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 			}
 		}
 	}
+	var missing notMeasured
 	for _, p := range d.Panels {
 		if p.Type == "table" {
 			item, _, err := b.tablePanel(ctx, p, scope, vars)
@@ -139,6 +140,10 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 			found[i] = len(lines) > 0
 			chart.Lines = append(chart.Lines, lines...)
 		}
+		if n, ok := unmeasured(p.Targets, found); ok && len(chart.Lines) == 0 {
+			missing.add(n, p.Title) // one line per kind, not an empty chart per panel
+			continue
+		}
 		if len(chart.Lines) == 0 {
 			why, err := b.explain(ctx, p.Targets, found, scope, vars)
 			if err != nil {
@@ -148,6 +153,7 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 		}
 		sec.Items = append(sec.Items, render.Item{Chart: chart})
 	}
+	sec.Items = append(sec.Items, missing.items(scope)...)
 	return sec, nil
 }
 
