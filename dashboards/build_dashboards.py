@@ -148,6 +148,40 @@ def dashboard(uid, title, description, panels, variables=(), annotations=(), tim
     }
 
 
+INCIDENTS_H = 7  # the incidents panel's height: the mesh overview's first row
+INCIDENT_KINDS = ("incident_opened", "incident_updated", "incident_resolved")
+
+
+def incidents_panel(pid, x, y, w, h):
+    """The incident correlator's events, newest first: one location explaining several degraded
+    links. `longhaul incidents` and the report's first section run this query and fold its rows
+    into incidents by episode (open: no incident_resolved yet)."""
+    kinds = " OR ".join(f"\"kind\" = '{k}'" for k in INCIDENT_KINDS)
+    return panel(
+        pid,
+        "table",
+        "Incidents: one location explaining several links",
+        x,
+        y,
+        w,
+        h,
+        [
+            q(
+                'SELECT "episode_id", "kind", "severity", "evidence_location_type" AS "location_type", '
+                '"evidence_location" AS "location", "evidence_asn" AS "asn", "evidence_since_ms" AS "since_ms", '
+                '"evidence_link_list" AS "links", "evidence_links_degraded" AS "links_degraded", "message" FROM "daily"."events" '
+                f"WHERE ({kinds}) AND $timeFilter ORDER BY time DESC",
+                "A",
+                "table",
+            )
+        ],
+        description="Each row is one change of an incident (opened, updated, resolved), newest first; "
+        "`longhaul incidents` lists them folded, open first, with the command that silences each. "
+        "Its links' own alerts are muted in Alertmanager while it is open.",
+        no_value=f"no incidents {IN_RANGE}",
+    )
+
+
 def mesh():
     matrix = lambda value: [  # noqa: E731  rows src, columns dst
         {"id": "merge", "options": {}},
@@ -157,14 +191,15 @@ def mesh():
     return dashboard(
         "longhaul-mesh",
         "Mesh overview",
-        "Every link of the mesh: current throughput against its own baseline, loss, alerts.",
+        "Incidents first, then every link of the mesh: current throughput against its own baseline, loss, alerts.",
         [
+            incidents_panel(5, 0, 0, 24, INCIDENTS_H),
             panel(
                 1,
                 "table",
                 "Throughput now ÷ baseline (src × dst)",
                 0,
-                0,
+                INCIDENTS_H,
                 12,
                 9,
                 [
@@ -211,7 +246,7 @@ def mesh():
                 "table",
                 "Loss % now (src × dst)",
                 12,
-                0,
+                INCIDENTS_H,
                 12,
                 9,
                 [
@@ -231,7 +266,7 @@ def mesh():
                 "table",
                 "Links: current throughput, RTT, retransmits",
                 0,
-                9,
+                INCIDENTS_H + 9,
                 24,
                 9,
                 [
@@ -261,7 +296,7 @@ def mesh():
                 "table",
                 "Alert events per link",
                 0,
-                18,
+                INCIDENTS_H + 18,
                 24,
                 8,
                 [

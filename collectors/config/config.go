@@ -186,9 +186,10 @@ type PSBridge struct {
 	// never written in the config.
 	TokenFile string `yaml:"token_file"`
 	// HostTokensDir is a folder of tokens, one per pScheduler host: NAME.token is host NAME's
-	// (identity http-NAME; `longhaul-probe psbridge add-host NAME` writes it and prints the
-	// archiver's config). Deleting a file revokes that host from its next post; the folder is
-	// read again whenever it changes. Listen needs token_file, host_tokens_dir or both.
+	// (identity http-NAME; `longhaul admin add-pscheduler-host NAME --bridge-url URL` writes it
+	// beside the host's archive files and prints where each goes). Deleting a file revokes that
+	// host from its next post; the folder is read again whenever it changes. Listen needs
+	// token_file, host_tokens_dir or both.
 	HostTokensDir string `yaml:"host_tokens_dir"`
 	// MaxBody bounds one posted result.
 	MaxBody ByteSize `yaml:"max_body"`

@@ -61,7 +61,7 @@ func validateHosts(l *errorList, hosts map[string][]string) {
 	for _, who := range slices.Sorted(maps.Keys(hosts)) {
 		path := "pscheduler_bridge.hosts." + who
 		if who != HTTPArchiver && who != SharedArchiver && !archiverName.MatchString(who) && !IsHTTPHost(who) {
-			l.at(path, "%q is not an identity: %s (the HTTP token every host shares), %sNAME (one host's token, `longhaul-probe psbridge add-host NAME`), %s (the certificate every host shared) or %sNAME (one host's certificate, `longhaul admin add-pscheduler-host NAME`)",
+			l.at(path, "%q is not an identity: %s (the HTTP token every host shares), %sNAME (one host's token, `longhaul admin add-pscheduler-host NAME --bridge-url URL`), %s (the certificate every host shared) or %sNAME (one host's certificate, `longhaul admin add-pscheduler-host NAME`)",
 				who, HTTPArchiver, HTTPHostPrefix, SharedArchiver, contract.OwnTopicArchiverPrefix)
 		}
 		if len(hosts[who]) == 0 {

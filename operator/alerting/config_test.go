@@ -149,14 +149,17 @@ func matchesKinds(t *testing.T, what string, matchers []string, kinds []string) 
 func TestTheLinkAlertsAnIncidentCanExplainWaitForIt(t *testing.T) {
 	explained := append(correlatorKinds(t), contract.KindSiteUnreachable)
 	sort.Strings(explained)
+	var waiting [][]string
 	for _, r := range loadAMConfig(t).Route.Routes {
-		if r.GroupWait != "${LONGHAUL_ALERT_LINK_GROUP_WAIT}" {
-			continue
+		if r.GroupWait == "${LONGHAUL_ALERT_LINK_GROUP_WAIT}" {
+			waiting = append(waiting, r.Matchers)
 		}
-		matchesKinds(t, "the route waiting for incidents", r.Matchers, explained)
-		return
 	}
-	t.Fatal("no route with group_wait ${LONGHAUL_ALERT_LINK_GROUP_WAIT}")
+	if len(waiting) != 2 {
+		t.Fatalf("%d routes with group_wait ${LONGHAUL_ALERT_LINK_GROUP_WAIT}, want the link alerts' and the diagnoses'", len(waiting))
+	}
+	matchesKinds(t, "the route waiting for incidents", waiting[0], explained)
+	matchesKinds(t, "the diagnoses' route", waiting[1], []string{contract.KindDiagnosis})
 }
 
 // A site lost to all its sources is the reachability detector's site_unreachable and the
@@ -177,9 +180,12 @@ func TestAnIncidentAtASiteMutesThatSitesSiteUnreachable(t *testing.T) {
 
 // The per-link kinds an incident's members inhibit are those the job's correlator takes as
 // degrading a link (IncidentInput.DEGRADING): a kind it localises but Alertmanager does not mute
-// would page twice, a kind muted but not localised would hide a fault no incident names.
+// would page twice, a kind muted but not localised would hide a fault no incident names. And the
+// link's diagnosis, a notice about the same degradation (issue 48: it was mailed while the
+// incident muted the link's alerts).
 func TestIncidentMembersInhibitTheKindsTheCorrelatorExplainsOnTheirLinkOnly(t *testing.T) {
-	degrading := correlatorKinds(t)
+	degrading := append(correlatorKinds(t), contract.KindDiagnosis)
+	sort.Strings(degrading)
 	c := loadAMConfig(t)
 	found := 0
 	for _, r := range c.InhibitRules {

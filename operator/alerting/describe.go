@@ -33,9 +33,11 @@ const (
 // settings.
 type Describer struct {
 	// GrafanaURL is Grafana's base URL ("" for no dashboard link), LinkDashboard the uid of the
-	// Link detail dashboard (operator/results.LinkDashboard).
+	// Link detail dashboard (operator/results.LinkDashboard), MeshDashboard the Mesh overview's,
+	// which opens with the incidents (operator/results.MeshDashboard).
 	GrafanaURL    string
 	LinkDashboard string
+	MeshDashboard string
 	// RunbookURL, when set, is a base to which "#<alertname>" is added.
 	RunbookURL string
 }
@@ -65,8 +67,35 @@ func (d Describer) annotations(e Event, since time.Time) map[string]string {
 		a[AnnLocation] = e.Location.String()
 		a[AnnHeadline] = incidentHeadline(e)
 		a[AnnLinks] = incidentLinks(e.Links)
+		if s := evidenceLine(withoutLinkList(e.Evidence)); s != "" { // the links are listed above it
+			a[AnnEvidence] = s
+		}
+		if u := d.meshURL(); u != "" {
+			a[AnnDashboard] = u
+		}
+		a[AnnReport] = "longhaul report --since 24h -o report.html" // its first section: the incidents
 	}
 	return a
+}
+
+// withoutLinkList is an incident's evidence without link_list, the links as one string (for
+// InfluxDB), which the mail lists one a line.
+func withoutLinkList(ev map[string]any) map[string]any {
+	out := make(map[string]any, len(ev))
+	for k, v := range ev {
+		if k != "link_list" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// meshURL is the Mesh overview over the last 24 h: its first panel is the incidents.
+func (d Describer) meshURL() string {
+	if d.GrafanaURL == "" || d.MeshDashboard == "" {
+		return ""
+	}
+	return strings.TrimRight(d.GrafanaURL, "/") + "/d/" + d.MeshDashboard + "?" + url.Values{"from": {"now-24h"}, "to": {"now"}}.Encode()
 }
 
 // incidentHeadline names the location first, then how many links it explains.

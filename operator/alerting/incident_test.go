@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,8 +83,12 @@ func TestAnOpenedIncidentIsOneAlertNamingItsLocationFirstAndOneMemberPerLink(t *
 			t.Errorf("annotation %s=%q, want %q", k, a.Annotations[k], v)
 		}
 	}
-	if a.Annotations[AnnDashboard] != "" || a.Annotations[AnnReport] != "" {
-		t.Errorf("an incident is no one link: %v", a.Annotations)
+	if a.Annotations[AnnDashboard] != "http://grafana:3000/d/longhaul-mesh?from=now-24h&to=now" ||
+		a.Annotations[AnnReport] != "longhaul report --since 24h -o report.html" || a.GeneratorURL != a.Annotations[AnnDashboard] {
+		t.Errorf("an incident is no one link: the mesh overview and the whole report, which open with it: %v", a.Annotations)
+	}
+	if ev := a.Annotations[AnnEvidence]; strings.Contains(ev, "link_list") || !strings.Contains(ev, "links_degraded=4") {
+		t.Errorf("evidence %q: the links are listed one a line, not again in it", ev)
 	}
 	m := members["ps.slac.stanford.edu|cclhcone01.in2p3.fr"]
 	want := map[string]string{"alertname": "incident_member", "src": "ps.slac.stanford.edu", "dst": "cclhcone01.in2p3.fr",

@@ -22,7 +22,7 @@ const (
 	LabelComponent = "component" // pipeline events: what failed (evidence.component)
 	LabelScope     = "scope"     // pipeline events: "pipeline" (src *) or "agent" (one host)
 	LabelCause     = "cause"     // diagnosis notices
-	LabelNotice    = "notice"    // info events: their time, so each notice is its own alert
+	LabelNotice    = "notice"    // info events but a diagnosis: their time, so each notice is its own alert
 	// Incidents (event.v4). An incident is known by its episode, not by its location: the
 	// correlator may move it to a better location as evidence comes, and a label that changed
 	// would make it a new alert, i.e. a second page. The location is in the annotations.
@@ -107,9 +107,13 @@ func labels(e Event, sites Sites, teams Contacts) map[string]string {
 	}
 	if !contract.IsAlert(e.Kind) && !contract.IsUpdate(e.Kind) {
 		l[LabelRole] = RoleInfo
-		l[LabelNotice] = strconv.FormatInt(e.TS, 10)
 		if e.Cause != "" {
 			l[LabelCause] = e.Cause
+		}
+		if isCondition(e) { // one alert per link and cause, whichever probe re-raised it (condition.go)
+			l[LabelProbe] = e.ProbeID
+		} else {
+			l[LabelNotice] = strconv.FormatInt(e.TS, 10)
 		}
 	}
 	return l

@@ -59,7 +59,7 @@ func TestEachTeamGetsItsIncidentsBeforeTheOperatorsRouteAndTheOperatorsToo(t *te
 			}
 		}
 	}
-	want := []string{"deadman", "nobody", "team-in2p3-noc", "team-carrier-64512", "operators", "operators", "operators", "operators-notices"}
+	want := []string{"deadman", "nobody", "team-in2p3-noc", "team-carrier-64512", "operators", "operators", "operators-notices", "operators", "operators-notices"}
 	if !reflect.DeepEqual(order, want) {
 		t.Errorf("routes to %v, want %v (the teams' before the incident route, which still pages the operators)", order, want)
 	}

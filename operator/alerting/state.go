@@ -207,10 +207,22 @@ func (s *State) notice(e Event) Change {
 	if e.Kind == contract.KindDiagnosis && e.Src != Wildcard && e.Dst != Wildcard {
 		s.diagnosis[e.link()] = e.Message
 	}
-	ent := &entry{event: e, since: e.Time(), expires: e.Time().Add(s.NoticeFor)}
-	s.open[fmt.Sprintf("notice|%s|%s|%s|%d", e.Kind, e.Src, e.Dst, e.TS)] = ent
+	key, since := fmt.Sprintf("notice|%s|%s|%s|%d", e.Kind, e.Src, e.Dst, e.TS), e.Time()
+	var old *entry
+	if k, ok := conditionKey(e); ok { // one notice per condition (condition.go)
+		key = k
+		if o := s.open[k]; o != nil && o.expires.After(e.Time()) {
+			old, since = o, o.since
+		}
+	}
+	ent := &entry{event: e, since: since, expires: e.Time().Add(s.NoticeFor)}
+	s.open[key] = ent
 	s.render(ent)
-	ch := Change{Firing: []Alert{s.posted(ent)}}
+	var ch Change
+	if old != nil && old.alert.Identity() != ent.alert.Identity() { // e.g. its severity changed
+		ch.Resolved = append(ch.Resolved, old.alert.resolved(e.Time()))
+	}
+	ch.Firing = append(ch.Firing, s.posted(ent))
 	if e.Kind == contract.KindDiagnosis {
 		ch.Firing = append(ch.Firing, s.touched(e)...)
 	}

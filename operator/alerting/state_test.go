@@ -14,7 +14,7 @@ import (
 var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 
 func testState() *State {
-	s := NewState(Sites{exact: map[string]string{"dst-a": "SITE-A"}}, Describer{GrafanaURL: "http://grafana:3000", LinkDashboard: "longhaul-link"}, time.Hour, 24*time.Hour)
+	s := NewState(Sites{exact: map[string]string{"dst-a": "SITE-A"}}, Describer{GrafanaURL: "http://grafana:3000", LinkDashboard: "longhaul-link", MeshDashboard: "longhaul-mesh"}, time.Hour, 24*time.Hour)
 	s.Now = func() time.Time { return t0 }
 	return s
 }

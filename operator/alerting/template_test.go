@@ -95,7 +95,9 @@ func TestAnIncidentMailNamesTheLocationFirstAndListsItsLinks(t *testing.T) {
 		"  incident inc-1 (longhaul silence --incident inc-1 --for 2h --comment TEXT)\n" +
 		"  links (their own alerts are muted while the incident is open):\n" +
 		"    s1 → d1 (throughput_collapse)\n" +
-		"    s2 → d1 (high_loss, unreachable)\n"
+		"    s2 → d1 (high_loss, unreachable)\n" +
+		"  dashboard: http://grafana:3000/d/longhaul-mesh?from=now-24h&to=now\n" +
+		"  report: longhaul report --since 24h -o report.html\n"
 	if !strings.Contains(text, want) {
 		t.Errorf("text:\n%s\nwant within it:\n%s", text, want)
 	}

@@ -96,7 +96,7 @@ func TestPanelTransformationsAreReadFromTheDashboard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := mesh.Panels[0]
+	p := mesh.Panels[1] // after the incidents
 	calc, grid := p.Transform("calculateField"), p.Transform("groupingToMatrix")
 	if calc == nil || calc.Option("binary", "left") != "current" || grid == nil || grid.Option("valueField") != "ratio" {
 		t.Fatalf("transformations %+v", p.Transformations)

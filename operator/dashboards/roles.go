@@ -3,6 +3,8 @@ package dashboards
 import (
 	"regexp"
 	"strings"
+
+	"longhaul/ingest/contract"
 )
 
 // Panels are found by what they show, not by their id or title (both change when a dashboard
@@ -32,7 +34,14 @@ func Reads(query string) string {
 // grouped (each row one event).
 func IsEventList(p *Panel) bool {
 	return p.Type == "table" && len(p.Targets) == 1 && Reads(p.Targets[0].Query) == "events" &&
-		!strings.Contains(p.Targets[0].Query, "GROUP BY")
+		!strings.Contains(p.Targets[0].Query, "GROUP BY") && !IsIncidentList(p)
+}
+
+// IsIncidentList is a table of the incident correlator's events: rows of the events measurement
+// whose query selects incident_opened (the mesh overview's first panel).
+func IsIncidentList(p *Panel) bool {
+	return p.Type == "table" && len(p.Targets) == 1 && Reads(p.Targets[0].Query) == "events" &&
+		strings.Contains(p.Targets[0].Query, "'"+contract.KindIncidentOpened+"'")
 }
 
 // IsLinkList is a table with one row per link: link statistics grouped by src and dst, not

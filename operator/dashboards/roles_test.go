@@ -19,7 +19,13 @@ func TestPanelsAreFoundByWhatTheyShow(t *testing.T) {
 		t.Fatalf("link list: %+v", p)
 	}
 	if mesh.Find(IsEventList) != nil {
-		t.Fatal("the mesh overview's per-link event counts were taken for an event list")
+		t.Fatal("the mesh overview's per-link event counts or incidents were taken for an event list")
+	}
+	if p := mesh.Find(IsIncidentList); p == nil || p.ID != mesh.Panels[0].ID {
+		t.Fatalf("the mesh overview opens with the incidents: %+v", p)
+	}
+	if alerts.Find(IsIncidentList) != nil {
+		t.Fatal("the alerts dashboard's event list was taken for the incidents")
 	}
 }
 

@@ -32,13 +32,24 @@ type Grid struct {
 	Learning map[[2]string]string
 	// Why says why cells have no value: under the grid, or instead of it when it has no cells.
 	Why *Why
+	// Incident are the cells of links an open incident explains, each with its incident: they
+	// are outlined, the incident in the cell's tooltip.
+	Incident map[[2]string]string
 }
 
-// Item is one panel of a section: exactly one of Chart, Grid, Table.
+// Item is one panel of a section: exactly one of Chart, Grid, Table, Note.
 type Item struct {
 	Chart *Chart
 	Grid  *Grid
 	Table *Table
+	Note  *Note
+}
+
+// Note is one line where panels would show nothing, e.g. a kind not measured on a link: the
+// charts of that kind, drawn as one line instead of empty charts.
+type Note struct {
+	Title string
+	Why   *Why
 }
 
 // Title is the panel's title.
@@ -50,6 +61,8 @@ func (it Item) Title() string {
 		return it.Grid.Title
 	case it.Table != nil:
 		return it.Table.Title
+	case it.Note != nil:
+		return it.Note.Title
 	}
 	return ""
 }
@@ -64,6 +77,8 @@ func (it Item) State() (why *Why, incomplete bool) {
 		return it.Grid.Why, len(it.Grid.RowNames) == 0 || it.Grid.Why != nil
 	case it.Table != nil:
 		return it.Table.Why, len(it.Table.Rows) == 0
+	case it.Note != nil:
+		return it.Note.Why, true
 	}
 	return nil, false
 }
@@ -125,8 +140,16 @@ func (g Grid) SVG() string {
 					fill = "#f4a6a0"
 				}
 			}
+			inc, marked := g.Incident[[2]string{r, c}]
+			if marked {
+				fmt.Fprintf(&b, `<g class="incident"><title>%s</title>`, html.EscapeString(inc))
+			}
 			fmt.Fprintf(&b, `<rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="%s"/>`, x+1, y+1, cellW-2, cellH-2, fill)
 			fmt.Fprintf(&b, `<text class="value" x="%d" y="%d" text-anchor="middle">%s</text>`, x+cellW/2, y+cellH/2+4, html.EscapeString(label))
+			if marked {
+				fmt.Fprintf(&b, `<rect class="incident" x="%d" y="%d" width="%d" height="%d"/><text class="incident" x="%d" y="%d">⚑</text></g>`,
+					x+2, y+2, cellW-4, cellH-4, x+6, y+12)
+			}
 		}
 	}
 	b.WriteString(`</svg>`)
@@ -164,15 +187,17 @@ table{border-collapse:collapse;font-size:11px;max-width:1150px}
 th,td{border-bottom:1px solid #e4e8ec;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f6f8fa;font-weight:600}
 .more{color:#59636e;font-size:11px;margin:6px 0 0}
+rect.incident{fill:none;stroke:#8250df;stroke-width:3}text.incident{font-size:10px;fill:#8250df}
 footer{color:#8c959f;font-size:11px;margin:18px 28px 28px}
 </style></head><body>
 <header><h1>{{.Title}}</h1><p>{{time .From}} – {{time .To}} · generated {{time .Generated}} from {{.Source}}</p></header>
 {{range .Sections}}<section><h2>{{.Title}}</h2>{{if .Subtitle}}<p class="sub">{{.Subtitle}}</p>{{end}}<div class="panels">
 {{range .Items}}{{if .Chart}}<div class="panel"><h3>{{.Chart.Title}}</h3>{{svg .Chart.SVG}}</div>
-{{else if .Grid}}<div class="panel"><h3>{{.Grid.Title}}</h3>{{svg .Grid.SVG}}{{if and .Grid.Why .Grid.RowNames}}<p class="{{.Grid.Why.Class}}">{{.Grid.Why}}</p>{{end}}{{if .Grid.More}}<p class="more">{{.Grid.More}}</p>{{end}}</div>
+{{else if .Grid}}<div class="panel"><h3>{{.Grid.Title}}</h3>{{svg .Grid.SVG}}{{if .Grid.Incident}}<p class="more">⚑ outlined: a link an open incident explains (Incidents, above)</p>{{end}}{{if and .Grid.Why .Grid.RowNames}}<p class="{{.Grid.Why.Class}}">{{.Grid.Why}}</p>{{end}}{{if .Grid.More}}<p class="more">{{.Grid.More}}</p>{{end}}</div>
 {{else if .Table}}<div class="panel"><h3>{{.Table.Title}}</h3><table><tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{else}}<tr><td colspan="{{len .Table.Header}}"{{if .Table.Why}} class="{{.Table.Why.Class}}">{{.Table.Why}}{{else}}>no rows{{end}}</td></tr>{{end}}</table>{{if .Table.More}}<p class="more">{{.Table.More}}</p>{{end}}</div>
+{{else if .Note}}<div class="panel"><h3>{{.Note.Title}}</h3><p class="{{.Note.Why.Class}}">{{.Note.Why}}</p></div>
 {{end}}{{end}}</div></section>
 {{end}}<footer>Longhaul · the same InfluxQL queries as the Grafana dashboards (dashboards/json) · self-contained: no scripts, no external resources</footer>
 </body></html>

@@ -16,10 +16,8 @@ import (
 // collapse detector's baseline, published by the detector). nil: no reason is known, and the
 // panel says "no data".
 func (b *Report) explain(ctx context.Context, targets []dashboards.Target, found []bool, s Scope, vars map[string]string) (*render.Why, error) {
-	for i, t := range targets {
-		if n := dashboards.NeedOf(t.Query); !found[i] && !n.Learning() {
-			return NoSamples(n, s), nil
-		}
+	if n, ok := unmeasured(targets, found); ok {
+		return NoSamples(n, s), nil
 	}
 	for i, t := range targets {
 		n := dashboards.NeedOf(t.Query)
@@ -44,6 +42,17 @@ func (b *Report) explain(ctx context.Context, targets []dashboards.Target, found
 		}
 	}
 	return nil, nil
+}
+
+// unmeasured is what a panel's first query without a sample reads, when that query needs no
+// history (so waiting would not fill it): a kind of sample there is none of in the range.
+func unmeasured(targets []dashboards.Target, found []bool) (dashboards.Need, bool) {
+	for i, t := range targets {
+		if n := dashboards.NeedOf(t.Query); !found[i] && !n.Learning() {
+			return n, true
+		}
+	}
+	return dashboards.Need{}, false
 }
 
 // points counts the values a query returns: the points of the series a moving average is

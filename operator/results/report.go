@@ -31,7 +31,8 @@ const (
 	LinkDashboard = "longhaul-link"
 )
 
-// Build draws the mesh overview, then a link section for src → dst, or for each link of the
+// Build draws the incidents (open first), the mesh overview with the open incidents' links
+// marked in its matrices, then a link section for src → dst, or for each link of the
 // overview's link list (at most maxLinks).
 func (b *Report) Build(ctx context.Context, dir, src, dst string, maxLinks int) (*render.Doc, error) {
 	mesh, err := dashboards.LoadUID(dir, MeshDashboard)
@@ -43,12 +44,24 @@ func (b *Report) Build(ctx context.Context, dir, src, dst string, maxLinks int) 
 		return nil, err
 	}
 	doc := &render.Doc{Title: "Longhaul report", From: b.Range.From, To: b.Range.To}
+	incidents, err := incidentsOf(ctx, b.C, mesh, b.Range)
+	if err != nil {
+		return nil, fmt.Errorf("%s / incidents: %w", mesh.Title, err)
+	}
+	doc.Sections = append(doc.Sections, IncidentSection(incidents, Scope{Range: b.Range})) // incidents first
+	marked := incidentCells(incidents)
 	overview := render.Section{Title: mesh.Title, Subtitle: mesh.Description}
 	var links [][2]string
 	for _, p := range mesh.Panels {
+		if dashboards.IsIncidentList(&p) { // drawn first, folded, above
+			continue
+		}
 		item, frame, err := b.tablePanel(ctx, p, Scope{Range: b.Range}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s / %s: %w", mesh.Title, p.Title, err)
+		}
+		if item.Grid != nil {
+			item.Grid.Incident = marked
 		}
 		overview.Items = append(overview.Items, item)
 		if dashboards.IsLinkList(&p) { // every link with statistics in the range
@@ -105,6 +118,7 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 			}
 		}
 	}
+	var missing notMeasured
 	for _, p := range d.Panels {
 		if p.Type == "table" {
 			item, _, err := b.tablePanel(ctx, p, scope, vars)
@@ -126,6 +140,10 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 			found[i] = len(lines) > 0
 			chart.Lines = append(chart.Lines, lines...)
 		}
+		if n, ok := unmeasured(p.Targets, found); ok && len(chart.Lines) == 0 {
+			missing.add(n, p.Title) // one line per kind, not an empty chart per panel
+			continue
+		}
 		if len(chart.Lines) == 0 {
 			why, err := b.explain(ctx, p.Targets, found, scope, vars)
 			if err != nil {
@@ -135,6 +153,7 @@ func (b *Report) linkSection(ctx context.Context, d *dashboards.Dashboard, src, 
 		}
 		sec.Items = append(sec.Items, render.Item{Chart: chart})
 	}
+	sec.Items = append(sec.Items, missing.items(scope)...)
 	return sec, nil
 }
 

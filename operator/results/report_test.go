@@ -181,10 +181,10 @@ func TestAfterTenMinutesTheRollingAverageCountsItsPoints(t *testing.T) {
 func TestPanelsWithoutAnySampleSayWhatIsMissing(t *testing.T) {
 	doc, _ := buildTenMinutes(t)
 	for title, want := range map[string]string{
-		"RTT (ping)":            "no ping samples for src-1 → dst-a in the last 30m",
-		"Loss % (UDP, ping)":    "no UDP or ping samples for src-1 → dst-a in the last 30m",
-		"Events on this link":   "no events for src-1 → dst-a in the last 30m",
-		"Alert events per link": "no alert events in the last 30m",
+		"RTT (ping)": "not measured on this link: no ping samples for src-1 → dst-a in the last 30m",
+		"Loss % (UDP, ping); Jitter (UDP, ping mdev)": "not measured on this link: no UDP or ping samples for src-1 → dst-a in the last 30m",
+		"Events on this link":                         "no events for src-1 → dst-a in the last 30m",
+		"Alert events per link":                       "no alert events in the last 30m",
 	} {
 		why, incomplete := item(t, doc, title).State()
 		if !incomplete || why == nil || why.Learning || why.Text != want {
@@ -206,7 +206,7 @@ func TestTheTextOutputListsEachPanelThatIsLearningOrEmpty(t *testing.T) {
 	for _, want := range []string{
 		"  learning  Mesh overview / Throughput now ÷ baseline (src × dst): learning baseline for 2 of 3 links",
 		"  learning  Link detail: src-1 → dst-a / Throughput rolling (moving average of 10): learning: moving average of 10 needs 10 points: 4 so far",
-		"  empty     Link detail: src-1 → dst-a / RTT (ping): no ping samples for src-1 → dst-a in the last 30m",
+		"  empty     Link detail: src-1 → dst-a / RTT (ping): not measured on this link: no ping samples for src-1 → dst-a in the last 30m",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
@@ -214,5 +214,29 @@ func TestTheTextOutputListsEachPanelThatIsLearningOrEmpty(t *testing.T) {
 	}
 	if strings.Contains(out, "no data") || strings.Contains(out, "Throughput per 1-minute window") {
 		t.Errorf("a panel without a known reason, or one with data, is listed:\n%s", out)
+	}
+}
+
+// The demo's report drew 10 empty one-way latency charts, two per link, for a kind it never
+// measures: a kind without a sample on the link is one line, and no chart is drawn empty of it.
+func TestAKindNotMeasuredOnTheLinkIsOneLineNotEmptyCharts(t *testing.T) {
+	doc, _ := buildTenMinutes(t)
+	link := doc.Sections[len(doc.Sections)-1]
+	var notes []string
+	for _, it := range link.Items {
+		if it.Chart != nil && len(it.Chart.Lines) == 0 && it.Chart.Why != nil && !it.Chart.Why.Learning {
+			t.Errorf("an empty chart: %s: %s", it.Chart.Title, it.Chart.Why)
+		}
+		if it.Note != nil {
+			notes = append(notes, it.Note.Why.Text)
+		}
+	}
+	want := "not measured on this link: no one-way latency (pScheduler) samples for src-1 → dst-a in the last 30m"
+	if n := strings.Count(strings.Join(notes, "\n"), "one-way latency"); n != 1 || !strings.Contains(strings.Join(notes, "\n"), want) {
+		t.Errorf("%d lines about one-way latency, want 1: %q", n, notes)
+	}
+	var html strings.Builder
+	if err := doc.Write(&html); err != nil || !strings.Contains(html.String(), `<p class="empty">`+want) {
+		t.Errorf("the line is not in the page (%v)", err)
 	}
 }

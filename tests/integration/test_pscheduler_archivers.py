@@ -118,7 +118,7 @@ def test_removing_a_pscheduler_host_revokes_that_host_alone(bridge, tmp_path, ru
     _, kept_out, _ = add_host(tmp_path, bridge)
     longhaul("admin", "remove-pscheduler-host", gone)
     # the revoked certificate still gets a TLS session and may write nothing (the Kafka plugin would
-    # block 60 s on the topic's metadata, fail and be retried by pScheduler: collectors/README.md)
+    # block 60 s on the topic's metadata, fail and die on its clean-up: collectors/README.md)
     spec = archive_data(gone_out / "longhaul-kafka.json", "kafka")
     for k in ("_ssl-cert", "_ssl-key"):
         (tmp_path / k).write_text(spec[k])

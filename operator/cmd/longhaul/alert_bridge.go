@@ -84,7 +84,8 @@ func runAlertBridge(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
-	d := alerting.Describer{GrafanaURL: *grafana, LinkDashboard: results.LinkDashboard, RunbookURL: *runbook}
+	d := alerting.Describer{GrafanaURL: *grafana, LinkDashboard: results.LinkDashboard,
+		MeshDashboard: results.MeshDashboard, RunbookURL: *runbook}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	logf(env, "bridging %s to %s as %s; %d teams in %s", conn, am.URL, am.User, len(teams.Teams), *contactsFile)

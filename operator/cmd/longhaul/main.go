@@ -25,6 +25,7 @@ var app = &cli.App{
 		{Name: "alertmanager-web-config", Summary: "write Alertmanager's web config: TLS and bcrypt-hashed users from the secrets folder", Run: runAlertmanagerWebConfig},
 		{Name: "tail", Summary: "follow events (and optionally link statistics) live from Kafka, one line each", Run: runTail},
 		{Name: "trends", Summary: "print a link's throughput, loss and RTT history from InfluxDB as a table", Run: runTrends},
+		{Name: "incidents", Summary: "print open and recent incidents: place, links and their kinds, since, evidence, the silence command (--json)", Run: runIncidents},
 		{Name: "alerts", Summary: "print open alerts and recent events from InfluxDB (the Alerts dashboard's event list)", Run: runAlerts},
 		{Name: "report", Summary: "write a self-contained HTML report: the mesh overview and link dashboards' panels as inline SVG", Run: runReport},
 		{Name: "dashboards", Summary: "expand a dashboard query's Grafana macros and variables the way Grafana does", Run: runDashboards},

@@ -98,7 +98,8 @@ public final class IncidentEvents {
                         .incident(at, links)
                         .evidence("location_type", at.type())
                         .evidence("location", at.name())
-                        .evidence("since_ms", openedTs);
+                        .evidence("since_ms", openedTs)
+                        .evidence("link_list", linkList(links));
         if (at.asn() != null) {
             b.evidence("asn", at.asn());
         }
@@ -141,6 +142,20 @@ public final class IncidentEvents {
                     .append(" on the same links cannot be told apart from it");
         }
         return s.toString();
+    }
+
+    /**
+     * The links as one string, "a → d1 (throughput_collapse); b → d1 (high_loss, unreachable)": the
+     * event's {@code links} array for stores that keep no arrays (Telegraf's events in InfluxDB,
+     * which {@code longhaul incidents}, the report and the dashboards' incidents panel read).
+     */
+    static String linkList(List<IncidentLink> links) {
+        List<String> out = new ArrayList<>();
+        for (IncidentLink l : links) {
+            String kinds = l.kinds().isEmpty() ? "" : " (" + String.join(", ", l.kinds()) + ")";
+            out.add(l.src() + " → " + l.dst() + kinds);
+        }
+        return String.join("; ", out);
     }
 
     static List<IncidentLink> explained(List<String> keys, Map<String, LinkView> links) {

@@ -100,6 +100,10 @@ class IncidentCorrelatorTest {
                             new IncidentLink("a", "d2", List.of("throughput_collapse")),
                             new IncidentLink("b", "d1", List.of("throughput_collapse"))),
                     updated.get(0).links());
+            assertEquals(
+                    "a → d2 (throughput_collapse); b → d1 (throughput_collapse)",
+                    updated.get(0).evidence().get("link_list"),
+                    "the links as one string, for InfluxDB");
 
             h.add(recovery("a", "d2", r + 120_000), r + 120_000)
                     .add(recovery("b", "d1", r + 120_000), r + 120_000)
