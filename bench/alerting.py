@@ -63,7 +63,7 @@ def main():
     ap.add_argument("--burst", type=int, default=500)
     ap.add_argument("--timeout", type=float, default=600)
     a = ap.parse_args()
-    t = am.timings()
+    t = am.timings("throughput_collapse")  # a link alert: LONGHAUL_ALERT_LINK_GROUP_WAIT
     producer = common.kafka.producer({"linger.ms": 5})
     tag = common.tag("bench-am")
     opened = []

@@ -5,6 +5,7 @@ config, and what the sink (alerting/sink/notify_sink.py) has received under run/
 import json
 import os
 import pathlib
+import re
 import subprocess
 import time
 
@@ -61,8 +62,26 @@ def seconds(duration):
     return total
 
 
-def timings():
-    r = route()
+def route_for(alertname):
+    """The route an alert of this name takes, as Alertmanager walks the top route's children: the
+    first whose alertname matcher takes it, its settings over the top's (a link alert waits
+    LONGHAUL_ALERT_LINK_GROUP_WAIT, not the top's group_wait); the top route when none does."""
+    top = route()
+    for child in top.get("routes", []):
+        for m in child.get("matchers", []):
+            name, op, value = re.fullmatch(r'(\w+)\s*(=~|=|!=|!~)\s*"(.*)"', m).groups()
+            if name != "alertname":
+                continue
+            hit = re.fullmatch(value, alertname) if op in ("=~", "!~") else value == alertname
+            if bool(hit) == (op in ("=", "=~")):
+                return {**top, **{k: v for k, v in child.items() if k not in ("routes", "matchers")}}
+    return top
+
+
+def timings(alertname=None):
+    """The group_wait and group_interval of the route an alert of this name takes (the top
+    route's without a name) and the bridge's repost interval, in seconds."""
+    r = route_for(alertname) if alertname else route()
     status = json.loads(BRIDGE_STATUS.read_text())
     return {
         "group_wait": seconds(r["group_wait"]),
