@@ -140,6 +140,9 @@ def main():
     ap.add_argument("--fault", action="append", default=[])
     ap.add_argument("--poll", type=float, default=2)
     ap.add_argument("--settle", type=int, default=240, help="seconds to keep polling after the last post")
+    ap.add_argument(
+        "--drain", type=int, default=90, help="seconds the simulator waits for retries at the end"
+    )
     a = ap.parse_args()
     name = common.tag("fleet")
     names = [f"{name}-h{i:04d}" for i in range(a.hosts)]
@@ -165,7 +168,7 @@ def main():
                 "-out",
                 str(tmp / "outcomes.jsonl"),
             ]
-            cmd += ["-duration", f"{a.duration}s", "-speed", str(a.speed), "-drain", "90s"]
+            cmd += ["-duration", f"{a.duration}s", "-speed", str(a.speed), "-drain", f"{a.drain}s"]
             cmd += [x for f in a.fault for x in ("-fault", f)] + (
                 ["-pattern", a.pattern] if a.pattern else []
             )

@@ -118,8 +118,10 @@ if want backfill; then
   done
 fi
 if want detection; then
-  say "== detection delay: $PY bench/detection.py --links $(sz 200 20) --probe-interval 10 --collapse-links $(sz 20 2)"
-  "$PY" "$ROOT/bench/detection.py" --links "$(sz 200 20)" --probe-interval 10 --collapse-links "$(sz 20 2)" | tee -a "$LOG"
+  args="--links $(sz 200 20) --probe-interval $(sz 10 5) --collapse-links $(sz 20 2) --collapse-after $(sz 140 70) --duration $(sz 200 100)"
+  say "== detection delay: $PY bench/detection.py $args"
+  # shellcheck disable=SC2086  # the arguments are words
+  "$PY" "$ROOT/bench/detection.py" $args | tee -a "$LOG"
 fi
 if want incidents; then
   for seed in $(seq "$(sz 3 1)"); do
@@ -129,7 +131,7 @@ if want incidents; then
   done
 fi
 if want fleet; then
-  args="--hosts $(sz 250 30) --mesh 30 --duration $(sz 900 150) --settle $(sz 240 100)"
+  args="--hosts $(sz 250 30) --mesh 30 --duration $(sz 900 90) --settle $(sz 240 60) --drain $(sz 90 30)"
   say "== the fleet at WLCG's shape through one bridge: $PY bench/fleet.py $args"
   # shellcheck disable=SC2086  # the arguments are words
   "$PY" "$ROOT/bench/fleet.py" $args | tee -a "$LOG"

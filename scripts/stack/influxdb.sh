@@ -61,8 +61,9 @@ bind-address = "127.0.0.1:${LONGHAUL_INFLUX_RPC_PORT}"
   query-log-enabled = false
   # A fleet's series: ~19 a link (7,050 links of WLCG's 250 hosts: 131k; the public fleet's
   # 69,600: 1.3 M, past 1.8's default cap of one million, at which Telegraf's whole batch is
-  # refused). The index on disk (tsi1) instead of in memory, and no cap (docs/kubernetes-sizing.md)
-  index-version = "tsi1"
+  # refused): no cap (docs/kubernetes-sizing.md). The index stays in memory (inmem): a database
+  # whose shards mix inmem and tsi1 refuses DROP SERIES and DELETE until influx_inspect buildtsi
+  # converts the old ones, a step an upgrade of a running installation needs first.
   max-series-per-database = 0
   max-values-per-tag = 0
 
