@@ -6,7 +6,7 @@
 # docs/benchmarks.md.
 # BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet agent publish security" selects some.
 # BENCH_SHORT=1 (make bench-short, which CI runs after make test): every benchmark once at a small
-# size, so none rots (figures printed, not judged; about 12 minutes); the ones that only repeat
+# size, so none rots (figures printed, not judged; about 20 minutes); the ones that only repeat
 # another's code with other arguments (profile, scaleout, objectreuse, sites) and the one that
 # starts a stack of its own (security) are left out.
 set -euo pipefail
@@ -51,7 +51,7 @@ fi
 # 180 steps = 2.04 M records, 300 steps = 3.4 M: long enough that the JIT warm-up of a freshly
 # submitted job (C2 at ~50 % of a core in its first seconds) does not dominate the rate.
 if want throughput; then
-  runs=$(sz 3 1) steps=$(sz 300 60)
+  runs=$(sz 3 1) steps=$(sz 300 150)
   for i in $(seq "$runs"); do
     say "== Flink throughput, run $i of $runs (1 partition, parallelism 1): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps $steps"
     "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps "$steps" | tee -a "$LOG"
