@@ -3,6 +3,7 @@ package results
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -40,6 +41,8 @@ type Incident struct {
 	Evidence      string `json:"evidence"`          // the correlator's message: why this location, for and against
 	Outcome       string `json:"outcome,omitempty"` // its resolution's message
 	Silence       string `json:"silence,omitempty"` // the command that silences it, while open
+
+	held []IncidentLink // every link it explained while open, with every kind: a resolved one's Links
 }
 
 // IncidentEvent is one row of the incidents panel.
@@ -158,6 +161,7 @@ func (inc *Incident) apply(e IncidentEvent) error {
 			return fmt.Errorf("incident %s at %s: %w", inc.ID, t.Format(time.RFC3339), err)
 		}
 		inc.Links = links
+		inc.held = mergeLinks(inc.held, links)
 	}
 	if e.LinksDegraded > 0 {
 		inc.LinksDegraded = int(e.LinksDegraded)
@@ -166,7 +170,12 @@ func (inc *Incident) apply(e IncidentEvent) error {
 		inc.LinksDegraded = len(inc.Links)
 	}
 	if e.Kind == contract.KindIncidentResolved {
+		// an open incident shows its links as of its latest update; a resolved one, its extent:
+		// links leave it as they recover, and its last update may name one of the several it had
 		inc.Open, inc.Resolved, inc.Outcome, inc.Silence = false, t, e.Msg, ""
+		if len(inc.held) > 0 {
+			inc.Links, inc.LinksDegraded = inc.held, len(inc.held)
+		}
 		return nil
 	}
 	inc.Open, inc.Resolved, inc.Outcome = true, time.Time{}, ""
@@ -181,6 +190,23 @@ func locationName(typ, name string, asn int64) string {
 		s += fmt.Sprintf(" (AS %d)", asn)
 	}
 	return s
+}
+
+// mergeLinks adds links to held, a link once, with the union of its kinds, in first-seen order.
+func mergeLinks(held, links []IncidentLink) []IncidentLink {
+	for _, l := range links {
+		i := slices.IndexFunc(held, func(h IncidentLink) bool { return h.Src == l.Src && h.Dst == l.Dst })
+		if i < 0 {
+			held = append(held, IncidentLink{Src: l.Src, Dst: l.Dst, Kinds: slices.Clone(l.Kinds)})
+			continue
+		}
+		for _, k := range l.Kinds {
+			if !slices.Contains(held[i].Kinds, k) {
+				held[i].Kinds = append(held[i].Kinds, k)
+			}
+		}
+	}
+	return held
 }
 
 // maxLinkListShown bounds how much of a bad link list an error quotes.

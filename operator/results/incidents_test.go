@@ -121,3 +121,26 @@ func TestIncidentsAreLoadedWithTheMeshOverviewsIncidentsPanel(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// A resolved incident shows every link it explained while open, with every kind: links leave it
+// as they recover, and the demo's hop incident (two collapsed links, then one lossy) resolved
+// with an update naming one.
+func TestAResolvedIncidentShowsEveryLinkItHeld(t *testing.T) {
+	hop := func(d time.Duration, kind, links string) IncidentEvent {
+		return IncidentEvent{T: at(d), Episode: "incident-hop-2", Kind: kind, Severity: "critical", LocationType: "hop",
+			Location: "10.66.10.2", SinceMs: float64(at(0)), Links: links, Msg: kind}
+	}
+	events := []IncidentEvent{
+		hop(0, "incident_opened", "lab-s1 → dst-a (throughput_collapse); lab-s2 → dst-d (throughput_collapse)"),
+		hop(3*time.Minute, "incident_updated", "lab-s1 → dst-a (high_loss)"),
+	}
+	got, err := IncidentsFrom(events)
+	if err != nil || len(got[0].Links) != 1 {
+		t.Fatalf("open: its links as of its latest update: %+v %v", got, err)
+	}
+	got, err = IncidentsFrom(append(events, hop(4*time.Minute, "incident_resolved", "lab-s1 → dst-a (high_loss)")))
+	want := []IncidentLink{{"lab-s1", "dst-a", []string{"throughput_collapse", "high_loss"}}, {"lab-s2", "dst-d", []string{"throughput_collapse"}}}
+	if err != nil || got[0].Open || !reflect.DeepEqual(got[0].Links, want) || got[0].LinksDegraded != 2 {
+		t.Fatalf("resolved: %+v %v", got, err)
+	}
+}
