@@ -109,9 +109,22 @@ test_super_user_ready() {
   grep -q "^super.users=.*;User:${LONGHAUL_KAFKA_TEST_SUPER_USER}\$" "$LONGHAUL_STACK_DIR/run/kafka/server.properties" 2>/dev/null
 }
 
+# stack_fits_tests: the running stack is the one the tests need (stack_env): their super user,
+# their Alertmanager timings and task slots, and no production job, which would raise every
+# event of the tests' links a second time and hold a slot. One that `make demo`, `make up` or
+# `make bench` left running is not (after make bench then make demo, such a stack failed 11
+# integration tests: no slot for their jobs, mails after the demo's 2-minute group_wait).
+stack_fits_tests() {
+  local run="$LONGHAUL_STACK_DIR/run"
+  test_super_user_ready &&
+    grep -qx "  group_wait: ${LONGHAUL_ALERT_GROUP_WAIT}" "$run/alertmanager/alertmanager.yml" 2>/dev/null &&
+    grep -qx "  numberOfTaskSlots: ${LONGHAUL_FLINK_TASK_SLOTS}" "$run/flink/conf/config.yaml" 2>/dev/null &&
+    [ -z "$(load_services && job_overview_line 2>/dev/null)" ]
+}
+
 stack_up() {
-  if bash scripts/stack/status.sh >/dev/null 2>&1 && ! test_super_user_ready; then
-    echo "the running stack has no super user for the tests' own clients: restarting it with one"
+  if bash scripts/stack/status.sh >/dev/null 2>&1 && ! stack_fits_tests; then
+    echo "the running stack is not the tests' (their super user, timings, slots, no production job): restarting it"
     bash scripts/stack/down.sh
   fi
   if ! bash scripts/stack/status.sh >/dev/null 2>&1; then
