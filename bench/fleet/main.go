@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -88,17 +89,16 @@ func run(o options) error {
 		}
 		faults = append(faults, f)
 	}
-	var out *os.File
+	var out io.Writer // nil: no line per result
 	if o.out != "" {
-		if out, err = os.Create(o.out); err != nil {
+		f, err := os.Create(o.out)
+		if err != nil {
 			return err
 		}
-		defer out.Close()
+		defer f.Close()
+		out = f
 	}
 	rec := NewRecorder(out)
-	if out == nil {
-		rec = NewRecorder(nil)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(os.Stderr, "longhaul-fleet: %d hosts, %d streams, %.1f results/s, %s simulated from %s at %gx\n",
