@@ -125,9 +125,9 @@ def pending(jid):
 
 
 def proc_cpu_s(pid):
+    """The process's CPU seconds so far, read as cpu_budget reads every stack process's."""
     with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / cpu_budget.CLK_TCK
+        return cpu_budget._cpu(f.read())[1] / cpu_budget.CLK_TCK
 
 
 def main():
