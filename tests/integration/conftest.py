@@ -204,6 +204,9 @@ def mesh_run(tmp_path_factory):
             "one-way loss": f'SELECT * FROM "daily"."events" WHERE "src" = \'{fnal}\' AND "dst" = \'{src}\' AND "kind" = \'high_loss\' AND "protocol" = \'owd\'',
             "one-way delay": f'SELECT count("owd_mean_ms") FROM "raw"."link_stats" WHERE "src" = \'{src}\' AND "dst" = \'{fnal}\' AND "protocol" = \'owd\'',
             "ping stats": f'SELECT count("loss_percent") FROM "raw"."link_stats" WHERE "dst" = \'{triumf}\' AND "protocol" = \'icmp\'',
+            # the correlator opens it after the links' own events and 30 s of settling: a test
+            # that reads the Incidents panel must not run before it is stored
+            "incident": f'SELECT * FROM "daily"."events" WHERE "src" = \'{src}\' AND "kind" = \'incident_opened\'',
         }
         for what, q in expect.items():
             try:
