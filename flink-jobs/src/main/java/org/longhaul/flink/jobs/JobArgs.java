@@ -70,6 +70,17 @@ public record JobArgs(
         return Boolean.parseBoolean(v);
     }
 
+    /**
+     * --stats-grace DURATION|off (default 10s): a statistics window closes this long after its end
+     * by its link's own clock, unless the watermark closed it before; off: the watermark alone.
+     */
+    static Duration statsGrace(Args a, Duration dflt) {
+        if ("off".equals(a.string("stats-grace", null))) {
+            return null;
+        }
+        return a.duration("stats-grace", dflt);
+    }
+
     /** The pipeline's own arguments, shared with the replay command. */
     public static PipelineConfig pipeline(Args a) {
         PipelineConfig d = PipelineConfig.defaults();
@@ -80,6 +91,7 @@ public record JobArgs(
                 a.string("schemas-dir", null),
                 a.duration("clock-skew-tolerance", d.clockSkewTolerance()),
                 new Stagger(a.duration("stats-stagger", d.statsStagger().spread())),
+                statsGrace(a, d.statsGrace()),
                 DetectorArgs.parse(a));
     }
 }

@@ -44,7 +44,7 @@ public final class LinkMonitorPipeline {
         // what Telegraf writes to InfluxDB of the traces: the ones validated here, nothing else
         raw.validPaths().sinkTo(sinks.paths()).name("sink: paths").uid("sink-paths");
 
-        DataStream<LinkStats> stats = StatsTopology.wire(raw, cfg.statsStagger());
+        DataStream<LinkStats> stats = StatsTopology.wire(raw, cfg.statsStagger(), cfg.statsGrace());
         DetectorTopology.Detected detected = DetectorTopology.wire(raw, cfg);
         // the collapse detector's baselines go out with the link statistics: the one baseline
         // the dashboards and the report divide by

@@ -3,6 +3,7 @@ package org.longhaul.flink.jobs;
 import java.io.Serializable;
 import java.time.Duration;
 import org.longhaul.flink.functions.ClockSkew;
+import org.longhaul.flink.functions.stats.LinkCloseTrigger;
 import org.longhaul.flink.functions.stats.Stagger;
 
 /**
@@ -18,6 +19,9 @@ import org.longhaul.flink.functions.stats.Stagger;
  *     it is a dead letter that never moves the watermark ({@link ClockSkew})
  * @param statsStagger how far each key's statistics windows are shifted, by a whole number of
  *     seconds fixed by the key (0: every link's windows end at the same instant)
+ * @param statsGrace how long after a statistics window's end by its link's own clock the window
+ *     closes, if the watermark has not closed it before ({@link LinkCloseTrigger}); null: only the
+ *     watermark closes windows (replays, where the wall clock means nothing)
  */
 public record PipelineConfig(
         Duration outOfOrderness,
@@ -26,6 +30,7 @@ public record PipelineConfig(
         String schemasDir,
         Duration clockSkewTolerance,
         Stagger statsStagger,
+        Duration statsGrace,
         DetectorConfig detectors)
         implements Serializable {
 
@@ -38,6 +43,7 @@ public record PipelineConfig(
                 schemasDir,
                 clockSkewTolerance,
                 statsStagger,
+                statsGrace,
                 detectors.withConfirmations(on));
     }
 
@@ -52,6 +58,20 @@ public record PipelineConfig(
                 schemasDir,
                 clockSkewTolerance,
                 stagger,
+                statsGrace,
+                detectors);
+    }
+
+    /** This configuration with statistics windows closed by their link's clock, or not (null). */
+    public PipelineConfig withStatsGrace(Duration grace) {
+        return new PipelineConfig(
+                outOfOrderness,
+                idleness,
+                stateTtl,
+                schemasDir,
+                clockSkewTolerance,
+                statsStagger,
+                grace,
                 detectors);
     }
 
@@ -63,6 +83,7 @@ public record PipelineConfig(
                 null,
                 ClockSkew.contractTolerance(),
                 new Stagger(Duration.ofMinutes(1)),
+                Duration.ofSeconds(10),
                 DetectorConfig.defaults());
     }
 

@@ -45,6 +45,10 @@ public final class Replay {
             input = a.string("input", "-");
             stats = a.flag("stats");
             cfg = JobArgs.pipeline(a);
+            if (!a.has("stats-grace")) {
+                // a replay runs at the machine's speed: only the watermark means anything
+                cfg = cfg.withStatsGrace(null);
+            }
             if (!a.has("confirm.enabled")) {
                 // offline there is no agent to ask: requests would only expire unanswered
                 cfg = cfg.withConfirmations(false);
