@@ -101,10 +101,25 @@ def _first_record(c, quiet_s):
     return None
 
 
-def read_all(topic, keep, want, timeout_s=60, quiet_s=3.0):
-    """Every committed message of `topic` (JSON, read from its start) that keep() accepts: once
-    `want` holds (a count, or a predicate on the list) and quiet_s more have passed with none added
-    (so a duplicate after them would be seen), or when timeout_s has passed."""
+def end_offsets(topic):
+    """Each partition's end offset now, for read_all(..., start=) to read what comes after: a topic
+    that benchmarks filled with millions of records is not read from its start."""
+    c = consumer({"group.id": "it-" + uuid.uuid4().hex, "enable.auto.commit": False})
+    try:
+        ends = {}
+        for p in c.list_topics(topic, timeout=30).topics[topic].partitions:
+            _, high = c.get_watermark_offsets(TopicPartition(topic, p), timeout=30)
+            ends[p] = high
+        return ends
+    finally:
+        c.close()
+
+
+def read_all(topic, keep, want, timeout_s=60, quiet_s=3.0, start=None):
+    """Every committed message of `topic` (JSON, read from its start, or from the offsets `start`
+    of end_offsets()) that keep() accepts: once `want` holds (a count, or a predicate on the list)
+    and quiet_s more have passed with none added (so a duplicate after them would be seen), or when
+    timeout_s has passed."""
     enough = want if callable(want) else (lambda found: len(found) >= want)
     c = consumer(
         {
@@ -114,7 +129,10 @@ def read_all(topic, keep, want, timeout_s=60, quiet_s=3.0):
             "enable.auto.commit": False,
         }
     )
-    c.subscribe([topic])
+    if start is None:
+        c.subscribe([topic])
+    else:
+        c.assign([TopicPartition(topic, p, o) for p, o in start.items()])
     found, deadline, quiet_until = [], time.time() + timeout_s, None
     try:
         while time.time() < deadline and (quiet_until is None or time.time() < quiet_until):
