@@ -23,3 +23,28 @@ func isCondition(e Event) bool {
 	_, ok := conditionKey(e)
 	return ok
 }
+
+// CauseLossLimited is the diagnosis cause (event schema's cause enum) that a recovered loss
+// makes stale.
+const CauseLossLimited = "loss_limited"
+
+// staleConditions resolves, at e's time, the live diagnoses of e's link that its recovery from
+// alertKind ends: recovered throughput ends every cause (its runs are no longer limited),
+// recovered loss ends loss_limited. Otherwise a diagnosis muted while an incident held its link
+// would reach a person when the incident resolved, after its cause was gone (the demo's lab-s1 →
+// dst-a loss_limited, mailed once the hop had healed).
+func (s *State) staleConditions(e Event, alertKind string) []Alert {
+	var out []Alert
+	for _, k := range s.sortedKeys() {
+		ent := s.open[k]
+		ev := ent.event
+		if !isCondition(ev) || ev.Src != e.Src || ev.Dst != e.Dst || !ent.expires.After(e.Time()) {
+			continue
+		}
+		if alertKind == contract.KindThroughputCollapse || (alertKind == contract.KindHighLoss && ev.Cause == CauseLossLimited) {
+			out = append(out, ent.alert.resolved(e.Time()))
+			delete(s.open, k)
+		}
+	}
+	return out
+}

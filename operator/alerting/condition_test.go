@@ -1,9 +1,13 @@
 package alerting
 
 import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
 	"testing"
 	"time"
 
+	"longhaul/ingest"
 	"longhaul/ingest/contract"
 )
 
@@ -69,4 +73,66 @@ func TestASeverityChangeOfOneConditionResolvesTheAlertItReplaces(t *testing.T) {
 	if len(s.Open()) != 1 {
 		t.Errorf("open %+v", s.Open())
 	}
+}
+
+// The demo's lab-s1 → dst-a: loss_limited while the carrier hop held the link in an incident
+// (muted), then the hop healed. The link's recoveries end the diagnoses they make stale, so the
+// incident's end unmutes nothing that is no longer true.
+func TestALinksRecoveryEndsTheDiagnosesItMakesStale(t *testing.T) {
+	s := testState()
+	s.Apply(ev(contract.KindThroughputCollapse, "lab-s1", "dst-a", 0, "ep-1"))
+	s.Apply(ev(contract.KindHighLoss, "lab-s1", "dst-a", time.Second, "ep-2"))
+	loss := s.Apply(diagnosis("lab-s1", "dst-a", CauseLossLimited, "tcp-1", time.Minute)).Firing[0]
+	tuning := s.Apply(diagnosis("lab-s1", "dst-a", "host_tuning_limited", "tcp-1", 2*time.Minute)).Firing[0]
+	other := s.Apply(diagnosis("lab-s2", "dst-d", CauseLossLimited, "tcp-1", 2*time.Minute)).Firing[0]
+
+	ch := s.Apply(ev(contract.KindLossRecovery, "lab-s1", "dst-a", 10*time.Minute, "ep-2"))
+	if !resolves(ch, loss) || resolves(ch, tuning) || resolves(ch, other) {
+		t.Fatalf("recovered loss ends that link's loss_limited alone: resolved %+v", ch.Resolved)
+	}
+	ch = s.Apply(ev(contract.KindThroughputRecovery, "lab-s1", "dst-a", 11*time.Minute, "ep-1"))
+	if !resolves(ch, tuning) || resolves(ch, other) {
+		t.Fatalf("recovered throughput ends every diagnosis of its link: resolved %+v", ch.Resolved)
+	}
+	for _, a := range ch.Resolved {
+		if a.Identity() == tuning.Identity() && !a.EndsAt.Equal(t0.Add(11*time.Minute)) {
+			t.Errorf("it ends at the recovery: %v", a.EndsAt)
+		}
+	}
+	if open := s.Open(); len(open) != 1 || open[0].Identity() != other.Identity() {
+		t.Errorf("open %+v, want lab-s2 → dst-d's diagnosis alone", open)
+	}
+}
+
+func resolves(ch Change, a Alert) bool {
+	for _, r := range ch.Resolved {
+		if r.Identity() == a.Identity() {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTheStaleCauseIsOneOfTheContractsCauses(t *testing.T) {
+	name := fmt.Sprintf("%s.v%d.schema.json", contract.SchemaEvents, contract.VersionEvents)
+	raw, err := fs.ReadFile(ingest.Schemas(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Properties struct {
+			Cause struct {
+				Enum []any `json:"enum"`
+			} `json:"cause"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range schema.Properties.Cause.Enum {
+		if c == CauseLossLimited {
+			return
+		}
+	}
+	t.Errorf("%q is not in %s's cause enum %v", CauseLossLimited, name, schema.Properties.Cause.Enum)
 }

@@ -197,6 +197,7 @@ func (s *State) close(e Event, alertKind string) Change {
 		}
 		delete(s.open, k)
 	}
+	ch.Resolved = append(ch.Resolved, s.staleConditions(e, alertKind)...)
 	if len(keys) > 0 {
 		ch.Firing = append(ch.Firing, s.touched(e)...)
 	}
