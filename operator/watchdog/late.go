@@ -59,7 +59,7 @@ func (c *LateCheck) Judge(o *Observations) []Finding {
 	} else {
 		f.Message = fmt.Sprintf("job %s: %d records came behind the watermark in the last %s and are missing from the "+
 			"statistics (later than the job's --out-of-orderness: an agent sending from its spool, or a broker's failover); "+
-			"the raw samples are kept", o.Flink.Name, dropped, c.Window)
+			"the raw samples are kept, and each is on the dead-letter topic with the reason", o.Flink.Name, dropped, c.Window)
 	}
 	return []Finding{f}
 }

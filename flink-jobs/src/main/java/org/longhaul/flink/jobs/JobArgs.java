@@ -71,14 +71,15 @@ public record JobArgs(
     }
 
     /**
-     * --stats-grace DURATION|off (default 10s): a statistics window closes this long after its end
-     * by its link's own clock, unless the watermark closed it before; off: the watermark alone.
+     * --stats-settle DURATION|off (default 5s): once a link's own data have passed a minute's end,
+     * the minute closes this much later, unless the watermark closed it before; off: the watermark
+     * alone.
      */
-    static Duration statsGrace(Args a, Duration dflt) {
-        if ("off".equals(a.string("stats-grace", null))) {
+    static Duration statsSettle(Args a, Duration dflt) {
+        if ("off".equals(a.string("stats-settle", null))) {
             return null;
         }
-        return a.duration("stats-grace", dflt);
+        return a.duration("stats-settle", dflt);
     }
 
     /** The pipeline's own arguments, shared with the replay command. */
@@ -91,7 +92,7 @@ public record JobArgs(
                 a.string("schemas-dir", null),
                 a.duration("clock-skew-tolerance", d.clockSkewTolerance()),
                 new Stagger(a.duration("stats-stagger", d.statsStagger().spread())),
-                statsGrace(a, d.statsGrace()),
+                statsSettle(a, d.statsSettle()),
                 DetectorArgs.parse(a));
     }
 }

@@ -36,15 +36,20 @@ public final class LinkMonitorPipeline {
         // "State backend"); restoring uncompressed snapshots still works
         env.getConfig().setUseSnapshotCompression(true);
         RawStreams raw = RawStreams.wire(env, sources, cfg);
-        raw.deadLetters()
-                .sinkTo(sinks.deadLetters())
-                .name("sink: dead letters")
-                .uid("sink-deadletter");
 
         // what Telegraf writes to InfluxDB of the traces: the ones validated here, nothing else
         raw.validPaths().sinkTo(sinks.paths()).name("sink: paths").uid("sink-paths");
 
-        DataStream<LinkStats> stats = StatsTopology.wire(raw, cfg.statsStagger(), cfg.statsGrace());
+        StatsTopology.Stats statistics =
+                StatsTopology.wire(
+                        raw, cfg.statsStagger(), cfg.statsSettle(), cfg.outOfOrderness());
+        DataStream<LinkStats> stats = statistics.stats();
+        // what failed validation, and what came too late for its statistics
+        raw.deadLetters()
+                .union(statistics.late())
+                .sinkTo(sinks.deadLetters())
+                .name("sink: dead letters")
+                .uid("sink-deadletter");
         DetectorTopology.Detected detected = DetectorTopology.wire(raw, cfg);
         // the collapse detector's baselines go out with the link statistics: the one baseline
         // the dashboards and the report divide by

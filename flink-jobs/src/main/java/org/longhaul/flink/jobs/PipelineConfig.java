@@ -3,7 +3,7 @@ package org.longhaul.flink.jobs;
 import java.io.Serializable;
 import java.time.Duration;
 import org.longhaul.flink.functions.ClockSkew;
-import org.longhaul.flink.functions.stats.LinkCloseTrigger;
+import org.longhaul.flink.functions.stats.LinkClock;
 import org.longhaul.flink.functions.stats.Stagger;
 
 /**
@@ -19,9 +19,10 @@ import org.longhaul.flink.functions.stats.Stagger;
  *     it is a dead letter that never moves the watermark ({@link ClockSkew})
  * @param statsStagger how far each key's statistics windows are shifted, by a whole number of
  *     seconds fixed by the key (0: every link's windows end at the same instant)
- * @param statsGrace how long after a statistics window's end by its link's own clock the window
- *     closes, if the watermark has not closed it before ({@link LinkCloseTrigger}); null: only the
- *     watermark closes windows (replays, where the wall clock means nothing)
+ * @param statsSettle how long a link's minute waits, once the link's own data have passed its end,
+ *     for the rest of that run's records before it closes ({@link LinkClock}); a silent link's
+ *     minute closes after the out-of-orderness. Null: only the watermark closes windows (replays,
+ *     where the wall clock means nothing)
  */
 public record PipelineConfig(
         Duration outOfOrderness,
@@ -30,7 +31,7 @@ public record PipelineConfig(
         String schemasDir,
         Duration clockSkewTolerance,
         Stagger statsStagger,
-        Duration statsGrace,
+        Duration statsSettle,
         DetectorConfig detectors)
         implements Serializable {
 
@@ -43,7 +44,7 @@ public record PipelineConfig(
                 schemasDir,
                 clockSkewTolerance,
                 statsStagger,
-                statsGrace,
+                statsSettle,
                 detectors.withConfirmations(on));
     }
 
@@ -58,12 +59,14 @@ public record PipelineConfig(
                 schemasDir,
                 clockSkewTolerance,
                 stagger,
-                statsGrace,
+                statsSettle,
                 detectors);
     }
 
-    /** This configuration with statistics windows closed by their link's clock, or not (null). */
-    public PipelineConfig withStatsGrace(Duration grace) {
+    /**
+     * This configuration with minutes closed by their link's clock after a settle, or not (null).
+     */
+    public PipelineConfig withStatsSettle(Duration grace) {
         return new PipelineConfig(
                 outOfOrderness,
                 idleness,
@@ -83,7 +86,7 @@ public record PipelineConfig(
                 null,
                 ClockSkew.contractTolerance(),
                 new Stagger(Duration.ofMinutes(1)),
-                Duration.ofSeconds(10),
+                Duration.ofSeconds(5),
                 DetectorConfig.defaults());
     }
 

@@ -3,10 +3,16 @@ package org.longhaul.flink.jobs;
 import java.time.Duration;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.datastream.WindowedStream;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.functions.stats.AddWindowBounds;
+import org.longhaul.flink.functions.stats.LateToDeadLetter;
 import org.longhaul.flink.functions.stats.LinkAccumulator;
+import org.longhaul.flink.functions.stats.LinkClock;
 import org.longhaul.flink.functions.stats.LinkCloseTrigger;
 import org.longhaul.flink.functions.stats.LinkStatsAggregate;
 import org.longhaul.flink.functions.stats.Observation;
@@ -16,6 +22,7 @@ import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.functions.stats.StaggeredTumblingWindows;
 import org.longhaul.flink.functions.stats.ToLinkStats;
 import org.longhaul.flink.functions.stats.WindowedStats;
+import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.state.LinkKeyType;
 import org.longhaul.flink.state.OneWriteType;
@@ -27,10 +34,11 @@ import org.longhaul.flink.state.OneWriteType;
  * LinkStats. Each key's windows are shifted by its own whole-second offset ({@link Stagger}), the
  * same for all three sizes, so the statistics leave as a stream instead of one burst per minute.
  *
- * <p>A window closes at the watermark or, with a grace ({@link PipelineConfig#statsGrace}), once
- * its link's own clock is past its end ({@link LinkCloseTrigger}); a coarser window waits one finer
- * window more, for its last one to close. Corrections (what reached a window after it had closed by
- * its link's clock) are folded into the coarser windows and not written again.
+ * <p>A minute closes at the watermark or, with a settle ({@link PipelineConfig#statsSettle}), once
+ * its link's own data have passed its end ({@link LinkClock}, {@link LinkCloseTrigger}); a link
+ * that falls silent closes it after the out-of-orderness. Hours and days close at the watermark.
+ * Corrections (what reached a minute after its link had closed it) are folded into the hour and the
+ * day and not written again; observations behind the watermark become dead letters.
  */
 public final class StatsTopology {
     /** The windows' state: each accumulator goes into a snapshot in one write. */
@@ -44,7 +52,14 @@ public final class StatsTopology {
 
     private StatsTopology() {}
 
-    public static DataStream<LinkStats> wire(RawStreams raw, Stagger stagger, Duration grace) {
+    /** Observations that came behind the watermark of their minute. */
+    static final OutputTag<Observation> LATE =
+            new OutputTag<>("stats-late", TypeInformation.of(Observation.class));
+
+    /** The statistics, and the dead letters of observations too late for them. */
+    public record Stats(DataStream<LinkStats> stats, DataStream<DeadLetter> late) {}
+
+    public static Stats wire(RawStreams raw, Stagger stagger, Duration settle, Duration backstop) {
         DataStream<Observation> observations =
                 raw.throughput()
                         .flatMap(ObserveFunction.throughput())
@@ -63,16 +78,35 @@ public final class StatsTopology {
                                         .flatMap(ObserveFunction.path())
                                         .name("observe: path")
                                         .uid("observe-path"));
-        WindowedStream<Observation, String, TimeWindow> minutes =
-                observations
-                        .keyBy(Observation::key, LinkKeyType.INSTANCE)
-                        .window(
-                                new StaggeredTumblingWindows<>(
-                                        Duration.ofMinutes(1), stagger, Observation::key));
-        if (grace != null) {
-            minutes = minutes.trigger(new LinkCloseTrigger(grace));
+        KeyedStream<Observation, String> links =
+                observations.keyBy(Observation::key, LinkKeyType.INSTANCE);
+        if (settle != null) {
+            // chained to the windows (no second exchange): the clock sees their watermark
+            links =
+                    DataStreamUtils.reinterpretAsKeyedStream(
+                            links.process(
+                                            new LinkClock(
+                                                    Duration.ofMinutes(1),
+                                                    stagger,
+                                                    settle,
+                                                    backstop))
+                                    .name("stats: link clocks")
+                                    .uid("stats-link-clock"),
+                            Observation::key,
+                            LinkKeyType.INSTANCE);
         }
-        DataStream<WindowedStats> minute =
+        WindowedStream<Observation, String, TimeWindow> minutes =
+                links.window(
+                                new StaggeredTumblingWindows<>(
+                                        Duration.ofMinutes(1),
+                                        stagger,
+                                        Observation::key,
+                                        o -> o.closes() ? o.ts() : null))
+                        .sideOutputLateData(LATE);
+        if (settle != null) {
+            minutes = minutes.trigger(new LinkCloseTrigger<>(Observation::closes));
+        }
+        SingleOutputStreamOperator<WindowedStats> minute =
                 minutes.aggregate(
                                 new LinkStatsAggregate(),
                                 new AddWindowBounds("1m"),
@@ -81,41 +115,29 @@ public final class StatsTopology {
                                 WINDOWED)
                         .name("stats: 1m windows")
                         .uid("stats-1m");
-        DataStream<WindowedStats> hour =
-                rollup(
-                        minute,
-                        Duration.ofHours(1),
-                        "1h",
-                        stagger,
-                        after(grace, Duration.ofMinutes(1)));
-        DataStream<WindowedStats> day =
-                rollup(hour, Duration.ofDays(1), "1d", stagger, after(grace, Duration.ofHours(1)));
-        return minute.union(hour, day)
-                .filter(w -> !w.correction())
-                .name("stats: written once")
-                .uid("stats-written-once")
-                .map(new ToLinkStats())
-                .name("stats: to link_stats")
-                .uid("stats-to-message");
-    }
-
-    /** A coarser window's grace: one finer window more, for the finer one to close first. */
-    private static Duration after(Duration grace, Duration finer) {
-        return grace == null ? null : grace.plus(finer);
+        DataStream<WindowedStats> hour = rollup(minute, Duration.ofHours(1), "1h", stagger);
+        DataStream<WindowedStats> day = rollup(hour, Duration.ofDays(1), "1d", stagger);
+        DataStream<DeadLetter> late =
+                minute.getSideOutput(LATE)
+                        .process(new LateToDeadLetter())
+                        .name("stats: late to dead letters")
+                        .uid("stats-late");
+        DataStream<LinkStats> stats =
+                minute.union(hour, day)
+                        .filter(w -> !w.correction())
+                        .name("stats: written once")
+                        .uid("stats-written-once")
+                        .map(new ToLinkStats())
+                        .name("stats: to link_stats")
+                        .uid("stats-to-message");
+        return new Stats(stats, late);
     }
 
     private static DataStream<WindowedStats> rollup(
-            DataStream<WindowedStats> finer,
-            Duration size,
-            String label,
-            Stagger stagger,
-            Duration grace) {
+            DataStream<WindowedStats> finer, Duration size, String label, Stagger stagger) {
         WindowedStream<WindowedStats, String, TimeWindow> windows =
                 finer.keyBy(WindowedStats::key, LinkKeyType.INSTANCE)
                         .window(new StaggeredTumblingWindows<>(size, stagger, WindowedStats::key));
-        if (grace != null) {
-            windows = windows.trigger(new LinkCloseTrigger(grace));
-        }
         return windows.aggregate(
                         new RollupAggregate(),
                         new AddWindowBounds(label),

@@ -45,9 +45,9 @@ public final class Replay {
             input = a.string("input", "-");
             stats = a.flag("stats");
             cfg = JobArgs.pipeline(a);
-            if (!a.has("stats-grace")) {
+            if (!a.has("stats-settle")) {
                 // a replay runs at the machine's speed: only the watermark means anything
-                cfg = cfg.withStatsGrace(null);
+                cfg = cfg.withStatsSettle(null);
             }
             if (!a.has("confirm.enabled")) {
                 // offline there is no agent to ask: requests would only expire unanswered

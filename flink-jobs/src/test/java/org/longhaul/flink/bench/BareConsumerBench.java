@@ -12,10 +12,17 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.longhaul.flink.functions.DropReplayed;
+import org.longhaul.flink.functions.RecentFingerprints;
 import org.longhaul.flink.jobs.KafkaSecurity;
+import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawKafkaDeserializer;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.validate.MessageValidator;
+import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * The bare baseline of the Flink throughput benchmark (bench/flink_throughput.py): one plain Kafka
@@ -26,7 +33,13 @@ import org.longhaul.flink.records.RawMessage;
  * 90 % of the records, as the job's is; and as it passes each of those two marks, "mark N" (N:
  * records read so far), for the driver to read the machine's CPU counters then.
  *
- * <p>Usage: BareConsumerBench TOPIC[,TOPIC...] RECORDS
+ * <p>With {@code --validated}, the second anchor (figure "validated_reader"): what the job must do
+ * to every record before any statistics, done by the job's own code in one thread: the dedupe of
+ * replays ({@link DropReplayed}'s fingerprints) and the contract's check and typed binding ({@link
+ * MessageValidator}, the one-pass reader with the tree behind it), each record checked against its
+ * topic's schema (a path topic's, else a throughput topic's).
+ *
+ * <p>Usage: BareConsumerBench TOPIC[,TOPIC...] RECORDS [--validated]
  */
 public final class BareConsumerBench {
     private BareConsumerBench() {}
@@ -34,6 +47,11 @@ public final class BareConsumerBench {
     public static void main(String[] args) throws Exception {
         List<String> topics = List.of(args[0].split(","));
         long total = Long.parseLong(args[1]);
+        boolean validated = args.length > 2 && args[2].equals("--validated");
+        String figure = validated ? "validated_reader" : "bare_consumer";
+        MessageValidator validator =
+                new MessageValidator(SchemaRegistry.bundled(), "validated-reader-bench");
+        RecentFingerprints recent = new RecentFingerprints(DropReplayed.DEFAULT_CAPACITY);
         Properties p = security().clientProperties();
         p.setProperty(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, env("LONGHAUL_KAFKA", "127.0.0.1:9092"));
@@ -65,7 +83,11 @@ public final class BareConsumerBench {
             while (n < total && System.nanoTime() < deadline) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
                     deserializer.deserialize(r, sink);
-                    sink.parsed += tree.readTree(sink.last.payload()).size();
+                    if (!validated) {
+                        sink.parsed += tree.readTree(sink.last.payload()).size();
+                    } else if (recent.add(RecentFingerprints.of(sink.last.payload()))) {
+                        sink.parsed += validate(validator, sink.last) ? 1 : 0;
+                    }
                     n++;
                     if (t10 == 0 && n >= total / 10) {
                         t10 = System.nanoTime();
@@ -85,9 +107,18 @@ public final class BareConsumerBench {
             }
             double rate = (n90 - n10) / ((t90 - t10) / 1e9);
             System.out.printf(
-                    "{\"figure\":\"bare_consumer\",\"samples_per_s\":%d,\"records\":%d,\"fields\":%d}%n",
-                    Math.round(rate), n, sink.parsed);
+                    "{\"figure\":\"%s\",\"samples_per_s\":%d,\"records\":%d,\"%s\":%d}%n",
+                    figure, Math.round(rate), n, validated ? "valid" : "fields", sink.parsed);
         }
+    }
+
+    /** The job's check of one record: a path topic's schema, else a throughput topic's. */
+    private static boolean validate(MessageValidator v, RawMessage m) {
+        long now = System.currentTimeMillis();
+        if (m.sourceTopic().matches(".*\\.path(\\..*)?")) {
+            return v.check(m, Contract.PATH, PathSample.class, now).valid();
+        }
+        return v.check(m, Contract.THROUGHPUT, ThroughputSample.class, now).valid();
     }
 
     private static void mark(long records) {

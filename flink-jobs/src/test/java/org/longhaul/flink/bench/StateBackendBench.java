@@ -287,7 +287,7 @@ public final class StateBackendBench {
                         null,
                         d.clockSkewTolerance(),
                         d.statsStagger(),
-                        d.statsGrace(),
+                        d.statsSettle(),
                         d.detectors());
         LinkMonitorPipeline.wire(env, sources, sinks, cfg);
         env.getConfig()

@@ -59,9 +59,9 @@ class OperatorUidsTest {
     void everyKeyedOperatorIsOneOfOursAndTheirNumberIsKnown() throws IOException {
         long keyed = committed().values().stream().filter("keyed"::equals).count();
         assertEquals(
-                19,
+                20,
                 keyed,
-                "3 stats windows, 8 detectors, the incident correlator and 7 confirmation functions (rtt and one-way delay shifts, tuning change, plan, host and mesh budgets, tracker)");
+                "3 stats windows and the links' clocks, 8 detectors, the incident correlator and 7 confirmation functions (rtt and one-way delay shifts, tuning change, plan, host and mesh budgets, tracker)");
         long sources = committed().values().stream().filter("source"::equals).count();
         assertEquals(5, sources, "one per raw topic");
     }
@@ -77,6 +77,42 @@ class OperatorUidsTest {
                 .uid("extra-sink");
         var e = assertThrows(IllegalStateException.class, () -> env.getStreamGraph(false));
         assertTrue(e.getMessage().contains("no UID"), e.getMessage());
+    }
+
+    /**
+     * The links' clocks send their markers only for windows the watermark has not passed, which
+     * holds because they run in the windows' own task, seeing the same watermark.
+     */
+    @Test
+    void theLinksClocksAreChainedToTheirMinuteWindows() {
+        var names =
+                java.util.stream.StreamSupport.stream(
+                                productionGraph().getJobGraph().getVertices().spliterator(), false)
+                        .map(v -> v.getName())
+                        .toList();
+        assertTrue(
+                names.stream()
+                        .anyMatch(
+                                n ->
+                                        n.contains("stats: link clocks")
+                                                && n.contains("stats: 1m windows")),
+                names.toString());
+        assertEquals(
+                java.time.Duration.ofSeconds(5),
+                args().pipeline().statsSettle(),
+                "minutes close by their links' clocks unless --stats-settle off");
+        assertNull(
+                JobArgs.parse(
+                                new String[] {
+                                    "--kafka-user",
+                                    "flink",
+                                    "--kafka-password-file",
+                                    "/p",
+                                    "--stats-settle",
+                                    "off"
+                                })
+                        .pipeline()
+                        .statsSettle());
     }
 
     private static StreamGraph productionGraph() {

@@ -35,6 +35,9 @@ public final class AddWindowBounds
         boolean correction = fired.value() != null;
         fired.update(true);
         for (LinkAccumulator acc : accs) {
+            if (acc.samples == 0 && acc.runs == 0) {
+                continue; // a marker alone: nothing of the link's came in
+            }
             out.collect(
                     new WindowedStats(
                             key,

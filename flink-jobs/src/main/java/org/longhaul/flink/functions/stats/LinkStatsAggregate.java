@@ -16,6 +16,9 @@ public final class LinkStatsAggregate
 
     @Override
     public LinkAccumulator add(Observation value, LinkAccumulator acc) {
+        if (value.closes()) {
+            return acc; // LinkClock's marker: counts for nothing
+        }
         acc.add(value);
         return acc;
     }

@@ -30,4 +30,23 @@ public record Observation(
     public String key() {
         return Links.key(src, dst, protocol);
     }
+
+    /**
+     * The marker {@link LinkClock} sends into the window of time {@code ts} of link {@code key}
+     * ("src|dst|protocol") to close it: no sample, no run, no error, so it counts for nothing.
+     */
+    public static Observation closing(String key, long ts) {
+        String[] k = key.split("\\|", 3);
+        return new Observation(
+                k[0], k[1], k[2], ts, 0, 0, 0, null, null, null, null, null, null, null, null, null,
+                null, null);
+    }
+
+    /**
+     * Whether this is a {@link #closing} marker: every observation of a sample counts a sample or a
+     * run ({@link Observations}), a marker neither.
+     */
+    public boolean closes() {
+        return samples == 0 && runs == 0;
+    }
 }

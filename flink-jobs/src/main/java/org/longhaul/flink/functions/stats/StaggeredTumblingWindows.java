@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.api.common.ExecutionConfig;
+import org.apache.flink.api.common.functions.Function;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.streaming.api.windowing.assigners.WindowAssigner;
@@ -21,8 +22,24 @@ public final class StaggeredTumblingWindows<T> extends WindowAssigner<T, TimeWin
     private final long size;
     private final Stagger stagger;
     private final KeySelector<T, String> key;
+    private final OwnTime<T> ownTime;
+
+    /** The time an element names for itself, or null to take its record's timestamp. */
+    @FunctionalInterface
+    public interface OwnTime<T> extends Function {
+        Long of(T element);
+    }
 
     public StaggeredTumblingWindows(Duration size, Stagger stagger, KeySelector<T, String> key) {
+        this(size, stagger, key, e -> null);
+    }
+
+    /**
+     * @param ownTime the time of an element that names its own window, whatever its record's
+     *     timestamp: {@link LinkClock}'s closing markers
+     */
+    public StaggeredTumblingWindows(
+            Duration size, Stagger stagger, KeySelector<T, String> key, OwnTime<T> ownTime) {
         if (stagger.spread().compareTo(size) > 0) {
             throw new IllegalArgumentException(
                     "a stagger of " + stagger.spread() + " exceeds the window of " + size);
@@ -30,11 +47,16 @@ public final class StaggeredTumblingWindows<T> extends WindowAssigner<T, TimeWin
         this.size = size.toMillis();
         this.stagger = stagger;
         this.key = key;
+        this.ownTime = ownTime;
     }
 
     @Override
     public Collection<TimeWindow> assignWindows(
             T element, long timestamp, WindowAssignerContext context) {
+        Long own = ownTime.of(element);
+        if (own != null) {
+            timestamp = own;
+        }
         if (timestamp == Long.MIN_VALUE) {
             throw new IllegalStateException(
                     "record has no event-time timestamp; is the watermark strategy set?");

@@ -1,0 +1,162 @@
+package org.longhaul.flink.functions.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each link's own clock for its minutes ({@link LinkClock}): when it sends a closing marker, and
+ * for which window, on the wall clock of Flink's test harness.
+ */
+class LinkClockTest {
+    static final long M = 60_000;
+    static final long T = 1_796_000_040_000L; // a minute boundary
+    static final long SETTLE = 5_000;
+    static final long BACKSTOP = 120_000;
+    static final long WARM = 1_000_000; // past the quiet after the first call (at 0)
+
+    static Observation sample(String dst, long ts) {
+        return new Observation(
+                "cern", dst, "owd", ts, 1, 1, 0, null, null, null, 0L, 600L, 0.0, 0.1, 140.0, 141.0,
+                142.0, null);
+    }
+
+    static KeyedOneInputStreamOperatorTestHarness<String, Observation, Observation> clock()
+            throws Exception {
+        var h =
+                new KeyedOneInputStreamOperatorTestHarness<>(
+                        new KeyedProcessOperator<>(
+                                new LinkClock(
+                                        Duration.ofMinutes(1),
+                                        Stagger.aligned(),
+                                        Duration.ofMillis(SETTLE),
+                                        Duration.ofMillis(BACKSTOP))),
+                        Observation::key,
+                        Types.STRING);
+        h.open();
+        h.setProcessingTime(0);
+        h.processElement(sample("warm-up", T - 10 * M), T - 10 * M); // the instance's first call
+        h.setProcessingTime(WARM);
+        return h;
+    }
+
+    /** What the clock sent for dst, in order: "+Ns" a record of T+N s, "close +Ns" a marker. */
+    static List<String> sent(
+            KeyedOneInputStreamOperatorTestHarness<String, Observation, Observation> h,
+            String dst) {
+        return h.extractOutputValues().stream()
+                .filter(o -> o.dst().equals(dst))
+                .map(o -> (o.closes() ? "close +" : "+") + (o.ts() - T) / 1000 + "s")
+                .toList();
+    }
+
+    @Test
+    void theLinksFirstRecordPastAMinutesEndClosesItASettleLater() throws Exception {
+        try (var h = clock()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.setProcessingTime(WARM + M);
+            // the next latencybg result, a minute later: past the first minute's end
+            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            h.setProcessingTime(WARM + M + SETTLE - 1);
+            assertEquals(List.of("+20s", "+80s"), sent(h, "fnal"));
+            h.setProcessingTime(WARM + M + SETTLE);
+            assertEquals(List.of("+20s", "+80s", "close +59s"), sent(h, "fnal"));
+        }
+    }
+
+    @Test
+    void aRunsOwnRecordsStampedEarlierArriveWithinTheSettle() throws Exception {
+        try (var h = clock()) {
+            // an iperf3 run started at T+55 s: its intervals cross the minute, its summary is
+            // stamped with the run's start and comes last
+            h.processElement(sample("fnal", T + 55_000), T + 55_000);
+            h.processElement(sample("fnal", T + 61_000), T + 61_000);
+            h.setProcessingTime(WARM + 200);
+            h.processElement(sample("fnal", T + 55_000), T + 55_000);
+            h.setProcessingTime(WARM + SETTLE);
+            assertEquals(List.of("+55s", "+61s", "+55s", "close +59s"), sent(h, "fnal"));
+        }
+    }
+
+    @Test
+    void aSilentLinkClosesItsMinuteTheBackstopPastItsEnd() throws Exception {
+        try (var h = clock()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.setProcessingTime(WARM + 40_000 + BACKSTOP - 1);
+            assertEquals(List.of("+20s"), sent(h, "fnal"));
+            h.setProcessingTime(WARM + 40_000 + BACKSTOP);
+            assertEquals(List.of("+20s", "close +59s"), sent(h, "fnal"));
+        }
+    }
+
+    @Test
+    void aRecordOfAMinuteItsLinkClosedIsFollowedByItsMarkerAtOnce() throws Exception {
+        try (var h = clock()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            h.setProcessingTime(WARM + SETTLE);
+            h.processElement(sample("fnal", T + 30_000), T + 30_000); // posted out of its order
+            assertEquals(
+                    List.of("+20s", "+80s", "close +59s", "+30s", "close +59s"), sent(h, "fnal"));
+        }
+    }
+
+    @Test
+    void eachLinkKeepsItsOwnClock() throws Exception {
+        try (var h = clock()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.processElement(sample("kek", T + 50_000), T + 50_000);
+            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            h.setProcessingTime(WARM + SETTLE);
+            assertEquals(List.of("+20s", "+80s", "close +59s"), sent(h, "fnal"));
+            assertEquals(List.of("+50s"), sent(h, "kek"), "kek's data have not passed its minute");
+        }
+    }
+
+    @Test
+    void noMarkerForAMinuteTheWatermarkHasClosed() throws Exception {
+        try (var h = clock()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            h.processWatermark(T + M);
+            h.setProcessingTime(WARM + SETTLE);
+            assertEquals(List.of("+20s", "+80s"), sent(h, "fnal"));
+        }
+    }
+
+    @Test
+    void afterARestartNothingClosesByTheWallClockUntilTheBackstopHasPassed() throws Exception {
+        try (var h = clock()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            var snapshot = h.snapshot(1, WARM);
+            try (var restored = clock0()) {
+                restored.initializeState(snapshot);
+                restored.open();
+                restored.setProcessingTime(WARM + M); // the restored timer is long due
+                restored.processElement(sample("kek", T + 5_000), T + 5_000);
+                assertEquals(List.of(), sent(restored, "fnal"), "the backlog is read first");
+                restored.setProcessingTime(WARM + M + BACKSTOP);
+                assertEquals(List.of("close +59s"), sent(restored, "fnal"));
+            }
+        }
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, Observation, Observation> clock0()
+            throws Exception {
+        return new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(
+                        new LinkClock(
+                                Duration.ofMinutes(1),
+                                Stagger.aligned(),
+                                Duration.ofMillis(SETTLE),
+                                Duration.ofMillis(BACKSTOP))),
+                Observation::key,
+                Types.STRING);
+    }
+}
