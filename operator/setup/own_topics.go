@@ -82,30 +82,40 @@ func AddAgent(ctx context.Context, conn kafkaconn.Conn, principal, password stri
 	return SetQuota(ctx, conn, principal, q, log)
 }
 
-// DeleteOwnTopics deletes principal's own raw topics that exist, saying which.
-func DeleteOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
+// PurgeOwnTopics deletes every record of principal's own raw topics that exist, saying which, and
+// keeps the topics. Deleting a topic would stop the job: its Kafka sources keep the topic's
+// partitions in their checkpointed state, and a job restored with a partition that no longer
+// exists fails to find its position and restarts without end (seen on this project's stack after
+// the tests' agents were removed with their topics). An empty topic without ACLs costs a few
+// files.
+func PurgeOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
 	cl, err := conn.NewClient()
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
 	adm := kadm.NewClient(cl)
-	details, err := adm.ListTopics(ctx, contract.OwnTopics(principal)...)
+	ends, err := adm.ListEndOffsets(ctx, contract.OwnTopics(principal)...)
 	if err != nil {
 		return fmt.Errorf("kafka %v: list %s's topics: %w", conn.Bootstrap, principal, err)
 	}
-	for _, name := range details.Names() {
-		if details[name].Err != nil {
-			continue // not there
+	present := kadm.Offsets{}
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Err == nil { // else: not there
+			present.Add(kadm.Offset{Topic: o.Topic, Partition: o.Partition, At: o.Offset})
 		}
-		resp, err := adm.DeleteTopic(ctx, name)
-		if err == nil {
-			err = resp.Err
+	})
+	resp, err := adm.DeleteRecords(ctx, present)
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("kafka %v: delete the records of %s's topics: %w", conn.Bootstrap, principal, err)
+	}
+	for _, t := range present.Sorted() {
+		if t.Partition == 0 {
+			fmt.Fprintf(log, "emptied topic %s (kept: the job's checkpoints name it)\n", t.Topic)
 		}
-		if err != nil {
-			return fmt.Errorf("delete topic %s: %w", name, err)
-		}
-		fmt.Fprintf(log, "deleted topic %s\n", name)
 	}
 	return nil
 }

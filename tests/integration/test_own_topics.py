@@ -10,6 +10,7 @@ import pathlib
 import uuid
 
 import pytest
+from confluent_kafka import TopicPartition
 from confluent_kafka.admin import (
     AclBinding,
     AclOperation,
@@ -155,6 +156,14 @@ def test_an_agent_moves_to_its_own_topics_in_place_losing_and_doubling_nothing(t
         )
         p.flush(20)
         assert result.get("err") is not None, "the moved agent still writes the shared raw topic"
+        # a site gone for good: its records go, its topics stay, for a job restored from a
+        # checkpoint that names their partitions must find them (else it restarts without end)
+        out = longhaul("admin", "remove-agent", name, "--delete-topics")
+        assert f"emptied topic {own}" in out, out
+        c = kafka.consumer({"group.id": "it-" + uuid.uuid4().hex})
+        low, high = c.get_watermark_offsets(TopicPartition(own, 0), timeout=30)
+        c.close()
+        assert high >= len(runs) and low == high, f"{own}: records from {low} to {high}"
         print(
             f"\nmoved in place: {before['samples']['spooled']} samples spooled before add-agent, "
             f"{len(runs)} in {own}, none doubled"

@@ -114,11 +114,12 @@ func runAddAgent(env *cli.Env, args []string) int {
 func runRemoveAgent(env *cli.Env, args []string) int {
 	fs := env.FlagSet("NAME [--delete-topics]", "Deletes agent-NAME's ACLs (refused from its next request on) and replaces its SCRAM credential\n"+
 		"by one made from a random password kept nowhere (no new login). add-agent NAME makes it live again.\n"+
-		"Its own raw topics stay (the job may not have read them yet; retention empties them) unless\n"+
-		"--delete-topics, for a site that is gone for good.")
+		"Its own raw topics keep their records (the job may not have read them yet; retention empties them)\n"+
+		"unless --delete-topics, for a site that is gone for good: their records are deleted, the topics\n"+
+		"stay (a topic the job's checkpoints name must exist for the job to restore).")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
-	deleteTopics := fs.Bool("delete-topics", false, "also delete the agent's own raw topics (what the job has not read is lost)")
+	deleteTopics := fs.Bool("delete-topics", false, "also delete every record of the agent's own raw topics, keeping the empty topics (what the job has not read is lost)")
 	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
 	if done {
 		return code
@@ -127,7 +128,7 @@ func runRemoveAgent(env *cli.Env, args []string) int {
 		if err := setup.RevokeUser(ctx, conn, principal, env.Stdout); err != nil || !*deleteTopics {
 			return err
 		}
-		return setup.DeleteOwnTopics(ctx, conn, principal, env.Stdout)
+		return setup.PurgeOwnTopics(ctx, conn, principal, env.Stdout)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
