@@ -7,7 +7,9 @@ does (bin/longhaul-fleet, bench/fleet/), to the production job. Measures:
     being readable in InfluxDB (polled every --poll s), p50/p99/max, and after the window's end;
   - CPU of every process of the stack and of the bridge, in cores, and µs per result;
   - the job's sources' pending records (Kafka lag) over the run, late records dropped;
-  - the InfluxDB series the fleet's links made.
+  - the InfluxDB series the fleet's links made;
+  - with a carrier or site --fault: the incidents the job opened for the fleet's links, each with
+    its place, its links and its time after the fault began (event time: the simulated clock).
 
 python bench/fleet.py --hosts 250 --mesh 30 --duration 600 [--speed 1] [--fault SPEC ...]"""
 
@@ -24,6 +26,7 @@ import time
 
 import common
 import cpu_budget
+from common import CONTRACT
 from operator_cli import longhaul
 from psbridge import Bridge
 
@@ -158,6 +161,7 @@ def main():
             poller = StatsPoller(name, a.poll)
             poller.start()
             late0, lag = common.flink_job.late_dropped(jid), []
+            events0 = common.kafka.end_offsets(CONTRACT.topic("events"))
             cpu0, b0 = cpu_budget.snapshot(), proc_cpu_s(bridge.proc.pid)
             cmd = [FLEET, "-hosts", str(a.hosts), "-mesh", str(a.mesh), "-prefix", name]
             cmd += [
@@ -206,12 +210,50 @@ def main():
                 "late_dropped": common.flink_job.late_dropped(jid) - late0,
                 "influx_series": series_of(name),
             }
+            if a.fault:
+                res["incidents"] = incidents(fleet_events(name, events0), a.fault, summary["start_ms"])
             common.emit(res)
         finally:
             if bridge.proc:
                 bridge.stop()
             unregister(names)
             common.drop_series(name)
+
+
+INCIDENT_KINDS = ("incident_opened", "incident_updated", "incident_resolved")
+
+
+def fleet_events(prefix, start):
+    """The events the job wrote for the fleet's links since `start` (kafka.end_offsets)."""
+
+    def ours(e):
+        links = e.get("links") or [{"src": e.get("src", ""), "dst": e.get("dst", "")}]
+        return any(str(link.get(k, "")).startswith(prefix + "-") for link in links for k in ("src", "dst"))
+
+    return common.kafka.read_all(CONTRACT.topic("events"), ours, lambda _: False, 30, 0, start=start)
+
+
+def fault_offset_s(spec):
+    """The fault's start in seconds after the run's (its "@+10m")."""
+    when = spec.split("@", 1)[1].split(":", 1)[0].split("/", 1)[0].lstrip("+")
+    return {"s": 1, "m": 60, "h": 3600}[when[-1]] * float(when[:-1])
+
+
+def incidents(events, faults, start_ms):
+    """Each incident the job opened for the fleet: place, links, and seconds from the first fault's
+    start to its opening (event time); and how many alerts of each kind the fleet's links raised."""
+    begun = start_ms + 1000 * min((fault_offset_s(f) for f in faults), default=0)
+    opened = [
+        {
+            "location": f"{e['location']['type']} {e['location']['name']}",
+            "links": len(e.get("links") or []),
+            "opened_after_fault_s": round((e["ts"] - begun) / 1000),
+        }
+        for e in events
+        if e["kind"] == "incident_opened"
+    ]
+    kinds = collections.Counter(e["kind"] for e in events if e["kind"] not in INCIDENT_KINDS)
+    return {"opened": opened, "alerts_by_kind": dict(kinds)}
 
 
 def series_of(prefix):

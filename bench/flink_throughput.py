@@ -2,7 +2,9 @@
 job (reading from the earliest offset) consumes them. Optional JFR profile of the TaskManager.
 Then, in the same run and on the same topics, the bare baseline: one plain Kafka consumer on the
 same connection that only reads and parses each record (flink-jobs BareConsumerBench); the job's
-rate is also given as a fraction of it. For both, the CPU each record cost every process of the
+rate is also given as a fraction of it. And the second anchor, the validated reader: the same
+consumer doing what the job must do to every record before its statistics (the dedupe of replays
+and the contract's check and typed binding, by the job's own classes; `fraction_of_validated`). For both, the CPU each record cost every process of the
 machine over the timed window (cpu_budget), and the fraction the job could reach if its
 TaskManager spent no more than the bare consumer does (`fraction_ceiling`).
 
@@ -62,13 +64,18 @@ def main():
     try:
         res, rate = timed_job(a, name, (tp, path), total)
         # the same topics, once the job is gone: they are deleted only after this read
-        base, bare_cpu = bare_consumer((tp, path, *common.own_topics_of((tp, path))), total)
+        topics = (tp, path, *common.own_topics_of((tp, path)))
+        base, bare_cpu = bare_consumer(topics, total)
+        checked, checked_cpu = bare_consumer(topics, total, validated=True)
     finally:
         common.drop_run(name)
     res["bare_consumer_samples_per_s"] = base
     res["fraction_of_bare"] = round(rate / base, 2)
     res["bare_cpu"] = bare_cpu
     res["fraction_ceiling"] = cpu_budget.ceiling(res["cpu"], bare_cpu)
+    res["validated_reader_samples_per_s"] = checked
+    res["fraction_of_validated"] = round(rate / checked, 2)
+    res["validated_cpu"] = checked_cpu
     common.emit(res)
 
 
@@ -115,16 +122,18 @@ def timed_job(a, name, topics, total):
         common.flink_job.cancel(jar)
 
 
-def bare_consumer(topics, total):
-    """Records/s of the bare baseline over the same topics, once the job is gone (nothing else
-    runs), and its CPU budget: a snapshot at each of the marks it prints as it passes 10 % and
-    90 % of the records ("mark N records")."""
+def bare_consumer(topics, total, validated=False):
+    """Records/s of the bare baseline (or, validated, of the validated reader) over the same
+    topics, once the job is gone (nothing else runs), and its CPU budget: a snapshot at each of the
+    marks it prints as it passes 10 % and 90 % of the records ("mark N records")."""
+    figure = "validated_reader" if validated else "bare_consumer"
     cmd = [
         "bash",
         str(common.ROOT / "scripts/flink-test-main.sh"),
         "org.longhaul.flink.bench.BareConsumerBench",
         ",".join(topics),
         str(total),
+        *(["--validated"] if validated else []),
     ]
     marks, line = [], None
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
@@ -133,12 +142,12 @@ def bare_consumer(topics, total):
         for out in p.stdout:
             if out.startswith("mark "):
                 marks.append((int(out.split()[1]), cpu_budget.snapshot()))
-            elif out.startswith('{"figure":"bare_consumer"'):
+            elif out.startswith(f'{{"figure":"{figure}"'):
                 line = out
         err = p.stderr.read()
         timer.cancel()
     if line is None:
-        raise SystemExit(f"BareConsumerBench failed: {err[-2000:]}")
+        raise SystemExit(f"BareConsumerBench ({figure}) failed: {err[-2000:]}")
     budget = (
         cpu_budget.per_record(marks[0][1], marks[1][1], marks[1][0] - marks[0][0])
         if len(marks) == 2

@@ -132,6 +132,9 @@ if want incidents; then
 fi
 if want fleet; then
   args="--hosts $(sz 250 30) --mesh 30 --duration $(sz 900 90) --settle $(sz 240 60) --drain $(sz 90 30)"
+  # a full run also degrades a carrier hop under the first mesh's half (15 × 15 links) 5 min in:
+  # the job must open one incident naming the hop
+  [ "$SHORT" = 1 ] || args="$args --fault carrier:10.255.0.1@+5m:#0-14>#15-29:+40ms,5%"
   say "== the fleet at WLCG's shape through one bridge: $PY bench/fleet.py $args"
   # shellcheck disable=SC2086  # the arguments are words
   "$PY" "$ROOT/bench/fleet.py" $args | tee -a "$LOG"

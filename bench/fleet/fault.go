@@ -14,8 +14,9 @@ import (
 //	site:HOST@+10m            HOST unreachable: every test to it fails, its own tests too
 //	host:HOST@+10m            HOST's pScheduler stops: it posts nothing more
 //	carrier:HOP@+10m/+40m:SRC>DST:+DELAYms,LOSS%
-//	                          paths from the hosts SRC to the hosts DST take carrier hop HOP
-//	                          (an address) with DELAY more and LOSS percent lost, from +10m to +40m
+//	                          carrier hop HOP (an address) carries the paths from the hosts SRC
+//	                          to the hosts DST all along (their traceroutes show it from the
+//	                          start), and from +10m to +40m it adds DELAY and loses LOSS percent
 //
 // HOST, SRC and DST are host names, or #A-B for the A-th to B-th host of the fleet (from 0).
 // Times are offsets from the run's start in the simulated clock.
@@ -152,14 +153,20 @@ func (f Fault) Silences(host string, t time.Time) bool {
 	return f.Kind == "host" && f.Active(t) && slices.Contains(f.Src, host)
 }
 
-// Apply changes a path the fault affects.
+// Route puts a carrier fault's hop on the paths it carries, whether or not it is degraded yet:
+// after the source's border, before the regions' own carriers.
+func (f Fault) Route(p *Path) {
+	if f.Kind == "carrier" {
+		p.Hops = append([]string{p.Hops[0], f.Hop}, p.Hops[1:]...)
+	}
+}
+
+// Apply changes a path the fault affects while it is active.
 func (f Fault) Apply(p *Path) {
 	switch f.Kind {
 	case "site":
 		p.Reachable, p.LossFrac = false, 1
 	case "carrier":
-		// the route leaves its carrier after the source's border for HOP, then rejoins
-		p.Hops = append([]string{p.Hops[0], f.Hop}, p.Hops[1:]...)
 		p.RTTms += f.DelayMs
 		p.OneWayMs += f.DelayMs
 		p.LossFrac = 1 - (1-p.LossFrac)*(1-f.LossFrac)

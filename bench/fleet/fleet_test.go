@@ -118,6 +118,10 @@ func TestFaultsChangeTheirPathsOnly(t *testing.T) {
 	if moved.Hops[1] != "10.255.0.1" || moved.RTTms != healthy.RTTms+40 || math.Abs(moved.LossFrac-0.05) > 1e-9 || moved.RateBps >= healthy.RateBps {
 		t.Errorf("carrier: %+v from %+v", moved, healthy)
 	}
+	// the carrier carries its pairs before it degrades: traceroutes know the hop already
+	if strings.Join(healthy.Hops, " ") != strings.Join(moved.Hops, " ") || healthy.LossFrac != 0 {
+		t.Errorf("the carrier's route changed with its fault: %v, then %v", healthy.Hops, moved.Hops)
+	}
 	if p, q := net.At("fl-h0002", "fl-h0001", before), net.At("fl-h0002", "fl-h0001", during); p.RTTms != q.RTTms || strings.Join(p.Hops, " ") != strings.Join(q.Hops, " ") {
 		t.Errorf("the reverse direction moved too: %+v", p)
 	}

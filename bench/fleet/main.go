@@ -109,6 +109,7 @@ func run(o options) error {
 	<-drain.Done()
 	sum := rec.Summary()
 	sum["figure"], sum["shape"], sum["speed"], sum["simulated_s"] = "fleet", shape, o.speed, o.duration.Seconds()
+	sum["start_ms"] = start.UnixMilli()
 	return json.NewEncoder(os.Stdout).Encode(sum)
 }
 

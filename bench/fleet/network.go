@@ -80,8 +80,11 @@ func (n Network) At(src, dst string, t time.Time) Path {
 		RateBps: math.Min(9.4e9, 2.5e11/rtt),
 	}
 	for _, f := range n.Faults {
-		if f.Active(t) && f.Affects(src, dst) {
-			f.Apply(&p)
+		if f.Affects(src, dst) {
+			f.Route(&p)
+			if f.Active(t) {
+				f.Apply(&p)
+			}
 		}
 	}
 	return p
