@@ -1,5 +1,6 @@
 package org.longhaul.flink.validate;
 
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
@@ -64,6 +65,11 @@ public final class MessageValidator {
             }
             node = reader.readTree(raw.payload());
         } catch (IOException e) {
+            if (e instanceof StreamReadException r
+                    && r.getOriginalMessage().startsWith("Duplicate")) {
+                // one reading of every message: what the job validates is what every reader reads
+                return reject(raw, null, "a key given twice: " + oneLine(e), now);
+            }
             return reject(raw, null, "not JSON: " + oneLine(e), now);
         }
         String schemaName = Contract.schemaOf(topicSchema, version(node));

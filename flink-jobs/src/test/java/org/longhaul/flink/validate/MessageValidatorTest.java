@@ -4,13 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.ThroughputSample;
+import org.longhaul.flink.testing.ContractFiles;
 import org.longhaul.flink.testing.Samples;
 
 class MessageValidatorTest {
@@ -77,6 +81,37 @@ class MessageValidatorTest {
                         Samples.ping(Samples.SRC, Samples.DST, Samples.T0, 10, 10, 283, 0.4)
                                 .toString());
         assertTrue(d.reason().contains("$.schema"), d.reason());
+    }
+
+    /**
+     * Issue 46: a path sample whose first "src" was another site's and whose last its own passed
+     * the job (Jackson keeps the last copy) and reached InfluxDB under the other site's name
+     * (Telegraf keeps the first). A key given twice, at any depth, is a dead letter.
+     */
+    @Test
+    void aKeyGivenTwiceAtAnyDepthIsADeadLetter() throws IOException {
+        String path =
+                Files.readString(
+                        ContractFiles.examplesDir()
+                                .resolve("path_sample.v2/valid/reached-with-star-and-ecmp.json"));
+        assertTrue(check(path).valid(), "the contract's example");
+        // another site's src first, the writer's own last: the attack of issue 46
+        String src = path.replaceFirst("\"src\":", "\"src\": \"victim-site\", \"src\":");
+        DeadLetter top = check(src).deadLetter();
+        assertTrue(top.reason().startsWith("a key given twice: "), top.reason());
+        assertTrue(top.reason().contains("'src'"), top.reason());
+        // and inside a hop
+        String hop = path.replaceFirst("\"ttl\": 1,", "\"ttl\": 9, \"ttl\": 1,");
+        assertTrue(!hop.equals(path), "the example has a first hop");
+        assertTrue(check(hop).deadLetter().reason().startsWith("a key given twice: "));
+    }
+
+    private Checked<PathSample> check(String payload) {
+        return validator.check(
+                RawMessage.of("longhaul.raw.path", 0, 7L, payload),
+                Contract.PATH,
+                PathSample.class,
+                NOW);
     }
 
     @Test
