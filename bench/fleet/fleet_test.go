@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"math"
 	"net/http"
@@ -222,5 +223,26 @@ func TestResultsAreDueOnceWhenTheirRunEnds(t *testing.T) {
 	// the 10-minute grid up to 5 minutes before the span can slip into it)
 	if counts["latencybg"] != 6*30 || counts["trace"] < 6*2 || counts["trace"] > 6*4 {
 		t.Fatalf("%v", counts)
+	}
+}
+
+// The README's command line: faults given on it reach the run (a run without them measured
+// nothing of what they were for).
+func TestTheCommandLineTakesFaults(t *testing.T) {
+	var o options
+	fs := flag.NewFlagSet("longhaul-fleet", flag.ContinueOnError)
+	register(fs, &o)
+	err := fs.Parse([]string{"-hosts", "60", "-fault", "carrier:10.255.0.1@+5m:#0-14>#15-29:+40ms,5%", "-fault", "site:fleet-h0042@+8m/+12m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.faults) != 2 || o.hosts != 60 {
+		t.Fatalf("faults %v, hosts %d", o.faults, o.hosts)
+	}
+	hosts := HostNames("fleet", 60)
+	for _, spec := range o.faults {
+		if _, err := ParseFault(spec, hosts, t0); err != nil {
+			t.Error(err)
+		}
 	}
 }

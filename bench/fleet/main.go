@@ -41,25 +41,31 @@ type options struct {
 
 func main() {
 	var o options
-	flag.Var(&o.templates, "psconfig", "a pSConfig template file (repeatable): its addresses are the hosts")
-	flag.IntVar(&o.hosts, "hosts", 0, "generate a fleet of this many hosts instead")
-	flag.IntVar(&o.mesh, "mesh", 30, "hosts per generated mesh")
-	flag.StringVar(&o.pattern, "pattern", "", "a pSConfig template whose tests, schedules and tasks each generated mesh gets (default: WLCG's cadence)")
-	flag.StringVar(&o.prefix, "prefix", "fleet", "generated hosts are PREFIX-h0000 on")
-	flag.StringVar(&o.archives, "archives", "", "folder of the hosts' files from add-pscheduler-host: DIR/pscheduler-HOST/longhaul-http.json")
-	flag.StringVar(&o.archive, "archive", "", "one HTTP archive file every host uses (instead of -archives)")
-	flag.StringVar(&o.ca, "ca", "", "the CA the hosts trust for the bridge's certificate (default: each host's ca.crt)")
-	flag.IntVar(&o.parallel, "parallel", 25, "posts one host makes at once (pScheduler's archiver pool size)")
-	flag.DurationVar(&o.duration, "duration", 10*time.Minute, "simulated time to run")
-	flag.DurationVar(&o.drain, "drain", 2*time.Minute, "wall time to wait for retries after the end")
-	flag.Float64Var(&o.speed, "speed", 1, "simulated time per wall time: 1 is real time; above 1 the run covers the past up to now")
-	flag.StringVar(&o.out, "out", "", "write one JSON line per result archived here")
-	flag.BoolVar(&o.plan, "plan", false, "print the fleet's shape (hosts, streams, results/s by test) and exit")
+	register(flag.CommandLine, &o)
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "longhaul-fleet:", err)
 		os.Exit(1)
 	}
+}
+
+// register defines the command's flags on fs into o.
+func register(fs *flag.FlagSet, o *options) {
+	fs.Var(&o.templates, "psconfig", "a pSConfig template file (repeatable): its addresses are the hosts")
+	fs.IntVar(&o.hosts, "hosts", 0, "generate a fleet of this many hosts instead")
+	fs.IntVar(&o.mesh, "mesh", 30, "hosts per generated mesh")
+	fs.StringVar(&o.pattern, "pattern", "", "a pSConfig template whose tests, schedules and tasks each generated mesh gets (default: WLCG's cadence)")
+	fs.StringVar(&o.prefix, "prefix", "fleet", "generated hosts are PREFIX-h0000 on")
+	fs.StringVar(&o.archives, "archives", "", "folder of the hosts' files from add-pscheduler-host: DIR/pscheduler-HOST/longhaul-http.json")
+	fs.StringVar(&o.archive, "archive", "", "one HTTP archive file every host uses (instead of -archives)")
+	fs.StringVar(&o.ca, "ca", "", "the CA the hosts trust for the bridge's certificate (default: each host's ca.crt)")
+	fs.IntVar(&o.parallel, "parallel", 25, "posts one host makes at once (pScheduler's archiver pool size)")
+	fs.DurationVar(&o.duration, "duration", 10*time.Minute, "simulated time to run")
+	fs.DurationVar(&o.drain, "drain", 2*time.Minute, "wall time to wait for retries after the end")
+	fs.Float64Var(&o.speed, "speed", 1, "simulated time per wall time: 1 is real time; above 1 the run covers the past up to now")
+	fs.StringVar(&o.out, "out", "", "write one JSON line per result archived here")
+	fs.BoolVar(&o.plan, "plan", false, "print the fleet's shape (hosts, streams, results/s by test) and exit")
+	fs.Var(&o.faults, "fault", "a fault at a known time (repeatable): site:HOST@+10m, host:HOST@+10m, carrier:HOP@+10m/+40m:SRC>DST:+40ms,5% (bench/README.md)")
 }
 
 func run(o options) error {
