@@ -43,8 +43,14 @@ def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
     assert len(set(keys)) == len(keys), "a sample was published twice"
     assert all(s["dst"] == dst and s["probe_id"].startswith("pscheduler-") for s in samples)
 
-    dead = kafka.read_all(CONTRACT.topic("dead_letter"), lambda m: run_tag in m.get("payload", ""), 1)
-    assert len(dead) == 1 and dead[0]["source_topic"] == TOPIC
+    # the bridge's: the junk message. (The golden results' runs are years old: behind the job's
+    # watermark, their observations are the statistics' dead letters, source_topic "unknown".)
+    dead = kafka.read_all(
+        CONTRACT.topic("dead_letter"),
+        lambda m: run_tag in m.get("payload", "") and m["source_topic"] != "unknown",
+        1,
+    )
+    assert len(dead) == 1 and dead[0]["source_topic"] == TOPIC, dead
     assert dead[0]["reason"].startswith("pScheduler result from kafka: ") and "test.type" in dead[0]["reason"]
 
     # a restart remembers: the archiver's retry of a result converted before adds nothing
