@@ -31,19 +31,32 @@ func IncidentSection(incidents []Incident, s Scope) render.Section {
 		Items: []render.Item{{Table: t}}}
 }
 
-// linkLines is an incident's links, "src → dst (kind, kind)" separated by "; ", or their count
-// when its events did not store them.
+// reportIncidentLinks is how many of an incident's links its report row names: a carrier hop
+// under a fleet's mesh holds hundreds (the fleet benchmark's held 185), which would push every
+// chart of the report out of sight.
+const reportIncidentLinks = 8
+
+// linkLines is an incident's links, "src → dst (kind, kind)" separated by "; ", the first
+// reportIncidentLinks of them and how many more, or their count when its events did not store
+// them.
 func linkLines(inc Incident) string {
 	if len(inc.Links) == 0 {
 		return LinkCount(inc.LinksDegraded) + " (not stored by this job version)"
 	}
-	parts := make([]string, 0, len(inc.Links))
-	for _, l := range inc.Links {
+	shown := inc.Links
+	if len(shown) > reportIncidentLinks {
+		shown = shown[:reportIncidentLinks]
+	}
+	parts := make([]string, 0, len(shown)+1)
+	for _, l := range shown {
 		p := l.Src + " → " + l.Dst
 		if len(l.Kinds) > 0 {
 			p += " (" + strings.Join(l.Kinds, ", ") + ")"
 		}
 		parts = append(parts, p)
+	}
+	if more := len(inc.Links) - len(shown); more > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more (longhaul incidents lists them all)", more))
 	}
 	return strings.Join(parts, "; ")
 }

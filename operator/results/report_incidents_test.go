@@ -62,3 +62,23 @@ func TestWithoutIncidentsTheFirstSectionSaysSo(t *testing.T) {
 		t.Fatalf("%+v %v", doc.Sections[0], tb.Why)
 	}
 }
+
+// The fleet benchmark's carrier hop held 185 links: the report names eight and counts the rest,
+// so its charts stay in sight; `longhaul incidents` lists them all.
+func TestAnIncidentOfManyLinksNamesEightAndCountsTheRest(t *testing.T) {
+	inc := Incident{Location: "hop 10.255.0.1", Open: true}
+	for i := range 185 {
+		inc.Links = append(inc.Links, IncidentLink{Src: "fleet-h0001", Dst: "fleet-h" + strings.Repeat("0", 3) + string(rune('0'+i%10)), Kinds: []string{"high_loss"}})
+	}
+	got := linkLines(inc)
+	if n := strings.Count(got, " → "); n != 8 {
+		t.Errorf("%d links named, want 8: %s", n, got)
+	}
+	if !strings.HasSuffix(got, "; and 177 more (longhaul incidents lists them all)") {
+		t.Errorf("the rest not counted: %s", got)
+	}
+	inc.Links = inc.Links[:8]
+	if got := linkLines(inc); strings.Contains(got, "more") || strings.Count(got, " → ") != 8 {
+		t.Errorf("eight links are named whole: %s", got)
+	}
+}
