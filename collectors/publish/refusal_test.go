@@ -330,9 +330,9 @@ func TestABrokerAwayIsAnOutageNotARefusal(t *testing.T) {
 	appendN(t, s, "r", 10, ClassKeep)
 	b.set(func(b *scramBroker) { b.away = false })
 	waitFor(t, b, "the spool to drain", func() bool { return s.Stats().Samples == 0 })
-	if st := p.Stats(); st.Refused || !st.Connected {
-		t.Errorf("after the outage: %+v", st)
-	}
+	// connected is set by the publisher's loop after the acks that drained the spool: on a busy
+	// machine the two are not seen at once (seen failing so while make test ran beside it)
+	waitFor(t, b, "connected, not refused", func() bool { st := p.Stats(); return !st.Refused && st.Connected })
 }
 
 // A revoked agent: first its ACLs go (sends refused at once), then its user (the re-check's

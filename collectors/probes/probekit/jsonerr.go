@@ -9,7 +9,8 @@ import (
 )
 
 // DecodeJSON decodes input into v and explains a failure by line and column (syntax) or by
-// JSON path (a value of the wrong type), as `longhaul-probe parse` must.
+// JSON path (a value of the wrong type), as `longhaul-probe parse` must. A key given twice in one
+// object is refused (UniqueKeys).
 func DecodeJSON(input []byte, v any) error {
 	if len(bytes.TrimSpace(input)) == 0 {
 		return fmt.Errorf("empty input: no JSON")
@@ -23,7 +24,7 @@ func DecodeJSON(input []byte, v any) error {
 		line, col := lineCol(input, off)
 		return fmt.Errorf("line %d col %d: more than one JSON value (import one run per file)", line, col)
 	}
-	return nil
+	return UniqueKeys(input)
 }
 
 // JSONError locates a json decoding error.
