@@ -4,7 +4,9 @@ posting their results through one pScheduler bridge (its host lists set) as thei
 does (bin/longhaul-fleet, bench/fleet/), to the production job. Measures:
   - what became of every result (taken, retried, given up: nothing may be lost);
   - freshness: from a latencybg result being taken by the bridge to its link's 1m statistics
-    being readable in InfluxDB (polled every --poll s), p50/p99/max, and after the window's end;
+    being readable in InfluxDB (polled every --poll s; each query's duration is how late a point
+    may be dated), p50/p99/max, and after the window's end; and to the statistic being committed
+    on the stats topic (the job's part alone);
   - CPU of every process of the stack and of the bridge, in cores, and µs per result;
   - the job's sources' pending records (Kafka lag) over the run, late records dropped;
   - the InfluxDB series the fleet's links made;
@@ -27,6 +29,7 @@ import time
 import common
 import cpu_budget
 from common import CONTRACT
+from confluent_kafka import TopicPartition
 from operator_cli import longhaul
 from psbridge import Bridge
 
@@ -50,32 +53,72 @@ def unregister(names):
 
 
 class StatsPoller(threading.Thread):
-    """First moment each 1m statistics point of the run's links is readable in InfluxDB."""
+    """First moment each one-way (owd) 1m statistics point of the run's links is readable in
+    InfluxDB: the latencybg results' own points, not their links' traceroute minutes, which end at
+    other seconds (each key's stagger) and close later (a traceroute every 10 minutes)."""
 
     def __init__(self, prefix, every):
         super().__init__(daemon=True)
         self.prefix, self.every = prefix, every
         self.first = {}  # (src, dst, window end ms) → wall time first seen
         self.errors = 0
+        self.durations = []  # seconds each query took: how late a point can be dated
         self.stop = threading.Event()
 
     def run(self):
         q = (
             f'SELECT "samples" FROM "raw"."link_stats" WHERE "src" =~ /^{self.prefix}-/ '
-            f'AND "window" = \'1m\' AND time > now() - 10m GROUP BY "src", "dst"'
+            f'AND "window" = \'1m\' AND "protocol" = \'owd\' AND time > now() - 10m GROUP BY "src", "dst"'
         )
         while not self.stop.wait(self.every):
+            asked = time.time()
             try:
                 rows = common.influxdb.series(q, timeout=30)
             except Exception:  # a slow query is counted, the poll goes on
                 self.errors += 1
                 continue
             now = time.time()
+            self.durations.append(now - asked)
             for s in rows:
                 src, dst = s["tags"]["src"], s["tags"]["dst"]
                 for row in s["values"]:
                     key = (src, dst, int(row[0]))  # epoch ms: the window's end
                     self.first.setdefault(key, now)
+
+
+class StatsTap(threading.Thread):
+    """First moment each 1m statistic of the run's links is committed on the stats topic (read
+    from its end offsets at the start, read_committed): the job's part of the freshness, without
+    Telegraf, InfluxDB or a poller's query."""
+
+    def __init__(self, prefix):
+        super().__init__(daemon=True)
+        self.prefix = prefix + "-"
+        self.first = {}  # (src, dst, window end ms) → wall time committed
+        self.stop = threading.Event()
+        stats = CONTRACT.topic("stats")
+        self.start_at = common.kafka.end_offsets(stats)
+        self.topic = stats
+
+    def run(self):
+        c = common.kafka.consumer(
+            {
+                "group.id": "bench-" + self.prefix,
+                "isolation.level": "read_committed",
+                "enable.auto.commit": False,
+            }
+        )
+        c.assign([TopicPartition(self.topic, p, o) for p, o in self.start_at.items()])
+        try:
+            while not self.stop.is_set():
+                for m in c.consume(500, 0.5):
+                    if m.error() or not m.value().startswith(b"{"):
+                        continue
+                    s = json.loads(m.value())
+                    if s["window"] == "1m" and s["protocol"] == "owd" and s["src"].startswith(self.prefix):
+                        self.first.setdefault((s["src"], s["dst"], s["window_end"]), time.time())
+        finally:
+            c.close()
 
 
 def freshness(outcomes, first):
@@ -160,6 +203,8 @@ def main():
             bridge.start()
             poller = StatsPoller(name, a.poll)
             poller.start()
+            tap = StatsTap(name)
+            tap.start()
             late0, lag = common.flink_job.late_dropped(jid), []
             events0 = common.kafka.end_offsets(CONTRACT.topic("events"))
             cpu0, b0 = cpu_budget.snapshot(), proc_cpu_s(bridge.proc.pid)
@@ -184,6 +229,7 @@ def main():
             cpu1, b1 = cpu_budget.snapshot(), proc_cpu_s(bridge.proc.pid)
             time.sleep(a.settle)
             poller.stop.set()
+            tap.stop.set()
             outcomes = [json.loads(ln) for ln in (tmp / "outcomes.jsonl").read_text().splitlines()]
             health = bridge.health()
             res = {
@@ -200,7 +246,9 @@ def main():
                 "bridge_cpu_ms_per_result": round((b1 - b0) * 1000 / max(summary["taken"], 1), 3),
                 "cpu": cpu_budget.per_record(cpu0, cpu1, max(summary["taken"], 1)),
                 "freshness": freshness(outcomes, poller.first),
+                "freshness_on_kafka": freshness(outcomes, tap.first),
                 "influx_poll_errors": poller.errors,
+                "influx_poll_s": {p: common.pct(poller.durations, q) for p, q in (("p50", 50), ("p99", 99))},
                 "job_pending_records": {
                     "samples": len(lag),
                     "first": lag[:3],
