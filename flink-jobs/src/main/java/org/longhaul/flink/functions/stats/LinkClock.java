@@ -31,7 +31,9 @@ import org.apache.flink.util.Collector;
  *       together (an iperf3 run's intervals and summary, a summary stamped with its run's start).
  *   <li><b>Silent</b>: a link that sends nothing more closes its open window once its clock would
  *       be {@code backstop} past the window's end, reckoned on the wall clock from its newest
- *       record: the delay the watermark tolerates ({@code --out-of-orderness}) tolerated per link.
+ *       record: the delay the watermark tolerates ({@code --out-of-orderness}) tolerated per link;
+ *       but not while every link of this instance is silent (a broker's outage, whose runs wait in
+ *       the agents' spools, or the end of the data): then the minutes wait, as the watermark does.
  *   <li><b>Out of order</b>: a record of a window this clock already closed gets its marker right
  *       after it: the window fires again with that record alone, as a correction ({@link
  *       AddWindowBounds}) that the hour and the day count.
@@ -65,6 +67,10 @@ public final class LinkClock extends KeyedProcessFunction<String, Observation, O
     private transient ValueState<Long> closedEnd;
     private transient ValueState<Long> timer;
     private transient long openedAt;
+
+    /** When this instance last took a record of any link (processing time). */
+    private transient long lastHeard;
+
     private transient Counter byData;
     private transient Counter bySilence;
     private transient Counter corrections;
@@ -101,6 +107,7 @@ public final class LinkClock extends KeyedProcessFunction<String, Observation, O
     public void processElement(Observation o, Context ctx, Collector<Observation> out)
             throws Exception {
         openedAt(ctx.timerService());
+        lastHeard = ctx.timerService().currentProcessingTime();
         out.collect(o);
         Long ts = ctx.timestamp();
         if (ts == null || o.closes()) {
@@ -167,6 +174,13 @@ public final class LinkClock extends KeyedProcessFunction<String, Observation, O
         }
         long now = clock.value();
         boolean passed = windows[0] <= now;
+        if (!passed && time - lastHeard >= backstop) {
+            // every link of this instance silent: a broker's outage holding the agents' runs in
+            // their spools, or the end of the data. Their minutes wait, as the watermark does
+            ctx.timerService().registerProcessingTimeTimer(time + backstop);
+            timer.update(time + backstop);
+            return;
+        }
         long watermark = ctx.timerService().currentWatermark();
         String key = ctx.getCurrentKey();
         Long closed = closedEnd.value();

@@ -84,12 +84,32 @@ class LinkClockTest {
     }
 
     @Test
-    void aSilentLinkClosesItsMinuteTheBackstopPastItsEnd() throws Exception {
+    void aSilentLinkClosesItsMinuteTheBackstopPastItsEndWhileOthersTalk() throws Exception {
         try (var h = clock()) {
             h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            for (long t = 30_000; t <= 150_000; t += 30_000) { // kek goes on sending
+                h.setProcessingTime(WARM + t);
+                h.processElement(sample("kek", T + 50_000), T + 50_000);
+            }
             h.setProcessingTime(WARM + 40_000 + BACKSTOP - 1);
             assertEquals(List.of("+20s"), sent(h, "fnal"));
             h.setProcessingTime(WARM + 40_000 + BACKSTOP);
+            assertEquals(List.of("+20s", "close +59s"), sent(h, "fnal"));
+        }
+    }
+
+    @Test
+    void whileEveryLinkIsSilentTheMinutesWait() throws Exception {
+        try (var h = clock()) {
+            // a broker's outage: the agents' runs wait in their spools, nothing reaches the job
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.setProcessingTime(WARM + 299_999);
+            assertEquals(List.of("+20s"), sent(h, "fnal"), "no link talks: nothing closes");
+            h.setProcessingTime(WARM + 300_000); // the broker is back: another link talks
+            h.processElement(sample("kek", T + 50_000), T + 50_000);
+            h.setProcessingTime(WARM + 399_999);
+            assertEquals(List.of("+20s"), sent(h, "fnal"));
+            h.setProcessingTime(WARM + 400_000);
             assertEquals(List.of("+20s", "close +59s"), sent(h, "fnal"));
         }
     }
