@@ -86,17 +86,7 @@ class OperatorUidsTest {
     @Test
     void theLinksClocksAreChainedToTheirMinuteWindows() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        LinkMonitorJob.build(
-                env,
-                JobArgs.parse(
-                        new String[] {
-                            "--kafka-user",
-                            "flink",
-                            "--kafka-password-file",
-                            "/p",
-                            "--stats-settle",
-                            "5s"
-                        }));
+        LinkMonitorJob.build(env, args("--stats-settle", "5s"));
         var names =
                 java.util.stream.StreamSupport.stream(
                                 env.getStreamGraph(false).getJobGraph().getVertices().spliterator(),
@@ -119,16 +109,18 @@ class OperatorUidsTest {
         return env.getStreamGraph(false);
     }
 
-    private static JobArgs args() {
-        return JobArgs.parse(
-                new String[] {
-                    "--kafka",
-                    "127.0.0.1:1",
-                    "--kafka-user",
-                    "flink",
-                    "--kafka-password-file",
-                    "/run/secrets/kafka-flink.password"
-                });
+    private static JobArgs args(String... more) {
+        String[] base = {
+            "--kafka",
+            "127.0.0.1:1",
+            "--kafka-user",
+            "flink",
+            "--kafka-password-file",
+            "/run/secrets/kafka-flink.password"
+        };
+        String[] argv = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, argv, base.length, more.length);
+        return JobArgs.parse(argv);
     }
 
     /**

@@ -28,16 +28,7 @@ class LinkClockTest {
 
     static KeyedOneInputStreamOperatorTestHarness<String, Observation, Observation> clock()
             throws Exception {
-        var h =
-                new KeyedOneInputStreamOperatorTestHarness<>(
-                        new KeyedProcessOperator<>(
-                                new LinkClock(
-                                        Duration.ofMinutes(1),
-                                        Stagger.aligned(),
-                                        Duration.ofMillis(SETTLE),
-                                        Duration.ofMillis(BACKSTOP))),
-                        Observation::key,
-                        Types.STRING);
+        var h = clock0();
         h.open();
         h.setProcessingTime(0);
         h.processElement(sample("warm-up", T - 10 * M), T - 10 * M); // the instance's first call
