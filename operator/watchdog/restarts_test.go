@@ -46,3 +46,44 @@ func TestRestartsAreNotJudgedWithoutAJob(t *testing.T) {
 		t.Fatalf("%+v", f)
 	}
 }
+
+func startedAt(s float64, id string, n int64, started float64) *Observations {
+	o := restartsAt(s, id, n)
+	o.Flink.Job.Start = at(started).UnixMilli()
+	return o
+}
+
+func TestAJobStartedWhileWatchedIsKnownFromItsStart(t *testing.T) {
+	c := &RestartCheck{Window: 10 * time.Minute, Limit: 3}
+	c.Judge(startedAt(0, "a", 0, -3600)) // older than the watchdog: only what is seen
+	if f := c.Judge(startedAt(60, "a", 7, -3600)); f[0].Healthy {
+		t.Fatalf("a loop of the first job: %+v", f)
+	}
+	// the keeper resubmitted the job after its JobManager's loss: the new job restarted once
+	// since its start, all of which the watchdog saw; its verdict is not tentative
+	f := c.Judge(startedAt(200, "b", 1, 150))
+	if !f[0].Healthy || f[0].Tentative || f[0].Evidence["restarts_in_window"] != int64(1) {
+		t.Fatalf("%+v", f)
+	}
+	// and the new job's own loop counts its restarts since its start
+	if f := c.Judge(startedAt(260, "b", 3, 150)); f[0].Healthy {
+		t.Fatalf("%+v", f)
+	}
+}
+
+func TestAJobOlderThanTheWatchdogIsTentativeForAWindow(t *testing.T) {
+	c := &RestartCheck{Window: 10 * time.Minute, Limit: 3}
+	if f := c.Judge(startedAt(0, "a", 4, -10)); !f[0].Healthy || !f[0].Tentative {
+		t.Fatalf("%+v", f)
+	}
+}
+
+func TestACountThatWentDownStartsANewHistory(t *testing.T) {
+	c := &RestartCheck{Window: 10 * time.Minute, Limit: 3}
+	c.Judge(startedAt(0, "a", 5, -100))
+	c.Judge(startedAt(60, "a", 8, -100))
+	// a JobManager's failover rebuilt the job under its id: its count starts again
+	if f := c.Judge(startedAt(120, "a", 0, -100)); !f[0].Healthy || !f[0].Tentative {
+		t.Fatalf("%+v", f)
+	}
+}
