@@ -140,7 +140,21 @@ need_stack() {
   [ "$stack_ready" = 1 ] && return 0
   stage "Native stack up (Kafka, Flink, InfluxDB, Telegraf, Alertmanager)" stack_up
   bash scripts/stack/status.sh >/dev/null 2>&1 || return 1
+  stop_leftover_testbeds
   stack_ready=1
+}
+
+# A testbed left running (make demo's, or a story's killed midway) is supervised by the stack, so
+# its agents come back with it and write into the Kafka the stories read: make demo's agents
+# measure lab-s2 → dst-c healthily while a story blocks dst-c. The tests remove it first.
+stop_leftover_testbeds() {
+  local f p
+  for f in "$LONGHAUL_STACK_DIR"/run/supervisor/programs/tb-*-agent-*.conf; do
+    [ -e "$f" ] || continue
+    p="${f##*/tb-}" && p="${p%%-agent-*}"
+    echo "a testbed ($p) was left running and would write into the tests' Kafka: removing it (make demo makes the demo's again)"
+    LONGHAUL_TESTBED_PREFIX="$p" bash tests/testbed/testbed.sh down
+  done
 }
 
 stack_down() {
