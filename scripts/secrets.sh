@@ -87,6 +87,25 @@ make_rest_cert() {
   chmod 0644 "$d/flink-rest.crt"
 }
 
+# Flink's internal connections (RPC between JobManager and TaskManagers, the blob server, the data
+# shuffle) are mutual TLS with one key, self-signed, that only Flink's own processes hold: Flink
+# trusts no other certificate there (docs/security.md). make_internal_cert DIR makes
+# DIR/flink-internal.p12 (key and certificate: every Flink process's keystore and truststore)
+# unless it exists. Its password, as the REST store's, is no secret: the file's mode protects it.
+INTERNAL_STORE_PASSWORD=longhaul-flink-internal
+make_internal_cert() {
+  local d="$1"
+  [ -s "$d/flink-internal.p12" ] && return 0
+  (
+    umask 077
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$d/flink-internal.key" -out "$d/flink-internal.crt" \
+      -days 825 -subj "/O=Longhaul/CN=flink-internal" -addext extendedKeyUsage=serverAuth,clientAuth &&
+      openssl pkcs12 -export -in "$d/flink-internal.crt" -inkey "$d/flink-internal.key" -name flink-internal \
+        -out "$d/flink-internal.p12" -passout "pass:${INTERNAL_STORE_PASSWORD}"
+  ) >/dev/null 2>&1 || { echo "openssl could not make Flink's internal certificate in $d" >&2; return 1; }
+  rm -f "$d/flink-internal.key" "$d/flink-internal.crt"
+}
+
 # give DIR SERVICE UID FILE...: DIR/SERVICE/ with copies of the FILEs (0400), owned by UID (when
 # run as root, as the compose service is; otherwise they stay the caller's).
 give() {
@@ -127,18 +146,19 @@ compose_secrets() {
   make_cert "$d" alertmanager DNS:alertmanager
   make_cert "$d" pscheduler  # for pScheduler's Kafka archiver on the ARCHIVER listener (port 9095)
   make_rest_cert "$d" DNS:jobmanager
+  make_internal_cert "$d"
   for f in kafka-flink kafka-telegraf kafka-operator kafka-watchdog kafka-alerter kafka-psbridge kafka-importer kafka-agent-compose \
     influx-admin influx-writer influx-reader grafana-admin alertmanager-bridge alertmanager-operator \
     alertmanager-grafana; do
     make_password "$d/$f.password"
   done
   alertmanager_web_config "$d"
-  chmod 0600 "$d"/*.password "$d"/*.pem "$d/flink-rest.p12" "$d/ca.key" "$d/alertmanager-web.yml"
+  chmod 0600 "$d"/*.password "$d"/*.pem "$d/flink-rest.p12" "$d/flink-internal.p12" "$d/ca.key" "$d/alertmanager-web.yml"
   give "$d" kafka 1000 broker.pem admin.pem                               # apache/kafka runs as appuser
   give "$d" influxdb 0 influxdb.pem influx-admin.password                 # influxdb:1.8 runs as root
   give "$d" telegraf 0 influx-writer.password kafka-telegraf.password     # root until its entrypoint drops
   give "$d" grafana 472 grafana-admin.password influx-reader.password alertmanager-grafana.password # grafana/grafana-oss
-  give "$d" flink 9999 kafka-flink.password flink-rest.p12               # flink: the job's Kafka clients, REST
+  give "$d" flink 9999 kafka-flink.password flink-rest.p12 flink-internal.p12 # flink: the job's Kafka clients, REST, internal
   give "$d" job-keeper 9999 flink-rest.pem                                # the keeper runs as the flink uid
   give "$d" agent 10001 kafka-agent-compose.password                      # the agent image's user (images/agent)
   give "$d" watchdog 10002 kafka-watchdog.password influx-reader.password flink-rest.pem # the operator image's user

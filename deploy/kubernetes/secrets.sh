@@ -33,6 +33,7 @@ secret() {
 }
 
 secret longhaul-ca ca.crt=ca.crt
+secret longhaul-flink-internal flink-internal.p12=flink-internal.p12
 secret longhaul-influxdb-tls influxdb.pem=influxdb.pem
 secret longhaul-influxdb-admin influxdb-user=user:admin influxdb-password=influx-admin.password
 secret longhaul-influxdb-setup influx-admin.password=influx-admin.password \

@@ -158,6 +158,15 @@ flink_rest_upgrade() {
   log "${ETC}/flink/config.yaml: Flink's REST API now admits only secrets/flink-rest.pem (mutual TLS)"
 }
 
+# flink_internal_upgrade: a config of 0.9.0 or earlier, whose internal connections (RPC, blob
+# server, data shuffle) took any local client, gets the mutual TLS the stack's configure_flink
+# writes (scripts/stack/flink.sh); one that says something of it is left alone.
+flink_internal_upgrade() {
+  grep -q 'ssl.internal\|^    internal:' "${ETC}/flink/config.yaml" && return 0
+  flink_internal_ssl_conf >>"${ETC}/flink/config.yaml"
+  log "${ETC}/flink/config.yaml: Flink's internal connections now admit only secrets/flink-internal.p12 (mutual TLS)"
+}
+
 central() {
   use_jdk17
   local u
@@ -181,13 +190,14 @@ central() {
   generate flink 'conf/*'
   rm -rf "${STATE}/flink/conf" "${STATE}/flink/log"
   flink_rest_upgrade
+  flink_internal_upgrade
   generate influxdb influxdb.conf
   # alertmanager.yml (where it delivers) and web.yml (TLS and its users' bcrypt hashes), with the
   # alertmanager certificate and its users' passwords; the templates as `files` installed them
   generate alertmanager alertmanager.yml web.yml
   sed -i "s#${LONGHAUL_ROOT}/alerting/templates#${SHARE}/alerting/templates#" "${ETC}/alertmanager/alertmanager.yml"
   to_credentials longhaul-kafka.service "${ETC}/kafka/server.properties" broker.pem
-  to_credentials longhaul-flink-jobmanager.service "${ETC}/flink/config.yaml" flink-rest.p12
+  to_credentials longhaul-flink-jobmanager.service "${ETC}/flink/config.yaml" flink-rest.p12 flink-internal.p12
   to_credentials longhaul-influxdb.service "${ETC}/influxdb/influxdb.conf" influxdb.pem
   to_credentials longhaul-alertmanager.service "${ETC}/alertmanager/web.yml" alertmanager.crt alertmanager.key
   chgrp longhaul-alertmanager "${ETC}/alertmanager/web.yml" && chmod 0640 "${ETC}/alertmanager/web.yml"

@@ -116,6 +116,25 @@ security:
 EOF
 }
 
+# flink_internal_ssl_conf: Flink's internal connections (RPC between its processes, the blob server,
+# the data shuffle, the metrics' query service) as mutual TLS with flink-internal.p12, whose key
+# only Flink's processes hold (lib.sh, ensure_internal_cert): no other local user submits a job
+# graph to the JobManager's RPC port, fetches a job's jar from the blob server or reads its records
+# off the data port. Flattened keys, so deploy/systemd/install.sh can append them to a config of
+# an earlier release as they are.
+flink_internal_ssl_conf() {
+  ensure_internal_cert
+  local store="${LONGHAUL_SECRETS_DIR}/flink-internal.p12"
+  cat <<EOF
+security.ssl.internal.enabled: true
+security.ssl.internal.keystore: ${store}
+security.ssl.internal.keystore-password: ${INTERNAL_STORE_PASSWORD}
+security.ssl.internal.key-password: ${INTERNAL_STORE_PASSWORD}
+security.ssl.internal.truststore: ${store}
+security.ssl.internal.truststore-password: ${INTERNAL_STORE_PASSWORD}
+EOF
+}
+
 # flink_get PATH [PORT]: GET PATH of the REST API of the JobManager at PORT (default the first's)
 flink_get() {
   local port="${2:-${LONGHAUL_FLINK_REST_PORT}}"
@@ -185,6 +204,7 @@ rest:
   bind-address: 127.0.0.1
   port: ${LONGHAUL_FLINK_REST_PORT}
 $(flink_rest_ssl_conf)
+$(flink_internal_ssl_conf)
 web:
   tmpdir: ${run}/tmp/web
 io:

@@ -199,6 +199,12 @@ ensure_rest_cert() {
   make_rest_cert "$(secrets_dir)" || die "openssl could not make Flink's REST certificate"
 }
 
+# ensure_internal_cert: the key of Flink's internal connections (scripts/secrets.sh,
+# make_internal_cert), the first time.
+ensure_internal_cert() {
+  make_internal_cert "$(secrets_dir)" || die "openssl could not make Flink's internal certificate"
+}
+
 # The services, in start order (down stops them in reverse): each scripts/stack/<svc>.sh defines
 # install_/configure_/start_/health_/stop_/procs_/ports_/logs_<svc>.
 STACK_SERVICES="kafka influxdb zookeeper flink telegraf sink alertmanager bridge job watchdog"

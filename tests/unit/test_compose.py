@@ -222,3 +222,24 @@ def test_flinks_rest_api_is_mutual_tls_as_on_the_native_stack(tmp_path):
     given = (ROOT / "scripts/secrets.sh").read_text()
     assert 'give "$d" flink 9999 kafka-flink.password flink-rest.p12' in given
     assert 'give "$d" job-keeper 9999 flink-rest.pem' in given
+
+
+def test_flinks_internal_connections_are_mutual_tls_as_on_the_native_stack(tmp_path):
+    """The internal keys scripts/stack/flink.sh writes, with the same values but the store's path:
+    the flink services' mounted copy of secrets/flink-internal.p12, which no other service gets."""
+    native = {
+        k: v for k, v in native_flink_config(tmp_path).items() if k.startswith("security.ssl.internal.")
+    }
+    assert native["security.ssl.internal.enabled"] is True and len(native) == 6, native
+    props = flink_properties()
+    store = "/run/secrets/longhaul/flink-internal.p12"
+    for key, value in native.items():
+        want = store if key.endswith(("keystore", "truststore")) else str(value).lower()
+        assert props.get(key) == want, key
+    for name in ("jobmanager", "taskmanager"):
+        assert mounts(name)["/run/secrets/longhaul"] == "./secrets/flink", name
+    given = re.findall(
+        r'^\s*give "\$d" ([\w-]+) \d+ (.*?)(?:#.*)?$', (ROOT / "scripts/secrets.sh").read_text(), re.M
+    )
+    holders = [who for who, files in given if "flink-internal.p12" in files.split()]
+    assert holders == ["flink"], holders

@@ -62,6 +62,8 @@ def secrets_sh_files():
     body = body[: body.index("\n}\n")]
     files = {"ca.crt", "ca.key", "alertmanager-web.yml"}
     files |= {f"{n}.pem" for n in re.findall(r'make_cert "\$d" ([\w-]+)', body)}
+    if 'make_internal_cert "$d"' in body:
+        files.add("flink-internal.p12")
     loop = re.search(r"for f in (.*?); do\s+make_password", body, re.S).group(1)
     files |= {f"{n}.password" for n in loop.replace("\\\n", " ").split()}
     return files

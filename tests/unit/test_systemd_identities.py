@@ -137,3 +137,21 @@ def test_the_alert_bridge_is_kafkas_alerter_and_alertmanagers_bridge():
     ]
     # where Alertmanager is and the CA it is signed by: longhaul.env, as for Kafka and InfluxDB
     assert re.search(r"LONGHAUL_ALERTMANAGER LONGHAUL_ALERTMANAGER_CA", INSTALL.read_text())
+
+
+def test_flinks_internal_key_is_the_flink_units_alone():
+    """Flink's internal connections are mutual TLS with flink-internal.p12: the JobManager and the
+    TaskManager load it, each from its own credentials folder (the TaskManager names its copy on
+    its command line, over config.yaml's, which names the JobManager's); no other unit gets it."""
+    units = {"longhaul-flink-jobmanager.service", "longhaul-flink-taskmanager.service"}
+    for name in units:
+        assert "flink-internal.p12" in credentials(name), name
+    for name in set(CENTRAL) - units:
+        assert "flink-internal.p12" not in credentials(name), name
+    tm = (ROOT / "deploy/systemd/longhaul-flink-taskmanager.service").read_text().replace("\\\n", " ")
+    start = next(line for line in tm.splitlines() if line.startswith("ExecStart="))
+    for key in ("keystore", "truststore"):
+        assert f"-Dsecurity.ssl.internal.{key}=%d/flink-internal.p12" in start.split(), start
+    assert "flink-internal.p12" in re.search(
+        r"to_credentials longhaul-flink-jobmanager.service .*", INSTALL.read_text()
+    ).group(0)
