@@ -10,6 +10,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.HasSrc;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.SelfConsistent;
 import org.longhaul.flink.records.Validated;
 import org.longhaul.flink.records.Writers;
 import org.longhaul.flink.validate.MessageValidator;
@@ -19,9 +20,10 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * Parses and validates each raw message of one stream against its schema: valid ones go on as
  * records, the rest to the {@link #DEAD_LETTERS} side output, and so do valid ones whose clock
  * {@link ClockSkew} judges too far from the broker's (reason "clock_skew: ...") and those an agent
- * wrote for another site's src on its own topic ({@link Writers}, reason "foreign_src: ..."). Valid
- * backfilled samples ({@link History}) go on too, in order with the live ones, without a timestamp;
- * {@link LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
+ * wrote for another site's src on its own topic ({@link Writers}, reason "foreign_src: ...") or
+ * that contradict themselves ({@link SelfConsistent}, reason "inconsistent: ..."). Valid backfilled
+ * samples ({@link History}) go on too, in order with the live ones, without a timestamp; {@link
+ * LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
  */
 public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         implements ResultTypeQueryable<T> {
@@ -80,6 +82,12 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
                         : null;
         if (foreign != null) {
             ctx.output(DEAD_LETTERS, validator.reject(raw, foreign, now));
+            return;
+        }
+        String inconsistent =
+                checked.value() instanceof SelfConsistent c ? c.inconsistency() : null;
+        if (inconsistent != null) {
+            ctx.output(DEAD_LETTERS, validator.reject(raw, inconsistent, now));
             return;
         }
         ClockSkew.Skew skew = clock.judge(raw);

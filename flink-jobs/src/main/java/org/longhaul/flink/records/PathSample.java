@@ -1,8 +1,12 @@
 package org.longhaul.flink.records;
 
+import java.util.HashSet;
 import java.util.List;
 
-/** One traceroute run (path_sample.v2, and v1). */
+/**
+ * One traceroute run (path_sample.v2, and v1). Each of its hops' TTLs is a series in InfluxDB
+ * (path_hops, by src, dst and ttl): a run names each TTL once, none beyond its own max_ttl.
+ */
 public record PathSample(
         String schema,
         int version,
@@ -19,11 +23,31 @@ public record PathSample(
         boolean reached,
         List<PathHop> hops,
         RunError error)
-        implements HasSrc {
+        implements HasSrc, SelfConsistent {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_PATH;
 
     public String link() {
         return Links.key(src, dst);
+    }
+
+    @Override
+    public String inconsistency() {
+        if (hops == null) {
+            return null;
+        }
+        var seen = new HashSet<Integer>();
+        for (PathHop h : hops) {
+            if (maxTtl != null && h.ttl() > maxTtl) {
+                return "inconsistent: a hop of ttl "
+                        + h.ttl()
+                        + " beyond the run's max_ttl "
+                        + maxTtl;
+            }
+            if (!seen.add(h.ttl())) {
+                return "inconsistent: ttl " + h.ttl() + " given twice";
+            }
+        }
+        return null;
     }
 }

@@ -1,0 +1,126 @@
+package org.longhaul.flink.functions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.longhaul.flink.testing.Samples.DST;
+import static org.longhaul.flink.testing.Samples.HOUR;
+import static org.longhaul.flink.testing.Samples.SRC;
+import static org.longhaul.flink.testing.Samples.T0;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.streaming.api.operators.ProcessOperator;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.PathSample;
+import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.records.Validated;
+import org.longhaul.flink.testing.Samples;
+
+/**
+ * A traceroute run that names a TTL beyond its own max_ttl, or one TTL twice, is a dead letter:
+ * each TTL is a series in InfluxDB, and a sample must not make series its run never probed (issue
+ * 46: one identity could fill the database for everyone). Nothing of it is forwarded to the paths
+ * topic.
+ */
+class PathConsistencyTest {
+    private static final long BROKER = T0 + 10 * HOUR;
+
+    private record Out(List<PathSample> samples, List<String> reasons, List<Validated> valid) {}
+
+    private static ObjectNode run(int maxTtl, int... ttls) {
+        ObjectNode n = Samples.path(SRC, DST, BROKER, true, 150.0, List.of());
+        n.put("max_ttl", maxTtl);
+        var hops = n.putArray("hops");
+        for (int ttl : ttls) {
+            hops.addObject()
+                    .put("ttl", ttl)
+                    .putArray("probes")
+                    .addObject()
+                    .put("addr", "10.0.0." + ttl)
+                    .put("rtt_ms", 1.0);
+        }
+        return n;
+    }
+
+    private static Out validate(ObjectNode... runs) throws Exception {
+        var fn =
+                new ValidateFunction<>(
+                        Contract.PATH,
+                        PathSample.class,
+                        null,
+                        new ClockSkew(ClockSkew.contractTolerance()),
+                        true);
+        try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
+            h.open();
+            long offset = 0;
+            for (ObjectNode n : runs) {
+                var m =
+                        RawMessage.of("longhaul.raw.path", 0, offset++, n.toString())
+                                .withClocks(BROKER, BROKER);
+                h.processElement(m, BROKER);
+            }
+            List<String> reasons = new ArrayList<>();
+            var dead = h.getSideOutput(ValidateFunction.DEAD_LETTERS);
+            if (dead != null) {
+                dead.forEach(r -> reasons.add(r.getValue().reason()));
+            }
+            List<Validated> valid = new ArrayList<>();
+            var forwarded = h.getSideOutput(ValidateFunction.VALID);
+            if (forwarded != null) {
+                forwarded.forEach(r -> valid.add(r.getValue()));
+            }
+            return new Out(h.extractOutputValues(), reasons, valid);
+        }
+    }
+
+    @Test
+    void aRunWithinItsMaxTtlGoesOn() throws Exception {
+        Out out = validate(run(30, 1, 2, 3, 30));
+        assertEquals(1, out.samples().size());
+        assertEquals(List.of(), out.reasons());
+        assertEquals(1, out.valid().size());
+    }
+
+    @Test
+    void aHopBeyondTheRunsMaxTtlIsADeadLetterAndNotForwarded() throws Exception {
+        Out out = validate(run(30, 1, 2, 200));
+        assertEquals(List.of(), out.samples());
+        assertEquals(
+                List.of("inconsistent: a hop of ttl 200 beyond the run's max_ttl 30"),
+                out.reasons());
+        assertEquals(List.of(), out.valid());
+    }
+
+    @Test
+    void aTtlGivenTwiceIsADeadLetter() throws Exception {
+        Out out = validate(run(30, 1, 2, 2));
+        assertEquals(List.of("inconsistent: ttl 2 given twice"), out.reasons());
+        assertEquals(List.of(), out.valid());
+    }
+
+    @Test
+    void aRunWithoutMaxTtlIsBoundByTheSchemaAlone() {
+        var hops = List.of(new org.longhaul.flink.records.PathHop(200, List.of()));
+        var p =
+                new PathSample(
+                        "path_sample",
+                        2,
+                        SRC,
+                        DST,
+                        "path",
+                        BROKER,
+                        "r",
+                        "traceroute",
+                        null,
+                        null,
+                        null,
+                        null,
+                        true,
+                        hops,
+                        null);
+        assertNull(p.inconsistency());
+    }
+}
