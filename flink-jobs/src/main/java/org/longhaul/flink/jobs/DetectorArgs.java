@@ -81,7 +81,8 @@ public final class DetectorArgs {
         return new ReachParams(
                 (int) a.integer("reach.confirm-runs", d.confirmRuns()),
                 a.duration("reach.site-recent", d.siteRecent()),
-                (int) a.integer("reach.site-min-sources", d.siteMinSources()));
+                (int) a.integer("reach.site-min-sources", d.siteMinSources()),
+                a.number("reach.site-quorum", d.siteQuorum()));
     }
 
     static QualityParams quality(Args a) {

@@ -19,11 +19,14 @@ import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.OneWriteType;
 
 /**
- * site_unreachable / site_reachable per destination (key dst, src "*"): when every source that
- * probed the destination within {@link ReachParams#siteRecent()} — at least {@link
- * ReachParams#siteMinSources()} of them — failed its latest run with a reachability error, the site
- * is unreachable (once); the first source that reaches it again ends the episode. State: the latest
- * verdict per source (older sources are pruned) and the site's episode.
+ * site_unreachable / site_reachable per destination (key dst, src "*"): when a quorum of the
+ * sources that probed the destination within {@link ReachParams#siteRecent()} — {@link
+ * ReachParams#siteQuorum()} of them, at least {@link ReachParams#siteMinSources()} — failed their
+ * latest run with a reachability error, the site is unreachable (once); it is reachable again once
+ * fewer than that fail. Each source speaks in its own name only, so the quorum keeps one site's
+ * runs (true, or claimed by a site's stolen identity) from preventing or ending another site's
+ * alarm while most of its sources fail. State: the latest verdict per source (older sources are
+ * pruned) and the site's episode.
  */
 public final class SiteReachabilityDetector
         extends KeyedProcessFunction<String, ThroughputSample, Event> {
@@ -75,14 +78,15 @@ public final class SiteReachabilityDetector
         List<SourceStatus> recent = pruneAndList(run.ts() - p.siteRecent().toMillis());
         long failing = recent.stream().filter(SourceStatus::failing).count();
         SiteState s = site.value() == null ? new SiteState() : site.value();
-        if (!s.down && recent.size() >= p.siteMinSources() && failing == recent.size()) {
+        long needed = p.siteFailing(recent.size());
+        if (!s.down && failing >= needed) {
             s.down = true;
             s.since = run.ts();
             s.episodeId = EventKind.SITE_UNREACHABLE.wire() + ":" + run.dst() + "@" + run.ts();
             site.update(s);
-            out.collect(siteUnreachable(run, recent));
-        } else if (s.down && failing < recent.size()) {
-            out.collect(siteReachable(run, s, recent.size()));
+            out.collect(siteUnreachable(run, recent, failing));
+        } else if (s.down && failing < needed) {
+            out.collect(siteReachable(run, s, recent.size(), failing));
             site.clear();
         }
     }
@@ -123,8 +127,9 @@ public final class SiteReachabilityDetector
                 .orElse("unknown");
     }
 
-    private static Event siteUnreachable(ThroughputSample run, List<SourceStatus> recent) {
-        String cls = commonestClass(recent);
+    private static Event siteUnreachable(
+            ThroughputSample run, List<SourceStatus> recent, long failing) {
+        String cls = commonestClass(recent.stream().filter(SourceStatus::failing).toList());
         return Event.builder(
                         EventKind.SITE_UNREACHABLE,
                         "*",
@@ -135,14 +140,20 @@ public final class SiteReachabilityDetector
                 .episode(EventKind.SITE_UNREACHABLE.wire() + ":" + run.dst() + "@" + run.ts())
                 .message(
                         String.format(
-                                "every source fails to reach %s: %d of %d recent sources, mostly %s",
-                                run.dst(), recent.size(), recent.size(), cls))
+                                "%s fail to reach %s: %d of %d recent sources, mostly %s",
+                                failing == recent.size() ? "every source" : "most sources",
+                                run.dst(),
+                                failing,
+                                recent.size(),
+                                cls))
                 .evidence("sources", (long) recent.size())
+                .evidence("failing", failing)
                 .evidence("error_class", cls)
                 .build();
     }
 
-    private static Event siteReachable(ThroughputSample run, SiteState s, int sources) {
+    private static Event siteReachable(
+            ThroughputSample run, SiteState s, int sources, long failing) {
         double downFor = (run.ts() - s.since) / 1000.0;
         return Event.builder(
                         EventKind.SITE_REACHABLE, "*", run.dst(), Detectors.REACHABILITY, run.ts())
@@ -150,9 +161,11 @@ public final class SiteReachabilityDetector
                 .episode(s.episodeId)
                 .message(
                         String.format(
-                                "%s reachable again: %s got through after %s",
-                                run.dst(), run.src(), Fmt.seconds(downFor)))
+                                "%s reachable again after %s: %d of %d recent sources get"
+                                        + " through",
+                                run.dst(), Fmt.seconds(downFor), sources - failing, sources))
                 .evidence("sources", (long) sources)
+                .evidence("failing", failing)
                 .evidence("reached_from", run.src())
                 .evidence("down_for_s", Fmt.round(downFor))
                 .build();

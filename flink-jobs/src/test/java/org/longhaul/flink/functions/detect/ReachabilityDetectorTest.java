@@ -95,4 +95,37 @@ class ReachabilityDetectorTest {
             assertEquals(0, h.timers());
         }
     }
+
+    @Test
+    void oneSourceThatGetsThroughNeitherPreventsNorEndsTheAlarmOfMostThatFail() throws Exception {
+        ReachParams p = ReachParams.defaults(); // 0.8 of the recent sources, at least 2
+        try (var h = Harness.of(new SiteReachabilityDetector(p, TTL), ThroughputSample::dst)) {
+            // a site's own run to the destination, honest or in a stolen name, gets through
+            feed(h, ok("liar", T0));
+            for (int i = 0; i < 3; i++) {
+                assertEquals(List.of(), feed(h, refused("s" + i, T0 + i + 1)), "3 of 4 fail");
+            }
+            List<Event> down = feed(h, refused("s3", T0 + 10));
+            assertEquals(1, down.size(), "4 of 5 fail: the quorum, the liar is outvoted");
+            assertEquals("site_unreachable", down.get(0).kind());
+            assertEquals(5L, down.get(0).evidence().get("sources"));
+            assertEquals(4L, down.get(0).evidence().get("failing"));
+            assertEquals(
+                    List.of(), feed(h, ok("liar", T0 + 20)), "the liar again: still 4 of 5 fail");
+            List<Event> up = feed(h, ok("s0", T0 + 30));
+            assertEquals("site_reachable", up.get(0).kind(), "3 of 5 fail: under the quorum");
+            assertEquals(down.get(0).episodeId(), up.get(0).episodeId());
+        }
+    }
+
+    @Test
+    void theQuorumIsNeverFewerThanTheMinimumAndOneIsEverySource() {
+        var quorum = ReachParams.defaults();
+        assertEquals(2, quorum.siteFailing(2), "two sources: both");
+        assertEquals(3, quorum.siteFailing(3));
+        assertEquals(24, quorum.siteFailing(30), "a WLCG mesh of 30: 24");
+        var every = new ReachParams(2, Duration.ofHours(12), 2, 1.0);
+        assertEquals(30, every.siteFailing(30));
+        assertEquals(2, every.siteFailing(1), "one source is never a site");
+    }
 }
