@@ -238,4 +238,7 @@ const (
 	OwnTopicArchiverPrefix = "pscheduler-"
 	OwnTopicSeparator      = "."
 	OwnTopicPartitions     = 1
+	// OwnTopicRetentionBytes bounds each partition of an own topic (retention.bytes): what one
+	// identity keeps on the brokers, whatever its quota lets it write.
+	OwnTopicRetentionBytes = 1073741824
 )

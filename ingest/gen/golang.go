@@ -127,6 +127,9 @@ const (
 	OwnTopicArchiverPrefix = {{printf "%q" .Own.ArchiverPrefix}}
 	OwnTopicSeparator       = {{printf "%q" .Own.Separator}}
 	OwnTopicPartitions      = {{.Own.Partitions}}
+	// OwnTopicRetentionBytes bounds each partition of an own topic (retention.bytes): what one
+	// identity keeps on the brokers, whatever its quota lets it write.
+	OwnTopicRetentionBytes = {{.Own.RetentionBytes}}
 )
 `))
 

@@ -10,6 +10,9 @@ type OwnTopics struct {
 	ArchiverPrefix  string `yaml:"archiver_prefix"` // a pScheduler host's Kafka archiver's principal
 	Separator       string `yaml:"separator"`
 	Partitions      int    `yaml:"partitions"`
+	// RetentionBytes bounds each own topic's partition on the brokers (Kafka's retention.bytes):
+	// what one identity keeps there, whatever its quota lets it write.
+	RetentionBytes int64 `yaml:"retention_bytes"`
 }
 
 // principalPrefix is the start of a Kafka user name that ends in '-' (agent-); separator is one
@@ -32,5 +35,8 @@ func checkOwnTopics(p *problems, o OwnTopics) {
 	}
 	if o.Partitions < 1 {
 		p.add("%s: own_topics.partitions: %d, want at least 1", contractFile, o.Partitions)
+	}
+	if o.RetentionBytes < 1<<20 {
+		p.add("%s: own_topics.retention_bytes: %d, want at least 1 MiB", contractFile, o.RetentionBytes)
 	}
 }

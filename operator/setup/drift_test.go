@@ -68,3 +68,20 @@ func TestUnknownTimestampTypeNamesFileLineAndField(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestABoundIsSetWhereATopicHasNoneAndNeverOverAnOperatorsOwn(t *testing.T) {
+	spec := TopicSpec{Name: "d", Partitions: 1, CleanupPolicy: "delete", RetentionMs: 1000, RetentionBytes: 1 << 30}
+	want := []ConfigChange{{Key: cfgRetentionBy, Have: "-1", Want: "1073741824"}}
+	if got := spec.Drift(map[string]string{cfgRetentionBy: "-1"}); !reflect.DeepEqual(got, want) {
+		t.Errorf("an unbounded topic: drift %v, want %v", got, want)
+	}
+	if got := spec.Drift(map[string]string{cfgRetentionBy: "5000"}); got != nil {
+		t.Errorf("an operator's bound is theirs: drift %v", got)
+	}
+	if got := (TopicSpec{Name: "r"}).Drift(map[string]string{cfgRetentionBy: "-1"}); got != nil {
+		t.Errorf("a spec without a bound sets none: drift %v", got)
+	}
+	if _, ok := (TopicSpec{Name: "r"}).Configs()[cfgRetentionBy]; ok {
+		t.Error("a spec without retention_bytes sets retention.bytes at creation")
+	}
+}

@@ -12,8 +12,9 @@ import (
 )
 
 // OwnTopicSpecs are the specs of principal's own topics: an agent's raw topics (contract.OwnTopics),
-// a pScheduler host's archivers' topic (contract.ArchiverTopic); each its shared topic's retention,
-// cleanup and timestamp type, with contract.OwnTopicPartitions partitions. None for a principal
+// a pScheduler host's archivers' topic (contract.ArchiverTopic); each its shared topic's retention
+// time, cleanup and timestamp type, with contract.OwnTopicPartitions partitions, each bounded to
+// contract.OwnTopicRetentionBytes: what one identity keeps on the brokers. None for a principal
 // that writes the shared topics.
 func OwnTopicSpecs(f *TopicsFile, principal string) []TopicSpec {
 	var out []TopicSpec
@@ -23,7 +24,7 @@ func OwnTopicSpecs(f *TopicsFile, principal string) []TopicSpec {
 			own = contract.ArchiverTopic(principal)
 		}
 		if own != t.Name {
-			t.Name, t.Partitions = own, contract.OwnTopicPartitions
+			t.Name, t.Partitions, t.RetentionBytes = own, contract.OwnTopicPartitions, contract.OwnTopicRetentionBytes
 			out = append(out, t)
 		}
 	}

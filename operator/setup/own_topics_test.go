@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"fmt"
 	"testing"
 
 	"longhaul/ingest/contract"
@@ -23,7 +24,8 @@ func TestAnAgentsOwnTopicsAreItsSharedTopicsSettingsWithOnePartition(t *testing.
 		w, raw := contract.WriterOf(s.Name)
 		base := shared[raw]
 		if w != "agent-a" || s.Partitions != contract.OwnTopicPartitions || s.RetentionMs != base.RetentionMs ||
-			s.TimestampType != LogAppendTime || s.CleanupPolicy != base.CleanupPolicy {
+			s.TimestampType != LogAppendTime || s.CleanupPolicy != base.CleanupPolicy ||
+			*s.Configs()["retention.bytes"] != fmt.Sprint(contract.OwnTopicRetentionBytes) {
 			t.Errorf("%+v: want agent-a's copy of %+v with %d partitions", s, base, contract.OwnTopicPartitions)
 		}
 	}

@@ -20,6 +20,8 @@ type TopicSpec struct {
 	Partitions    int32  `yaml:"partitions"`
 	CleanupPolicy string `yaml:"cleanup_policy"`
 	RetentionMs   int64  `yaml:"retention_ms"`
+	// RetentionBytes bounds each partition (Kafka's retention.bytes); 0: no bound, the time alone.
+	RetentionBytes int64 `yaml:"retention_bytes"`
 	// TimestampType is Kafka's message.timestamp.type: LogAppendTime (the broker stamps each
 	// record with its own clock) or CreateTime (the producer's); empty leaves the broker's default.
 	TimestampType string `yaml:"timestamp_type"`
@@ -73,6 +75,8 @@ func LoadTopics(path string) (*TopicsFile, error) {
 			return nil, fmt.Errorf("%s:%d: topics[%d].cleanup_policy: %q is not delete, compact or compact,delete", path, line, i, t.CleanupPolicy)
 		case t.RetentionMs == 0 || t.RetentionMs < -1:
 			return nil, fmt.Errorf("%s:%d: topics[%d].retention_ms: must be > 0 or -1 (forever)", path, line, i)
+		case t.RetentionBytes < 0:
+			return nil, fmt.Errorf("%s:%d: topics[%d].retention_bytes: must be > 0, or absent for no bound", path, line, i)
 		case t.TimestampType != "" && t.TimestampType != CreateTime && t.TimestampType != LogAppendTime:
 			return nil, fmt.Errorf("%s:%d: topics[%d].timestamp_type: %q is not %s or %s", path, line, i, t.TimestampType, CreateTime, LogAppendTime)
 		}
@@ -113,6 +117,7 @@ func topicLine(root *yaml.Node, i int) int {
 const (
 	cfgCleanupPolicy = "cleanup.policy"
 	cfgRetentionMs   = "retention.ms"
+	cfgRetentionBy   = "retention.bytes"
 	cfgTimestampType = "message.timestamp.type"
 )
 
@@ -124,6 +129,10 @@ func (t TopicSpec) Configs() map[string]*string {
 	if t.TimestampType != "" {
 		tt := t.TimestampType
 		out[cfgTimestampType] = &tt
+	}
+	if t.RetentionBytes > 0 {
+		b := fmt.Sprint(t.RetentionBytes)
+		out[cfgRetentionBy] = &b
 	}
 	return out
 }

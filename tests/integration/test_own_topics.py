@@ -10,6 +10,7 @@ import pathlib
 import uuid
 
 import pytest
+import yaml
 from confluent_kafka import TopicPartition
 from confluent_kafka.admin import (
     AclBinding,
@@ -45,6 +46,26 @@ def trace(src, ts):
     s = json.loads(EXAMPLE.read_text())
     s.update(src=src, dst=f"{src}-far", ts=ts, run_id=f"trace-{src}-{ts}")
     return s
+
+
+def test_an_agents_own_topics_are_bounded_in_bytes(agent):
+    """What one identity keeps on the brokers is bounded, whatever its quota lets it write: each
+    of its own topics' partitions carries the contract's retention.bytes (the shared topics' time
+    besides), and so does the dead-letter topic everyone's bad input lands in."""
+    from confluent_kafka.admin import ConfigResource
+
+    user, _ = agent
+    own = [CONTRACT.own_topic(topic(f"raw.{k}"), user) for k in ("throughput", "path", "rtt")]
+    want = {t: str(CONTRACT.own["retention_bytes"]) for t in own}
+    spec = yaml.safe_load((ROOT / "ingest/topics.yaml").read_text())["topics"]
+    want |= {t["name"]: str(t["retention_bytes"]) for t in spec if t["name"] == topic("dead_letter")}
+    assert len(want) == len(own) + 1, "topics.yaml bounds the dead-letter topic"
+    resources = [ConfigResource(ConfigResource.Type.TOPIC, t) for t in want]
+    got = {
+        r.name: f.result()["retention.bytes"].value
+        for r, f in kafka.admin().describe_configs(resources).items()
+    }
+    assert got == want
 
 
 def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, agent):
