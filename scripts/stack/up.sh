@@ -13,6 +13,9 @@ set -euo pipefail
 LOG_TAG=up
 load_services
 use_jdk17
+# the stack's data (Kafka's logs, InfluxDB's shards, Flink's checkpoints) and secrets are root's
+# alone: no other local user reads a site's results or a job's state from the folder
+install -d -m 0700 "${RUN_ROOT}"
 
 declare -A INSTALL_S START_S STATE LAUNCHED_AT
 
