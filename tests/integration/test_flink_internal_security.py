@@ -7,16 +7,19 @@ stack's CA. Holding the key, the same handshake is accepted: the refusals are th
 not a closed port's."""
 
 import os
+import re
 import socket
 import ssl
 import subprocess
 
+import flink_job
 import pytest
 import yaml
 from alertmanager import SECRETS, STACK
 
 STORE = SECRETS / "flink-internal.p12"
 STORE_PASSWORD = "longhaul-flink-internal"  # no secret: the file's mode protects it (scripts/secrets.sh)
+PORT_NAMES = ("JobManager RPC", "blob server", "TaskManager RPC", "TaskManager data")
 
 
 def flat(tree, prefix=""):
@@ -29,12 +32,25 @@ def flat(tree, prefix=""):
 
 
 CONF = flat(yaml.safe_load((STACK / "run/flink/conf/config.yaml").read_text()))
-PORTS = {
-    "JobManager RPC": CONF["jobmanager.rpc.port"],
-    "blob server": CONF["blob.server.port"],
-    "TaskManager RPC": CONF["taskmanager.rpc.port"],
-    "TaskManager data": CONF["taskmanager.data.port"],
-}
+
+
+@pytest.fixture(scope="module")
+def taskmanager():
+    (tm,) = flink_job.rest("/taskmanagers")["taskmanagers"]  # the stack runs one
+    return tm
+
+
+@pytest.fixture(scope="module")
+def ports(taskmanager):
+    """Each internal port of the running stack: the JobManager's from its config, the
+    TaskManager's as the JobManager knows them (its RPC port is picked at its start)."""
+    rpc = re.search(r":(\d+)/", taskmanager["path"]).group(1)  # pekko.ssl.tcp://flink@127.0.0.1:PORT/user/…
+    return {
+        "JobManager RPC": CONF["jobmanager.rpc.port"],
+        "blob server": CONF["blob.server.port"],
+        "TaskManager RPC": int(rpc),
+        "TaskManager data": taskmanager["dataPort"],
+    }
 
 
 def test_the_running_config_turns_internal_tls_on_with_flinks_own_key():
@@ -43,25 +59,26 @@ def test_the_running_config_turns_internal_tls_on_with_flinks_own_key():
     assert oct(STORE.stat().st_mode & 0o777) == "0o600"
 
 
+def test_the_taskmanager_speaks_tls_to_the_jobmanager(taskmanager):
+    assert taskmanager["path"].startswith("pekko.ssl.tcp://"), taskmanager["path"]
+
+
 @pytest.fixture(scope="module")
 def key_pem(tmp_path_factory):
     """The key and certificate of flink-internal.p12 as PEM, for the one client that holds them."""
     pem = tmp_path_factory.mktemp("internal") / "flink-internal.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "pkcs12",
-            "-in",
-            str(STORE),
-            "-nodes",
-            "-passin",
-            f"pass:{STORE_PASSWORD}",
-            "-out",
-            str(pem),
-        ],
-        check=True,
-        capture_output=True,
-    )
+    argv = [
+        "openssl",
+        "pkcs12",
+        "-in",
+        str(STORE),
+        "-nodes",
+        "-passin",
+        f"pass:{STORE_PASSWORD}",
+        "-out",
+        str(pem),
+    ]
+    subprocess.run(argv, check=True, capture_output=True)
     os.chmod(pem, 0o600)
     return pem
 
@@ -87,22 +104,22 @@ def answer(port, cert=None):
             return "refused"
 
 
-@pytest.mark.parametrize("name", PORTS)
-def test_flinks_own_key_is_admitted(name, key_pem):
-    assert answer(PORTS[name], key_pem) == "accepted", name
+@pytest.mark.parametrize("name", PORT_NAMES)
+def test_flinks_own_key_is_admitted(name, ports, key_pem):
+    assert answer(ports[name], key_pem) == "accepted", name
 
 
-@pytest.mark.parametrize("name", PORTS)
+@pytest.mark.parametrize("name", PORT_NAMES)
 @pytest.mark.parametrize(
     "client", [None, "admin.pem"], ids=["no certificate", "a certificate of the stack's CA"]
 )
-def test_any_other_tls_client_is_refused(name, client):
-    assert answer(PORTS[name], client and SECRETS / client) == "refused", name
+def test_any_other_tls_client_is_refused(name, client, ports):
+    assert answer(ports[name], client and SECRETS / client) == "refused", name
 
 
-@pytest.mark.parametrize("name", PORTS)
-def test_plain_bytes_get_no_answer(name):
-    with socket.create_connection(("127.0.0.1", int(PORTS[name])), timeout=10) as s:
+@pytest.mark.parametrize("name", PORT_NAMES)
+def test_plain_bytes_get_no_answer(name, ports):
+    with socket.create_connection(("127.0.0.1", int(ports[name])), timeout=10) as s:
         s.sendall(b"GET / HTTP/1.0\r\n\r\n" + bytes(64))
         s.settimeout(5)
         try:

@@ -61,10 +61,8 @@ def test_an_agents_own_topics_are_bounded_in_bytes(agent):
     want |= {t["name"]: str(t["retention_bytes"]) for t in spec if t["name"] == topic("dead_letter")}
     assert len(want) == len(own) + 1, "topics.yaml bounds the dead-letter topic"
     resources = [ConfigResource(ConfigResource.Type.TOPIC, t) for t in want]
-    got = {
-        r.name: f.result()["retention.bytes"].value
-        for r, f in kafka.admin().describe_configs(resources).items()
-    }
+    admin = kafka.admin()  # held while its futures resolve
+    got = {r.name: f.result()["retention.bytes"].value for r, f in admin.describe_configs(resources).items()}
     assert got == want
 
 
