@@ -86,8 +86,7 @@ public record PipelineConfig(
                 null,
                 ClockSkew.contractTolerance(),
                 new Stagger(Duration.ofMinutes(1)),
-                null, // each link's clock is opt-in (--stats-settle 5s) until the e2e stories pass
-                // with it
+                Duration.ofSeconds(5), // each link's clock; --stats-settle off: the watermark alone
                 DetectorConfig.defaults());
     }
 

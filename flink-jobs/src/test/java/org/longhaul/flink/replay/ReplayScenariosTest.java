@@ -137,7 +137,7 @@ class ReplayScenariosTest {
         assertEquals("ccxfert02.in2p3.fr", e.get("dst").asText());
         assertEquals(39.6e6, e.get("evidence").get("peak_bps").asDouble());
         assertEquals(10.0, e.get("evidence").get("stalled_s").asDouble());
-        assertEquals(1, r.deadLetters().size(), "the mangled line, on stderr");
+        assertEquals(1, r.deadLetters().size(), "the mangled line, on stderr: " + r.deadLetters());
         assertTrue(r.stdout().stream().noneMatch(l -> l.contains("dead_letter")));
     }
 
