@@ -40,7 +40,7 @@ func TestTheProjectTopicsFileLoadsWithEveryRawAndResultTopic(t *testing.T) {
 func TestBadTopicNamesFileLineAndField(t *testing.T) {
 	cases := map[string]string{
 		"topics:\n  - name: a\n    partitions: 1\n    cleanup_policy: delete\n    retention_ms: 1\n  - name: b\n    partitions: 0\n    cleanup_policy: delete\n    retention_ms: 1\n": ":6: topics[1].partitions",
-		"topics:\n  - name: a\n    partitions: 1\n    cleanup_policy: delete\n    retention_ms: 1\n    retention_bytes: -5\n": ":2: topics[0].retention_bytes",
+		"topics:\n  - name: a\n    partitions: 1\n    cleanup_policy: delete\n    retention_ms: 1\n    retention_bytes: -5\n":                                                         ":2: topics[0].retention_bytes",
 		"topics:\n  - name: a\n    partitions: 1\n    cleanup_policy: shred\n    retention_ms: 1\n":                                                                                   ":2: topics[0].cleanup_policy",
 		"topics:\n  - name: a\n    partitions: 1\n    cleanup_policy: delete\n    retention_ms: 1\n  - name: a\n    partitions: 1\n    cleanup_policy: delete\n    retention_ms: 1\n": ":6: topics[1].name: duplicate",
 		"topics:\n  - name: a\n    partitons: 1\n": "field partitons not found",
