@@ -18,7 +18,6 @@ import yaml
 from alertmanager import SECRETS, STACK
 
 STORE = SECRETS / "flink-internal.p12"
-STORE_PASSWORD = "longhaul-flink-internal"  # no secret: the file's mode protects it (scripts/secrets.sh)
 PORT_NAMES = ("JobManager RPC", "blob server", "TaskManager RPC", "TaskManager data")
 
 
@@ -32,6 +31,7 @@ def flat(tree, prefix=""):
 
 
 CONF = flat(yaml.safe_load((STACK / "run/flink/conf/config.yaml").read_text()))
+STORE_PASSWORD = CONF["security.ssl.internal.keystore-password"]  # no secret: the file's mode guards it
 
 
 @pytest.fixture(scope="module")

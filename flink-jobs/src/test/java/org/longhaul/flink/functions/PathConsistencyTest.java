@@ -8,16 +8,14 @@ import static org.longhaul.flink.testing.Samples.SRC;
 import static org.longhaul.flink.testing.Samples.T0;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.streaming.api.operators.ProcessOperator;
-import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
-import org.longhaul.flink.records.Validated;
 import org.longhaul.flink.testing.Samples;
+import org.longhaul.flink.testing.Validation;
 
 /**
  * A traceroute run that names a TTL beyond its own max_ttl, or one TTL twice, is a dead letter:
@@ -27,8 +25,6 @@ import org.longhaul.flink.testing.Samples;
  */
 class PathConsistencyTest {
     private static final long BROKER = T0 + 10 * HOUR;
-
-    private record Out(List<PathSample> samples, List<String> reasons, List<Validated> valid) {}
 
     private static ObjectNode run(int maxTtl, int... ttls) {
         ObjectNode n = Samples.path(SRC, DST, BROKER, true, 150.0, List.of());
@@ -45,7 +41,7 @@ class PathConsistencyTest {
         return n;
     }
 
-    private static Out validate(ObjectNode... runs) throws Exception {
+    private static Validation<PathSample> validate(ObjectNode... runs) throws Exception {
         var fn =
                 new ValidateFunction<>(
                         Contract.PATH,
@@ -53,51 +49,41 @@ class PathConsistencyTest {
                         null,
                         new ClockSkew(ClockSkew.contractTolerance()),
                         true);
-        try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
-            h.open();
-            long offset = 0;
-            for (ObjectNode n : runs) {
-                var m =
-                        RawMessage.of("longhaul.raw.path", 0, offset++, n.toString())
-                                .withClocks(BROKER, BROKER);
-                h.processElement(m, BROKER);
-            }
-            List<String> reasons = new ArrayList<>();
-            var dead = h.getSideOutput(ValidateFunction.DEAD_LETTERS);
-            if (dead != null) {
-                dead.forEach(r -> reasons.add(r.getValue().reason()));
-            }
-            List<Validated> valid = new ArrayList<>();
-            var forwarded = h.getSideOutput(ValidateFunction.VALID);
-            if (forwarded != null) {
-                forwarded.forEach(r -> valid.add(r.getValue()));
-            }
-            return new Out(h.extractOutputValues(), reasons, valid);
+        RawMessage[] messages = new RawMessage[runs.length];
+        for (int i = 0; i < runs.length; i++) {
+            messages[i] =
+                    RawMessage.of("longhaul.raw.path", 0, (long) i, runs[i].toString())
+                            .withClocks(BROKER, BROKER);
         }
+        return Validation.run(fn, messages);
+    }
+
+    private static List<String> reasons(Validation<PathSample> out) {
+        return out.deadLetters().stream().map(DeadLetter::reason).toList();
     }
 
     @Test
     void aRunWithinItsMaxTtlGoesOn() throws Exception {
-        Out out = validate(run(30, 1, 2, 3, 30));
+        Validation<PathSample> out = validate(run(30, 1, 2, 3, 30));
         assertEquals(1, out.samples().size());
-        assertEquals(List.of(), out.reasons());
+        assertEquals(List.of(), reasons(out));
         assertEquals(1, out.valid().size());
     }
 
     @Test
     void aHopBeyondTheRunsMaxTtlIsADeadLetterAndNotForwarded() throws Exception {
-        Out out = validate(run(30, 1, 2, 200));
+        Validation<PathSample> out = validate(run(30, 1, 2, 200));
         assertEquals(List.of(), out.samples());
         assertEquals(
                 List.of("inconsistent: a hop of ttl 200 beyond the run's max_ttl 30"),
-                out.reasons());
+                reasons(out));
         assertEquals(List.of(), out.valid());
     }
 
     @Test
     void aTtlGivenTwiceIsADeadLetter() throws Exception {
-        Out out = validate(run(30, 1, 2, 2));
-        assertEquals(List.of("inconsistent: ttl 2 given twice"), out.reasons());
+        Validation<PathSample> out = validate(run(30, 1, 2, 2));
+        assertEquals(List.of("inconsistent: ttl 2 given twice"), reasons(out));
         assertEquals(List.of(), out.valid());
     }
 

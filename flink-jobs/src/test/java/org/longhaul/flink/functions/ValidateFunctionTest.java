@@ -19,7 +19,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
-import org.longhaul.flink.records.Validated;
+import org.longhaul.flink.testing.Validation;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
@@ -29,47 +29,28 @@ import org.longhaul.flink.validate.SchemaRegistry;
 class ValidateFunctionTest {
     private static final long BROKER = T0 + 10 * HOUR;
 
-    private record Out(
-            List<RttSample> samples, List<DeadLetter> deadLetters, List<Validated> valid) {}
-
-    private static Out validate(RawMessage... messages) throws Exception {
-        var fn =
-                new ValidateFunction<>(
-                        Contract.RTT,
-                        RttSample.class,
-                        null,
-                        new ClockSkew(ClockSkew.contractTolerance()),
-                        true);
-        try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
-            h.open();
-            for (RawMessage m : messages) {
-                h.processElement(m, m.eventTs() == null ? Long.MIN_VALUE : m.eventTs());
-            }
-            List<DeadLetter> dead = new ArrayList<>();
-            var side = h.getSideOutput(ValidateFunction.DEAD_LETTERS);
-            if (side != null) {
-                for (StreamRecord<DeadLetter> r : side) {
-                    dead.add(r.getValue());
-                    assertEquals(
-                            List.of(),
-                            SchemaRegistry.bundled()
-                                    .problems(
-                                            Contract.DEAD_LETTER,
-                                            Json.mapper().valueToTree(r.getValue())));
-                }
-            }
-            List<Validated> valid = new ArrayList<>();
-            var forwarded = h.getSideOutput(ValidateFunction.VALID);
-            if (forwarded != null) {
-                forwarded.forEach(r -> valid.add(r.getValue()));
-            }
-            return new Out(h.extractOutputValues(), dead, valid);
+    private static Validation<RttSample> validate(RawMessage... messages) throws Exception {
+        var out =
+                Validation.run(
+                        new ValidateFunction<>(
+                                Contract.RTT,
+                                RttSample.class,
+                                null,
+                                new ClockSkew(ClockSkew.contractTolerance()),
+                                true),
+                        messages);
+        for (DeadLetter d : out.deadLetters()) {
+            assertEquals(
+                    List.of(),
+                    SchemaRegistry.bundled()
+                            .problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(d)));
         }
+        return out;
     }
 
     @Test
     void samplesOfClocksAheadAndBehindBecomeClockSkewDeadLettersNamingTheHost() throws Exception {
-        Out out =
+        Validation<RttSample> out =
                 validate(
                         ping(BROKER + HOUR, BROKER + HOUR, BROKER),
                         ping(BROKER - HOUR, BROKER - HOUR, BROKER),
@@ -90,7 +71,7 @@ class ValidateFunctionTest {
 
     @Test
     void aSampleSpooledThroughAnOutageAndSentWithACorrectClockGoesOn() throws Exception {
-        Out out =
+        Validation<RttSample> out =
                 validate(
                         ping(BROKER - 3 * HOUR, BROKER - 500, BROKER),
                         ping(BROKER - 3 * HOUR, null, BROKER));
@@ -100,7 +81,7 @@ class ValidateFunctionTest {
 
     @Test
     void withoutTheHeaderATsAheadOfTheBrokerIsADeadLetter() throws Exception {
-        Out out = validate(ping(BROKER + HOUR, null, BROKER));
+        Validation<RttSample> out = validate(ping(BROKER + HOUR, null, BROKER));
         assertEquals(List.of(), out.samples());
         assertTrue(
                 out.deadLetters()
@@ -116,7 +97,7 @@ class ValidateFunctionTest {
         RawMessage bad =
                 RawMessage.of("longhaul.raw.rtt", 0, 1L, "{\"schema\":\"rtt_sample\"}")
                         .withClocks(BROKER, BROKER + HOUR);
-        Out out = validate(bad);
+        Validation<RttSample> out = validate(bad);
         assertTrue(
                 out.deadLetters().get(0).reason().startsWith("not a valid " + Contract.RTT),
                 out.deadLetters().get(0).reason());
@@ -180,7 +161,7 @@ class ValidateFunctionTest {
         RawMessage forged =
                 withTopic(ping(BROKER, BROKER, BROKER), "longhaul.raw.rtt.agent-cern.ch");
         RawMessage shared = ping(BROKER, BROKER, BROKER);
-        Out out = validate(mine, forged, shared);
+        Validation<RttSample> out = validate(mine, forged, shared);
         assertEquals(2, out.samples().size(), "its own src, and the shared topic, go on");
         assertEquals(1, out.deadLetters().size());
         assertEquals(
