@@ -38,7 +38,8 @@ import org.longhaul.flink.state.OneWriteType;
  * its link's own data have passed its end ({@link LinkClock}, {@link LinkCloseTrigger}); a link
  * that falls silent closes it after the out-of-orderness. Hours and days close at the watermark.
  * Corrections (what reached a minute after its link had closed it) are folded into the hour and the
- * day and not written again; observations behind the watermark become dead letters.
+ * day, and the minute is written again with them ({@link WindowedStats.Part}); observations behind
+ * the watermark become dead letters.
  */
 public final class StatsTopology {
     /** The windows' state: each accumulator goes into a snapshot in one write. */
@@ -115,7 +116,14 @@ public final class StatsTopology {
                                 WINDOWED)
                         .name("stats: 1m windows")
                         .uid("stats-1m");
-        DataStream<WindowedStats> hour = rollup(minute, Duration.ofHours(1), "1h", stagger);
+        DataStream<WindowedStats> hour =
+                rollup(
+                        minute.filter(w -> w.part().rolledUp())
+                                .name("stats: 1m to roll up")
+                                .uid("stats-1m-rolled-up"),
+                        Duration.ofHours(1),
+                        "1h",
+                        stagger);
         DataStream<WindowedStats> day = rollup(hour, Duration.ofDays(1), "1d", stagger);
         DataStream<DeadLetter> late =
                 minute.getSideOutput(LATE)
@@ -124,8 +132,8 @@ public final class StatsTopology {
                         .uid("stats-late");
         DataStream<LinkStats> stats =
                 minute.union(hour, day)
-                        .filter(w -> !w.correction())
-                        .name("stats: written once")
+                        .filter(w -> w.part().written())
+                        .name("stats: written")
                         .uid("stats-written-once")
                         .map(new ToLinkStats())
                         .name("stats: to link_stats")

@@ -48,7 +48,7 @@ class LinkCloseTriggerTest {
         return h;
     }
 
-    /** "+Ns n=K" (window start after T, samples) of every window emitted, "correction" marked. */
+    /** "+Ns n=K" (window start after T, samples) of every window emitted, its part unless whole. */
     static List<String> emitted(
             KeyedOneInputStreamOperatorTestHarness<String, Observation, WindowedStats> h) {
         return h.extractOutputValues().stream()
@@ -58,7 +58,9 @@ class LinkCloseTriggerTest {
                                         + (w.windowStart() - T) / 1000
                                         + "s n="
                                         + w.accumulator().samples
-                                        + (w.correction() ? " correction" : ""))
+                                        + (w.part() == WindowedStats.Part.WHOLE
+                                                ? ""
+                                                : " " + w.part().name().toLowerCase()))
                 .toList();
     }
 
@@ -98,15 +100,67 @@ class LinkCloseTriggerTest {
     }
 
     @Test
-    void aRecordAfterItsWindowClosedFiresAgainAsACorrection() throws Exception {
+    void aRecordAfterItsWindowClosedFiresAgainAsACorrectionAndTheMinuteIsRewritten()
+            throws Exception {
+        try (var h = minutes()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.processElement(sample("fnal", T + 25_000), T + 25_000);
+            h.processElement(Observation.closing(KEY, T + 59_999), T + 80_000);
+            // a ping sent again after a broker's failover, behind the link's newer ones
+            h.processElement(sample("fnal", T + 30_000), T + 30_000);
+            h.processElement(Observation.closing(KEY, T + 59_999), T + 30_000);
+            h.processElement(sample("fnal", T + 40_000), T + 40_000);
+            h.processElement(Observation.closing(KEY, T + 59_999), T + 40_000);
+            assertEquals(
+                    List.of(
+                            "+0s n=2",
+                            "+0s n=1 correction",
+                            "+0s n=3 rewrite",
+                            "+0s n=1 correction",
+                            "+0s n=4 rewrite"),
+                    emitted(h));
+            h.processWatermark(T + 5 * 60_000);
+            assertEquals(5, emitted(h).size(), "the watermark fires nothing more");
+        }
+    }
+
+    @Test
+    void theRewrittenMinuteHoldsWhatItsPointHadMergedWithTheCorrection() throws Exception {
         try (var h = minutes()) {
             h.processElement(sample("fnal", T + 20_000), T + 20_000);
             h.processElement(Observation.closing(KEY, T + 59_999), T + 80_000);
             h.processElement(sample("fnal", T + 30_000), T + 30_000);
             h.processElement(Observation.closing(KEY, T + 59_999), T + 30_000);
-            assertEquals(List.of("+0s n=1", "+0s n=1 correction"), emitted(h));
-            h.processWatermark(T + 5 * 60_000);
-            assertEquals(2, emitted(h).size(), "the watermark fires nothing more");
+            List<WindowedStats> out = h.extractOutputValues();
+            LinkAccumulator whole = out.get(0).accumulator();
+            LinkAccumulator rewrite = out.get(2).accumulator();
+            assertEquals(2 * whole.runs, rewrite.runs);
+            assertEquals(2 * whole.sentPackets, rewrite.sentPackets);
+            assertEquals(whole.rttMin, rewrite.rttMin);
+            assertEquals(1, whole.runs, "what was emitted first is not changed by the rewrite");
+        }
+    }
+
+    @Test
+    void onlyWholeWindowsAndCorrectionsRollUpAndOnlyCorrectionsAreNotWritten() {
+        var whole = WindowedStats.Part.WHOLE;
+        var correction = WindowedStats.Part.CORRECTION;
+        var rewrite = WindowedStats.Part.REWRITE;
+        assertEquals(
+                List.of(true, true, false),
+                List.of(whole.rolledUp(), correction.rolledUp(), rewrite.rolledUp()));
+        assertEquals(
+                List.of(true, false, true),
+                List.of(whole.written(), correction.written(), rewrite.written()));
+    }
+
+    @Test
+    void aWindowTheWatermarkClosedKeepsNoPoint() throws Exception {
+        try (var h = minutes()) {
+            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            h.processWatermark(T + 59_999);
+            assertEquals(List.of("+0s n=1"), emitted(h));
+            assertEquals(0, h.numKeyedStateEntries(), "contents, trigger and point all cleared");
         }
     }
 
