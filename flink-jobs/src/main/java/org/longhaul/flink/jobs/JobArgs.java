@@ -71,7 +71,7 @@ public record JobArgs(
     }
 
     /**
-     * --stats-settle DURATION|off (default off): once a link's own data have passed a minute's end,
+     * --stats-settle DURATION|off (default 5s): once a link's own data have passed a minute's end,
      * the minute closes this much later, unless the watermark closed it before (5s is what the
      * fleet benchmark measured); off: the watermark alone.
      */

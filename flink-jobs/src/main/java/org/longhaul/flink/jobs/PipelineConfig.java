@@ -86,8 +86,7 @@ public record PipelineConfig(
                 null,
                 ClockSkew.contractTolerance(),
                 new Stagger(Duration.ofMinutes(1)),
-                null, // each link's clock is opt-in (--stats-settle 5s): a key fed by two topics
-                // (ping and traceroute, both icmp) can close on one while the other is held back
+                Duration.ofSeconds(5), // each link's clock; --stats-settle off: the watermark alone
                 DetectorConfig.defaults());
     }
 

@@ -59,9 +59,9 @@ class OperatorUidsTest {
     void everyKeyedOperatorIsOneOfOursAndTheirNumberIsKnown() throws IOException {
         long keyed = committed().values().stream().filter("keyed"::equals).count();
         assertEquals(
-                19,
+                20,
                 keyed,
-                "3 stats windows, 8 detectors, the incident correlator and 7 confirmation functions (rtt and one-way delay shifts, tuning change, plan, host and mesh budgets, tracker)");
+                "the links' clocks, 3 stats windows, 8 detectors, the incident correlator and 7 confirmation functions (rtt and one-way delay shifts, tuning change, plan, host and mesh budgets, tracker)");
         long sources = committed().values().stream().filter("source"::equals).count();
         assertEquals(5, sources, "one per raw topic");
     }
@@ -100,7 +100,11 @@ class OperatorUidsTest {
                                         n.contains("stats: link clocks")
                                                 && n.contains("stats: 1m windows")),
                 names.toString());
-        assertNull(args().pipeline().statsSettle(), "opt-in: the watermark alone by default");
+        assertEquals(
+                java.time.Duration.ofSeconds(5),
+                args().pipeline().statsSettle(),
+                "each link's clock by default");
+        assertNull(args("--stats-settle", "off").pipeline().statsSettle(), "off: the watermark");
     }
 
     private static StreamGraph productionGraph() {
