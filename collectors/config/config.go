@@ -138,7 +138,7 @@ type Probe struct {
 }
 
 // PSConfig names a pSConfig template the agent takes its plan from, beside its targets and
-// probes (collectors/psconfig; README "pSConfig as the plan"). Defaults are in defaults.go.
+// probes (collectors/psconfig; its README.md). Defaults are in defaults.go.
 type PSConfig struct {
 	// URL is an https:// URL (e.g. https://psconfig.opensciencegrid.org/pub/auto/<FQDN>), a
 	// file:// URL or a path. Empty: no pSConfig.

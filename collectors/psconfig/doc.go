@@ -3,7 +3,7 @@
 // plan one host runs: which (task, source, dest) pairs it schedules, with which of Longhaul's
 // probe kinds, at which interval and slip. It follows pSConfig's own expansion (perfsonar/psconfig
 // client: groups, address selection, excludes, scheduled-by and the no-agent hand-over): see
-// collectors/README.md ("pSConfig as the plan").
+// collectors/psconfig/README.md.
 //
 // Nothing is dropped silently: a pair this host schedules and cannot run (a test type without
 // a Longhaul probe, a tool it does not have, a test it could only run from the other end) is
