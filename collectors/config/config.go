@@ -169,7 +169,7 @@ type PSConfigScreen struct {
 // Enabled says whether a template is configured.
 func (p PSConfig) Enabled() bool { return p.URL != "" }
 
-// PSBridge is the pScheduler bridge (collectors/psbridge; README "pScheduler results"): the
+// PSBridge is the pScheduler bridge (collectors/psbridge; its README.md): the
 // agent converts every result pScheduler's archivers deliver into samples, through its spool.
 // Defaults are in defaults.go.
 type PSBridge struct {

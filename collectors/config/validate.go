@@ -35,7 +35,7 @@ func validate(l *errorList, c *Config) {
 	validatePSBridge(l, &c.PSBridge)
 	if c.PSBridge.Enabled() && c.PSBridge.Hosts == nil {
 		c.warnings = append(c.warnings, c.file+": pscheduler_bridge.hosts is unset: any pScheduler host may "+
-			"report results for any host (name each identity's hosts: collectors/README.md, pScheduler results)")
+			"report results for any host (name each identity's hosts: collectors/psbridge/README.md)")
 	}
 	validateRequests(l, &c.ProbeRequests, c.Kafka)
 	// a plan from pSConfig, or a bridge alone, needs no targets of its own
