@@ -102,14 +102,29 @@ func TestTheWholeSampleIsTheAgentsPartThenEveryKindsEntry(t *testing.T) {
 	}
 }
 
-// collectors/README.md shows the agent's sample as the documentation of the fields and their
-// defaults: it must be the sample, byte for byte.
+// collectors/config/README.md shows the agent's sample as the documentation of the fields and
+// their defaults: it must be the sample, byte for byte.
 func TestTheREADMEShowsTheSample(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if block := "```yaml\n" + SampleConfig() + "```\n"; !strings.Contains(string(b), block) {
-		t.Errorf("collectors/README.md does not show config/sample.yaml; paste it in the Configuration section:\n%s", block)
+		t.Errorf("collectors/config/README.md does not show config/sample.yaml; paste it under \"## The sample config\":\n%s", block)
+	}
+}
+
+// collectors/README.md links the sample instead of pasting it: each field is documented once,
+// in sample.yaml (shown above by this package's README).
+func TestTheComponentREADMELinksTheSample(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "](config/sample.yaml)") {
+		t.Error("collectors/README.md does not link config/sample.yaml")
+	}
+	if first, _, _ := strings.Cut(SampleConfig(), "\n"); strings.Contains(string(b), first) {
+		t.Errorf("collectors/README.md pastes the sample (%q); link config/sample.yaml instead", first)
 	}
 }
