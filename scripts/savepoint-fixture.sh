@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Write the savepoint fixture of this release (flink-jobs/README.md, "State and upgrades"):
+# Write the savepoint fixture of this release (flink-jobs/src/main/java/org/longhaul/flink/state/README.md, "State and upgrades"):
 # the job's pipeline over a fixed input on an embedded cluster, stopped with a canonical savepoint
 # that goes to flink-jobs/src/test/resources/savepoints/<release>/ (default: the pom's version).
 # Usage: bash scripts/savepoint-fixture.sh [RELEASE]

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * sources and sinks) must give every operator an explicit uid of ours, each once, and exactly the
  * committed list {@code operator-uids.txt}: renaming or dropping a uid orphans that operator's
  * state on restore, so it must be a conscious change of that file (and of the savepoint fixture,
- * see README "State and upgrades").
+ * see flink-jobs/src/main/java/org/longhaul/flink/state/README.md, "State and upgrades").
  */
 class OperatorUidsTest {
     private static final String LIST = "/operator-uids.txt";

@@ -69,7 +69,7 @@ public final class SavepointFixtureWriter {
                     out.resolve("fixture.properties"),
                     String.join(
                             "\n",
-                            "# written by SavepointFixtureWriter (scripts/savepoint-fixture.sh); see flink-jobs/README.md",
+                            "# written by SavepointFixtureWriter (scripts/savepoint-fixture.sh); see flink-jobs/src/main/java/org/longhaul/flink/state/README.md",
                             "release=" + release,
                             "flink=" + EnvironmentInformation.getVersion(),
                             "written=" + Instant.now(),

@@ -32,7 +32,7 @@ import org.longhaul.flink.testing.Samples;
  * before the savepoint fire after it, windows keep counting. Every operator's state must be claimed
  * ({@code allowNonRestoredState} false), with the hashmap backend the stack runs and with RocksDB,
  * so switching backends keeps the state too. A failure here means the state of a release no longer
- * restores: see flink-jobs/README.md, "State and upgrades".
+ * restores: see flink-jobs/src/main/java/org/longhaul/flink/state/README.md, "State and upgrades".
  */
 class SavepointRestoreTest {
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
