@@ -12,7 +12,8 @@ healthy link's partition: taken at its word it would push that partition's water
 ahead, so the second part would come late (its minutes lost) and the link's silence timer would
 fire (no_data, then data_resumed). Behind, it has a partition of its own: taken at its word, that
 partition would hold every window of the job back by an hour. A control run with the rule
-disabled (--clock-skew-tolerance 2h) showed both: see flink-jobs/README.md."""
+disabled (--clock-skew-tolerance 2h) showed both: see
+flink-jobs/src/main/java/org/longhaul/flink/functions/README.md, Clock skew."""
 
 import contextlib
 import json
