@@ -21,7 +21,7 @@ Dead letters and diagnostics go to stderr. No Kafka is needed.
 
   --input FILE|-   raw samples (default: stdin)
   --stats          also print link_stats messages
-  --<d>.<param>    detector parameters, e.g. --collapse.drop 0.4 (flink-jobs/README.md)
+  --<d>.<param>    detector parameters, e.g. --collapse.drop 0.4 (flink-jobs/src/main/java/org/longhaul/flink/functions/detect/README.md)
 
 Environment: LONGHAUL_FLINK_JAR (default bin/longhaul-flink.jar beside this program),
 FLINK_HOME (a Flink 2.2 distribution; default the native stack's in LONGHAUL_STACK_CACHE, else the
