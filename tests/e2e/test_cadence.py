@@ -11,8 +11,8 @@ them on day one), three collapses begin at once:
 - dst-c is policed to 60 Mbit/s instead of 200: pings and traces see nothing on an idle link;
   the next screening burst, which loads it, does.
 
-Each raises throughput_collapse. The confirmation probes (flink-jobs, *Confirmation probes*) ask
-the senders' agents for extra runs of `tcp` at once; dst-d, healthy, raises nothing. Measured, in tests/out/e2e-measurements.json (and
+Each raises throughput_collapse. The confirmation probes
+(flink-jobs/src/main/java/org/longhaul/flink/functions/confirm/README.md) ask the senders' agents for extra runs of `tcp` at once; dst-d, healthy, raises nothing. Measured, in tests/out/e2e-measurements.json (and
 docs/benchmarks.md): onset → alert as a fraction of the throughput interval, and the extra runs per
 link. Timing bounds here are loose (CI machines differ); the figures are the benchmark's."""
 
