@@ -22,7 +22,7 @@ type FollowOptions struct {
 	// is called then, without records if none came: for work on a clock beside the records.
 	Until func() time.Time
 	// OnError is told each error a poll brought, a refusal too (before Follow ends with it),
-	// but not the poll's context ending: for a log and a health report.
+	// but not a cancellation nor the poll's reaching Until: for a log and a health report.
 	OnError func(topic string, partition int32, err error)
 	// Pause is how long to wait after a poll that brought errors and no record (0: poll again
 	// at once; the client backs off by itself).
@@ -47,14 +47,15 @@ func Follow(ctx context.Context, cl Poller, o FollowOptions, each func([]*kgo.Re
 			pctx, cancel = context.WithDeadline(ctx, o.Until())
 		}
 		fetches := cl.PollRecords(pctx, o.MaxRecords)
+		ended := pctx.Err() // Until's deadline, when the poll reached it
 		cancel()
 		if ctx.Err() != nil {
 			return nil
 		}
 		failed := false
 		fetches.EachError(func(topic string, p int32, err error) {
-			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-				return // the poll's own end (Until), not Kafka's
+			if errors.Is(err, context.Canceled) || (ended != nil && errors.Is(err, ended)) {
+				return // the poll's own end, not Kafka's
 			}
 			failed = true
 			if o.OnError != nil {
