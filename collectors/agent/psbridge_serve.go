@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -56,8 +55,8 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 // consumePSchedulerTopic reads the Kafka archiver's topic in the bridge's consumer group and
 // commits a record's offset only once the result is spooled (or dead-lettered), so a crash
 // delivers it again and the seen keys make that a duplicate. A Kafka error is logged when it
-// changes and shown in /health; the client keeps trying (a refused credential too: the
-// publisher reports it as refused, the same user).
+// changes and shown in /health; the client keeps trying, and so does followInput after a
+// refusal, a second later (the publisher reports it as refused too: the same user).
 func (a *Agent) consumePSchedulerTopic(ctx context.Context) {
 	c := a.psb.cfg
 	conn, err := a.cfg.KafkaConn()
@@ -76,43 +75,24 @@ func (a *Agent) consumePSchedulerTopic(ctx context.Context) {
 	}
 	defer cl.Close()
 	a.log.Info("pscheduler bridge: consuming the Kafka archiver's topic", "topic", c.Topic, "group", c.Group)
-	last := ""
-	for ctx.Err() == nil {
-		fs := cl.PollRecords(ctx, 500)
-		if ctx.Err() != nil {
-			return
-		}
-		fs.EachError(func(topic string, p int32, err error) {
-			if errors.Is(err, context.Canceled) {
-				return
-			}
-			if msg := err.Error(); msg != last {
-				last = msg
-				a.log.Error("pscheduler bridge: Kafka input", "topic", topic, "partition", p, "err", err)
-			}
-			a.psb.fail(fmt.Errorf("kafka input: %w", err), a.opt.Clock.Now())
-		})
-		if len(fs.Errors()) > 0 && fs.NumRecords() == 0 {
-			sleepCtx(ctx, time.Second)
-			continue
-		}
+	a.followInput(ctx, cl, "pscheduler bridge", 500, func(err error) { a.psb.fail(err, a.opt.Clock.Now()) }, func(rs []*kgo.Record) {
 		var done []*kgo.Record
-		fs.EachRecord(func(r *kgo.Record) {
+		for _, r := range rs {
 			for ctx.Err() == nil {
 				if _, err := a.acceptFrom(r.Value, InputKafka, archiverOf(c.Topic, r.Topic)); err == nil {
 					done = append(done, r)
-					return
+					break
 				}
 				sleepCtx(ctx, time.Second)
 			}
-		})
+		}
 		// commit what was kept, also when stopping half-way through a batch
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if err := cl.CommitRecords(cctx, done...); err != nil {
 			a.log.Warn("pscheduler bridge: commit failed; those results will be delivered again and found duplicates", "err", err)
 		}
 		cancel()
-	}
+	})
 }
 
 // archiverOf is the identity that wrote topic, one of the bridge's topic's: the pScheduler host

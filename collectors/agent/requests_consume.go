@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -15,7 +14,8 @@ import (
 // of its own, and acts on its own src only) and queues the runs. A new group starts at the end of
 // the topic: older requests have expired. Offsets are committed once a batch is decided, so a
 // restart does not take a request twice; one read but not yet run when the agent stops is lost,
-// and the job reports it unanswered when it expires.
+// and the job reports it unanswered when it expires. A refusal of the topic or the group is
+// logged and makes /health say so (requests.fail); the agent follows on (followInput).
 func (a *Agent) consumeProbeRequests(ctx context.Context) {
 	conn, err := a.cfg.KafkaConn()
 	var cl *kgo.Client
@@ -34,28 +34,8 @@ func (a *Agent) consumeProbeRequests(ctx context.Context) {
 	}
 	defer cl.Close()
 	a.log.Info("probe requests: consuming", "topic", contract.TopicProbeRequests, "group", a.req.group)
-	last := ""
-	for ctx.Err() == nil {
-		fs := cl.PollRecords(ctx, 100)
-		if ctx.Err() != nil {
-			return
-		}
-		fs.EachError(func(topic string, p int32, err error) {
-			if errors.Is(err, context.Canceled) {
-				return
-			}
-			if msg := err.Error(); msg != last {
-				last = msg
-				a.log.Error("probe requests: Kafka input", "topic", topic, "partition", p, "err", err)
-			}
-			a.req.fail(fmt.Errorf("kafka input: %w", err))
-		})
-		if len(fs.Errors()) > 0 && fs.NumRecords() == 0 {
-			sleepCtx(ctx, time.Second)
-			continue
-		}
-		var done []*kgo.Record
-		fs.EachRecord(func(r *kgo.Record) {
+	a.followInput(ctx, cl, "probe requests", 100, a.req.fail, func(rs []*kgo.Record) {
+		for _, r := range rs {
 			outcome, why := a.req.take(r.Value, a.cfg.Src, a.opt.Clock.Now(), a.sched)
 			switch outcome {
 			case RequestOtherHost:
@@ -64,12 +44,11 @@ func (a *Agent) consumeProbeRequests(ctx context.Context) {
 			default:
 				a.log.Warn("probe request not run", "key", string(r.Key), "outcome", outcome, "why", why)
 			}
-			done = append(done, r)
-		})
+		}
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		if err := cl.CommitRecords(cctx, done...); err != nil {
+		if err := cl.CommitRecords(cctx, rs...); err != nil {
 			a.log.Warn("probe requests: commit failed; they will be read again", "err", err)
 		}
 		cancel()
-	}
+	})
 }

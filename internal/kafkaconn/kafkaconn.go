@@ -2,6 +2,10 @@
 // `longhaul tail`, `setup` and `admin`, and the bench generator take their connection options
 // from here, so how Longhaul reaches its brokers (addresses, TLS, SCRAM credentials) is
 // written once. Security is on unless a setting turns it off by name (plaintext).
+//
+// It is also how they read: ReadToEnd reads a topic up to its end once, Follow follows one until
+// the program stops, and both treat a refusal alike (Refusal, FetchRefusal): it is reported with
+// its reason and ends the read, never retried silently.
 package kafkaconn
 
 import (

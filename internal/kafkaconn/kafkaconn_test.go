@@ -1,6 +1,8 @@
 package kafkaconn
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 func TestABootstrapListIsCheckedAddressByAddress(t *testing.T) {
@@ -83,6 +86,25 @@ func TestRefusalsAreToldApartFromOutages(t *testing.T) {
 	for _, err := range []error{nil, fmt.Errorf("dial tcp 127.0.0.1:9092: connect: connection refused"), kerr.NotLeaderForPartition} {
 		if _, ok := Refusal(err); ok {
 			t.Errorf("%v: taken for a refusal", err)
+		}
+	}
+}
+
+func TestAPollsRefusalNamesTheTopicAndKeepsKafkasError(t *testing.T) {
+	f := kgo.Fetches{{Topics: []kgo.FetchTopic{
+		{Topic: "longhaul.events", Partitions: []kgo.FetchPartition{{Partition: 0, Err: context.DeadlineExceeded}}},
+		{Topic: "longhaul.stats", Partitions: []kgo.FetchPartition{{Partition: 2, Err: kerr.TopicAuthorizationFailed}}},
+	}}}
+	err := FetchRefusal(f)
+	var refused *RefusedError
+	if !errors.As(err, &refused) || refused.Topic != "longhaul.stats" || refused.Partition != 2 ||
+		!errors.Is(err, kerr.TopicAuthorizationFailed) ||
+		err.Error() != "kafka: longhaul.stats: not authorized for the topic (no ACL for this user, or it was revoked)" {
+		t.Fatalf("%#v", err)
+	}
+	for _, err := range []error{context.Canceled, context.DeadlineExceeded, kerr.NotLeaderForPartition} {
+		if got := FetchRefusal(kgo.NewErrFetch(err)); got != nil {
+			t.Errorf("%v: taken for a refusal: %v", err, got)
 		}
 	}
 }

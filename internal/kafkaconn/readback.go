@@ -63,17 +63,33 @@ func ReadToEnd(ctx context.Context, cl *kgo.Client, topic string, each func(*kgo
 	return read, nil
 }
 
-// FetchRefusal is the refusal among a poll's errors, as "kafka: TOPIC: reason", or nil. Other
-// errors (a broker away, a poll's own deadline) are the client's to retry.
+// FetchRefusal is the refusal among a poll's errors, a *RefusedError ("kafka: TOPIC: reason"),
+// or nil. Other errors (a broker away, a poll's own deadline) are the client's to retry.
 func FetchRefusal(f kgo.Fetches) error {
-	var out error
-	f.EachError(func(topic string, _ int32, err error) {
+	var out *RefusedError
+	f.EachError(func(topic string, p int32, err error) {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			return
 		}
 		if reason, ok := Refusal(err); ok {
-			out = fmt.Errorf("kafka: %s: %s", topic, reason)
+			out = &RefusedError{Topic: topic, Partition: p, Reason: reason, Err: err}
 		}
 	})
+	if out == nil {
+		return nil
+	}
 	return out
 }
+
+// RefusedError is a poll's refusal: Kafka refusing this client a topic (or its group, when Topic
+// is empty), with Refusal's reason, and Kafka's own error beneath (errors.Is finds it).
+type RefusedError struct {
+	Topic     string
+	Partition int32
+	Reason    string
+	Err       error
+}
+
+func (e *RefusedError) Error() string { return fmt.Sprintf("kafka: %s: %s", e.Topic, e.Reason) }
+
+func (e *RefusedError) Unwrap() error { return e.Err }

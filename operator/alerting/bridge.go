@@ -57,14 +57,11 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	b.writeStatus()
 	next := time.Now().Add(o.Repost)
-	for ctx.Err() == nil {
-		pctx, cancel := context.WithDeadline(ctx, next)
-		fetches := cl.PollFetches(pctx)
-		cancel()
-		if err := kafkaconn.FetchRefusal(fetches); err != nil {
-			return err
+	// each poll ends by the next repost, so the open set goes out every Repost without records
+	err = kafkaconn.Follow(ctx, cl, kafkaconn.FollowOptions{Until: func() time.Time { return next }}, func(rs []*kgo.Record) error {
+		for _, r := range rs {
+			b.take(r)
 		}
-		fetches.EachRecord(func(r *kgo.Record) { b.take(r) })
 		if !time.Now().Before(next) {
 			b.pending = append(b.pending, o.State.Open()...)
 			b.pending = append(b.pending, heartbeat(b.st.Started, time.Now(), o.Repost))
@@ -74,7 +71,12 @@ func Serve(ctx context.Context, o Options) error {
 			return err
 		}
 		b.writeStatus()
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	b.writeStatus() // stopping: the status file says when it last saw the bridge
 	return nil
 }
 

@@ -194,22 +194,14 @@ func (l *Live) newest(ctx context.Context, since time.Time) (time.Time, error) {
 
 // Follow consumes the raw topics and the stats topic with cl (assigned partitions, no group)
 // until ctx ends, noting each agent's records in book and each 1-minute statistic in tip. It
-// returns early only when Kafka refuses the watchdog (credential or ACL).
+// returns early only when Kafka refuses the watchdog (credential or ACL: kafkaconn.Follow).
 func Follow(ctx context.Context, cl *kgo.Client, book *AgentBook, tip *StatsTip) error {
-	for ctx.Err() == nil {
-		fetches := cl.PollFetches(ctx)
-		var refused error
-		fetches.EachError(func(topic string, _ int32, err error) {
-			if reason, ok := kafkaconn.Refusal(err); ok {
-				refused = fmt.Errorf("kafka: %s: %s", topic, reason)
-			}
-		})
-		if refused != nil {
-			return refused
+	return kafkaconn.Follow(ctx, cl, kafkaconn.FollowOptions{}, func(rs []*kgo.Record) error {
+		for _, r := range rs {
+			note(r, book, tip)
 		}
-		fetches.EachRecord(func(r *kgo.Record) { note(r, book, tip) })
-	}
-	return nil
+		return nil
+	})
 }
 
 // FollowTopics are the patterns of the topics Follow reads (consumed with kgo.ConsumeRegex): every

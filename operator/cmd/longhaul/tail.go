@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/signal"
 	"strings"
@@ -53,26 +54,22 @@ func runTail(env *cli.Env, args []string) int {
 		ctx, cancel = context.WithTimeout(ctx, *forDur)
 		defer cancel()
 	}
-	for ctx.Err() == nil {
-		fetches := cl.PollFetches(ctx)
-		var refused error
-		fetches.EachError(func(topic string, _ int32, err error) {
-			if reason, ok := kafkaconn.Refusal(err); ok {
-				refused = fmt.Errorf("%s: %s (%s)", topic, reason, conn)
-			}
-		})
-		if refused != nil {
-			return env.Fail("%v", refused)
-		}
-		fetches.EachRecord(func(r *kgo.Record) {
+	err = kafkaconn.Follow(ctx, cl, kafkaconn.FollowOptions{}, func(rs []*kgo.Record) error {
+		for _, r := range rs {
 			if *asJSON {
 				fmt.Fprintf(env.Stdout, "%s\n", r.Value)
-				return
-			}
-			if line := describe(r.Topic, r.Value); line != "" {
+			} else if line := describe(r.Topic, r.Value); line != "" {
 				fmt.Fprintln(env.Stdout, line)
 			}
-		})
+		}
+		return nil
+	})
+	var refused *kafkaconn.RefusedError
+	if errors.As(err, &refused) {
+		return env.Fail("%s: %s (%s)", refused.Topic, refused.Reason, conn)
+	}
+	if err != nil {
+		return env.Fail("%v", err)
 	}
 	return cli.ExitOK
 }
