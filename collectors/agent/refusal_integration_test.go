@@ -18,8 +18,11 @@ import (
 // /health, status), spools every sample and does not spin (its CPU is measured); then the
 // file is fixed, without a restart, and the spool drains: every sample reaches Kafka, once.
 // The re-check runs on the production schedule (5 s doubling to 30 s).
+//
+// Not parallel: its CPU is the test process's (getrusage), and the package's parallel tests run
+// agents of their own in it (make test: -parallel 5); beside them it measured 6.1 % of a core
+// against its 5 % bound (2026-12-02). Run alone, the figure is this agent's.
 func TestIntegrationAWrongPasswordIsRefusedSpooledThenDrainedOnceTheFileIsFixed(t *testing.T) {
-	t.Parallel()
 	b := startBroker(t)
 	dir := t.TempDir()
 	right, err := os.ReadFile(b.passwordFile)
