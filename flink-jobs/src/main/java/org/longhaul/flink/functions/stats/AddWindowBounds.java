@@ -50,7 +50,7 @@ public final class AddWindowBounds
                 continue; // a marker alone: nothing of the link's came in
             }
             if (!correction) {
-                out.collect(WindowedStats.whole(key, label, w.getStart(), w.getEnd(), acc));
+                out.collect(stats(key, w, acc, WindowedStats.Part.WHOLE));
                 if (again) {
                     written.update(new LinkAccumulator().merge(acc));
                 }
@@ -72,17 +72,16 @@ public final class AddWindowBounds
             point.merge(acc);
             written.update(point);
             out.collect(
-                    new WindowedStats(
-                            key,
-                            label,
-                            w.getStart(),
-                            w.getEnd(),
-                            new LinkAccumulator().merge(point),
-                            WindowedStats.Part.REWRITE));
+                    stats(key, w, new LinkAccumulator().merge(point), WindowedStats.Part.REWRITE));
         }
         if (again) {
             fired.update(true);
         }
+    }
+
+    private WindowedStats stats(
+            String key, TimeWindow w, LinkAccumulator acc, WindowedStats.Part part) {
+        return new WindowedStats(key, label, w.getStart(), w.getEnd(), acc, part);
     }
 
     @Override

@@ -33,10 +33,4 @@ public record WindowedStats(
             return this != REWRITE;
         }
     }
-
-    /** A window as it closed, whole. */
-    public static WindowedStats whole(
-            String key, String window, long start, long end, LinkAccumulator acc) {
-        return new WindowedStats(key, window, start, end, acc, Part.WHOLE);
-    }
 }

@@ -19,7 +19,9 @@ class ObservationsTest {
         LinkAccumulator acc = new LinkAccumulator();
         Arrays.stream(observations).forEach(acc::add);
         Observation first = observations[0];
-        return ToLinkStats.of(WindowedStats.whole(first.key(), "1m", T0, T0 + 60_000, acc));
+        return ToLinkStats.of(
+                new WindowedStats(
+                        first.key(), "1m", T0, T0 + 60_000, acc, WindowedStats.Part.WHOLE));
     }
 
     @Test
