@@ -121,23 +121,36 @@ class StatsTap(threading.Thread):
             c.close()
 
 
-def freshness(outcomes, first):
+def freshness(outcomes, first, steady_until_ms):
     """For each latencybg result taken: the seconds from taken to its 1m point in InfluxDB, and
-    from that window's end. A link's windows are [end − 60 s, end) at its own staggered second."""
+    from that window's end. A link's windows are [end − 60 s, end) at its own staggered second.
+
+    A link's minute closes when the link's next result passes it. The results whose next one was
+    never posted, because the fleet stopped (a run started after steady_until_ms), wait for their
+    link's silence instead, or for the watermark: they are counted apart ("at_stop"), not in the
+    steady figures, since a fleet that goes on running has no such results."""
     ends = collections.defaultdict(list)
     for src, dst, end in first:
         ends[(src, dst)].append(end)
     for v in ends.values():
         v.sort()
     taken, after_end, missing = [], [], 0
+    stop_taken, stop_missing = [], 0
     for o in outcomes:
         if o["test"] != "latencybg" or o["code"] // 100 != 2:
             continue
+        at_stop = o["start_ms"] > steady_until_ms
         end = next((e for e in ends.get((o["src"], o["dst"]), []) if e - 60000 <= o["start_ms"] < e), None)
         if end is None:
-            missing += 1
+            if at_stop:
+                stop_missing += 1
+            else:
+                missing += 1
             continue
         seen = first[(o["src"], o["dst"], end)] * 1000
+        if at_stop:
+            stop_taken.append((seen - o["done_ms"]) / 1000)
+            continue
         taken.append((seen - o["done_ms"]) / 1000)
         after_end.append((seen - end) / 1000)
     return {
@@ -145,6 +158,11 @@ def freshness(outcomes, first):
         "without_point": missing,
         "taken_to_influx_s": {p: common.pct(taken, q) for p, q in (("p50", 50), ("p99", 99), ("max", 100))},
         "window_end_to_influx_s": {p: common.pct(after_end, q) for p, q in (("p50", 50), ("p99", 99))},
+        "at_stop": {
+            "results": len(stop_taken),
+            "without_point": stop_missing,
+            "taken_to_influx_s": {p: common.pct(stop_taken, q) for p, q in (("p50", 50), ("max", 100))},
+        },
     }
 
 
@@ -231,6 +249,9 @@ def main():
             poller.stop.set()
             tap.stop.set()
             outcomes = [json.loads(ln) for ln in (tmp / "outcomes.jsonl").read_text().splitlines()]
+            # a run started later than two minutes before the simulation's end has no next run
+            # posted (latencybg: a run a minute, posted when it ends) to close its minute
+            steady_until = summary["start_ms"] + (summary["simulated_s"] - 120) * 1000
             health = bridge.health()
             res = {
                 "figure": "fleet",
@@ -245,8 +266,8 @@ def main():
                 "bridge_cpu_cores": round((b1 - b0) / (cpu1["t"] - cpu0["t"]), 3),
                 "bridge_cpu_ms_per_result": round((b1 - b0) * 1000 / max(summary["taken"], 1), 3),
                 "cpu": cpu_budget.per_record(cpu0, cpu1, max(summary["taken"], 1)),
-                "freshness": freshness(outcomes, poller.first),
-                "freshness_on_kafka": freshness(outcomes, tap.first),
+                "freshness": freshness(outcomes, poller.first, steady_until),
+                "freshness_on_kafka": freshness(outcomes, tap.first, steady_until),
                 "influx_poll_errors": poller.errors,
                 "influx_poll_s": {p: common.pct(poller.durations, q) for p, q in (("p50", 50), ("p99", 99))},
                 "job_pending_records": {
