@@ -310,7 +310,8 @@ def fault_offset_s(spec):
 
 def incidents(events, faults, start_ms):
     """Each incident the job opened for the fleet: place, links, and seconds from the first fault's
-    start to its opening (event time); and how many alerts of each kind the fleet's links raised."""
+    start to its opening (event time); each incident already open elsewhere that the fleet's links
+    joined (its first update naming them); and how many alerts of each kind the links raised."""
     begun = start_ms + 1000 * min((fault_offset_s(f) for f in faults), default=0)
     opened = [
         {
@@ -321,8 +322,20 @@ def incidents(events, faults, start_ms):
         for e in events
         if e["kind"] == "incident_opened"
     ]
+    # an incident still open at the same place (an earlier run's fleet stopped without recovering)
+    # takes the run's links in: its first update naming them is when the job found the fault
+    places = {o["location"] for o in opened}
+    joined = {}
+    for e in events:
+        place = f"{e['location']['type']} {e['location']['name']}" if e.get("location") else ""
+        if e["kind"] == "incident_updated" and place not in places and place not in joined:
+            joined[place] = {
+                "location": place,
+                "links": len(e.get("links") or []),
+                "updated_after_fault_s": round((e["ts"] - begun) / 1000),
+            }
     kinds = collections.Counter(e["kind"] for e in events if e["kind"] not in INCIDENT_KINDS)
-    return {"opened": opened, "alerts_by_kind": dict(kinds)}
+    return {"opened": opened, "joined": list(joined.values()), "alerts_by_kind": dict(kinds)}
 
 
 def series_of(prefix):
