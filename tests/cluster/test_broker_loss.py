@@ -197,7 +197,7 @@ class Story:
         self.late = None  # records the job's windows dropped as late, read before its end
         self.restarts = None  # the job's restarts, read before its end
         self.led = []  # the agents' topics (partition 0) the hung broker led
-        self.t_fault = self.t_heal = 0.0
+        self.t_fault = self.t_heal = self.t_stop = 0.0
 
 
 @pytest.fixture(scope="module")
@@ -264,6 +264,7 @@ def story():
         s.final = {sender: final_health(s.tb, sender) for sender in senders}
         s.late = lifecycle.late_dropped(jid)
         s.restarts = lifecycle.restarts(jid)
+        s.t_stop = time.time()
         lifecycle.cancel(s.job)
         s.tb("down")
     log(
@@ -360,7 +361,7 @@ def test_every_acknowledged_sample_is_in_kafka_and_only_a_failed_send_was_double
 
 
 def test_every_delivered_run_is_in_influxdb_exactly_once(story):
-    checked, missing, doubled = runs_lost_or_doubled(story.raw, story.tb.site)
+    checked, missing, doubled = runs_lost_or_doubled(story.raw, story.tb.site, story.t_stop)
     record("cluster_runs_checked", checked)
     assert checked > 50
     assert missing == {} and doubled == {}, (

@@ -2,7 +2,6 @@
 (tests/testbed/testbed.sh) with the real agents in its sender namespaces, the real Flink job,
 Kafka, Telegraf and InfluxDB of the native stack (scripts/test-all.sh starts it)."""
 
-import collections
 import json
 import os
 import pathlib
@@ -19,6 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lib"))
 sys.path.insert(0, str(ROOT / "ingest"))
 import alertmanager  # noqa: E402  (SECRETS: the stack's secrets folder)
+import delivered_runs  # noqa: E402  (runs delivered against the statistics stored)
 import flink_job as lifecycle  # noqa: E402  (the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (the one InfluxDB client)
 import kafka  # noqa: E402  (the Kafka connection)
@@ -237,68 +237,16 @@ def wait_event(rec, kind, src, dst, after, timeout_s):
     return False
 
 
-def runs_delivered(raw):
-    """Distinct runs the agents delivered per (src, dst, protocol, ts): what the statistics
-    count as runs (throughput summaries, pings, traceroutes; a run that never started counts
-    nothing), with the longest delay from a run's ts to its time in `raw` (seconds)."""
-    seen, runs, delay = set(), collections.Counter(), {}
-    for appended, m in raw:
-        err = m.get("error") or {}
-        if err.get("class") == "not_started":
-            continue
-        if m.get("schema") == "throughput_sample":
-            if m.get("record") != "summary":
-                continue
-            proto = m.get("protocol")
-        elif m.get("schema") == "rtt_sample":
-            proto = "icmp"
-        elif m.get("schema") == "path_sample":
-            proto = "path"
-        else:
-            continue  # a host snapshot: no statistics
-        key = json.dumps(m, sort_keys=True)
-        if key in seen:
-            continue  # an agent's replay after its kill: Kafka holds it twice, it is one run
-        seen.add(key)
-        run = (m["src"], m["dst"], proto, m["ts"])
-        runs[run] += 1
-        delay[run] = max(delay.get(run, 0.0), appended - m["ts"] / 1000)
-    return runs, delay
-
-
-def runs_lost_or_doubled(raw, site):
-    """Compares the runs the agents of `site` delivered (raw: (time s, message) of the raw topics,
-    the broker's append time or a Recorder's receipt) with the 1-minute statistics in InfluxDB,
-    over the windows the job closed: returns (runs checked, {window: "runs lost, and how late the window's runs reached Kafka"},
-    {window: (stored, delivered)} where more were stored). A run that reached Kafka more than the
-    job's out-of-orderness after its ts may have come behind the watermark: the delay says so."""
+def runs_lost_or_doubled(raw, site, until):
+    """The runs the agents of `site` delivered (raw) against the 1-minute statistics InfluxDB
+    holds, over the minutes the job had closed when it stopped at `until`
+    (delivered_runs.windows_lost_or_doubled)."""
     rows = influx_query(
         f'SELECT "runs" FROM "raw"."link_stats" WHERE "src" =~ /^{site}-/ '
         f'AND "window" = \'1m\' GROUP BY "src", "dst", "protocol"'
     )
-    # a window is keyed by its end (a point's time); a link's windows end at its own second of
-    # the minute (the job's stagger), the same for all of them: learned from what was stored
     stored = {(r["src"], r["dst"], r["protocol"], r["time"]): r["runs"] for r in rows}
-    assert stored, "no statistics stored"
-    stagger = {k[:3]: k[3] % 60000 for k in stored}
-    delivered, late = collections.Counter(), {}
-    runs, delay = runs_delivered(raw)
-    for (src, dst, proto, ts), n in runs.items():
-        off = stagger.get((src, dst, proto), 0)
-        window = (src, dst, proto, (ts - off) // 60000 * 60000 + 60000 + off)
-        delivered[window] += n
-        late[window] = max(late.get(window, 0.0), delay[(src, dst, proto, ts)])
-    # windows closed before the agents stopped (the job's watermark passed them): all of them
-    closed_until = max(m for (_, _, _, m) in stored)
-    want = {k: n for k, n in delivered.items() if k[3] < closed_until}
-    got = {k: n for k, n in stored.items() if k[3] < closed_until}
-    missing = {
-        k: f"{n - got.get(k, 0)} of {n} runs; reached Kafka up to {late[k]:.1f} s after their ts"
-        for k, n in want.items()
-        if got.get(k, 0) < n
-    }
-    doubled = {k: (got[k], want.get(k, 0)) for k in got if got[k] > want.get(k, 0)}
-    return sum(want.values()), missing, doubled
+    return delivered_runs.windows_lost_or_doubled(stored, raw, until)
 
 
 def record(name, value):
