@@ -3,6 +3,7 @@
 package kafkatest
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -20,6 +21,23 @@ var (
 	slots      atomic.Int32
 	installing sync.Mutex
 )
+
+// SlotEnv names the first broker slot of a child process of a test binary (a test run in a
+// process of its own): its parent reserved the slots (Reserve), so the two never share a folder
+// or a port.
+const SlotEnv = "LONGHAUL_KAFKATEST_SLOT"
+
+func init() {
+	if n, err := strconv.Atoi(os.Getenv(SlotEnv)); err == nil && n >= 0 {
+		slots.Store(int32(n))
+	}
+}
+
+// Reserve takes n broker slots of this process for a child process, and returns the first
+// (pass it to the child as SlotEnv).
+func Reserve(n int) int {
+	return int(slots.Add(int32(n)) - int32(n))
+}
 
 // Parallel brings up a broker of its own for a test that runs beside others (t.Parallel): the
 // n-th broker of the test process gets the stack folder base/n and ports port+n×PortStep and
