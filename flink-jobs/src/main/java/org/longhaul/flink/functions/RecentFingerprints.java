@@ -11,7 +11,8 @@ import java.util.List;
  * the fingerprints in the order they came, and an open-addressing table (linear probing, deletion
  * by backward shift, no tombstones) to find one. A {@code LinkedHashSet<Long>} did the same with a
  * boxed Long and a linked entry per message: 7 % of the source thread's CPU samples in the
- * throughput benchmark (docs/benchmarks.md, *Where the time goes*).
+ * throughput benchmark (docs/benchmarks-log.md, <i>2026-11-25: Flink throughput, state keys in one
+ * write, a replay filter without boxes</i>).
  */
 public final class RecentFingerprints {
     private static final long EMPTY = 0L;

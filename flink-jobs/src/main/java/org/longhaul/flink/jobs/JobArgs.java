@@ -61,7 +61,7 @@ public record JobArgs(
      * --object-reuse true|false (default true): Flink passes records between chained operators
      * without copying them. Safe because every record of the job is immutable (Java records, lists
      * never modified after construction) and no function keeps an input beyond its call except in
-     * keyed state; the copies cost 22 % of the TaskManager's CPU (docs/benchmarks.md).
+     * keyed state; the copies cost 22 % of the TaskManager's CPU (docs/benchmarks-log.md).
      */
     private static boolean objectReuse(String v) {
         if (!v.equals("true") && !v.equals("false")) {

@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
  * A schema pattern of the contract's one shape, {@code ^[first][rest]*$} or {@code
  * ^[first][rest]{m,n}$} with classes of plain ASCII characters and ranges (hosts, label names,
  * identifiers), checked by two tables instead of the regex engine: a host is checked twice in every
- * sample, and the JDK's matcher was ~7 % of a message's check (docs/benchmarks.md, <i>One
- * pass</i>).
+ * sample, and the JDK's matcher was ~7 % of a message's check (docs/benchmarks-log.md,
+ * <i>2026-11-26: Flink throughput, one pass</i>).
  *
  * <p>It only ever says yes: {@link #accepts} is true for a string made of the classes' characters
  * within the count, which the regex then certainly matches; anything else goes to the regex, which

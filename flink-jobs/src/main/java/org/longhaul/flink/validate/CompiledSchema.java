@@ -12,7 +12,7 @@ import java.util.Set;
  * A contract schema compiled once into plain checks on a parsed message, for the hot path: a
  * message that is certainly valid skips networknt, which builds a validation context and walks
  * every keyword for each message (about half of what reading a raw message costs; docs/
- * benchmarks.md, <i>Where the time goes</i>).
+ * benchmarks-log.md, <i>2026-11-25: Hot path, stage by stage</i>).
  *
  * <p>It is not a second validator of the contract: networknt stays the judge of every message this
  * one does not call {@link Verdict#VALID}, and writes the dead letter's reasons. Hence each keyword

@@ -26,8 +26,8 @@ import org.longhaul.flink.records.Json;
  * Reads, checks and binds a raw message in one pass over its tokens, for the hot path: each
  * top-level field goes straight to its property's compiled check and its record component, with no
  * tree of the whole message (Jackson's tree — a map entry and a node per field — and the lookups by
- * name of the check and the binding were most of a message's cost; docs/ benchmarks.md, <i>One
- * pass</i>).
+ * name of the check and the binding were most of a message's cost; docs/ benchmarks-log.md,
+ * <i>2026-11-26: Flink throughput, one pass</i>).
  *
  * <p>It only answers for a message that is plainly one object of the schema's own properties:
  * {@link #read} returns the record when the compiled schema calls it {@link Verdict#VALID} and the

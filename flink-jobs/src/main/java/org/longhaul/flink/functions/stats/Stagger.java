@@ -7,8 +7,8 @@ import java.time.Duration;
  * Where each key's windows start within a minute. Aligned windows make every link's 1m window end
  * at the same minute boundary, so the job emits links × protocols statistics at once and the sink
  * takes the burst in seconds (20,000 at 10k links: a p99 of 5.5 s from window end to InfluxDB,
- * docs/benchmarks.md). Staggered, each key's windows are shifted by a whole number of seconds below
- * the spread, fixed by the key: the burst becomes a stream (at 10k links, ~330 statistics a
+ * docs/benchmarks-log.md). Staggered, each key's windows are shifted by a whole number of seconds
+ * below the spread, fixed by the key: the burst becomes a stream (at 10k links, ~330 statistics a
  * second), while a key's 1m, 1h and 1d windows keep the same offset, so a day still folds exactly
  * 24 of its hours and an hour 60 of its minutes.
  *
