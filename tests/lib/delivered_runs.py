@@ -56,10 +56,10 @@ def windows_lost_or_doubled(stored, raw, until):
     assert stored, "no statistics stored"
     # a window is keyed by its end (a point's time); a link's windows end at its own second of
     # the minute (the job's stagger), the same for all of them: learned from what was stored
-    stagger = {k[:3]: k[3] % 60000 for k in stored}
     last_stored = collections.defaultdict(int)
     for k in stored:
         last_stored[k[:3]] = max(last_stored[k[:3]], k[3])
+    stagger = {link: end % 60000 for link, end in last_stored.items()}
     runs, delay = runs_delivered(raw)
     # each link's newest run that reached Kafka in time for the minutes before it to be written
     passed = collections.defaultdict(int)
@@ -80,7 +80,7 @@ def windows_lost_or_doubled(stored, raw, until):
     }
     # the newest stored minute may hold runs that reached Kafka after the raw topics were read:
     # every earlier one is whole
-    newest = max(k[3] for k in stored)
+    newest = max(last_stored.values())
     doubled = {
         k: (n, delivered.get(k, 0)) for k, n in stored.items() if k[3] < newest and n > delivered.get(k, 0)
     }
