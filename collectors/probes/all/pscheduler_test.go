@@ -40,16 +40,10 @@ func TestBareResultOfEveryKnownShapeHasAnImporter(t *testing.T) {
 }
 
 func FuzzParsePSchedulerForms(f *testing.F) {
-	golden.Seeds(f, "testdata/pscheduler")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		m := golden.Case{Args: []string{"--src", "a", "--dst", "b", "--ts", "1795482621039"}}.MustMeta()
-		ss, err := ParsePScheduler(in, m)
-		if err != nil {
-			if len(err.Error()) > 1200 {
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
+	parse := func(c golden.Case) ([]sample.Sample, error) { return ParsePScheduler(c.Input, c.MustMeta()) }
+	golden.Fuzz(f, parse, []string{"--src", "a", "--dst", "b", "--ts", "1795482621039"}, func(t *testing.T, err error) {
+		if len(err.Error()) > 1200 {
+			t.Fatalf("error of %d bytes", len(err.Error()))
 		}
-		golden.CheckAll(t, ss)
-	})
+	}, "testdata/pscheduler")
 }

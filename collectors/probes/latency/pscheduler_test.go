@@ -11,14 +11,7 @@ import (
 // The cases are archive messages and bare results the project wrote to pScheduler's latency
 // result schema (each README says how); their statistics were checked against pScheduler's own
 // latency_utils.Histogram.
-func parsePSCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("pscheduler")
-	if err != nil {
-		return nil, err
-	}
-	m.RunID = ""
-	return ParsePScheduler(c.Input, m)
-}
+var parsePSCase = golden.PScheduler(ParsePScheduler)
 
 func TestPSchedulerLatencyGolden(t *testing.T) {
 	golden.Run(t, "testdata/pscheduler", parsePSCase)
@@ -129,17 +122,7 @@ func TestBadHistogramsAreRefusedNamingTheKey(t *testing.T) {
 }
 
 func FuzzPSchedulerLatency(f *testing.F) {
-	golden.Seeds(f, "testdata/pscheduler")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		ss, err := parsePSCase(golden.Case{Input: in})
-		if err != nil {
-			if len(err.Error()) > golden.MaxErrorLen {
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parsePSCase, nil, golden.ErrorBound, "testdata/pscheduler")
 }
 
 func BenchmarkParsePSchedulerLatency(b *testing.B) {

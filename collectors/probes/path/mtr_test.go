@@ -5,29 +5,20 @@ import (
 	"strings"
 	"testing"
 
+	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
 )
 
-func parseMtrCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("mtr")
-	if err != nil {
-		return nil, err
-	}
-	return ParseMtr(c.Input, m, Requested{})
-}
+var parseMtrCase = golden.Tool("mtr", func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+	return ParseMtr(in, m, Requested{})
+})
 
 func TestMtrGolden(t *testing.T) {
 	golden.Run(t, "testdata/mtr", parseMtrCase)
 }
 
-func mtr(in []byte) (*sample.Path, error) {
-	ss, err := parseMtrCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}})
-	if err != nil {
-		return nil, err
-	}
-	return ss[0].(*sample.Path), nil
-}
+func mtr(in []byte) (*sample.Path, error) { return golden.First[*sample.Path](parseMtrCase, in) }
 
 func TestMtrReportReadsTheColumnsTheHostLineNames(t *testing.T) {
 	// -o "LSA": loss, sent, average only; -b: name (address).
@@ -76,18 +67,7 @@ func TestMtrStaysWithinTimeMemoryAndErrorBounds(t *testing.T) {
 }
 
 func FuzzMtr(f *testing.F) {
-	golden.Seeds(f, "testdata/mtr")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		c := golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}}
-		ss, err := parseMtrCase(c)
-		if err != nil {
-			if len(err.Error()) > golden.MaxErrorLen {
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parseMtrCase, golden.ImportArgs, golden.ErrorBound, "testdata/mtr")
 }
 
 func BenchmarkParseMtr(b *testing.B) {

@@ -10,14 +10,7 @@ import (
 
 // The pScheduler cases are real traceroute captures turned into archive messages with
 // pScheduler's own traceroute parsing (testdata/pscheduler/README.md).
-func parsePSCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("pscheduler")
-	if err != nil {
-		return nil, err
-	}
-	m.RunID = ""
-	return ParsePScheduler(c.Input, m)
-}
+var parsePSCase = golden.PScheduler(ParsePScheduler)
 
 func TestPSchedulerTraceGolden(t *testing.T) {
 	golden.Run(t, "testdata/pscheduler", parsePSCase)
@@ -43,14 +36,7 @@ func TestPSchedulerTraceRefusesWhatItCannotMap(t *testing.T) {
 }
 
 func FuzzPSchedulerTrace(f *testing.F) {
-	golden.Seeds(f, "testdata/pscheduler")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		ss, err := parsePSCase(golden.Case{Input: in})
-		if err != nil {
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parsePSCase, nil, nil, "testdata/pscheduler")
 }
 
 // pScheduler's traceroute tool writes traceroute -A's AS as a bare number when its own AS

@@ -4,28 +4,21 @@ import (
 	"strings"
 	"testing"
 
+	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
 )
 
-func parseTracepathCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("tracepath")
-	if err != nil {
-		return nil, err
-	}
-	return ParseTracepath(c.Input, m, Requested{})
-}
+var parseTracepathCase = golden.Tool("tracepath", func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+	return ParseTracepath(in, m, Requested{})
+})
 
 func TestTracepathGolden(t *testing.T) {
 	golden.Run(t, "testdata/tracepath", parseTracepathCase)
 }
 
 func tracepath(in []byte) (*sample.Path, error) {
-	ss, err := parseTracepathCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}})
-	if err != nil {
-		return nil, err
-	}
-	return ss[0].(*sample.Path), nil
+	return golden.First[*sample.Path](parseTracepathCase, in)
 }
 
 func TestTracepathGroupsProbesByTTLAndTakesReachedFromTheOutput(t *testing.T) {
@@ -76,18 +69,7 @@ func TestTracepathStaysWithinTimeMemoryAndErrorBounds(t *testing.T) {
 }
 
 func FuzzTracepath(f *testing.F) {
-	golden.Seeds(f, "testdata/tracepath")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		c := golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}}
-		ss, err := parseTracepathCase(c)
-		if err != nil {
-			if len(err.Error()) > golden.MaxErrorLen {
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parseTracepathCase, golden.ImportArgs, golden.ErrorBound, "testdata/tracepath")
 }
 
 func BenchmarkParseTracepath(b *testing.B) {

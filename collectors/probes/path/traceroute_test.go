@@ -4,35 +4,21 @@ import (
 	"strings"
 	"testing"
 
+	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
 )
 
-func parseTracerouteCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("traceroute")
-	if err != nil {
-		return nil, err
-	}
-	return ParseTraceroute(c.Input, m, Requested{})
-}
+var parseTracerouteCase = golden.Tool("traceroute", func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+	return ParseTraceroute(in, m, Requested{})
+})
 
 func TestTracerouteGolden(t *testing.T) {
 	golden.Run(t, "testdata/traceroute", parseTracerouteCase)
 }
 
 func FuzzTraceroute(f *testing.F) {
-	golden.Seeds(f, "testdata/traceroute")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		c := golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}}
-		ss, err := parseTracerouteCase(c)
-		if err != nil {
-			if len(err.Error()) > golden.MaxErrorLen {
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parseTracerouteCase, golden.ImportArgs, golden.ErrorBound, "testdata/traceroute")
 }
 
 func BenchmarkParseTraceroute(b *testing.B) {
@@ -40,11 +26,7 @@ func BenchmarkParseTraceroute(b *testing.B) {
 }
 
 func traceroute(in []byte) (*sample.Path, error) {
-	ss, err := parseTracerouteCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}})
-	if err != nil {
-		return nil, err
-	}
-	return ss[0].(*sample.Path), nil
+	return golden.First[*sample.Path](parseTracerouteCase, in)
 }
 
 func TestTracerouteStaysWithinTimeMemoryAndErrorBounds(t *testing.T) {

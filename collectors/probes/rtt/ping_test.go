@@ -4,35 +4,21 @@ import (
 	"strings"
 	"testing"
 
+	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
 )
 
-func parsePingCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("ping")
-	if err != nil {
-		return nil, err
-	}
-	return ParsePing(c.Input, m, Requested{})
-}
+var parsePingCase = golden.Tool("ping", func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+	return ParsePing(in, m, Requested{})
+})
 
 func TestPingGolden(t *testing.T) {
 	golden.Run(t, "testdata/ping", parsePingCase)
 }
 
 func FuzzPing(f *testing.F) {
-	golden.Seeds(f, "testdata/ping")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		c := golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}}
-		ss, err := parsePingCase(c)
-		if err != nil {
-			if len(err.Error()) > golden.MaxErrorLen {
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parsePingCase, golden.ImportArgs, golden.ErrorBound, "testdata/ping")
 }
 
 func BenchmarkParsePing(b *testing.B) {
@@ -41,13 +27,7 @@ func BenchmarkParsePing(b *testing.B) {
 
 func pingInput(s string) (*sample.RTT, error) { return pingBytes([]byte(s)) }
 
-func pingBytes(in []byte) (*sample.RTT, error) {
-	ss, err := parsePingCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}})
-	if err != nil {
-		return nil, err
-	}
-	return ss[0].(*sample.RTT), nil
-}
+func pingBytes(in []byte) (*sample.RTT, error) { return golden.First[*sample.RTT](parsePingCase, in) }
 
 func TestPingStaysWithinTimeMemoryAndErrorBounds(t *testing.T) {
 	// Replies with one sequence number: ping reads every line (duplicates), then the garbage.

@@ -11,14 +11,7 @@ import (
 
 // The cases are real ping captures turned into archive messages the way pScheduler's ping
 // tool writes them (testdata/pscheduler/derive.py).
-func parsePSCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("pscheduler")
-	if err != nil {
-		return nil, err
-	}
-	m.RunID = ""
-	return ParsePScheduler(c.Input, m)
-}
+var parsePSCase = golden.PScheduler(ParsePScheduler)
 
 func TestPSchedulerRTTGolden(t *testing.T) {
 	golden.Run(t, "testdata/pscheduler", parsePSCase)
@@ -102,17 +95,7 @@ func TestPSchedulerRTTStaysWithinTimeMemoryAndErrorBounds(t *testing.T) {
 }
 
 func FuzzPSchedulerRTT(f *testing.F) {
-	golden.Seeds(f, "testdata/pscheduler")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		ss, err := parsePSCase(golden.Case{Input: in})
-		if err != nil {
-			if len(err.Error()) > golden.MaxErrorLen {
-				t.Fatalf("error of %d bytes", len(err.Error()))
-			}
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parsePSCase, nil, golden.ErrorBound, "testdata/pscheduler")
 }
 
 func BenchmarkParsePSchedulerRTT(b *testing.B) {

@@ -10,13 +10,7 @@ import (
 	"longhaul/ingest/sample"
 )
 
-func parseIperf2Case(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("iperf2")
-	if err != nil {
-		return nil, err
-	}
-	return ParseIperf2(c.Input, m)
-}
+var parseIperf2Case = golden.Tool("iperf2", ParseIperf2)
 
 func TestIperf2Golden(t *testing.T) {
 	golden.Run(t, "testdata/iperf2", parseIperf2Case)
@@ -117,16 +111,7 @@ func TestIperf2IsBounded(t *testing.T) {
 }
 
 func FuzzIperf2(f *testing.F) {
-	golden.Seeds(f, "testdata/iperf2")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		c := golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}}
-		ss, err := parseIperf2Case(c)
-		if err != nil {
-			checkErrorBound(t, err)
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parseIperf2Case, golden.ImportArgs, checkErrorBound, "testdata/iperf2")
 }
 
 func BenchmarkParseIperf2(b *testing.B) {

@@ -7,17 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"longhaul/collectors/probes/probekit"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
 )
 
-func parseIperf3Case(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("iperf3")
-	if err != nil {
-		return nil, err
-	}
-	return ParseIperf3(c.Input, m, Requested{})
-}
+var parseIperf3Case = golden.Tool("iperf3", func(in []byte, m probekit.Meta) ([]sample.Sample, error) {
+	return ParseIperf3(in, m, Requested{})
+})
 
 func TestIperf3Golden(t *testing.T) {
 	golden.Run(t, "testdata/iperf3", parseIperf3Case)
@@ -146,16 +143,7 @@ func TestIperf3IsBounded(t *testing.T) {
 }
 
 func FuzzIperf3(f *testing.F) {
-	golden.Seeds(f, "testdata/iperf3")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		c := golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1795239644000"}}
-		ss, err := parseIperf3Case(c)
-		if err != nil {
-			checkErrorBound(t, err)
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	golden.Fuzz(f, parseIperf3Case, []string{"--src", "a", "--dst", "b", "--ts", "1795239644000"}, checkErrorBound, "testdata/iperf3")
 }
 
 // longIperf3 is the real 4-stream capture with its intervals repeated n times over, as a

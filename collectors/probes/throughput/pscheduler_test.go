@@ -14,14 +14,7 @@ import (
 
 // The pScheduler cases are real iperf3 captures wrapped into archive messages with
 // pScheduler's own iperf3 field mapping (testdata/pscheduler/README.md).
-func parsePSCase(c golden.Case) ([]sample.Sample, error) {
-	m, err := c.Meta("pscheduler")
-	if err != nil {
-		return nil, err
-	}
-	m.RunID = "" // the message's own run id
-	return ParsePScheduler(c.Input, m)
-}
+var parsePSCase = golden.PScheduler(ParsePScheduler) // the message's own run id
 
 func TestPSchedulerThroughputGolden(t *testing.T) {
 	golden.Run(t, "testdata/pscheduler", parsePSCase)
@@ -106,17 +99,9 @@ func TestPSchedulerRefusesOtherTestsAndBadPaths(t *testing.T) {
 }
 
 func FuzzPSchedulerThroughput(f *testing.F) {
-	golden.Seeds(f, "testdata/pscheduler")
-	golden.Seeds(f, "testdata/pscheduler-result")
-	f.Fuzz(func(t *testing.T, in []byte) {
-		// with the link and time of the command line, as a bare result needs them
-		ss, err := parsePSCase(golden.Case{Input: in, Args: []string{"--src", "a", "--dst", "b", "--ts", "1795239831000"}})
-		if err != nil {
-			checkErrorBound(t, err)
-			return
-		}
-		golden.CheckAll(t, ss)
-	})
+	// with the link and time of the command line, as a bare result needs them
+	args := []string{"--src", "a", "--dst", "b", "--ts", "1795239831000"}
+	golden.Fuzz(f, parsePSCase, args, checkErrorBound, "testdata/pscheduler", "testdata/pscheduler-result")
 }
 
 func BenchmarkParsePScheduler(b *testing.B) {

@@ -105,6 +105,47 @@ func (c Case) MustMeta() probekit.Meta {
 // Parse is a parser under test.
 type Parse func(c Case) ([]sample.Sample, error)
 
+// Parser is a tool's importer as `longhaul-probe parse` calls it.
+type Parser func(in []byte, m probekit.Meta) ([]sample.Sample, error)
+
+// Tool is the Parse of a tool's importer: the case's Meta for that tool, the run id derived from
+// the input.
+func Tool(tool string, parse Parser) Parse {
+	return func(c Case) ([]sample.Sample, error) {
+		m, err := c.Meta(tool)
+		if err != nil {
+			return nil, err
+		}
+		return parse(c.Input, m)
+	}
+}
+
+// PScheduler is the Parse of a pScheduler importer: the run id is left empty, for the message's own.
+func PScheduler(parse Parser) Parse {
+	return func(c Case) ([]sample.Sample, error) {
+		m, err := c.Meta("pscheduler")
+		if err != nil {
+			return nil, err
+		}
+		m.RunID = ""
+		return parse(c.Input, m)
+	}
+}
+
+// ImportArgs are the flags the unit tests import a bare input with (`longhaul-probe parse --src a
+// --dst b --ts 1325746800000`).
+var ImportArgs = []string{"--src", "a", "--dst", "b", "--ts", "1325746800000"}
+
+// First parses in with ImportArgs and returns the first sample, of the type the parser gives.
+func First[T sample.Sample](parse Parse, in []byte) (T, error) {
+	ss, err := parse(Case{Input: in, Args: ImportArgs})
+	if err != nil {
+		var none T
+		return none, err
+	}
+	return ss[0].(T), nil
+}
+
 // Run checks every case of dir.
 func Run(t *testing.T, dir string, parse Parse) {
 	reg := Schemas(t)
@@ -181,6 +222,33 @@ func Schemas(t testing.TB) *schema.Registry {
 func Seeds(f *testing.F, dir string) {
 	for _, c := range Cases(f, dir) {
 		f.Add(c.Input)
+	}
+}
+
+// Fuzz is a parser's fuzz target: seeded with every case input of dirs, it parses each input as
+// the case of args; an error must pass checkErr (nil: any error will do), the samples must
+// validate (CheckAll).
+func Fuzz(f *testing.F, parse Parse, args []string, checkErr func(*testing.T, error), dirs ...string) {
+	for _, d := range dirs {
+		Seeds(f, d)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ss, err := parse(Case{Input: in, Args: args})
+		if err != nil {
+			if checkErr != nil {
+				checkErr(t, err)
+			}
+			return
+		}
+		CheckAll(t, ss)
+	})
+}
+
+// ErrorBound fails the test when err's message is longer than MaxErrorLen.
+func ErrorBound(t *testing.T, err error) {
+	t.Helper()
+	if len(err.Error()) > MaxErrorLen {
+		t.Fatalf("error of %d bytes", len(err.Error()))
 	}
 }
 
