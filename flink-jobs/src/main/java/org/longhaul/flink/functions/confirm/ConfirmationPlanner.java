@@ -2,17 +2,12 @@ package org.longhaul.flink.functions.confirm;
 
 import java.time.Duration;
 import java.util.Arrays;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import org.longhaul.flink.functions.detect.CleanupTimer;
+import org.longhaul.flink.functions.detect.KeyedStateFunction;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.ProbeRequest;
-import org.longhaul.flink.state.OneWriteType;
 
 /**
  * Per link (key "src|dst"): turns suspicions into probe requests for the link's throughput probe
@@ -24,36 +19,23 @@ import org.longhaul.flink.state.OneWriteType;
  * link's collapse is open, only a run back at the baseline asks for another ({@link #worthAsking}).
  */
 public final class ConfirmationPlanner
-        extends KeyedProcessFunction<String, PlannerInput, ProbeRequest> {
+        extends KeyedStateFunction<PlannerInput, ProbeRequest, PlannerState> {
     private static final long serialVersionUID = 1L;
 
     public static final OutputTag<Event> UNSERVED =
             new OutputTag<>("confirm-unserved-link", TypeInformation.of(Event.class));
 
     private final ConfirmParams p;
-    private final Duration ttl;
-    private transient ValueState<PlannerState> state;
-    private transient CleanupTimer cleanup;
 
     public ConfirmationPlanner(ConfirmParams params, Duration stateTtl) {
+        super("confirm-plan", PlannerState.class, "confirm-plan", stateTtl);
         this.p = params;
-        this.ttl = stateTtl;
-    }
-
-    @Override
-    public void open(OpenContext context) {
-        state =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "confirm-plan", OneWriteType.of(PlannerState.class)));
-        cleanup = new CleanupTimer(getRuntimeContext(), "confirm-plan", ttl);
     }
 
     @Override
     public void processElement(PlannerInput in, Context ctx, Collector<ProbeRequest> out)
             throws Exception {
-        PlannerState s = state.value() == null ? new PlannerState() : state.value();
+        PlannerState s = stateOr(PlannerState::new);
         cleanup.touch(ctx.timerService(), in.ts());
         if (in.run() != null) {
             seen(s, in.run());
@@ -149,14 +131,5 @@ public final class ConfirmationPlanner
         long[] out = Arrays.copyOf(times, times.length + 1);
         out[times.length] = t;
         return out;
-    }
-
-    @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<ProbeRequest> out)
-            throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            state.clear();
-            cleanup.clear();
-        }
     }
 }

@@ -3,15 +3,10 @@ package org.longhaul.flink.functions.confirm;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.longhaul.flink.functions.detect.CleanupTimer;
 import org.longhaul.flink.functions.detect.Fmt;
+import org.longhaul.flink.functions.detect.KeyedStateFunction;
 import org.longhaul.flink.functions.detect.RobustStats;
-import org.longhaul.flink.state.OneWriteType;
 
 /**
  * Per link (key "src|dst"): a shift of its delay (the ping RTT, or one direction's one-way delay:
@@ -22,36 +17,23 @@ import org.longhaul.flink.state.OneWriteType;
  * history, so a new path's delay becomes the level within rttHistory readings.
  */
 public final class DelayShiftDetector
-        extends KeyedProcessFunction<String, DelayReading, Suspicion> {
+        extends KeyedStateFunction<DelayReading, Suspicion, RttState> {
     private static final long serialVersionUID = 1L;
 
     private final ConfirmParams p;
-    private final Duration ttl;
     private final DelayKind kind;
-    private transient ValueState<RttState> state;
-    private transient CleanupTimer cleanup;
 
     public DelayShiftDetector(ConfirmParams params, Duration stateTtl, DelayKind kind) {
+        super(kind.state, RttState.class, kind.state, stateTtl);
         this.p = params;
-        this.ttl = stateTtl;
         this.kind = kind;
-    }
-
-    @Override
-    public void open(OpenContext context) {
-        state =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        kind.state, OneWriteType.of(RttState.class)));
-        cleanup = new CleanupTimer(getRuntimeContext(), kind.state, ttl);
     }
 
     @Override
     public void processElement(DelayReading r, Context ctx, Collector<Suspicion> out)
             throws Exception {
         cleanup.touch(ctx.timerService(), r.ts());
-        RttState s = state.value() == null ? new RttState() : state.value();
+        RttState s = stateOr(RttState::new);
         Suspicion x = judge(s, r, p, kind);
         if (x != null) {
             out.collect(x);
@@ -97,14 +79,5 @@ public final class DelayShiftDetector
         }
         s.recent = RobustStats.append(s.recent, rtt, p.rttHistory());
         return out;
-    }
-
-    @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Suspicion> out)
-            throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            state.clear();
-            cleanup.clear();
-        }
     }
 }

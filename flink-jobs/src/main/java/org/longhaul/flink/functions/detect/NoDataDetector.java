@@ -2,13 +2,9 @@ package org.longhaul.flink.functions.detect;
 
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
-import org.longhaul.flink.state.OneWriteType;
 
 /**
  * no_data / data_resumed per probe of a link (key "src|dst|probe_id"): the usual gap between its
@@ -23,30 +19,22 @@ import org.longhaul.flink.state.OneWriteType;
  * reaches MAX_VALUE and every timer counts. This keeps a replay's result independent of when
  * periodic watermarks happened to be emitted.
  */
-public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat, Event> {
+public final class NoDataDetector extends KeyedStateFunction<Heartbeat, Event, SilenceState> {
     private static final long serialVersionUID = 1L;
 
     private final NoDataParams p;
-    private final Duration ttl;
     private final long outOfOrdernessMs;
-    private transient ValueState<SilenceState> state;
-    private transient CleanupTimer cleanup;
     private transient long maxSeen;
 
     public NoDataDetector(NoDataParams params, Duration stateTtl, Duration outOfOrderness) {
+        super("silence", SilenceState.class, "no-data", stateTtl);
         this.p = params;
-        this.ttl = stateTtl;
         this.outOfOrdernessMs = outOfOrderness.toMillis();
     }
 
     @Override
     public void open(OpenContext context) {
-        state =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "silence", OneWriteType.of(SilenceState.class)));
-        cleanup = new CleanupTimer(getRuntimeContext(), "no-data", ttl);
+        super.open(context);
         maxSeen = Long.MIN_VALUE;
     }
 
@@ -54,7 +42,7 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
     public void processElement(Heartbeat hb, Context ctx, Collector<Event> out) throws Exception {
         maxSeen = Math.max(maxSeen, hb.ts());
         cleanup.touch(ctx.timerService(), hb.ts());
-        SilenceState s = state.value() == null ? new SilenceState() : state.value();
+        SilenceState s = stateOr(SilenceState::new);
         s.kind = hb.kind();
         if (s.silent) {
             out.collect(resumed(hb, s));
@@ -103,10 +91,7 @@ public final class NoDataDetector extends KeyedProcessFunction<String, Heartbeat
             }
             state.update(s);
         }
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            state.clear();
-            cleanup.clear();
-        }
+        super.onTimer(timestamp, ctx, out);
     }
 
     private static Event noData(String key, SilenceState s, long at) {

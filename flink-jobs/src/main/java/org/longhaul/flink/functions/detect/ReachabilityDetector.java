@@ -1,15 +1,10 @@
 package org.longhaul.flink.functions.detect;
 
 import java.time.Duration;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;
-import org.longhaul.flink.state.OneWriteType;
 
 /**
  * unreachable / reachable per link (key "src|dst") from throughput run summaries: after {@link
@@ -17,17 +12,14 @@ import org.longhaul.flink.state.OneWriteType;
  * unreachable (once); the next successful run makes it reachable again (same episode).
  */
 public final class ReachabilityDetector
-        extends KeyedProcessFunction<String, ThroughputSample, Event> {
+        extends KeyedStateFunction<ThroughputSample, Event, ReachState> {
     private static final long serialVersionUID = 1L;
 
     private final ReachParams p;
-    private final Duration ttl;
-    private transient ValueState<ReachState> state;
-    private transient CleanupTimer cleanup;
 
     public ReachabilityDetector(ReachParams params, Duration stateTtl) {
+        super("reach", ReachState.class, "reach", stateTtl);
         this.p = params;
-        this.ttl = stateTtl;
     }
 
     /**
@@ -42,16 +34,6 @@ public final class ReachabilityDetector
     }
 
     @Override
-    public void open(OpenContext context) {
-        state =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "reach", OneWriteType.of(ReachState.class)));
-        cleanup = new CleanupTimer(getRuntimeContext(), "reach", ttl);
-    }
-
-    @Override
     public void processElement(ThroughputSample run, Context ctx, Collector<Event> out)
             throws Exception {
         int verdict = verdict(run);
@@ -59,7 +41,7 @@ public final class ReachabilityDetector
             return;
         }
         cleanup.touch(ctx.timerService(), run.ts());
-        ReachState s = state.value() == null ? new ReachState() : state.value();
+        ReachState s = stateOr(ReachState::new);
         if (verdict > 0) {
             if (s.down) {
                 out.collect(reachable(run, s));
@@ -86,14 +68,6 @@ public final class ReachabilityDetector
             out.collect(unreachable(run, s));
         }
         state.update(s);
-    }
-
-    @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            state.clear();
-            cleanup.clear();
-        }
     }
 
     private static Event unreachable(ThroughputSample run, ReachState s) {

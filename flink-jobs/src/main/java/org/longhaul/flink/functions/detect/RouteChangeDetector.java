@@ -2,16 +2,11 @@ package org.longhaul.flink.functions.detect;
 
 import java.time.Duration;
 import java.util.List;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.ChangedHop;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.PathSample;
-import org.longhaul.flink.state.OneWriteType;
 
 /**
  * route_change per link (key "src|dst") from traceroute runs. A run that agrees with the dominant
@@ -25,27 +20,14 @@ import org.longhaul.flink.state.OneWriteType;
  * ECMP siblings yet; so does a sibling of the same length and delay ({@link SiblingRtt}), whose
  * streak may wait a few more runs for its delay to be clear.
  */
-public final class RouteChangeDetector extends KeyedProcessFunction<String, PathSample, Event> {
+public final class RouteChangeDetector extends KeyedStateFunction<PathSample, Event, RouteState> {
     private static final long serialVersionUID = 1L;
 
     private final RouteParams p;
-    private final Duration ttl;
-    private transient ValueState<RouteState> state;
-    private transient CleanupTimer cleanup;
 
     public RouteChangeDetector(RouteParams params, Duration stateTtl) {
+        super("route", RouteState.class, "route", stateTtl);
         this.p = params;
-        this.ttl = stateTtl;
-    }
-
-    @Override
-    public void open(OpenContext context) {
-        state =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "route", OneWriteType.of(RouteState.class)));
-        cleanup = new CleanupTimer(getRuntimeContext(), "route", ttl);
     }
 
     @Override
@@ -59,7 +41,7 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
             return;
         }
         cleanup.touch(ctx.timerService(), sample.ts());
-        RouteState s = state.value() == null ? new RouteState() : state.value();
+        RouteState s = stateOr(RouteState::new);
         if (s.dominant == null) {
             s.dominant = PathModel.of(run, p.maxAddrsPerHop());
             s.push(true, p.recentRuns());
@@ -136,14 +118,6 @@ public final class RouteChangeDetector extends KeyedProcessFunction<String, Path
             }
         }
         return SiblingRtt.judge(dominant, candidate, p);
-    }
-
-    @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            state.clear();
-            cleanup.clear();
-        }
     }
 
     private Event routeChange(PathSample at, RouteState s, double share) {

@@ -1,13 +1,8 @@
 package org.longhaul.flink.functions.detect;
 
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
-import org.longhaul.flink.state.OneWriteType;
 
 /**
  * A run that had throughput and then moves (near) zero bytes for at least {@link
@@ -18,35 +13,25 @@ import org.longhaul.flink.state.OneWriteType;
  * dropped {@link StallParams#runIdle()} after the run's last interval. Input: the {@link
  * RunInterval} of each counted interval.
  */
-public final class StallDetector extends KeyedProcessFunction<String, RunInterval, Event> {
+public final class StallDetector
+        extends KeyedStateFunction<RunInterval, Event, StallDetector.RunProgress> {
     private static final long serialVersionUID = 1L;
 
     /** Progress of one run: the peak rate so far and the current zero stretch (NaN when none). */
     public record RunProgress(double peakBps, double stallStartS, boolean reported) {}
 
     private final StallParams params;
-    private transient ValueState<RunProgress> progress;
-    private transient CleanupTimer cleanup;
 
     public StallDetector(StallParams params) {
+        super("run-progress", RunProgress.class, "stall", params.runIdle());
         this.params = params;
-    }
-
-    @Override
-    public void open(OpenContext context) {
-        progress =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "run-progress", OneWriteType.of(RunProgress.class)));
-        cleanup = new CleanupTimer(getRuntimeContext(), "stall", params.runIdle());
     }
 
     @Override
     public void processElement(RunInterval interval, Context ctx, Collector<Event> out)
             throws Exception {
         cleanup.touch(ctx.timerService(), interval.ts());
-        RunProgress run = progress.value();
+        RunProgress run = state.value();
         if (run == null) {
             run = new RunProgress(0, Double.NaN, false);
         }
@@ -54,24 +39,15 @@ public final class StallDetector extends KeyedProcessFunction<String, RunInterva
         boolean hadThroughput = run.peakBps() > params.zeroBps();
         boolean zero = bps <= Math.max(params.zeroBps(), params.zeroFraction() * run.peakBps());
         if (!zero || !hadThroughput) {
-            progress.update(
-                    new RunProgress(Math.max(run.peakBps(), bps), Double.NaN, run.reported()));
+            state.update(new RunProgress(Math.max(run.peakBps(), bps), Double.NaN, run.reported()));
             return;
         }
         double start = Double.isNaN(run.stallStartS()) ? interval.startS() : run.stallStartS();
         double stalled = interval.endS() - start;
         boolean report = !run.reported() && stalled >= params.minSeconds();
-        progress.update(new RunProgress(run.peakBps(), start, run.reported() || report));
+        state.update(new RunProgress(run.peakBps(), start, run.reported() || report));
         if (report) {
             out.collect(stallEvent(interval, run.peakBps(), start, stalled));
-        }
-    }
-
-    @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            progress.clear();
-            cleanup.clear();
         }
     }
 
