@@ -1,7 +1,12 @@
 package org.longhaul.flink.state;
 
 import java.util.Objects;
+import org.apache.flink.api.common.functions.RuntimeContext;
 import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
@@ -25,6 +30,25 @@ public final class OneWriteType<T> extends TypeInformation<T> {
 
     public static <T> OneWriteType<T> of(Class<T> type) {
         return of(TypeInformation.of(type));
+    }
+
+    /**
+     * The keyed value state {@code name} of a function, each value of {@code type} in one write.
+     */
+    public static <T> ValueState<T> valueState(RuntimeContext rc, String name, Class<T> type) {
+        return rc.getState(new ValueStateDescriptor<>(name, of(type)));
+    }
+
+    /** The keyed map state {@code name} of a function, each value in one write. */
+    public static <K, V> MapState<K, V> mapState(
+            RuntimeContext rc, String name, TypeInformation<K> keys, TypeInformation<V> values) {
+        return rc.getMapState(new MapStateDescriptor<>(name, keys, of(values)));
+    }
+
+    /** The keyed map state {@code name} of a function, each value of {@code type} in one write. */
+    public static <K, V> MapState<K, V> mapState(
+            RuntimeContext rc, String name, TypeInformation<K> keys, Class<V> type) {
+        return mapState(rc, name, keys, TypeInformation.of(type));
     }
 
     @Override

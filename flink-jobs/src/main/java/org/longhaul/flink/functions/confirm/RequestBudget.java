@@ -38,11 +38,7 @@ public final class RequestBudget extends KeyedProcessFunction<String, ProbeReque
 
     @Override
     public void open(OpenContext context) {
-        recent =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "budget-" + name, OneWriteType.of(long[].class)));
+        recent = OneWriteType.valueState(getRuntimeContext(), "budget-" + name, long[].class);
         reported =
                 getRuntimeContext()
                         .getState(

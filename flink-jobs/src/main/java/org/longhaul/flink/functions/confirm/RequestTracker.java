@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -27,12 +26,8 @@ public final class RequestTracker extends KeyedProcessFunction<String, TrackerIn
     @Override
     public void open(OpenContext context) {
         pending =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "confirm-pending",
-                                        Types.STRING,
-                                        OneWriteType.of(ProbeRequest.class)));
+                OneWriteType.mapState(
+                        getRuntimeContext(), "confirm-pending", Types.STRING, ProbeRequest.class);
     }
 
     @Override

@@ -72,9 +72,6 @@ public final class TuningChangeDetector
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Suspicion> out)
             throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            last.clear();
-            cleanup.clear();
-        }
+        cleanup.clearIfExpired(ctx.timerService(), timestamp, last);
     }
 }

@@ -3,6 +3,7 @@ package org.longhaul.flink.functions.detect;
 import java.io.IOException;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.RuntimeContext;
+import org.apache.flink.api.common.state.State;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -58,6 +59,20 @@ public final class CleanupTimer {
             return false;
         }
         return true;
+    }
+
+    /**
+     * When the timer firing at {@code timestamp} is this cleanup timer and the key has had no data
+     * for ttl ({@link #expired}): clears the key's {@code states} and the timer's own.
+     */
+    public void clearIfExpired(TimerService timers, long timestamp, State... states)
+            throws IOException {
+        if (expired(timers, timestamp)) {
+            for (State s : states) {
+                s.clear();
+            }
+            clear();
+        }
     }
 
     /** Nothing left to clean: delete the timer and forget it. */

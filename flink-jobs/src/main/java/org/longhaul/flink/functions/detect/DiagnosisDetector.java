@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -45,18 +44,14 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
     public void open(OpenContext context) {
         var rc = getRuntimeContext();
         pending =
-                rc.getMapState(
-                        new MapStateDescriptor<>(
-                                "diagnosis-pending",
-                                Types.LONG,
-                                OneWriteType.of(
-                                        Types.LIST(TypeInformation.of(DiagnosisInput.class)))));
-        host = rc.getState(new ValueStateDescriptor<>("host", OneWriteType.of(HostSnapshot.class)));
+                OneWriteType.mapState(
+                        rc,
+                        "diagnosis-pending",
+                        Types.LONG,
+                        Types.LIST(TypeInformation.of(DiagnosisInput.class)));
+        host = OneWriteType.valueState(rc, "host", HostSnapshot.class);
         pingRtt = rc.getState(new ValueStateDescriptor<>("ping-rtt", Types.DOUBLE));
-        probes =
-                rc.getMapState(
-                        new MapStateDescriptor<>(
-                                "probes", Types.STRING, OneWriteType.of(ProbeHistory.class)));
+        probes = OneWriteType.mapState(rc, "probes", Types.STRING, ProbeHistory.class);
         cleanup = new CleanupTimer(rc, "diagnosis", ttl);
     }
 
@@ -86,13 +81,7 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
                 handle(in, out);
             }
         }
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            pending.clear();
-            host.clear();
-            pingRtt.clear();
-            probes.clear();
-            cleanup.clear();
-        }
+        cleanup.clearIfExpired(ctx.timerService(), timestamp, pending, host, pingRtt, probes);
     }
 
     private void handle(DiagnosisInput in, Collector<Event> out) throws Exception {

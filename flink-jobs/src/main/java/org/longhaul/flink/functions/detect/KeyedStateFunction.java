@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.function.Supplier;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.state.OneWriteType;
@@ -43,10 +42,7 @@ public abstract class KeyedStateFunction<I, O, S> extends KeyedProcessFunction<S
 
     @Override
     public void open(OpenContext context) {
-        state =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(stateName, OneWriteType.of(stateType)));
+        state = OneWriteType.valueState(getRuntimeContext(), stateName, stateType);
         cleanup = new CleanupTimer(getRuntimeContext(), cleanupName, ttl);
     }
 
@@ -58,9 +54,6 @@ public abstract class KeyedStateFunction<I, O, S> extends KeyedProcessFunction<S
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<O> out) throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            state.clear();
-            cleanup.clear();
-        }
+        cleanup.clearIfExpired(ctx.timerService(), timestamp, state);
     }
 }

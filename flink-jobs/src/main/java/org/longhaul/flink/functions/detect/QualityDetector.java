@@ -3,7 +3,6 @@ package org.longhaul.flink.functions.detect;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.longhaul.flink.records.Event;
@@ -33,16 +32,8 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
 
     @Override
     public void open(OpenContext context) {
-        loss =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "loss", OneWriteType.of(ThresholdEpisode.class)));
-        jitter =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "jitter", OneWriteType.of(ThresholdEpisode.class)));
+        loss = OneWriteType.valueState(getRuntimeContext(), "loss", ThresholdEpisode.class);
+        jitter = OneWriteType.valueState(getRuntimeContext(), "jitter", ThresholdEpisode.class);
         cleanup = new CleanupTimer(getRuntimeContext(), "quality", ttl);
     }
 
@@ -94,11 +85,7 @@ public final class QualityDetector extends KeyedProcessFunction<String, QualityS
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            loss.clear();
-            jitter.clear();
-            cleanup.clear();
-        }
+        cleanup.clearIfExpired(ctx.timerService(), timestamp, loss, jitter);
     }
 
     private Event highLoss(QualitySample q, ThresholdEpisode e, double value, double threshold) {

@@ -7,9 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -45,18 +43,9 @@ public final class SiteReachabilityDetector
 
     @Override
     public void open(OpenContext context) {
-        sources =
-                getRuntimeContext()
-                        .getMapState(
-                                new MapStateDescriptor<>(
-                                        "site-sources",
-                                        Types.STRING,
-                                        OneWriteType.of(SourceStatus.class)));
-        site =
-                getRuntimeContext()
-                        .getState(
-                                new ValueStateDescriptor<>(
-                                        "site", OneWriteType.of(SiteState.class)));
+        var rc = getRuntimeContext();
+        sources = OneWriteType.mapState(rc, "site-sources", Types.STRING, SourceStatus.class);
+        site = OneWriteType.valueState(rc, "site", SiteState.class);
         cleanup = new CleanupTimer(getRuntimeContext(), "site", ttl);
     }
 
@@ -109,11 +98,7 @@ public final class SiteReachabilityDetector
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Event> out) throws Exception {
-        if (cleanup.expired(ctx.timerService(), timestamp)) {
-            sources.clear();
-            site.clear();
-            cleanup.clear();
-        }
+        cleanup.clearIfExpired(ctx.timerService(), timestamp, sources, site);
     }
 
     private static String commonestClass(List<SourceStatus> statuses) {

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -48,21 +47,14 @@ public final class IncidentCorrelator extends KeyedProcessFunction<String, Incid
     @Override
     public void open(OpenContext context) {
         var rc = getRuntimeContext();
-        links =
-                rc.getMapState(
-                        new MapStateDescriptor<>(
-                                "incident-links", Types.STRING, OneWriteType.of(LinkView.class)));
-        incidents =
-                rc.getMapState(
-                        new MapStateDescriptor<>(
-                                "incidents", Types.STRING, OneWriteType.of(OpenIncident.class)));
+        links = OneWriteType.mapState(rc, "incident-links", Types.STRING, LinkView.class);
+        incidents = OneWriteType.mapState(rc, "incidents", Types.STRING, OpenIncident.class);
         buffered =
-                rc.getMapState(
-                        new MapStateDescriptor<>(
-                                "incident-buffered",
-                                Types.LONG,
-                                OneWriteType.of(
-                                        Types.LIST(TypeInformation.of(IncidentInput.class)))));
+                OneWriteType.mapState(
+                        rc,
+                        "incident-buffered",
+                        Types.LONG,
+                        Types.LIST(TypeInformation.of(IncidentInput.class)));
         localiseAt = rc.getState(new ValueStateDescriptor<>("incident-localise-at", Types.LONG));
     }
 
