@@ -1,7 +1,8 @@
 // Package sampletest reads sample configs the way their tests need them. A sample shows
 // every optional setting commented with its default ("# key: value") and writes its prose
 // as "## ..." comments, so uncommenting every commented setting must change nothing: that is
-// how the tests hold the samples to the defaults in the code.
+// how the tests hold the samples to the defaults in the code. It also decodes the params the
+// probes' tests write inline.
 package sampletest
 
 import (
@@ -80,6 +81,43 @@ func ShowsEveryParam(t testing.TB, uncommented *yaml.Node, params any) {
 	t.Helper()
 	if got, want := Keys(uncommented), Tags(params); !reflect.DeepEqual(got, want) {
 		t.Errorf("the sample shows params %v, the kind has %v", got, want)
+	}
+}
+
+// Node is the YAML src as a node, failing the test when src is not YAML.
+func Node(t testing.TB, src string) *yaml.Node {
+	t.Helper()
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return &n
+}
+
+// Decode decodes params written in YAML (src) with a kind's decode.
+func Decode[P any](t testing.TB, src string, decode func(*yaml.Node) (P, error)) (P, error) {
+	t.Helper()
+	return decode(Node(t, src))
+}
+
+// MustDecode is Decode of params that must decode.
+func MustDecode[P any](t testing.TB, src string, decode func(*yaml.Node) (P, error)) P {
+	t.Helper()
+	p, err := Decode(t, src, decode)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return p
+}
+
+// RefusedParams holds a kind's decode to its errors: each params (YAML) of refused must fail
+// with an error that contains the text it maps to (the field's name, and why).
+func RefusedParams[P any](t *testing.T, decode func(*yaml.Node) (P, error), refused map[string]string) {
+	t.Helper()
+	for src, want := range refused {
+		if _, err := Decode(t, src, decode); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", src, err, want)
+		}
 	}
 }
 

@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"longhaul/collectors/internal/sampletest"
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
@@ -33,12 +32,8 @@ func systemExec(ctx context.Context, argv []string) ([]byte, []byte, error) {
 
 func build(t *testing.T, kind, params string) probe.Probe {
 	t.Helper()
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(params), &n); err != nil {
-		t.Fatal(err)
-	}
 	f, _ := probe.Lookup(kind)
-	p, err := f(&n, systemExec)
+	p, err := f(sampletest.Node(t, params), systemExec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"longhaul/collectors/internal/sampletest"
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
@@ -23,13 +22,7 @@ var job = probe.Job{Src: "lh-a", Dst: "lh-f", Target: "10.90.0.2", ProbeID: "pat
 
 func params(t *testing.T, src string) Params {
 	t.Helper()
-	var n yaml.Node
-	_ = yaml.Unmarshal([]byte(src), &n)
-	p, err := DecodeParams(&n)
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
-	return p
+	return sampletest.MustDecode(t, src, DecodeParams)
 }
 
 // captured replays a capture: traceroute writes the header and hops to stdout and its
@@ -81,7 +74,7 @@ func TestArgvKeepsOneFlowPerTarget(t *testing.T) {
 }
 
 func TestParamsErrorsNameTheField(t *testing.T) {
-	for src, want := range map[string]string{
+	sampletest.RefusedParams(t, DecodeParams, map[string]string{
 		"{queries: 0}":      "queries:",
 		"{queries: 11}":     "queries:",
 		"{max_ttl: 256}":    "max_ttl:",
@@ -90,13 +83,7 @@ func TestParamsErrorsNameTheField(t *testing.T) {
 		"{port: 70000}":     "port:",
 		"{source_port: 80}": "source_port:",
 		"{first_ttl: 2}":    "first_ttl: unknown field",
-	} {
-		var n yaml.Node
-		_ = yaml.Unmarshal([]byte(src), &n)
-		if _, err := DecodeParams(&n); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", src, err, want)
-		}
-	}
+	})
 }
 
 func TestRunOnCapturedOutputs(t *testing.T) {

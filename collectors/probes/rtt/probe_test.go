@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"longhaul/collectors/internal/sampletest"
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit/golden"
 	"longhaul/ingest/sample"
@@ -32,9 +31,7 @@ func TestDefaultArgvAndTimeout(t *testing.T) {
 	if p.RunTimeout() != 22*time.Second {
 		t.Fatalf("%v", p.RunTimeout())
 	}
-	var n yaml.Node
-	_ = yaml.Unmarshal([]byte("{count: 20, interval: 200ms, timeout: 5s, size: 1400}"), &n)
-	p, _ = DecodeParams(&n)
+	p = sampletest.MustDecode(t, "{count: 20, interval: 200ms, timeout: 5s, size: 1400}", DecodeParams)
 	argv, _ = Argv(p, "ps1.fnal.gov")
 	if strings.Join(argv, " ") != "ping -n -c 20 -i 0.2 -W 5 -s 1400 ps1.fnal.gov" {
 		t.Fatalf("%q", argv)
@@ -45,20 +42,14 @@ func TestDefaultArgvAndTimeout(t *testing.T) {
 }
 
 func TestParamsErrorsNameTheField(t *testing.T) {
-	for src, want := range map[string]string{
+	sampletest.RefusedParams(t, DecodeParams, map[string]string{
 		"{count: 0}":        "count:",
 		"{interval: 10ms}":  "interval:",
 		"{interval: 1}":     "interval: invalid duration",
 		"{timeout: 1500ms}": "timeout:",
 		"{size: 70000}":     "size:",
 		"{deadline: 10s}":   "deadline: unknown field",
-	} {
-		var n yaml.Node
-		_ = yaml.Unmarshal([]byte(src), &n)
-		if _, err := DecodeParams(&n); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", src, err, want)
-		}
-	}
+	})
 }
 
 func execOf(t *testing.T, stdoutFile, stderr string, err error) probe.Exec {

@@ -7,8 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"longhaul/collectors/internal/sampletest"
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/host"
 	"longhaul/collectors/probes/probekit/golden"
@@ -18,15 +17,6 @@ import (
 
 var job = probe.Job{Src: "slac-iepm", Dst: "rl-dev04", Target: "127.0.0.1", ProbeID: "sweep-rl", RunID: "r7",
 	Start: time.Date(2026, 11, 21, 5, 40, 32, 0, time.UTC)}
-
-func decode(t *testing.T, src string) (Params, error) {
-	t.Helper()
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
-		t.Fatal(err)
-	}
-	return DecodeParams(&n)
-}
 
 // replay answers every iperf3 run with a captured output and every route query with lo.
 func replay(t *testing.T, argvs *[][]string) probe.Exec {
@@ -42,10 +32,7 @@ func replay(t *testing.T, argvs *[][]string) probe.Exec {
 }
 
 func newSweep(t *testing.T, src string, argvs *[][]string) *Probe {
-	p, err := decode(t, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := sampletest.MustDecode(t, src, DecodeParams)
 	ex := replay(t, argvs)
 	return &Probe{
 		Params:  p,
@@ -109,7 +96,7 @@ func TestCellsPastTheDeadlineStillReport(t *testing.T) {
 }
 
 func TestParamsErrorsNameTheField(t *testing.T) {
-	for src, want := range map[string]string{
+	sampletest.RefusedParams(t, DecodeParams, map[string]string{
 		"{}":                                             "windows: required",
 		"{windows: [64K, 64K]}":                          "windows: 64K is repeated",
 		"{windows: [100]}":                               "windows: 100",
@@ -121,11 +108,7 @@ func TestParamsErrorsNameTheField(t *testing.T) {
 		"{windows: [64K], throughput: {duration: 1.5s}}": "throughput.duration:",
 		"{windows: [64K], throughput: {bogus: 1}}":       "throughput.bogus: unknown field",
 		"{windows: [1K, 2K, 4K, 8K, 16K, 32K, 64K, 128K, 256K], streams: [1, 2, 3, 4, 5, 6, 7, 8]}": "72 cells",
-	} {
-		if _, err := decode(t, src); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", src, err, want)
-		}
-	}
+	})
 	if _, ok := probe.Lookup(Kind); !ok {
 		t.Fatal("not registered")
 	}

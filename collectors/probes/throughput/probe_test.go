@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"longhaul/collectors/internal/sampletest"
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/host"
 	"longhaul/collectors/probes/probekit/golden"
@@ -23,15 +22,7 @@ var job = probe.Job{Src: "longhaul-dev", Dst: "loopback", Target: "127.0.0.1", P
 
 func params(t *testing.T, src string) Params {
 	t.Helper()
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &n); err != nil {
-		t.Fatal(err)
-	}
-	p, err := DecodeParams(&n)
-	if err != nil {
-		t.Fatalf("%s: %v", src, err)
-	}
-	return p
+	return sampletest.MustDecode(t, src, DecodeParams)
 }
 
 // fakeExec answers iperf3 with a captured output and ip with a captured route.
@@ -102,7 +93,7 @@ func TestEveryParamReachesIperf3(t *testing.T) {
 }
 
 func TestParamsErrorsNameTheField(t *testing.T) {
-	for src, want := range map[string]string{
+	sampletest.RefusedParams(t, DecodeParams, map[string]string{
 		"{protocol: sctp}":                 "protocol:",
 		"{streams: 0}":                     "streams:",
 		"{streams: 129}":                   "streams:",
@@ -117,14 +108,7 @@ func TestParamsErrorsNameTheField(t *testing.T) {
 		"{bitrate: fast}":                  "bitrate: invalid rate",
 		"{connect_timeout: 1500us}":        "connect_timeout:",
 		"{host_snapshots: false}":          "host_snapshots: unknown field",
-	} {
-		var n yaml.Node
-		_ = yaml.Unmarshal([]byte(src), &n)
-		_, err := DecodeParams(&n)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: error %v, want %q", src, err, want)
-		}
-	}
+	})
 }
 
 func TestTargetThatLooksLikeAnOptionIsNeverRun(t *testing.T) {
@@ -200,9 +184,7 @@ func TestFactoryIsRegisteredAndExclusive(t *testing.T) {
 	if err != nil || !pr.Exclusive() || pr.Timeout() != 30*time.Second {
 		t.Fatalf("%v %v", pr, err)
 	}
-	var n yaml.Node
-	_ = yaml.Unmarshal([]byte("{streams: many}"), &n)
-	if _, err := f(&n, nil); err == nil || !strings.HasPrefix(err.Error(), "streams:") {
+	if _, err := f(sampletest.Node(t, "{streams: many}"), nil); err == nil || !strings.HasPrefix(err.Error(), "streams:") {
 		t.Fatalf("%v", err)
 	}
 }
