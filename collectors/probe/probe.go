@@ -49,6 +49,18 @@ type Probe interface {
 // field; the config loader adds file and line.
 type Factory func(params *yaml.Node, exec Exec) (Probe, error)
 
+// Decoded is the Factory of a kind whose params decode on their own: decode's error, or the
+// probe build makes of the params.
+func Decoded[P any](decode func(*yaml.Node) (P, error), build func(P, Exec) Probe) Factory {
+	return func(node *yaml.Node, exec Exec) (Probe, error) {
+		p, err := decode(node)
+		if err != nil {
+			return nil, err
+		}
+		return build(p, exec), nil
+	}
+}
+
 // Exec runs a tool with an argument vector, never through a shell, and returns what it printed.
 // Tests replace it with captured outputs.
 type Exec func(ctx context.Context, argv []string) (stdout, stderr []byte, err error)

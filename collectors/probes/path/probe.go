@@ -6,11 +6,7 @@ package path
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
-
-	"gopkg.in/yaml.v3"
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit"
@@ -25,13 +21,9 @@ func init() {
 }
 
 // Factory builds a path probe from its params.
-func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
-	p, err := DecodeParams(node)
-	if err != nil {
-		return nil, err
-	}
-	return &Probe{Params: p, Exec: exec, Now: time.Now}, nil
-}
+var Factory = probe.Decoded(DecodeParams, func(p Params, exec probe.Exec) probe.Probe {
+	return &Probe{Params: p, Exec: exec, Now: time.Now}
+})
 
 // Probe runs traceroute.
 type Probe struct {
@@ -55,30 +47,20 @@ func (pr *Probe) Timeout() time.Duration { return pr.Params.Timeout() }
 // Run traces the path to the job's target; it always returns one path sample, carrying the
 // error when traceroute could not run.
 func (pr *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
-	m := probekit.Meta{Src: job.Src, Dst: job.Dst, ProbeID: job.ProbeID, RunID: job.RunID, Target: job.Target, Start: job.Start}
-	if m.Start.IsZero() {
-		m.Start = pr.Now()
-	}
+	m := probekit.JobMeta(job, pr.Now)
 	argv, err := Argv(pr.Params, job.Target)
 	if err != nil {
 		return []sample.Sample{failed(m, &sample.RunError{Class: sample.ErrNotStarted, Message: err.Error()})}
 	}
-	stdout, stderr, runErr := pr.Exec(ctx, argv)
-	out := append(append(append([]byte{}, stdout...), '\n'), stderr...)
-	if len(strings.TrimSpace(string(out))) == 0 {
-		return []sample.Sample{failed(m, probekit.ExecFailure(ctx, "traceroute", runErr, stderr))}
-	}
-	ss, err := ParseTraceroute(out, m, Requested{Queries: pr.Params.Queries, MaxTTL: pr.Params.MaxTTL})
-	if err != nil {
-		e := probekit.ExecFailure(ctx, "traceroute", runErr, stderr)
-		if runErr == nil || e.Class == sample.ErrToolFailed {
-			e = &sample.RunError{Class: sample.ErrToolFailed, Message: probekit.Message(fmt.Sprintf("unparseable traceroute output: %v", err))}
-		}
+	run := probekit.RunTool(ctx, pr.Exec, Tool, argv)
+	ss, e := run.Parse(func(out []byte) ([]sample.Sample, error) {
+		return ParseTraceroute(out, m, Requested{Queries: pr.Params.Queries, MaxTTL: pr.Params.MaxTTL})
+	})
+	if e != nil {
 		return []sample.Sample{failed(m, e)}
 	}
-	p := ss[0].(*sample.Path)
-	if p.Error == nil && runErr != nil {
-		p.Error = probekit.ExecFailure(ctx, "traceroute", runErr, stderr)
+	if p := ss[0].(*sample.Path); p.Error == nil && run.Err != nil {
+		p.Error = run.Failure()
 	}
 	return ss
 }

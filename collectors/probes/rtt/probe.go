@@ -5,11 +5,7 @@ package rtt
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
-
-	"gopkg.in/yaml.v3"
 
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/probekit"
@@ -24,13 +20,9 @@ func init() {
 }
 
 // Factory builds an rtt probe from its params.
-func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
-	p, err := DecodeParams(node)
-	if err != nil {
-		return nil, err
-	}
-	return &Probe{Params: p, Exec: exec, Now: time.Now}, nil
-}
+var Factory = probe.Decoded(DecodeParams, func(p Params, exec probe.Exec) probe.Probe {
+	return &Probe{Params: p, Exec: exec, Now: time.Now}
+})
 
 // Probe runs ping.
 type Probe struct {
@@ -54,30 +46,19 @@ func (pr *Probe) Timeout() time.Duration { return pr.Params.RunTimeout() }
 // Run pings the job's target and returns one rtt sample; ping exits 1 when replies are
 // missing, which is a measurement, not a failure.
 func (pr *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
-	m := probekit.Meta{Src: job.Src, Dst: job.Dst, ProbeID: job.ProbeID, RunID: job.RunID, Target: job.Target, Start: job.Start}
-	if m.Start.IsZero() {
-		m.Start = pr.Now()
-	}
+	m := probekit.JobMeta(job, pr.Now)
 	q := Requested{IntervalS: pr.Params.Interval.D().Seconds(), PacketSize: pr.Params.Size}
 	argv, err := Argv(pr.Params, job.Target)
 	if err != nil {
 		return []sample.Sample{failed(m, q, &sample.RunError{Class: sample.ErrNotStarted, Message: err.Error()})}
 	}
-	stdout, stderr, runErr := pr.Exec(ctx, argv)
-	out := append(append(append([]byte{}, stdout...), '\n'), stderr...)
-	if len(strings.TrimSpace(string(out))) == 0 {
-		return []sample.Sample{failed(m, q, probekit.ExecFailure(ctx, "ping", runErr, stderr))}
-	}
-	ss, err := ParsePing(out, m, q)
-	if err != nil {
-		e := probekit.ExecFailure(ctx, "ping", runErr, stderr)
-		if runErr == nil || e.Class == sample.ErrToolFailed {
-			e = &sample.RunError{Class: sample.ErrToolFailed, Message: probekit.Message(fmt.Sprintf("unparseable ping output: %v", err))}
-		}
+	run := probekit.RunTool(ctx, pr.Exec, Tool, argv)
+	ss, e := run.Parse(func(out []byte) ([]sample.Sample, error) { return ParsePing(out, m, q) })
+	if e != nil {
 		return []sample.Sample{failed(m, q, e)}
 	}
 	if r := ss[0].(*sample.RTT); r.Error == nil && ctx.Err() != nil {
-		r.Error = probekit.ExecFailure(ctx, "ping", runErr, stderr)
+		r.Error = run.Failure()
 	}
 	return ss
 }

@@ -8,8 +8,6 @@ import (
 	"context"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/host"
 	"longhaul/collectors/probes/probekit"
@@ -25,19 +23,15 @@ func init() {
 }
 
 // Factory builds a sweep from its params.
-func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
-	p, err := DecodeParams(node)
-	if err != nil {
-		return nil, err
-	}
+var Factory = probe.Decoded(DecodeParams, func(p Params, exec probe.Exec) probe.Probe {
 	return &Probe{
 		Params:  p,
 		NewCell: func(tp throughput.Params) probe.Probe { return throughput.New(tp, exec) },
 		Snap:    host.NewSnapshotter(exec),
 		Now:     time.Now,
 		Sleep:   sleep,
-	}, nil
-}
+	}
+})
 
 // Probe runs the cells of the grid one after the other.
 type Probe struct {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"longhaul/collectors/probe"
 	"longhaul/collectors/probes/host"
 	"longhaul/collectors/probes/probekit"
@@ -27,13 +25,7 @@ func init() {
 }
 
 // Factory builds a throughput probe from its params.
-func Factory(node *yaml.Node, exec probe.Exec) (probe.Probe, error) {
-	p, err := DecodeParams(node)
-	if err != nil {
-		return nil, err
-	}
-	return New(p, exec), nil
-}
+var Factory = probe.Decoded(DecodeParams, func(p Params, exec probe.Exec) probe.Probe { return New(p, exec) })
 
 // Probe runs iperf3. Its fields are the seams tests replace.
 type Probe struct {
@@ -80,10 +72,7 @@ func (pr *Probe) Timeout() time.Duration { return pr.Params.Timeout() }
 // Run runs one iperf3 test: the host snapshot first (the tuning the test runs with), then the
 // test. It always returns a summary; a failed run's summary carries the error.
 func (pr *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
-	m := probekit.Meta{Src: job.Src, Dst: job.Dst, ProbeID: job.ProbeID, RunID: job.RunID, Target: job.Target, Start: job.Start}
-	if m.Start.IsZero() {
-		m.Start = pr.Now()
-	}
+	m := probekit.JobMeta(job, pr.Now)
 	var out []sample.Sample
 	if pr.Params.HostSnapshot {
 		runID := job.RunID
