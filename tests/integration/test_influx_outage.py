@@ -10,6 +10,7 @@ import subprocess
 import time
 
 from conftest import influx_query, influxdb, kafka, now_ms, topic
+from link_stats import link_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUTAGE_S = 60
@@ -26,22 +27,7 @@ def influx_up():
 
 
 def stat(src, ts):
-    return {
-        "schema": "link_stats",
-        "version": 1,
-        "src": src,
-        "dst": "outage-dst",
-        "probe_id": "link-stats",
-        "ts": ts,
-        "protocol": "tcp",
-        "window": "1m",
-        "window_start": ts - 60_000,
-        "window_end": ts,
-        "samples": 5,
-        "runs": 1,
-        "errors": 0,
-        "throughput_mean_bps": 1e8,
-    }
+    return link_stats(src, "outage-dst", ts, samples=5, runs=1, errors=0, throughput_mean_bps=1e8)
 
 
 def count(src):

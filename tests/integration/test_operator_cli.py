@@ -16,6 +16,7 @@ import time
 import zlib
 
 from conftest import INFLUX, INFLUX_DB, now_ms, rows, topic, wait_for_series
+from link_stats import link_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"
@@ -175,27 +176,20 @@ def test_report_of_a_link_minutes_old_says_what_each_empty_panel_is_learning(pro
         ts = end - k * 60_000
         produce(
             topic("stats"),
-            {
-                "schema": "link_stats",
-                "version": 1,
-                "src": src,
-                "dst": dst,
-                "probe_id": "link-stats",
-                "ts": ts,
-                "protocol": "tcp",
-                "window": "1m",
-                "window_start": ts - 60_000,
-                "window_end": ts,
-                "samples": 4,
-                "runs": 1,
-                "errors": 0,
-                "retransmits": 0,
-                "throughput_mean_bps": 9.4e7,
-                "throughput_median_bps": 9.4e7,
-                "throughput_p10_bps": 9.2e7,
-                "throughput_p90_bps": 9.5e7,
-                "throughput_max_bps": 9.5e7,
-            },
+            link_stats(
+                src,
+                dst,
+                ts,
+                samples=4,
+                runs=1,
+                errors=0,
+                retransmits=0,
+                throughput_mean_bps=9.4e7,
+                throughput_median_bps=9.4e7,
+                throughput_p10_bps=9.2e7,
+                throughput_p90_bps=9.5e7,
+                throughput_max_bps=9.5e7,
+            ),
         )
     wait_for_series(f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\'', timeout_s=60)
     deadline = time.time() + 60
@@ -235,46 +229,27 @@ def test_the_matrix_divides_by_the_collapse_detectors_baseline_and_fills_once_it
     for k in range(3):
         ts = end - k * 60_000
         produce(
-            topic("stats"),
-            {
-                "schema": "link_stats",
-                "version": 3,
-                "src": src,
-                "dst": dst,
-                "probe_id": "link-stats",
-                "ts": ts,
-                "protocol": "tcp",
-                "window": "1m",
-                "window_start": ts - 60_000,
-                "window_end": ts,
-                "samples": 4,
-                "runs": 1,
-                "throughput_mean_bps": 9.4e7,
-            },
+            topic("stats"), link_stats(src, dst, ts, version=3, samples=4, runs=1, throughput_mean_bps=9.4e7)
         )
 
     def baseline(ts, runs, ready):
         produce(
             topic("stats"),
-            {
-                "schema": "link_stats",
-                "version": 3,
-                "src": src,
-                "dst": dst,
-                "probe_id": "collapse-detector",
-                "ts": ts,
-                "protocol": "tcp",
-                "window": "baseline",
-                "window_start": ts,
-                "window_end": ts,
-                "samples": runs,
-                "runs": runs,
-                "series": "tcp",
-                "baseline_bps": 1e8,
-                "baseline_spread_bps": 1.5e6,
-                "baseline_min_runs": 5,
-                "baseline_ready": ready,
-            },
+            link_stats(
+                src,
+                dst,
+                ts,
+                version=3,
+                window="baseline",
+                probe_id="collapse-detector",
+                samples=runs,
+                runs=runs,
+                series="tcp",
+                baseline_bps=1e8,
+                baseline_spread_bps=1.5e6,
+                baseline_min_runs=5,
+                baseline_ready=ready,
+            ),
         )
 
     def report():

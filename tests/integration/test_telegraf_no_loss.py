@@ -16,6 +16,7 @@ import uuid
 
 from confluent_kafka import TopicPartition
 from conftest import influx_query, influxdb, kafka, now_ms, topic
+from link_stats import link_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TELEGRAF_LOG = (
@@ -45,22 +46,7 @@ def admin(stmt):
 
 
 def stat(src, ts):
-    return {
-        "schema": "link_stats",
-        "version": 1,
-        "src": src,
-        "dst": "noloss-dst",
-        "probe_id": "link-stats",
-        "ts": ts,
-        "protocol": "tcp",
-        "window": "1m",
-        "window_start": ts - 60_000,
-        "window_end": ts,
-        "samples": 5,
-        "runs": 1,
-        "errors": 0,
-        "throughput_mean_bps": 1e8,
-    }
+    return link_stats(src, "noloss-dst", ts, samples=5, runs=1, errors=0, throughput_mean_bps=1e8)
 
 
 class Producer:

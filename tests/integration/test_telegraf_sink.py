@@ -2,28 +2,18 @@
 InfluxDB: each statistic lands in the retention policy of its window, events in `daily`."""
 
 from conftest import now_ms, rows, topic, wait_for_series
+from link_stats import link_stats
 
 
 def stats(src, window, ts, **numbers):
-    start = ts - {"1m": 60_000, "1h": 3_600_000, "1d": 86_400_000}[window]
-    return {
-        "schema": "link_stats",
-        "version": 1,
-        "src": src,
-        "dst": "lyon",
-        "probe_id": "link-stats",
-        "ts": ts,
-        "protocol": "tcp",
-        "window": window,
-        "window_start": start,
-        "window_end": ts,
+    figures = {
         "samples": 10,
         "runs": 1,
         "errors": 0,
         "throughput_mean_bps": 2.81e6,
         "throughput_median_bps": None,
-        **numbers,
     }
+    return link_stats(src, "lyon", ts, window=window, **(figures | numbers))
 
 
 def test_link_stats_reach_influxdb_in_the_policy_of_their_window(produce, run_tag):
@@ -78,25 +68,21 @@ def test_the_collapse_detectors_baseline_reaches_raw_with_its_probe_as_a_tag(pro
     baseline = {f: None for f in ("errors", "throughput_mean_bps", "retransmits", "rtt_mean_ms", "hop_count")}
     for i, ready in ((0, False), (1, True)):
         at = ts - 60_000 + i * 30_000
-        baseline |= {
-            "schema": "link_stats",
-            "version": 3,
-            "src": run_tag,
-            "dst": "lyon",
-            "probe_id": "collapse-detector",
-            "ts": at,
-            "protocol": "tcp",
-            "window": "baseline",
-            "window_start": at,
-            "window_end": at,
-            "samples": 4 + i,
-            "runs": 4 + i,
-            "series": "tcp-default",
-            "baseline_bps": 9.4e7 + i * 1e6,
-            "baseline_spread_bps": 1.2e6,
-            "baseline_min_runs": 5,
-            "baseline_ready": ready,
-        }
+        baseline |= link_stats(
+            run_tag,
+            "lyon",
+            at,
+            version=3,
+            window="baseline",
+            probe_id="collapse-detector",
+            samples=4 + i,
+            runs=4 + i,
+            series="tcp-default",
+            baseline_bps=9.4e7 + i * 1e6,
+            baseline_spread_bps=1.2e6,
+            baseline_min_runs=5,
+            baseline_ready=ready,
+        )
         produce(topic("stats"), baseline)
     minute = stats(run_tag, "1m", ts) | {
         "version": 3,
