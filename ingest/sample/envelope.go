@@ -20,6 +20,14 @@ type Envelope struct {
 	TS      int64  `json:"ts"`
 }
 
+// Head returns the envelope: every message embeds one, which makes it a Sample.
+func (e *Envelope) Head() *Envelope { return e }
+
+// envelope is the envelope of a new message of a schema's version.
+func envelope(schema string, version int, src, dst, probeID string, ts int64) Envelope {
+	return Envelope{Schema: schema, Version: version, Src: src, Dst: dst, ProbeID: probeID, TS: ts}
+}
+
 // Key is the Kafka message key: one link's messages share a partition and stay ordered.
 func (e Envelope) Key() string { return LinkKey(e.Src, e.Dst) }
 

@@ -21,10 +21,7 @@ type Host struct {
 	MTU                        *int64   `json:"mtu,omitempty"`
 }
 
-// Head returns the envelope.
-func (h *Host) Head() *Envelope { return &h.Envelope }
-
 // NewHost starts a host snapshot with its envelope filled in.
 func NewHost(src, dst, probeID string, ts int64) *Host {
-	return &Host{Envelope: Envelope{Schema: SchemaHost, Version: contract.VersionRawHost, Src: src, Dst: dst, ProbeID: probeID, TS: ts}}
+	return &Host{Envelope: envelope(SchemaHost, contract.VersionRawHost, src, dst, probeID, ts)}
 }

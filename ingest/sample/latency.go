@@ -31,16 +31,13 @@ type Latency struct {
 	Error             *RunError `json:"error,omitempty"`
 }
 
-// Head returns the envelope.
-func (l *Latency) Head() *Envelope { return &l.Envelope }
-
 // SetLabels gives the sample its plan's labels.
 func (l *Latency) SetLabels(lb Labels) { l.Labels = lb }
 
 // NewLatency starts a latency sample with its envelope filled in.
 func NewLatency(src, dst, probeID, runID string, ts int64) *Latency {
 	return &Latency{
-		Envelope: Envelope{Schema: SchemaLatency, Version: contract.VersionRawLatency, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		Envelope: envelope(SchemaLatency, contract.VersionRawLatency, src, dst, probeID, ts),
 		RunID:    runID,
 	}
 }

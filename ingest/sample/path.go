@@ -35,16 +35,13 @@ type HopProbe struct {
 	ASN        *int64   `json:"asn,omitempty"`
 }
 
-// Head returns the envelope.
-func (p *Path) Head() *Envelope { return &p.Envelope }
-
 // SetLabels gives the sample its plan's labels.
 func (p *Path) SetLabels(l Labels) { p.Labels = l }
 
 // NewPath starts a path sample with its envelope filled in.
 func NewPath(src, dst, probeID, runID string, ts int64) *Path {
 	return &Path{
-		Envelope: Envelope{Schema: SchemaPath, Version: contract.VersionRawPath, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		Envelope: envelope(SchemaPath, contract.VersionRawPath, src, dst, probeID, ts),
 		RunID:    runID,
 		Hops:     []Hop{},
 	}

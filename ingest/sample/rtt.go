@@ -25,16 +25,13 @@ type RTT struct {
 	Error       *RunError `json:"error,omitempty"`
 }
 
-// Head returns the envelope.
-func (r *RTT) Head() *Envelope { return &r.Envelope }
-
 // SetLabels gives the sample its plan's labels.
 func (r *RTT) SetLabels(l Labels) { r.Labels = l }
 
 // NewRTT starts an RTT sample with its envelope filled in.
 func NewRTT(src, dst, probeID, runID string, ts int64) *RTT {
 	return &RTT{
-		Envelope: Envelope{Schema: SchemaRTT, Version: contract.VersionRawRTT, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		Envelope: envelope(SchemaRTT, contract.VersionRawRTT, src, dst, probeID, ts),
 		RunID:    runID,
 	}
 }

@@ -57,9 +57,6 @@ type Throughput struct {
 	Error *RunError `json:"error,omitempty"`
 }
 
-// Head returns the envelope.
-func (t *Throughput) Head() *Envelope { return &t.Envelope }
-
 // SetLabels gives the sample its plan's labels.
 func (t *Throughput) SetLabels(l Labels) { t.Labels = l }
 
@@ -72,7 +69,7 @@ func (t *Throughput) SetScreens(probeID string) { t.Screens = &probeID }
 // NewThroughput starts a throughput record of the given kind with its envelope filled in.
 func NewThroughput(src, dst, probeID, runID, record string, ts int64) *Throughput {
 	return &Throughput{
-		Envelope: Envelope{Schema: SchemaThroughput, Version: contract.VersionRawThroughput, Src: src, Dst: dst, ProbeID: probeID, TS: ts},
+		Envelope: envelope(SchemaThroughput, contract.VersionRawThroughput, src, dst, probeID, ts),
 		RunID:    runID,
 		Record:   record,
 	}
