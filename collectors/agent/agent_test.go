@@ -83,7 +83,12 @@ targets:
   - {name: bnl-ps1, address: 192.0.2.7}
 probes:
 %s`, brokers, pw, filepath.Join(dir, "spool"), probes)
-	path := filepath.Join(dir, "longhaul-probe.yaml")
+	return loadConfig(t, filepath.Join(dir, "longhaul-probe.yaml"), body)
+}
+
+// loadConfig writes body to the config file path and loads it.
+func loadConfig(t *testing.T, path, body string) *config.Config {
+	t.Helper()
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

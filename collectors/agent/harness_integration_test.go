@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -231,15 +230,7 @@ targets:
   - {name: lo-c, address: 127.0.0.3}
 probes:
 %s`, brokers, b.CA(), b.user, b.passwordFile, spool, filepath.Join(kafkatest.Root(), "ingest", "schemas"), probes)
-	path := filepath.Join(dir, "longhaul-probe.yaml")
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return loadConfig(t, filepath.Join(dir, "longhaul-probe.yaml"), body)
 }
 
 // runningAgent is an agent started in the background.

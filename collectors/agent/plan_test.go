@@ -88,15 +88,7 @@ psconfig:
   url: %s
   match_addresses: [ps1.example.org]
 `, filepath.Join(dir, "spool"), url)
-	path := filepath.Join(dir, "longhaul-probe.yaml")
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return loadConfig(t, filepath.Join(dir, "longhaul-probe.yaml"), body)
 }
 
 // wlcgTemplate is psconfig's golden WLCG-like template.

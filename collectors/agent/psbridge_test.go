@@ -36,14 +36,7 @@ pscheduler_bridge:
   listen: 127.0.0.1:0
   token_file: %[1]s/token
 `, dir)
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return loadConfig(t, path, body)
 }
 
 func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testing.T) {
