@@ -257,19 +257,9 @@ func (p *Publisher) isClosed() bool {
 	return p.prodClosed
 }
 
-// Close closes the producer in use when the publisher owns it (Redial set); after Run.
-func (p *Publisher) Close() {
-	if p.opt.Redial == nil {
-		return
-	}
-	p.mu.Lock()
-	prod, closed := p.prod, p.prodClosed
-	p.prodClosed = true
-	p.mu.Unlock()
-	if !closed {
-		closeProducer(prod)
-	}
-}
+// Close closes the producer in use when the publisher owns it (Redial set); after Run. It is
+// retire: the producer closes once, whichever comes first.
+func (p *Publisher) Close() { p.retire() }
 
 func closeProducer(prod Producer) {
 	if c, ok := prod.(interface{ Close() }); ok {
