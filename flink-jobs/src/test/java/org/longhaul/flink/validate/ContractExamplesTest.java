@@ -61,46 +61,51 @@ class ContractExamplesTest {
 
     @TestFactory
     Stream<DynamicTest> everyValidExampleValidatesAndParses() throws IOException {
-        return examples("valid").stream()
-                .map(
-                        file ->
-                                DynamicTest.dynamicTest(
-                                        name(file),
-                                        () -> {
-                                            String schema = ContractFiles.schemaOf(file);
-                                            for (SchemaRegistry registry : registries()) {
-                                                var checked =
-                                                        new MessageValidator(registry, "test")
-                                                                .check(
-                                                                        raw(file),
-                                                                        schema,
-                                                                        RECORDS.get(schema),
-                                                                        Json.MIN_TS);
-                                                assertTrue(
-                                                        checked.valid(),
-                                                        () ->
-                                                                name(file)
-                                                                        + " rejected: "
-                                                                        + checked.deadLetter()
-                                                                                .reason());
-                                                JsonNode back =
-                                                        WITHOUT_NULLS.valueToTree(checked.value());
-                                                assertEquals(
-                                                        List.of(),
-                                                        registry.problems(schema, back),
-                                                        "round trip of " + name(file));
-                                                assertEquals(
-                                                        Json.mapper()
-                                                                .readTree(Files.readString(file))
-                                                                .get("ts"),
-                                                        back.get("ts"));
-                                            }
-                                        }));
+        return forEachExample(
+                "valid",
+                (file, schema, registry, checked) -> {
+                    assertTrue(
+                            checked.valid(),
+                            () -> name(file) + " rejected: " + checked.deadLetter().reason());
+                    JsonNode back = WITHOUT_NULLS.valueToTree(checked.value());
+                    assertEquals(
+                            List.of(),
+                            registry.problems(schema, back),
+                            "round trip of " + name(file));
+                    assertEquals(
+                            Json.mapper().readTree(Files.readString(file)).get("ts"),
+                            back.get("ts"));
+                });
     }
 
     @TestFactory
     Stream<DynamicTest> everyInvalidExampleIsRejectedWithAReason() throws IOException {
-        return examples("invalid").stream()
+        return forEachExample(
+                "invalid",
+                (file, schema, registry, checked) -> {
+                    assertFalse(checked.valid(), name(file) + " accepted");
+                    DeadLetter letter = checked.deadLetter();
+                    assertNotNull(letter);
+                    assertTrue(
+                            letter.reason().contains("$"),
+                            "reason names a JSON path: " + letter.reason());
+                    assertEquals(Files.readString(file), letter.payload());
+                    assertEquals(
+                            List.of(),
+                            registry.problems("dead_letter.v1", Json.mapper().valueToTree(letter)));
+                });
+    }
+
+    /** What a test holds of one example as one registry checked it. */
+    private interface ExampleCheck {
+        void check(Path file, String schema, SchemaRegistry registry, Checked<?> checked)
+                throws IOException;
+    }
+
+    /** One dynamic test per example of kind: each registry checks it, then so does the test. */
+    private static Stream<DynamicTest> forEachExample(String kind, ExampleCheck test)
+            throws IOException {
+        return examples(kind).stream()
                 .map(
                         file ->
                                 DynamicTest.dynamicTest(
@@ -108,28 +113,16 @@ class ContractExamplesTest {
                                         () -> {
                                             String schema = ContractFiles.schemaOf(file);
                                             for (SchemaRegistry registry : registries()) {
-                                                var checked =
+                                                test.check(
+                                                        file,
+                                                        schema,
+                                                        registry,
                                                         new MessageValidator(registry, "test")
                                                                 .check(
                                                                         raw(file),
                                                                         schema,
                                                                         RECORDS.get(schema),
-                                                                        Json.MIN_TS);
-                                                assertFalse(
-                                                        checked.valid(), name(file) + " accepted");
-                                                DeadLetter letter = checked.deadLetter();
-                                                assertNotNull(letter);
-                                                assertTrue(
-                                                        letter.reason().contains("$"),
-                                                        "reason names a JSON path: "
-                                                                + letter.reason());
-                                                assertEquals(
-                                                        Files.readString(file), letter.payload());
-                                                assertEquals(
-                                                        List.of(),
-                                                        registry.problems(
-                                                                "dead_letter.v1",
-                                                                Json.mapper().valueToTree(letter)));
+                                                                        Json.MIN_TS));
                                             }
                                         }));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
@@ -23,12 +24,7 @@ class MessageValidatorTest {
             new MessageValidator(SchemaRegistry.bundled(), "flink:validate");
 
     private DeadLetter reject(String payload) {
-        var checked =
-                validator.check(
-                        RawMessage.of("longhaul.raw.throughput", 2, 1041L, payload),
-                        Contract.THROUGHPUT,
-                        ThroughputSample.class,
-                        NOW);
+        var checked = throughput(RawMessage.of("longhaul.raw.throughput", 2, 1041L, payload));
         assertFalse(checked.valid(), "accepted: " + payload);
         assertEquals(
                 List.of(),
@@ -106,6 +102,10 @@ class MessageValidatorTest {
         assertTrue(check(hop).deadLetter().reason().startsWith("a key given twice: "));
     }
 
+    private Checked<ThroughputSample> throughput(RawMessage raw) {
+        return validator.check(raw, Contract.THROUGHPUT, ThroughputSample.class, NOW);
+    }
+
     private Checked<PathSample> check(String payload) {
         return validator.check(
                 RawMessage.of("longhaul.raw.path", 0, 7L, payload),
@@ -123,18 +123,11 @@ class MessageValidatorTest {
 
     @Test
     void invalidUtf8IsNotJsonAndTheDeadLetterKeepsTheRestOfTheText() {
-        String json =
-                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
-                        .toString();
+        String json = interval().toString();
         byte[] bytes =
                 json.replace("\"r1\"", "\"r?\"").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         bytes[json.indexOf("\"r1\"") + 2] = (byte) 0xFF;
-        var checked =
-                validator.check(
-                        RawMessage.of("t", 0, 0L, bytes),
-                        Contract.THROUGHPUT,
-                        ThroughputSample.class,
-                        NOW);
+        var checked = throughput(RawMessage.of("t", 0, 0L, bytes));
         assertFalse(checked.valid());
         assertTrue(
                 checked.deadLetter().reason().startsWith("not JSON: Invalid UTF-8"),
@@ -150,9 +143,7 @@ class MessageValidatorTest {
 
     @Test
     void tsIsPeekedFromBytesAndStringsAlike() {
-        var json =
-                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
-                        .toString();
+        var json = interval().toString();
         assertEquals(
                 Json.peekTs(json),
                 Json.peekTs(json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
@@ -163,15 +154,8 @@ class MessageValidatorTest {
 
     @Test
     void aValidIntervalParsesIntoItsRecord() {
-        var json =
-                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
-                        .toString();
-        var checked =
-                validator.check(
-                        RawMessage.of("t", 0, 0L, json),
-                        Contract.THROUGHPUT,
-                        ThroughputSample.class,
-                        NOW);
+        var json = interval().toString();
+        var checked = throughput(RawMessage.of("t", 0, 0L, json));
         assertTrue(checked.valid());
         assertEquals(2.8e6, checked.value().bitsPerSecond());
         assertEquals(Samples.T0 + 1000, checked.value().ts());
@@ -183,48 +167,29 @@ class MessageValidatorTest {
      */
     @Test
     void aTopicTakesEveryVersionUpToItsOwnAndJudgesEachByItsSchema() {
-        var v1 =
-                Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6)
-                        .put("version", 1);
-        assertTrue(
-                validator
-                        .check(
-                                RawMessage.of("t", 0, 0L, v1.toString()),
-                                Contract.THROUGHPUT,
-                                ThroughputSample.class,
-                                NOW)
-                        .valid());
+        var v1 = interval().put("version", 1);
+        assertTrue(throughput(RawMessage.of("t", 0, 0L, v1.toString())).valid());
         var v2 = v1.deepCopy().put("version", 2).put("snd_wnd_bytes", 65536L);
         v2.putObject("labels").put("src.display-name", "IHEP Beijing");
-        var checked =
-                validator.check(
-                        RawMessage.of("t", 0, 0L, v2.toString()),
-                        Contract.THROUGHPUT,
-                        ThroughputSample.class,
-                        NOW);
+        var checked = throughput(RawMessage.of("t", 0, 0L, v2.toString()));
         assertTrue(checked.valid(), () -> checked.deadLetter().reason());
         assertEquals(65536L, checked.value().sndWndBytes());
         var v1WithLabels = v2.deepCopy().put("version", 1);
-        var old =
-                validator.check(
-                        RawMessage.of("t", 0, 0L, v1WithLabels.toString()),
-                        Contract.THROUGHPUT,
-                        ThroughputSample.class,
-                        NOW);
+        var old = throughput(RawMessage.of("t", 0, 0L, v1WithLabels.toString()));
         assertTrue(
                 old.deadLetter().reason().startsWith("not a valid throughput_sample.v1: "),
                 old.deadLetter().reason());
         var v3 = v1.deepCopy().put("version", 3);
-        var future =
-                validator.check(
-                        RawMessage.of("t", 0, 0L, v3.toString()),
-                        Contract.THROUGHPUT,
-                        ThroughputSample.class,
-                        NOW);
+        var future = throughput(RawMessage.of("t", 0, 0L, v3.toString()));
         assertTrue(
                 future.deadLetter()
                         .reason()
                         .startsWith("not a valid throughput_sample.v2: $.version"),
                 future.deadLetter().reason());
+    }
+
+    /** The test's interval record: run r1's second second, at 2.8 Mbit/s. */
+    private static ObjectNode interval() {
+        return Samples.interval(Samples.SRC, Samples.DST, "r1", Samples.T0, 0, 1, 2.8e6);
     }
 }
