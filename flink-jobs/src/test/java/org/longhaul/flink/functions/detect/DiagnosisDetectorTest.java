@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.longhaul.flink.testing.Samples.HOUR;
 import static org.longhaul.flink.testing.Samples.T0;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,20 @@ class DiagnosisDetectorTest {
             n.put("retransmits", retransmits);
         }
         return DiagnosisInput.of(Samples.throughput(n));
+    }
+
+    /** A run summary of 3.6 Mbit/s over 140 ms without a retransmit, at T0. */
+    private static ObjectNode cleanRun(String runId) {
+        return Samples.summary(SLAC, RL, runId, T0, 3.6e6)
+                .put("rtt_ms", 140.0)
+                .put("retransmits", 0L);
+    }
+
+    /** The first event the detector gives once the run has come and the watermark passed it. */
+    private static Event diagnosed(Harness<DiagnosisInput> h, ObjectNode run) throws Exception {
+        h.add(DiagnosisInput.of(Samples.throughput(run)), T0);
+        h.watermark(T0);
+        return h.events().get(0);
     }
 
     private static DiagnosisInput host(long ts, long maxWindow) {
@@ -138,14 +153,7 @@ class DiagnosisDetectorTest {
     void shouldNameTheSocketMaximumWhenItCapsTheRequestedWindow() throws Exception {
         try (var h = harness()) {
             h.add(host(T0, 65536), T0);
-            var n =
-                    Samples.summary(SLAC, RL, "rw", T0, 3.6e6)
-                            .put("rtt_ms", 140.0)
-                            .put("retransmits", 0L)
-                            .put("window_bytes", 4_194_304L);
-            h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
-            h.watermark(T0);
-            Event e = h.events().get(0);
+            Event e = diagnosed(h, cleanRun("rw").put("window_bytes", 4_194_304L));
             assertEquals("host_tuning_limited", e.cause(), "the host's setting, not the probe's");
             assertEquals("net.core.wmem_max", e.evidence().get("window_source"));
             assertTrue(e.message().contains("set by net.core.wmem_max on slac-iepm"), e.message());
@@ -225,14 +233,7 @@ class DiagnosisDetectorTest {
     void shouldNameTheReceiverWhenItsAdvertisedWindowIsTheBound() throws Exception {
         try (var h = harness()) {
             h.add(host(T0, 268_435_456L), T0);
-            var n =
-                    Samples.summary(SLAC, RL, "rr", T0, 3.6e6)
-                            .put("rtt_ms", 140.0)
-                            .put("retransmits", 0L)
-                            .put("snd_wnd_bytes", 65536L);
-            h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
-            h.watermark(T0);
-            Event e = h.events().get(0);
+            Event e = diagnosed(h, cleanRun("rr").put("snd_wnd_bytes", 65536L));
             assertEquals("receiver_window_limited", e.cause());
             assertEquals("receiver", e.evidence().get("window_source"));
             assertEquals(65536L, e.evidence().get("snd_wnd_bytes"));
@@ -252,15 +253,12 @@ class DiagnosisDetectorTest {
     void shouldNameTheProbesWindowWhenTheReceiverOffersMore() throws Exception {
         try (var h = harness()) {
             h.add(host(T0, 268_435_456L), T0);
-            var n =
-                    Samples.summary(SLAC, RL, "rs", T0, 3.6e6)
-                            .put("rtt_ms", 140.0)
-                            .put("retransmits", 0L)
-                            .put("window_bytes", 65536L)
-                            .put("snd_wnd_bytes", 6_291_456L);
-            h.add(DiagnosisInput.of(Samples.throughput(n)), T0);
-            h.watermark(T0);
-            Event e = h.events().get(0);
+            Event e =
+                    diagnosed(
+                            h,
+                            cleanRun("rs")
+                                    .put("window_bytes", 65536L)
+                                    .put("snd_wnd_bytes", 6_291_456L));
             assertEquals("sender_window_limited", e.cause());
             assertTrue(
                     e.message()
