@@ -101,6 +101,19 @@ func (a *Archive) RunID(input []byte) string {
 
 var runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,180}$`)
 
+// Complete completes m from the archive input decoded into a: src and dst (unless given) and the
+// run id (unless given), checked.
+func (a *Archive) Complete(input []byte, m *Meta) error {
+	var err error
+	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
+		return err
+	}
+	if m.RunID == "" {
+		m.RunID = a.RunID(input)
+	}
+	return m.Check()
+}
+
 // OpenArchive decodes a pScheduler archive message of the given test type and completes m
 // from it: src and dst (unless given), the run id (unless given), checked; it returns the
 // archive and the run's start in epoch ms. Every pScheduler importer starts here.
@@ -117,13 +130,7 @@ func OpenArchiveOf(input []byte, m *Meta, testTypes ...string) (*Archive, int64,
 	if !slices.Contains(testTypes, a.Test.Type) {
 		return nil, 0, PathError("test.type", "%q is not a %s test", Snippet(a.Test.Type), strings.Join(testTypes, " or "))
 	}
-	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
-		return nil, 0, err
-	}
-	if m.RunID == "" {
-		m.RunID = a.RunID(input)
-	}
-	if err := m.Check(); err != nil {
+	if err := a.Complete(input, m); err != nil {
 		return nil, 0, err
 	}
 	start, err := a.StartMS()

@@ -150,6 +150,21 @@ func iperf3Start(o *i3Output, m probekit.Meta) (int64, error) {
 	return m.StartMS()
 }
 
+// intervalTS is the ts of an interval that ends end seconds into the run started at startMS:
+// after the omitted intervals iperf3's clock has restarted, so the omit period is added back.
+// path locates the interval in the input for the error.
+func intervalTS(startMS int64, end, omit float64, omitted bool, path string) (int64, error) {
+	offset := end
+	if !omitted {
+		offset += omit
+	}
+	ts, err := probekit.OffsetMS(startMS, offset)
+	if err != nil {
+		return 0, probekit.PathError(path+".end", "%v", err)
+	}
+	return ts, nil
+}
+
 func iperf3Interval(r *runInfo, v *i3View, iv *i3Interval, s *i3Stream, i int, startMS int64, omit float64) (sample.Sample, error) {
 	path := fmt.Sprintf("intervals[%d].%s", i, v.sumName)
 	if s == nil {
@@ -160,13 +175,9 @@ func iperf3Interval(r *runInfo, v *i3View, iv *i3Interval, s *i3Stream, i int, s
 	if !finite(s.Start) || !finite(s.End) || s.End < s.Start || s.Bytes < 0 || !finite(s.BitsPerSecond) {
 		return nil, probekit.PathError(path, "start %g, end %g, bytes %d, bits_per_second %g are not a valid interval", s.Start, s.End, s.Bytes, s.BitsPerSecond)
 	}
-	offset := s.End
-	if !omitted {
-		offset += omit
-	}
-	ts, err := probekit.OffsetMS(startMS, offset)
+	ts, err := intervalTS(startMS, s.End, omit, omitted, path)
 	if err != nil {
-		return nil, probekit.PathError(path+".end", "%v", err)
+		return nil, err
 	}
 	rec := r.record(sample.RecordInterval, ts)
 	rec.StartS, rec.EndS = sample.F64(s.Start), sample.F64(s.End)

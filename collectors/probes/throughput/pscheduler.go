@@ -175,13 +175,9 @@ func psInterval(r *runInfo, g psGroup, i int, startMS int64, omit float64) (samp
 		return nil, err
 	}
 	omitted := d.Omitted != nil && *d.Omitted
-	offset := *d.End
-	if !omitted {
-		offset += omit
-	}
-	ts, err := probekit.OffsetMS(startMS, offset)
+	ts, err := intervalTS(startMS, *d.End, omit, omitted, path)
 	if err != nil {
-		return nil, probekit.PathError(path+".end", "%v", err)
+		return nil, err
 	}
 	rec := r.record(sample.RecordInterval, ts)
 	rec.StartS, rec.EndS, rec.Omitted = d.Start, d.End, &omitted

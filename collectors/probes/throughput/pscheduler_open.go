@@ -42,14 +42,7 @@ func psOpen(input []byte, m *probekit.Meta) (*probekit.Archive, int64, error) {
 	if len(a.Result) == 0 || string(a.Result) == "null" {
 		return nil, 0, probekit.PathError("result", "missing")
 	}
-	var err error
-	if m.Src, m.Dst, err = a.Link(m.Src, m.Dst); err != nil {
-		return nil, 0, err
-	}
-	if m.RunID == "" {
-		m.RunID = a.RunID(input)
-	}
-	if err := m.Check(); err != nil {
+	if err := a.Complete(input, m); err != nil {
 		return nil, 0, err
 	}
 	start, err := psStart(a.Schedule.Start, *m)
