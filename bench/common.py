@@ -72,6 +72,32 @@ def empty_raw_topics(name, partitions=4, sites=0, src="bench-src"):
     return tp, path
 
 
+def live_gen(rate, links, duration_s, src, topics, *flags):
+    """The generator's command line in live mode: links links, rate records a second for duration_s
+    seconds, from src (and flags), onto the run's raw topics (throughput, path)."""
+    tp, path = topics
+    return [
+        GEN,
+        "--kafka",
+        KAFKA,
+        "-mode",
+        "live",
+        "-rate",
+        str(rate),
+        "-links",
+        str(links),
+        "-duration",
+        f"{duration_s}s",
+        "-src",
+        src,
+        *flags,
+        "-topic-throughput",
+        tp,
+        "-topic-path",
+        path,
+    ]
+
+
 def own_topics_of(topics):
     """The agents' own topics of the given raw topics that exist (<topic>.agent-...)."""
     infix = CONTRACT.own["separator"] + CONTRACT.own["principal_prefix"]

@@ -46,20 +46,12 @@ def main():
     try:
         # one step = links / rate s = 1 s, a summary every probe-interval steps
         gen = subprocess.run(
-            [
-                common.GEN,
-                "--kafka",
-                common.KAFKA,
-                "-mode",
-                "live",
-                "-rate",
-                str(a.links),
-                "-links",
-                str(a.links),
-                "-duration",
-                f"{a.duration}s",
-                "-src",
+            common.live_gen(
+                a.links,
+                a.links,
+                a.duration,
                 name,
+                (tp, path),
                 "-summary-every",
                 str(a.probe_interval),
                 "-path-every",
@@ -70,11 +62,7 @@ def main():
                 f"{a.collapse_after}s",
                 "-collapse-drop",
                 str(a.drop),
-                "-topic-throughput",
-                tp,
-                "-topic-path",
-                path,
-            ],
+            ),
             capture_output=True,
             text=True,
             check=True,

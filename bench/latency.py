@@ -102,27 +102,7 @@ def main():
             kt.start()
         time.sleep(3)
         gen = subprocess.Popen(
-            [
-                common.GEN,
-                "--kafka",
-                common.KAFKA,
-                "-mode",
-                "live",
-                "-rate",
-                str(a.rate),
-                "-links",
-                str(a.links),
-                "-duration",
-                f"{a.duration}s",
-                "-src",
-                src,
-                "-sites",
-                str(a.sites),
-                "-topic-throughput",
-                tp,
-                "-topic-path",
-                path,
-            ],
+            common.live_gen(a.rate, a.links, a.duration, src, (tp, path), "-sites", str(a.sites)),
             stderr=subprocess.PIPE,
             text=True,
         )
