@@ -12,12 +12,7 @@ import (
 // deadLetter is a dead_letter.v1 message: a sample that did not validate against its schema,
 // kept whole with the reason instead of being published to a raw topic.
 type deadLetter struct {
-	Schema      string  `json:"schema"`
-	Version     int     `json:"version"`
-	Src         string  `json:"src"`
-	Dst         string  `json:"dst"`
-	ProbeID     string  `json:"probe_id"`
-	TS          int64   `json:"ts"`
+	sample.Envelope
 	SourceTopic string  `json:"source_topic"`
 	RejectedBy  *string `json:"rejected_by"`
 	Reason      string  `json:"reason"`
@@ -47,9 +42,11 @@ func newDeadLetter(h *sample.Envelope, topic string, raw []byte, reason string, 
 		probeID = "unknown"
 	}
 	return json.Marshal(deadLetter{
-		Schema: "dead_letter", Version: 1,
-		Src: orUnknown(h.Src, hostRE), Dst: orUnknown(h.Dst, hostRE), ProbeID: probeID,
-		TS: now.UnixMilli(), SourceTopic: topic, RejectedBy: &by, Reason: reason,
+		Envelope: sample.Envelope{
+			Schema: "dead_letter", Version: 1,
+			Src: orUnknown(h.Src, hostRE), Dst: orUnknown(h.Dst, hostRE), ProbeID: probeID, TS: now.UnixMilli(),
+		},
+		SourceTopic: topic, RejectedBy: &by, Reason: reason,
 		Payload: strings.ToValidUTF8(string(raw), "\uFFFD"),
 	})
 }
