@@ -11,6 +11,7 @@ import uuid
 import pytest
 from conftest import CONTRACT, now_ms, topic
 from local_agent import LocalAgent
+from messages import throughput_summary
 from operator_cli import free_port, longhaul
 
 
@@ -82,21 +83,9 @@ def test_a_suspect_link_gets_an_extra_run_from_its_agent_at_once(job, agent, pro
     # the job knows the link's throughput probe from a run, then the sender's tuning changes
     produce(
         topic("raw.throughput"),
-        {
-            "schema": "throughput_sample",
-            "version": 2,
-            "src": src,
-            "dst": dst,
-            "probe_id": "tput",
-            "ts": now - 120_000,
-            "run_id": "r-known",
-            "record": "summary",
-            "tool": "iperf3",
-            "protocol": "tcp",
-            "start_s": 0.0,
-            "end_s": 2.0,
-            "bits_per_second": 9.4e9,
-        },
+        throughput_summary(
+            src, dst, now - 120_000, "r-known", probe_id="tput", version=2, seconds=2.0, bits_per_second=9.4e9
+        ),
     )
     produce(topic("raw.host"), host(src, dst, now - 60_000, 65536))
     produce(topic("raw.host"), host(src, dst, now - 30_000, 33554432))

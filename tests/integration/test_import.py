@@ -16,6 +16,7 @@ import flink_job
 import kafka
 import pytest
 from conftest import LIVE_JOB_ARGS, holds, now_ms, topic
+from messages import throughput_summary
 from psbridge import SECRETS, archive
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -40,23 +41,16 @@ def import_archive(path, seen):
 
 def summary(src, dst, ts, bps, run_id):
     """A live run summary as the bridge publishes a pScheduler throughput result."""
-    return {
-        "schema": "throughput_sample",
-        "version": 1,
-        "src": src,
-        "dst": dst,
-        "probe_id": "pscheduler-throughput",
-        "ts": ts,
-        "run_id": run_id,
-        "record": "summary",
-        "tool": "iperf3",
-        "protocol": "tcp",
-        "start_s": 0.0,
-        "end_s": 10.0,
-        "bytes": int(bps * 10 / 8),
-        "bits_per_second": bps,
-        "retransmits": 0,
-    }
+    return throughput_summary(
+        src,
+        dst,
+        ts,
+        run_id,
+        probe_id="pscheduler-throughput",
+        bytes=int(bps * 10 / 8),
+        bits_per_second=bps,
+        retransmits=0,
+    )
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import subprocess
 import time
 
 from conftest import influx_query, influxdb, kafka, now_ms, topic
-from link_stats import link_stats
+from messages import link_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUTAGE_S = 60

@@ -16,7 +16,7 @@ import time
 import zlib
 
 from conftest import INFLUX, INFLUX_DB, now_ms, rows, topic, wait_for_series
-from link_stats import link_stats
+from messages import link_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLI = ROOT / "bin" / "longhaul"

@@ -4,7 +4,7 @@ Telegraf, InfluxDB; a malformed sample becomes a dead letter with its reason."""
 
 import flink_job
 import pytest
-from conftest import holds, now_ms, rows, topic, wait_for_series
+from conftest import QUICK_JOB_ARGS, holds, now_ms, rows, topic, wait_for_series
 
 
 def interval(src, ts, bps, run_id="run-1"):
@@ -30,19 +30,7 @@ def interval(src, ts, bps, run_id="run-1"):
 
 @pytest.fixture
 def job(run_tag):
-    flink_job.submit(
-        run_tag,
-        [
-            "--starting-offsets",
-            "earliest",
-            "--out-of-orderness",
-            "1s",
-            "--idleness",
-            "3s",
-            "--checkpoint-interval",
-            "2s",
-        ],
-    )
+    flink_job.submit(run_tag, ["--starting-offsets", "earliest", *QUICK_JOB_ARGS])
     yield run_tag
     flink_job.cancel(run_tag)
 

@@ -13,6 +13,7 @@ import kafka
 import pytest
 from confluent_kafka.admin import NewTopic
 from conftest import LIVE_JOB_ARGS, now_ms, topic
+from messages import throughput_summary
 
 LINKS = 16
 HEALTHY = 100e6
@@ -22,23 +23,16 @@ ARGS = LIVE_JOB_ARGS + ["--confirm.enabled", "false"]
 
 
 def summary(src, ts, bps, run):
-    return {
-        "schema": "throughput_sample",
-        "version": 1,
-        "src": src,
-        "dst": "rescale-far",
-        "probe_id": "tput",
-        "ts": ts,
-        "run_id": run,
-        "record": "summary",
-        "tool": "iperf3",
-        "protocol": "tcp",
-        "start_s": 0.0,
-        "end_s": 10.0,
-        "bytes": int(bps * 10 / 8),
-        "bits_per_second": bps,
-        "retransmits": 0,
-    }
+    return throughput_summary(
+        src,
+        "rescale-far",
+        ts,
+        run,
+        probe_id="tput",
+        bytes=int(bps * 10 / 8),
+        bits_per_second=bps,
+        retransmits=0,
+    )
 
 
 def collapse_all(produce, consume, raw, links, tag, step):

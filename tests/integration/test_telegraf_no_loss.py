@@ -16,7 +16,7 @@ import uuid
 
 from confluent_kafka import TopicPartition
 from conftest import influx_query, influxdb, kafka, now_ms, topic
-from link_stats import link_stats
+from messages import link_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TELEGRAF_LOG = (

@@ -2,7 +2,7 @@
 InfluxDB: each statistic lands in the retention policy of its window, events in `daily`."""
 
 from conftest import now_ms, rows, topic, wait_for_series
-from link_stats import link_stats
+from messages import link_stats
 
 
 def stats(src, window, ts, **numbers):
