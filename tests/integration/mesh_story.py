@@ -58,6 +58,13 @@ def story(tag, end_ms):
             **fields,
         }
 
+    def iperf3(dst, ts, run_id, **fields):
+        """A TCP iperf3 record of the link's probe tcp-default, onto the raw throughput topic."""
+        sample = msg(
+            "throughput_sample", dst, "tcp-default", ts, run_id, tool="iperf3", protocol="tcp", **fields
+        )
+        out.append((topic("raw.throughput"), sample))
+
     for k in range(RUNS):
         t = t0 + k * STEP
         ago = end_ms - t
@@ -65,77 +72,50 @@ def story(tag, end_ms):
             rtt_now = rtt + (25.0 if dst == fnal and ago <= 35 * 60_000 else 0.0)
             run = f"r-{k}"
             if dst == kek and ago <= 11 * 60_000:
-                out.append(
-                    (
-                        topic("raw.throughput"),
-                        msg(
-                            "throughput_sample",
-                            dst,
-                            "tcp-default",
-                            t + 10_000,
-                            run,
-                            record="summary",
-                            tool="iperf3",
-                            protocol="tcp",
-                            port=5201,
-                            error={
-                                "class": "connection_refused",
-                                "message": "unable to connect to server: Connection refused",
-                            },
-                        ),
-                    )
+                iperf3(
+                    dst,
+                    t + 10_000,
+                    run,
+                    record="summary",
+                    port=5201,
+                    error={
+                        "class": "connection_refused",
+                        "message": "unable to connect to server: Connection refused",
+                    },
                 )
             else:
                 level = 20e6 if dst == fnal and ago <= 12 * 60_000 else bps
                 rates = [level * rnd.uniform(0.93, 1.07) for _ in range(5)]
                 for i, r in enumerate(rates):
-                    out.append(
-                        (
-                            topic("raw.throughput"),
-                            msg(
-                                "throughput_sample",
-                                dst,
-                                "tcp-default",
-                                t + (i + 1) * 1000,
-                                run,
-                                record="interval",
-                                tool="iperf3",
-                                protocol="tcp",
-                                direction="forward",
-                                streams=1,
-                                start_s=float(i),
-                                end_s=float(i + 1),
-                                bytes=int(r / 8),
-                                bits_per_second=r,
-                                retransmits=rnd.randint(0, 4),
-                                rtt_ms=rtt_now,
-                            ),
-                        )
+                    iperf3(
+                        dst,
+                        t + (i + 1) * 1000,
+                        run,
+                        record="interval",
+                        direction="forward",
+                        streams=1,
+                        start_s=float(i),
+                        end_s=float(i + 1),
+                        bytes=int(r / 8),
+                        bits_per_second=r,
+                        retransmits=rnd.randint(0, 4),
+                        rtt_ms=rtt_now,
                     )
                 mean = sum(rates) / len(rates)
-                out.append(
-                    (
-                        topic("raw.throughput"),
-                        msg(
-                            "throughput_sample",
-                            dst,
-                            "tcp-default",
-                            t + 6000,
-                            run,
-                            record="summary",
-                            tool="iperf3",
-                            protocol="tcp",
-                            direction="forward",
-                            streams=1,
-                            duration_s=5.0,
-                            start_s=0.0,
-                            end_s=5.0,
-                            bytes=int(mean * 5 / 8),
-                            bits_per_second=mean,
-                            retransmits=rnd.randint(0, 20),
-                            rtt_ms=rtt_now,
-                        ),
-                    )
+                iperf3(
+                    dst,
+                    t + 6000,
+                    run,
+                    record="summary",
+                    direction="forward",
+                    streams=1,
+                    duration_s=5.0,
+                    start_s=0.0,
+                    end_s=5.0,
+                    bytes=int(mean * 5 / 8),
+                    bits_per_second=mean,
+                    retransmits=rnd.randint(0, 20),
+                    rtt_ms=rtt_now,
                 )
             lossy = dst == triumf and ago <= 30 * 60_000
             received = 90 if lossy else 100
