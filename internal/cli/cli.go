@@ -50,6 +50,12 @@ type Env struct {
 	Stderr io.Writer
 }
 
+// Command runs the app as a command of another ("longhaul job …"): the rest of the line, in the
+// parent's streams. An App of subcommands is a Command's Run as a.Command.
+func (a *App) Command(env *Env, args []string) int {
+	return a.Run(args, env.Stdin, env.Stdout, env.Stderr)
+}
+
 // Run dispatches args (without the program name) and returns the exit code.
 func (a *App) Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

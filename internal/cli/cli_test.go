@@ -38,9 +38,7 @@ func demo() *App {
 			}
 			return env.Fail("it broke")
 		}},
-		{Name: "config", Summary: "config subcommands", Run: func(env *Env, args []string) int {
-			return sub.Run(args, env.Stdin, env.Stdout, env.Stderr)
-		}},
+		{Name: "config", Summary: "config subcommands", Run: sub.Command},
 	}}
 }
 

@@ -15,10 +15,6 @@ var configApp = &cli.App{
 	},
 }
 
-func configCmd(env *cli.Env, args []string) int {
-	return configApp.Run(args, env.Stdin, env.Stdout, env.Stderr)
-}
-
 const configSampleDoc = `Prints the sample config: the agent's fields, then one probe of every kind with its params.
 Required fields are set, optional ones commented with their default. It loads as it is:
   longhaul-probe config sample > longhaul-probe.yaml

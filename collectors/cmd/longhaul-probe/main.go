@@ -34,7 +34,7 @@ a mesh of targets and publishes their samples to Kafka through an on-disk spool.
 		{Name: "run", Summary: "run the agent (probes → spool → Kafka, health on 127.0.0.1:9273)", Run: runCmd},
 		{Name: "check", Summary: "check a config and that the tools its probes run are installed; run nothing", Run: checkCmd},
 		{Name: "status", Summary: "how a running agent is: Kafka (connected, unreachable, refused and why), spool, probes", Run: statusCmd},
-		{Name: "config", Summary: "print the sample config (config sample)", Run: configCmd},
+		{Name: "config", Summary: "print the sample config (config sample)", Run: configApp.Command},
 		{Name: "plan", Summary: "the plan a host would run from a pSConfig template, one JSON object a line", Run: planCmd},
 		{Name: "parse", Summary: "parse a tool's saved output into samples", Run: parseCmd},
 		cli.VersionCommand(),

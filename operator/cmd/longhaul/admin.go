@@ -30,10 +30,6 @@ var adminApp = &cli.App{
 	},
 }
 
-func runAdmin(env *cli.Env, args []string) int {
-	return adminApp.Run(args, env.Stdin, env.Stdout, env.Stderr)
-}
-
 // adminFlags are where the admin listener is and the admin certificate.
 type adminFlags struct{ admin, cert *string }
 

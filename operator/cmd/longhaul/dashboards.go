@@ -17,10 +17,6 @@ var dashboardsApp = &cli.App{
 	},
 }
 
-func runDashboards(env *cli.Env, args []string) int {
-	return dashboardsApp.Run(args, env.Stdin, env.Stdout, env.Stderr)
-}
-
 // varFlags collects repeated --var NAME=VALUE.
 type varFlags map[string]string
 

@@ -30,10 +30,6 @@ var jobApp = &cli.App{
 	},
 }
 
-func runJob(env *cli.Env, args []string) int {
-	return jobApp.Run(args, env.Stdin, env.Stdout, env.Stderr)
-}
-
 // jobFlags are every job action's flags: the cluster, the job's name and how long to wait.
 type jobFlags struct {
 	url, cert, name, state *string
