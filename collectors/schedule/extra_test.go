@@ -1,7 +1,6 @@
 package schedule
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
@@ -19,9 +18,7 @@ func TestARequestedRunTakesItsExclusiveTurnAndCarriesItsRequest(t *testing.T) {
 	b := task("tput-b", "bnl", long, 4*time.Hour, 0)
 	results := make(chan Result, 10)
 	s := New([]Task{a, b}, func(r Result) { results <- r }, Options{Src: "cern", MaxBackground: 2, Clock: clock, Rand: seeded(), Logger: quiet})
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan error)
-	go func() { stopped <- s.Run(ctx) }()
+	stop := running(t, s)
 	waitTimer(t, clock)
 
 	var noTask ErrNoTask
@@ -49,10 +46,5 @@ func TestARequestedRunTakesItsExclusiveTurnAndCarriesItsRequest(t *testing.T) {
 	if r := <-results; r.NotStarted || r.Job.RequestID != "r1" {
 		t.Fatalf("r1's result: %+v", r)
 	}
-	cancel()
-	select {
-	case <-stopped:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stop()
 }

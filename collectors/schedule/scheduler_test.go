@@ -66,9 +66,7 @@ func TestSchedulerReportsAnExclusiveRunBlockedPastItsDeadlineAsNotStarted(t *tes
 	b.MaxWait = time.Minute
 	results := make(chan Result, 10)
 	s := New([]Task{a, b}, func(r Result) { results <- r }, Options{Src: "cern", MaxBackground: 2, Clock: clock, Rand: seeded(), Logger: quiet})
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan error)
-	go func() { stopped <- s.Run(ctx) }()
+	stop := running(t, s)
 
 	waitTimer(t, clock)
 	clock.Advance(slotA.Sub(t0))
@@ -109,12 +107,7 @@ func TestSchedulerReportsAnExclusiveRunBlockedPastItsDeadlineAsNotStarted(t *tes
 	if r := <-results; r.NotStarted || r.Job.RunID != jobA.RunID || len(r.Samples) != 1 {
 		t.Fatalf("A's result: %+v", r)
 	}
-	cancel()
-	select {
-	case <-stopped:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stop()
 }
 
 func TestSchedulerCancelsRunsInProgressOnShutdownAndStillDeliversTheirResults(t *testing.T) {
@@ -124,18 +117,11 @@ func TestSchedulerCancelsRunsInProgressOnShutdownAndStillDeliversTheirResults(t 
 	results := make(chan Result, 10)
 	s := New([]Task{task(idA, "fnal", long, time.Hour, 0)}, func(r Result) { results <- r },
 		Options{Src: "cern", Clock: clock, Rand: seeded(), Logger: quiet})
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan error)
-	go func() { stopped <- s.Run(ctx) }()
+	stop := running(t, s)
 	waitTimer(t, clock)
 	clock.Advance(slotA.Sub(t0))
 	<-long.started
-	cancel()
-	select {
-	case <-stopped:
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return")
-	}
+	stop()
 	if r := <-results; len(r.Samples) != 1 {
 		t.Fatalf("the cancelled run's result was not delivered: %+v", r)
 	}
@@ -144,13 +130,27 @@ func TestSchedulerCancelsRunsInProgressOnShutdownAndStillDeliversTheirResults(t 
 func TestSchedulerWithNoTaskWaitsForShutdownWithoutSpinning(t *testing.T) {
 	clock := NewFakeClock(t0)
 	s := New(nil, func(Result) { t.Error("a result without tasks") }, Options{Src: "cern", Clock: clock, Rand: seeded(), Logger: quiet})
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan error)
-	go func() { stopped <- s.Run(ctx) }()
+	stop := running(t, s)
 	waitTimer(t, clock)
 	if next, _ := clock.NextTimer(); next.Sub(t0) < time.Hour {
 		t.Fatalf("woke at %s", next)
 	}
-	cancel()
-	<-stopped
+	stop()
+}
+
+// running starts s in the background; stop cancels it and fails the test unless Run returns
+// within 5 s.
+func running(t *testing.T, s *Scheduler) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan error)
+	go func() { stopped <- s.Run(ctx) }()
+	return func() {
+		t.Helper()
+		cancel()
+		select {
+		case <-stopped:
+		case <-time.After(5 * time.Second):
+			t.Fatal("Run did not return after cancel")
+		}
+	}
 }
