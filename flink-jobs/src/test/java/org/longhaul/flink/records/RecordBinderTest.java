@@ -104,16 +104,9 @@ class RecordBinderTest {
                 }
             }
         }
-        System.out.println(
-                "record binder on mutated examples: "
-                        + bound
-                        + " bound, "
-                        + left
-                        + " left to Jackson");
         // most mutants stay plainly typed and are bound here; enough are not to exercise the way
         // back
-        assertTrue(bound > 10_000, bound + " bound");
-        assertTrue(left > 1_000, left + " left to Jackson");
+        JsonMutations.assertSplit("record binder", bound, "bound", 10_000, left, "Jackson", 1_000);
     }
 
     @Test

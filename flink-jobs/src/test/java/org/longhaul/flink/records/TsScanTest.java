@@ -95,14 +95,7 @@ class TsScanTest {
                 }
             }
         }
-        System.out.println(
-                "ts scan on mutated examples: "
-                        + decided
-                        + " decided, "
-                        + left
-                        + " left to Jackson");
-        assertTrue(decided > 10_000, decided + " decided");
-        assertTrue(left > 1_000, left + " left to Jackson");
+        JsonMutations.assertSplit("ts scan", decided, "decided", 10_000, left, "Jackson", 1_000);
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.longhaul.flink.testing;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -127,5 +129,32 @@ public final class JsonMutations {
             case 11 -> F.numberNode(1e300);
             default -> F.textNode("tcp");
         };
+    }
+
+    /**
+     * Reports how a fast path split the mutated examples, those it answered itself ({@code how}:
+     * "bound", "read") and those it left to the slow path, and holds each count above its floor:
+     * both paths must have been exercised.
+     */
+    public static void assertSplit(
+            String fastPath,
+            int answered,
+            String how,
+            int minAnswered,
+            int left,
+            String slowPath,
+            int minLeft) {
+        System.out.println(
+                fastPath
+                        + " on mutated examples: "
+                        + answered
+                        + " "
+                        + how
+                        + ", "
+                        + left
+                        + " left to "
+                        + slowPath);
+        assertTrue(answered > minAnswered, answered + " " + how);
+        assertTrue(left > minLeft, left + " left to " + slowPath);
     }
 }

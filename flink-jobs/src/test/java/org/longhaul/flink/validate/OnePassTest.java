@@ -140,16 +140,9 @@ class OnePassTest {
                 }
             }
         }
-        System.out.println(
-                "one pass on mutated examples: "
-                        + read
-                        + " read, "
-                        + left
-                        + " left to the tree path");
         // left: every older version's mutant, every invalid one, and the valid ones the compiled
         // checks are not sure of (a float for an integer, a number beyond a double)
-        assertTrue(read > 2_000, read + " read");
-        assertTrue(left > 10_000, left + " left");
+        JsonMutations.assertSplit("one pass", read, "read", 2_000, left, "the tree path", 10_000);
     }
 
     /**
