@@ -17,25 +17,31 @@ class RequestTrackerTest {
         return ProbeRequest.of("s1", "dst-a", "tcp", ts, "loss", "loss seen", ts + 15 * MIN, null);
     }
 
+    /**
+     * The TCP run at ts that answers r: one that ran, or (notStarted) one the agent could not
+     * start.
+     */
+    private static TrackerInput run(ProbeRequest r, long ts, String notStarted) {
+        return TrackerInput.of(
+                new RunSeen(
+                        r.src(),
+                        r.dst(),
+                        r.probeId(),
+                        ts,
+                        r.requestId(),
+                        true,
+                        false,
+                        notStarted != null,
+                        notStarted));
+    }
+
     @Test
     void aRequestAnsweredByItsRunIsForgottenAndOneLeftUnansweredIsReportedAtItsExpiry()
             throws Exception {
         try (var h = Harness.of(new RequestTracker(), TrackerInput::link)) {
             ProbeRequest answered = req(T0);
             h.add(TrackerInput.of(answered), T0);
-            h.add(
-                    TrackerInput.of(
-                            new RunSeen(
-                                    "s1",
-                                    "dst-a",
-                                    "tcp",
-                                    T0 + MIN,
-                                    answered.requestId(),
-                                    true,
-                                    false,
-                                    false,
-                                    null)),
-                    T0 + MIN);
+            h.add(run(answered, T0 + MIN, null), T0 + MIN);
             ProbeRequest lost = req(T0 + 2 * MIN);
             h.add(TrackerInput.of(lost), T0 + 2 * MIN);
             h.watermark(T0 + 16 * MIN);
@@ -61,17 +67,7 @@ class RequestTrackerTest {
             ProbeRequest r = req(T0);
             h.add(TrackerInput.of(r), T0);
             h.add(
-                    TrackerInput.of(
-                            new RunSeen(
-                                    "s1",
-                                    "dst-a",
-                                    "tcp",
-                                    T0,
-                                    r.requestId(),
-                                    true,
-                                    false,
-                                    true,
-                                    "not started within 15m0s: exclusive run X was still running")),
+                    run(r, T0, "not started within 15m0s: exclusive run X was still running"),
                     T0 + 15 * MIN);
             List<Event> events = h.newEvents();
             assertEquals(1, events.size());

@@ -99,37 +99,29 @@ class LocaliserTest {
                 f.stream().map(x -> x.symptom() + " " + x.location().key()).toList());
     }
 
+    /** A traceroute of c → d1 at NOW that reached d1 over hops at ttls, none with an AS number. */
+    private static IncidentInput reachedPath(List<String> hops, List<Integer> ttls) {
+        return new IncidentInput(
+                IncidentInput.Type.PATH,
+                "c",
+                "d1",
+                Mesh.NOW,
+                null,
+                null,
+                null,
+                true,
+                hops,
+                java.util.Collections.nCopies(hops.size(), null),
+                ttls);
+    }
+
     @Test
     void aHopThatDidNotAnswerOnceIsStillOnThePath() {
         Mesh m = carriers();
         LinkView v = m.links.get("c|d1");
-        v.apply(
-                new IncidentInput(
-                        IncidentInput.Type.PATH,
-                        "c",
-                        "d1",
-                        Mesh.NOW,
-                        null,
-                        null,
-                        null,
-                        true,
-                        List.of("10.0.3.1", "10.0.9.1"),
-                        java.util.Arrays.asList(null, null),
-                        List.of(1, 3)));
+        v.apply(reachedPath(List.of("10.0.3.1", "10.0.9.1"), List.of(1, 3)));
         assertEquals(List.of("10.0.3.1", "10.0.9.1", "198.18.60.1"), List.of(v.hops));
-        v.apply(
-                new IncidentInput(
-                        IncidentInput.Type.PATH,
-                        "c",
-                        "d1",
-                        Mesh.NOW,
-                        null,
-                        null,
-                        null,
-                        true,
-                        List.of("10.0.3.1", "198.18.70.1", "10.0.9.1"),
-                        java.util.Arrays.asList(null, null, null),
-                        List.of(1, 2, 3)));
+        v.apply(reachedPath(List.of("10.0.3.1", "198.18.70.1", "10.0.9.1"), List.of(1, 2, 3)));
         assertEquals(
                 List.of("10.0.3.1", "198.18.70.1", "10.0.9.1"),
                 List.of(v.hops),
@@ -141,22 +133,28 @@ class LocaliserTest {
         assertEquals(List.of(), localise(carriers().degrade("a", "d1", "throughput_collapse")));
     }
 
-    @Test
-    void healthyLinksThroughALocationWeighAgainstIt() {
+    /**
+     * carriers() with three more healthy links through hop 198.18.50.1, and a → d1 and b → d2
+     * degraded: 2 of the 7 measured links through the hop.
+     */
+    private static Mesh twoOfSevenDegradedThroughAHop() {
         Mesh m = carriers().link("h", "d1", "10.0.4.1", "198.18.50.1", "10.0.9.1");
         m.link("h", "d2", "10.0.4.1", "198.18.50.1", "10.0.8.1");
         m.link("i", "d1", "10.0.4.2", "198.18.50.1", "10.0.9.1");
-        m.degrade("a", "d1", "throughput_collapse").degrade("b", "d2", "throughput_collapse");
+        return m.degrade("a", "d1", "throughput_collapse")
+                .degrade("b", "d2", "throughput_collapse");
+    }
+
+    @Test
+    void healthyLinksThroughALocationWeighAgainstIt() {
+        Mesh m = twoOfSevenDegradedThroughAHop();
         // 2 of 7 measured links through the hop are degraded: below min-share, so nothing is named
         assertEquals(List.of(), localise(m));
     }
 
     @Test
     void aHealthyRunTooOldIsNoEvidence() {
-        Mesh m = carriers().link("h", "d1", "10.0.4.1", "198.18.50.1", "10.0.9.1");
-        m.link("h", "d2", "10.0.4.1", "198.18.50.1", "10.0.8.1");
-        m.link("i", "d1", "10.0.4.2", "198.18.50.1", "10.0.9.1");
-        m.degrade("a", "d1", "throughput_collapse").degrade("b", "d2", "throughput_collapse");
+        Mesh m = twoOfSevenDegradedThroughAHop();
         IncidentParams shortWindow =
                 new IncidentParams(true, 2, 0.5, 0.5, java.time.Duration.ofSeconds(10), P.settle());
         // the same mesh as above, but no good run within 10 s: nothing speaks for the hop's other
