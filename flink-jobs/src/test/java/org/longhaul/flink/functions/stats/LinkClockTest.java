@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,6 +37,15 @@ class LinkClockTest {
         return h;
     }
 
+    /** Feeds h a sample of the link to dst at each offset after T, stamped with its time. */
+    static void feed(
+            OneInputStreamOperatorTestHarness<Observation, ?> h, String dst, long... offsets)
+            throws Exception {
+        for (long offset : offsets) {
+            h.processElement(sample(dst, T + offset), T + offset);
+        }
+    }
+
     /** What the clock sent for dst, in order: "+Ns" a record of T+N s, "close +Ns" a marker. */
     static List<String> sent(
             KeyedOneInputStreamOperatorTestHarness<String, Observation, Observation> h,
@@ -49,10 +59,10 @@ class LinkClockTest {
     @Test
     void theLinksFirstRecordPastAMinutesEndClosesItASettleLater() throws Exception {
         try (var h = clock()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            feed(h, "fnal", 20_000);
             h.setProcessingTime(WARM + M);
             // the next latencybg result, a minute later: past the first minute's end
-            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            feed(h, "fnal", 80_000);
             h.setProcessingTime(WARM + M + SETTLE - 1);
             assertEquals(List.of("+20s", "+80s"), sent(h, "fnal"));
             h.setProcessingTime(WARM + M + SETTLE);
@@ -65,10 +75,9 @@ class LinkClockTest {
         try (var h = clock()) {
             // an iperf3 run started at T+55 s: its intervals cross the minute, its summary is
             // stamped with the run's start and comes last
-            h.processElement(sample("fnal", T + 55_000), T + 55_000);
-            h.processElement(sample("fnal", T + 61_000), T + 61_000);
+            feed(h, "fnal", 55_000, 61_000);
             h.setProcessingTime(WARM + 200);
-            h.processElement(sample("fnal", T + 55_000), T + 55_000);
+            feed(h, "fnal", 55_000);
             h.setProcessingTime(WARM + SETTLE);
             assertEquals(List.of("+55s", "+61s", "+55s", "close +59s"), sent(h, "fnal"));
         }
@@ -77,10 +86,10 @@ class LinkClockTest {
     @Test
     void aSilentLinkClosesItsMinuteTheBackstopPastItsEndWhileOthersTalk() throws Exception {
         try (var h = clock()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            feed(h, "fnal", 20_000);
             for (long t = 30_000; t <= 150_000; t += 30_000) { // kek goes on sending
                 h.setProcessingTime(WARM + t);
-                h.processElement(sample("kek", T + 50_000), T + 50_000);
+                feed(h, "kek", 50_000);
             }
             h.setProcessingTime(WARM + 40_000 + BACKSTOP - 1);
             assertEquals(List.of("+20s"), sent(h, "fnal"));
@@ -93,11 +102,11 @@ class LinkClockTest {
     void whileEveryLinkIsSilentTheMinutesWait() throws Exception {
         try (var h = clock()) {
             // a broker's outage: the agents' runs wait in their spools, nothing reaches the job
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            feed(h, "fnal", 20_000);
             h.setProcessingTime(WARM + 299_999);
             assertEquals(List.of("+20s"), sent(h, "fnal"), "no link talks: nothing closes");
             h.setProcessingTime(WARM + 300_000); // the broker is back: another link talks
-            h.processElement(sample("kek", T + 50_000), T + 50_000);
+            feed(h, "kek", 50_000);
             h.setProcessingTime(WARM + 399_999);
             assertEquals(List.of("+20s"), sent(h, "fnal"));
             h.setProcessingTime(WARM + 400_000);
@@ -108,10 +117,9 @@ class LinkClockTest {
     @Test
     void aRecordOfAMinuteItsLinkClosedIsFollowedByItsMarkerAtOnce() throws Exception {
         try (var h = clock()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
-            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            feed(h, "fnal", 20_000, 80_000);
             h.setProcessingTime(WARM + SETTLE);
-            h.processElement(sample("fnal", T + 30_000), T + 30_000); // posted out of its order
+            feed(h, "fnal", 30_000); // posted out of its order
             assertEquals(
                     List.of("+20s", "+80s", "close +59s", "+30s", "close +59s"), sent(h, "fnal"));
         }
@@ -120,9 +128,9 @@ class LinkClockTest {
     @Test
     void eachLinkKeepsItsOwnClock() throws Exception {
         try (var h = clock()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
-            h.processElement(sample("kek", T + 50_000), T + 50_000);
-            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            feed(h, "fnal", 20_000);
+            feed(h, "kek", 50_000);
+            feed(h, "fnal", 80_000);
             h.setProcessingTime(WARM + SETTLE);
             assertEquals(List.of("+20s", "+80s", "close +59s"), sent(h, "fnal"));
             assertEquals(List.of("+50s"), sent(h, "kek"), "kek's data have not passed its minute");
@@ -132,8 +140,7 @@ class LinkClockTest {
     @Test
     void noMarkerForAMinuteTheWatermarkHasClosed() throws Exception {
         try (var h = clock()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
-            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            feed(h, "fnal", 20_000, 80_000);
             h.processWatermark(T + M);
             h.setProcessingTime(WARM + SETTLE);
             assertEquals(List.of("+20s", "+80s"), sent(h, "fnal"));
@@ -143,14 +150,13 @@ class LinkClockTest {
     @Test
     void afterARestartNothingClosesByTheWallClockUntilTheBackstopHasPassed() throws Exception {
         try (var h = clock()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
-            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            feed(h, "fnal", 20_000, 80_000);
             var snapshot = h.snapshot(1, WARM);
             try (var restored = clock0()) {
                 restored.initializeState(snapshot);
                 restored.open();
                 restored.setProcessingTime(WARM + M); // the restored timer is long due
-                restored.processElement(sample("kek", T + 5_000), T + 5_000);
+                feed(restored, "kek", 5_000);
                 assertEquals(List.of(), sent(restored, "fnal"), "the backlog is read first");
                 restored.setProcessingTime(WARM + M + BACKSTOP);
                 assertEquals(List.of("close +59s"), sent(restored, "fnal"));

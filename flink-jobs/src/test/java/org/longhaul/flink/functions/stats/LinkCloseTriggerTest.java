@@ -2,7 +2,7 @@ package org.longhaul.flink.functions.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.longhaul.flink.functions.stats.LinkClockTest.T;
-import static org.longhaul.flink.functions.stats.LinkClockTest.sample;
+import static org.longhaul.flink.functions.stats.LinkClockTest.feed;
 
 import java.time.Duration;
 import java.util.List;
@@ -67,9 +67,7 @@ class LinkCloseTriggerTest {
     @Test
     void aMarkerClosesItsWindowAtOnceAndCountsForNothing() throws Exception {
         try (var h = minutes()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
-            h.processElement(sample("fnal", T + 50_000), T + 50_000);
-            h.processElement(sample("fnal", T + 80_000), T + 80_000);
+            feed(h, "fnal", 20_000, 50_000, 80_000);
             // sent on with the record that passed the minute: its own time names its window
             h.processElement(Observation.closing(KEY, T + 59_999), T + 80_000);
             assertEquals(List.of("+0s n=2"), emitted(h));
@@ -81,7 +79,7 @@ class LinkCloseTriggerTest {
     @Test
     void aMarkerFromATimerHasNoTimestampAndStillFindsItsWindow() throws Exception {
         try (var h = minutes()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            feed(h, "fnal", 20_000);
             h.processElement(new StreamRecord<>(Observation.closing(KEY, T + 59_999)));
             assertEquals(List.of("+0s n=1"), emitted(h));
         }
@@ -90,8 +88,7 @@ class LinkCloseTriggerTest {
     @Test
     void theWatermarkAloneClosesAsEventTimeTriggerDoes() throws Exception {
         try (var h = minutes()) {
-            h.processElement(sample("fnal", T + 1_000), T + 1_000);
-            h.processElement(sample("fnal", T + 30_000), T + 30_000);
+            feed(h, "fnal", 1_000, 30_000);
             h.processWatermark(T + 59_998);
             assertEquals(List.of(), emitted(h));
             h.processWatermark(T + 59_999);
@@ -103,13 +100,12 @@ class LinkCloseTriggerTest {
     void aRecordAfterItsWindowClosedFiresAgainAsACorrectionAndTheMinuteIsRewritten()
             throws Exception {
         try (var h = minutes()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
-            h.processElement(sample("fnal", T + 25_000), T + 25_000);
+            feed(h, "fnal", 20_000, 25_000);
             h.processElement(Observation.closing(KEY, T + 59_999), T + 80_000);
             // a ping sent again after a broker's failover, behind the link's newer ones
-            h.processElement(sample("fnal", T + 30_000), T + 30_000);
+            feed(h, "fnal", 30_000);
             h.processElement(Observation.closing(KEY, T + 59_999), T + 30_000);
-            h.processElement(sample("fnal", T + 40_000), T + 40_000);
+            feed(h, "fnal", 40_000);
             h.processElement(Observation.closing(KEY, T + 59_999), T + 40_000);
             assertEquals(
                     List.of(
@@ -127,9 +123,9 @@ class LinkCloseTriggerTest {
     @Test
     void theRewrittenMinuteHoldsWhatItsPointHadMergedWithTheCorrection() throws Exception {
         try (var h = minutes()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            feed(h, "fnal", 20_000);
             h.processElement(Observation.closing(KEY, T + 59_999), T + 80_000);
-            h.processElement(sample("fnal", T + 30_000), T + 30_000);
+            feed(h, "fnal", 30_000);
             h.processElement(Observation.closing(KEY, T + 59_999), T + 30_000);
             List<WindowedStats> out = h.extractOutputValues();
             LinkAccumulator whole = out.get(0).accumulator();
@@ -157,7 +153,7 @@ class LinkCloseTriggerTest {
     @Test
     void aWindowTheWatermarkClosedKeepsNoPoint() throws Exception {
         try (var h = minutes()) {
-            h.processElement(sample("fnal", T + 20_000), T + 20_000);
+            feed(h, "fnal", 20_000);
             h.processWatermark(T + 59_999);
             assertEquals(List.of("+0s n=1"), emitted(h));
             assertEquals(0, h.numKeyedStateEntries(), "contents, trigger and point all cleared");
