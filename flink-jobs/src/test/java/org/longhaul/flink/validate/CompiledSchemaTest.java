@@ -87,41 +87,32 @@ class CompiledSchemaTest {
     void aKeywordItDoesNotKnowIsLeftToNetworknt() throws IOException {
         CompiledSchema s =
                 CompiledSchema.compile(
-                        Json.mapper()
-                                .readTree(
-                                        "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"format\":\"email\"}}}"));
+                        json(
+                                "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"string\",\"format\":\"email\"}}}"));
         assertEquals(List.of("#/properties/a/format"), s.unsupported());
-        assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"a\":\"x\"}")));
-        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"b\":1}")));
-        assertEquals(
-                Verdict.UNSURE,
-                s.check(Json.mapper().readTree("{\"a\":1}"))); // the whole subschema is its
-        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("[]")));
+        assertEquals(Verdict.UNSURE, s.check(json("{\"a\":\"x\"}")));
+        assertEquals(Verdict.VALID, s.check(json("{\"b\":1}")));
+        assertEquals(Verdict.UNSURE, s.check(json("{\"a\":1}"))); // the whole subschema is its
+        assertEquals(Verdict.INVALID, s.check(json("[]")));
     }
 
     @Test
     void doubtfulNumbersAndLengthsAreLeftToNetworknt() throws IOException {
         CompiledSchema s =
                 CompiledSchema.compile(
-                        Json.mapper()
-                                .readTree(
-                                        "{\"properties\":{\"n\":{\"type\":\"integer\",\"maximum\":10},\"x\":{\"maximum\":10},"
-                                                + "\"s\":{\"maxLength\":2},\"c\":{\"const\":2}}}"));
-        assertEquals(
-                Verdict.UNSURE, s.check(Json.mapper().readTree("{\"n\":3.0}"))); // 2020-12 integer?
-        assertEquals(
-                Verdict.VALID, s.check(Json.mapper().readTree("{\"x\":10.0}"))); // at the bound
-        assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"x\":1e400}")));
-        assertEquals(Verdict.INVALID, s.check(Json.mapper().readTree("{\"x\":10.5}")));
+                        json(
+                                "{\"properties\":{\"n\":{\"type\":\"integer\",\"maximum\":10},\"x\":{\"maximum\":10},"
+                                        + "\"s\":{\"maxLength\":2},\"c\":{\"const\":2}}}"));
+        assertEquals(Verdict.UNSURE, s.check(json("{\"n\":3.0}"))); // 2020-12 integer?
+        assertEquals(Verdict.VALID, s.check(json("{\"x\":10.0}"))); // at the bound
+        assertEquals(Verdict.UNSURE, s.check(json("{\"x\":1e400}")));
+        assertEquals(Verdict.INVALID, s.check(json("{\"x\":10.5}")));
         assertEquals(
                 Verdict.UNSURE,
-                s.check(
-                        Json.mapper()
-                                .readTree(
-                                        "{\"s\":\"\\ud83d\\ude80\\ud83d\\ude80\"}"))); // 2 points,
+                s.check(json("{\"s\":\"\\ud83d\\ude80\\ud83d\\ude80\"}"))); // 2 points,
         // 4 units
-        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"c\":2}")));
-        assertEquals(Verdict.UNSURE, s.check(Json.mapper().readTree("{\"c\":2.0}")));
+        assertEquals(Verdict.VALID, s.check(json("{\"c\":2}")));
+        assertEquals(Verdict.UNSURE, s.check(json("{\"c\":2.0}")));
     }
 
     @Test
@@ -129,30 +120,24 @@ class CompiledSchemaTest {
         // as an if/then of the contract judges a sample: 2 properties, a message of 5 fields
         CompiledSchema s =
                 CompiledSchema.compile(
-                        Json.mapper()
-                                .readTree(
-                                        "{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"null\"}},\"required\":[\"a\"]}"));
+                        json(
+                                "{\"properties\":{\"a\":{\"type\":\"string\"},\"b\":{\"type\":\"null\"}},\"required\":[\"a\"]}"));
+        assertEquals(Verdict.VALID, s.check(json("{\"v\":1,\"w\":2,\"x\":3,\"a\":\"t\",\"y\":4}")));
         assertEquals(
-                Verdict.VALID,
-                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":\"t\",\"y\":4}")));
+                Verdict.VALID, s.check(json("{\"v\":1,\"w\":2,\"b\":null,\"a\":\"t\",\"y\":4}")));
+        assertEquals(Verdict.INVALID, s.check(json("{\"v\":1,\"w\":2,\"x\":3,\"a\":7,\"y\":4}")));
         assertEquals(
-                Verdict.VALID,
-                s.check(
-                        Json.mapper()
-                                .readTree("{\"v\":1,\"w\":2,\"b\":null,\"a\":\"t\",\"y\":4}")));
+                Verdict.INVALID, s.check(json("{\"v\":1,\"w\":2,\"b\":0,\"a\":\"t\",\"y\":4}")));
         assertEquals(
-                Verdict.INVALID,
-                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"a\":7,\"y\":4}")));
-        assertEquals(
-                Verdict.INVALID,
-                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"b\":0,\"a\":\"t\",\"y\":4}")));
-        assertEquals(
-                Verdict.INVALID,
-                s.check(Json.mapper().readTree("{\"v\":1,\"w\":2,\"x\":3,\"b\":null,\"y\":4}")));
-        assertEquals(Verdict.VALID, s.check(Json.mapper().readTree("{\"a\":\"t\"}")));
+                Verdict.INVALID, s.check(json("{\"v\":1,\"w\":2,\"x\":3,\"b\":null,\"y\":4}")));
+        assertEquals(Verdict.VALID, s.check(json("{\"a\":\"t\"}")));
     }
 
     private record Example(String schema, boolean valid, Path file, JsonNode node) {}
+
+    private static JsonNode json(String text) throws IOException {
+        return Json.mapper().readTree(text);
+    }
 
     private static List<Example> examples() throws IOException {
         List<Example> out = new ArrayList<>();
