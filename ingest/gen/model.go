@@ -155,6 +155,18 @@ func (p *problems) at(list string, i int, field, format string, args ...any) {
 		fmt.Sprintf(format, args...)))
 }
 
+// uniqueName: the name of item i of list is a lower-case snake_case name no earlier item (seen)
+// has; what is what the list holds, for the message.
+func (p *problems) uniqueName(seen map[string]bool, list string, i int, what, name string) {
+	switch {
+	case !snakeName.MatchString(name):
+		p.at(list, i, "name", "%q is not a lower-case snake_case name", name)
+	case seen[name]:
+		p.at(list, i, "name", "duplicate %s %q", what, name)
+	}
+	seen[name] = true
+}
+
 func (p *problems) add(format string, args ...any) {
 	p.errs = append(p.errs, fmt.Sprintf(format, args...))
 }
@@ -257,13 +269,7 @@ func checkKinds(p *problems, kinds []Kind, enum []string, eventSchema string) {
 	closers := map[string]int{}
 	seen := map[string]bool{}
 	for i, k := range kinds {
-		switch {
-		case !snakeName.MatchString(k.Name):
-			p.at("event_kinds", i, "name", "%q is not a lower-case snake_case name", k.Name)
-		case seen[k.Name]:
-			p.at("event_kinds", i, "name", "duplicate kind %q", k.Name)
-		}
-		seen[k.Name] = true
+		p.uniqueName(seen, "event_kinds", i, "kind", k.Name)
 		if !slices.Contains(kindRoles, k.Role) {
 			p.at("event_kinds", i, "role", "%q is not one of %s", k.Role, strings.Join(kindRoles, ", "))
 		}
@@ -299,13 +305,7 @@ func checkKinds(p *problems, kinds []Kind, enum []string, eventSchema string) {
 func checkThresholds(p *problems, ts []Threshold) {
 	seen := map[string]bool{}
 	for i, t := range ts {
-		switch {
-		case !snakeName.MatchString(t.Name):
-			p.at("thresholds", i, "name", "%q is not a lower-case snake_case name", t.Name)
-		case seen[t.Name]:
-			p.at("thresholds", i, "name", "duplicate threshold %q", t.Name)
-		}
-		seen[t.Name] = true
+		p.uniqueName(seen, "thresholds", i, "threshold", t.Name)
 		if t.Value == nil {
 			p.at("thresholds", i, "value", "required")
 		}
@@ -321,13 +321,7 @@ func checkHeaders(p *problems, hs []Header) {
 	seen := map[string]bool{}
 	seenWire := map[string]bool{}
 	for i, h := range hs {
-		switch {
-		case !snakeName.MatchString(h.Name):
-			p.at("record_headers", i, "name", "%q is not a lower-case snake_case name", h.Name)
-		case seen[h.Name]:
-			p.at("record_headers", i, "name", "duplicate header %q", h.Name)
-		}
-		seen[h.Name] = true
+		p.uniqueName(seen, "record_headers", i, "header", h.Name)
 		switch {
 		case !headerName.MatchString(h.Header):
 			p.at("record_headers", i, "header", "%q is not a lower-case dash-separated header name", h.Header)
