@@ -53,53 +53,25 @@ func applyDefaults(c *Config) {
 			c.Kafka.ClientID += "-" + c.Src
 		}
 	}
-	if c.Kafka.Security == "" {
-		c.Kafka.Security = DefaultSecurity
-	}
-	if c.Kafka.MaxInFlight == 0 {
-		c.Kafka.MaxInFlight = DefaultMaxInFlight
-	}
-	if c.Spool.Dir == "" {
-		c.Spool.Dir = DefaultSpoolDir
-	}
-	if c.Spool.MaxBytes == 0 {
-		c.Spool.MaxBytes = DefaultSpoolMaxBytes
-	}
-	if c.Spool.SegmentBytes == 0 {
-		c.Spool.SegmentBytes = DefaultSegmentBytes
-	}
-	if c.Spool.Fsync == "" {
-		c.Spool.Fsync = DefaultFsync
-	}
-	if c.Spool.FsyncInterval == 0 {
-		c.Spool.FsyncInterval = Duration(DefaultFsyncInterval)
-	}
-	if c.Health.Listen == "" {
-		c.Health.Listen = DefaultHealthListen
-	}
-	if c.Health.LogEvery == 0 {
-		c.Health.LogEvery = Duration(DefaultLogEvery)
-	}
-	if c.Schedule.MaxBackground == 0 {
-		c.Schedule.MaxBackground = DefaultMaxBackground
-	}
-	if c.PSConfig.Refresh == 0 {
-		c.PSConfig.Refresh = Duration(DefaultPSConfigRefresh)
-	}
-	if c.PSConfig.Screen.Duration == 0 {
-		c.PSConfig.Screen.Duration = Duration(DefaultScreenDuration)
-	}
-	if c.PSConfig.Timeout == 0 {
-		c.PSConfig.Timeout = Duration(DefaultPSConfigTimeout)
-	}
+	setDefault(&c.Kafka.Security, DefaultSecurity)
+	setDefault(&c.Kafka.MaxInFlight, DefaultMaxInFlight)
+	setDefault(&c.Spool.Dir, DefaultSpoolDir)
+	setDefault(&c.Spool.MaxBytes, DefaultSpoolMaxBytes)
+	setDefault(&c.Spool.SegmentBytes, DefaultSegmentBytes)
+	setDefault(&c.Spool.Fsync, DefaultFsync)
+	setDefault(&c.Spool.FsyncInterval, Duration(DefaultFsyncInterval))
+	setDefault(&c.Health.Listen, DefaultHealthListen)
+	setDefault(&c.Health.LogEvery, Duration(DefaultLogEvery))
+	setDefault(&c.Schedule.MaxBackground, DefaultMaxBackground)
+	setDefault(&c.PSConfig.Refresh, Duration(DefaultPSConfigRefresh))
+	setDefault(&c.PSConfig.Screen.Duration, Duration(DefaultScreenDuration))
+	setDefault(&c.PSConfig.Timeout, Duration(DefaultPSConfigTimeout))
 	applyLimitsDefaults(&c.PSConfig.Limits)
 	applyPSBridgeDefaults(&c.PSBridge, c.Spool.Dir)
 	applyRequestsDefaults(&c.ProbeRequests, c)
 	for i := range c.Targets {
 		t := &c.Targets[i]
-		if t.Address == "" {
-			t.Address = t.Name
-		}
+		setDefault(&t.Address, t.Name)
 	}
 	for i := range c.Probes {
 		p := &c.Probes[i]
@@ -118,25 +90,19 @@ func applyDefaults(c *Config) {
 }
 
 func applyPSBridgeDefaults(b *PSBridge, spoolDir string) {
-	if b.Path == "" {
-		b.Path = DefaultPSBridgePath
-	}
-	if b.MaxBody == 0 {
-		b.MaxBody = DefaultPSBridgeMaxBody
-	}
-	if b.MaxConcurrent == 0 {
-		b.MaxConcurrent = DefaultPSBridgeConcurrent
-	}
-	if b.MaxSamples == 0 {
-		b.MaxSamples = DefaultPSBridgeMaxSamples
-	}
-	if b.Group == "" {
-		b.Group = PSBridgeGroupPrefix
-	}
-	if b.SeenFile == "" {
-		b.SeenFile = filepath.Join(spoolDir, "pscheduler-seen.log")
-	}
-	if b.SeenCapacity == 0 {
-		b.SeenCapacity = DefaultPSBridgeSeenCapacity
+	setDefault(&b.Path, DefaultPSBridgePath)
+	setDefault(&b.MaxBody, DefaultPSBridgeMaxBody)
+	setDefault(&b.MaxConcurrent, DefaultPSBridgeConcurrent)
+	setDefault(&b.MaxSamples, DefaultPSBridgeMaxSamples)
+	setDefault(&b.Group, PSBridgeGroupPrefix)
+	setDefault(&b.SeenFile, filepath.Join(spoolDir, "pscheduler-seen.log"))
+	setDefault(&b.SeenCapacity, DefaultPSBridgeSeenCapacity)
+}
+
+// setDefault gives *v the default d when it is unset (the zero value).
+func setDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
 	}
 }
