@@ -3,8 +3,6 @@ package psconfig
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"longhaul/internal/settings"
 )
 
 // MaxDocument bounds a template: WLCG's largest are a few MB.
@@ -246,15 +246,11 @@ func (s *Source) client() (*http.Client, error) {
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if s.opt.CAFile != "" {
-		pem, err := os.ReadFile(s.opt.CAFile)
+		pool, err := settings.CAPool("psconfig.ca_file", "", s.opt.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("psconfig.ca_file: %w", err)
+			return nil, err
 		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("psconfig.ca_file %s: no PEM certificate in it", s.opt.CAFile)
-		}
-		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+		tr = settings.Trusting(pool)
 	}
 	return &http.Client{Transport: tr, CheckRedirect: noDowngrade}, nil
 }

@@ -10,7 +10,6 @@ package kafkaconn
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net"
 	"os"
@@ -193,13 +192,9 @@ func (c Conn) Opts() ([]kgo.Opt, error) {
 func (c Conn) tlsConfig() (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if c.CAFile != "" {
-		pem, err := os.ReadFile(c.CAFile)
+		pool, err := settings.CAPool("kafka CA", "", c.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("kafka CA: %w", err)
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("kafka CA %s: no PEM certificate in it", c.CAFile)
+			return nil, err
 		}
 		cfg.RootCAs = pool
 	}

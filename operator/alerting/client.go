@@ -3,14 +3,11 @@ package alerting
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -58,17 +55,11 @@ func NewClient(base string, a Auth) (*Client, error) {
 		c.password = pw
 	}
 	if a.CAFile != "" && u.Scheme == "https" {
-		pem, err := os.ReadFile(a.CAFile)
+		pool, err := settings.CAPool("alertmanager CA", settings.AlertmanagerCA.Env, a.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("alertmanager CA (%s): %w", settings.AlertmanagerCA.Env, err)
+			return nil, err
 		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("alertmanager CA %s: no PEM certificate in it", a.CAFile)
-		}
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool}
-		c.HTTP.Transport = tr
+		c.HTTP.Transport = settings.Trusting(pool)
 	}
 	return c, nil
 }

@@ -1,7 +1,6 @@
 package influx
 
 import (
-	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -58,17 +57,11 @@ func New(url, db string, a Auth) (*Client, error) {
 		}
 	}
 	if a.CAFile != "" && strings.HasPrefix(url, "https://") { // plain http has no certificate to check
-		pem, err := os.ReadFile(a.CAFile)
+		pool, err := settings.CAPool("influxdb CA", settings.InfluxCA.Env, a.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("influxdb CA (%s): %w", settings.InfluxCA.Env, err)
+			return nil, err
 		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("influxdb CA %s: no PEM certificate in it", a.CAFile)
-		}
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool}
-		c.HTTP = &http.Client{Timeout: 30 * time.Second, Transport: tr}
+		c.HTTP = &http.Client{Timeout: 30 * time.Second, Transport: settings.Trusting(pool)}
 	}
 	return c, nil
 }
