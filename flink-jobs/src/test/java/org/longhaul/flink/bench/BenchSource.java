@@ -19,6 +19,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.testing.AssignedFlagSerializer;
 
 /**
  * One stream of {@link WeekOfProbes} as a source (parallelism 1), paced by a {@link BenchClock}.
@@ -96,22 +97,7 @@ public final class BenchSource implements Source<RawMessage, BenchSource.Split, 
 
     @Override
     public SimpleVersionedSerializer<Boolean> getEnumeratorCheckpointSerializer() {
-        return new SimpleVersionedSerializer<>() {
-            @Override
-            public int getVersion() {
-                return 1;
-            }
-
-            @Override
-            public byte[] serialize(Boolean assigned) {
-                return new byte[] {(byte) (assigned ? 1 : 0)};
-            }
-
-            @Override
-            public Boolean deserialize(int version, byte[] bytes) {
-                return bytes.length == 1 && bytes[0] == 1;
-            }
-        };
+        return new AssignedFlagSerializer();
     }
 
     private static final class Enumerator implements SplitEnumerator<Split, Boolean> {

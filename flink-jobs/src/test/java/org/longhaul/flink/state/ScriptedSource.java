@@ -16,6 +16,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.longhaul.flink.records.RawMessage;
+import org.longhaul.flink.testing.AssignedFlagSerializer;
 
 /**
  * A source of a fixed list of raw messages (parallelism 1) that survives a savepoint: its one split
@@ -87,22 +88,7 @@ public final class ScriptedSource implements Source<RawMessage, ScriptedSource.S
 
     @Override
     public SimpleVersionedSerializer<Boolean> getEnumeratorCheckpointSerializer() {
-        return new SimpleVersionedSerializer<>() {
-            @Override
-            public int getVersion() {
-                return 1;
-            }
-
-            @Override
-            public byte[] serialize(Boolean assigned) {
-                return new byte[] {(byte) (assigned ? 1 : 0)};
-            }
-
-            @Override
-            public Boolean deserialize(int version, byte[] bytes) {
-                return bytes.length == 1 && bytes[0] == 1;
-            }
-        };
+        return new AssignedFlagSerializer();
     }
 
     /** Gives the one split to subtask 0 once; a restored enumerator knows it was given. */
