@@ -28,6 +28,23 @@ class ContractNamesTest {
         return YAML.readTree(ContractFiles.ingestDir().resolve(file).toFile());
     }
 
+    /** The values (null aside) of a property's enum in a schema of ingest/schemas, in order. */
+    private static List<String> schemaEnum(String schema, String property) throws IOException {
+        JsonNode root =
+                new ObjectMapper()
+                        .readTree(
+                                ContractFiles.schemasDir()
+                                        .resolve(schema + ".schema.json")
+                                        .toFile());
+        List<String> values = new ArrayList<>();
+        for (JsonNode v : root.get("properties").get(property).get("enum")) {
+            if (!v.isNull()) {
+                values.add(v.asText());
+            }
+        }
+        return values;
+    }
+
     @Test
     void eventKindsAreTheContractsKindsInOrderWithTheirRolesAndRecoveries() throws IOException {
         List<String> want = new ArrayList<>();
@@ -54,24 +71,8 @@ class ContractNamesTest {
     /** DiagnosisCause is the cause enum of the event schema the job writes, in its order. */
     @Test
     void diagnosisCausesAreTheEventSchemasCauseEnum() throws IOException {
-        JsonNode schema =
-                new ObjectMapper()
-                        .readTree(
-                                ContractFiles.schemasDir()
-                                        .resolve(Contract.EVENT + ".schema.json")
-                                        .toFile());
-        List<String> want = new ArrayList<>();
-        schema.get("properties")
-                .get("cause")
-                .get("enum")
-                .forEach(
-                        c -> {
-                            if (!c.isNull()) {
-                                want.add(c.asText());
-                            }
-                        });
         assertEquals(
-                want,
+                schemaEnum(Contract.EVENT, "cause"),
                 java.util.Arrays.stream(DiagnosisCause.values())
                         .map(DiagnosisCause::wire)
                         .toList());
@@ -80,16 +81,8 @@ class ContractNamesTest {
     /** SuspicionReason is probe_request's reason enum, in its order. */
     @Test
     void suspicionReasonsAreTheProbeRequestSchemasReasonEnum() throws IOException {
-        JsonNode schema =
-                new ObjectMapper()
-                        .readTree(
-                                ContractFiles.schemasDir()
-                                        .resolve(Contract.PROBE_REQUEST + ".schema.json")
-                                        .toFile());
-        List<String> want = new ArrayList<>();
-        schema.get("properties").get("reason").get("enum").forEach(c -> want.add(c.asText()));
         assertEquals(
-                want,
+                schemaEnum(Contract.PROBE_REQUEST, "reason"),
                 java.util.Arrays.stream(
                                 org.longhaul.flink.functions.confirm.SuspicionReason.values())
                         .map(org.longhaul.flink.functions.confirm.SuspicionReason::wire)
