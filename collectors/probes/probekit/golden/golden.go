@@ -335,6 +335,23 @@ func Bounds(t *testing.T, parse func([]byte) error, unit string) float64 {
 	return perByte
 }
 
+// MaxAllocPerByte bounds what a text parser allocates per byte of valid-looking text: 50 MB of
+// such lines would allocate (not even hold) under 300 MB.
+const MaxAllocPerByte = 6
+
+// TextBounds is Bounds for a text parser, each input imported with ImportArgs, whose
+// valid-looking text (unit repeated) must also allocate at most MaxAllocPerByte per input byte.
+func TextBounds(t *testing.T, parse Parse, unit string) {
+	t.Helper()
+	perByte := Bounds(t, func(in []byte) error {
+		_, err := parse(Case{Input: in, Args: ImportArgs})
+		return err
+	}, unit)
+	if perByte > MaxAllocPerByte {
+		t.Errorf("%.1f bytes allocated per input byte: want at most %d", perByte, MaxAllocPerByte)
+	}
+}
+
 // CPUTime is the CPU the test process has used (user and system, every thread): unlike the
 // wall clock it does not grow when other processes load the machine, so the time bound holds
 // on a busy CI host.
