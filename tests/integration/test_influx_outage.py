@@ -4,22 +4,13 @@ max_undelivered_messages) commits no offset it could not write, so when InfluxDB
 point is stored, each exactly once."""
 
 import json
-import os
-import pathlib
-import subprocess
 import time
 
+import stack
 from conftest import influx_query, influxdb, kafka, now_ms, topic
 from messages import link_stats
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 OUTAGE_S = 60
-
-
-def stack(func):
-    """Run one function of scripts/stack (influxdb.sh via lib.sh) with the test's environment."""
-    script = f". scripts/stack/lib.sh && load_services && {func}"
-    subprocess.run(["bash", "-c", script], cwd=ROOT, check=True, env=os.environ.copy(), timeout=120)
 
 
 def influx_up():
@@ -57,7 +48,7 @@ def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
         time.sleep(1)
     assert count(run_tag) == 50
 
-    stack("stop_influxdb")
+    stack.run("stop_influxdb", timeout=120)
     stopped = time.time()
     try:
         assert not influx_up()
@@ -67,7 +58,7 @@ def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
         assert not influx_up(), "InfluxDB came back on its own during the outage"
         outage = time.time() - stopped
     finally:
-        stack("start_influxdb && wait_for 60 health_influxdb")
+        stack.run("start_influxdb && wait_for 60 health_influxdb", timeout=120)
     send(50)  # after
     deadline = time.time() + 120
     while count(run_tag) < sent and time.time() < deadline:

@@ -8,6 +8,7 @@ import pathlib
 import subprocess
 import uuid
 
+import stack
 from conftest import influxdb, now_ms
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -88,18 +89,23 @@ def test_debug_endpoints_need_the_admin():
     assert influxdb.request("GET", "/debug/vars", auth=influxdb.stack_user("admin")).status_code == 200
 
 
-def test_the_cli_names_the_refused_user_and_never_the_password(tmp_path):
-    wrong = "wrong-" + uuid.uuid4().hex
-    pwfile = tmp_path / "reader.password"
-    pwfile.write_text(wrong)
-    env = {**os.environ, "LONGHAUL_INFLUX_USER": "reader", "LONGHAUL_INFLUX_PASSWORD_FILE": str(pwfile)}
-    p = subprocess.run(
+def alerts(env):
+    """`longhaul alerts --since 1h` run in env, as it finished."""
+    return subprocess.run(
         [str(ROOT / "bin" / "longhaul"), "alerts", "--since", "1h"],
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def test_the_cli_names_the_refused_user_and_never_the_password(tmp_path):
+    wrong = "wrong-" + uuid.uuid4().hex
+    pwfile = tmp_path / "reader.password"
+    pwfile.write_text(wrong)
+    env = {**os.environ, "LONGHAUL_INFLUX_USER": "reader", "LONGHAUL_INFLUX_PASSWORD_FILE": str(pwfile)}
+    p = alerts(env)
     assert p.returncode == 1, p.stdout + p.stderr
     assert 'refused user "reader" (HTTP 401: authorization failed)' in p.stderr
     assert str(pwfile) in p.stderr
@@ -108,13 +114,7 @@ def test_the_cli_names_the_refused_user_and_never_the_password(tmp_path):
     env.pop("LONGHAUL_INFLUX_USER")
     # no user anywhere: not in the environment, and no local stack's secrets to default to
     env["LONGHAUL_SECRETS_DIR"] = str(tmp_path / "no-secrets")
-    p = subprocess.run(
-        [str(ROOT / "bin" / "longhaul"), "alerts", "--since", "1h"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    p = alerts(env)
     assert p.returncode == 1
     assert "refused anonymous access (HTTP 401: unable to parse authentication credentials)" in p.stderr
     assert "LONGHAUL_INFLUX_USER" in p.stderr
@@ -126,23 +126,9 @@ def test_telegrafs_starter_refuses_a_writer_influxdb_refuses(tmp_path):
     pwfile = tmp_path / "writer.password"
     pwfile.write_text("wrong-" + uuid.uuid4().hex)
     env = {**os.environ, "LONGHAUL_TELEGRAF_INFLUX_PASSWORD_FILE": str(pwfile)}
-    p = subprocess.run(
-        ["bash", "-c", ". scripts/stack/lib.sh && load_services && check_telegraf_writer"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    p = stack.run("check_telegraf_writer", env, check=False, timeout=60)
     assert p.returncode == 1
     assert 'InfluxDB refused Telegraf\'s user writer (HTTP 401 {"error":"authorization failed"})' in p.stderr
     assert str(pwfile) in p.stderr
-    p = subprocess.run(
-        ["bash", "-c", ". scripts/stack/lib.sh && load_services && check_telegraf_writer"],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    p = stack.run("check_telegraf_writer", check=False, timeout=60)
     assert p.returncode == 0, p.stderr

@@ -10,10 +10,10 @@ Telegraf is down are stored too once it is fixed and started."""
 import json
 import os
 import pathlib
-import subprocess
 import time
 import uuid
 
+import stack
 from confluent_kafka import TopicPartition
 from conftest import influx_query, influxdb, kafka, now_ms, topic
 from messages import link_stats
@@ -24,19 +24,6 @@ TELEGRAF_LOG = (
 )
 GROUP = "longhaul-telegraf-stats"  # telegraf.conf's consumer group of longhaul.stats
 REFUSED_FOR_S = 12  # how long the refused writes are watched
-
-
-def stack(func, check=True):
-    """Run functions of scripts/stack (via lib.sh) with the test's environment."""
-    return subprocess.run(
-        ["bash", "-c", f". scripts/stack/lib.sh && load_services && {func}"],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=check,
-    )
 
 
 def admin(stmt):
@@ -115,7 +102,9 @@ def watch_refused(prod, src, before, n, status, message):
     assert lag >= n, (
         f"Telegraf committed offsets of points it could not write: {lag} uncommitted of {n} refused"
     )
-    assert stack("health_telegraf", check=False).returncode == 0, "Telegraf must keep running, retrying"
+    assert stack.run("health_telegraf", check=False, timeout=120).returncode == 0, (
+        "Telegraf must keep running, retrying"
+    )
     return log
 
 
@@ -131,16 +120,18 @@ def test_wrong_writer_password_then_fixed_loses_no_point(run_tag):
         assert writer_pw not in log
 
         # Restarted with the wrong credential, the starter refuses to run Telegraf at all.
-        stack("stop_telegraf")
-        p = stack("start_telegraf", check=False)
+        stack.run("stop_telegraf", timeout=120)
+        p = stack.run("start_telegraf", check=False, timeout=120)
         assert p.returncode != 0
         assert "InfluxDB refused Telegraf's user writer (HTTP 401" in p.stderr, p.stderr
-        assert stack("svc_pid telegraf", check=False).returncode != 0, "Telegraf runs with a refused writer"
+        assert stack.run("svc_pid telegraf", check=False, timeout=120).returncode != 0, (
+            "Telegraf runs with a refused writer"
+        )
         prod.send(100)  # produced while Telegraf is down
     finally:
         admin(f"SET PASSWORD FOR \"writer\" = '{writer_pw}'")
-        if stack("health_telegraf", check=False).returncode != 0:
-            stack("start_telegraf && wait_for 60 health_telegraf")
+        if stack.run("health_telegraf", check=False, timeout=120).returncode != 0:
+            stack.run("start_telegraf && wait_for 60 health_telegraf", timeout=120)
 
     prod.send(30)  # after the fix
     count = wait_stored(run_tag, prod.sent, 120)
