@@ -35,6 +35,14 @@ public final class Samples {
         return n;
     }
 
+    /** An iperf3 record of run runId (throughput_sample): its envelope, run id, record and tool. */
+    private static ObjectNode iperf3(
+            String src, String dst, String probeId, long ts, String runId, String record) {
+        ObjectNode n = envelope("throughput_sample", src, dst, probeId, ts);
+        n.put("run_id", runId).put("record", record).put("tool", "iperf3");
+        return n;
+    }
+
     public static ObjectNode interval(
             String src,
             String dst,
@@ -44,16 +52,8 @@ public final class Samples {
             double endS,
             double bps) {
         ObjectNode n =
-                envelope(
-                        "throughput_sample",
-                        src,
-                        dst,
-                        "tcp-default",
-                        runStart + (long) (endS * 1000));
-        n.put("run_id", runId)
-                .put("record", "interval")
-                .put("tool", "iperf3")
-                .put("protocol", "tcp")
+                iperf3(src, dst, "tcp-default", runStart + (long) (endS * 1000), runId, "interval");
+        n.put("protocol", "tcp")
                 .put("start_s", startS)
                 .put("end_s", endS)
                 .put("bits_per_second", bps)
@@ -63,11 +63,8 @@ public final class Samples {
 
     public static ObjectNode summary(
             String src, String dst, String runId, long runStart, double bps) {
-        ObjectNode n = envelope("throughput_sample", src, dst, "tcp-default", runStart);
-        n.put("run_id", runId)
-                .put("record", "summary")
-                .put("tool", "iperf3")
-                .put("protocol", "tcp")
+        ObjectNode n = iperf3(src, dst, "tcp-default", runStart, runId, "summary");
+        n.put("protocol", "tcp")
                 .put("direction", "forward")
                 .put("streams", 1)
                 .put("duration_s", 10.0)
@@ -78,11 +75,8 @@ public final class Samples {
 
     public static ObjectNode failed(
             String src, String dst, String runId, long runStart, String errorClass) {
-        ObjectNode n = envelope("throughput_sample", src, dst, "tcp-default", runStart);
-        n.put("run_id", runId)
-                .put("record", "summary")
-                .put("tool", "iperf3")
-                .put("protocol", "tcp");
+        ObjectNode n = iperf3(src, dst, "tcp-default", runStart, runId, "summary");
+        n.put("protocol", "tcp");
         n.putObject("error").put("class", errorClass).put("message", errorClass.replace('_', ' '));
         return n;
     }
@@ -94,12 +88,9 @@ public final class Samples {
             long runStart,
             double lossPercent,
             double jitterMs) {
-        ObjectNode n = envelope("throughput_sample", src, dst, "udp-300m", runStart);
+        ObjectNode n = iperf3(src, dst, "udp-300m", runStart, runId, "summary");
         long packets = 260_000;
-        n.put("run_id", runId)
-                .put("record", "summary")
-                .put("tool", "iperf3")
-                .put("protocol", "udp")
+        n.put("protocol", "udp")
                 .put("bits_per_second", 3.0e8)
                 .put("jitter_ms", jitterMs)
                 .put("packets", packets)
