@@ -1,6 +1,7 @@
 package probekit
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -46,14 +47,20 @@ func ParseSize(s string) (Size, error) {
 
 // UnmarshalYAML parses a size.
 func (z *Size) UnmarshalYAML(n *yaml.Node) error {
+	return scalar(n, z, ParseSize, "invalid size (write e.g. 65536, 64K, 4M)")
+}
+
+// scalar decodes the YAML scalar n with parse into dst; a node that is not a scalar is refused
+// with notScalar.
+func scalar[T any](n *yaml.Node, dst *T, parse func(string) (T, error), notScalar string) error {
 	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("invalid size (write e.g. 65536, 64K, 4M)")
+		return errors.New(notScalar)
 	}
-	v, err := ParseSize(n.Value)
+	v, err := parse(n.Value)
 	if err != nil {
 		return err
 	}
-	*z = v
+	*dst = v
 	return nil
 }
 
@@ -102,15 +109,7 @@ func ParseRate(s string) (Rate, error) {
 
 // UnmarshalYAML parses a rate.
 func (r *Rate) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("invalid rate (write bits per second, e.g. 50M, 1G)")
-	}
-	v, err := ParseRate(n.Value)
-	if err != nil {
-		return err
-	}
-	*r = v
-	return nil
+	return scalar(n, r, ParseRate, "invalid rate (write bits per second, e.g. 50M, 1G)")
 }
 
 // Duration is a non-negative duration written the Go way: 500ms, 10s, 2m.
