@@ -63,11 +63,8 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return nil, err
 	}
 	var spec psTraceSpec
-	if err := probekit.DecodeAt("test.spec", a.Test.Spec, &spec); err != nil {
-		return nil, err
-	}
 	var res psTraceResult
-	if err := probekit.DecodeAt("result", a.Result, &res); err != nil {
+	if err := a.Decode(&spec, &res); err != nil {
 		return nil, err
 	}
 	p := sample.NewPath(m.Src, m.Dst, m.ProbeID, m.RunID, ts)

@@ -101,6 +101,15 @@ func (a *Archive) RunID(input []byte) string {
 
 var runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,180}$`)
 
+// Decode decodes the test's spec into spec and the run's result into result, an error naming the
+// JSON path (test.spec…, result…) of what does not fit.
+func (a *Archive) Decode(spec, result any) error {
+	if err := DecodeAt("test.spec", a.Test.Spec, spec); err != nil {
+		return err
+	}
+	return DecodeAt("result", a.Result, result)
+}
+
 // Complete completes m from the archive input decoded into a: src and dst (unless given) and the
 // run id (unless given), checked.
 func (a *Archive) Complete(input []byte, m *Meta) error {

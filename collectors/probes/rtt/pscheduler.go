@@ -72,11 +72,8 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return nil, err
 	}
 	var spec psRTTSpec
-	if err := probekit.DecodeAt("test.spec", a.Test.Spec, &spec); err != nil {
-		return nil, err
-	}
 	var res psRTT
-	if err := probekit.DecodeAt("result", a.Result, &res); err != nil {
+	if err := a.Decode(&spec, &res); err != nil {
 		return nil, err
 	}
 	m.Start = time.UnixMilli(ts)
