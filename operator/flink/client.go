@@ -32,10 +32,12 @@ type Job struct {
 
 // Jobs lists the cluster's jobs, running and finished.
 func (c *Client) Jobs(ctx context.Context) ([]Job, error) {
-	var r struct {
-		Jobs []Job `json:"jobs"`
+	all, err := c.Overview(ctx)
+	jobs := make([]Job, len(all))
+	for i, j := range all {
+		jobs[i] = j.Job
 	}
-	return r.Jobs, c.do(ctx, http.MethodGet, "/jobs/overview", nil, "", &r)
+	return jobs, err
 }
 
 // Running returns the RUNNING (or starting) jobs with this name.
