@@ -230,6 +230,15 @@ func Str(v any) string {
 	return fmt.Sprint(v)
 }
 
+// Text reads a row's column as text, or, when the series has no such column, the series' tag of
+// that name (a GROUP BY tag is not a column).
+func (s Series) Text(row []any, col string) string {
+	if i := s.Col(col); i >= 0 {
+		return Str(row[i])
+	}
+	return s.Tags[col]
+}
+
 // Millis reads the time column of a row.
 func (s Series) Millis(row []any) int64 {
 	i := s.Col("time")

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"longhaul/operator/dashboards"
-	"longhaul/operator/influx"
 )
 
 // AlertsDashboard is the dashboard whose event list the CLI reads.
@@ -38,12 +37,7 @@ func LoadEvents(ctx context.Context, c Querier, dir string, r dashboards.Range, 
 	}
 	var out []Event
 	for _, s := range series {
-		get := func(row []any, col string) string {
-			if i := s.Col(col); i >= 0 {
-				return influx.Str(row[i])
-			}
-			return s.Tags[col]
-		}
+		get := s.Text
 		for _, row := range s.Values {
 			out = append(out, Event{T: s.Millis(row), Src: get(row, "src"), Dst: get(row, "dst"), Kind: get(row, "kind"),
 				Severity: get(row, "severity"), Msg: get(row, "message"), Episode: get(row, "episode_id")})

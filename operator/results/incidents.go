@@ -84,12 +84,7 @@ func incidentsOf(ctx context.Context, c Querier, d *dashboards.Dashboard, r dash
 func incidentEvents(series []influx.Series) []IncidentEvent {
 	var out []IncidentEvent
 	for _, s := range series {
-		str := func(row []any, col string) string {
-			if i := s.Col(col); i >= 0 {
-				return influx.Str(row[i])
-			}
-			return s.Tags[col]
-		}
+		str := s.Text
 		num := func(row []any, col string) float64 {
 			if i := s.Col(col); i >= 0 {
 				if f, ok := influx.Float(row[i]); ok {
