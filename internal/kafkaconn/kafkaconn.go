@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
@@ -215,4 +216,13 @@ func (c Conn) NewClient(extra ...kgo.Opt) (*kgo.Client, error) {
 		return nil, err
 	}
 	return kgo.NewClient(append(opts, extra...)...)
+}
+
+// NewAdmin is an admin client on a new connection (NewClient); closing it closes the connection.
+func (c Conn) NewAdmin() (*kadm.Client, error) {
+	cl, err := c.NewClient()
+	if err != nil {
+		return nil, err
+	}
+	return kadm.NewClient(cl), nil
 }

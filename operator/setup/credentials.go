@@ -19,12 +19,11 @@ const scramIterations = 8192
 // role's ACLs (again: granting an existing ACL changes nothing). A password change applies to the
 // next authentication, without restarting the broker.
 func SetUser(ctx context.Context, conn kafkaconn.Conn, principal, password string, log io.Writer) error {
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	defer adm.Close()
 	if err := upsertSCRAM(ctx, adm, principal, password); err != nil {
 		return fmt.Errorf("kafka user %s: set its SCRAM credential: %w", principal, err)
 	}
@@ -39,12 +38,12 @@ func SetUser(ctx context.Context, conn kafkaconn.Conn, principal, password strin
 // GrantACLs grants a certificate principal (CertPrincipals) its role's ACLs; it has no SCRAM
 // credential.
 func GrantACLs(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
-	n, err := grant(ctx, kadm.NewClient(cl), principal)
+	defer adm.Close()
+	n, err := grant(ctx, adm, principal)
 	if err != nil {
 		return err
 	}
@@ -90,12 +89,11 @@ func create(ctx context.Context, adm *kadm.Client, principal string) (int, error
 // restart (collectors/internal/kafkatest's restart test). `add-agent` on the name makes it live
 // again.
 func RevokeUser(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	defer adm.Close()
 	deleted, err := deleteACLs(ctx, adm, principal)
 	if err != nil {
 		return err
@@ -115,12 +113,12 @@ func RevokeUser(ctx context.Context, conn kafkaconn.Conn, principal string, log 
 // makes from then on is refused. Kafka has no certificate revocation: the certificate still
 // completes a TLS handshake until it expires, and can do nothing.
 func RevokeCert(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
-	deleted, err := deleteACLs(ctx, kadm.NewClient(cl), principal)
+	defer adm.Close()
+	deleted, err := deleteACLs(ctx, adm, principal)
 	if err != nil {
 		return err
 	}

@@ -15,12 +15,11 @@ import (
 // the raw topics' LogAppendTime) to what f says, incrementally, saying so. It returns how many
 // topics it created.
 func EnsureTopics(ctx context.Context, conn kafkaconn.Conn, f *TopicsFile, log io.Writer) (int, error) {
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return 0, err
 	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	defer adm.Close()
 	details, err := adm.ListTopics(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("kafka %v: list topics: %w", conn.Bootstrap, err)

@@ -54,12 +54,12 @@ func EnsureOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string,
 // sharedReplication is the replication factor of the contract's topics on the brokers (the stats
 // topic's), or 0 when it does not exist.
 func sharedReplication(ctx context.Context, conn kafkaconn.Conn) (int, error) {
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return 0, err
 	}
-	defer cl.Close()
-	details, err := kadm.NewClient(cl).ListTopics(ctx, contract.TopicStats)
+	defer adm.Close()
+	details, err := adm.ListTopics(ctx, contract.TopicStats)
 	if err != nil {
 		return 0, fmt.Errorf("kafka %v: describe %s: %w", conn.Bootstrap, contract.TopicStats, err)
 	}
@@ -90,12 +90,11 @@ func AddAgent(ctx context.Context, conn kafkaconn.Conn, principal, password stri
 // the tests' agents were removed with their topics). An empty topic without ACLs costs a few
 // files.
 func PurgeOwnTopics(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
-	adm := kadm.NewClient(cl)
+	defer adm.Close()
 	ends, err := adm.ListEndOffsets(ctx, contract.OwnTopics(principal)...)
 	if err != nil {
 		return fmt.Errorf("kafka %v: list %s's topics: %w", conn.Bootstrap, principal, err)

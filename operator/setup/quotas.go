@@ -47,13 +47,13 @@ func SetQuota(ctx context.Context, conn kafkaconn.Conn, principal string, q Quot
 	if q.ProduceBps <= 0 || q.FetchBps <= 0 {
 		return fmt.Errorf("kafka user %s: quota %+v: both rates must be positive", principal, q)
 	}
-	cl, err := conn.NewClient()
+	adm, err := conn.NewAdmin()
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
+	defer adm.Close()
 	name := principal
-	res, err := kadm.NewClient(cl).AlterClientQuotas(ctx, []kadm.AlterClientQuotaEntry{{
+	res, err := adm.AlterClientQuotas(ctx, []kadm.AlterClientQuotaEntry{{
 		Entity: kadm.ClientQuotaEntity{{Type: "user", Name: &name}},
 		Ops: []kadm.AlterClientQuotaOp{
 			{Key: "producer_byte_rate", Value: float64(q.ProduceBps)},
