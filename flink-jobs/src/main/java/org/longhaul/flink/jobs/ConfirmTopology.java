@@ -85,26 +85,11 @@ public final class ConfirmTopology {
                         .process(new TuningChangeDetector(ttl))
                         .name("confirm: tuning change")
                         .uid("confirm-tuning-change");
-        DataStream<RunSeen> runs =
-                raw.throughput()
-                        .filter(ThroughputSample::summary)
-                        .name("confirm: run summaries")
-                        .uid("confirm-summaries")
-                        .map(RunSeen::of)
-                        .returns(TypeInformation.of(RunSeen.class))
-                        .name("confirm: runs")
-                        .uid("confirm-runs");
+        DataStream<RunSeen> runs = runsSeen(raw.throughput(), "", "");
         // the planner also learns a link's throughput probe from its backfilled history, so a link
         // imported on day one can be confirmed before its first scheduled run
         DataStream<RunSeen> runsWithHistory =
-                raw.throughputWithHistory()
-                        .filter(ThroughputSample::summary)
-                        .name("confirm: run summaries with history")
-                        .uid("confirm-summaries-history")
-                        .map(RunSeen::of)
-                        .returns(TypeInformation.of(RunSeen.class))
-                        .name("confirm: runs with history")
-                        .uid("confirm-runs-history");
+                runsSeen(raw.throughputWithHistory(), " with history", "-history");
 
         TypeInformation<PlannerInput> plannerInput = TypeInformation.of(PlannerInput.class);
         SingleOutputStreamOperator<ProbeRequest> planned =
@@ -161,5 +146,21 @@ public final class ConfirmTopology {
                 planned.getSideOutput(ConfirmationPlanner.UNSERVED)
                         .union(host.getSideOutput(BUDGET), mesh.getSideOutput(BUDGET), unanswered);
         return new Confirmations(mesh, unserved);
+    }
+
+    /**
+     * The run summaries of throughput as the planner and the tracker see them; which and uid tell
+     * the operators' names and uids of one stream from another's (the uids are in savepoints).
+     */
+    private static DataStream<RunSeen> runsSeen(
+            DataStream<ThroughputSample> throughput, String which, String uid) {
+        return throughput
+                .filter(ThroughputSample::summary)
+                .name("confirm: run summaries" + which)
+                .uid("confirm-summaries" + uid)
+                .map(RunSeen::of)
+                .returns(TypeInformation.of(RunSeen.class))
+                .name("confirm: runs" + which)
+                .uid("confirm-runs" + uid);
     }
 }
