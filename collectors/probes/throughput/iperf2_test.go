@@ -117,15 +117,5 @@ func FuzzIperf2(f *testing.F) {
 func BenchmarkParseIperf2(b *testing.B) {
 	in := iperf2Log(10000)
 	m := importMeta(true)
-	b.SetBytes(int64(len(in)))
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		ss, err := ParseIperf2(in, m)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n += len(ss)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
+	golden.BenchInput(b, in, func(in []byte) ([]sample.Sample, error) { return ParseIperf2(in, m) })
 }

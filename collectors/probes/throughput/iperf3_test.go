@@ -199,15 +199,5 @@ func shift(v any, d float64) any {
 func BenchmarkParseIperf3(b *testing.B) {
 	in := longIperf3(b, 3600) // one hour of 1 s intervals, 4 streams
 	m := importMeta(true)
-	b.SetBytes(int64(len(in)))
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		ss, err := ParseIperf3(in, m, Requested{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		n += len(ss)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
+	golden.BenchInput(b, in, func(in []byte) ([]sample.Sample, error) { return ParseIperf3(in, m, Requested{}) })
 }

@@ -127,17 +127,7 @@ func BenchmarkParsePScheduler(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := (golden.Case{}).MustMeta()
-	b.SetBytes(int64(len(in)))
-	b.ResetTimer()
-	n := 0
-	for i := 0; i < b.N; i++ {
-		ss, err := ParsePScheduler(in, m)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n += len(ss)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
+	golden.BenchInput(b, in, func(in []byte) ([]sample.Sample, error) { return ParsePScheduler(in, m) })
 }
 
 // In a TCP test pScheduler's iperf2 tool puts iperf2's count of writes in sent: not packets.

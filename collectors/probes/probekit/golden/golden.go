@@ -363,6 +363,22 @@ func CPUTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// BenchInput parses in once per iteration, reporting its bytes (MB/s) and the samples a second it
+// yields.
+func BenchInput(b *testing.B, in []byte, parse func(in []byte) ([]sample.Sample, error)) {
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		ss, err := parse(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += len(ss)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "samples/s")
+}
+
 // Bench parses every case input of dirs once per iteration, counting their bytes for MB/s.
 func Bench(b *testing.B, parse Parse, dirs ...string) {
 	var cases []Case
