@@ -16,7 +16,7 @@ import flink_job
 import kafka
 import pytest
 from conftest import LIVE_JOB_ARGS, holds, now_ms, topic
-from messages import throughput_summary
+from messages import clean_tcp_summary
 from psbridge import SECRETS, archive
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -41,16 +41,7 @@ def import_archive(path, seen):
 
 def summary(src, dst, ts, bps, run_id):
     """A live run summary as the bridge publishes a pScheduler throughput result."""
-    return throughput_summary(
-        src,
-        dst,
-        ts,
-        run_id,
-        probe_id="pscheduler-throughput",
-        bytes=int(bps * 10 / 8),
-        bits_per_second=bps,
-        retransmits=0,
-    )
+    return clean_tcp_summary(src, dst, ts, run_id, bps, probe_id="pscheduler-throughput")
 
 
 @pytest.fixture

@@ -166,31 +166,34 @@ def test_report_renders_every_panel_in_chromium(mesh_run, tmp_path):
     assert counts["#7EB26D"] > 2000 and counts["#EAB839"] > 300 and counts["#6ED0E0"] > 300, counts
 
 
+def minutes(produce, src, dst, end, n, **fields):
+    """n 1-minute statistics of src → dst with fields, the newest first, ending at end."""
+    for k in range(n):
+        produce(topic("stats"), link_stats(src, dst, end - k * 60_000, **fields))
+
+
 def test_report_of_a_link_minutes_old_says_what_each_empty_panel_is_learning(produce, run_tag, tmp_path):
     """A link a few minutes old (what `make demo` shows at first): six 1-minute statistics in the real
     InfluxDB through Telegraf. No panel says "no data": the baseline matrix and the rolling average
     say they are learning and what they have so far, the panels without samples say which."""
     src, dst = run_tag, f"{run_tag}-far"
     end = now_ms() // 60_000 * 60_000
-    for k in range(6):
-        ts = end - k * 60_000
-        produce(
-            topic("stats"),
-            link_stats(
-                src,
-                dst,
-                ts,
-                samples=4,
-                runs=1,
-                errors=0,
-                retransmits=0,
-                throughput_mean_bps=9.4e7,
-                throughput_median_bps=9.4e7,
-                throughput_p10_bps=9.2e7,
-                throughput_p90_bps=9.5e7,
-                throughput_max_bps=9.5e7,
-            ),
-        )
+    minutes(
+        produce,
+        src,
+        dst,
+        end,
+        6,
+        samples=4,
+        runs=1,
+        errors=0,
+        retransmits=0,
+        throughput_mean_bps=9.4e7,
+        throughput_median_bps=9.4e7,
+        throughput_p10_bps=9.2e7,
+        throughput_p90_bps=9.5e7,
+        throughput_max_bps=9.5e7,
+    )
     wait_for_series(f'SELECT count("samples") FROM "raw"."link_stats" WHERE "src" = \'{src}\'', timeout_s=60)
     deadline = time.time() + 60
     while len(rows(wait_for_series(f'SELECT "samples" FROM "raw"."link_stats" WHERE "src" = \'{src}\''))) < 6:
@@ -226,11 +229,7 @@ def test_the_matrix_divides_by_the_collapse_detectors_baseline_and_fills_once_it
     baseline chart say so; once its baseline is ready the cell is now ÷ that baseline."""
     src, dst = run_tag, f"{run_tag}-far"
     end = now_ms() // 60_000 * 60_000
-    for k in range(3):
-        ts = end - k * 60_000
-        produce(
-            topic("stats"), link_stats(src, dst, ts, version=3, samples=4, runs=1, throughput_mean_bps=9.4e7)
-        )
+    minutes(produce, src, dst, end, 3, version=3, samples=4, runs=1, throughput_mean_bps=9.4e7)
 
     def baseline(ts, runs, ready):
         produce(

@@ -13,7 +13,7 @@ import kafka
 import pytest
 from confluent_kafka.admin import NewTopic
 from conftest import LIVE_JOB_ARGS, now_ms, topic
-from messages import throughput_summary
+from messages import clean_tcp_summary
 
 LINKS = 16
 HEALTHY = 100e6
@@ -23,16 +23,7 @@ ARGS = LIVE_JOB_ARGS + ["--confirm.enabled", "false"]
 
 
 def summary(src, ts, bps, run):
-    return throughput_summary(
-        src,
-        "rescale-far",
-        ts,
-        run,
-        probe_id="tput",
-        bytes=int(bps * 10 / 8),
-        bits_per_second=bps,
-        retransmits=0,
-    )
+    return clean_tcp_summary(src, "rescale-far", ts, run, bps, probe_id="tput")
 
 
 def collapse_all(produce, consume, raw, links, tag, step):

@@ -40,3 +40,10 @@ def throughput_summary(src, dst, ts, run_id, *, probe_id, version=1, seconds=10.
         "end_s": seconds,
         **fields,
     }
+
+
+def clean_tcp_summary(src, dst, ts, run_id, bps, *, probe_id):
+    """The summary of a 10 s iperf3 TCP run at bps without a retransmit."""
+    return throughput_summary(
+        src, dst, ts, run_id, probe_id=probe_id, bytes=int(bps * 10 / 8), bits_per_second=bps, retransmits=0
+    )
