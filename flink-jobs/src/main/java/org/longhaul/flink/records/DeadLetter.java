@@ -13,12 +13,9 @@ public record DeadLetter(
         Long offset,
         String rejectedBy,
         String reason,
-        String payload) {
+        String payload)
+        implements OnLink {
 
     public static final String SCHEMA = ContractNames.SCHEMA_DEAD_LETTER;
     public static final String UNKNOWN = "unknown";
-
-    public String link() {
-        return Links.key(src, dst);
-    }
 }

@@ -28,7 +28,8 @@ public record Event(
         List<ChangedHop> changedHops,
         Location location,
         List<IncidentLink> links,
-        Map<String, Object> evidence) {
+        Map<String, Object> evidence)
+        implements OnLink {
 
     public static final String SCHEMA = ContractNames.SCHEMA_EVENTS;
 
@@ -38,9 +39,5 @@ public record Event(
     public static EventBuilder builder(
             EventKind kind, String src, String dst, String detector, long ts) {
         return new EventBuilder(kind.wire(), src, dst, detector, ts);
-    }
-
-    public String link() {
-        return Links.key(src, dst);
     }
 }

@@ -1,8 +1,4 @@
 package org.longhaul.flink.records;
 
 /** A raw sample: it names the host that measured it, which its writer must be ({@link Writers}). */
-public interface HasSrc {
-    String src();
-
-    String dst();
-}
+public interface HasSrc extends OnLink {}

@@ -34,8 +34,4 @@ public record HostSnapshot(
     public long autotuneReceiveMax() {
         return tcpRmem.get(2);
     }
-
-    public String link() {
-        return Links.key(src, dst);
-    }
 }

@@ -36,8 +36,4 @@ public record LatencySample(
 
     /** The statistics' and detectors' protocol of one-way measurements. */
     public static final String PROTOCOL = "owd";
-
-    public String link() {
-        return Links.key(src, dst);
-    }
 }

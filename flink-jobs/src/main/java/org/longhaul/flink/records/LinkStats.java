@@ -45,7 +45,8 @@ public record LinkStats(
         Double baselineBps,
         Double baselineSpreadBps,
         Integer baselineMinRuns,
-        Boolean baselineReady) {
+        Boolean baselineReady)
+        implements OnLink {
 
     public static final String SCHEMA = ContractNames.SCHEMA_STATS;
 
@@ -108,9 +109,5 @@ public record LinkStats(
                 spreadBps,
                 minRuns,
                 ready);
-    }
-
-    public String link() {
-        return Links.key(src, dst);
     }
 }

@@ -27,10 +27,6 @@ public record PathSample(
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_PATH;
 
-    public String link() {
-        return Links.key(src, dst);
-    }
-
     @Override
     public String inconsistency() {
         if (hops == null) {

@@ -19,7 +19,8 @@ public record ProbeRequest(
         String reason,
         String message,
         long expiresTs,
-        Map<String, Object> evidence) {
+        Map<String, Object> evidence)
+        implements OnLink {
 
     public static final String SCHEMA = ContractNames.SCHEMA_PROBE_REQUESTS;
 
@@ -45,9 +46,5 @@ public record ProbeRequest(
                 message,
                 expiresTs,
                 evidence == null || evidence.isEmpty() ? null : evidence);
-    }
-
-    public String link() {
-        return Links.key(src, dst);
     }
 }

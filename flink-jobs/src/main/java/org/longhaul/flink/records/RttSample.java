@@ -25,8 +25,4 @@ public record RttSample(
         implements HasSrc {
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_RTT;
-
-    public String link() {
-        return Links.key(src, dst);
-    }
 }

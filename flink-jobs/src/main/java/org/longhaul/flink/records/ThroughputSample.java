@@ -98,8 +98,4 @@ public record ThroughputSample(
     public String series() {
         return screening() ? screens : probeId;
     }
-
-    public String link() {
-        return Links.key(src, dst);
-    }
 }
