@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"longhaul/collectors/probe"
 )
 
 // setting is a commented setting: "# key: value" (prose is "## ...", continuations "#   ##").
@@ -118,6 +120,15 @@ func RefusedParams[P any](t *testing.T, decode func(*yaml.Node) (P, error), refu
 		if _, err := Decode(t, src, decode); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", src, err, want)
 		}
+	}
+}
+
+// OneTool holds a kind that runs one program to what it tells the agent: its default argv runs
+// tool, and its probe names tool as the one program it needs, every run failing without it.
+func OneTool(t testing.TB, argv []string, tools []probe.Tool, tool string) {
+	t.Helper()
+	if want := []probe.Tool{{Name: tool, Without: probe.WithoutIt}}; len(argv) == 0 || argv[0] != tool || !reflect.DeepEqual(tools, want) {
+		t.Fatalf("argv %q, tools %q", argv, tools)
 	}
 }
 

@@ -1,11 +1,9 @@
 package path
 
 import (
-	"reflect"
 	"testing"
 
 	"longhaul/collectors/internal/sampletest"
-	"longhaul/collectors/probe"
 )
 
 // The sample is the documentation of the params: it shows every one, and the values it shows
@@ -16,7 +14,5 @@ func TestSampleShowsEveryParamWithItsDefault(t *testing.T) {
 
 func TestToolsNameWhatRunsExecute(t *testing.T) {
 	argv, _ := Argv(DefaultParams(), "ps1.fnal.gov")
-	if pr := (&Probe{Params: DefaultParams()}); argv[0] != Tool || !reflect.DeepEqual(pr.Tools(), []probe.Tool{{Name: "traceroute", Without: "every run fails with tool_missing"}}) {
-		t.Fatalf("argv %q, tools %q", argv, pr.Tools())
-	}
+	sampletest.OneTool(t, argv, (&Probe{Params: DefaultParams()}).Tools(), "traceroute")
 }
