@@ -19,7 +19,6 @@ import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.core.execution.CheckpointType;
 import org.apache.flink.core.execution.CheckpointingMode;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
 import org.apache.flink.runtime.checkpoint.TaskStateStats;
@@ -217,14 +216,7 @@ public final class StateBackendBench {
                     r.get("restore_checkpoint_again_s"));
 
             long s0 = System.nanoTime();
-            String savepoint =
-                    cluster.mini()
-                            .stopWithSavepoint(
-                                    again2,
-                                    cluster.dir().resolve("savepoints").toUri().toString(),
-                                    false,
-                                    SavepointFormatType.CANONICAL)
-                            .get(wait.toMinutes(), TimeUnit.MINUTES);
+            String savepoint = cluster.stopWithSavepoint(again2, wait.toMinutes());
             r.put("savepoint_s", round(secs(System.nanoTime() - s0)));
             r.put("savepoint_mb", mb(sizeOf(Path.of(URI.create(savepoint)))));
             await(() -> slotsFree(cluster), "the stopped job's slot");

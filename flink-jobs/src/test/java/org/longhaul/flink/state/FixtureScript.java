@@ -99,19 +99,8 @@ public final class FixtureScript {
     /** A TCP run as the agent sends it: a summary, 10 one-second intervals, a host snapshot. */
     private static void run(List<String> lines, String dst, String runId, long start, double bps) {
         lines.add(Samples.host(SRC, dst, start, 4_194_304, 6_291_456).toString());
-        lines.add(Samples.summary(SRC, dst, runId, start, bps).toString());
-        for (int s = 0; s < 10; s++) {
-            lines.add(
-                    Samples.interval(
-                                    SRC,
-                                    dst,
-                                    runId,
-                                    start,
-                                    s,
-                                    s + 1,
-                                    bps * (s % 2 == 0 ? 0.98 : 1.02))
-                            .toString());
-        }
+        lines.addAll(
+                Samples.tcpRun(SRC, dst, runId, start, bps, s -> bps * (s % 2 == 0 ? 0.98 : 1.02)));
     }
 
     private static List<List<String>> path(String... hops) {

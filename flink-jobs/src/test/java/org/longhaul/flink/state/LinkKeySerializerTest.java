@@ -28,6 +28,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
+import org.longhaul.flink.testing.Snapshots;
 
 class LinkKeySerializerTest {
     private static final List<String> KEYS =
@@ -93,12 +94,7 @@ class LinkKeySerializerTest {
                 (TypeSerializerSnapshot) LongSerializer.INSTANCE.snapshotConfiguration();
         assertTrue(ours.resolveSchemaCompatibility(longs).isIncompatible());
 
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        TypeSerializerSnapshot.writeVersionedSnapshot(out, ours);
-        TypeSerializerSnapshot<String> read =
-                TypeSerializerSnapshot.readVersionedSnapshot(
-                        new DataInputDeserializer(out.getCopyOfBuffer()),
-                        getClass().getClassLoader());
+        TypeSerializerSnapshot<String> read = Snapshots.reread(ours);
         assertInstanceOf(LinkKeySerializer.class, read.restoreSerializer());
     }
 

@@ -15,6 +15,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobmaster.JobResult;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -89,6 +90,19 @@ public final class LocalCluster implements AutoCloseable {
 
     public JobID submit(JobGraph graph) throws Exception {
         return mini.submitJob(graph).get(1, TimeUnit.MINUTES).getJobID();
+    }
+
+    /**
+     * Stops the job with a canonical savepoint under this cluster's folder, waiting up to {@code
+     * minutes}; returns the savepoint's location.
+     */
+    public String stopWithSavepoint(JobID job, long minutes) throws Exception {
+        return mini.stopWithSavepoint(
+                        job,
+                        dir.resolve("savepoints").toUri().toString(),
+                        false,
+                        SavepointFormatType.CANONICAL)
+                .get(minutes, TimeUnit.MINUTES);
     }
 
     /** Waits for the job to end and fails with its cause unless it finished. */

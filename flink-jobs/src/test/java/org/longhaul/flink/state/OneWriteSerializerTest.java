@@ -30,6 +30,7 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.functions.stats.LinkAccumulator;
+import org.longhaul.flink.testing.Snapshots;
 
 class OneWriteSerializerTest {
     private static final SerializerConfigImpl CONFIG = new SerializerConfigImpl();
@@ -140,12 +141,7 @@ class OneWriteSerializerTest {
         assertTrue(
                 pojo.snapshotConfiguration().resolveSchemaCompatibility(ours).isCompatibleAsIs());
 
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        TypeSerializerSnapshot.writeVersionedSnapshot(out, ours);
-        TypeSerializerSnapshot<LinkAccumulator> read =
-                TypeSerializerSnapshot.readVersionedSnapshot(
-                        new DataInputDeserializer(out.getCopyOfBuffer()),
-                        getClass().getClassLoader());
+        TypeSerializerSnapshot<LinkAccumulator> read = Snapshots.reread(ours);
         assertEquals(pojo, read.restoreSerializer());
     }
 

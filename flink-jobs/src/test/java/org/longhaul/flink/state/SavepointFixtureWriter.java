@@ -9,11 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.longhaul.flink.records.EventKind;
 
@@ -54,14 +52,7 @@ public final class SavepointFixtureWriter {
             JobID id = cluster.submit(job.graph());
             awaitAlerts(job, Duration.ofMinutes(2));
             Thread.sleep(2_000); // periodic watermarks (200 ms) catch up with the last samples
-            String savepoint =
-                    cluster.mini()
-                            .stopWithSavepoint(
-                                    id,
-                                    cluster.dir().resolve("savepoints").toUri().toString(),
-                                    false,
-                                    SavepointFormatType.CANONICAL)
-                            .get(2, TimeUnit.MINUTES);
+            String savepoint = cluster.stopWithSavepoint(id, 2);
             replace(out, Path.of(URI.create(savepoint)));
             Files.write(out.resolve("input.jsonl"), input, StandardCharsets.UTF_8);
             Files.write(out.resolve("events.jsonl"), job.eventLines(), StandardCharsets.UTF_8);

@@ -2,7 +2,9 @@ package org.longhaul.flink.testing;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.LatencySample;
@@ -71,6 +73,25 @@ public final class Samples {
                 .put("bits_per_second", bps)
                 .put("bytes", (long) (bps * 10 / 8));
         return n;
+    }
+
+    /**
+     * A 10 s TCP run as the agent sends it, as JSON lines: its summary at {@code bps}, then its
+     * 1-second intervals, second s at {@code rate.applyAsDouble(s)} (called in order).
+     */
+    public static List<String> tcpRun(
+            String src,
+            String dst,
+            String runId,
+            long start,
+            double bps,
+            IntToDoubleFunction rate) {
+        List<String> lines = new ArrayList<>();
+        lines.add(summary(src, dst, runId, start, bps).toString());
+        for (int s = 0; s < 10; s++) {
+            lines.add(interval(src, dst, runId, start, s, s + 1, rate.applyAsDouble(s)).toString());
+        }
+        return lines;
     }
 
     public static ObjectNode failed(

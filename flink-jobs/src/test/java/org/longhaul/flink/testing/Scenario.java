@@ -24,19 +24,14 @@ public final class Scenario {
     public Scenario tcpRun(String src, String dst, long start, double mbps, double noise) {
         String runId = "r-" + src + "-" + start;
         double level = mbps * 1e6 * (1 + noise * (2 * rnd.nextDouble() - 1));
-        lines.add(Samples.summary(src, dst, runId, start, level).toString());
-        for (int s = 0; s < 10; s++) {
-            lines.add(
-                    Samples.interval(
-                                    src,
-                                    dst,
-                                    runId,
-                                    start,
-                                    s,
-                                    s + 1,
-                                    level * (0.95 + 0.1 * rnd.nextDouble()))
-                            .toString());
-        }
+        lines.addAll(
+                Samples.tcpRun(
+                        src,
+                        dst,
+                        runId,
+                        start,
+                        level,
+                        s -> level * (0.95 + 0.1 * rnd.nextDouble())));
         return this;
     }
 
