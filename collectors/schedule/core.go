@@ -17,7 +17,7 @@ type core struct {
 	tasks []*taskState
 	rnd   *rand.Rand
 	maxBg int
-	ready []*run // planned and waiting for their turn, in planned order
+	ready []*run // waiting for their turn, in turn order (waitsBefore)
 	excl  *run   // the exclusive run in progress
 	bg    int    // background runs in progress
 	ids   runIDs
@@ -144,8 +144,22 @@ func (c *core) plan(now time.Time) {
 		}
 	}
 	if added {
-		sort.SliceStable(c.ready, func(i, j int) bool { return c.ready[i].planned.Before(c.ready[j].planned) })
+		c.order()
 	}
+}
+
+// order puts the waiting runs in turn order: the runs asked for (a confirmation, which decides
+// whether a link pages) before the planned ones, each in planned order. Asked-for runs are few
+// (the agent's probe_requests.max_per_hour), so a planned run waits behind at most that many.
+func (c *core) order() {
+	sort.SliceStable(c.ready, func(i, j int) bool { return waitsBefore(c.ready[i], c.ready[j]) })
+}
+
+func waitsBefore(a, b *run) bool {
+	if asked, other := a.job.RequestID != "", b.job.RequestID != ""; asked != other {
+		return asked
+	}
+	return a.planned.Before(b.planned)
 }
 
 func (c *core) mayStart(r *run) bool {

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"fmt"
-	"sort"
 	"time"
 
 	"longhaul/collectors/probe"
@@ -74,7 +73,7 @@ func (c *core) extra(x Extra, now time.Time) bool {
 		r.job = probe.Job{Src: c.src, Dst: ts.Dst, Target: ts.Address, ProbeID: ts.ProbeID,
 			RunID: c.ids.next(now), Start: now, Labels: ts.Labels, Screens: ts.Screens, RequestID: x.RequestID}
 		c.ready = append(c.ready, r)
-		sort.SliceStable(c.ready, func(i, j int) bool { return c.ready[i].planned.Before(c.ready[j].planned) })
+		c.order()
 		return true
 	}
 	return false

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,4 +48,66 @@ func TestARequestedRunTakesItsExclusiveTurnAndCarriesItsRequest(t *testing.T) {
 		t.Fatalf("r1's result: %+v", r)
 	}
 	stop()
+}
+
+// A run asked for goes ahead of the planned runs waiting for the same exclusive turn: in the
+// cadence story a confirming run of a collapsing link waited behind two screening bursts planned
+// while another link's confirmation ran, and paged 8 s later (2026-12-02). Planned runs keep
+// their own order behind it.
+func TestARequestedRunGoesAheadOfPlannedRunsWaitingForTheTurn(t *testing.T) {
+	long := task("tput", "fnal", exclusive, time.Hour, 0)
+	burstA := task("burst", "bnl", exclusive, time.Hour, 0)
+	burstB := task("burst", "lyon", exclusive, time.Hour, 0)
+	c := newCore("cern", []Task{long, burstA, burstB}, 1, seeded(), t0)
+	// the long run starts first; both bursts' slots come while it runs
+	first := c.tasks[0]
+	for _, ts := range c.tasks[1:] {
+		if ts.planned.Before(first.planned) {
+			first = ts
+		}
+	}
+	start, _ := c.step(first.planned)
+	if len(start) != 1 {
+		t.Fatalf("started %d runs at the first slot", len(start))
+	}
+	running := start[0]
+	var last time.Time
+	for _, ts := range c.tasks {
+		if ts != first && ts.planned.After(last) {
+			last = ts.planned
+		}
+	}
+	if started, _ := c.step(last); len(started) != 0 {
+		t.Fatalf("a run started beside the exclusive one: %+v", started[0].job)
+	}
+	if !c.extra(Extra{ProbeID: first.ProbeID, Dst: first.Dst, RequestID: "r1", Deadline: last.Add(time.Hour)}, last) {
+		t.Fatal("extra refused")
+	}
+	var order []string
+	now := last
+	for range 3 {
+		c.finish(running)
+		now = now.Add(time.Second)
+		started, expired := c.step(now)
+		if len(started) != 1 || len(expired) != 0 {
+			t.Fatalf("at %s: started %d, expired %d", now, len(started), len(expired))
+		}
+		running = started[0]
+		order = append(order, running.job.RequestID+"@"+running.job.Dst)
+	}
+	planned := []*taskState{}
+	for _, ts := range c.tasks {
+		if ts != first {
+			planned = append(planned, ts)
+		}
+	}
+	// the bursts in their planned order after the requested run
+	a, b := planned[0], planned[1]
+	if b.slot.Add(-b.Interval).Before(a.slot.Add(-a.Interval)) {
+		a, b = b, a
+	}
+	want := []string{"r1@" + first.Dst, "@" + a.Dst, "@" + b.Dst}
+	if strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Fatalf("turn order %v, want %v", order, want)
+	}
 }

@@ -49,16 +49,18 @@ flink_log4j_file() { # DAEMON [HOW_MANY]: the newest log4j file(s) of that daemo
   ls -t "$(flink_run)/log/flink-longhaul-$1-"*.log 2>/dev/null | head -n "${2:-1}"
 }
 
+# Flink's distribution from PyPI's wheels, each file checked against the committed hashes
+# (pip --require-hashes: a file that differs, or a version nobody pinned, installs nothing)
 install_flink() {
-  local cache
+  local cache pins
   cache="$(flink_cache)"
   [ -f "$cache/.installed" ] && return 0
+  pins="$(pins_file flink "${LONGHAUL_FLINK_VERSION}" txt)"
   log "installing Flink ${LONGHAUL_FLINK_VERSION} (PyPI wheels, ~310 MB) into ${cache}"
   rm -rf "$cache/site" && mkdir -p "$cache"
   python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps \
-    --target "$cache/site" "apache-flink==${LONGHAUL_FLINK_VERSION}" \
-    "apache-flink-libraries==${LONGHAUL_FLINK_VERSION}" \
-    || die "pip could not install apache-flink ${LONGHAUL_FLINK_VERSION}"
+    --require-hashes --target "$cache/site" -r "$pins" \
+    || die "pip could not install apache-flink ${LONGHAUL_FLINK_VERSION} with the hashes of ${pins#"$LONGHAUL_ROOT"/}"
   [ -x "$(flink_home)/bin/jobmanager.sh" ] || die "no bin/jobmanager.sh under $(flink_home)"
   touch "$cache/.installed"
 }

@@ -53,13 +53,39 @@ go_bin() {
 
 # --- run directories, PID files, processes ----------------------------------------------------
 
+# pins_file NAME VERSION EXT: the committed hashes of what the stack downloads for NAME VERSION
+# (scripts/stack/pins/<name>-<version>.<ext>, written by scripts/stack/pin.sh)
+pins_file() {
+  local f
+  f="$STACK_SCRIPTS/pins/$(echo "$1" | tr '[:upper:]' '[:lower:]')-$2.$3"
+  [ -f "$f" ] || die "no pinned hashes for $1 $2 (${f#"$LONGHAUL_ROOT"/}): scripts/stack/pin.sh writes them, review the diff"
+  echo "$f"
+}
+
+# verify_jars DIR PINS: DIR's jars are exactly those PINS (sha256sum's format) lists, each with
+# its hash; else says which differ and fails
+verify_jars() {
+  local dir="$1" pins="$2" extra
+  extra="$(comm -13 <(awk '{print $2}' "$pins" | sort) <(find "$dir" -maxdepth 1 -name '*.jar' -printf '%f\n' | sort))"
+  [ -z "$extra" ] || { echo "jars in $dir that ${pins##*/} does not list: $extra" >&2; return 1; }
+  (cd "$dir" && sha256sum --quiet --strict -c "$pins") >&2 \
+    || { echo "jars in $dir differ from ${pins##*/} (above)" >&2; return 1; }
+}
+
 # install_maven_jars HOME NAME VERSION GROUP:ARTIFACT:VERSION...: the runtime jars of those
 # artifacts and their dependencies from Maven Central into HOME/libs (once: HOME/.installed), for
-# the Java servers that ship no distribution of their own here (Kafka, ZooKeeper).
+# the Java servers that ship no distribution of their own here (Kafka, ZooKeeper). Maven checks
+# each file against the repository's checksum (-C: a mismatch fails), and the set is then checked
+# against the committed pins (verify_jars): a jar that differs or that nobody pinned installs nothing.
 install_maven_jars() {
-  local home="$1" name="$2" version="$3" dep g a v
+  local home="$1" name="$2" version="$3" dep g a v pins
   shift 3
   [ -f "$home/.installed" ] && return 0
+  if [ "${LONGHAUL_PIN_WRITE:-}" = 1 ]; then # scripts/stack/pin.sh: resolve, then write the pins
+    pins="$STACK_SCRIPTS/pins/$(echo "$name" | tr '[:upper:]' '[:lower:]')-$version.sha256"
+  else
+    pins="$(pins_file "$name" "$version" sha256)"
+  fi
   log "installing ${name} ${version} jars into ${home}"
   rm -rf "$home/libs" && mkdir -p "$home"
   {
@@ -76,8 +102,13 @@ install_maven_jars() {
     echo '  </dependencies>'
     echo '</project>'
   } >"$home/pom.xml"
-  (cd "$home" && mvn -q -B dependency:copy-dependencies -DoutputDirectory=libs -DincludeScope=runtime) \
+  (cd "$home" && mvn -q -B -C dependency:copy-dependencies -DoutputDirectory=libs -DincludeScope=runtime) \
     || die "mvn could not resolve ${name} ${version} (see output above)"
+  if [ "${LONGHAUL_PIN_WRITE:-}" = 1 ]; then
+    (cd "$home/libs" && sha256sum -- *.jar) >"$pins"
+    log "wrote ${pins#"$LONGHAUL_ROOT"/}: $(wc -l <"$pins") jars"
+  fi
+  verify_jars "$home/libs" "$pins" || die "${name} ${version}: not installed, its jars are not the pinned ones"
   touch "$home/.installed"
 }
 

@@ -1,4 +1,4 @@
-"""Nothing is lost while InfluxDB is down: InfluxDB of the native stack is stopped for a minute
+"""Nothing is lost while InfluxDB is down: InfluxDB of the native stack is stopped for half a minute
 while link statistics keep arriving in Kafka; Telegraf's kafka_consumer (tracking metrics,
 max_undelivered_messages) commits no offset it could not write, so when InfluxDB is back every
 point is stored, each exactly once."""
@@ -10,7 +10,9 @@ import stack
 from conftest import influx_query, influxdb, kafka, now_ms, topic
 from messages import link_stats
 
-OUTAGE_S = 60
+# 60 of Telegraf's 500 ms flushes fail and 300 points wait undelivered: a minute (this test's
+# length until 2026-12-02) showed nothing more, for 30 s more of make test
+OUTAGE_S = 30
 
 
 def influx_up():
@@ -26,7 +28,7 @@ def count(src):
     return series[0]["values"][0][1] if series else 0
 
 
-def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
+def test_stopping_influxdb_for_half_a_minute_loses_no_point(run_tag):
     p = kafka.producer({"enable.idempotence": True})
     base = now_ms() // 1000 * 1000 - 3_600_000  # one point per second of event time, all distinct
     sent = 0
@@ -52,7 +54,7 @@ def test_stopping_influxdb_for_a_minute_loses_no_point(run_tag):
     stopped = time.time()
     try:
         assert not influx_up()
-        while time.time() - stopped < OUTAGE_S:  # during: 10 points a second for a minute
+        while time.time() - stopped < OUTAGE_S:  # during: 10 points a second
             send(10)
             time.sleep(1)
         assert not influx_up(), "InfluxDB came back on its own during the outage"

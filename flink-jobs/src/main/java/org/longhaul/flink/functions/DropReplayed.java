@@ -20,6 +20,14 @@ import org.longhaul.flink.records.RawMessage;
  * subtask), it remembers the fingerprints of the last {@code capacity} payloads it passed ({@link
  * RecentFingerprints}) in operator state (union-redistributed, so a rescale keeps them). Two
  * distinct samples never share a payload: they differ in ts or run_id.
+ *
+ * <p>A fingerprint is of the payload on its topic: the same bytes on two topics are two messages.
+ * One source reads every agent's own topic of a kind, and a filter before the {@code src} check
+ * that shared fingerprints across them would let agent A, writing B's next payload on A's own topic
+ * (dead-lettered there as not A's), have B's real one dropped as a replay. An agent replays only on
+ * its own topic, so nothing a replay needs is lost. (An upgrade from fingerprints of payloads alone
+ * recognises no replay of a message sent before it: at most the few seconds of an agent's unsaved
+ * cursor, at the moment of the upgrade.)
  */
 public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage>
         implements CheckpointedFunction {
@@ -32,6 +40,8 @@ public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage>
     private transient RecentFingerprints recent;
     private transient ListState<Long> saved;
     private transient long dropped;
+    private transient String seededTopic;
+    private transient long seed;
 
     public DropReplayed(int capacity) {
         this.capacity = capacity;
@@ -43,11 +53,21 @@ public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage>
 
     @Override
     public void processElement(RawMessage m, Context ctx, Collector<RawMessage> out) {
-        if (m.blank() || recent.add(RecentFingerprints.of(m.payload()))) {
+        if (m.blank() || recent.add(RecentFingerprints.of(seed(m.sourceTopic()), m.payload()))) {
             out.collect(m);
         } else {
             dropped++;
         }
+    }
+
+    /** The topic's seed; a subtask reads one topic after another, so the last one is kept. */
+    private long seed(String topic) {
+        String t = topic == null ? "" : topic;
+        if (!t.equals(seededTopic)) {
+            seededTopic = t;
+            seed = RecentFingerprints.seed(t);
+        }
+        return seed;
     }
 
     /** How many replayed messages this instance has dropped (for tests and metrics). */

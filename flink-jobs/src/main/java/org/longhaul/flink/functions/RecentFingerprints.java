@@ -16,6 +16,8 @@ import java.util.List;
  */
 public final class RecentFingerprints {
     private static final long EMPTY = 0L;
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
 
     private final int capacity;
 
@@ -75,12 +77,34 @@ public final class RecentFingerprints {
         return out;
     }
 
+    /**
+     * The hash state after a topic's name and a separator no topic name holds: the seed of {@link
+     * #of(long, byte[])} for that topic's payloads.
+     */
+    public static long seed(String topic) {
+        long h = FNV_OFFSET;
+        for (int i = 0; i < topic.length(); i++) {
+            h ^= topic.charAt(i) & 0xffff;
+            h *= FNV_PRIME;
+        }
+        h ^= 0xff;
+        return h * FNV_PRIME;
+    }
+
     /** 64-bit FNV-1a of the bytes, then a finalizing mix: collisions among 20k payloads ~1e-11. */
     public static long of(byte[] bytes) {
-        long h = 0xcbf29ce484222325L;
+        return of(FNV_OFFSET, bytes);
+    }
+
+    /**
+     * The fingerprint of a payload as it came on one topic: {@code seed} is {@link #seed} of the
+     * topic, so equal bytes on two topics (two agents' own topics) are two payloads.
+     */
+    public static long of(long seed, byte[] bytes) {
+        long h = seed;
         for (byte b : bytes) {
             h ^= b & 0xff;
-            h *= 0x100000001b3L;
+            h *= FNV_PRIME;
         }
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;

@@ -42,6 +42,24 @@ class DropReplayedTest {
     }
 
     @Test
+    void shouldKeepTheSameBytesOnAnotherAgentsTopicForOneAgentCannotSilenceAnother()
+            throws Exception {
+        String next = "{\"src\":\"b.example\",\"ts\":7,\"run_id\":\"b-7\"}";
+        try (var h = harness(100)) {
+            h.open();
+            // A writes B's next payload on A's own topic first (the src check dead-letters it)
+            h.processElement(RawMessage.of("longhaul.raw.rtt.agent-lab-a", 0, 1L, next), 7);
+            // B's real message, on B's own topic, is not a replay
+            h.processElement(RawMessage.of("longhaul.raw.rtt.agent-lab-b", 0, 1L, next), 7);
+            // B's agent sending it again after a restart is
+            h.processElement(RawMessage.of("longhaul.raw.rtt.agent-lab-b", 0, 2L, next), 7);
+            assertEquals(
+                    List.of("longhaul.raw.rtt.agent-lab-a", "longhaul.raw.rtt.agent-lab-b"),
+                    h.extractOutputValues().stream().map(RawMessage::sourceTopic).toList());
+        }
+    }
+
+    @Test
     void shouldRememberWhatItPassedAcrossARestoreFromACheckpoint() throws Exception {
         OperatorSubtaskState snapshot;
         try (var h = harness(100)) {
@@ -69,6 +87,18 @@ class DropReplayedTest {
         assertFalse(r.add(3));
         assertTrue(r.add(1));
         assertEquals(List.of(3L, 1L), r.inOrder());
+    }
+
+    @Test
+    void fingerprintsOfOnePayloadOnTwoTopicsDiffer() {
+        byte[] p = "{\"ts\":1}".getBytes();
+        assertFalse(
+                RecentFingerprints.of(RecentFingerprints.seed("longhaul.raw.rtt.a"), p)
+                        == RecentFingerprints.of(RecentFingerprints.seed("longhaul.raw.rtt.b"), p));
+        // the separator: a topic's last character is not the payload's first
+        assertFalse(
+                RecentFingerprints.of(RecentFingerprints.seed("t{"), "\"ts\":1}".getBytes())
+                        == RecentFingerprints.of(RecentFingerprints.seed("t"), p));
     }
 
     @Test
