@@ -22,6 +22,7 @@ import org.longhaul.flink.functions.confirm.TuningChangeDetector;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.LatencySample;
+import org.longhaul.flink.records.OnLinkKey;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
@@ -81,7 +82,7 @@ public final class ConfirmTopology {
                         .uid("confirm-owd-shift");
         DataStream<Suspicion> tuning =
                 raw.host()
-                        .keyBy(HostSnapshot::link, LinkKeyType.INSTANCE)
+                        .keyBy(new OnLinkKey<HostSnapshot>(), LinkKeyType.INSTANCE)
                         .process(new TuningChangeDetector(ttl))
                         .name("confirm: tuning change")
                         .uid("confirm-tuning-change");

@@ -23,6 +23,7 @@ import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.Links;
+import org.longhaul.flink.records.OnLinkKey;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.LinkKeyType;
@@ -75,7 +76,7 @@ public final class DetectorTopology {
                         .uid("detect-stall");
         DataStream<Event> unreachable =
                 summaries
-                        .keyBy(ThroughputSample::link, LinkKeyType.INSTANCE)
+                        .keyBy(new OnLinkKey<ThroughputSample>(), LinkKeyType.INSTANCE)
                         .process(new ReachabilityDetector(d.reach(), ttl))
                         .name("detect: unreachable")
                         .uid("detect-unreachable");

@@ -41,20 +41,10 @@ public final class KafkaConnectors {
 
     public static Sinks sinks(KafkaOptions o) {
         return new Sinks(
-                sink(
-                        o,
-                        "stats",
-                        new JsonKafkaSerializer<LinkStats>(o.statsTopic(), LinkStats::link)),
-                sink(o, "events", new JsonKafkaSerializer<Event>(o.eventsTopic(), Event::link)),
-                sink(
-                        o,
-                        "deadletter",
-                        new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic(), DeadLetter::link)),
-                sink(
-                        o,
-                        "requests",
-                        new JsonKafkaSerializer<ProbeRequest>(
-                                o.probeRequestsTopic(), ProbeRequest::link)),
+                sink(o, "stats", new JsonKafkaSerializer<LinkStats>(o.statsTopic())),
+                sink(o, "events", new JsonKafkaSerializer<Event>(o.eventsTopic())),
+                sink(o, "deadletter", new JsonKafkaSerializer<DeadLetter>(o.deadLetterTopic())),
+                sink(o, "requests", new JsonKafkaSerializer<ProbeRequest>(o.probeRequestsTopic())),
                 sink(o, "paths", new ValidatedKafkaSerializer(o.pathsTopic())));
     }
 

@@ -2,23 +2,27 @@ package org.longhaul.flink.records;
 
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
-import org.apache.flink.util.function.SerializableFunction;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Writes a derived message as JSON to one topic, keyed "src|dst" like every Longhaul topic. The
  * event time stays in the message's {@code ts}; the Kafka timestamp is left to the producer (now),
  * so that replaying old samples does not hand the broker records its retention deletes at once.
+ *
+ * <p>The key is the message's own {@link OnLink#link()}, not a function the sink is given: Flink
+ * ships a sink by Java serialization, and serializable method references {@code LinkStats::link}
+ * and {@code DeadLetter::link} both name the one default method {@code OnLink.link}, which javac's
+ * lambda deserialization cannot tell apart (the stats sink came back holding the dead letters'
+ * cast, and failed on every statistic).
  */
-public final class JsonKafkaSerializer<T> implements KafkaRecordSerializationSchema<T> {
+public final class JsonKafkaSerializer<T extends OnLink>
+        implements KafkaRecordSerializationSchema<T> {
     private static final long serialVersionUID = 1L;
 
     private final String topic;
-    private final SerializableFunction<T, String> key;
 
-    public JsonKafkaSerializer(String topic, SerializableFunction<T, String> key) {
+    public JsonKafkaSerializer(String topic) {
         this.topic = topic;
-        this.key = key;
     }
 
     @Override
@@ -28,7 +32,7 @@ public final class JsonKafkaSerializer<T> implements KafkaRecordSerializationSch
                 topic,
                 null,
                 null,
-                key.apply(element).getBytes(StandardCharsets.UTF_8),
+                element.link().getBytes(StandardCharsets.UTF_8),
                 Json.bytes(element));
     }
 }
