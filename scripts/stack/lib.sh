@@ -54,11 +54,12 @@ go_bin() {
 # --- run directories, PID files, processes ----------------------------------------------------
 
 # pins_file NAME VERSION EXT: the committed hashes of what the stack downloads for NAME VERSION
-# (scripts/stack/pins/<name>-<version>.<ext>, written by scripts/stack/pin.sh)
+# (scripts/stack/pins/<name>-<version>.<ext>, written by scripts/stack/pin.sh, which sets
+# LONGHAUL_PIN_WRITE=1: then the file may not exist yet)
 pins_file() {
   local f
   f="$STACK_SCRIPTS/pins/$(echo "$1" | tr '[:upper:]' '[:lower:]')-$2.$3"
-  [ -f "$f" ] || die "no pinned hashes for $1 $2 (${f#"$LONGHAUL_ROOT"/}): scripts/stack/pin.sh writes them, review the diff"
+  [ -f "$f" ] || [ "${LONGHAUL_PIN_WRITE:-}" = 1 ] || die "no pinned hashes for $1 $2 (${f#"$LONGHAUL_ROOT"/}): scripts/stack/pin.sh writes them, review the diff"
   echo "$f"
 }
 
@@ -81,11 +82,7 @@ install_maven_jars() {
   local home="$1" name="$2" version="$3" dep g a v pins
   shift 3
   [ -f "$home/.installed" ] && return 0
-  if [ "${LONGHAUL_PIN_WRITE:-}" = 1 ]; then # scripts/stack/pin.sh: resolve, then write the pins
-    pins="$STACK_SCRIPTS/pins/$(echo "$name" | tr '[:upper:]' '[:lower:]')-$version.sha256"
-  else
-    pins="$(pins_file "$name" "$version" sha256)"
-  fi
+  pins="$(pins_file "$name" "$version" sha256)"
   log "installing ${name} ${version} jars into ${home}"
   rm -rf "$home/libs" && mkdir -p "$home"
   {
@@ -104,7 +101,7 @@ install_maven_jars() {
   } >"$home/pom.xml"
   (cd "$home" && mvn -q -B -C dependency:copy-dependencies -DoutputDirectory=libs -DincludeScope=runtime) \
     || die "mvn could not resolve ${name} ${version} (see output above)"
-  if [ "${LONGHAUL_PIN_WRITE:-}" = 1 ]; then
+  if [ "${LONGHAUL_PIN_WRITE:-}" = 1 ]; then # scripts/stack/pin.sh: resolved, now pinned
     (cd "$home/libs" && sha256sum -- *.jar) >"$pins"
     log "wrote ${pins#"$LONGHAUL_ROOT"/}: $(wc -l <"$pins") jars"
   fi

@@ -14,7 +14,7 @@ load_services
 
 pin_flink() {
   local v="$LONGHAUL_FLINK_VERSION" out pkg page
-  out="$STACK_SCRIPTS/pins/flink-$v.txt"
+  out="$(LONGHAUL_PIN_WRITE=1 pins_file flink "$v" txt)"
   {
     echo "# The Flink distribution the native stack installs (scripts/stack/flink.sh install_flink), with the"
     echo "# sha256 of every file PyPI's index lists for this version: pip --require-hashes installs nothing"

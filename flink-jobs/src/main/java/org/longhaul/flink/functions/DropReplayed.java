@@ -40,8 +40,6 @@ public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage>
     private transient RecentFingerprints recent;
     private transient ListState<Long> saved;
     private transient long dropped;
-    private transient String seededTopic;
-    private transient long seed;
 
     public DropReplayed(int capacity) {
         this.capacity = capacity;
@@ -53,21 +51,11 @@ public final class DropReplayed extends ProcessFunction<RawMessage, RawMessage>
 
     @Override
     public void processElement(RawMessage m, Context ctx, Collector<RawMessage> out) {
-        if (m.blank() || recent.add(RecentFingerprints.of(seed(m.sourceTopic()), m.payload()))) {
+        if (m.blank() || recent.add(m.sourceTopic(), m.payload())) {
             out.collect(m);
         } else {
             dropped++;
         }
-    }
-
-    /** The topic's seed; a subtask reads one topic after another, so the last one is kept. */
-    private long seed(String topic) {
-        String t = topic == null ? "" : topic;
-        if (!t.equals(seededTopic)) {
-            seededTopic = t;
-            seed = RecentFingerprints.seed(t);
-        }
-        return seed;
     }
 
     /** How many replayed messages this instance has dropped (for tests and metrics). */

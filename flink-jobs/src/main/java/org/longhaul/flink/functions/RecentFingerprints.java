@@ -35,6 +35,11 @@ public final class RecentFingerprints {
     /** 0 is the table's empty marker, so a fingerprint of 0 is kept apart. */
     private boolean zeroHeld;
 
+    /** The last topic {@link #add(String, byte[])} saw, and its {@link #seed}. */
+    private String seededTopic;
+
+    private long seed;
+
     public RecentFingerprints(int capacity) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
@@ -46,6 +51,20 @@ public final class RecentFingerprints {
         this.ring = new long[capacity];
         this.slots = new long[Integer.highestOneBit(capacity) << 2];
         this.mask = slots.length - 1;
+    }
+
+    /**
+     * Adds the fingerprint of a payload as it came on its topic ({@link #of(long, byte[])}); false
+     * when it was already there (a replay). A reader takes one topic after another, so the last
+     * topic's seed is kept.
+     */
+    public boolean add(String topic, byte[] payload) {
+        String t = topic == null ? "" : topic;
+        if (!t.equals(seededTopic)) {
+            seededTopic = t;
+            seed = seed(t);
+        }
+        return add(of(seed, payload));
     }
 
     /** Adds a fingerprint; false when it was already there (a replay). */

@@ -52,8 +52,6 @@ public final class BareConsumerBench {
         MessageValidator validator =
                 new MessageValidator(SchemaRegistry.bundled(), "validated-reader-bench");
         RecentFingerprints recent = new RecentFingerprints(DropReplayed.DEFAULT_CAPACITY);
-        String seededTopic = ""; // as DropReplayed: the last topic's seed kept
-        long seed = RecentFingerprints.seed(seededTopic);
         Properties p = security().clientProperties();
         p.setProperty(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, env("LONGHAUL_KAFKA", "127.0.0.1:9092"));
@@ -87,14 +85,8 @@ public final class BareConsumerBench {
                     deserializer.deserialize(r, sink);
                     if (!validated) {
                         sink.parsed += tree.readTree(sink.last.payload()).size();
-                    } else {
-                        if (!sink.last.sourceTopic().equals(seededTopic)) {
-                            seededTopic = sink.last.sourceTopic();
-                            seed = RecentFingerprints.seed(seededTopic);
-                        }
-                        if (recent.add(RecentFingerprints.of(seed, sink.last.payload()))) {
-                            sink.parsed += validate(validator, sink.last) ? 1 : 0;
-                        }
+                    } else if (recent.add(sink.last.sourceTopic(), sink.last.payload())) {
+                        sink.parsed += validate(validator, sink.last) ? 1 : 0;
                     }
                     n++;
                     if (t10 == 0 && n >= total / 10) {
