@@ -85,7 +85,7 @@ func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcom
 		conv.Samples = nil
 	}
 	if cerr == nil {
-		if why := psbridge.Hosts(a.psb.cfg.Hosts).Refusal(identity, conv.Samples); why != "" {
+		if why := psbridge.Hosts(a.psb.cfg.Hosts).Refusal(identity, conv); why != "" {
 			cerr, conv.Samples = errors.New(why), nil
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"longhaul/ingest/sample"
 )
 
 // Hosts says which hosts each identity may report for (pscheduler_bridge.hosts, whose doc names
@@ -13,10 +11,12 @@ import (
 // host lists; the config says so at start).
 type Hosts map[string][]string
 
-// Refusal says why identity may not deliver a result of these samples, or "" when it may: every
-// sample must have its src or its dst among the identity's hosts (a pScheduler host reports the
-// tests it takes part in, as their source or their destination).
-func (h Hosts) Refusal(identity string, samples []sample.Sample) string {
+// Refusal says why identity may not deliver this converted result, or "" when it may: every
+// sample's participating end (conv.Sides: its src when the source runs the test, its dst when
+// the destination does) must be among the identity's hosts. A pScheduler host reports the tests
+// it takes part in, and only those: a latency test's destination does not run it (unless
+// flipped), so it cannot report it.
+func (h Hosts) Refusal(identity string, conv Converted) string {
 	if h == nil {
 		return ""
 	}
@@ -24,11 +24,11 @@ func (h Hosts) Refusal(identity string, samples []sample.Sample) string {
 	if !ok {
 		return fmt.Sprintf("pscheduler_host: %s has no host list on this bridge (pscheduler_bridge.hosts)", identity)
 	}
-	for _, s := range samples {
+	for _, s := range conv.Samples {
 		head := s.Head()
-		if !slices.Contains(allowed, head.Src) && !slices.Contains(allowed, head.Dst) {
-			return fmt.Sprintf("pscheduler_host: a result of %s→%s from %s, which may report for %s only",
-				head.Src, head.Dst, identity, strings.Join(allowed, ", "))
+		if !(conv.Sides.Source && slices.Contains(allowed, head.Src)) && !(conv.Sides.Dest && slices.Contains(allowed, head.Dst)) {
+			return fmt.Sprintf("pscheduler_host: a result of %s→%s run by its %s, from %s, which may report for %s only",
+				head.Src, head.Dst, conv.Sides, identity, strings.Join(allowed, ", "))
 		}
 	}
 	return ""

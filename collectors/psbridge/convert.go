@@ -25,6 +25,9 @@ type Converted struct {
 	// An archiver retrying a result sends the same id.
 	Key     string
 	Samples []sample.Sample
+	// Sides are the ends of each sample's link that take part in the test (participants): a
+	// pScheduler host may report the result only as one of them (Hosts.Refusal).
+	Sides Sides
 }
 
 // ErrBare is a bare result (`pscheduler result` JSON): archivers always send the whole run.
@@ -49,5 +52,5 @@ func Convert(body []byte) (Converted, error) {
 	if len(ss) == 0 {
 		return Converted{}, errors.New("the result gave no sample")
 	}
-	return Converted{Key: key, Samples: ss}, nil
+	return Converted{Key: key, Samples: ss, Sides: participants(a)}, nil
 }

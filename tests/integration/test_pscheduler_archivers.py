@@ -143,7 +143,9 @@ def test_removing_a_pscheduler_host_revokes_that_host_alone(bridge, tmp_path, ru
 def test_a_pscheduler_host_reports_for_its_own_hosts_only(tmp_path, run_tag):
     """The host's certificate writes its own topic (add-pscheduler-host's archive file, through the
     real plugin's code), where the bridge knows which hosts it may report for: a result of a test
-    of one of them becomes samples, one of two other hosts a dead letter naming the identity."""
+    of one of them becomes samples, one of two other hosts a dead letter naming the identity, and
+    so is an rtt test into its host (pScheduler runs rtt at the source only: the destination's
+    pScheduler has no such run to archive)."""
     b = Bridge(tmp_path)
     name, out, printed = add_host(tmp_path, b)
     identity, mine, far = f"pscheduler-{name}", f"{run_tag}-own", f"{run_tag}-far"
@@ -161,10 +163,18 @@ def test_a_pscheduler_host_reports_for_its_own_hosts_only(tmp_path, run_tag):
         assert len(samples_of("raw.rtt", mine, 1)) == 1
         dead = kafka.read_all(CONTRACT.topic("dead_letter"), lambda d: other in d["reason"], 1, 60, quiet_s=0)
         assert dead and dead[0]["reason"] == (
-            f"pScheduler result from kafka: pscheduler_host: a result of {other}→{far} from {identity}, "
-            f"which may report for {mine} only"
+            f"pScheduler result from kafka: pscheduler_host: a result of {other}→{far} run by its source, "
+            f"from {identity}, which may report for {mine} only"
         ), dead
         assert samples_of("raw.rtt", other, 1, timeout_s=3) == []
+        into = archive("rtt", "ping-diags-command-line", far, mine)
+        assert kafka_plugin(out / "longhaul-kafka.json", into) == {"succeeded": True}, "Kafka took it"
+        dead = kafka.read_all(
+            CONTRACT.topic("dead_letter"), lambda d: f"{far}→{mine}" in d["reason"], 1, 60, quiet_s=0
+        )
+        assert dead and dead[0]["reason"].endswith(
+            f"{far}→{mine} run by its source, from {identity}, which may report for {mine} only"
+        ), dead
     finally:
         b.stop()
 
@@ -193,7 +203,8 @@ def test_a_host_with_a_token_of_its_own_reports_for_its_hosts_and_is_revoked_alo
         r = b.post(archive("rtt", "ping-diags-command-line", other, far), token=token)
         assert r.status_code == 200 and r.json()["status"] == "dead_lettered", r.text
         assert r.json()["reason"] == (
-            f"pscheduler_host: a result of {other}→{far} from {identity}, which may report for {mine} only"
+            f"pscheduler_host: a result of {other}→{far} run by its source, from {identity}, "
+            f"which may report for {mine} only"
         ), r.text
 
         (b.host_tokens / f"{name}.token").unlink()
