@@ -131,9 +131,15 @@ def consume(topic, group, isolation, stop, handle, batch=1000):
     c.close()
 
 
+# The generator's links all have one src unless --sites spreads them (dst-0 .. dst-N-1), which a real
+# host never has: the job's cap on links per src (1,000 by default) would dead-letter most of them.
+LINKS_PER_SRC = ["--max-links-per-src", "1000000"]
+
+
 def submit(name, args):
     """Starts job `name` reading KAFKA; returns (name, job id) for cancel() and the metrics reads."""
-    return name, flink_job.submit(name, args)  # --kafka: LONGHAUL_KAFKA, added by longhaul job submit
+    # --kafka: LONGHAUL_KAFKA, added by longhaul job submit
+    return name, flink_job.submit(name, [*LINKS_PER_SRC, *args])
 
 
 def cancel(name, _jid):

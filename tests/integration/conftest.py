@@ -45,11 +45,12 @@ LIVE_JOB_ARGS = ["--starting-offsets", "latest", *QUICK_JOB_ARGS]
 
 
 @pytest.fixture
-def job(run_tag):
+def job(run_tag, request):
     """The Flink job under the test's own name, on the contract's topics from their end now (what
     came before is other tests'): short out-of-orderness, idleness and checkpoints, so a test's
-    results come within seconds. A topic made later (an agent's own) is read from its beginning."""
-    flink_job.submit(run_tag, LIVE_JOB_ARGS)
+    results come within seconds. A topic made later (an agent's own) is read from its beginning.
+    More job arguments: parametrize job indirectly with their list."""
+    flink_job.submit(run_tag, [*LIVE_JOB_ARGS, *getattr(request, "param", [])])
     time.sleep(5)  # the sources have their partitions: "latest" starts after this point
     yield run_tag
     flink_job.cancel(run_tag)

@@ -98,6 +98,37 @@ def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, age
     assert not kafka.read_all(topic("paths"), lambda s: s["src"] == victim, 1, timeout_s=3, quiet_s=0)
 
 
+@pytest.mark.parametrize("job", [["--max-links-per-src", "2"]], indirect=True)
+def test_the_job_dead_letters_a_link_more_than_a_src_may_open(job, agent):
+    """One identity cannot grow InfluxDB's series without bound by inventing dsts: past the job's
+    cap on links per src (2 here, 1,000 by default), a sample for a new dst is a dead letter that
+    says why, while the links it has keep going (far-0's second sample is no dead letter)."""
+    user, pw = agent
+    name = user.removeprefix("agent-")
+    own = CONTRACT.own_topic(topic("raw.path"), user)
+    p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
+    now = now_ms()
+    for i, far in enumerate(("far-0", "far-1", "far-2", "far-0")):
+        s = trace(name, now - 4_000 + i)
+        s.update(dst=f"{name}-{far}", run_id=f"trace-{name}-{i}")
+        p.produce(
+            own,
+            key=f"{name}|{s['dst']}",
+            value=json.dumps(s).encode(),
+            headers=[(SENT_MS, str(now_ms()).encode())],
+        )
+    assert p.flush(15) == 0, "Kafka did not take the agent's samples"
+
+    # (the session's mesh job reads the agent's topic too, with the default cap: it forwards all
+    # four to longhaul.paths, so only the dead letters tell this job's verdict)
+    dead = kafka.read_all(topic("dead_letter"), lambda d: d["src"] == name, 1, timeout_s=120, quiet_s=5)
+    assert [d["dst"] for d in dead] == [f"{name}-far-2"], dead
+    assert dead[0]["reason"].startswith(
+        f'too_many_links: src "{name}" already reports on 2 dsts in this stream, the most one src may '
+        "(--max-links-per-src 2)"
+    ), dead[0]["reason"]
+
+
 # --- moving an agent of the earlier layout to its own topics -------------------------------------
 
 

@@ -21,7 +21,8 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * records, the rest to the {@link #DEAD_LETTERS} side output, and so do valid ones whose clock
  * {@link ClockSkew} judges too far from the broker's (reason "clock_skew: ...") and those an agent
  * wrote for another site's src on its own topic ({@link Writers}, reason "foreign_src: ...") or
- * that contradict themselves ({@link SelfConsistent}, reason "inconsistent: ..."). Valid backfilled
+ * that contradict themselves ({@link SelfConsistent}, reason "inconsistent: ...") or that open more
+ * links for their src than {@link LinkCap} allows (reason "too_many_links: ..."). Valid backfilled
  * samples ({@link History}) go on too, in order with the live ones, without a timestamp; {@link
  * LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
  */
@@ -40,32 +41,42 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
     private final Class<T> type;
     private final String schemasDir;
     private final ClockSkew clock;
+    private final LinkCap linkCap;
     private final boolean forward;
     private transient MessageValidator validator;
+    private transient LinkCap.Budget links;
 
     /**
      * @param schemasDir a directory of *.schema.json, or null for the copy bundled in the jar
      * @param clock the rule judging each message's clock against the broker's
      */
     public ValidateFunction(String schemaName, Class<T> type, String schemasDir, ClockSkew clock) {
-        this(schemaName, type, schemasDir, clock, false);
+        this(schemaName, type, schemasDir, clock, LinkCap.defaults(), false);
     }
 
     /**
+     * @param linkCap how many links one src may report on
      * @param forward also emit each valid message's bytes to {@link #VALID}
      */
     public ValidateFunction(
-            String schemaName, Class<T> type, String schemasDir, ClockSkew clock, boolean forward) {
+            String schemaName,
+            Class<T> type,
+            String schemasDir,
+            ClockSkew clock,
+            LinkCap linkCap,
+            boolean forward) {
         this.schemaName = schemaName;
         this.type = type;
         this.schemasDir = schemasDir;
         this.clock = clock;
+        this.linkCap = linkCap;
         this.forward = forward;
     }
 
     @Override
     public void open(OpenContext context) {
         validator = new MessageValidator(SchemaRegistry.load(schemasDir), REJECTED_BY);
+        links = linkCap.budget();
     }
 
     @Override
@@ -93,6 +104,12 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         ClockSkew.Skew skew = clock.judge(raw);
         if (skew != null) {
             ctx.output(DEAD_LETTERS, validator.reject(raw, skew.reason(), now));
+            return;
+        }
+        String over =
+                checked.value() instanceof HasSrc s ? links.admit(s.src(), s.dst(), now) : null;
+        if (over != null) {
+            ctx.output(DEAD_LETTERS, validator.reject(raw, over, now));
             return;
         }
         out.collect(checked.value());

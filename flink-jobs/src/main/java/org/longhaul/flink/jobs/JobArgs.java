@@ -1,6 +1,7 @@
 package org.longhaul.flink.jobs;
 
 import java.time.Duration;
+import org.longhaul.flink.functions.LinkCap;
 import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.records.Contract;
 
@@ -93,6 +94,9 @@ public record JobArgs(
                 a.duration("clock-skew-tolerance", d.clockSkewTolerance()),
                 new Stagger(a.duration("stats-stagger", d.statsStagger().spread())),
                 statsSettle(a, d.statsSettle()),
+                new LinkCap(
+                        (int) a.integer("max-links-per-src", d.linkCap().maxPerSrc()),
+                        a.duration("link-forget-after", d.linkCap().forgetAfter())),
                 DetectorArgs.parse(a));
     }
 }

@@ -3,6 +3,7 @@ package org.longhaul.flink.jobs;
 import java.io.Serializable;
 import java.time.Duration;
 import org.longhaul.flink.functions.ClockSkew;
+import org.longhaul.flink.functions.LinkCap;
 import org.longhaul.flink.functions.stats.LinkClock;
 import org.longhaul.flink.functions.stats.Stagger;
 
@@ -23,6 +24,7 @@ import org.longhaul.flink.functions.stats.Stagger;
  *     for the rest of that run's records before it closes ({@link LinkClock}); a silent link's
  *     minute closes after the out-of-orderness. Null: only the watermark closes windows (replays,
  *     where the wall clock means nothing)
+ * @param linkCap how many links (dsts) one src may report on in each raw stream ({@link LinkCap})
  */
 public record PipelineConfig(
         Duration outOfOrderness,
@@ -32,6 +34,7 @@ public record PipelineConfig(
         Duration clockSkewTolerance,
         Stagger statsStagger,
         Duration statsSettle,
+        LinkCap linkCap,
         DetectorConfig detectors)
         implements Serializable {
 
@@ -45,6 +48,7 @@ public record PipelineConfig(
                 clockSkewTolerance,
                 statsStagger,
                 statsSettle,
+                linkCap,
                 detectors.withConfirmations(on));
     }
 
@@ -60,6 +64,7 @@ public record PipelineConfig(
                 clockSkewTolerance,
                 stagger,
                 statsSettle,
+                linkCap,
                 detectors);
     }
 
@@ -75,6 +80,7 @@ public record PipelineConfig(
                 clockSkewTolerance,
                 statsStagger,
                 grace,
+                linkCap,
                 detectors);
     }
 
@@ -87,6 +93,7 @@ public record PipelineConfig(
                 ClockSkew.contractTolerance(),
                 new Stagger(Duration.ofMinutes(1)),
                 Duration.ofSeconds(5), // each link's clock; --stats-settle off: the watermark alone
+                LinkCap.defaults(),
                 DetectorConfig.defaults());
     }
 

@@ -130,7 +130,12 @@ public record RawStreams(
                 .uid("drop-replayed-" + name)
                 .process(
                         new ValidateFunction<>(
-                                schema, type, cfg.schemasDir(), cfg.clockSkew(), forward))
+                                schema,
+                                type,
+                                cfg.schemasDir(),
+                                cfg.clockSkew(),
+                                cfg.linkCap(),
+                                forward))
                 .name("validate: " + schema)
                 .uid("validate-" + name);
     }

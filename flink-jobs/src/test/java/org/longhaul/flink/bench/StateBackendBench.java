@@ -28,6 +28,7 @@ import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.longhaul.flink.functions.LinkCap;
 import org.longhaul.flink.jobs.LinkMonitorPipeline;
 import org.longhaul.flink.jobs.PipelineConfig;
 import org.longhaul.flink.jobs.Sinks;
@@ -280,6 +281,8 @@ public final class StateBackendBench {
                         d.clockSkewTolerance(),
                         d.statsStagger(),
                         d.statsSettle(),
+                        // the bench's links all have one src, which no real host has
+                        new LinkCap(1_000_000, d.linkCap().forgetAfter()),
                         d.detectors());
         LinkMonitorPipeline.wire(env, sources, sinks, cfg);
         env.getConfig()

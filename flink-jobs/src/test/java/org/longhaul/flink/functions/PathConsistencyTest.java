@@ -48,6 +48,7 @@ class PathConsistencyTest {
                         PathSample.class,
                         null,
                         new ClockSkew(ClockSkew.contractTolerance()),
+                        LinkCap.defaults(),
                         true);
         RawMessage[] messages = new RawMessage[runs.length];
         for (int i = 0; i < runs.length; i++) {

@@ -8,6 +8,7 @@ import static org.longhaul.flink.testing.Samples.SRC;
 import static org.longhaul.flink.testing.Samples.T0;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.operators.ProcessOperator;
@@ -19,6 +20,7 @@ import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.testing.Samples;
 import org.longhaul.flink.testing.Validation;
 import org.longhaul.flink.validate.SchemaRegistry;
 
@@ -37,6 +39,7 @@ class ValidateFunctionTest {
                                 RttSample.class,
                                 null,
                                 new ClockSkew(ClockSkew.contractTolerance()),
+                                LinkCap.defaults(),
                                 true),
                         messages);
         for (DeadLetter d : out.deadLetters()) {
@@ -67,6 +70,47 @@ class ValidateFunctionTest {
         assertEquals(
                 "clock_skew: the agent's clock is 3600.0 s behind the broker's (tolerance 30 s)",
                 out.deadLetters().get(1).reason());
+    }
+
+    /** One src's samples for a third dst, beyond a cap of 2, are dead letters that say why. */
+    @Test
+    void aSampleForOneLinkMoreThanItsSrcMayOpenIsADeadLetter() throws Exception {
+        RawMessage[] toThree = new RawMessage[4];
+        String[] dsts = {"a.example", "b.example", "c.example", "a.example"};
+        for (int i = 0; i < dsts.length; i++) {
+            toThree[i] =
+                    RawMessage.of(
+                                    "longhaul.raw.rtt",
+                                    0,
+                                    (long) i,
+                                    Samples.ping(SRC, dsts[i], BROKER, 10, 10, 280.0, 0.5)
+                                            .toString())
+                            .withClocks(BROKER, BROKER);
+        }
+        var out =
+                Validation.run(
+                        new ValidateFunction<>(
+                                Contract.RTT,
+                                RttSample.class,
+                                null,
+                                new ClockSkew(ClockSkew.contractTolerance()),
+                                new LinkCap(2, Duration.ofDays(7)),
+                                false),
+                        toThree);
+        assertEquals(
+                List.of("a.example", "b.example", "a.example"),
+                out.samples().stream().map(RttSample::dst).toList());
+        assertEquals(1, out.deadLetters().size());
+        assertEquals("c.example", out.deadLetters().get(0).dst());
+        assertTrue(
+                out.deadLetters()
+                        .get(0)
+                        .reason()
+                        .startsWith(
+                                "too_many_links: src \""
+                                        + SRC
+                                        + "\" already reports on 2 dsts in this stream"),
+                out.deadLetters().get(0).reason());
     }
 
     @Test

@@ -107,6 +107,15 @@ class OperatorUidsTest {
         assertNull(args("--stats-settle", "off").pipeline().statsSettle(), "off: the watermark");
     }
 
+    @Test
+    void theLinkCapComesFromTheCommandLine() {
+        assertEquals(1000, args().pipeline().linkCap().maxPerSrc(), "1,000 links a src by default");
+        var cap =
+                args("--max-links-per-src", "5", "--link-forget-after", "2d").pipeline().linkCap();
+        assertEquals(5, cap.maxPerSrc());
+        assertEquals(java.time.Duration.ofDays(2), cap.forgetAfter());
+    }
+
     private static StreamGraph productionGraph() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         LinkMonitorJob.build(env, args());
