@@ -11,6 +11,7 @@ const (
 	ComponentLate        = "flink_late_records" // the job's windows drop no record as late
 	ComponentLag         = "consumer_lag"       // a consumer group keeps up with its topics
 	ComponentInflux      = "influxdb_writes"    // InfluxDB answers and holds the statistics it was sent
+	ComponentSeries      = "influxdb_series"    // InfluxDB's series stay within their budget
 	ComponentAgent       = "agent"              // an agent (subject: its host) publishes on schedule
 	ComponentClock       = "clock_skew"         // an agent's clock is within the contract's tolerance
 )

@@ -53,3 +53,23 @@ func TestTheTipSaysWhichStatisticIsDue(t *testing.T) {
 		t.Fatalf("%v, %d entries kept", d, len(tip.entries))
 	}
 }
+
+func TestSeriesAreJudgedAgainstTheBudget(t *testing.T) {
+	c := SeriesCheck{Budget: 1000}
+	for name, tc := range map[string]struct {
+		in                 InfluxObs
+		healthy, tentative bool
+		want               string
+	}{
+		"within":      {InfluxObs{Series: 250}, true, false, "holds 250 series, 25 % of the budget (1000)"},
+		"over":        {InfluxObs{Series: 1000}, false, false, "holds 1000 series, over the budget of 1000 (--series-budget)"},
+		"uncountable": {InfluxObs{SeriesErr: errors.New("403 reader")}, false, false, "cannot be counted: 403 reader"},
+		"down":        {InfluxObs{PingErr: errors.New("connection refused")}, true, true, "not counted"},
+	} {
+		f := c.Judge(&Observations{Influx: tc.in})
+		if len(f) != 1 || f[0].Healthy != tc.healthy || f[0].Tentative != tc.tentative || !strings.Contains(f[0].Message, tc.want) ||
+			f[0].Component != ComponentSeries || f[0].Severity != SeverityWarning {
+			t.Errorf("%s: %+v", name, f)
+		}
+	}
+}

@@ -158,6 +158,7 @@ func (l *Live) influxObs(ctx context.Context, now time.Time) InfluxObs {
 	if obs.PingErr = l.Influx.Ping(ctx); obs.PingErr != nil {
 		return obs
 	}
+	obs.Series, obs.SeriesErr = l.seriesCount(ctx)
 	obs.Due = l.Tip.Due(now, l.Delay)
 	if obs.Due.IsZero() {
 		return obs
@@ -181,6 +182,22 @@ func (l *Live) influxObs(ctx context.Context, now time.Time) InfluxObs {
 func (l *Live) pointsSince(ctx context.Context, t time.Time) (bool, error) {
 	series, err := l.Influx.Query(ctx, fmt.Sprintf(`SELECT "samples" FROM "link_stats" WHERE "window" = '1m' AND time >= %dms LIMIT 1`, t.UnixMilli()))
 	return len(series) > 0 && len(series[0].Values) > 0, err
+}
+
+// seriesCount is InfluxDB's estimate of the database's series, over every retention policy.
+func (l *Live) seriesCount(ctx context.Context) (int64, error) {
+	series, err := l.Influx.Query(ctx, "SHOW SERIES CARDINALITY")
+	if err != nil {
+		return 0, err
+	}
+	if len(series) == 0 || len(series[0].Values) == 0 || len(series[0].Values[0]) == 0 { // an empty database
+		return 0, nil
+	}
+	n, ok := influx.Float(series[0].Values[0][0])
+	if !ok {
+		return 0, fmt.Errorf("SHOW SERIES CARDINALITY: %v is no number", series[0].Values[0][0])
+	}
+	return int64(n), nil
 }
 
 // newest is the time of the newest 1-minute statistic since t (zero when none).

@@ -57,4 +57,7 @@ type InfluxObs struct {
 	Stored   bool
 	QueryErr error
 	Newest   time.Time // InfluxDB's newest statistic (zero: none, or not read)
+
+	Series    int64 // the database's series, InfluxDB's estimate (read whenever it answers)
+	SeriesErr error
 }

@@ -12,6 +12,7 @@ type Thresholds struct {
 	LagMin              int64         // lag (records) a group may keep without being judged
 	LagCycles           int           // looks over which a lag above LagMin must not shrink
 	InfluxDelay         time.Duration // how long a statistic may take from the stats topic to InfluxDB
+	SeriesBudget        int64         // InfluxDB series the deployment was sized for
 	SilenceFactor       float64       // an agent is silent after this many usual gaps...
 	SilenceFloor        time.Duration // ...and never sooner than this
 	SilencePatience     time.Duration // an agent whose schedule is not known yet (fewer than 3 gaps)
@@ -30,11 +31,16 @@ func DefaultThresholds() Thresholds {
 		CheckpointIntervals: 10,
 		LateWindow:          10 * time.Minute,
 		LagMin:              100, LagCycles: 8,
-		InfluxDelay:   3 * time.Minute,
+		InfluxDelay: 3 * time.Minute, SeriesBudget: DefaultSeriesBudget,
 		SilenceFactor: 3, SilenceFloor: 2 * time.Minute, SilencePatience: 15 * time.Minute,
 		SkewTolerance: DefaultSkewTolerance, SkewSamples: 5,
 	}
 }
+
+// DefaultSeriesBudget is InfluxDB 1.8's own default limit on a database's series, where the
+// sizing guide (docs/kubernetes-sizing.md) asks for the tsi1 index: about 53,000 links at 18.6
+// series each, 1,800 hosts in WLCG's meshes of 30.
+const DefaultSeriesBudget = 1_000_000
 
 // Silence is the agents' silence check of these thresholds.
 func (t Thresholds) Silence() SilenceCheck {
@@ -50,6 +56,7 @@ func (t Thresholds) Checks() []Check {
 		&LateCheck{Window: t.LateWindow},
 		&LagCheck{Min: t.LagMin, Cycles: t.LagCycles},
 		InfluxCheck{Delay: t.InfluxDelay},
+		SeriesCheck{Budget: t.SeriesBudget},
 		t.Silence(),
 		SkewCheck{Tolerance: t.SkewTolerance, MinSamples: t.SkewSamples},
 	}

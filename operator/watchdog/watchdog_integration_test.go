@@ -361,3 +361,24 @@ func publishPing(t *testing.T, prod *kgo.Client, host string, ts, sent time.Time
 		t.Fatal(err)
 	}
 }
+
+// InfluxDB's own count of its series, read by the live watchdog: over a budget of 1 (any series)
+// a warning naming the count; the default budget holds the test stack's.
+func TestIntegrationWatchdogCountsInfluxDBsSeriesAgainstTheBudget(t *testing.T) {
+	name := fmt.Sprintf("longhaul-wdit-%d", time.Now().UnixNano()%1_000_000)
+	ev := followEvents(t, name)
+	opts := Options{Job: name, Interval: time.Second, Grace: 2 * time.Second, Thresholds: DefaultThresholds(),
+		Checks: []Check{SeriesCheck{Budget: 1}}}
+	a := serve(t, opts)
+	over := ev.await(t, 60*time.Second, "pipeline_degraded for the series", kind(ComponentSeries, contract.KindPipelineDegraded))
+	a.stop(t)
+	validEvent(t, over)
+	n, _ := over.Evidence["series"].(float64)
+	if n < 1 || over.Severity != SeverityWarning || !strings.Contains(over.Message, "over the budget of 1 (--series-budget)") {
+		t.Fatalf("%+v", over)
+	}
+	t.Logf("InfluxDB's series: %.0f (%s)", n, over.Message)
+	if f := (SeriesCheck{Budget: DefaultSeriesBudget}).Judge(&Observations{Influx: InfluxObs{Series: int64(n)}}); !f[0].Healthy {
+		t.Fatalf("the test stack's %.0f series are over the default budget: %+v", n, f)
+	}
+}

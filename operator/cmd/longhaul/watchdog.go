@@ -64,6 +64,7 @@ func runWatchdog(env *cli.Env, args []string) int {
 	fs.Int64Var(&th.LagMin, "lag-min", th.LagMin, "a group's lag (records) is judged only above this")
 	fs.IntVar(&th.LagCycles, "lag-cycles", th.LagCycles, "looks over which a lag above --lag-min must not shrink to be growing")
 	fs.DurationVar(&th.InfluxDelay, "influx-delay", th.InfluxDelay, "how long a statistic may take from the stats topic into InfluxDB")
+	fs.Int64Var(&th.SeriesBudget, "series-budget", th.SeriesBudget, "InfluxDB series the deployment was sized for: a warning past it")
 	fs.Float64Var(&th.SilenceFactor, "silence-factor", th.SilenceFactor, "an agent is silent after this many of its usual gaps")
 	fs.DurationVar(&th.SilenceFloor, "silence-floor", th.SilenceFloor, "and never sooner than this")
 	fs.DurationVar(&th.SilencePatience, "silence-patience", th.SilencePatience, "silence allowed to an agent whose schedule is not known yet (fewer than 3 gaps)")
