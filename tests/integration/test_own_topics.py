@@ -48,6 +48,19 @@ def trace(src, ts):
     return s
 
 
+def send_as(user, password_file, own, samples):
+    """Writes samples to the agent's own topic as the agent does (its credential, sent_ms)."""
+    p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=password_file)
+    for s in samples:
+        p.produce(
+            own,
+            key=f"{s['src']}|{s['dst']}",
+            value=json.dumps(s).encode(),
+            headers=[(SENT_MS, str(now_ms()).encode())],
+        )
+    assert p.flush(15) == 0, "Kafka did not take the agent's samples"
+
+
 def test_an_agents_own_topics_are_bounded_in_bytes(agent):
     """What one identity keeps on the brokers is bounded, whatever its quota lets it write: each
     of its own topics' partitions carries the contract's retention.bytes (the shared topics' time
@@ -70,16 +83,8 @@ def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, age
     user, pw = agent
     name, victim = user.removeprefix("agent-"), "it-victim-" + uuid.uuid4().hex[:8]
     own = CONTRACT.own_topic(topic("raw.path"), user)
-    p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
     now = now_ms()
-    for s in (trace(name, now - 2_000), trace(victim, now - 2_000)):
-        p.produce(
-            own,
-            key=f"{s['src']}|{s['dst']}",
-            value=json.dumps(s).encode(),
-            headers=[(SENT_MS, str(now_ms()).encode())],
-        )
-    assert p.flush(15) == 0, "Kafka did not take the agent's samples"
+    send_as(user, pw, own, [trace(name, now - 2_000), trace(victim, now - 2_000)])
 
     # the job found the agent's topic, made after it started, within its discovery interval and
     # read it from its beginning: both samples
@@ -106,18 +111,11 @@ def test_the_job_dead_letters_a_link_more_than_a_src_may_open(job, agent):
     user, pw = agent
     name = user.removeprefix("agent-")
     own = CONTRACT.own_topic(topic("raw.path"), user)
-    p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
-    now = now_ms()
+    now, runs = now_ms(), []
     for i, far in enumerate(("far-0", "far-1", "far-2", "far-0")):
-        s = trace(name, now - 4_000 + i)
-        s.update(dst=f"{name}-{far}", run_id=f"trace-{name}-{i}")
-        p.produce(
-            own,
-            key=f"{name}|{s['dst']}",
-            value=json.dumps(s).encode(),
-            headers=[(SENT_MS, str(now_ms()).encode())],
-        )
-    assert p.flush(15) == 0, "Kafka did not take the agent's samples"
+        runs.append(trace(name, now - 4_000 + i))
+        runs[-1].update(dst=f"{name}-{far}", run_id=f"trace-{name}-{i}")
+    send_as(user, pw, own, runs)
 
     # (the session's mesh job reads the agent's topic too, with the default cap: it forwards all
     # four to longhaul.paths, so only the dead letters tell this job's verdict)

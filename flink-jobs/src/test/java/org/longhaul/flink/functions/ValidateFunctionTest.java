@@ -32,6 +32,11 @@ class ValidateFunctionTest {
     private static final long BROKER = T0 + 10 * HOUR;
 
     private static Validation<RttSample> validate(RawMessage... messages) throws Exception {
+        return validate(LinkCap.defaults(), messages);
+    }
+
+    private static Validation<RttSample> validate(LinkCap cap, RawMessage... messages)
+            throws Exception {
         var out =
                 Validation.run(
                         new ValidateFunction<>(
@@ -39,7 +44,7 @@ class ValidateFunctionTest {
                                 RttSample.class,
                                 null,
                                 new ClockSkew(ClockSkew.contractTolerance()),
-                                LinkCap.defaults(),
+                                cap,
                                 true),
                         messages);
         for (DeadLetter d : out.deadLetters()) {
@@ -87,16 +92,7 @@ class ValidateFunctionTest {
                                             .toString())
                             .withClocks(BROKER, BROKER);
         }
-        var out =
-                Validation.run(
-                        new ValidateFunction<>(
-                                Contract.RTT,
-                                RttSample.class,
-                                null,
-                                new ClockSkew(ClockSkew.contractTolerance()),
-                                new LinkCap(2, Duration.ofDays(7)),
-                                false),
-                        toThree);
+        var out = validate(new LinkCap(2, Duration.ofDays(7)), toThree);
         assertEquals(
                 List.of("a.example", "b.example", "a.example"),
                 out.samples().stream().map(RttSample::dst).toList());
