@@ -15,7 +15,6 @@ import org.longhaul.flink.functions.confirm.PlannerInput;
 import org.longhaul.flink.functions.confirm.RequestBudget;
 import org.longhaul.flink.functions.confirm.RequestTracker;
 import org.longhaul.flink.functions.confirm.RunSeen;
-import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.confirm.Suspicions;
 import org.longhaul.flink.functions.confirm.TrackerInput;
 import org.longhaul.flink.functions.confirm.TuningChangeDetector;
@@ -25,6 +24,7 @@ import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.OnLinkKey;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.Suspicion;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.LinkKeyType;
 

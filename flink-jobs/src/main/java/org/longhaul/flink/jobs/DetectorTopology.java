@@ -5,7 +5,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.longhaul.flink.functions.MapNonNull;
-import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.detect.CollapseParams;
 import org.longhaul.flink.functions.detect.DiagnosisDetector;
 import org.longhaul.flink.functions.detect.DiagnosisInput;
@@ -25,6 +24,7 @@ import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.OnLinkKey;
 import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.Suspicion;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.LinkKeyType;
 

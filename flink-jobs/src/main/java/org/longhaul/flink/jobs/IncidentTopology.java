@@ -5,7 +5,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.longhaul.flink.functions.MapNonNull;
-import org.longhaul.flink.functions.confirm.Suspicion;
 import org.longhaul.flink.functions.incident.IncidentCorrelator;
 import org.longhaul.flink.functions.incident.IncidentInput;
 import org.longhaul.flink.functions.incident.IncidentParams;
@@ -13,6 +12,7 @@ import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.Suspicion;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**

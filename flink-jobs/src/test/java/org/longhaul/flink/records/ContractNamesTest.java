@@ -83,9 +83,8 @@ class ContractNamesTest {
     void suspicionReasonsAreTheProbeRequestSchemasReasonEnum() throws IOException {
         assertEquals(
                 schemaEnum(Contract.PROBE_REQUEST, "reason"),
-                java.util.Arrays.stream(
-                                org.longhaul.flink.functions.confirm.SuspicionReason.values())
-                        .map(org.longhaul.flink.functions.confirm.SuspicionReason::wire)
+                java.util.Arrays.stream(SuspicionReason.values())
+                        .map(SuspicionReason::wire)
                         .toList());
     }
 

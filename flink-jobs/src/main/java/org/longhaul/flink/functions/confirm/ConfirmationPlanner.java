@@ -5,9 +5,11 @@ import java.util.Arrays;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
-import org.longhaul.flink.functions.detect.KeyedStateFunction;
+import org.longhaul.flink.functions.common.KeyedStateFunction;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.records.Suspicion;
+import org.longhaul.flink.records.SuspicionReason;
 
 /**
  * Per link (key "src|dst"): turns suspicions into probe requests for the link's throughput probe

@@ -1,5 +1,7 @@
 package org.longhaul.flink.functions.confirm;
 
+import org.longhaul.flink.records.SuspicionReason;
+
 /** What a {@link DelayShiftDetector} watches: the words of its suspicion and its state's name. */
 public enum DelayKind {
     /** The ping RTT of a link (state "rtt-shift", as before one-way delays were judged). */

@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.util.Collector;
-import org.longhaul.flink.functions.detect.Fmt;
-import org.longhaul.flink.functions.detect.KeyedStateFunction;
-import org.longhaul.flink.functions.detect.RobustStats;
+import org.longhaul.flink.functions.common.Fmt;
+import org.longhaul.flink.functions.common.KeyedStateFunction;
+import org.longhaul.flink.functions.common.RobustStats;
+import org.longhaul.flink.records.Suspicion;
 
 /**
  * Per link (key "src|dst"): a shift of its delay (the ping RTT, or one direction's one-way delay:

@@ -3,6 +3,7 @@ package org.longhaul.flink.functions.confirm;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.Links;
+import org.longhaul.flink.records.Suspicion;
 
 /**
  * One input of {@link ConfirmationPlanner}, exactly one of: a suspicion, a run of the link, or a

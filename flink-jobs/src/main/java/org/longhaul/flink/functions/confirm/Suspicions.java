@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
+import org.longhaul.flink.records.Suspicion;
+import org.longhaul.flink.records.SuspicionReason;
 
 /** The suspicions other detectors' events raise: a route change, loss at the alarm level. */
 public final class Suspicions {

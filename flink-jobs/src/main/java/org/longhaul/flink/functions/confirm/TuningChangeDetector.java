@@ -9,8 +9,10 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.longhaul.flink.functions.detect.CleanupTimer;
+import org.longhaul.flink.functions.common.CleanupTimer;
 import org.longhaul.flink.records.HostSnapshot;
+import org.longhaul.flink.records.Suspicion;
+import org.longhaul.flink.records.SuspicionReason;
 
 /**
  * Per link (key "src|dst"): a change of the sender's TCP tuning between two host snapshots (the

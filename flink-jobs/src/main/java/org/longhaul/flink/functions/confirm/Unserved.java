@@ -1,10 +1,11 @@
 package org.longhaul.flink.functions.confirm;
 
 import java.time.Duration;
-import org.longhaul.flink.functions.detect.Fmt;
+import org.longhaul.flink.functions.common.Fmt;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.records.Suspicion;
 
 /** The probe_request_unserved events: a confirmation not asked for, or asked for and not run. */
 public final class Unserved {

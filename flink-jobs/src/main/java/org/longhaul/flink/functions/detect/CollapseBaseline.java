@@ -1,5 +1,6 @@
 package org.longhaul.flink.functions.detect;
 
+import org.longhaul.flink.functions.common.RobustStats;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.ThroughputSample;
 

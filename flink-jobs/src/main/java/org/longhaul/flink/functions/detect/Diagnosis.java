@@ -1,5 +1,6 @@
 package org.longhaul.flink.functions.detect;
 
+import org.longhaul.flink.functions.common.Fmt;
 import org.longhaul.flink.records.DiagnosisCause;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventBuilder;

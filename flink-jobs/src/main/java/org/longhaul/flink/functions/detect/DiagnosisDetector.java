@@ -12,6 +12,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.longhaul.flink.functions.common.CleanupTimer;
+import org.longhaul.flink.functions.common.RobustStats;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.state.OneWriteType;

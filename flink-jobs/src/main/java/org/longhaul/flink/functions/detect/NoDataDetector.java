@@ -3,6 +3,9 @@ package org.longhaul.flink.functions.detect;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.util.Collector;
+import org.longhaul.flink.functions.common.Fmt;
+import org.longhaul.flink.functions.common.KeyedStateFunction;
+import org.longhaul.flink.functions.common.RobustStats;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 

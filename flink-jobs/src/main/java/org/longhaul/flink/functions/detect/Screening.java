@@ -3,8 +3,10 @@ package org.longhaul.flink.functions.detect;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.longhaul.flink.functions.confirm.Suspicion;
-import org.longhaul.flink.functions.confirm.SuspicionReason;
+import org.longhaul.flink.functions.common.Fmt;
+import org.longhaul.flink.functions.common.RobustStats;
+import org.longhaul.flink.records.Suspicion;
+import org.longhaul.flink.records.SuspicionReason;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**

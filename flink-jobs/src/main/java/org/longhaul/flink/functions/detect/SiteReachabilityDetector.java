@@ -11,6 +11,8 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
+import org.longhaul.flink.functions.common.CleanupTimer;
+import org.longhaul.flink.functions.common.Fmt;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.ThroughputSample;

@@ -1,6 +1,8 @@
 package org.longhaul.flink.functions.detect;
 
 import org.apache.flink.util.Collector;
+import org.longhaul.flink.functions.common.Fmt;
+import org.longhaul.flink.functions.common.KeyedStateFunction;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 

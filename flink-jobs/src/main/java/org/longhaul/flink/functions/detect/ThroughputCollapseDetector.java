@@ -13,11 +13,14 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.functions.History;
-import org.longhaul.flink.functions.confirm.Suspicion;
-import org.longhaul.flink.functions.confirm.SuspicionReason;
+import org.longhaul.flink.functions.common.CleanupTimer;
+import org.longhaul.flink.functions.common.Fmt;
+import org.longhaul.flink.functions.common.RobustStats;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.Suspicion;
+import org.longhaul.flink.records.SuspicionReason;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.state.OneWriteType;
 

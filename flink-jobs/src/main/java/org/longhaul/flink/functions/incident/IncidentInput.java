@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.longhaul.flink.functions.confirm.Suspicion;
-import org.longhaul.flink.functions.confirm.SuspicionReason;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.HopProbe;
@@ -16,6 +14,8 @@ import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.PathHop;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.Suspicion;
+import org.longhaul.flink.records.SuspicionReason;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.EventKind;
 import org.longhaul.flink.records.HostSnapshot;
+import org.longhaul.flink.records.Suspicion;
 import org.longhaul.flink.testing.Samples;
 
 /**

@@ -14,6 +14,8 @@ import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.ProbeRequest;
+import org.longhaul.flink.records.Suspicion;
+import org.longhaul.flink.records.SuspicionReason;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 class ConfirmationPlannerTest {

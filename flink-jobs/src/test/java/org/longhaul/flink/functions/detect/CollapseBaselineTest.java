@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.functions.History;
+import org.longhaul.flink.functions.common.Fmt;
+import org.longhaul.flink.functions.common.RobustStats;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Json;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.functions.History;
+import org.longhaul.flink.functions.common.RobustStats;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.ThroughputSample;

@@ -1,7 +1,6 @@
-package org.longhaul.flink.functions.confirm;
+package org.longhaul.flink.records;
 
 import java.util.Map;
-import org.longhaul.flink.records.Links;
 
 /**
  * Evidence that a link may have changed, which an extra throughput run would confirm or clear.

@@ -1,4 +1,4 @@
-package org.longhaul.flink.functions.confirm;
+package org.longhaul.flink.records;
 
 import java.util.Locale;
 

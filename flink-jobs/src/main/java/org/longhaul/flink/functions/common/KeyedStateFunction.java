@@ -1,4 +1,4 @@
-package org.longhaul.flink.functions.detect;
+package org.longhaul.flink.functions.common;
 
 import java.io.IOException;
 import java.time.Duration;
