@@ -37,6 +37,7 @@ type PSBridgeHealth struct {
 	Unauthorized uint64            `json:"unauthorized"`    // posts without the right token
 	TooLarge     uint64            `json:"too_large"`       // posts over max_body
 	Busy         uint64            `json:"busy"`            // posts refused while max_concurrent were converted
+	Throttled    uint64            `json:"throttled"`       // posts of a host's own token over host_rate
 	Remembered   int               `json:"remembered"`      // result keys kept to spot duplicates
 	LastResult   *time.Time        `json:"last_result,omitempty"`
 	LastError    string            `json:"last_error,omitempty"` // the Kafka input's, or the spool's
@@ -177,6 +178,7 @@ func (b *psBridge) fail(err error, now time.Time) {
 func (b *psBridge) Unauthorized() { b.mu.Lock(); b.st.Unauthorized++; b.mu.Unlock() }
 func (b *psBridge) TooLarge()     { b.mu.Lock(); b.st.TooLarge++; b.mu.Unlock() }
 func (b *psBridge) Busy()         { b.mu.Lock(); b.st.Busy++; b.mu.Unlock() }
+func (b *psBridge) Throttled()    { b.mu.Lock(); b.st.Throttled++; b.mu.Unlock() }
 
 func (b *psBridge) health() *PSBridgeHealth {
 	b.mu.Lock()

@@ -39,7 +39,8 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 		scheme = "https"
 	}
 	srv := &http.Server{
-		Handler:           psbridge.Handler(c.Path, a.psb.tokens, int64(c.MaxBody), c.MaxConcurrent, a.acceptFrom, a.psb),
+		Handler: psbridge.Handler(c.Path, a.psb.tokens, psbridge.Limits{MaxBody: int64(c.MaxBody), MaxConcurrent: c.MaxConcurrent,
+			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: config.HTTPArchiver}, a.acceptFrom, a.psb),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 	}
 	go srv.Serve(ln)

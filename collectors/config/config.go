@@ -196,6 +196,11 @@ type PSBridge struct {
 	// MaxConcurrent bounds the results read and converted at once (more wait for a slot, then 429): with MaxBody
 	// and MaxSamples, it bounds what the bridge holds in memory.
 	MaxConcurrent int `yaml:"max_concurrent"`
+	// HostRate and HostBurst bound how fast one host's own token (host_tokens_dir) may post:
+	// results a second on average, and at once; beyond, 429 (psbridge.HostRate). The shared
+	// token is every host's and is not bound per host.
+	HostRate  float64 `yaml:"host_rate"`
+	HostBurst int     `yaml:"host_burst"`
 	// MaxSamples bounds the samples one result may make; a result that makes more is
 	// dead-lettered with the reason (a pScheduler result makes hundreds, a long one thousands).
 	MaxSamples int `yaml:"max_samples"`

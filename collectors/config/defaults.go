@@ -29,6 +29,8 @@ const (
 	DefaultPSBridgePath         = "/pscheduler/results"
 	DefaultPSBridgeMaxBody      = 16 << 20
 	DefaultPSBridgeConcurrent   = 2
+	DefaultPSBridgeHostRate     = 10.0 // results a second a host's own token may post, on average
+	DefaultPSBridgeHostBurst    = 600  // ...and at once
 	DefaultPSBridgeMaxSamples   = 50_000
 	PSBridgeGroupPrefix         = "longhaul-psbridge"
 	DefaultPSBridgeSeenCapacity = 1_000_000
@@ -93,6 +95,8 @@ func applyPSBridgeDefaults(b *PSBridge, spoolDir string) {
 	setDefault(&b.Path, DefaultPSBridgePath)
 	setDefault(&b.MaxBody, DefaultPSBridgeMaxBody)
 	setDefault(&b.MaxConcurrent, DefaultPSBridgeConcurrent)
+	setDefault(&b.HostRate, DefaultPSBridgeHostRate)
+	setDefault(&b.HostBurst, DefaultPSBridgeHostBurst)
 	setDefault(&b.MaxSamples, DefaultPSBridgeMaxSamples)
 	setDefault(&b.Group, PSBridgeGroupPrefix)
 	setDefault(&b.SeenFile, filepath.Join(spoolDir, "pscheduler-seen.log"))

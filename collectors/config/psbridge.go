@@ -44,6 +44,12 @@ func validatePSBridge(l *errorList, b *PSBridge) {
 	if b.MaxConcurrent < 1 || b.MaxConcurrent > 64 {
 		l.at("pscheduler_bridge.max_concurrent", "must be between 1 and 64, got %d", b.MaxConcurrent)
 	}
+	if b.HostRate < 0.01 || b.HostRate > 100_000 {
+		l.at("pscheduler_bridge.host_rate", "must be between 0.01 and 100000 results a second, got %g", b.HostRate)
+	}
+	if b.HostBurst < 1 || b.HostBurst > 1_000_000 {
+		l.at("pscheduler_bridge.host_burst", "must be between 1 and 1000000, got %d", b.HostBurst)
+	}
 	if b.MaxSamples < 1000 || b.MaxSamples > 10_000_000 {
 		l.at("pscheduler_bridge.max_samples", "must be between 1000 and 10000000, got %d", b.MaxSamples)
 	}

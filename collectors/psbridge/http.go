@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Outcome is what became of one delivered result.
@@ -39,6 +41,15 @@ type Refusals interface {
 	Unauthorized()
 	TooLarge()
 	Busy()
+	Throttled()
+}
+
+// Limits bound what the endpoint takes.
+type Limits struct {
+	MaxBody       int64    // one result's bytes (413 beyond)
+	MaxConcurrent int      // results read and converted at once (admit.go)
+	PerHost       HostRate // each host's own token (ratelimit.go)
+	Shared        string   // the shared token's identity, which PerHost does not bound
 }
 
 // InputHTTP names results that came through the HTTP endpoint (dead letters and health say it).
@@ -49,16 +60,18 @@ const InputHTTP = "http"
 //   - 200 with the Outcome as JSON once the result is kept: spooled, a duplicate, or
 //     dead-lettered (a result that cannot be converted is not worth a retry);
 //   - 401 without the right token, 413 for a body over maxBody, 405 for another method;
+//   - 429 with Retry-After when a host's own token posts faster than lim.PerHost;
 //   - while maxConcurrent results are being read and converted, a post waits for a slot (up to
 //     AdmitWait, with at most AdmitQueuePerSlot waiting per slot: admit.go), then 429 with
 //     Retry-After: what the bridge holds in memory is at most maxConcurrent results and their
 //     samples, whoever posts;
 //   - 503 when the spool could not take it: the archiver's retry policy sends it again.
-func Handler(path string, tokens Identifier, maxBody int64, maxConcurrent int, accept Acceptor, refused Refusals) http.Handler {
-	return handler(path, tokens, maxBody, newGate(maxConcurrent, AdmitWait), accept, refused)
+func Handler(path string, tokens Identifier, lim Limits, accept Acceptor, refused Refusals) http.Handler {
+	return handler(path, tokens, lim.MaxBody, newGate(lim.MaxConcurrent, AdmitWait),
+		newRateLimiter(lim.PerHost, lim.Shared, time.Now), accept, refused)
 }
 
-func handler(path string, tokens Identifier, maxBody int64, slots *gate, accept Acceptor, refused Refusals) http.Handler {
+func handler(path string, tokens Identifier, maxBody int64, slots *gate, rate *rateLimiter, accept Acceptor, refused Refusals) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost && r.Method != http.MethodPut {
@@ -71,6 +84,13 @@ func handler(path string, tokens Identifier, maxBody int64, slots *gate, accept 
 			refused.Unauthorized()
 			w.Header().Set("WWW-Authenticate", `Bearer realm="longhaul pscheduler bridge"`)
 			http.Error(w, "missing or wrong token: send Authorization: Bearer TOKEN (the archiver's _headers)", http.StatusUnauthorized)
+			return
+		}
+		if wait, ok := rate.take(identity); !ok {
+			refused.Throttled()
+			w.Header().Set("Retry-After", itoa(int64(math.Ceil(wait.Seconds()))))
+			http.Error(w, identity+" posts faster than "+strconv.FormatFloat(rate.rate.PerSecond, 'g', -1, 64)+
+				" results a second, "+itoa(int64(rate.rate.Burst))+" at once (pscheduler_bridge.host_rate, host_burst): try again", http.StatusTooManyRequests)
 			return
 		}
 		release, ok := slots.enter(r.Context())

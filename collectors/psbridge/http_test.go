@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-type refusals struct{ unauthorized, tooLarge, busy int }
+type refusals struct{ unauthorized, tooLarge, busy, throttled int }
 
 func (r *refusals) Unauthorized() { r.unauthorized++ }
 func (r *refusals) TooLarge()     { r.tooLarge++ }
 func (r *refusals) Busy()         { r.busy++ }
+func (r *refusals) Throttled()    { r.throttled++ }
 
 func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 	var got []string
@@ -27,7 +28,7 @@ func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 		return Outcome{Status: Accepted, Key: "pscheduler-1", Samples: 3}, nil
 	}
 	ref := &refusals{}
-	h := Handler("/pscheduler/results", tokens(t, "s3cret", ""), 64, 1, accept, ref)
+	h := Handler("/pscheduler/results", tokens(t, "s3cret", ""), Limits{MaxBody: 64, MaxConcurrent: 1}, accept, ref)
 	do := func(method, path, auth, body string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
 		if auth != "" {
@@ -72,7 +73,7 @@ func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 }
 
 func TestNoTokenConfiguredLetsNothingIn(t *testing.T) {
-	h := Handler("/p", tokens(t, "", ""), 64, 1, func([]byte, string, string) (Outcome, error) { t.Fatal("accepted"); return Outcome{}, nil }, &refusals{})
+	h := Handler("/p", tokens(t, "", ""), Limits{MaxBody: 64, MaxConcurrent: 1}, func([]byte, string, string) (Outcome, error) { t.Fatal("accepted"); return Outcome{}, nil }, &refusals{})
 	r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
 	r.Header.Set("Authorization", "Bearer ")
 	w := httptest.NewRecorder()
@@ -94,7 +95,7 @@ func TestAPostBeyondMaxConcurrentWaitsForASlot(t *testing.T) {
 		return Outcome{Status: Accepted}, nil
 	}
 	ref := &refusals{}
-	h := Handler("/p", tokens(t, "t", ""), 64, 2, accept, ref)
+	h := Handler("/p", tokens(t, "t", ""), Limits{MaxBody: 64, MaxConcurrent: 2}, accept, ref)
 	done := make(chan int, 3)
 	for range 2 {
 		go func() { done <- postTo(h).Code }()
@@ -136,7 +137,7 @@ func TestAPostIsToldToComeBackWhenTheWaitRunsOutOrTheQueueIsFull(t *testing.T) {
 		"queue full":   {slots: make(chan struct{}, 1), maxWaiting: 0, wait: time.Hour},
 	} {
 		ref := &refusals{}
-		h := handler("/p", tokens(t, "t", ""), 64, g, accept, ref)
+		h := handler("/p", tokens(t, "t", ""), 64, g, newRateLimiter(HostRate{}, "", time.Now), accept, ref)
 		go postTo(h)
 		<-inside
 		w := postTo(h)

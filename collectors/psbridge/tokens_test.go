@@ -61,7 +61,7 @@ func TestAHostsFileDeletedRevokesItAloneFromItsNextPost(t *testing.T) {
 	dir := t.TempDir()
 	writeToken(t, dir, "lyon", "tok-lyon")
 	writeToken(t, dir, "fnal", "tok-fnal")
-	h := Handler("/p", tokens(t, "", dir), 64, 1, func(_ []byte, _, who string) (Outcome, error) {
+	h := Handler("/p", tokens(t, "", dir), Limits{MaxBody: 64, MaxConcurrent: 1}, func(_ []byte, _, who string) (Outcome, error) {
 		return Outcome{Status: Accepted, Key: who}, nil
 	}, &refusals{})
 	post := func(tok string) int {

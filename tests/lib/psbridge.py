@@ -83,11 +83,12 @@ class Bridge:
     """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user, in a
     consumer group of its own that starts at the end of the archivers' topic."""
 
-    def __init__(self, tmp, fsync="always", bootstrap=None, hosts=None):
+    def __init__(self, tmp, fsync="always", bootstrap=None, hosts=None, host_rate=None):
         """bootstrap: the brokers the bridge is given (default the stack's: another one makes a
         bridge that cannot reach Kafka, whose spool holds what it takes); hosts: its
-        pscheduler_bridge.hosts (default none: any identity for any host)."""
-        self.hosts = hosts
+        pscheduler_bridge.hosts (default none: any identity for any host); host_rate: its
+        pscheduler_bridge.host_rate (default the bridge's)."""
+        self.hosts, self.host_rate = hosts, host_rate
         self.tmp = tmp
         self.group = group_at_the_end(TOPIC)
         stack.run("ensure_cert psbridge-http")
@@ -121,9 +122,11 @@ pscheduler_bridge:
   topic: {TOPIC}
   group: {self.group}
 """)
-        if self.hosts is not None:
-            with open(tmp / "bridge.yaml", "a") as f:
+        with open(tmp / "bridge.yaml", "a") as f:
+            if self.hosts is not None:
                 f.write(f"  hosts: {json.dumps(self.hosts)}\n")
+            if self.host_rate is not None:
+                f.write(f"  host_rate: {self.host_rate}\n")
 
     def start(self, await_kafka=True):
         # the config names the brokers: LONGHAUL_KAFKA would override its bootstrap
