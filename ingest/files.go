@@ -8,6 +8,7 @@ package ingest
 import (
 	"embed"
 	"io/fs"
+	"os"
 )
 
 //go:embed schemas/*.schema.json topics.yaml influxdb/retention.yaml telegraf/telegraf.conf
@@ -37,4 +38,14 @@ func mustRead(name string) []byte {
 		panic(err) // embedded by the pattern above
 	}
 	return b
+}
+
+// ReadOrEmbedded is the file at path, or when path is "" the contract's own copy that the binary
+// carries (embedded, named "NAME (embedded)" in errors).
+func ReadOrEmbedded(path, name string, embedded func() []byte) ([]byte, string, error) {
+	if path == "" {
+		return embedded(), name + " (embedded)", nil
+	}
+	raw, err := os.ReadFile(path)
+	return raw, path, err
 }

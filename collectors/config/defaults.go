@@ -3,6 +3,8 @@ package config
 import (
 	"path/filepath"
 	"time"
+
+	"longhaul/ingest/contract"
 )
 
 // Defaults, applied in one place. The sample config (sample.yaml) shows them as comments;
@@ -32,7 +34,7 @@ const (
 	DefaultPSBridgeHostRate     = 10.0 // results a second a host's own token may post, on average
 	DefaultPSBridgeHostBurst    = 600  // ...and at once
 	DefaultPSBridgeMaxSamples   = 50_000
-	PSBridgeGroupPrefix         = "longhaul-psbridge"
+	PSBridgeGroupPrefix         = contract.PSBridgeGroupPrefix
 	DefaultPSBridgeSeenCapacity = 1_000_000
 	// A probe's jitter defaults to interval/DefaultJitterDivisor; its max_wait to the interval.
 	DefaultJitterDivisor = 4

@@ -5,6 +5,8 @@ import (
 
 	"longhaul/collectors/probe"
 	"longhaul/internal/kafkaconn"
+
+	"longhaul/ingest/contract"
 )
 
 // ProbeRequests is how the agent takes the Flink job's probe requests (topic
@@ -28,16 +30,15 @@ type ProbeRequests struct {
 // On says whether the agent takes requests.
 func (p ProbeRequests) On() bool { return p.Enabled == nil || *p.Enabled }
 
-// AgentGroupPrefix starts the consumer groups of agents.
-const AgentGroupPrefix = "longhaul-agent-"
+// The agents' Kafka user and group names are the contract's (ingest/contract/identities.go).
+const (
+	AgentGroupPrefix = contract.AgentGroupPrefix
+	AgentUserPrefix  = contract.AgentUserPrefix
+)
 
-// AgentUserPrefix starts the Kafka user of every agent: agent-<name> (`longhaul admin add-agent`).
-const AgentUserPrefix = "agent-"
-
-// OwnGroup is the one consumer group the Kafka user of an agent may use: "longhaul-" + user
-// (longhaul-agent-<name> for agent-<name>), literally: no agent can join another's group and take
-// its probe requests. operator/setup grants it.
-func OwnGroup(user string) string { return "longhaul-" + user }
+// OwnGroup is the one consumer group the Kafka user of an agent may use (contract.OwnGroup):
+// operator's setup grants it.
+func OwnGroup(user string) string { return contract.OwnGroup(user) }
 
 // ownGroupOf is the group an agent logging in as k's user must use, or "" when it logs in as no
 // agent user (plaintext, a certificate, another role).

@@ -11,14 +11,9 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kadm"
-
-	"longhaul/ingest/contract"
 )
 
 // testCA writes a self-signed CA (as scripts/secrets.sh makes one) and returns its files.
@@ -142,30 +137,5 @@ func TestTheHTTPArchivePostsWithTheBearerTokenAndVerifiesTLS(t *testing.T) {
 	}
 	if _, err := (HTTPArchive{URL: "http://bridge/", Token: "T"}).JSON(); err == nil {
 		t.Error("a plain-http URL was accepted for a bearer token")
-	}
-}
-
-func TestAPSchedulerHostWritesItsOwnArchiversTopicAlone(t *testing.T) {
-	p, err := PSchedulerHostPrincipal("PS1.example.org")
-	if err != nil || p != "pscheduler-ps1.example.org" {
-		t.Fatalf("%q %v", p, err)
-	}
-	own := contract.TopicPschedulerResults + ".pscheduler-ps1.example.org"
-	want := []Grant{{Resource: TopicResource, Names: []string{own}, Ops: []kadm.ACLOperation{kadm.OpWrite, kadm.OpDescribe}}}
-	if !reflect.DeepEqual(Grants(p), want) {
-		t.Errorf("%v", Grants(p))
-	}
-	if Allows(Grants(p), TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) || !Allows(Grants(PScheduler), TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) {
-		t.Error("a host's certificate writes its own topic, the shared certificate the shared one")
-	}
-	f, err := LoadTopics("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if specs := OwnTopicSpecs(f, p); len(specs) != 1 || specs[0].Name != own || specs[0].Partitions != contract.OwnTopicPartitions {
-		t.Errorf("its own topic: %+v", specs)
-	}
-	if _, err := PSchedulerHostPrincipal("bad name"); err == nil {
-		t.Error("a name with a space was accepted")
 	}
 }

@@ -29,7 +29,7 @@ type RetentionFile struct {
 
 // LoadRetention reads a retention file ("": the contract's, embedded), rejecting unknown fields.
 func LoadRetention(path string) (*RetentionFile, error) {
-	raw, path, err := readOrEmbedded(path, "retention.yaml", ingest.Retention)
+	raw, path, err := ingest.ReadOrEmbedded(path, "retention.yaml", ingest.Retention)
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/twmb/franz-go/pkg/kadm"
+	"longhaul/internal/kafkaadmin"
 
-	"longhaul/operator/setup"
+	"github.com/twmb/franz-go/pkg/kadm"
 )
 
 // Telegraf's groups, as its configuration names them, are the ones whose lag the watchdog reads:
@@ -22,10 +22,10 @@ func TestTelegrafsGroupsAreReadFromItsConfiguration(t *testing.T) {
 		t.Fatalf("%v", groups)
 	}
 	for _, g := range groups {
-		if !strings.HasPrefix(g, setup.TelegrafGroupPrefix) {
-			t.Errorf("%s is not under %s", g, setup.TelegrafGroupPrefix)
+		if !strings.HasPrefix(g, kafkaadmin.TelegrafGroupPrefix) {
+			t.Errorf("%s is not under %s", g, kafkaadmin.TelegrafGroupPrefix)
 		}
-		if !setup.Allows(setup.Grants(setup.Watchdog), setup.GroupResource, g, kadm.OpDescribe) {
+		if !kafkaadmin.Allows(kafkaadmin.Grants(kafkaadmin.Watchdog), kafkaadmin.GroupResource, g, kadm.OpDescribe) {
 			t.Errorf("the watchdog may not describe %s", g)
 		}
 	}

@@ -1,5 +1,5 @@
 """deploy/kubernetes's Kafka: the KafkaTopics are ingest/topics.yaml and the KafkaUsers are
-operator/setup/principals.go (deploy/kubernetes/gen's output, and checked against topics.yaml
+internal/kafkaadmin/principals.go (deploy/kubernetes/gen's output, and checked against topics.yaml
 directly); an agent's user may only write samples; the cluster is secured like the native broker.
 """
 

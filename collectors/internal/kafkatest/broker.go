@@ -18,10 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/internal/kafkaconn"
-	"longhaul/operator/setup"
 )
 
 // Broker is one single-node KRaft broker on 127.0.0.1, secured as the stack secures it: clients
@@ -129,7 +130,7 @@ func (b *Broker) Conn() kafkaconn.Conn {
 // `longhaul admin add-agent` does, and returns the user and a file holding its password.
 func (b *Broker) AddAgent(name string) (user, passwordFile string) {
 	b.t.Helper()
-	user, err := setup.AgentPrincipal(name)
+	user, err := kafkaadmin.AgentPrincipal(name)
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func (b *Broker) AddAgent(name string) (user, passwordFile string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := setup.AddAgent(ctx, b.Conn(), user, password, setup.AgentQuota, io.Discard); err != nil {
+	if err := kafkaadmin.AddAgent(ctx, b.Conn(), user, password, kafkaadmin.AgentQuota, io.Discard); err != nil {
 		b.t.Fatal(err)
 	}
 	return user, passwordFile
@@ -173,13 +174,13 @@ func (b *Broker) UserConn(user, passwordFile string) kafkaconn.Conn {
 // RemoveAgent revokes an agent's user, as `longhaul admin remove-agent` does.
 func (b *Broker) RemoveAgent(name string) {
 	b.t.Helper()
-	user, err := setup.AgentPrincipal(name)
+	user, err := kafkaadmin.AgentPrincipal(name)
 	if err != nil {
 		b.t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := setup.RevokeUser(ctx, b.Conn(), user, io.Discard); err != nil {
+	if err := kafkaadmin.RevokeUser(ctx, b.Conn(), user, io.Discard); err != nil {
 		b.t.Fatal(err)
 	}
 }
@@ -221,9 +222,9 @@ func (b *Broker) script(cmds string, timeout time.Duration) {
 // does (the raw topics LogAppendTime).
 func (b *Broker) CreateTopics(ctx context.Context) {
 	b.t.Helper()
-	f, err := setup.LoadTopics(filepath.Join(Root(), "ingest", "topics.yaml"))
+	f, err := kafkaadmin.LoadTopics(filepath.Join(Root(), "ingest", "topics.yaml"))
 	if err == nil {
-		_, err = setup.EnsureTopics(ctx, b.Conn(), f, io.Discard)
+		_, err = kafkaadmin.EnsureTopics(ctx, b.Conn(), f, io.Discard)
 	}
 	if err != nil {
 		b.t.Fatal(err)

@@ -9,8 +9,9 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"longhaul/internal/kafkaadmin"
+
 	"longhaul/internal/kafkaconn"
-	"longhaul/operator/setup"
 )
 
 // This test's broker: its own stack directory and ports, so restarting it disturbs no one.
@@ -63,7 +64,7 @@ func firstKeyOfAnyMap(t *testing.T) string {
 	}
 	for i := 0; i < 1<<20; i++ {
 		name := fmt.Sprintf("revoked-%d", i)
-		user, err := setup.AgentPrincipal(name)
+		user, err := kafkaadmin.AgentPrincipal(name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,6 @@
 // Command gen writes the Strimzi resources that must say what the rest of Longhaul says: one
-// KafkaTopic per topic of ingest/topics.yaml (read by setup.LoadTopics, as `longhaul setup` reads
-// it) and one KafkaUser per role with the ACLs of setup.Grants (operator/setup/principals.go). The
+// KafkaTopic per topic of ingest/topics.yaml (read by kafkaadmin.LoadTopics, as `longhaul setup` reads
+// it) and one KafkaUser per role with the ACLs of kafkaadmin.Grants (internal/kafkaadmin/principals.go). The
 // topic list and the roles' rights stay one fact: tests/unit/test_kubernetes_manifests.py runs
 // this command and fails when the committed manifests differ from its output.
 //
@@ -19,7 +19,7 @@ import (
 	"slices"
 	"strings"
 
-	"longhaul/operator/setup"
+	"longhaul/internal/kafkaadmin"
 )
 
 // The cluster these resources belong to (deploy/kubernetes/kafka/cluster.yaml) and its durability:
@@ -46,24 +46,24 @@ func main() {
 
 func run(topicsFile, out string, minPartitions int, agent string) error {
 	if agent != "" {
-		principal, err := setup.AgentPrincipal(agent)
+		principal, err := kafkaadmin.AgentPrincipal(agent)
 		if err != nil {
 			return err
 		}
-		f, err := setup.LoadTopics(topicsFile)
+		f, err := kafkaadmin.LoadTopics(topicsFile)
 		if err != nil {
 			return err
 		}
 		var b bytes.Buffer
-		fmt.Fprintf(&b, header, "operator/setup/principals.go and ingest/topics.yaml")
-		for _, t := range setup.OwnTopicSpecs(f, principal) {
+		fmt.Fprintf(&b, header, "internal/kafkaadmin/principals.go and ingest/topics.yaml")
+		for _, t := range kafkaadmin.OwnTopicSpecs(f, principal) {
 			topic(&b, t, int(t.Partitions))
 		}
 		user(&b, principal)
 		_, err = os.Stdout.Write(b.Bytes())
 		return err
 	}
-	f, err := setup.LoadTopics(topicsFile)
+	f, err := kafkaadmin.LoadTopics(topicsFile)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func run(topicsFile, out string, minPartitions int, agent string) error {
 // topics are the KafkaTopics of the file, in its order. A Kubernetes name cannot hold every
 // topic name, so the resource is named after the topic with dots as dashes and spec.topicName
 // is the topic's.
-func topics(f *setup.TopicsFile, minPartitions int) []byte {
+func topics(f *kafkaadmin.TopicsFile, minPartitions int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, header, "ingest/topics.yaml")
 	for _, t := range f.Topics {
@@ -93,7 +93,7 @@ func topics(f *setup.TopicsFile, minPartitions int) []byte {
 }
 
 // topic writes the KafkaTopic of t with partitions partitions.
-func topic(b *bytes.Buffer, t setup.TopicSpec, partitions int) {
+func topic(b *bytes.Buffer, t kafkaadmin.TopicSpec, partitions int) {
 	fmt.Fprintf(b, "---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaTopic\nmetadata:\n")
 	fmt.Fprintf(b, "  name: %s\n  labels:\n    strimzi.io/cluster: %s\n", strings.NewReplacer(".", "-", "_", "-").Replace(t.Name), cluster)
 	fmt.Fprintf(b, "spec:\n  topicName: %s\n  partitions: %d\n  replicas: %d\n  config:\n", t.Name, partitions, replicas)
@@ -110,19 +110,19 @@ func topic(b *bytes.Buffer, t setup.TopicSpec, partitions int) {
 }
 
 // users are the KafkaUsers of every service role, and of the roles that authenticate by
-// certificate (setup.CertPrincipals: pScheduler's Kafka archiver, on the archiver listener). admin
+// certificate (kafkaadmin.CertPrincipals: pScheduler's Kafka archiver, on the archiver listener). admin
 // has none: on Kubernetes topics and users are the Strimzi operators' work, not `longhaul setup`'s,
 // and nobody needs a super user's password. Agents get theirs one by one (-agent).
 func users() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, header, "operator/setup/principals.go")
-	for _, p := range append(slices.Clone(setup.Services), setup.OptionalServices...) {
-		if p == setup.Admin {
+	fmt.Fprintf(&b, header, "internal/kafkaadmin/principals.go")
+	for _, p := range append(slices.Clone(kafkaadmin.Services), kafkaadmin.OptionalServices...) {
+		if p == kafkaadmin.Admin {
 			continue
 		}
 		user(&b, p)
 	}
-	for _, p := range setup.CertPrincipals {
+	for _, p := range kafkaadmin.CertPrincipals {
 		user(&b, p)
 	}
 	return b.Bytes()
@@ -134,13 +134,13 @@ func users() []byte {
 // the clients CA, in that Secret (user.crt, user.key).
 func user(b *bytes.Buffer, principal string) {
 	auth := "scram-sha-512"
-	if slices.Contains(setup.CertPrincipals, principal) {
+	if slices.Contains(kafkaadmin.CertPrincipals, principal) {
 		auth = "tls"
 	}
 	fmt.Fprintf(b, "---\napiVersion: kafka.strimzi.io/v1\nkind: KafkaUser\nmetadata:\n")
 	fmt.Fprintf(b, "  name: %s\n  labels:\n    strimzi.io/cluster: %s\n", principal, cluster)
 	fmt.Fprintf(b, "spec:\n  authentication:\n    type: %s\n  authorization:\n    type: simple\n    acls:\n", auth)
-	for _, g := range setup.Grants(principal) {
+	for _, g := range kafkaadmin.Grants(principal) {
 		pattern := "literal"
 		if g.Prefixed {
 			pattern = "prefix"
@@ -158,8 +158,8 @@ func user(b *bytes.Buffer, principal string) {
 			}
 		}
 	}
-	// the quota `longhaul admin add-agent` sets on the native brokers (setup.QuotaOf)
-	if q, ok := setup.QuotaOf(principal); ok {
+	// the quota `longhaul admin add-agent` sets on the native brokers (kafkaadmin.QuotaOf)
+	if q, ok := kafkaadmin.QuotaOf(principal); ok {
 		fmt.Fprintf(b, "  quotas:\n    producerByteRate: %d\n    consumerByteRate: %d\n", q.ProduceBps, q.FetchBps)
 	}
 }
@@ -167,11 +167,11 @@ func user(b *bytes.Buffer, principal string) {
 // resourceType is Strimzi's name of a Grant's resource kind.
 func resourceType(r string) string {
 	switch r {
-	case setup.TopicResource:
+	case kafkaadmin.TopicResource:
 		return "topic"
-	case setup.GroupResource:
+	case kafkaadmin.GroupResource:
 		return "group"
-	case setup.TxnResource:
+	case kafkaadmin.TxnResource:
 		return "transactionalId"
 	}
 	panic("gen: a grant on an unknown resource kind " + r + ": teach resourceType its Strimzi name")

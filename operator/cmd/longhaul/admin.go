@@ -11,10 +11,11 @@ import (
 	"text/template"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
-	"longhaul/operator/setup"
 )
 
 var adminApp = &cli.App{
@@ -76,9 +77,9 @@ func runAddAgent(env *cli.Env, args []string) int {
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	pwFile := fs.String("password-file", "", "the agent's password file (made when absent)")
-	produce := fs.Int64("produce-quota", setup.AgentQuota.ProduceBps, "bytes a second the agent may write to each broker (Kafka slows it down beyond)")
-	fetch := fs.Int64("fetch-quota", setup.AgentQuota.FetchBps, "bytes a second the agent may read from each broker")
-	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
+	produce := fs.Int64("produce-quota", kafkaadmin.AgentQuota.ProduceBps, "bytes a second the agent may write to each broker (Kafka slows it down beyond)")
+	fetch := fs.Int64("fetch-quota", kafkaadmin.AgentQuota.FetchBps, "bytes a second the agent may read from each broker")
+	principal, code, done := nameArg(env, fs, args, "agent", kafkaadmin.AgentPrincipal)
 	if done {
 		return code
 	}
@@ -93,7 +94,7 @@ func runAddAgent(env *cli.Env, args []string) int {
 		return env.UsageError("--produce-quota and --fetch-quota must be positive")
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return setup.AddAgent(ctx, conn, principal, password, setup.Quota{ProduceBps: *produce, FetchBps: *fetch}, env.Stderr)
+		return kafkaadmin.AddAgent(ctx, conn, principal, password, kafkaadmin.Quota{ProduceBps: *produce, FetchBps: *fetch}, env.Stderr)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
@@ -116,15 +117,15 @@ func runRemoveAgent(env *cli.Env, args []string) int {
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	deleteTopics := fs.Bool("delete-topics", false, "also delete every record of the agent's own raw topics, keeping the empty topics (what the job has not read is lost)")
-	principal, code, done := nameArg(env, fs, args, "agent", setup.AgentPrincipal)
+	principal, code, done := nameArg(env, fs, args, "agent", kafkaadmin.AgentPrincipal)
 	if done {
 		return code
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		if err := setup.RevokeUser(ctx, conn, principal, env.Stdout); err != nil || !*deleteTopics {
+		if err := kafkaadmin.RevokeUser(ctx, conn, principal, env.Stdout); err != nil || !*deleteTopics {
 			return err
 		}
-		return setup.PurgeOwnTopics(ctx, conn, principal, env.Stdout)
+		return kafkaadmin.PurgeOwnTopics(ctx, conn, principal, env.Stdout)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
@@ -145,7 +146,7 @@ func runRotate(env *cli.Env, args []string) int {
 		return env.UsageError("give one USER and --password-file")
 	}
 	user := fs.Args()[0]
-	if len(setup.ACLs(user)) == 0 && user != setup.Admin {
+	if len(kafkaadmin.ACLs(user)) == 0 && user != kafkaadmin.Admin {
 		return env.UsageError("%s is not a Longhaul user (admin, flink, telegraf, operator or agent-…)", user)
 	}
 	password, err := passwordIn(*pwFile, true)
@@ -153,7 +154,7 @@ func runRotate(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return setup.SetUser(ctx, conn, user, password, env.Stdout)
+		return kafkaadmin.SetUser(ctx, conn, user, password, env.Stdout)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
@@ -188,7 +189,7 @@ func passwordIn(path string, fresh bool) (string, error) {
 			return "", err
 		}
 	}
-	pw, err := setup.NewPassword()
+	pw, err := kafkaadmin.NewPassword()
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,8 @@ import (
 	"text/template"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"longhaul/collectors/config"
 	"longhaul/collectors/psbridge"
 	"longhaul/ingest/contract"
@@ -61,11 +63,11 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	days := fs.Int("days", 365, "days the certificate is valid")
 	bridgeURL := fs.String("bridge-url", "", "the pScheduler bridge's URL as the host reaches it (https://HOST:PORT/pscheduler/results)")
 	tokenFile := fs.String("bridge-token-file", "", "file holding the bearer token every host shares (the bridge's token_file); default: a token of the host's own")
-	principal, code, done := nameArg(env, fs, args, "pScheduler host", setup.PSchedulerHostPrincipal)
+	principal, code, done := nameArg(env, fs, args, "pScheduler host", kafkaadmin.PSchedulerHostPrincipal)
 	if done {
 		return code
 	}
-	name := strings.TrimPrefix(principal, setup.PSchedulerHostPrefix)
+	name := strings.TrimPrefix(principal, kafkaadmin.PSchedulerHostPrefix)
 	if *days < 1 || *days > 825 {
 		return env.UsageError("--days %d: from 1 to 825", *days)
 	}
@@ -81,7 +83,7 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 			return env.Fail("%v", err)
 		}
 	case own:
-		if token, err = setup.NewPassword(); err != nil {
+		if token, err = kafkaadmin.NewPassword(); err != nil {
 			return env.Fail("%v", err)
 		}
 	}
@@ -104,14 +106,14 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		if _, err := setup.EnsureOwnTopics(ctx, conn, principal, env.Stderr); err != nil {
+		if _, err := kafkaadmin.EnsureOwnTopics(ctx, conn, principal, env.Stderr); err != nil {
 			return err
 		}
-		if err := setup.GrantACLs(ctx, conn, principal, env.Stderr); err != nil {
+		if err := kafkaadmin.GrantACLs(ctx, conn, principal, env.Stderr); err != nil {
 			return err
 		}
-		q, _ := setup.QuotaOf(principal)
-		return setup.SetQuota(ctx, conn, principal, q, env.Stderr)
+		q, _ := kafkaadmin.QuotaOf(principal)
+		return kafkaadmin.SetQuota(ctx, conn, principal, q, env.Stderr)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
@@ -137,7 +139,7 @@ func pSchedulerHostFiles(ca *setup.CA, principal string, servers []string, bridg
 	if err != nil {
 		return hostFiles{}, err
 	}
-	password, err := setup.NewPassword()
+	password, err := kafkaadmin.NewPassword()
 	if err != nil {
 		return hostFiles{}, err
 	}
@@ -192,12 +194,12 @@ func runRemovePSchedulerHost(env *cli.Env, args []string) int {
 		"archiver's own token is the bridge's: delete NAME.token from the bridge's host_tokens_dir.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
-	principal, code, done := nameArg(env, fs, args, "pScheduler host", setup.PSchedulerHostPrincipal)
+	principal, code, done := nameArg(env, fs, args, "pScheduler host", kafkaadmin.PSchedulerHostPrincipal)
 	if done {
 		return code
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return setup.RevokeCert(ctx, conn, principal, env.Stdout)
+		return kafkaadmin.RevokeCert(ctx, conn, principal, env.Stdout)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}

@@ -6,11 +6,12 @@ import (
 	"syscall"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/alerting"
 	"longhaul/operator/results"
-	"longhaul/operator/setup"
 )
 
 const alertBridgeDoc = `Keeps Alertmanager in step with the events topic (committed records only): an alert event
@@ -76,7 +77,7 @@ func runAlertBridge(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
-	conn, err := serviceConn(*kafka, setup.Alerter)
+	conn, err := serviceConn(*kafka, kafkaadmin.Alerter)
 	if err != nil {
 		return env.UsageError("%v", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/collectors/probes/all"
@@ -17,7 +19,6 @@ import (
 	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/backfill"
-	"longhaul/operator/setup"
 )
 
 const importDoc = `Backfills history so that links have baselines on day one.
@@ -79,7 +80,7 @@ func runImport(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	defer seen.Close()
-	conn, err := serviceConn(*kafka, setup.Importer)
+	conn, err := serviceConn(*kafka, kafkaadmin.Importer)
 	if err != nil {
 		return env.Fail("%v", err)
 	}

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
 	"longhaul/operator/render"
-	"longhaul/operator/setup"
 )
 
 var jobApp = &cli.App{
@@ -126,12 +127,12 @@ func withKafka(args []string, bootstrap, name string) ([]string, error) {
 			return nil, fmt.Errorf("the job's Kafka password file: %s is not set; give --%s and --%s after --",
 				settings.SecretsDir.Env, settings.KafkaUser.Flag, settings.KafkaPasswordFile.Flag)
 		}
-		if !strings.HasPrefix(name, setup.JobPrefix) {
+		if !strings.HasPrefix(name, kafkaadmin.JobPrefix) {
 			return nil, fmt.Errorf("job name %q: as the Kafka user %s the job may use only groups and transactional ids "+
-				"starting with %s (its name): name it %s…", name, setup.Flink, setup.JobPrefix, setup.JobPrefix)
+				"starting with %s (its name): name it %s…", name, kafkaadmin.Flink, kafkaadmin.JobPrefix, kafkaadmin.JobPrefix)
 		}
-		add = append(add, [2]string{settings.KafkaUser.Flag, setup.Flink},
-			[2]string{settings.KafkaPasswordFile.Flag, absolute(filepath.Join(dir, "kafka-"+setup.Flink+".password"))})
+		add = append(add, [2]string{settings.KafkaUser.Flag, kafkaadmin.Flink},
+			[2]string{settings.KafkaPasswordFile.Flag, absolute(filepath.Join(dir, "kafka-"+kafkaadmin.Flink+".password"))})
 	default:
 		return nil, fmt.Errorf("kafka security %q (%s or --%s): want %s, %s or %s", security, settings.KafkaSecurity.Env,
 			settings.KafkaSecurity.Flag, kafkaconn.SASLSSL, kafkaconn.SSL, kafkaconn.Plaintext)

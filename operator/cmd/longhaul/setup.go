@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
@@ -43,12 +45,12 @@ func runSetup(env *cli.Env, args []string) int {
 		if err != nil {
 			return env.Fail("%v", err)
 		}
-		f, err := setup.LoadTopics(*topics)
+		f, err := kafkaadmin.LoadTopics(*topics)
 		if err == nil {
 			err = f.SetReplication(*replication)
 		}
 		if err == nil {
-			_, err = setup.EnsureTopics(ctx, conn, f, env.Stdout)
+			_, err = kafkaadmin.EnsureTopics(ctx, conn, f, env.Stdout)
 		}
 		if err != nil {
 			return env.Fail("%v", err)
@@ -56,22 +58,22 @@ func runSetup(env *cli.Env, args []string) int {
 		if *usersFrom != "" && conn.Security == kafkaconn.Plaintext {
 			fmt.Fprintln(env.Stdout, "kafka users: none on a plaintext broker (no authentication)")
 		} else if *usersFrom != "" {
-			for _, principal := range append(setup.Services, setup.OptionalServices...) {
+			for _, principal := range append(kafkaadmin.Services, kafkaadmin.OptionalServices...) {
 				file := filepath.Join(*usersFrom, "kafka-"+principal+".password")
-				if _, err := os.Stat(file); err != nil && slices.Contains(setup.OptionalServices, principal) {
+				if _, err := os.Stat(file); err != nil && slices.Contains(kafkaadmin.OptionalServices, principal) {
 					fmt.Fprintf(env.Stdout, "kafka user %s: no %s, not made (optional)\n", principal, file)
 					continue
 				}
 				pw, err := settings.Secret(file)
 				if err == nil {
-					err = setup.SetUser(ctx, conn, principal, pw, env.Stdout)
+					err = kafkaadmin.SetUser(ctx, conn, principal, pw, env.Stdout)
 				}
 				if err != nil {
 					return env.Fail("%v", err)
 				}
 			}
-			for _, principal := range setup.CertPrincipals {
-				if err := setup.GrantACLs(ctx, conn, principal, env.Stdout); err != nil {
+			for _, principal := range kafkaadmin.CertPrincipals {
+				if err := kafkaadmin.GrantACLs(ctx, conn, principal, env.Stdout); err != nil {
 					return env.Fail("%v", err)
 				}
 			}

@@ -10,12 +10,13 @@ import (
 	"syscall"
 	"time"
 
+	"longhaul/internal/kafkaadmin"
+
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
 	"longhaul/operator/influx"
-	"longhaul/operator/setup"
 	"longhaul/operator/watchdog"
 )
 
@@ -83,7 +84,7 @@ func runWatchdog(env *cli.Env, args []string) int {
 		}
 		watched = append([]string{*job}, tg...)
 	}
-	conn, err := serviceConn(*kafka, setup.Watchdog)
+	conn, err := serviceConn(*kafka, kafkaadmin.Watchdog)
 	if err != nil {
 		return env.UsageError("%v", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/operator/setup"
+	"longhaul/internal/kafkaadmin"
 	"longhaul/operator/watchdog"
 )
 
@@ -62,13 +62,13 @@ func TestTheWatchdogsIdentityDefaultsToItsOwnOnAStackHost(t *testing.T) {
 	t.Setenv("LONGHAUL_KAFKA_USER", "")
 	t.Setenv("LONGHAUL_KAFKA_PASSWORD_FILE", "")
 	t.Setenv("LONGHAUL_KAFKA_SECURITY", "sasl_ssl")
-	c, err := serviceConn("127.0.0.1:9092", setup.Watchdog)
+	c, err := serviceConn("127.0.0.1:9092", kafkaadmin.Watchdog)
 	if err != nil || c.User != "watchdog" {
 		t.Fatalf("%+v %v", c, err)
 	}
 	t.Setenv("LONGHAUL_KAFKA_USER", "operator")
 	t.Setenv("LONGHAUL_KAFKA_PASSWORD_FILE", filepath.Join(secrets, "kafka-operator.password"))
-	if c, err := serviceConn("127.0.0.1:9092", setup.Watchdog); err != nil || c.User != "operator" {
+	if c, err := serviceConn("127.0.0.1:9092", kafkaadmin.Watchdog); err != nil || c.User != "operator" {
 		t.Fatalf("the environment does not win: %+v %v", c, err)
 	}
 }

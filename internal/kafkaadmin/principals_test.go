@@ -1,13 +1,13 @@
-package setup
+package kafkaadmin
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
-	"longhaul/collectors/config"
 	"longhaul/ingest/contract"
 )
 
@@ -194,7 +194,7 @@ func TestThePSchedulerArchiverAndTheBridgeGetOnlyTheirPart(t *testing.T) {
 	}
 	b := Grants(PSBridge)
 	if !Allows(b, TopicResource, contract.TopicPschedulerResults, kadm.OpRead) ||
-		!Allows(b, GroupResource, config.PSBridgeGroupPrefix, kadm.OpRead) ||
+		!Allows(b, GroupResource, contract.PSBridgeGroupPrefix, kadm.OpRead) ||
 		!Allows(b, TopicResource, contract.TopicDeadLetter, kadm.OpWrite) {
 		t.Fatalf("psbridge grants %+v", b)
 	}
@@ -205,5 +205,30 @@ func TestThePSchedulerArchiverAndTheBridgeGetOnlyTheirPart(t *testing.T) {
 	}
 	if Allows(b, GroupResource, JobPrefix+"link-monitor", kadm.OpRead) || Allows(b, TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) {
 		t.Error("psbridge joins the job's group or writes the archivers' topic")
+	}
+}
+
+func TestAPSchedulerHostWritesItsOwnArchiversTopicAlone(t *testing.T) {
+	p, err := PSchedulerHostPrincipal("PS1.example.org")
+	if err != nil || p != "pscheduler-ps1.example.org" {
+		t.Fatalf("%q %v", p, err)
+	}
+	own := contract.TopicPschedulerResults + ".pscheduler-ps1.example.org"
+	want := []Grant{{Resource: TopicResource, Names: []string{own}, Ops: []kadm.ACLOperation{kadm.OpWrite, kadm.OpDescribe}}}
+	if !reflect.DeepEqual(Grants(p), want) {
+		t.Errorf("%v", Grants(p))
+	}
+	if Allows(Grants(p), TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) || !Allows(Grants(PScheduler), TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) {
+		t.Error("a host's certificate writes its own topic, the shared certificate the shared one")
+	}
+	f, err := LoadTopics("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if specs := OwnTopicSpecs(f, p); len(specs) != 1 || specs[0].Name != own || specs[0].Partitions != contract.OwnTopicPartitions {
+		t.Errorf("its own topic: %+v", specs)
+	}
+	if _, err := PSchedulerHostPrincipal("bad name"); err == nil {
+		t.Error("a name with a space was accepted")
 	}
 }

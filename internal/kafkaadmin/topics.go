@@ -1,6 +1,7 @@
-// Package setup creates what the pipeline needs on its services: Kafka topics from
-// ingest/topics.yaml and the InfluxDB database with its retention policies.
-package setup
+// Package kafkaadmin is the Kafka administration the operator's setup and the agent's tests
+// share: the contract's topics (ingest/topics.yaml) and each identity's own, the principals with
+// their grants (ACLs), credentials and quotas.
+package kafkaadmin
 
 import (
 	"bytes"
@@ -44,7 +45,7 @@ type TopicsFile struct {
 // LoadTopics reads and checks a topics file ("": the contract's, embedded); errors name the
 // file, line and field.
 func LoadTopics(path string) (*TopicsFile, error) {
-	raw, path, err := readOrEmbedded(path, "topics.yaml", ingest.Topics)
+	raw, path, err := ingest.ReadOrEmbedded(path, "topics.yaml", ingest.Topics)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package setup
+package kafkaadmin
 
 import (
 	"fmt"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
-	"longhaul/collectors/config"
 	"longhaul/ingest/contract"
 )
 
@@ -34,7 +33,7 @@ const (
 	// may only write the archivers' topic.
 	PScheduler = "pscheduler"
 	// AgentPrefix starts every agent's principal: agent-<site>.
-	AgentPrefix = config.AgentUserPrefix
+	AgentPrefix = contract.AgentUserPrefix
 	// PSchedulerHostPrefix starts the principal of one pScheduler host's Kafka archiver
 	// (`longhaul admin add-pscheduler-host NAME`: a certificate CN=pscheduler-NAME): it writes its
 	// own archivers' topic (contract.ArchiverTopic), revoked alone.
@@ -109,7 +108,7 @@ type Grant struct {
 // otherServicesGroups are the consumer group prefixes of services whose names also start with
 // JobPrefix: the flink principal may use the jobs' groups, not theirs (a leaked flink password
 // must not commit Telegraf's offsets past unwritten data, or take an agent's probe requests).
-var otherServicesGroups = []string{TelegrafGroupPrefix, config.AgentGroupPrefix, config.PSBridgeGroupPrefix}
+var otherServicesGroups = []string{TelegrafGroupPrefix, contract.AgentGroupPrefix, contract.PSBridgeGroupPrefix}
 
 // Grants are the rights of a principal's role; admin has none (super user).
 func Grants(principal string) []Grant {
@@ -161,7 +160,7 @@ func Grants(principal string) []Grant {
 			topics(false, write, contract.TopicDeadLetter),
 			// the archivers' topic and every pScheduler host's own (contract.ArchiverTopic)
 			topics(true, read, contract.TopicPschedulerResults),
-			{Resource: GroupResource, Names: []string{config.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+			{Resource: GroupResource, Names: []string{contract.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}
 	case principal == PScheduler, strings.HasPrefix(principal, PSchedulerHostPrefix):
 		// the shared archivers' topic for the one certificate every host shared; a host's own
@@ -172,14 +171,14 @@ func Grants(principal string) []Grant {
 	case strings.HasPrefix(principal, AgentPrefix):
 		// Writes its own raw topics only (contract.OwnTopics: the topic proves the writer, and
 		// the job takes from them only samples of the agent's own src). Reads the job's probe
-		// requests, in its own group (literally: config.OwnGroup): the topic is every agent's, so
+		// requests, in its own group (literally: contract.OwnGroup): the topic is every agent's, so
 		// an agent sees which links are suspect (it cannot write a request, nor join another
 		// agent's group and take its requests).
 		return []Grant{
 			topics(false, write, contract.OwnTopics(principal)...),
 			topics(false, write, contract.TopicDeadLetter),
 			topics(false, read, contract.TopicProbeRequests),
-			{Resource: GroupResource, Names: []string{config.OwnGroup(principal)}, Ops: []kadm.ACLOperation{kadm.OpRead}},
+			{Resource: GroupResource, Names: []string{contract.OwnGroup(principal)}, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}
 	case principal == Importer:
 		return []Grant{
