@@ -11,6 +11,9 @@ import (
 // So a fleet grown past its sizing, or an identity inventing links beyond what the job's cap on
 // links per src stops, shows here before memory or disk run out. The count is InfluxDB's own
 // estimate over every retention policy (SHOW SERIES CARDINALITY: a sketch, cheap to read).
+// Its evidence keys are series_budget and series: an evidence key is one InfluxDB field
+// (evidence_<key>) for every event kind, so it keeps one type everywhere (the job's "budget" of
+// a probe_request_unserved is a word; a number under that key refused the job's events after it).
 type SeriesCheck struct {
 	Budget int64
 }
@@ -19,7 +22,7 @@ type SeriesCheck struct {
 func (c SeriesCheck) Judge(o *Observations) []Finding {
 	in := o.Influx
 	f := Finding{Component: ComponentSeries, Subject: AnySubject, Severity: SeverityWarning,
-		Evidence: map[string]any{"budget": c.Budget}}
+		Evidence: map[string]any{"series_budget": c.Budget}}
 	switch {
 	case in.PingErr != nil: // influxdb_writes says so
 		f.Healthy, f.Tentative = true, true
