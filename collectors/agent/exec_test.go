@@ -56,3 +56,23 @@ func TestAToolSeesNoneOfTheAgentsSettingsOrSecrets(t *testing.T) {
 		}
 	}
 }
+
+func TestSystemExecLetsATimedOutToolSayWhatItHadBeforeItIsKilled(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	// as iperf3 does on SIGTERM: print what it has, then exit
+	out, _, err := SystemExec(ctx, []string{"sh", "-c", `trap 'echo "had 3 intervals"; exit 1' TERM; sleep 30 & wait`})
+	if err == nil || string(out) != "had 3 intervals\n" {
+		t.Fatalf("out %q err %v", out, err)
+	}
+}
+
+func TestSystemExecKillsAToolThatIgnoresSIGTERMAfterItsGrace(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := SystemExec(ctx, []string{"sh", "-c", `trap '' TERM; sleep 30 & sleep 30`})
+	if took := time.Since(start); err == nil || took > termGrace+3*time.Second {
+		t.Fatalf("err %v after %s", err, took)
+	}
+}

@@ -27,6 +27,8 @@ type i3Start struct {
 	AcceptedConnection *struct {
 		Host string `json:"host"`
 	} `json:"accepted_connection"`
+	// Cookie is set once the server accepted the control connection (iperf3 prints it then).
+	Cookie    string `json:"cookie"`
 	Connected []struct {
 		LocalPort int64 `json:"local_port"`
 	} `json:"connected"`

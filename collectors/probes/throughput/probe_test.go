@@ -151,6 +151,10 @@ func TestFailedRunsStillYieldOneSummaryWithTheErrorClass(t *testing.T) {
 	}{
 		{"tool missing", context.Background(), &fakeExec{err: &exec.Error{Name: "iperf3", Err: exec.ErrNotFound}}, "", sample.ErrToolMissing},
 		{"killed at the deadline", expired, &fakeExec{err: errors.New("signal: killed")}, "", sample.ErrTimeout},
+		// stopped at the deadline, iperf3 prints its JSON: without a cookie the server never answered
+		{"stopped at the deadline before the server answered", expired, &fakeExec{iperf3: "testdata/iperf3/syn-dropped-sigterm-lo/input.json", err: errors.New("exit status 1")}, "", sample.ErrTimeout},
+		// with one it did (a lost UDP setup datagram, esnet/iperf#351): not a reachability class
+		{"stopped at the deadline after the server answered", expired, &fakeExec{iperf3: "testdata/iperf3/udp-setup-datagram-dropped-sigterm-lo/input.json", err: errors.New("exit status 1")}, "", sample.ErrOther},
 		{"refused, exit 1", context.Background(), &fakeExec{iperf3: "testdata/iperf3/connection-refused-lo/input.json", err: errors.New("exit status 1")}, "", sample.ErrConnectionRefused},
 		{"garbage on stdout", context.Background(), &fakeExec{iperf3: "../rtt/testdata/ping/loopback-5/input.txt"}, "", sample.ErrToolFailed},
 		{"stderr only", context.Background(), &fakeExec{stderr: "iperf3: error - the server is busy running a test. try again later", err: errors.New("exit status 1")}, "", sample.ErrServerBusy},
