@@ -30,6 +30,7 @@ import common
 import cpu_budget
 from common import CONTRACT
 from confluent_kafka import TopicPartition
+from fleet_verdict import verdict
 from operator_cli import longhaul
 from psbridge import Bridge
 
@@ -284,6 +285,7 @@ def main():
             }
             if a.fault:
                 res["incidents"] = incidents(fleet_events(name, events0), a.fault, summary["start_ms"])
+            res["verdict"] = verdict(res, summary["taken"] / max(summary["simulated_s"], 1) * a.speed)
             common.emit(res)
         finally:
             if bridge.proc:

@@ -4,10 +4,10 @@
 # benchmark of bench/ and the publisher's Go benchmarks, prints each figure (RESULT lines, JSON)
 # and keeps them in .stack/run/bench/results-<time>.txt. Figures and their commands:
 # docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet agent publish security" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet knee agent publish security" selects some.
 # BENCH_SHORT=1 (make bench-short, which CI runs after make test): every benchmark once at a small
 # size, so none rots (figures printed, not judged; about 20 minutes); the ones that only repeat
-# another's code with other arguments (profile, scaleout, objectreuse, sites) and the one that
+# another's code with other arguments (profile, scaleout, objectreuse, sites, knee) and the one that
 # starts a stack of its own (security) are left out.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,7 +15,7 @@ source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
 SHORT="${BENCH_SHORT:-0}"
-ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet agent publish security"
+ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet knee agent publish security"
 [ "$SHORT" = 1 ] && ALL="machine throughput hotpath latency telegraf detection incidents alerting parsers psbridge backfill fleet agent publish"
 ONLY="${BENCH_ONLY:-$ALL}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
@@ -138,6 +138,19 @@ if want fleet; then
   say "== the fleet at WLCG's shape through one bridge: $PY bench/fleet.py $args"
   # shellcheck disable=SC2086  # the arguments are words
   "$PY" "$ROOT/bench/fleet.py" $args | tee -a "$LOG"
+fi
+# The knee: the fleet at growing sizes (KNEE_HOSTS, WLCG's cadence, 10 minutes each) until the first
+# this machine does not hold (bench/fleet_verdict.py: something lost, stale, or the job behind);
+# each size's RESULT says why, and what the stack and the bridge cost in cores.
+if want knee; then
+  for h in ${KNEE_HOSTS:-375 500 750 1000}; do
+    say "== the knee, $h hosts: $PY bench/fleet.py --hosts $h --mesh 30 --duration 600 --settle 180 --drain 60"
+    line="$("$PY" "$ROOT/bench/fleet.py" --hosts "$h" --mesh 30 --duration 600 --settle 180 --drain 60 | tee -a "$LOG" | grep '^RESULT ' | tail -n 1)"
+    verdict="$(jq -c '.verdict' <<<"${line#RESULT }")"
+    held="$(jq -r '.holds' <<<"$verdict")"
+    say "knee: $h hosts $([ "$held" = true ] && echo held || echo not held): $verdict"
+    [ "$held" = true ] || break
+  done
 fi
 if want agent; then
   say "== agent idle cost: bash bench/agent_cost.sh $(sz "20 60" "5 10")"
