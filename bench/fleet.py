@@ -204,6 +204,9 @@ def main():
     ap.add_argument("--speed", type=float, default=1)
     ap.add_argument("--fault", action="append", default=[])
     ap.add_argument("--poll", type=float, default=2)
+    ap.add_argument(
+        "--max-concurrent", type=int, default=None, help="the bridge's max_concurrent (default the bridge's)"
+    )
     ap.add_argument("--settle", type=int, default=240, help="seconds to keep polling after the last post")
     ap.add_argument(
         "--drain", type=int, default=90, help="seconds the simulator waits for retries at the end"
@@ -217,7 +220,9 @@ def main():
         # compressed time posts each host's results that much faster than its token's default rate
         # (pscheduler_bridge.host_rate, 10 a second) was sized for
         rate = 10 * a.speed if a.speed > 1 else None
-        bridge = Bridge(tmp, hosts={f"http-{n}": [n] for n in names}, host_rate=rate)
+        bridge = Bridge(
+            tmp, hosts={f"http-{n}": [n] for n in names}, host_rate=rate, max_concurrent=a.max_concurrent
+        )
         archives = tmp / "archives"
         try:
             reg_s = register(names, archives, bridge)
@@ -262,6 +267,7 @@ def main():
                 "hosts": a.hosts,
                 "mesh": a.mesh,
                 "speed": a.speed,
+                "max_concurrent": a.max_concurrent,
                 "faults": a.fault,
                 "simulator": summary,
                 "bridge": {

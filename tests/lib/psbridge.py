@@ -83,12 +83,13 @@ class Bridge:
     """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user, in a
     consumer group of its own that starts at the end of the archivers' topic."""
 
-    def __init__(self, tmp, fsync="always", bootstrap=None, hosts=None, host_rate=None):
+    def __init__(self, tmp, fsync="always", bootstrap=None, hosts=None, host_rate=None, max_concurrent=None):
         """bootstrap: the brokers the bridge is given (default the stack's: another one makes a
         bridge that cannot reach Kafka, whose spool holds what it takes); hosts: its
         pscheduler_bridge.hosts (default none: any identity for any host); host_rate: its
-        pscheduler_bridge.host_rate (default the bridge's)."""
-        self.hosts, self.host_rate = hosts, host_rate
+        pscheduler_bridge.host_rate, max_concurrent: its pscheduler_bridge.max_concurrent (each
+        default the bridge's)."""
+        self.hosts, self.host_rate, self.max_concurrent = hosts, host_rate, max_concurrent
         self.tmp = tmp
         self.group = group_at_the_end(TOPIC)
         stack.run("ensure_cert psbridge-http")
@@ -127,6 +128,8 @@ pscheduler_bridge:
                 f.write(f"  hosts: {json.dumps(self.hosts)}\n")
             if self.host_rate is not None:
                 f.write(f"  host_rate: {self.host_rate}\n")
+            if self.max_concurrent is not None:
+                f.write(f"  max_concurrent: {self.max_concurrent}\n")
 
     def start(self, await_kafka=True):
         # the config names the brokers: LONGHAUL_KAFKA would override its bootstrap
