@@ -24,7 +24,7 @@ def verdict(res, results_per_s):
         why.append(f"behind: the job's sources {end_lag} records behind at the end (max {lag['max']})")
     cpu = res["cpu"] or {}
     us = sum(v for k, v in cpu.get("us_per_record", {}).items() if k != "other")
-    stack = us * res["simulator"]["taken"] / 1e6 / max(cpu.get("seconds", 1), 1) + res["bridge_cpu_cores"]
+    stack = us * sim["taken"] / 1e6 / max(cpu.get("seconds", 1), 1) + res["bridge_cpu_cores"]
     half = (os.cpu_count() or 2) / 2
     return {
         "holds": not why,

@@ -4,7 +4,7 @@ import (
 	"longhaul/ingest/sample"
 )
 
-// Overrun explains a run stopped at its timeout, from what iperf3 printed when it was told to
+// overrun explains a run stopped at its timeout, from what iperf3 printed when it was told to
 // stop (SIGTERM: its JSON so far). timeout is the run's failure as a timeout (ExecFailure).
 //
 // A cookie in the start section means the server accepted the control connection: the
@@ -15,7 +15,7 @@ import (
 // (esnet/iperf#351, "UDP streams creation is broken in lossy environments"; iperf 3.12 here), so
 // a link losing 10 % of its packets was paged unreachable by two such runs in a row. Without a
 // cookie (the control connection never made, nothing printed) the run stays a timeout.
-func Overrun(out []byte, timeout *sample.RunError) *sample.RunError {
+func overrun(out []byte, timeout *sample.RunError) *sample.RunError {
 	o, err := decodeIperf3(out)
 	if err != nil || o.Start.Cookie == "" {
 		return timeout

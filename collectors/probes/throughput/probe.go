@@ -91,11 +91,13 @@ func (pr *Probe) test(ctx context.Context, m probekit.Meta) []sample.Sample {
 		return []sample.Sample{FailedSummary(m, q, &sample.RunError{Class: sample.ErrNotStarted, Message: err.Error()})}
 	}
 	stdout, stderr, runErr := pr.Exec(ctx, argv)
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return []sample.Sample{pr.refine(ctx, m, FailedSummary(m, q, Overrun(stdout, probekit.ExecFailure(ctx, "iperf3", runErr, stderr))))}
-	}
-	if len(strings.TrimSpace(string(stdout))) == 0 {
-		return []sample.Sample{pr.refine(ctx, m, FailedSummary(m, q, probekit.ExecFailure(ctx, "iperf3", runErr, stderr)))}
+	overran := errors.Is(ctx.Err(), context.DeadlineExceeded)
+	if overran || len(strings.TrimSpace(string(stdout))) == 0 {
+		e := probekit.ExecFailure(ctx, "iperf3", runErr, stderr)
+		if overran {
+			e = overrun(stdout, e)
+		}
+		return []sample.Sample{pr.refine(ctx, m, FailedSummary(m, q, e))}
 	}
 	ss, err := ParseIperf3(stdout, m, q)
 	if err != nil {
