@@ -229,10 +229,23 @@ def test_no_event_was_raised_twice(chaos):
 
 
 def test_the_baseline_survived_the_kills(chaos):
-    # the collapse is judged against the baseline learnt before the broker and TaskManager kills:
-    # a lost baseline would have relearnt on the collapsed link and raised nothing
+    # dst-a's collapse is judged against the baseline learnt before the broker and TaskManager
+    # kills: a lost baseline would have relearnt on the collapsed link and raised nothing. Only
+    # dst-a's: the story's other links learn their baselines from scratch during the kills, and a
+    # low run there can be real on this testbed. s2 and s3 share dst-c's 200 Mbit/s queue (two
+    # iperf3 servers, where a perfSONAR host's one would refuse the second test): s2's 64 KB-window
+    # run got 0.92 Mbit/s beside s3's, 2.6 alone (measured 2026-12-03), and a local chaos run
+    # raised s2 → dst-c's collapse from it. CI's run of 7dcda4a raised one on s1 → dst-b, whose
+    # cause went unrecorded: the assertion below now prints every event. test_scenarios.py judges
+    # untouched links, without kills.
     s1 = chaos.tb.src("s1")
-    (collapse,) = [e for _, e in chaos.events if e["kind"] == "throughput_collapse" and e["src"] == s1]
+    collapses = [
+        e
+        for _, e in chaos.events
+        if e["kind"] == "throughput_collapse" and e["src"] == s1 and e["dst"] == "dst-a"
+    ]
+    assert len(collapses) == 1, [(e["src"], e["dst"], e["message"]) for _, e in chaos.events]
+    (collapse,) = collapses
     ev = collapse["evidence"]
     assert ev["baseline_bps"] > 50e6, f"collapse judged against {ev['baseline_bps']} bit/s: {collapse}"
     assert ev["history_runs"] >= 5, f"a baseline relearnt after a kill: {collapse}"
