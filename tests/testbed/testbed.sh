@@ -91,6 +91,11 @@ shape() { # LINK RATE: tbf on the gateway's egress towards the receiver (where i
   local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
   nsx "$r" tc qdisc replace dev "$ifc" root tbf rate "$2" burst 256kb latency 100ms
 }
+# shaped LINK RATE: the link's tbf already has that rate (tc prints "rate 100Mbit burst 256Kb")
+shaped() {
+  local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
+  nsx "$r" tc qdisc show dev "$ifc" | grep -qi "^qdisc tbf .* rate $2 burst 256kb lat 100ms"
+}
 
 receiver() { # NAME GATEWAY_ADDR
   nsx "$1" ip route add default via "$2"
@@ -224,8 +229,13 @@ carrier() {
   [ -n "$hit" ] || { echo "'$1' carries no shaped link (ca)" >&2; exit 2; }
   echo "carrier $1 collapsed: links$hit at 5 Mbit/s, ${2:-10}% loss"
 }
+# heal: every fault undone. A link already at its rate keeps its tbf: replacing it drops the queue of
+# a run in progress (up to 100 ms of the link's rate), a loss burst on a link nothing was wrong with.
 heal() {
-  for l in a b c d; do shape "$l" "${RATE[$l]}"; clear_loss "$l"; nsx "d$l" iptables -F LH-FAULT; done
+  for l in a b c d; do
+    shaped "$l" "${RATE[$l]}" || shape "$l" "${RATE[$l]}"
+    clear_loss "$l"; nsx "d$l" iptables -F LH-FAULT
+  done
   flip b main
 }
 
