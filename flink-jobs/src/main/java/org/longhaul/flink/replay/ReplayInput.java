@@ -10,7 +10,8 @@ import org.longhaul.flink.records.RawMessage;
  * JSON Lines of raw samples (as `longhaul-probe parse` writes them) split by the schema each line
  * names into the five raw streams, as if each had been published to its topic. A line that names no
  * raw schema (or is not JSON) still goes through validation, on the throughput stream, so it
- * becomes a dead letter like any bad message. Offsets are line numbers (1-based).
+ * becomes a dead letter like any bad message. Offsets are line numbers (1-based). Each stream is
+ * replayed in run order ({@link RunOrder}), whatever the order of the file.
  */
 public record ReplayInput(
         List<RawMessage> throughput,
@@ -41,7 +42,12 @@ public record ReplayInput(
                             line);
             in.streamOf(topic).add(m);
         }
-        return in;
+        return new ReplayInput(
+                RunOrder.of(in.throughput),
+                RunOrder.of(in.path),
+                RunOrder.of(in.rtt),
+                RunOrder.of(in.latency),
+                RunOrder.of(in.host));
     }
 
     private List<RawMessage> streamOf(String topic) {
