@@ -7,7 +7,14 @@
 # and stopped here. Every port is the default's + 10000 (Kafka 19092, 19102, 19112, Flink 18081,
 # ...): a default stack may run beside it.
 # scripts/test-all.sh runs this last; the junit report goes to tests/out/pytest-cluster.xml.
+#   scripts/test-cluster.sh         start the stack anew, run tests/cluster, stop the stack
+#   scripts/test-cluster.sh up      start it anew and leave it running (scripts/test-all.sh starts it
+#                                   while the install tier runs, beside the default stack)
+#   scripts/test-cluster.sh tests   run tests/cluster on the stack `up` started, then stop it
+#   scripts/test-cluster.sh down    stop it (its processes are named by the settings above)
 set -uo pipefail
+mode="${1:-all}"
+case "$mode" in all | up | tests | down) ;; *) echo "usage: $0 [up|tests|down]" >&2; exit 2 ;; esac
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT" || exit 1
 cache="${LONGHAUL_STACK_CACHE:-}" # the caller's cache, else defaults.env's
@@ -25,12 +32,21 @@ source scripts/stack/lib.sh
 OUT="$ROOT/tests/out"
 mkdir -p "$OUT"
 
-if sup_running; then bash scripts/stack/down.sh; fi
-rm -rf "$LONGHAUL_STACK_DIR/run"
-trap 'bash "$ROOT/scripts/stack/down.sh"' EXIT
 # the tests' own clients: SCRAM user admin, which this stack's brokers make a super user
 export LONGHAUL_KAFKA_TEST_SUPER_USER=admin
-bash scripts/stack/up.sh || { echo "the 3-broker stack failed to start"; exit 1; }
+start_anew() {
+  if sup_running; then bash scripts/stack/down.sh; fi
+  rm -rf "$LONGHAUL_STACK_DIR/run"
+  bash scripts/stack/up.sh || { echo "the 3-broker stack failed to start"; return 1; }
+}
+case "$mode" in
+  up) start_anew || { bash scripts/stack/down.sh; exit 1; }; exit 0 ;;
+  down) exec bash scripts/stack/down.sh ;;
+  all) trap 'bash "$ROOT/scripts/stack/down.sh"' EXIT && start_anew || exit 1 ;;
+  tests)
+    trap 'bash "$ROOT/scripts/stack/down.sh"' EXIT
+    sup_running || { echo "no 3-broker stack runs: $0 up starts one"; exit 1; } ;;
+esac
 export LONGHAUL_STACK_DIR
 export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
 "$ROOT/.venv/bin/python" -m pytest -q tests/cluster --junitxml="$OUT/pytest-cluster.xml"
