@@ -141,11 +141,14 @@ if want fleet; then
 fi
 # The knee: the fleet at growing sizes (KNEE_HOSTS, WLCG's cadence, 10 minutes each) until the first
 # this machine does not hold (bench/fleet_verdict.py: something lost, stale, or the job behind);
-# each size's RESULT says why, and what the stack and the bridge cost in cores.
+# each size's RESULT says why, and what the stack and the bridge cost in cores. KNEE_MAX_CONCURRENT:
+# the bridge's admission (pscheduler_bridge.max_concurrent; default the bridge's own).
 if want knee; then
+  knee_args="--mesh 30 --duration 600 --settle 180 --drain 60${KNEE_MAX_CONCURRENT:+ --max-concurrent $KNEE_MAX_CONCURRENT}"
   for h in ${KNEE_HOSTS:-375 500 750 1000}; do
-    say "== the knee, $h hosts: $PY bench/fleet.py --hosts $h --mesh 30 --duration 600 --settle 180 --drain 60"
-    line="$("$PY" "$ROOT/bench/fleet.py" --hosts "$h" --mesh 30 --duration 600 --settle 180 --drain 60 | tee -a "$LOG" | grep '^RESULT ' | tail -n 1)"
+    say "== the knee, $h hosts: $PY bench/fleet.py --hosts $h $knee_args"
+    # shellcheck disable=SC2086  # the arguments are words
+    line="$("$PY" "$ROOT/bench/fleet.py" --hosts "$h" $knee_args | tee -a "$LOG" | grep '^RESULT ' | tail -n 1)"
     verdict="$(jq -c '.verdict' <<<"${line#RESULT }")"
     held="$(jq -r '.holds' <<<"$verdict")"
     say "knee: $h hosts $([ "$held" = true ] && echo held || echo not held): $verdict"
