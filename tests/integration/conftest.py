@@ -69,34 +69,14 @@ def produce():
 
 @pytest.fixture
 def consume():
-    consumers = []
-
     def read(topic, predicate, timeout_s=90):
         """Read `topic` from the start (committed records only) until predicate(msg) holds."""
-        c = kafka.consumer(
-            {
-                "group.id": "it-" + uuid.uuid4().hex,
-                "auto.offset.reset": "earliest",
-                "isolation.level": "read_committed",
-                "enable.auto.commit": False,
-            }
-        )
-        consumers.append(c)
-        c.subscribe([topic])
-        seen, deadline = [], time.time() + timeout_s
-        while time.time() < deadline:
-            m = c.poll(1.0)
-            if m is None or m.error():
-                continue
-            msg = json.loads(m.value())
-            if predicate(msg):
-                seen.append(msg)
-                return msg
-        raise AssertionError(f"no matching message on {topic} within {timeout_s}s")
+        found = kafka.read_all(topic, predicate, 1, timeout_s=timeout_s, quiet_s=0)
+        if not found:
+            raise AssertionError(f"no matching message on {topic} within {timeout_s}s")
+        return found[0]
 
-    yield read
-    for c in consumers:
-        c.close()
+    return read
 
 
 def influx_query(q, rp_db=INFLUX_DB):

@@ -80,35 +80,7 @@ def refused_login(user, password_file):
 def group_refused(user, password_file, group, from_topic):
     """Whether user may not consume from_topic in group: the group's refusal, or None once its
     consumer has joined (an assignment) without one."""
-    c = kafka.consumer(
-        {"group.id": group, "auto.offset.reset": "latest"}, user=user, password_file=password_file
-    )
-    assigned = []
-    c.subscribe([from_topic], on_assign=lambda _c, parts: assigned.extend(parts))
-    deadline = time.time() + 30
-    try:
-        while time.time() < deadline and not assigned:
-            m = c.poll(0.5)
-            if m is not None and m.error():
-                return m.error()
-        assert assigned, f"{user} in {group}: neither refused nor assigned within 30 s"
-        return None
-    finally:
-        c.close()
-
-
-def consume_error(consumer, from_topic, timeout_s=30):
-    """The first error a consumer of from_topic gets (None if it reads without one)."""
-    consumer.subscribe([from_topic])
-    deadline = time.time() + timeout_s
-    try:
-        while time.time() < deadline:
-            m = consumer.poll(1.0)
-            if m is not None and m.error():
-                return m.error()
-        return None
-    finally:
-        consumer.close()
+    return kafka.group_refusal(group, from_topic, user=user, password_file=password_file)
 
 
 def test_a_plaintext_client_is_refused_on_the_client_port():
@@ -149,7 +121,7 @@ def test_the_operator_reads_results_but_not_raw_samples():
         user="operator",
         password_file=str(SECRETS / "kafka-operator.password"),
     )
-    err = consume_error(c, topic("raw.throughput"))
+    err = kafka.first_error(c, topic("raw.throughput"))
     assert err is not None and err.code() in (
         KafkaError.TOPIC_AUTHORIZATION_FAILED,
         KafkaError.GROUP_AUTHORIZATION_FAILED,
@@ -180,7 +152,7 @@ def test_an_agent_writes_its_own_raw_topics_and_nothing_else(agent):
     c = kafka.consumer(
         {"group.id": f"longhaul-{user}", "auto.offset.reset": "earliest"}, user=user, password_file=pw
     )
-    err = consume_error(c, own(user, "raw.throughput"))
+    err = kafka.first_error(c, own(user, "raw.throughput"))
     assert err is not None and err.code() in (
         KafkaError.TOPIC_AUTHORIZATION_FAILED,
         KafkaError.GROUP_AUTHORIZATION_FAILED,

@@ -146,3 +146,38 @@ def read_all(topic, keep, want, timeout_s=60, quiet_s=3.0, start=None):
     finally:
         c.close()
     return found
+
+
+def first_error(c, topic, timeout_s=30):
+    """The first error consumer c gets reading topic (subscribed here; None if it reads for
+    timeout_s without one). Closes c."""
+    c.subscribe([topic])
+    deadline = time.time() + timeout_s
+    try:
+        while time.time() < deadline:
+            m = c.poll(1.0)
+            if m is not None and m.error():
+                return m.error()
+        return None
+    finally:
+        c.close()
+
+
+def group_refusal(group, topic, timeout_s=30, **identity):
+    """The refusal a consumer of topic in group gets as the identity given (user=,
+    password_file=), or None once it has joined the group (an assignment) without one."""
+    c = consumer({"group.id": group, "auto.offset.reset": "latest"}, **identity)
+    assigned = []
+    c.subscribe([topic], on_assign=lambda _c, parts: assigned.extend(parts))
+    deadline = time.time() + timeout_s
+    try:
+        while time.time() < deadline and not assigned:
+            m = c.poll(0.5)
+            if m is not None and m.error():
+                return m.error()
+        assert assigned, (
+            f"{identity.get('user')} in {group}: neither refused nor assigned within {timeout_s} s"
+        )
+        return None
+    finally:
+        c.close()
