@@ -77,12 +77,6 @@ def refused_login(user, password_file):
     return [e for e in errors if e.code() == KafkaError._AUTHENTICATION]
 
 
-def group_refused(user, password_file, group, from_topic):
-    """Whether user may not consume from_topic in group: the group's refusal, or None once its
-    consumer has joined (an assignment) without one."""
-    return kafka.group_refusal(group, from_topic, user=user, password_file=password_file)
-
-
 def test_a_plaintext_client_is_refused_on_the_client_port():
     r = longhaul("tail", "--for", "5s", env={"LONGHAUL_KAFKA_SECURITY": "plaintext"})
     assert r.returncode == 1
@@ -254,17 +248,21 @@ def test_a_password_rotates_without_restarting_the_broker(agent, tmp_path):
 def test_an_agent_takes_probe_requests_in_its_own_group_only(agent):
     user, pw = agent
     # its own group (collectors/config OwnGroup), literally
-    assert group_refused(user, pw, f"longhaul-{user}", topic("probe_requests")) is None
+    assert (
+        kafka.group_refusal(f"longhaul-{user}", topic("probe_requests"), user=user, password_file=pw) is None
+    )
     # another agent's: it would take that agent's requests
-    err = group_refused(user, pw, "longhaul-agent-someone-else", topic("probe_requests"))
+    err = kafka.group_refusal(
+        "longhaul-agent-someone-else", topic("probe_requests"), user=user, password_file=pw
+    )
     assert err is not None and err.code() == KafkaError.GROUP_AUTHORIZATION_FAILED, err
 
 
 def test_the_jobs_identity_cannot_join_telegrafs_or_an_agents_group():
-    flink = ("flink", str(SECRETS / "kafka-flink.password"))
-    assert group_refused(*flink, "longhaul-it-job-" + uuid.uuid4().hex[:6], topic("raw.rtt")) is None
+    flink = {"user": "flink", "password_file": str(SECRETS / "kafka-flink.password")}
+    assert kafka.group_refusal("longhaul-it-job-" + uuid.uuid4().hex[:6], topic("raw.rtt"), **flink) is None
     for group in ("longhaul-telegraf-path", "longhaul-agent-it", "longhaul-psbridge"):
-        err = group_refused(*flink, group, topic("raw.rtt"))
+        err = kafka.group_refusal(group, topic("raw.rtt"), **flink)
         assert err is not None and err.code() == KafkaError.GROUP_AUTHORIZATION_FAILED, (group, err)
 
 
@@ -284,12 +282,21 @@ def test_granting_an_agent_again_drops_the_rights_an_upgrade_took_away(agent):
     adm = kafka.admin()
     for f in adm.create_acls([old]).values():
         f.result(30)
-    assert group_refused(user, pw, "longhaul-agent-someone-else", topic("probe_requests")) is None
+    assert (
+        kafka.group_refusal(
+            "longhaul-agent-someone-else", topic("probe_requests"), user=user, password_file=pw
+        )
+        is None
+    )
     r = longhaul("admin", "add-agent", user.removeprefix("agent-"), "--password-file", pw)
     assert r.returncode == 0, r.stderr
-    err = group_refused(user, pw, "longhaul-agent-someone-else", topic("probe_requests"))
+    err = kafka.group_refusal(
+        "longhaul-agent-someone-else", topic("probe_requests"), user=user, password_file=pw
+    )
     assert err is not None and err.code() == KafkaError.GROUP_AUTHORIZATION_FAILED, err
-    assert group_refused(user, pw, f"longhaul-{user}", topic("probe_requests")) is None
+    assert (
+        kafka.group_refusal(f"longhaul-{user}", topic("probe_requests"), user=user, password_file=pw) is None
+    )
 
 
 def certificate(tmp_path, subject):

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
 
@@ -34,17 +35,14 @@ final class RunOrder {
             Long ts = Json.peekTs(line);
             start.merge(run, ts == null ? Long.MIN_VALUE : ts, Math::min);
         }
-        List<Integer> order = new ArrayList<>(stream.size());
-        for (int i = 0; i < stream.size(); i++) {
-            order.add(i);
-        }
-        // stable: equal starts keep file order, and so do the lines of one run
-        order.sort(Comparator.comparingLong(i -> start.get(runs.get(i))));
-        List<RawMessage> out = new ArrayList<>(stream.size());
-        for (int i : order) {
-            out.add(stream.get(i));
-        }
-        return out;
+        // sorted() of an ordered stream is stable: equal starts keep file order, and so do the
+        // lines
+        // of one run
+        return IntStream.range(0, stream.size())
+                .boxed()
+                .sorted(Comparator.comparingLong(i -> start.get(runs.get(i))))
+                .map(stream::get)
+                .toList();
     }
 
     /** The run a line belongs to; a line without a run id (or not JSON) is its own. */
