@@ -15,6 +15,7 @@ import time
 
 import common
 from common import alertmanager as am
+from percentile import pct
 
 EVENTS = common.EVENTS_TOPIC
 
@@ -49,11 +50,6 @@ def received(tag):
         site = m["subject"].rsplit(" at ", 1)[1].split(",")[0]
         out.setdefault(site, m["received"])
     return out
-
-
-def pct(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
 def main():

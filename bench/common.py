@@ -18,6 +18,7 @@ import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (tests/lib: the one InfluxDB client, re-exported for the bench modules)
 import kafka  # noqa: E402  (the Kafka connection)
 from longhaul_contract import CONTRACT  # noqa: E402
+from percentile import pct  # noqa: E402, F401  (re-exported: common.pct)
 
 STATS_TOPIC = CONTRACT.topic("stats")  # the production result topics, by their contract role
 EVENTS_TOPIC = CONTRACT.topic("events")
@@ -198,11 +199,6 @@ def checkpoints(jid):
         "duration_ms_max": s.get("end_to_end_duration", {}).get("max"),
         "state_bytes_max": s.get("state_size", {}).get("max"),
     }
-
-
-def pct(values, p):
-    v = sorted(values)
-    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))] if v else None
 
 
 def emit(result):

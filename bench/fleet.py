@@ -30,6 +30,7 @@ import common
 import cpu_budget
 from common import CONTRACT
 from confluent_kafka import TopicPartition
+from fleet_freshness import freshness
 from fleet_verdict import verdict
 from operator_cli import longhaul
 from psbridge import Bridge
@@ -120,51 +121,6 @@ class StatsTap(threading.Thread):
                         self.first.setdefault((s["src"], s["dst"], s["window_end"]), time.time())
         finally:
             c.close()
-
-
-def freshness(outcomes, first, steady_until_ms):
-    """For each latencybg result taken: the seconds from taken to its 1m point in InfluxDB, and
-    from that window's end. A link's windows are [end − 60 s, end) at its own staggered second.
-
-    A link's minute closes when the link's next result passes it. The results whose next one was
-    never posted, because the fleet stopped (a run started after steady_until_ms), wait for their
-    link's silence instead, or for the watermark: they are counted apart ("at_stop"), not in the
-    steady figures, since a fleet that goes on running has no such results."""
-    ends = collections.defaultdict(list)
-    for src, dst, end in first:
-        ends[(src, dst)].append(end)
-    for v in ends.values():
-        v.sort()
-    taken, after_end, missing = [], [], 0
-    stop_taken, stop_missing = [], 0
-    for o in outcomes:
-        if o["test"] != "latencybg" or o["code"] // 100 != 2:
-            continue
-        at_stop = o["start_ms"] > steady_until_ms
-        end = next((e for e in ends.get((o["src"], o["dst"]), []) if e - 60000 <= o["start_ms"] < e), None)
-        if end is None:
-            if at_stop:
-                stop_missing += 1
-            else:
-                missing += 1
-            continue
-        seen = first[(o["src"], o["dst"], end)] * 1000
-        if at_stop:
-            stop_taken.append((seen - o["done_ms"]) / 1000)
-            continue
-        taken.append((seen - o["done_ms"]) / 1000)
-        after_end.append((seen - end) / 1000)
-    return {
-        "results": len(taken),
-        "without_point": missing,
-        "taken_to_influx_s": {p: common.pct(taken, q) for p, q in (("p50", 50), ("p99", 99), ("max", 100))},
-        "window_end_to_influx_s": {p: common.pct(after_end, q) for p, q in (("p50", 50), ("p99", 99))},
-        "at_stop": {
-            "results": len(stop_taken),
-            "without_point": stop_missing,
-            "taken_to_influx_s": {p: common.pct(stop_taken, q) for p, q in (("p50", 50), ("max", 100))},
-        },
-    }
 
 
 def job_id():
