@@ -46,8 +46,10 @@ def freshness(outcomes, first, steady_until_ms):
         v.sort()
     taken, after_end, missing = [], [], 0
     stop_taken, stop_missing = [], 0
-    gaps, after_closer, late = [], [], collections.Counter()
-    for link, results in by_link(outcomes).items():
+    gaps, after_closer, late, late_at = [], [], collections.Counter(), collections.Counter()
+    links = by_link(outcomes)
+    origin = min((o["done_ms"] for v in links.values() for o in v), default=0)
+    for link, results in links.items():
         for i, o in enumerate(results):
             at_stop = o["start_ms"] > steady_until_ms
             end = next((e for e in ends.get(link, []) if e - 60000 <= o["start_ms"] < e), None)
@@ -70,6 +72,7 @@ def freshness(outcomes, first, steady_until_ms):
                 after_closer.append((seen - closer["done_ms"]) / 1000)
             if took > LATE_S:
                 late.update(why_late(o, closer, seen))
+                late_at[(o["done_ms"] - origin) // 60000] += 1
     return {
         "results": len(taken),
         "without_point": missing,
@@ -78,6 +81,8 @@ def freshness(outcomes, first, steady_until_ms):
         "next_result_taken_after_s": figures(gaps),
         "next_result_taken_to_influx_s": figures(after_closer),
         f"over_{LATE_S}_s": dict(late),
+        # by the minute of the run in which each late result was taken: a burst, or all along
+        f"over_{LATE_S}_s_by_minute": dict(sorted(late_at.items())),
         "at_stop": {
             "results": len(stop_taken),
             "without_point": stop_missing,

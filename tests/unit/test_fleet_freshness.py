@@ -48,6 +48,8 @@ def test_a_late_point_behind_a_retried_next_result_says_so():
     f = freshness(outcomes, points(188_000, 188_000, 248_000), steady_until_ms=T0 + 150_000)
     assert f["over_90_s"] == {"results": 1, "next_result_taken_late": 1, "next_result_retried": 1}
     assert f["taken_to_influx_s"]["max"] == 128.0
+    # taken at 60 s, the run's first result: its first minute
+    assert f["over_90_s_by_minute"] == {0: 1}
 
 
 def test_a_late_point_behind_a_late_post_or_a_slow_path_says_so():
