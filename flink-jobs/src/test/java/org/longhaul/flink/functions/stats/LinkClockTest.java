@@ -19,7 +19,7 @@ class LinkClockTest {
     static final long T = 1_796_000_040_000L; // a minute boundary
     static final long SETTLE = 5_000;
     static final long BACKSTOP = 120_000;
-    static final long WARM = 1_000_000; // past the quiet after the first call (at 0)
+    static final long WARM = 1_000_000; // a while after the instance's first call (at 0)
 
     static Observation sample(String dst, long ts) {
         return new Observation(
@@ -144,6 +144,20 @@ class LinkClockTest {
             h.processWatermark(T + M);
             h.setProcessingTime(WARM + SETTLE);
             assertEquals(List.of("+20s", "+80s"), sent(h, "fnal"));
+        }
+    }
+
+    @Test
+    void aFreshStartClosesItsFirstPassedMinuteASettleLater() throws Exception {
+        // nothing to read again: no quiet after the first call (the fleet's first minutes)
+        try (var h = clock0()) {
+            h.open();
+            h.setProcessingTime(0);
+            feed(h, "fnal", 20_000);
+            h.setProcessingTime(M);
+            feed(h, "fnal", 80_000);
+            h.setProcessingTime(M + SETTLE);
+            assertEquals(List.of("+20s", "+80s", "close +59s"), sent(h, "fnal"));
         }
     }
 
