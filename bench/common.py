@@ -114,7 +114,7 @@ def submit_on(name, topics, args):
     )
 
 
-def consume(topic, group, isolation, stop, handle, batch=1000):
+def consume(topic, group, isolation, stop, handle):
     """Calls handle(value as JSON, arrival in ms) for every message of topic from now on, until stop is set."""
     c = kafka.consumer(
         {
@@ -125,10 +125,8 @@ def consume(topic, group, isolation, stop, handle, batch=1000):
         }
     )
     c.subscribe([topic])
-    while not stop.is_set():
-        for m in c.consume(batch, 0.2):
-            if not m.error():
-                handle(json.loads(m.value()), time.time() * 1000)
+    for m in kafka.records(c, stop.is_set, poll_s=0.2):
+        handle(json.loads(m.value()), time.time() * 1000)
     c.close()
 
 

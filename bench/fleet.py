@@ -112,13 +112,12 @@ class StatsTap(threading.Thread):
         )
         c.assign([TopicPartition(self.topic, p, o) for p, o in self.start_at.items()])
         try:
-            while not self.stop.is_set():
-                for m in c.consume(500, 0.5):
-                    if m.error() or not m.value().startswith(b"{"):
-                        continue
-                    s = json.loads(m.value())
-                    if s["window"] == "1m" and s["protocol"] == "owd" and s["src"].startswith(self.prefix):
-                        self.first.setdefault((s["src"], s["dst"], s["window_end"]), time.time())
+            for m in common.kafka.records(c, self.stop.is_set):
+                if not m.value().startswith(b"{"):
+                    continue
+                s = json.loads(m.value())
+                if s["window"] == "1m" and s["protocol"] == "owd" and s["src"].startswith(self.prefix):
+                    self.first.setdefault((s["src"], s["dst"], s["window_end"]), time.time())
         finally:
             c.close()
 

@@ -95,10 +95,8 @@ def partition_of(admin, name, key):
     try:
         parts = admin.list_topics(name, timeout=10).topics[name].partitions
         c.assign([TopicPartition(name, p, 0) for p in parts])
-        end = time.time() + 60
-        while time.time() < end:
-            m = c.poll(1)
-            if m is not None and not m.error() and m.key() and m.key().decode() == key:
+        for m in kafka.records(c, kafka.within(60), poll_s=1):
+            if m.key() and m.key().decode() == key:
                 return m.partition()
     finally:
         c.close()
@@ -122,11 +120,8 @@ def read_all(names, site):
                     parts.append(TopicPartition(name, p, lo))
                     ends[(name, p)] = hi
         c.assign(parts)
-        deadline = time.time() + 120
-        while ends and time.time() < deadline:
-            m = c.poll(1)
-            if m is None or m.error():
-                continue
+        timed_out = kafka.within(120)
+        for m in kafka.records(c, lambda: not ends or timed_out(), poll_s=1):
             msg = json.loads(m.value())
             if str(msg.get("src", "")).startswith(site):
                 out.append((m.timestamp()[1] / 1000, msg))

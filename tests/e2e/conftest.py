@@ -107,6 +107,8 @@ class Recorder:
             }
         )
         self._assign(at_end=True)
+        self.raw = any(t in CONTRACT.raw_topics() for t in self.topics)
+        self.refreshed = time.time()
         self.stop = threading.Event()
         self.t = threading.Thread(target=self._run, daemon=True)
         self.t.start()
@@ -135,23 +137,23 @@ class Recorder:
             self.c.incremental_assign(parts)
 
     def _run(self):
-        refreshed = time.time()
-        raw = any(t in CONTRACT.raw_topics() for t in self.topics)
-        while not self.stop.is_set():
-            if raw and time.time() - refreshed > self.REFRESH_S:
-                try:
-                    self._assign(at_end=False, timeout_s=2)
-                except KafkaException:
-                    pass  # a broker killed by the story: again at the next refresh
-                refreshed = time.time()
-            m = self.c.poll(0.5)
-            if m is None or m.error():
-                continue
+        for m in kafka.records(self.c, self._between_polls):
             msg = json.loads(m.value())
             if self.ours(msg):
                 with self.lock:
                     self.items.append((time.time(), msg))
         self.c.close()
+
+    def _between_polls(self):
+        """Before each poll: a raw topic's partitions made since (agents' own topics) assigned
+        every REFRESH_S; true once the recorder stops."""
+        if self.raw and time.time() - self.refreshed > self.REFRESH_S:
+            try:
+                self._assign(at_end=False, timeout_s=2)
+            except KafkaException:
+                pass  # a broker killed by the story: again at the next refresh
+            self.refreshed = time.time()
+        return self.stop.is_set()
 
     def ours(self, msg):
         """A message of the site's senders: its src, or one of an incident's links (an incident

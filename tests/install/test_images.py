@@ -10,7 +10,6 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 import zipfile
 
@@ -86,11 +85,14 @@ probes:
         agent_image,
     )
     try:
-        deadline, got = time.time() + 60, None
-        while got is None and time.time() < deadline:
-            msg = consumer.poll(1)
-            if msg is not None and not msg.error() and json.loads(msg.value()).get("src") == src:
-                got = json.loads(msg.value())
+        got = next(
+            (
+                v
+                for m in kafka.records(consumer, kafka.within(60), poll_s=1)
+                if (v := json.loads(m.value())).get("src") == src
+            ),
+            None,
+        )
         logs = podman("logs", name, check=False)
         assert got is not None, (
             f"no rtt sample of {src} in Kafka within 60 s\n{logs.stdout[-3000:]}{logs.stderr[-3000:]}"

@@ -60,11 +60,7 @@ class Samples:
         self.consumer.subscribe([self.path_topic, own_topic("raw.rtt", src)])
 
     def poll(self, seconds):
-        end = time.time() + seconds
-        while time.time() < end:
-            msg = self.consumer.poll(0.5)
-            if msg is None or msg.error():
-                continue
+        for msg in kafka.records(self.consumer, kafka.within(seconds)):
             sample = json.loads(msg.value())
             if sample.get("src") == self.src:
                 self.seen.append((msg.topic(), sample))

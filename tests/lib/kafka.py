@@ -91,14 +91,25 @@ def wait_caught_up(groups, timeout_s=120):
     return time.time() - start
 
 
+def records(c, until, poll_s=0.5):
+    """Each record consumer c returns, errors passed over (a broker moving, a partition's end):
+    the one consume loop of the tests and benchmarks. until() is asked before every poll (at most
+    poll_s apart, records or not) and ends the loop once true; a caller may also break."""
+    while not until():
+        m = c.poll(poll_s)
+        if m is not None and not m.error():
+            yield m
+
+
+def within(seconds):
+    """An until() for records(): true once `seconds` have passed from now."""
+    end = time.time() + seconds
+    return lambda: time.time() >= end
+
+
 def _first_record(c, quiet_s):
     """The first record c's assignment returns within quiet_s, or None."""
-    end = time.time() + quiet_s
-    while time.time() < end:
-        m = c.poll(0.2)
-        if m is not None and not m.error():
-            return m
-    return None
+    return next(records(c, within(quiet_s), poll_s=0.2), None)
 
 
 def end_offsets(topic):
@@ -133,16 +144,19 @@ def read_all(topic, keep, want, timeout_s=60, quiet_s=3.0, start=None):
         c.subscribe([topic])
     else:
         c.assign([TopicPartition(topic, p, o) for p, o in start.items()])
-    found, deadline, quiet_until = [], time.time() + timeout_s, None
+    found, quiet = [], []  # quiet: the until() of the quiet_s after `want` first held
+    timed_out = within(timeout_s)
+
+    def until():
+        if not quiet and enough(found):
+            quiet.append(within(quiet_s))
+        return timed_out() or (quiet and quiet[0]())
+
     try:
-        while time.time() < deadline and (quiet_until is None or time.time() < quiet_until):
-            m = c.poll(0.5)
-            if m is not None and not m.error():
-                msg = json.loads(m.value())
-                if keep(msg):
-                    found.append(msg)
-            if quiet_until is None and enough(found):
-                quiet_until = time.time() + quiet_s
+        for m in records(c, until):
+            msg = json.loads(m.value())
+            if keep(msg):
+                found.append(msg)
     finally:
         c.close()
     return found
