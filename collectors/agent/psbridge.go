@@ -23,6 +23,7 @@ type psBridge struct {
 	tokens *psbridge.Tokens
 	mu     sync.Mutex
 	st     PSBridgeHealth
+	conns  *connLimit // the HTTP endpoint's connections, once it serves
 }
 
 // PSBridgeHealth is the bridge's part of /health.
@@ -39,6 +40,9 @@ type PSBridgeHealth struct {
 	Busy         uint64            `json:"busy"`            // posts refused while max_concurrent were converted
 	Throttled    uint64            `json:"throttled"`       // posts of a host's own token over host_rate
 	Remembered   int               `json:"remembered"`      // result keys kept to spot duplicates
+	Connections  int64             `json:"connections"`     // HTTP connections open
+	ConnsMax     int               `json:"connections_max"` // the most that may be open (the open-files limit less what the bridge keeps)
+	KeepAliveOff uint64            `json:"keepalive_shed"`  // times keep-alives were turned off near connections_max
 	LastResult   *time.Time        `json:"last_result,omitempty"`
 	LastError    string            `json:"last_error,omitempty"` // the Kafka input's, or the spool's
 	LastErrorAt  *time.Time        `json:"last_error_at,omitempty"`
@@ -189,5 +193,8 @@ func (b *psBridge) health() *PSBridgeHealth {
 		h.ByInput[k] = v
 	}
 	h.Remembered = b.seen.Len()
+	if b.conns != nil {
+		h.Connections, h.ConnsMax, h.KeepAliveOff = b.conns.Stats()
+	}
 	return &h
 }

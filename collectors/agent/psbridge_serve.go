@@ -18,6 +18,9 @@ import (
 // InputKafka names results that came from the Kafka archiver's topic.
 const InputKafka = "kafka"
 
+// idleTimeout closes a kept-alive connection this long after its last answer.
+const idleTimeout = 30 * time.Second
+
 // servePSBridge starts the HTTP endpoint, if configured; the server is shut down by the caller.
 func (a *Agent) servePSBridge() (*http.Server, error) {
 	c := a.psb.cfg
@@ -28,6 +31,16 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pscheduler_bridge.listen: %w", err)
 	}
+	srv := &http.Server{
+		Handler: psbridge.Handler(c.Path, a.psb.tokens, psbridge.Limits{MaxBody: int64(c.MaxBody), MaxConcurrent: c.MaxConcurrent,
+			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: config.HTTPArchiver}, a.acceptFrom, a.psb),
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
+		// a kept-alive connection is a descriptor: an archiver's next post within it reuses it,
+		// a later one reconnects (connLimit sheds keep-alives near the descriptor limit)
+		IdleTimeout: idleTimeout,
+	}
+	conns := connLimitFor(ln, srv)
+	ln = conns
 	scheme := "http"
 	if c.TLSCertFile != "" {
 		cert, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)
@@ -38,15 +51,11 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 		scheme = "https"
 	}
-	srv := &http.Server{
-		Handler: psbridge.Handler(c.Path, a.psb.tokens, psbridge.Limits{MaxBody: int64(c.MaxBody), MaxConcurrent: c.MaxConcurrent,
-			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: config.HTTPArchiver}, a.acceptFrom, a.psb),
-		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
-	}
 	go srv.Serve(ln)
 	url := scheme + "://" + ln.Addr().String() + c.Path
 	a.psb.mu.Lock()
 	a.psb.st.HTTP = url
+	a.psb.conns = conns
 	a.psb.mu.Unlock()
 	a.log.Info("pscheduler bridge: HTTP archiver endpoint", "url", url, "token_file", c.TokenFile,
 		"host_tokens_dir", c.HostTokensDir, "hosts_with_own_token", a.psb.tokens.Hosts())
