@@ -81,6 +81,7 @@ func startIn(t testing.TB, stackDir, cacheDir string, port, ctrlPort int, securi
 	func() { // brokers that share a cache install Kafka's jars into it once
 		installing.Lock()
 		defer installing.Unlock()
+		defer lockInstall(t, cacheDir)()
 		b.script("install_kafka", 5*time.Minute)
 	}()
 	b.script("configure_kafka", time.Minute)
