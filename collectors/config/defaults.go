@@ -28,9 +28,11 @@ const (
 	DefaultScreenDuration = 2 * time.Second
 	// The pScheduler bridge: its HTTP path, the largest result it takes, its consumer group
 	// (the psbridge Kafka user may use groups named so) and how many result ids it remembers.
-	DefaultPSBridgePath         = "/pscheduler/results"
-	DefaultPSBridgeMaxBody      = 16 << 20
-	DefaultPSBridgeConcurrent   = 2
+	DefaultPSBridgePath    = "/pscheduler/results"
+	DefaultPSBridgeMaxBody = 16 << 20
+	// results converted at once: at 500 pScheduler hosts (WLCG's cadence, 264 results/s) 2 answered
+	// 3.5 % of the posts 429 and 4 none (docs/benchmarks.md, The knee)
+	DefaultPSBridgeConcurrent   = 4
 	DefaultPSBridgeHostRate     = 10.0 // results a second a host's own token may post, on average
 	DefaultPSBridgeHostBurst    = 600  // ...and at once
 	DefaultPSBridgeMaxSamples   = 50_000
