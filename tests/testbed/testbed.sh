@@ -8,7 +8,7 @@
 #  s3 10.66.3.2 ┘ (10.66.   ├── cb1 (160 ms) ─┐
 #                 x.1)     ├── cb2 (230 ms) ─┴─ gb ──────────────────────── tbf ── db dst-b 10.66.24.2  50 Mbit/s
 #                          ├── e1 ─┐ ECMP
-#                          └── e2 ─┴── cc (190 ms) ── gc (silent: * * *) ─── tbf ── dc dst-c 10.66.35.2 200 Mbit/s
+#                          └── e2 ─┴── cc (190 ms) ── gc (silent: * * *) ─── htb ── dc dst-c 10.66.35.2 200 Mbit/s
 #
 #  s1 probes dst-a (tcp, udp) and dst-b; s2 (64 KB maximum send window, seed 002) probes dst-d and
 #  dst-c; s3 probes dst-c (LONGHAUL_TESTBED_TARGETS_S1/_S2/_S3: link letters, default "a b", "d c",
@@ -88,13 +88,53 @@ delay() {
 }
 
 shape() { # LINK RATE: tbf on the gateway's egress towards the receiver (where iperf3 data flows)
+  [ "$1" = "$SHARED_LINK" ] && { shape_shared "$1" "$2"; return; }
   local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
   nsx "$r" tc qdisc replace dev "$ifc" root tbf rate "$2" burst 256kb latency 100ms
 }
 # shaped LINK RATE: the link's tbf already has that rate (tc prints "rate 100Mbit burst 256Kb")
 shaped() {
   local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
-  nsx "$r" tc qdisc show dev "$ifc" | grep -qi "^qdisc tbf .* rate $2 burst 256kb lat 100ms"
+  if [ "$1" = "$SHARED_LINK" ]; then
+    nsx "$r" tc class show dev "$ifc" classid 1:1 | grep -qi "^class htb 1:1 root rate $2 ceil $2 "
+  else
+    nsx "$r" tc qdisc show dev "$ifc" | grep -qi "^qdisc tbf .* rate $2 burst 256kb lat 100ms"
+  fi
+}
+# dst-c's link has two senders, s2 and s3, and a real receiver takes one test at a time
+# (pScheduler schedules them apart; here two iperf3 servers take both). One tbf queue would put
+# s2's 64 KB-window run behind up to 100 ms of s3's: 0.92 Mbit/s beside s3's run, 2.6 alone, a
+# collapse of a link nothing was done to. So its rate is an htb class with a queue per sender:
+# s2's small class is served first while under its rate, everything else takes the rest, both
+# may borrow up to the link's rate, and the link never passes it. Each queue holds 100 ms at the
+# rate (tbf's latency). A new rate changes the classes: their queues are kept.
+SHARED_LINK=c
+SHARED_SENDER_SRC=10.66.2.2 # s2
+shape_shared() { # LINK RATE
+  local r ifc bps verb=change; read -r r ifc <<<"${SHAPER[$1]}"
+  bps=$(rate_bps "$2")
+  if ! nsx "$r" tc qdisc show dev "$ifc" | grep -q "^qdisc htb 1: root"; then
+    nsx "$r" tc qdisc replace dev "$ifc" root handle 1: htb default 10
+    verb=add
+  fi
+  nsx "$r" tc class "$verb" dev "$ifc" parent 1: classid 1:1 htb rate "$2" ceil "$2" burst 256kb cburst 256kb quantum 60000
+  nsx "$r" tc class "$verb" dev "$ifc" parent 1:1 classid 1:10 htb rate "$((bps - bps / 10))bit" \
+    ceil "$2" burst 256kb cburst 256kb prio 1 quantum 60000
+  nsx "$r" tc class "$verb" dev "$ifc" parent 1:1 classid 1:20 htb rate "$((bps / 10))bit" \
+    ceil "$2" burst 256kb cburst 256kb prio 0 quantum 60000
+  nsx "$r" tc qdisc replace dev "$ifc" parent 1:10 handle 10: bfifo limit "$((bps / 80 + 262144))"
+  nsx "$r" tc qdisc replace dev "$ifc" parent 1:20 handle 20: bfifo limit "$((bps / 80 + 262144))"
+  if [ "$verb" = add ]; then
+    nsx "$r" tc filter add dev "$ifc" parent 1: protocol ip prio 1 u32 \
+      match ip src "$SHARED_SENDER_SRC/32" flowid 1:20
+  fi
+}
+rate_bps() { # 200mbit, 60mbit, 500kbit → bits a second
+  local n="${1%%[a-zA-Z]*}" u="${1##*[0-9]}"
+  case "${u,,}" in
+    gbit) echo $((n * 1000000000)) ;; mbit) echo $((n * 1000000)) ;; kbit) echo $((n * 1000)) ;;
+    bit | "") echo "$n" ;; *) echo "rate_bps: unknown unit in '$1'" >&2; exit 2 ;;
+  esac
 }
 
 receiver() { # NAME GATEWAY_ADDR
