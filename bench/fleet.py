@@ -164,6 +164,12 @@ def main():
     )
     ap.add_argument("--settle", type=int, default=240, help="seconds to keep polling after the last post")
     ap.add_argument(
+        "--parallel",
+        type=int,
+        default=None,
+        help="connections a host keeps (the simulator's -parallel, pScheduler's archiver pool; default 25)",
+    )
+    ap.add_argument(
         "--drain", type=int, default=90, help="seconds the simulator waits for retries at the end"
     )
     a = ap.parse_args()
@@ -200,6 +206,7 @@ def main():
                 str(tmp / "outcomes.jsonl"),
             ]
             cmd += ["-duration", f"{a.duration}s", "-speed", str(a.speed), "-drain", f"{a.drain}s"]
+            cmd += ["-parallel", str(a.parallel)] if a.parallel else []
             cmd += [x for f in a.fault for x in ("-fault", f)] + (
                 ["-pattern", a.pattern] if a.pattern else []
             )
@@ -223,6 +230,7 @@ def main():
                 "mesh": a.mesh,
                 "speed": a.speed,
                 "max_concurrent": a.max_concurrent,
+                "parallel": a.parallel,
                 "faults": a.fault,
                 "simulator": summary,
                 "bridge": {

@@ -142,9 +142,12 @@ fi
 # The knee: the fleet at growing sizes (KNEE_HOSTS, WLCG's cadence, 10 minutes each) until the first
 # this machine does not hold (bench/fleet_verdict.py: something lost, stale, or the job behind);
 # each size's RESULT says why, and what the stack and the bridge cost in cores. KNEE_MAX_CONCURRENT:
-# the bridge's admission (pscheduler_bridge.max_concurrent; default the bridge's own).
+# the bridge's admission (pscheduler_bridge.max_concurrent; default the bridge's own). KNEE_PARALLEL:
+# the connections each host keeps (default 25, pScheduler's archiver pool): a machine whose open-files
+# limit cannot be raised holds fewer than 25 × hosts (docs/benchmarks.md, The knee).
 if want knee; then
   knee_args="--mesh 30 --duration 600 --settle 180 --drain 60${KNEE_MAX_CONCURRENT:+ --max-concurrent $KNEE_MAX_CONCURRENT}"
+  knee_args+="${KNEE_PARALLEL:+ --parallel $KNEE_PARALLEL}"
   for h in ${KNEE_HOSTS:-375 500 750 1000}; do
     say "== the knee, $h hosts: $PY bench/fleet.py --hosts $h $knee_args"
     # shellcheck disable=SC2086  # the arguments are words
