@@ -16,8 +16,12 @@ const (
 	// AdmitWait is how long a post waits for a slot.
 	AdmitWait = 20 * time.Second
 	// AdmitQueuePerSlot is how many posts may wait per slot (max_concurrent): what waits holds a
-	// connection and its headers, not its body, which is read only once it has a slot.
-	AdmitQueuePerSlot = 64
+	// connection and its headers, not its body, which is read only once it has a slot, and the
+	// connection is the archiver's kept-alive one anyway. AdmitWait bounds the wait; this only
+	// bounds the goroutines. At 64, 4 slots let 256 wait: half a second of 1,000 hosts' posts
+	// (529 results/s), and 3.8 % of them were answered 429 while the bridge took them at 0.44
+	// cores (issue 45, docs/benchmarks.md, The knee). 1,024 lets 8 s of them wait.
+	AdmitQueuePerSlot = 1024
 )
 
 // gate admits at most cap(slots) posts at once and lets at most maxWaiting others wait.
