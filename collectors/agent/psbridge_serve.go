@@ -39,10 +39,7 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 	srv := &http.Server{
 		Handler: psbridge.Handler(c.Path, a.psb.tokens, psbridge.Limits{MaxBody: int64(c.MaxBody), MaxConcurrent: c.MaxConcurrent,
 			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: config.HTTPArchiver}, a.acceptFrom, a.psb),
-		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
-		// a kept-alive connection is a descriptor: an archiver's next post within it reuses it,
-		// a later one reconnects (connLimit sheds keep-alives near the descriptor limit)
-		IdleTimeout: idleTimeout,
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: idleTimeout,
 	}
 	conns := connLimitFor(ln, srv)
 	ln = conns

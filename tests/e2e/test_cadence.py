@@ -27,6 +27,8 @@ TPUT_S = 4 * 3600 // COMPRESSION  # 720 s
 TRACE_S = 600 // COMPRESSION  # 30 s
 PING_S = 60 // COMPRESSION  # 3 s
 BURST_S = 600 // COMPRESSION  # 30 s
+# a run below this fraction of its link's usual rate is low (dst-c policed to 60 of 200 Mbit/s)
+LOW = 0.67
 # runs a baseline needs before anything is judged: the --collapse.min-history of the job this test
 # runs (the testbed profile's, not CollapseParams' production default), so the story learns the
 # bursts' baselines for as long as the job needs and no longer
@@ -201,7 +203,7 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
     # (a burst running at the onset counts: it starts at most a run's length before)
     low_at, low = first(
         bursts(recs, "dst-c"),
-        lambda m: m["ts"] / 1000 >= onset["dst-c"] - 5 and m["bits_per_second"] < 0.67 * burst_bps["dst-c"],
+        lambda m: m["ts"] / 1000 >= onset["dst-c"] - 5 and m["bits_per_second"] < LOW * burst_bps["dst-c"],
     )
     assert low is not None, (burst_bps, bursts(recs, "dst-c")[-5:])
     record("cadence dst-c: first low burst to alert (s)", collapse("dst-c")[0] - low_at)
@@ -219,7 +221,7 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
             and m["ts"] / 1000 >= onset["dst-c"] - 10
             and not m.get("error")
             and m.get("bits_per_second") is not None
-            and m["bits_per_second"] < 0.67 * NOMINAL["dst-c"]
+            and m["bits_per_second"] < LOW * NOMINAL["dst-c"]
         ),
         default=None,
     )

@@ -41,6 +41,8 @@ declare -A RATE=([a]=100mbit [b]=50mbit [c]=200mbit [d]=100mbit)
 declare -A RTT_MS=([ca]=140 [cb1]=160 [cb2]=230 [cc]=190)
 declare -A SHAPER=([a]="ca to-da" [b]="gb to-db" [c]="gc to-dc" [d]="ca to-dd") # router, interface
 declare -A DST=([a]=10.66.11.2 [b]=10.66.24.2 [c]=10.66.35.2 [d]=10.66.12.2)
+SHARED_LINK=c               # the link two senders test (s2, s3): shaped per sender (shape_shared)
+SHARED_SENDER_SRC=10.66.2.2 # s2, given a class of its own there
 
 ns() { echo "$P-$1"; }
 nsx() { local n; n=$(ns "$1"); shift; ip netns exec "$n" "$@"; }
@@ -87,12 +89,13 @@ delay() {
   nsx "$r" ip rule add pref 200 lookup 100
 }
 
-shape() { # LINK RATE: tbf on the gateway's egress towards the receiver (where iperf3 data flows)
+shape() { # LINK RATE: tbf on the gateway's egress towards the receiver (where iperf3 data flows);
+  # the shared link: htb (shape_shared)
   [ "$1" = "$SHARED_LINK" ] && { shape_shared "$1" "$2"; return; }
   local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
   nsx "$r" tc qdisc replace dev "$ifc" root tbf rate "$2" burst 256kb latency 100ms
 }
-# shaped LINK RATE: the link's tbf already has that rate (tc prints "rate 100Mbit burst 256Kb")
+# shaped LINK RATE: the link's tbf (or htb class) already has that rate (tc prints "rate 100Mbit …")
 shaped() {
   local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
   if [ "$1" = "$SHARED_LINK" ]; then
@@ -108,8 +111,6 @@ shaped() {
 # s2's small class is served first while under its rate, everything else takes the rest, both
 # may borrow up to the link's rate, and the link never passes it. Each queue holds 100 ms at the
 # rate (tbf's latency). A new rate changes the classes: their queues are kept.
-SHARED_LINK=c
-SHARED_SENDER_SRC=10.66.2.2 # s2
 shape_shared() { # LINK RATE
   local r ifc bps verb=change; read -r r ifc <<<"${SHAPER[$1]}"
   bps=$(rate_bps "$2")
