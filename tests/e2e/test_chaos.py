@@ -15,6 +15,7 @@ import tempfile
 import time
 import uuid
 
+import delivered_runs
 import flink_job
 import kafka
 import pytest
@@ -45,7 +46,8 @@ RAW_TOPICS = [topic("raw.throughput"), topic("raw.path"), topic("raw.rtt")]
 # 2026-12-02: 7 observations of s3 dead-lettered as late, 3 runs missing from two minutes).
 # Production's default (2 min) covers a broker's restart; so must the story's, as the scaled-out
 # story's does (tests/cluster/test_broker_loss.py).
-JOB_ARGS_CHAOS = flink_job.testbed_profile({"--out-of-orderness": "60s"})
+OUT_OF_ORDERNESS_S = 60
+JOB_ARGS_CHAOS = flink_job.testbed_profile({"--out-of-orderness": f"{OUT_OF_ORDERNESS_S}s"})
 
 
 def log(msg):
@@ -163,6 +165,11 @@ def chaos():
         end = time.time() + 120
         while time.time() < end and not watchdog_closed(watchdog.snapshot(), c.job, c.tb.site):
             time.sleep(5)
+        # the minutes the links passed since the job's last restore written before the agents stop
+        restored = flink_job.restored_at(c.job)
+        wait = delivered_runs.closed_after_restore(restored, OUT_OF_ORDERNESS_S) - time.time()
+        log(f"the job last restored {time.time() - restored:.0f} s ago: {max(wait, 0):.0f} s to its minutes")
+        time.sleep(max(wait, 0))
     finally:
         c.tb("agents-stop")
         c.t_stop = time.time()

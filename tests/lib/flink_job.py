@@ -156,6 +156,18 @@ def late_dropped(job_id):
     return total
 
 
+def restored_at(name):
+    """When the newest run of job `name` last began restoring its state (epoch s): its restore
+    from a checkpoint or savepoint at submission, or its newest failover's; 0 if it never did
+    (Flink's checkpoint statistics, latest.restored)."""
+    runs = [j for j in rest("/jobs/overview")["jobs"] if j["name"] == job_name(name)]
+    if not runs:
+        return 0.0
+    newest = max(runs, key=lambda j: j["start-time"])
+    restored = rest(f"/jobs/{newest['jid']}/checkpoints").get("latest", {}).get("restored")
+    return restored["restore_timestamp"] / 1000 if restored else 0.0
+
+
 def restarts(job_id):
     """How many times the running job has restarted (Flink's numRestarts), by its REST API."""
     (m,) = rest(f"/jobs/{job_id}/metrics", get="numRestarts")
