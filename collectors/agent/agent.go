@@ -262,6 +262,8 @@ func (a *Agent) Run(ctx context.Context) error {
 			wg.Add(1)
 			go func() { defer wg.Done(); a.consumePSchedulerTopic(ctx) }()
 		}
+		wg.Add(1)
+		go func() { defer wg.Done(); a.shareSeen(ctx) }()
 	}
 
 	if a.req != nil {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"longhaul/collectors/config"
 	"longhaul/collectors/psbridge"
 	"longhaul/collectors/publish"
@@ -20,6 +22,7 @@ import (
 type psBridge struct {
 	cfg    config.PSBridge
 	seen   *psbridge.Seen
+	sharer *kgo.Client // writes the keys converted here for the fleet's bridges, once shareSeen runs
 	tokens *psbridge.Tokens
 	mu     sync.Mutex
 	st     PSBridgeHealth
@@ -40,6 +43,11 @@ type PSBridgeHealth struct {
 	Busy         uint64            `json:"busy"`            // posts refused while max_concurrent were converted
 	Throttled    uint64            `json:"throttled"`       // posts of a host's own token over host_rate
 	Remembered   int               `json:"remembered"`      // result keys kept to spot duplicates
+	Shared       uint64            `json:"shared"`          // keys of results converted here, written for the fleet's other bridges
+	Unshared     uint64            `json:"unshared"`        // keys not written (Kafka away too long, refused): a retry elsewhere is converted again
+	Learnt       uint64            `json:"learnt"`          // keys other bridges converted, new here
+	BadShares    uint64            `json:"bad_shares"`      // shared keys that could not be read
+	SharesUntil  int64             `json:"shares_until_ms"` // the broker's time of the newest shared key read (epoch ms): how far this bridge knows the fleet's
 	Connections  int64             `json:"connections"`     // HTTP connections open
 	ConnsMax     int               `json:"connections_max"` // the most that may be open (the open-files limit less what the bridge keeps)
 	KeepAliveOff uint64            `json:"keepalive_shed"`  // times keep-alives were turned off near connections_max
@@ -133,6 +141,7 @@ func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcom
 		if err := b.seen.Add(conv.Key); err != nil {
 			a.log.Error("pscheduler bridge: cannot remember a result; a retry of it would be converted again", "err", err)
 		}
+		b.share(conv, a.cfg.Src, a.opt.Clock.Now())
 	} else {
 		a.stats.add(0, 1, 0)
 		a.log.Warn("pScheduler result cannot be converted; spooled as a dead letter", "input", input, "reason", out.Reason)

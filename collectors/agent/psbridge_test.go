@@ -196,14 +196,7 @@ func TestAResultOverMaxSamplesIsDeadLetteredNotSpooled(t *testing.T) {
 func TestAPSchedulerHostReportsForItsOwnHostsOnly(t *testing.T) {
 	dir := t.TempDir()
 	cfg := bridgeConfig(t, dir)
-	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conv, err := psbridge.Convert(result)
-	if err != nil {
-		t.Fatal(err)
-	}
+	result, conv := goldenResult(t, "iperf3-tcp-2streams-tbf20mbit")
 	src := conv.Samples[0].Head().Src
 	cfg.PSBridge.Hosts = map[string][]string{"pscheduler-lyon": {"perfsonar.in2p3.fr"}, "pscheduler-here": {src}}
 	a, err := New(cfg, Options{Logger: quiet, Producer: newMemKafka()})
@@ -221,4 +214,19 @@ func TestAPSchedulerHostReportsForItsOwnHostsOnly(t *testing.T) {
 	if out, err := a.acceptFrom(result, InputKafka, archiverOf("longhaul.pscheduler.results", "longhaul.pscheduler.results.pscheduler-here")); err != nil || out.Status != psbridge.Accepted {
 		t.Fatalf("its own host's result: %+v %v", out, err)
 	}
+}
+
+// goldenResult is a golden pScheduler throughput result (collectors/probes/throughput/testdata)
+// and its conversion.
+func goldenResult(t *testing.T, name string) ([]byte, psbridge.Converted) {
+	t.Helper()
+	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/" + name + "/input.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := psbridge.Convert(result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return result, conv
 }

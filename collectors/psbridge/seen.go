@@ -71,7 +71,10 @@ func (s *Seen) load() error {
 	for sc.Scan() {
 		s.lines++
 		var d digest
-		if n, err := hex.Decode(d[:], sc.Bytes()); err != nil || n != len(d) || len(sc.Bytes()) != 2*len(d) {
+		if len(sc.Bytes()) != 2*len(d) {
+			continue // hex.Decode would write past d
+		}
+		if _, err := hex.Decode(d[:], sc.Bytes()); err != nil {
 			continue
 		}
 		s.remember(d)
@@ -107,33 +110,55 @@ func (s *Seen) Has(key string) bool {
 
 // Add remembers key, in memory and in the file.
 func (s *Seen) Add(key string) error {
+	_, err := s.add(digestOf(key))
+	return err
+}
+
+// Digest is key as Seen keeps it, in hex: what the bridges of a fleet share (share.go).
+func Digest(key string) string {
+	d := digestOf(key)
+	return hex.EncodeToString(d[:])
+}
+
+// AddDigest remembers a key by its Digest (another bridge's): whether it was new.
+func (s *Seen) AddDigest(h string) (bool, error) {
+	var d digest
+	if len(h) != 2*len(d) {
+		return false, fmt.Errorf("seen: %.40q is not a key's digest (%d hex digits)", h, 2*len(d))
+	}
+	if _, err := hex.Decode(d[:], []byte(h)); err != nil {
+		return false, fmt.Errorf("seen: %.40q is not a key's digest: %w", h, err)
+	}
+	return s.add(d)
+}
+
+func (s *Seen) add(d digest) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := digestOf(key)
 	if _, ok := s.ids[d]; ok {
-		return nil
+		return false, nil
 	}
 	s.remember(d)
 	var line [2*len(digest{}) + 1]byte
 	hex.Encode(line[:], d[:])
 	line[len(line)-1] = '\n'
 	if _, err := s.w.Write(line[:]); err != nil {
-		return fmt.Errorf("seen: %w", err)
+		return true, fmt.Errorf("seen: %w", err)
 	}
 	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("seen: %w", err)
+		return true, fmt.Errorf("seen: %w", err)
 	}
 	s.lines++
 	if s.lines >= 2*s.capacity {
 		if err := s.f.Close(); err != nil {
-			return fmt.Errorf("seen: %w", err)
+			return true, fmt.Errorf("seen: %w", err)
 		}
 		if err := s.compact(); err != nil {
-			return err
+			return true, err
 		}
-		return s.openAppend()
+		return true, s.openAppend()
 	}
-	return nil
+	return true, nil
 }
 
 // Len is how many keys are kept.

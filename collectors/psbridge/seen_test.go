@@ -28,6 +28,7 @@ func TestSeenSurvivesAReopenAndForgetsTheOldestBeyondCapacity(t *testing.T) {
 	}
 	// a crash mid-line leaves a torn last line: skipped
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(strings.Repeat("ab", 17) + "\n") // damaged: a digest and a byte more
 	f.WriteString("0123abc")
 	f.Close()
 	r, err := OpenSeen(path, 1000)

@@ -25,6 +25,8 @@ const (
 	TopicDeadLetter = "longhaul.deadletter"
 	// TopicPschedulerResults (role pscheduler.results) carries pscheduler_archive messages.
 	TopicPschedulerResults = "longhaul.pscheduler.results"
+	// TopicPsbridgeSeen (role psbridge.seen) carries psbridge_seen.v1 messages.
+	TopicPsbridgeSeen = "longhaul.psbridge.seen"
 	// TopicStats (role stats) carries link_stats.v3 messages.
 	TopicStats = "longhaul.stats"
 	// TopicEvents (role events) carries event.v4 messages.
@@ -45,6 +47,7 @@ var Topics = map[string]string{
 	"paths":              TopicPaths,
 	"dead_letter":        TopicDeadLetter,
 	"pscheduler.results": TopicPschedulerResults,
+	"psbridge.seen":      TopicPsbridgeSeen,
 	"stats":              TopicStats,
 	"events":             TopicEvents,
 	"probe_requests":     TopicProbeRequests,
@@ -78,6 +81,8 @@ const (
 	VersionPaths             = 2
 	SchemaDeadLetter         = "dead_letter"
 	VersionDeadLetter        = 1
+	SchemaPsbridgeSeen       = "psbridge_seen"
+	VersionPsbridgeSeen      = 1
 	SchemaStats              = "link_stats"
 	VersionStats             = 3
 	SchemaEvents             = "event"

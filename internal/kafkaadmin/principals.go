@@ -161,6 +161,8 @@ func Grants(principal string) []Grant {
 			// the archivers' topic and every pScheduler host's own (contract.ArchiverTopic)
 			topics(true, read, contract.TopicPschedulerResults),
 			{Resource: GroupResource, Names: []string{contract.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
+			// the keys every bridge of the fleet converted: each writes its own and follows all
+			topics(false, []kadm.ACLOperation{kadm.OpRead, kadm.OpWrite, kadm.OpDescribe}, contract.TopicPsbridgeSeen),
 		}
 	case principal == PScheduler, strings.HasPrefix(principal, PSchedulerHostPrefix):
 		// the shared archivers' topic for the one certificate every host shared; a host's own

@@ -3,15 +3,17 @@ takes results from the Kafka archiver's topic (written over the brokers' mutual-
 listener with the pscheduler certificate, as pScheduler's kafka-python producer does: no key, no
 SASL) and from the HTTP archiver's posts (bearer token, TLS), and publishes them as samples. A
 retried result adds nothing, also across a restart of the bridge; what cannot be converted is a
-dead letter with its reason; the archiver's certificate writes nothing else."""
+dead letter with its reason; the archiver's certificate writes nothing else. Several bridges behind
+one name share what they converted: a result that reaches another one next adds nothing there."""
 
 import json
 import os
+import time
 
 import kafka
 from confluent_kafka import Producer
 from longhaul_contract import CONTRACT
-from psbridge import SECRETS, TOPIC, archive, archiver_producer, send
+from psbridge import SECRETS, TOPIC, Bridge, archive, archiver_producer, send
 
 
 def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
@@ -60,6 +62,63 @@ def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
     assert send(p, TOPIC, json.dumps(trace).encode()) is None
     bridge.wait(lambda h: h["duplicates"] >= 2, "the retried trace found a duplicate after the restart")
     assert bridge.health()["accepted"] == 0
+
+
+def test_bridges_behind_one_name_convert_each_result_once(bridge, run_tag, tmp_path):
+    """Both ends of a throughput test archive its result, and the HTTP archiver retries a post, to
+    the bridges' one name: whichever bridge a result reaches next knows the first converted it."""
+    src, dst = f"{run_tag}-ps", f"{run_tag}-far"
+    rtt, tput = (
+        archive("rtt", "ping-diags-command-line", src, dst),
+        archive("throughput", "iperf3-tcp-2streams-tbf20mbit", src, dst),
+    )
+    (tmp_path / "second").mkdir()
+    second = Bridge(tmp_path / "second", instance=1)
+    second.start()
+    try:
+        posted = time.time() * 1000
+        assert bridge.post(rtt).json()["status"] == "accepted"
+        second.wait(
+            lambda h: h["shares_until_ms"] >= posted, "the first bridge's result learnt", timeout_s=20
+        )
+        assert second.post(rtt).json()["status"] == "duplicate"
+        posted = time.time() * 1000
+        assert second.post(tput).json()["status"] == "accepted"  # the other end, first to the second
+        bridge.wait(
+            lambda h: h["shares_until_ms"] >= posted, "the second bridge's result learnt", timeout_s=20
+        )
+        assert bridge.post(tput).json()["status"] == "duplicate"
+        first, other = bridge.health(), second.health()
+        assert (first["accepted"], first["duplicates"], first["shared"], first["unshared"]) == (1, 1, 1, 0), (
+            first
+        )
+        assert (other["accepted"], other["duplicates"], other["shared"], other["unshared"]) == (1, 1, 1, 0), (
+            other
+        )
+    finally:
+        second.stop()
+
+    # a bridge that starts, with no seen keys of its own, follows what the fleet converted
+    (tmp_path / "third").mkdir()
+    third = Bridge(tmp_path / "third", instance=2)
+    third.start()
+    try:
+        third.wait(lambda h: h["shares_until_ms"] >= posted, "the fleet's last hour learnt", timeout_s=20)
+        assert third.post(rtt).json()["status"] == "duplicate"
+        assert third.post(tput).json()["status"] == "duplicate"
+    finally:
+        third.stop()
+
+    # each result's samples once on the raw topics; each shared once, by the bridge that converted it
+    samples = []
+    for role in ("raw.throughput", "raw.rtt"):
+        samples += kafka.read_all(CONTRACT.topic(role), lambda m: m.get("src") == src, 1)
+    assert {s["run_id"] for s in samples} == {"pscheduler-" + m["id"] for m in (rtt, tput)}
+    keys = [json.dumps(s, sort_keys=True) for s in samples]
+    assert len(set(keys)) == len(keys), "a sample was published twice"
+    shared = kafka.read_all(CONTRACT.topic("psbridge.seen"), lambda m: m.get("src") == src, 2)
+    assert sorted(m["bridge"] for m in shared) == ["psbridge-it", "psbridge-it1"], shared
+    assert all(m["dst"] == dst and len(m["digest"]) == 32 for m in shared), shared
 
 
 def test_the_archiver_certificate_writes_only_its_topic(run_tag):

@@ -88,13 +88,20 @@ class Bridge:
     """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user, in a
     consumer group of its own that starts at the end of the archivers' topic."""
 
-    def __init__(self, tmp, fsync="always", bootstrap=None, hosts=None, host_rate=None, max_concurrent=None):
+    def __init__(
+        self, tmp, fsync="always", bootstrap=None, hosts=None, host_rate=None, max_concurrent=None, instance=0
+    ):
         """bootstrap: the brokers the bridge is given (default the stack's: another one makes a
         bridge that cannot reach Kafka, whose spool holds what it takes); hosts: its
         pscheduler_bridge.hosts (default none: any identity for any host); host_rate: its
         pscheduler_bridge.host_rate, max_concurrent: its pscheduler_bridge.max_concurrent (each
-        default the bridge's)."""
+        default the bridge's); instance: another bridge of the same fleet beside the first (0),
+        on the first's ports + instance, its src psbridge-it<instance>."""
         self.hosts, self.host_rate, self.max_concurrent = hosts, host_rate, max_concurrent
+        self.instance = instance
+        if instance:
+            self.url = f"https://127.0.0.1:{HTTP_PORT + instance}/pscheduler/results"
+            self.health_url = f"http://127.0.0.1:{HEALTH_PORT + instance}/health"
         self.tmp = tmp
         self.group = group_at_the_end(TOPIC)
         stack.run("ensure_cert psbridge-http")
@@ -110,17 +117,17 @@ class Bridge:
 
     def write_config(self):
         tmp, bootstrap, fsync = self.tmp, self.bootstrap, self.fsync
-        (tmp / "bridge.yaml").write_text(f"""src: psbridge-it
+        (tmp / "bridge.yaml").write_text(f"""src: psbridge-it{self.instance or ""}
 kafka:
   bootstrap: [{bootstrap or os.environ["LONGHAUL_KAFKA"]}]
   security: sasl_ssl
   tls: {{ca_file: {SECRETS}/ca.crt}}
   sasl: {{user: psbridge, password_file: {SECRETS}/kafka-psbridge.password}}
 spool: {{dir: {tmp}/spool, fsync: {fsync}}}
-health: {{listen: "127.0.0.1:{HEALTH_PORT}"}}
+health: {{listen: "127.0.0.1:{HEALTH_PORT + self.instance}"}}
 schemas_dir: {ROOT}/ingest/schemas
 pscheduler_bridge:
-  listen: 127.0.0.1:{HTTP_PORT}
+  listen: 127.0.0.1:{HTTP_PORT + self.instance}
   tls_cert_file: {SECRETS}/psbridge-http.crt
   tls_key_file: {SECRETS}/psbridge-http.key
   token_file: {tmp}/token

@@ -42,6 +42,9 @@ public final class ContractNames {
     /** Role pscheduler.results: pscheduler_archive messages. */
     public static final String TOPIC_PSCHEDULER_RESULTS = "longhaul.pscheduler.results";
 
+    /** Role psbridge.seen: psbridge_seen.v1 messages. */
+    public static final String TOPIC_PSBRIDGE_SEEN = "longhaul.psbridge.seen";
+
     /** Role stats: link_stats.v3 messages. */
     public static final String TOPIC_STATS = "longhaul.stats";
 
@@ -63,6 +66,7 @@ public final class ContractNames {
             Map.entry("paths", TOPIC_PATHS),
             Map.entry("dead_letter", TOPIC_DEAD_LETTER),
             Map.entry("pscheduler.results", TOPIC_PSCHEDULER_RESULTS),
+            Map.entry("psbridge.seen", TOPIC_PSBRIDGE_SEEN),
             Map.entry("stats", TOPIC_STATS),
             Map.entry("events", TOPIC_EVENTS),
             Map.entry("probe_requests", TOPIC_PROBE_REQUESTS));
@@ -108,6 +112,10 @@ public final class ContractNames {
     /** Role dead_letter: the schema field of its messages, and the version producers write (dead_letter.v1); consumers read it and every earlier one. */
     public static final String SCHEMA_DEAD_LETTER = "dead_letter";
     public static final int VERSION_DEAD_LETTER = 1;
+
+    /** Role psbridge.seen: the schema field of its messages, and the version producers write (psbridge_seen.v1); consumers read it and every earlier one. */
+    public static final String SCHEMA_PSBRIDGE_SEEN = "psbridge_seen";
+    public static final int VERSION_PSBRIDGE_SEEN = 1;
 
     /** Role stats: the schema field of its messages, and the version producers write (link_stats.v3); consumers read it and every earlier one. */
     public static final String SCHEMA_STATS = "link_stats";

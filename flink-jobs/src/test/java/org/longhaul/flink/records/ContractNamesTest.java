@@ -93,7 +93,9 @@ class ContractNamesTest {
     void schemasByRoleAreTheContractsWithTheirVersions() throws IOException {
         Map<String, String> want = new LinkedHashMap<>();
         for (JsonNode r : read("contract.yaml").get("topic_roles")) {
-            if (r.get("schema").asText().contains(".v")) {
+            // the job reads every topic of a Longhaul schema but what the bridges share
+            if (r.get("schema").asText().contains(".v")
+                    && !r.get("role").asText().equals("psbridge.seen")) {
                 want.put(r.get("role").asText(), r.get("schema").asText());
             }
         }

@@ -1,0 +1,112 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/collectors/psbridge"
+	"longhaul/ingest/contract"
+)
+
+// maxUnshared bounds the keys waiting to be written to the shared topic while Kafka is away
+// (a few dozen bytes each); beyond it a key is not shared (health: unshared).
+const maxUnshared = 100_000
+
+// shareSeen lets the bridges of one fleet, behind one name, convert each result once: every
+// bridge writes the key of each result it converts to contract.TopicPsbridgeSeen (share) and
+// follows every bridge's from psbridge.SeenHorizon ago into its own seen keys (learn). A result
+// that then reaches another bridge (the HTTP archiver's retry a minute or more later, the other
+// end of a throughput test, the Kafka archiver's topic after a rebalance) is a duplicate there.
+//
+// Best effort, beside the spool: a key not shared (Kafka away for long, the topic or its grant
+// missing: health's unshared and last_error) leaves a retry elsewhere to be converted again. Its
+// samples are then byte for byte the first's, on the same topic and partition, which the Flink job
+// drops as a replay while it remembers them (DropReplayed). Two ends posting the same result
+// to two bridges within the follow's delay (well under a second) are converted twice, the same way.
+func (a *Agent) shareSeen(ctx context.Context) {
+	from := a.opt.Clock.Now().Add(-psbridge.SeenHorizon).UnixMilli()
+	conn, err := a.cfg.KafkaConn()
+	var cl *kgo.Client
+	if err == nil {
+		cl, err = conn.NewClient(kgo.ConsumeTopics(contract.TopicPsbridgeSeen),
+			kgo.ConsumeResetOffset(kgo.NewOffset().AfterMilli(from)),
+			kgo.MaxBufferedRecords(maxUnshared), kgo.ClientID(a.cfg.Kafka.ClientID+"-psbridge-seen"))
+	}
+	if err != nil {
+		a.psb.fail(fmt.Errorf("shared keys: %w", err), a.opt.Clock.Now())
+		a.log.Error("pscheduler bridge: the fleet's shared keys are not followed", "topic", contract.TopicPsbridgeSeen, "err", err)
+		return
+	}
+	a.psb.mu.Lock()
+	a.psb.sharer = cl
+	a.psb.mu.Unlock()
+	defer func() {
+		a.psb.mu.Lock()
+		a.psb.sharer = nil
+		a.psb.mu.Unlock()
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_ = cl.Flush(fctx) // the last keys converted, if Kafka takes them now
+		cancel()
+		cl.Close()
+	}()
+	a.followInput(ctx, cl, "pscheduler bridge shared keys", 1000, func(err error) { a.psb.fail(err, a.opt.Clock.Now()) },
+		func(rs []*kgo.Record) {
+			for _, r := range rs {
+				a.psb.learn(r.Value, a.log.Warn)
+			}
+			a.psb.mu.Lock()
+			a.psb.st.SharesUntil = max(a.psb.st.SharesUntil, rs[len(rs)-1].Timestamp.UnixMilli())
+			a.psb.mu.Unlock()
+		})
+}
+
+// share writes the key of conv, converted by this bridge (src), for the fleet's other bridges.
+func (b *psBridge) share(conv psbridge.Converted, src string, now time.Time) {
+	key, value, ok := psbridge.EncodeShare(conv, src)
+	if !ok {
+		return
+	}
+	b.mu.Lock()
+	cl := b.sharer
+	if cl == nil {
+		b.st.Unshared++
+	}
+	b.mu.Unlock()
+	if cl == nil {
+		return
+	}
+	r := &kgo.Record{Topic: contract.TopicPsbridgeSeen, Key: key, Value: value}
+	cl.TryProduce(context.Background(), r, func(_ *kgo.Record, err error) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if err != nil {
+			b.st.Unshared++
+			b.st.LastError, b.st.LastErrorAt = "shared keys: "+err.Error(), &now
+			return
+		}
+		b.st.Shared++
+	})
+}
+
+// learn remembers a key a bridge shared (this one's own it has already: not fresh). A message
+// that cannot be read is counted and logged (say), and skipped: it costs at most a result
+// converted twice.
+func (b *psBridge) learn(v []byte, say func(string, ...any)) {
+	s, err := psbridge.DecodeShare(v)
+	var fresh bool
+	if err == nil {
+		fresh, err = b.seen.AddDigest(s.Digest)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case err != nil:
+		b.st.BadShares++
+		say("pscheduler bridge: a shared key skipped", "topic", contract.TopicPsbridgeSeen, "err", err)
+	case fresh:
+		b.st.Learnt++
+	}
+}
