@@ -143,6 +143,9 @@ def test_an_agent_writes_its_own_raw_topics_and_nothing_else(agent):
     # it reads the job's probe requests (test_confirmation), and cannot ask for a run itself
     err = produce_error(p, topic("probe_requests"))
     assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
+    # nor the keys the pScheduler bridges share: one written there would have them drop a result
+    err = produce_error(p, topic("psbridge.seen"))
+    assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, err
     c = kafka.consumer(
         {"group.id": f"longhaul-{user}", "auto.offset.reset": "earliest"}, user=user, password_file=pw
     )
