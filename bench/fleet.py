@@ -1,6 +1,7 @@
 """The fleet on the whole stack: --hosts pScheduler hosts in meshes of --mesh (WLCG's cadence, or
 --pattern's), each registered with its own identity by `longhaul admin add-pscheduler-host`,
-posting their results through one pScheduler bridge (its host lists set) as their HTTP archiver
+posting their results through one pScheduler bridge, or --bridges of them behind one name (their host
+lists set), as their HTTP archiver
 does (bin/longhaul-fleet, bench/fleet/), to the production job. Measures:
   - what became of every result (taken, retried, given up: nothing may be lost);
   - freshness: from a latencybg result being taken by the bridge to its link's 1m statistics
@@ -39,13 +40,17 @@ FLEET = str(common.ROOT / "bin" / "longhaul-fleet")
 SECRETS = pathlib.Path(os.environ["LONGHAUL_SECRETS_DIR"])
 
 
-def register(names, archives, bridge):
-    """Each host as add-pscheduler-host makes it, its own token installed in the bridge's folder."""
+def register(names, archives, bridges):
+    """Each host as add-pscheduler-host makes it, its own token installed in every bridge's folder
+    (a fleet's bridges behind one name take any of its hosts); host i posts to bridge i mod N, as a
+    host keeps the address it resolved the bridges' name to while its connections live."""
     t0 = time.time()
-    for n in names:
+    for i, n in enumerate(names):
         out = archives / f"pscheduler-{n}"
-        longhaul("admin", "add-pscheduler-host", n, "--out", str(out), "--bridge-url", Bridge.url)
-        shutil.copy(out / f"{n}.token", bridge.host_tokens / f"{n}.token")
+        url = bridges[i % len(bridges)].url
+        longhaul("admin", "add-pscheduler-host", n, "--out", str(out), "--bridge-url", url)
+        for bridge in bridges:
+            shutil.copy(out / f"{n}.token", bridge.host_tokens / f"{n}.token")
     return time.time() - t0
 
 
@@ -162,6 +167,9 @@ def main():
     ap.add_argument(
         "--max-concurrent", type=int, default=None, help="the bridge's max_concurrent (default the bridge's)"
     )
+    ap.add_argument(
+        "--bridges", type=int, default=1, help="bridges behind the fleet's one name (each host posts to one)"
+    )
     ap.add_argument("--settle", type=int, default=240, help="seconds to keep polling after the last post")
     ap.add_argument(
         "--parallel",
@@ -181,21 +189,31 @@ def main():
         # compressed time posts each host's results that much faster than its token's default rate
         # (pscheduler_bridge.host_rate, 10 a second) was sized for
         rate = 10 * a.speed if a.speed > 1 else None
-        bridge = Bridge(
-            tmp, hosts={f"http-{n}": [n] for n in names}, host_rate=rate, max_concurrent=a.max_concurrent
-        )
+        bridges = []
+        for i in range(a.bridges):
+            (tmp / f"bridge{i}").mkdir()
+            bridges.append(
+                Bridge(
+                    tmp / f"bridge{i}",
+                    hosts={f"http-{n}": [n] for n in names},
+                    host_rate=rate,
+                    max_concurrent=a.max_concurrent,
+                    instance=i,
+                )
+            )
         archives = tmp / "archives"
         try:
-            reg_s = register(names, archives, bridge)
+            reg_s = register(names, archives, bridges)
             print(f"registered {a.hosts} pScheduler hosts in {reg_s:.0f} s", flush=True)
-            bridge.start()
+            for bridge in bridges:
+                bridge.start()
             poller = StatsPoller(name, a.poll)
             poller.start()
             tap = StatsTap(name)
             tap.start()
             late0, lag = common.flink_job.late_dropped(jid), []
             events0 = common.kafka.end_offsets(CONTRACT.topic("events"))
-            cpu0, b0 = cpu_budget.snapshot(), proc_cpu_s(bridge.proc.pid)
+            cpu0, b0 = cpu_budget.snapshot(), [proc_cpu_s(b.proc.pid) for b in bridges]
             cmd = [FLEET, "-hosts", str(a.hosts), "-mesh", str(a.mesh), "-prefix", name]
             cmd += [
                 "-archives",
@@ -215,7 +233,7 @@ def main():
                 lag.append(pending(jid))
                 time.sleep(10)
             summary = json.loads(sim.stdout.read().strip().splitlines()[-1])
-            cpu1, b1 = cpu_budget.snapshot(), proc_cpu_s(bridge.proc.pid)
+            cpu1, b1 = cpu_budget.snapshot(), [proc_cpu_s(b.proc.pid) for b in bridges]
             time.sleep(a.settle)
             poller.stop.set()
             tap.stop.set()
@@ -223,7 +241,8 @@ def main():
             # a run started later than two minutes before the simulation's end has no next run
             # posted (latencybg: a run a minute, posted when it ends) to close its minute
             steady_until = summary["start_ms"] + (summary["simulated_s"] - 120) * 1000
-            health = bridge.health()
+            health = [b.health() for b in bridges]
+            bridge_s = sum(b1) - sum(b0)
             res = {
                 "figure": "fleet",
                 "hosts": a.hosts,
@@ -233,11 +252,24 @@ def main():
                 "parallel": a.parallel,
                 "faults": a.fault,
                 "simulator": summary,
-                "bridge": {
-                    k: health.get(k) for k in ("accepted", "duplicates", "dead_letters", "busy", "by_input")
-                },
-                "bridge_cpu_cores": round((b1 - b0) / (cpu1["t"] - cpu0["t"]), 3),
-                "bridge_cpu_ms_per_result": round((b1 - b0) * 1000 / max(summary["taken"], 1), 3),
+                "bridges": [
+                    {
+                        k: h.get(k)
+                        for k in (
+                            "accepted",
+                            "duplicates",
+                            "dead_letters",
+                            "busy",
+                            "shared",
+                            "unshared",
+                            "learnt",
+                        )
+                    }
+                    | {"cpu_cores": round((e - s0) / (cpu1["t"] - cpu0["t"]), 3)}
+                    for h, s0, e in zip(health, b0, b1, strict=True)
+                ],
+                "bridge_cpu_cores": round(bridge_s / (cpu1["t"] - cpu0["t"]), 3),
+                "bridge_cpu_ms_per_result": round(bridge_s * 1000 / max(summary["taken"], 1), 3),
                 "cpu": cpu_budget.per_record(cpu0, cpu1, max(summary["taken"], 1)),
                 "freshness": freshness(outcomes, poller.first, steady_until),
                 "freshness_on_kafka": freshness(outcomes, tap.first, steady_until),
@@ -257,8 +289,9 @@ def main():
             res["verdict"] = verdict(res, summary["taken"] / max(summary["simulated_s"], 1) * a.speed)
             common.emit(res)
         finally:
-            if bridge.proc:
-                bridge.stop()
+            for bridge in bridges:
+                if bridge.proc:
+                    bridge.stop()
             unregister(names)
             common.drop_series(name)
 

@@ -144,10 +144,11 @@ fi
 # each size's RESULT says why, and what the stack and the bridge cost in cores. KNEE_MAX_CONCURRENT:
 # the bridge's admission (pscheduler_bridge.max_concurrent; default the bridge's own). KNEE_PARALLEL:
 # the connections each host keeps (default 25, pScheduler's archiver pool): a machine whose open-files
-# limit cannot be raised holds fewer than 25 × hosts (docs/benchmarks.md, The knee).
+# limit cannot be raised holds fewer than 25 × hosts (docs/benchmarks.md, The knee). KNEE_BRIDGES:
+# bridges behind the fleet's one name (default 1), each host posting to one of them.
 if want knee; then
   knee_args="--mesh 30 --duration 600 --settle 180 --drain 60${KNEE_MAX_CONCURRENT:+ --max-concurrent $KNEE_MAX_CONCURRENT}"
-  knee_args+="${KNEE_PARALLEL:+ --parallel $KNEE_PARALLEL}"
+  knee_args+="${KNEE_PARALLEL:+ --parallel $KNEE_PARALLEL}${KNEE_BRIDGES:+ --bridges $KNEE_BRIDGES}"
   for h in ${KNEE_HOSTS:-375 500 750 1000}; do
     say "== the knee, $h hosts: $PY bench/fleet.py --hosts $h $knee_args"
     # shellcheck disable=SC2086  # the arguments are words
