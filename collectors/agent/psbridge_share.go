@@ -72,12 +72,11 @@ func (b *psBridge) share(conv psbridge.Converted, src string, now time.Time) {
 	b.mu.Lock()
 	cl := b.sharer
 	if cl == nil {
-		b.st.Unshared++
-	}
-	b.mu.Unlock()
-	if cl == nil {
+		b.st.Unshared++ // not yet following the topic, or stopping
+		b.mu.Unlock()
 		return
 	}
+	b.mu.Unlock()
 	r := &kgo.Record{Topic: contract.TopicPsbridgeSeen, Key: key, Value: value}
 	cl.TryProduce(context.Background(), r, func(_ *kgo.Record, err error) {
 		b.mu.Lock()

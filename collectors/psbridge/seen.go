@@ -70,11 +70,8 @@ func (s *Seen) load() error {
 	sc.Buffer(make([]byte, 64), 64)
 	for sc.Scan() {
 		s.lines++
-		var d digest
-		if len(sc.Bytes()) != 2*len(d) {
-			continue // hex.Decode would write past d
-		}
-		if _, err := hex.Decode(d[:], sc.Bytes()); err != nil {
+		d, err := parseDigest(sc.Bytes())
+		if err != nil {
 			continue
 		}
 		s.remember(d)
@@ -122,14 +119,21 @@ func Digest(key string) string {
 
 // AddDigest remembers a key by its Digest (another bridge's): whether it was new.
 func (s *Seen) AddDigest(h string) (bool, error) {
-	var d digest
-	if len(h) != 2*len(d) {
-		return false, fmt.Errorf("seen: %.40q is not a key's digest (%d hex digits)", h, 2*len(d))
-	}
-	if _, err := hex.Decode(d[:], []byte(h)); err != nil {
+	d, err := parseDigest([]byte(h))
+	if err != nil {
 		return false, fmt.Errorf("seen: %.40q is not a key's digest: %w", h, err)
 	}
 	return s.add(d)
+}
+
+// parseDigest reads a digest's hex form (a line of the file, a shared key's).
+func parseDigest(h []byte) (digest, error) {
+	var d digest
+	if len(h) != 2*len(d) {
+		return d, fmt.Errorf("%d characters, not %d hex digits", len(h), 2*len(d)) // hex.Decode would write past d
+	}
+	_, err := hex.Decode(d[:], h)
+	return d, err
 }
 
 func (s *Seen) add(d digest) (bool, error) {

@@ -37,15 +37,14 @@ func TestASharedKeyIsReadBackAsTheSameDigestAndValidates(t *testing.T) {
 	if _, _, ok := EncodeShare(Converted{Key: "pscheduler-empty"}, "psbridge-cern"); ok {
 		t.Fatal("a result without samples shared")
 	}
-	key := conv.Key
 	// another bridge's seen keys take it by its digest: the key itself is then a duplicate there
 	other, err := OpenSeen(filepath.Join(t.TempDir(), "seen.log"), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if fresh, err := other.AddDigest(s.Digest); !fresh || err != nil || !other.Has(key) {
-		t.Fatalf("fresh %v, err %v, has %v", fresh, err, other.Has(key))
+	if fresh, err := other.AddDigest(s.Digest); !fresh || err != nil || !other.Has(conv.Key) {
+		t.Fatalf("fresh %v, err %v, has %v", fresh, err, other.Has(conv.Key))
 	}
 	if fresh, err := other.AddDigest(s.Digest); fresh || err != nil {
 		t.Fatalf("again: fresh %v, err %v", fresh, err)
