@@ -144,7 +144,7 @@ bootstrap_influxdb_admin() {
 # Healthy = GET /health answers {"status":"pass"} (open without credentials).
 health_influxdb() {
   influxdb_curl_tls
-  http_get "${INFLUX_CURL_TLS[@]}" "$(influxdb_url)/health" | grep -q '"status":"pass"'
+  grep -q '"status":"pass"' <<<"$(http_get "${INFLUX_CURL_TLS[@]}" "$(influxdb_url)/health")"
 }
 
 stop_influxdb() { stop_daemon influxdb; }

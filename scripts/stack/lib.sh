@@ -29,7 +29,8 @@ elapsed_s() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b - a) / 1000 }';
 detect_jdk17() {
   local home
   for home in "${LONGHAUL_JAVA_HOME}" /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/*17*; do
-    if [ -x "$home/bin/java" ] && "$home/bin/java" -version 2>&1 | grep -q 'version "17\.'; then
+    # grep reads the whole output: with pipefail, grep -q quitting early could fail java (SIGPIPE)
+    if [ -x "$home/bin/java" ] && grep -q 'version "17\.' <<<"$("$home/bin/java" -version 2>&1)"; then
       LONGHAUL_JAVA_HOME="$home"
       return 0
     fi
@@ -121,7 +122,7 @@ run_dir() { mkdir -p "${RUN_ROOT}/$1" && echo "${RUN_ROOT}/$1"; }
 pid_is_ours() {
   local pid="$1"
   [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "${LONGHAUL_STACK_DIR}/run/"
+  grep -qF "${LONGHAUL_STACK_DIR}/run/" <<<"$(tr '\0' ' ' <"/proc/$pid/cmdline")"
 }
 
 # Processes: start_daemon, stop_daemon, svc_pid, svc_state, svc_restarts (under supervisord).

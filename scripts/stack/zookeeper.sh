@@ -63,8 +63,8 @@ start_zookeeper() {
 health_zookeeper() {
   zookeeper_on || return 0
   # shellcheck disable=SC2016  # the inner script expands its own argument
-  timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; printf srvr >&3; head -c 200 <&3' _ "${LONGHAUL_ZOOKEEPER_PORT}" 2>/dev/null \
-    | grep -q '^Zookeeper version'
+  grep -q '^Zookeeper version' <<<"$(timeout 3 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$1"; printf srvr >&3; head -c 200 <&3' \
+    _ "${LONGHAUL_ZOOKEEPER_PORT}" 2>/dev/null)"
 }
 
 stop_zookeeper() { stop_daemon zookeeper; }

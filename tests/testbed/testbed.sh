@@ -99,9 +99,9 @@ shape() { # LINK RATE: tbf on the gateway's egress towards the receiver (where i
 shaped() {
   local r ifc; read -r r ifc <<<"${SHAPER[$1]}"
   if [ "$1" = "$SHARED_LINK" ]; then
-    nsx "$r" tc class show dev "$ifc" classid 1:1 | grep -qi "^class htb 1:1 root rate $2 ceil $2 "
+    grep -qi "^class htb 1:1 root rate $2 ceil $2 " <<<"$(nsx "$r" tc class show dev "$ifc" classid 1:1)"
   else
-    nsx "$r" tc qdisc show dev "$ifc" | grep -qi "^qdisc tbf .* rate $2 burst 256kb lat 100ms"
+    grep -qi "^qdisc tbf .* rate $2 burst 256kb lat 100ms" <<<"$(nsx "$r" tc qdisc show dev "$ifc")"
   fi
 }
 # dst-c's link has two senders, s2 and s3, and a real receiver takes one test at a time
@@ -114,7 +114,7 @@ shaped() {
 shape_shared() { # LINK RATE
   local r ifc bps verb=change; read -r r ifc <<<"${SHAPER[$1]}"
   bps=$(rate_bps "$2")
-  if ! nsx "$r" tc qdisc show dev "$ifc" | grep -q "^qdisc htb 1: root"; then
+  if ! grep -q "^qdisc htb 1: root" <<<"$(nsx "$r" tc qdisc show dev "$ifc")"; then
     nsx "$r" tc qdisc replace dev "$ifc" root handle 1: htb default 10
     verb=add
   fi
@@ -286,7 +286,7 @@ source "$ROOT/tests/testbed/agents.sh"
 
 status() {
   for n in "${SENDERS[@]}" "${ROUTERS[@]}" "${RECEIVERS[@]}"; do
-    ip netns list | grep -qw "$(ns "$n")" && printf '%s up  ' "$(ns "$n")" || printf '%s absent  ' "$(ns "$n")"
+    grep -qw "$(ns "$n")" <<<"$(ip netns list)" && printf '%s up  ' "$(ns "$n")" || printf '%s absent  ' "$(ns "$n")"
   done
   echo
   for l in a b c d; do
