@@ -4,7 +4,7 @@
 # benchmark of bench/ and the publisher's Go benchmarks, prints each figure (RESULT lines, JSON)
 # and keeps them in .stack/run/bench/results-<time>.txt. Figures and their commands:
 # docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet knee agent publish security" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet knee views agent publish security" selects some.
 # BENCH_SHORT=1 (make bench-short, which CI runs after make test): every benchmark once at a small
 # size, so none rots (figures printed, not judged; about 20 minutes); the ones that only repeat
 # another's code with other arguments (profile, scaleout, objectreuse, sites, knee) and the one that
@@ -15,8 +15,8 @@ source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
 SHORT="${BENCH_SHORT:-0}"
-ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet knee agent publish security"
-[ "$SHORT" = 1 ] && ALL="machine throughput hotpath latency telegraf detection incidents alerting parsers psbridge backfill fleet agent publish"
+ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf detection incidents alerting parsers psbridge backfill fleet knee views agent publish security"
+[ "$SHORT" = 1 ] && ALL="machine throughput hotpath latency telegraf detection incidents alerting parsers psbridge backfill fleet views agent publish"
 ONLY="${BENCH_ONLY:-$ALL}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
 # the tests' own clients: SCRAM user admin, which this stack's brokers make a super user
@@ -158,6 +158,12 @@ if want knee; then
     say "knee: $h hosts $([ "$held" = true ] && echo held || echo not held): $verdict"
     [ "$held" = true ] || break
   done
+fi
+# The fleet's views: a day of statistics of 500 hosts in meshes of 30 (14,300 links) in a database of
+# its own, then the Mesh overview's queries and `longhaul report`, for all links and for one site.
+if want views; then
+  say "== the views at fleet size: $PY bench/views.py --hosts $(sz 500 60) --repeat $(sz 3 1)"
+  "$PY" "$ROOT/bench/views.py" --hosts "$(sz 500 60)" --repeat "$(sz 3 1)" | tee -a "$LOG"
 fi
 if want agent; then
   say "== agent idle cost: bash bench/agent_cost.sh $(sz "20 60" "5 10")"
