@@ -87,6 +87,14 @@ def var_query(name, label, query):
     }
 
 
+def site_variable(measurement):
+    """A site to narrow a fleet's view to (a source or destination of MEASUREMENT), or All: the
+    queries' {SITE} matches every link then (allValue .*, which `longhaul dashboards expand` keeps)."""
+    v = var_query("site", "site", f'SHOW TAG VALUES FROM "{measurement}" WITH KEY IN ("src", "dst")')
+    v.update({"includeAll": True, "allValue": ".*", "current": {"text": "All", "value": "$__all"}})
+    return v
+
+
 def events_annotation(name, where, color="red"):
     return {
         "name": name,
@@ -191,7 +199,8 @@ def mesh():
     return dashboard(
         "longhaul-mesh",
         "Mesh overview",
-        "Incidents first, then every link of the mesh: current throughput against its own baseline, loss, alerts.",
+        "Incidents first, then every link of the mesh, or of one site (a source or a destination): current "
+        "throughput against its own baseline, loss, alerts.",
         [
             incidents_panel(5, 0, 0, 24, INCIDENTS_H),
             panel(
@@ -205,13 +214,13 @@ def mesh():
                 [
                     q(
                         'SELECT last("throughput_mean_bps") AS "current" FROM "raw"."link_stats" '
-                        'WHERE "protocol" = \'tcp\' AND $timeFilter GROUP BY "src", "dst"',
+                        f'WHERE "protocol" = \'tcp\' AND {SITE} AND $timeFilter GROUP BY "src", "dst"',
                         "A",
                         "table",
                     ),
                     q(
                         'SELECT last("baseline_bps") AS "baseline" FROM "raw"."link_stats" '
-                        f'WHERE {DETECTOR_BASELINE} AND {READY} AND time > now() - 30d GROUP BY "src", "dst"',
+                        f'WHERE {DETECTOR_BASELINE} AND {READY} AND {SITE} AND time > now() - 30d GROUP BY "src", "dst"',
                         "B",
                         "table",
                     ),
@@ -252,13 +261,15 @@ def mesh():
                 [
                     q(
                         'SELECT last("loss_percent") AS "loss" FROM "raw"."link_stats" '
-                        'WHERE "protocol" =~ /^(udp|icmp)$/ AND $timeFilter GROUP BY "src", "dst"',
+                        f'WHERE "protocol" =~ /^(udp|icmp|owd)$/ AND {SITE} AND $timeFilter GROUP BY "src", "dst"',
                         "A",
                         "table",
                     )
                 ],
                 unit="percent",
-                no_value=f"no UDP or ping samples {IN_RANGE}",
+                no_value=f"no UDP, ping or one-way latency samples {IN_RANGE}",
+                description="The latest 1-minute loss of each link: UDP throughput runs, ping, and pScheduler's "
+                "one-way latency tests (latency, latencybg: protocol owd, a fleet's commonest result).",
                 transformations=matrix("loss"),
             ),
             panel(
@@ -273,7 +284,7 @@ def mesh():
                     q(
                         'SELECT last("throughput_mean_bps") AS "throughput", last("rtt_mean_ms") AS "rtt_ms", '
                         'last("retransmits") AS "retransmits" FROM "raw"."link_stats" '
-                        'WHERE "protocol" = \'tcp\' AND $timeFilter GROUP BY "src", "dst"',
+                        f'WHERE "protocol" = \'tcp\' AND {SITE} AND $timeFilter GROUP BY "src", "dst"',
                         "A",
                         "table",
                     )
@@ -302,7 +313,7 @@ def mesh():
                 [
                     q(
                         'SELECT count("message") AS "events", last("message") AS "latest" FROM "daily"."events" '
-                        'WHERE "severity" <> \'info\' AND $timeFilter GROUP BY "src", "dst", "kind"',
+                        f'WHERE "severity" <> \'info\' AND {SITE} AND $timeFilter GROUP BY "src", "dst", "kind"',
                         "A",
                         "table",
                     )
@@ -313,6 +324,7 @@ def mesh():
                 transformations=[{"id": "merge", "options": {}}],
             ),
         ],
+        variables=[site_variable("link_stats")],
     )
 
 
@@ -647,8 +659,6 @@ def paths():
 
 def alerts():
     none = f"no events {IN_RANGE}"
-    site_var = var_query("site", "site", 'SHOW TAG VALUES FROM "events" WITH KEY IN ("src", "dst")')
-    site_var.update({"includeAll": True, "allValue": ".*"})
     return dashboard(
         "longhaul-alerts",
         "Alerts",
@@ -725,7 +735,7 @@ def alerts():
                 no_value=none,
             ),
         ],
-        variables=[site_var],
+        variables=[site_variable("events")],
     )
 
 

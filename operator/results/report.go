@@ -19,10 +19,23 @@ const (
 	maxGridSide  = 12
 )
 
-// Report assembles the report's sections from the dashboards' panels over one time range.
+// Report assembles the report's sections from the dashboards' panels over one time range, for
+// every link or for one site's (Site: the links whose source or destination it is).
 type Report struct {
 	C     Querier
 	Range dashboards.Range
+	Site  string
+}
+
+// AllSites is the site variable's value for every link (Grafana's allValue for it).
+const AllSites = ".*"
+
+// siteVars are the Mesh overview's variables: the report's site, or all of them.
+func (b *Report) siteVars() map[string]string {
+	if b.Site == "" {
+		return map[string]string{"site": AllSites}
+	}
+	return map[string]string{"site": b.Site}
 }
 
 // The dashboards the report draws.
@@ -56,7 +69,7 @@ func (b *Report) Build(ctx context.Context, dir, src, dst string, maxLinks int) 
 		if dashboards.IsIncidentList(&p) { // drawn first, folded, above
 			continue
 		}
-		item, frame, err := b.tablePanel(ctx, p, Scope{Range: b.Range}, nil)
+		item, frame, err := b.tablePanel(ctx, p, Scope{Site: b.Site, Range: b.Range}, b.siteVars())
 		if err != nil {
 			return nil, fmt.Errorf("%s / %s: %w", mesh.Title, p.Title, err)
 		}

@@ -16,14 +16,18 @@ import (
 // Scope is what a panel was drawn for: one link (Src → Dst) or the whole mesh, over a range.
 type Scope struct {
 	Src, Dst string
+	Site     string // the links from or to it (a report or view narrowed to one site)
 	Range    dashboards.Range
 }
 
 func (s Scope) of() string {
-	if s.Src == "" {
-		return ""
+	switch {
+	case s.Src != "":
+		return fmt.Sprintf(" for %s → %s", s.Src, s.Dst)
+	case s.Site != "":
+		return fmt.Sprintf(" for site %s", s.Site)
 	}
-	return fmt.Sprintf(" for %s → %s", s.Src, s.Dst)
+	return ""
 }
 
 func (s Scope) last() string { return "in the last " + Span(s.Range.To.Sub(s.Range.From)) }

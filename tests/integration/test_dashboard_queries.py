@@ -38,9 +38,12 @@ def values(series):
     return [v for s in series for v in s["values"]]
 
 
-def chosen(mesh_run):
-    """The values a person would pick in the variable drop-downs: the story's links."""
-    return {"src": mesh_run["src"], "dst": mesh_run["fnal"], "site": mesh_run["triumf"]}
+def chosen(mesh_run, board):
+    """The values a person would pick in the variable drop-downs: the story's links. The site:
+    in the Mesh overview the story's source (its links have throughput, a ready baseline, loss and
+    events), in Alerts the site its loss alarms name."""
+    site = mesh_run["src"] if board["uid"] == "longhaul-mesh" else mesh_run["triumf"]
+    return {"src": mesh_run["src"], "dst": mesh_run["fnal"], "site": site}
 
 
 def dashboard_queries(board):
@@ -64,7 +67,7 @@ def resolve_variables(board, mesh_run, frm, to):
     resolved = {}
     for v in board["templating"]["list"]:
         offered = [row[-1] for row in values(influx_query(expand(v["query"], frm, to, resolved)))]
-        want = chosen(mesh_run)[v["name"]]
+        want = chosen(mesh_run, board)[v["name"]]
         assert want in offered, f"variable {v['name']}: {want} not among {offered[:20]}"
         resolved[v["name"]] = want
     return resolved

@@ -13,20 +13,25 @@ import (
 )
 
 func runReport(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--since 24h] [--src S --dst D] -o report.html",
+	fs := env.FlagSet("[--since 24h] [--site S | --src S --dst D] -o report.html",
 		"One chart per panel of the Mesh overview and Link detail dashboards, from the same\n"+
-			"queries (read from the dashboard JSON), for the links with TCP statistics in the range.")
+			"queries (read from the dashboard JSON), for the links with TCP statistics in the range;\n"+
+			"with --site, the links from or to that site only (the Mesh overview's site variable).")
 	flags := addInfluxFlags(fs.FlagSet)
 	since := fs.Duration("since", 24*time.Hour, "time range: this long until now")
 	out := fs.String("o", "report.html", "output file")
 	src := fs.String("src", "", "only this source (with --dst)")
 	dst := fs.String("dst", "", "only this destination (with --src)")
+	site := fs.String("site", "", "only the links whose source or destination is this site")
 	maxLinks := fs.Int("max-links", 8, "at most this many links get a Link detail section")
 	if code, done := fs.Parse(args); done {
 		return code
 	}
 	if (*src == "") != (*dst == "") {
 		return env.UsageError("--src and --dst go together")
+	}
+	if *site != "" && *src != "" {
+		return env.UsageError("--site and --src/--dst are two scopes: give one")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -35,7 +40,7 @@ func runReport(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
-	b := &results.Report{C: c, Range: dashboards.Range{From: now.Add(-*since), To: now}}
+	b := &results.Report{C: c, Range: dashboards.Range{From: now.Add(-*since), To: now}, Site: *site}
 	doc, err := b.Build(ctx, flags.dashboardsDir(), *src, *dst, *maxLinks)
 	if err != nil {
 		return env.Fail("%v", err)
