@@ -1,15 +1,17 @@
 """The fleet's views at size: how long the Mesh overview's queries and `longhaul report` take over a
-day of a fleet's statistics, for every link and for one site's.
+fleet's statistics, for every link and for one site's, and how many series the fleet makes.
 
-A database of its own (--db, dropped first) gets a day of link_stats at WLCG's cadence for --hosts
-hosts in meshes of --mesh (every directed pair of a mesh): one-way latency (latencybg) each minute,
-traceroute every 10 min, throughput and the collapse detector's baseline every 6 h, their 1h and 1d
-windows, in the points and tags Telegraf writes (link_stats.v3). Then every Mesh overview query,
-expanded as Grafana expands it (`longhaul dashboards expand`) over the last 24 h, is timed --repeat
-times with the site variable at All and at one site, and so is `longhaul report` (all links, then
---site). The figures: each query's median seconds, the slowest panel, the report's seconds.
+A database of its own (--db, dropped first) gets --hours (24) of link_stats at WLCG's cadence for
+--hosts hosts in meshes of --mesh (every directed pair of a mesh): one-way latency (latencybg) each
+minute, traceroute every 10 min (with --hops, its hops in path_hops), throughput and the collapse
+detector's baseline every 6 h, their 1h windows and one 1d window each, in the points and tags
+Telegraf writes (link_stats.v3). Then every Mesh overview query, expanded as Grafana expands it
+(`longhaul dashboards expand`) over those hours, is timed --repeat times with the site variable at
+All and at one site, and so is `longhaul report` (all links, then --site). The figures: each
+query's median seconds, the report's, the database's series (exact) and InfluxDB's heap.
 
-python bench/views.py --hosts 500 --mesh 30        # 14,300 links, 22 M points (about 5 minutes)"""
+python bench/views.py --hosts 500 --mesh 30                      # a day of 14,300 links, 23.5 M points (~5 min)
+python bench/views.py --hosts 2400 --hours 2 --hops 15          # the public fleet's series: 69,600 links"""
 
 import argparse
 import concurrent.futures
@@ -20,6 +22,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+import zlib
 
 import common
 import yaml
@@ -77,74 +80,55 @@ def owd(rng):
     }
 
 
-def link_day(src, dst, now_ms, seed):
-    """One link's day: (rp, line) in time order."""
+PATH = {"samples": "1i", "runs": "1i", "errors": "0i", "hop_count": 14.0, "rtt_mean_ms": 150.2}
+TCP = {"samples": "10i", "runs": "1i", "errors": "0i", "retransmits": "3i", "rtt_mean_ms": 150.4}
+BASELINE = {
+    "samples": "8i",
+    "runs": "8i",
+    "baseline_spread_bps": 1e7,
+    "baseline_min_runs": "5i",
+    "baseline_ready": "true",
+}
+
+
+def hop_lines(src, dst, t, hops):
+    """A traceroute run's hops as Telegraf writes them (path_hops: a point per TTL)."""
+    for ttl in range(1, hops + 1):
+        yield f'path_hops,dst={dst},src={src},ttl={ttl} addr="10.{ttl}.{zlib.crc32(dst.encode()) % 250}.1",rtt_ms={ttl * 9.5} {t}'
+
+
+def link_points(src, dst, now_ms, seed, hours, hops):
+    """One link's last `hours` at WLCG's cadence, then one daily window of each protocol (so the
+    link has every series a day-old fleet's link has): (rp, line) in time order."""
     rng = random.Random(seed)
-    day0 = now_ms - 86_400_000
+    start = now_ms - hours * 3_600_000
     off = rng.randrange(60_000)  # each link's windows end at its own second (--stats-stagger)
-    for m in range(1440):
-        t = day0 + m * 60_000 + off
+    tcp_at = min(180, hours * 30)  # a throughput run inside even a short span
+    for m in range(hours * 60):
+        t = start + m * 60_000 + off
         yield "raw", point(src, dst, "owd", "1m", t, owd(rng))
-        if m % 10 == 0:
-            yield (
-                "raw",
-                point(
-                    src,
-                    dst,
-                    "path",
-                    "1m",
-                    t,
-                    {"samples": "1i", "runs": "1i", "errors": "0i", "hop_count": 14.0, "rtt_mean_ms": 150.2},
-                ),
-            )
-        if m % 360 == 0:
+        if m % 10 == 0:  # traceroute every 10 min
+            yield "raw", point(src, dst, "path", "1m", t, PATH)
+            for line in hop_lines(src, dst, t, hops):
+                yield "raw", line
+        if m % 360 == tcp_at:  # throughput every 6 h
             bps = rng.uniform(2e8, 9e8)
+            yield "raw", point(src, dst, "tcp", "1m", t, {**TCP, "throughput_mean_bps": bps})
             yield (
                 "raw",
-                point(
-                    src,
-                    dst,
-                    "tcp",
-                    "1m",
-                    t,
-                    {
-                        "samples": "10i",
-                        "runs": "1i",
-                        "errors": "0i",
-                        "throughput_mean_bps": bps,
-                        "retransmits": "3i",
-                        "rtt_mean_ms": 150.4,
-                    },
-                ),
-            )
-            yield (
-                "raw",
-                point(
-                    src,
-                    dst,
-                    "tcp",
-                    "baseline",
-                    t,
-                    {
-                        "samples": "8i",
-                        "runs": "8i",
-                        "baseline_bps": bps,
-                        "baseline_spread_bps": 1e7,
-                        "baseline_min_runs": "5i",
-                        "baseline_ready": "true",
-                    },
-                    series="tcp",
-                ),
+                point(src, dst, "tcp", "baseline", t, {**BASELINE, "baseline_bps": bps}, series="tcp"),
             )
         if m % 60 == 59:
-            yield "hourly", point(src, dst, "owd", "1h", t, owd(rng))
-            yield "hourly", point(src, dst, "path", "1h", t, {"samples": "6i", "runs": "6i", "errors": "0i"})
+            for proto, fields in (("owd", owd(rng)), ("path", PATH), ("tcp", TCP)):
+                yield "hourly", point(src, dst, proto, "1h", t, fields)
+    for proto, fields in (("owd", owd(rng)), ("path", PATH), ("tcp", TCP)):
+        yield "daily", point(src, dst, proto, "1d", start + off, fields)
 
 
-def fill(db, admin, links, now_ms):
-    """Writes every link's day, two batches in flight (one a core); returns (points, seconds)."""
+def fill(db, admin, links, now_ms, hours, hops):
+    """Writes every link's points, two batches in flight (one a core); returns (points, seconds)."""
     t0 = time.time()
-    buf = {"raw": [], "hourly": []}
+    buf = {"raw": [], "hourly": [], "daily": []}
     n = 0
 
     def post(rp, lines):
@@ -162,7 +146,7 @@ def fill(db, admin, links, now_ms):
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         pending = []
         for i, (s, d) in enumerate(links):
-            for rp, line in link_day(s, d, now_ms, i):
+            for rp, line in link_points(s, d, now_ms, i, hours, hops):
                 buf[rp].append(line)
                 n += 1
                 if len(buf[rp]) >= BATCH:
@@ -220,7 +204,7 @@ def time_board(db, reader, frm, to, site, repeat):
     return out
 
 
-def time_report(db, site, repeat):
+def time_report(db, site, hours, repeat):
     secrets = os.environ["LONGHAUL_SECRETS_DIR"]
     env = dict(
         os.environ,
@@ -231,7 +215,9 @@ def time_report(db, site, repeat):
     times = []
     with tempfile.TemporaryDirectory() as d:
         for _ in range(repeat):
-            args = [CLI, "report", "--since", "24h", "-o", f"{d}/r.html"] + (["--site", site] if site else [])
+            args = [CLI, "report", "--since", f"{hours}h", "-o", f"{d}/r.html"] + (
+                ["--site", site] if site else []
+            )
             t0 = time.time()
             r = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600)
             times.append(time.time() - t0)
@@ -240,10 +226,26 @@ def time_report(db, site, repeat):
     return {"s": round(statistics.median(times), 2)}
 
 
+def series_and_memory(db, admin):
+    """The database's series and InfluxDB's heap in use and memory from the runtime, MB, from its
+    /debug/vars: numSeries counts every retention policy's shards (SHOW SERIES EXACT CARDINALITY
+    on InfluxDB 1.8's inmem index counted the default policy's shards alone: 38 of 50 series)."""
+    v = influxdb.request("GET", "/debug/vars", auth=admin, timeout=120).json()
+    series = v.get(f"database:{db}", {}).get("values", {}).get("numSeries", 0)
+    mem = v["memstats"]
+    return {
+        "series": series,
+        "heap_inuse_mb": round(mem["HeapInuse"] / 2**20),
+        "sys_mb": round(mem["Sys"] / 2**20),
+    }
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hosts", type=int, default=500)
     ap.add_argument("--mesh", type=int, default=30)
+    ap.add_argument("--hours", type=int, default=24, help="the span of statistics written and viewed")
+    ap.add_argument("--hops", type=int, default=0, help="traceroute hops a run writes to path_hops (0: none)")
     ap.add_argument("--db", default="longhaul_views_bench")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", action="store_true", help="keep the database (default: dropped at the end)")
@@ -251,26 +253,34 @@ def main():
     admin, reader = influxdb.stack_user("admin"), influxdb.stack_user("reader")
     names, links = links_of(a.hosts, a.mesh)
     site = names[len(names) // 2]
-    create_db(a.db, admin)
-    now_ms = int(time.time() * 1000)
-    points, fill_s = fill(a.db, admin, links, now_ms)
-    to = int(time.time() * 1000)
-    frm = to - 86_400_000
     try:
+        create_db(a.db, admin)
+        before = series_and_memory(a.db, admin)
+        now_ms = int(time.time() * 1000)
+        points, fill_s = fill(a.db, admin, links, now_ms, a.hours, a.hops)
+        after = series_and_memory(a.db, admin)
+        to = int(time.time() * 1000)
+        frm = to - a.hours * 3_600_000
         result = {
             "figure": "views",
             "hosts": a.hosts,
             "mesh": a.mesh,
             "links": len(links),
+            "hours": a.hours,
+            "hops": a.hops,
             "points": points,
             "fill_s": round(fill_s, 1),
             "points_per_s": round(points / fill_s),
+            "series": after["series"],
+            "series_per_link": round(after["series"] / len(links), 1),
+            "influxdb_heap_inuse_mb": [before["heap_inuse_mb"], after["heap_inuse_mb"]],
+            "influxdb_sys_mb": [before["sys_mb"], after["sys_mb"]],
         }
         for label, s in (("all", None), ("site", site)):
             t = time_board(a.db, reader, frm, to, s, a.repeat)
             result[f"mesh_{label}"] = {k: [round(v[0], 2), v[1]] for k, v in t.items()}
             result[f"mesh_{label}_slowest_s"] = round(max(v[0] for v in t.values()), 2)
-            result[f"report_{label}"] = time_report(a.db, s, a.repeat)
+            result[f"report_{label}"] = time_report(a.db, s, a.hours, a.repeat)
         common.emit(result)
     finally:
         if not a.keep:
