@@ -59,13 +59,16 @@ bind-address = "127.0.0.1:${LONGHAUL_INFLUX_RPC_PORT}"
   dir = "${run}/data"
   wal-dir = "${run}/wal"
   query-log-enabled = false
-  # A fleet's series: ~19 a link (7,050 links of WLCG's 250 hosts: 131k; the public fleet's
-  # 69,600: 1.3 M, past 1.8's default cap of one million, at which Telegraf's whole batch is
-  # refused): no cap (docs/kubernetes-sizing.md). The index stays in memory (inmem): a database
-  # whose shards mix inmem and tsi1 refuses DROP SERIES and DELETE until influx_inspect buildtsi
-  # converts the old ones, a step an upgrade of a running installation needs first.
+  # A fleet's series: ~25 a link a day old (7,050 links of WLCG's 250 hosts: 176k; the public
+  # fleet's 69,600: 1.74 M, past 1.8's default cap of one million, at which Telegraf's whole batch
+  # is refused): no cap (docs/kubernetes-sizing.md). The index on disk (tsi1), not in the heap: at
+  # the public fleet's 1.74 M series the in-memory index held 3.2 GB of heap, tsi1 0.6 GB, with
+  # writes and queries as fast (docs/benchmarks.md, The fleet's views), and the unit's MemoryMax is
+  # 2G. Shards written before keep their in-memory index until influx_inspect buildtsi converts
+  # them offline (docs/install.md); a database mixing both refuses DROP SERIES and DELETE.
   max-series-per-database = 0
   max-values-per-tag = 0
+  index-version = "tsi1"
 
 [http]
   enabled = true
