@@ -88,10 +88,14 @@ def var_query(name, label, query):
 
 
 def site_variable(measurement):
-    """A site to narrow a fleet's view to (a source or destination of MEASUREMENT), or All: the
-    queries' {SITE} matches every link then (allValue .*, which `longhaul dashboards expand` keeps)."""
+    """Sites to narrow a fleet's view to (sources or destinations of MEASUREMENT; a mesh's hosts
+    give its links), or All: the queries' {SITE} then matches any chosen site, (a|b) as Grafana
+    writes several values in a regex, or every link (allValue .*); `longhaul dashboards expand`
+    and the report write them the same way."""
     v = var_query("site", "site", f'SHOW TAG VALUES FROM "{measurement}" WITH KEY IN ("src", "dst")')
-    v.update({"includeAll": True, "allValue": ".*", "current": {"text": "All", "value": "$__all"}})
+    v.update(
+        {"includeAll": True, "multi": True, "allValue": ".*", "current": {"text": "All", "value": "$__all"}}
+    )
     return v
 
 

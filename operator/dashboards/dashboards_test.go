@@ -35,6 +35,25 @@ func TestExpandsGrafanaMacrosAndVariables(t *testing.T) {
 	}
 }
 
+func TestSeveralValuesMatchAsGrafanaWritesThem(t *testing.T) {
+	r := Range{anchor, anchor}
+	q, err := Expand(`("src" =~ /^$site$/ OR "dst" =~ /^$site$/)`, r, 100, map[string]string{"site": Values("a.b", "c|d", "e")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `("src" =~ /^(a\.b|c\|d|e)$/ OR "dst" =~ /^(a\.b|c\|d|e)$/)`; q != want {
+		t.Fatalf("got  %s\nwant %s", q, want)
+	}
+	if q, _ := Expand(`/^$site$/`, r, 100, map[string]string{"site": Values("only")}); q != `/^only$/` {
+		t.Fatalf("one value: %s", q)
+	}
+	// outside a regex several values have no InfluxQL form: an error, never a wrong match
+	_, err = Expand(`"src" = '$site'`, r, 100, map[string]string{"site": Values("a", "b")})
+	if err == nil || !strings.Contains(err.Error(), "site") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestAnUndefinedVariableIsAnError(t *testing.T) {
 	_, err := Expand(`WHERE "src" = '$src' AND "dst" = '$dst'`, Range{anchor, anchor}, 100, map[string]string{"src": "a"})
 	if err == nil || !strings.Contains(err.Error(), "dst") {

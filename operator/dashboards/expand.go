@@ -50,9 +50,20 @@ var (
 	special  = regexp.MustCompile(`[\\^$.|?*+()\[\]{}/]`)
 )
 
+// AllValue is a regex variable's value for all of its values (Grafana's allValue ".*").
+const AllValue = ".*"
+
+// valueSep joins the values of a multi-value variable (Values); no host or tag name holds it.
+const valueSep = "\x00"
+
+// Values is a multi-value variable's value: inside /^…$/ it matches any of vs, as Grafana
+// writes several chosen values there, (a|b) with each regex-escaped.
+func Values(vs ...string) string { return strings.Join(vs, valueSep) }
+
 // Expand interpolates Grafana's macros and variables into an InfluxQL query: $timeFilter,
-// $__interval, $var inside /^…$/ (regex-escaped, or the variable's all-value) and elsewhere.
-// An unknown variable is an error, so a query cannot silently match nothing.
+// $__interval, $var inside /^…$/ (regex-escaped, the variable's all-value, or several values as
+// an alternation: Values) and elsewhere (one value only). An unknown variable is an error, so a
+// query cannot silently match nothing.
 func Expand(query string, r Range, points int, vars map[string]string) (string, error) {
 	q := strings.ReplaceAll(query, "$timeFilter",
 		fmt.Sprintf("time >= %dms and time <= %dms", r.From.UnixMilli(), r.To.UnixMilli()))
@@ -65,16 +76,36 @@ func Expand(query string, r Range, points int, vars map[string]string) (string, 
 		}
 		return v
 	}
-	q = regexVar.ReplaceAllStringFunc(q, func(m string) string {
-		v := lookup(regexVar.FindStringSubmatch(m)[1])
-		if v != ".*" {
-			v = special.ReplaceAllString(v, `\$0`)
+	q = regexVar.ReplaceAllStringFunc(q, func(m string) string { return "/^" + regexValue(lookup(regexVar.FindStringSubmatch(m)[1])) + "$/" })
+	var several []string
+	q = plainVar.ReplaceAllStringFunc(q, func(m string) string {
+		v := lookup(m[1:])
+		if strings.Contains(v, valueSep) {
+			several = append(several, m[1:])
 		}
-		return "/^" + v + "$/"
+		return v
 	})
-	q = plainVar.ReplaceAllStringFunc(q, func(m string) string { return lookup(m[1:]) })
 	if len(missing) > 0 {
 		return "", fmt.Errorf("query uses undefined variable(s) %s", strings.Join(missing, ", "))
 	}
+	if len(several) > 0 {
+		return "", fmt.Errorf("variable(s) %s have several values, which only a /^$var$/ match takes", strings.Join(several, ", "))
+	}
 	return q, nil
+}
+
+// regexValue is a regex variable's value as Grafana writes it inside /^…$/: the all-value as it
+// is, one value escaped, several as an alternation of escaped values.
+func regexValue(v string) string {
+	if v == AllValue {
+		return v
+	}
+	vs := strings.Split(v, valueSep)
+	for i := range vs {
+		vs[i] = special.ReplaceAllString(vs[i], `\$0`)
+	}
+	if len(vs) == 1 {
+		return vs[0]
+	}
+	return "(" + strings.Join(vs, "|") + ")"
 }

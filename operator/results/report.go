@@ -20,22 +20,20 @@ const (
 )
 
 // Report assembles the report's sections from the dashboards' panels over one time range, for
-// every link or for one site's (Site: the links whose source or destination it is).
+// every link or for some sites' (Sites: the links whose source or destination is one of them, a
+// mesh's when they are its hosts).
 type Report struct {
 	C     Querier
 	Range dashboards.Range
-	Site  string
+	Sites []string
 }
 
-// AllSites is the site variable's value for every link (Grafana's allValue for it).
-const AllSites = ".*"
-
-// siteVars are the Mesh overview's variables: the report's site, or all of them.
+// siteVars are the Mesh overview's variables: the report's sites, or all of them.
 func (b *Report) siteVars() map[string]string {
-	if b.Site == "" {
-		return map[string]string{"site": AllSites}
+	if len(b.Sites) == 0 {
+		return map[string]string{"site": dashboards.AllValue}
 	}
-	return map[string]string{"site": b.Site}
+	return map[string]string{"site": dashboards.Values(b.Sites...)}
 }
 
 // The dashboards the report draws.
@@ -69,7 +67,7 @@ func (b *Report) Build(ctx context.Context, dir, src, dst string, maxLinks int) 
 		if dashboards.IsIncidentList(&p) { // drawn first, folded, above
 			continue
 		}
-		item, frame, err := b.tablePanel(ctx, p, Scope{Site: b.Site, Range: b.Range}, b.siteVars())
+		item, frame, err := b.tablePanel(ctx, p, Scope{Sites: b.Sites, Range: b.Range}, b.siteVars())
 		if err != nil {
 			return nil, fmt.Errorf("%s / %s: %w", mesh.Title, p.Title, err)
 		}

@@ -16,7 +16,7 @@ import (
 // Scope is what a panel was drawn for: one link (Src → Dst) or the whole mesh, over a range.
 type Scope struct {
 	Src, Dst string
-	Site     string // the links from or to it (a report or view narrowed to one site)
+	Sites    []string // the links from or to them (a report or view narrowed to some sites)
 	Range    dashboards.Range
 }
 
@@ -24,10 +24,14 @@ func (s Scope) of() string {
 	switch {
 	case s.Src != "":
 		return fmt.Sprintf(" for %s → %s", s.Src, s.Dst)
-	case s.Site != "":
-		return fmt.Sprintf(" for site %s", s.Site)
+	case len(s.Sites) == 0:
+		return ""
+	case len(s.Sites) == 1:
+		return " for site " + s.Sites[0]
+	case len(s.Sites) <= 3:
+		return " for sites " + strings.Join(s.Sites, ", ")
 	}
-	return ""
+	return fmt.Sprintf(" for %d sites (%s, …)", len(s.Sites), strings.Join(s.Sites[:3], ", "))
 }
 
 func (s Scope) last() string { return "in the last " + Span(s.Range.To.Sub(s.Range.From)) }

@@ -28,6 +28,28 @@ func TestResultCommandsRefuseBadArguments(t *testing.T) {
 	if !strings.Contains(errb.String(), "longhaul report: --src and --dst go together\nrun 'longhaul report --help' for usage\n") {
 		t.Fatal(errb.String())
 	}
+	for args, want := range map[string]string{
+		"--site a --src a --dst b": "--site and --src/--dst are two scopes: give one",
+		"--site a,,b":              `--site: an empty site name in "a,,b"`,
+	} {
+		errb.Reset()
+		if code := dispatch(append([]string{"report"}, strings.Fields(args)...), nil, &out, &errb); code != 2 {
+			t.Fatalf("report %s: exit %d", args, code)
+		}
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("report %s: %s", args, errb.String())
+		}
+	}
+}
+
+func TestSiteListsAreCommaSeparated(t *testing.T) {
+	got, err := siteList(" a.cern.ch, b.fnal.gov ")
+	if err != nil || strings.Join(got, "|") != "a.cern.ch|b.fnal.gov" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if got, err := siteList(""); got != nil || err != nil {
+		t.Fatalf("every site: %q %v", got, err)
+	}
 }
 
 func TestDashboardsExpandPrintsWhatGrafanaWouldRun(t *testing.T) {
@@ -40,6 +62,12 @@ func TestDashboardsExpandPrintsWhatGrafanaWouldRun(t *testing.T) {
 	}
 	if code := dispatch([]string{"dashboards", "expand", "--from", "0", "--to", "1", "$nope"}, nil, &out, &errb); code != 1 {
 		t.Fatalf("unknown variable: %d", code)
+	}
+	out.Reset()
+	code = dispatch([]string{"dashboards", "expand", "--from", "0", "--to", "1", "--var", "site=a.b", "--var", "site=c",
+		`"dst" =~ /^$site$/`}, nil, &out, &errb)
+	if code != 0 || out.String() != `"dst" =~ /^(a\.b|c)$/`+"\n" {
+		t.Fatalf("a name given twice: code %d, %q", code, out.String())
 	}
 }
 

@@ -17,7 +17,8 @@ var dashboardsApp = &cli.App{
 	},
 }
 
-// varFlags collects repeated --var NAME=VALUE.
+// varFlags collects repeated --var NAME=VALUE; a name given again adds a value (a multi-value
+// variable: dashboards.Values).
 type varFlags map[string]string
 
 func (v varFlags) String() string { return fmt.Sprint(map[string]string(v)) }
@@ -26,6 +27,9 @@ func (v varFlags) Set(s string) error {
 	name, value, ok := strings.Cut(s, "=")
 	if !ok || name == "" {
 		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	if prev, again := v[name]; again {
+		value = dashboards.Values(prev, value)
 	}
 	v[name] = value
 	return nil
@@ -41,7 +45,7 @@ func runDashboardsExpand(env *cli.Env, args []string) int {
 	to := fs.Int64("to", 0, "range end, epoch milliseconds")
 	points := fs.Int("points", 1000, "points across the range ($__interval = range / points, rounded like Grafana)")
 	vars := varFlags{}
-	fs.Var(vars, "var", "a variable's value, NAME=VALUE (repeatable)")
+	fs.Var(vars, "var", "a variable's value, NAME=VALUE (repeatable; a name again adds a value: /^$NAME$/ matches any)")
 	if code, done := fs.Parse(args); done {
 		return code
 	}

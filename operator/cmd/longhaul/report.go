@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"longhaul/internal/cli"
@@ -13,16 +14,17 @@ import (
 )
 
 func runReport(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--since 24h] [--site S | --src S --dst D] -o report.html",
+	fs := env.FlagSet("[--since 24h] [--site S[,S…] | --src S --dst D] -o report.html",
 		"One chart per panel of the Mesh overview and Link detail dashboards, from the same\n"+
 			"queries (read from the dashboard JSON), for the links with TCP statistics in the range;\n"+
-			"with --site, the links from or to that site only (the Mesh overview's site variable).")
+			"with --site, the links from or to those sites only (the Mesh overview's site variable;\n"+
+			"a mesh's hosts give the mesh's links and their other links).")
 	flags := addInfluxFlags(fs.FlagSet)
 	since := fs.Duration("since", 24*time.Hour, "time range: this long until now")
 	out := fs.String("o", "report.html", "output file")
 	src := fs.String("src", "", "only this source (with --dst)")
 	dst := fs.String("dst", "", "only this destination (with --src)")
-	site := fs.String("site", "", "only the links whose source or destination is this site")
+	site := fs.String("site", "", "only the links whose source or destination is one of these sites (comma-separated)")
 	maxLinks := fs.Int("max-links", 8, "at most this many links get a Link detail section")
 	if code, done := fs.Parse(args); done {
 		return code
@@ -33,6 +35,10 @@ func runReport(env *cli.Env, args []string) int {
 	if *site != "" && *src != "" {
 		return env.UsageError("--site and --src/--dst are two scopes: give one")
 	}
+	sites, err := siteList(*site)
+	if err != nil {
+		return env.UsageError("--site: %v", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	now := time.Now().UTC()
@@ -40,7 +46,7 @@ func runReport(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.UsageError("%v", err)
 	}
-	b := &results.Report{C: c, Range: dashboards.Range{From: now.Add(-*since), To: now}, Site: *site}
+	b := &results.Report{C: c, Range: dashboards.Range{From: now.Add(-*since), To: now}, Sites: sites}
 	doc, err := b.Build(ctx, flags.dashboardsDir(), *src, *dst, *maxLinks)
 	if err != nil {
 		return env.Fail("%v", err)
@@ -63,4 +69,20 @@ func runReport(env *cli.Env, args []string) int {
 	fmt.Fprintf(env.Stdout, "wrote %s: %d sections, %d panels\n", *out, len(doc.Sections), panels)
 	render.WriteStates(env.Stdout, doc)
 	return cli.ExitOK
+}
+
+// siteList reads --site's comma-separated site names ("" is every site).
+func siteList(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil, fmt.Errorf("an empty site name in %q", v)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
