@@ -1,0 +1,1 @@
+"""Longhaul's Grafana dashboards, one module each, and what they share (common)."""
