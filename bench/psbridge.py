@@ -1,5 +1,5 @@
 """The pScheduler bridge's throughput: results/s from pScheduler's archivers to samples acknowledged
-by Kafka, through the agent as bridge (collectors/psbridge) on the native stack, security on.
+by Kafka, through the agent as bridge (perfsonar/psbridge) on the native stack, security on.
 
 Kafka: --results archive messages (the golden throughput, trace and rtt results in turn, each
 with a fresh id) produced at once to the archivers' topic over the archiver listener; timed from

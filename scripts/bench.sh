@@ -102,8 +102,8 @@ if want alerting; then
   "$PY" "$ROOT/bench/alerting.py" --latency "$(sz 20 3)" --burst "$(sz 5000 200)" | tee -a "$LOG"
 fi
 if want parsers; then
-  say "== parsers: go test -run '^\$' -bench Parse -benchtime $(sz 2s 20x) ./collectors/probes/..."
-  (cd "$ROOT" && go test -run '^$' -bench Parse -benchtime "$(sz 2s 20x)" ./collectors/probes/...) | tee -a "$LOG"
+  say "== parsers: go test -run '^\$' -bench Parse -benchtime $(sz 2s 20x) ./probes/..."
+  (cd "$ROOT" && go test -run '^$' -bench Parse -benchtime "$(sz 2s 20x)" ./probes/...) | tee -a "$LOG"
 fi
 if want psbridge; then
   for run in $(seq "$(sz 3 1)"); do

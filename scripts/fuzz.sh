@@ -4,7 +4,7 @@
 # make test run no exploration: `go test` replays each target's committed corpus (its golden cases
 # and testdata/fuzz/<target>/), so a gate never fails on a new random draw. What this finds is
 # written by Go to <package>/testdata/fuzz/<target>/<hash>: fix the cause and commit that file
-# with the fix, a seed from then on (collectors/probes/README.md).
+# with the fix, a seed from then on (probes/README.md).
 #   scripts/fuzz.sh [--budget SECONDS] [--match REGEXP]
 #     --budget  the whole run's time, shared by the targets (FUZZ_BUDGET, default 600)
 #     --match   only the targets whose name matches (default: every target)

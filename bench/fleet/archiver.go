@@ -11,7 +11,7 @@ import (
 	"os"
 	"time"
 
-	"longhaul/collectors/psconfig"
+	"longhaul/perfsonar/psconfig"
 )
 
 // Archive is the data of an HTTP archive file as `longhaul admin add-pscheduler-host` writes it

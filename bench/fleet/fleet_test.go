@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/collectors/probes/probekit/golden"
-	"longhaul/collectors/psbridge"
-	"longhaul/collectors/psconfig"
+	"longhaul/perfsonar/psbridge"
+	"longhaul/perfsonar/psconfig"
+	"longhaul/probes/probekit/golden"
 )
 
 var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)

@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	"longhaul/collectors/psconfig"
+	"longhaul/perfsonar/psconfig"
 )
 
 type multi []string

@@ -8,7 +8,7 @@ import (
 )
 
 // Result is one run as pScheduler's archivers send it (the run's envelope and its merged
-// result: pscheduler-server's archiver input, as the golden inputs under collectors/probes/*/
+// result: pscheduler-server's archiver input, as the golden inputs under probes/*/
 // testdata/pscheduler keep it), for the stream's test type at start, on the network as it is.
 func Result(s Stream, start time.Time, seq uint64, net Network) map[string]any {
 	p := net.At(s.Src, s.Dst, start)

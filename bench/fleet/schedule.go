@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"longhaul/collectors/psconfig"
+	"longhaul/perfsonar/psconfig"
 )
 
 // Stream is one recurring test of the fleet: the pScheduler host that schedules and archives
@@ -26,7 +26,7 @@ type Stream struct {
 }
 
 // Streams is every stream of the template: each address's plan as pSConfig's agent on that host
-// would make it (collectors/psconfig, the agent's own planner), with pScheduler's cadence. Tests
+// would make it (perfsonar/psconfig, the agent's own planner), with pScheduler's cadence. Tests
 // without a cadence (a schedule without repeat, except latencybg, which runs continuously) are
 // counted in skipped with the reason.
 func Streams(t *psconfig.Template) (out []Stream, skipped map[string]int) {

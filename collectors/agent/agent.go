@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"longhaul/collectors/config"
-	"longhaul/collectors/probe"
 	"longhaul/collectors/publish"
 	"longhaul/collectors/schedule"
 	"longhaul/ingest/schema"
 	"longhaul/internal/kafkaconn"
+	"longhaul/probes/probe"
 )
 
 // Options are the agent's seams; zero values are the production ones.

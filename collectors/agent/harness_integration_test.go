@@ -23,7 +23,7 @@ import (
 	"longhaul/ingest/sample"
 	"longhaul/ingest/schema"
 
-	_ "longhaul/collectors/probes/host" // a real probe kind next to the synthetic one
+	_ "longhaul/probes/host" // a real probe kind next to the synthetic one
 )
 
 // This package's brokers, one per test (they run in parallel, each waiting on its broker and agent

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"time"
 
-	"longhaul/collectors/psconfig"
 	"longhaul/internal/kafkaconn"
+	"longhaul/perfsonar/psconfig"
 )
 
 // Health is the agent's state, served as JSON on GET /health.

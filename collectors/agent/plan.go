@@ -14,9 +14,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"longhaul/collectors/config"
-	"longhaul/collectors/probe"
-	"longhaul/collectors/psconfig"
 	"longhaul/collectors/schedule"
+	"longhaul/perfsonar/psconfig"
+	"longhaul/probes/probe"
 )
 
 // planner keeps the part of the plan that comes from the pSConfig template: the entries this

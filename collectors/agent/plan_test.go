@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"longhaul/collectors/config"
-	_ "longhaul/collectors/probes/all" // the kinds a plan runs: throughput, path, rtt
-	"longhaul/collectors/psconfig"
 	"longhaul/collectors/schedule"
+	"longhaul/perfsonar/psconfig"
+	_ "longhaul/probes/all" // the kinds a plan runs: throughput, path, rtt
 )
 
 // tmplServer serves a pSConfig template with an ETag; status, when set, answers instead.
@@ -94,7 +94,7 @@ psconfig:
 // wlcgTemplate is psconfig's golden WLCG-like template.
 func wlcgTemplate(t *testing.T) *psconfig.Template {
 	t.Helper()
-	raw, err := os.ReadFile("../psconfig/testdata/wlcg/template.json")
+	raw, err := os.ReadFile("../../perfsonar/psconfig/testdata/wlcg/template.json")
 	if err != nil {
 		t.Fatal(err)
 	}

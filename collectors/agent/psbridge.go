@@ -9,11 +9,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/collectors/config"
-	"longhaul/collectors/psbridge"
 	"longhaul/collectors/publish"
 	"longhaul/ingest/contract"
 	"longhaul/ingest/sample"
 	"longhaul/internal/settings"
+	"longhaul/perfsonar/psbridge"
 )
 
 // psBridge is the agent's pScheduler bridge: results from the HTTP archiver (psbridge.Handler,
@@ -70,7 +70,7 @@ func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
 			}
 			shared = []byte(tok)
 		}
-		tokens, err := psbridge.NewTokens(shared, config.HTTPArchiver, cfg.HostTokensDir, config.HTTPHostPrefix, config.IsHTTPHost)
+		tokens, err := psbridge.NewTokens(shared, contract.HTTPArchiver, cfg.HostTokensDir, contract.HTTPHostPrefix, contract.IsHTTPHost)
 		if err != nil {
 			return nil, err
 		}

@@ -10,9 +10,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"longhaul/collectors/config"
-	"longhaul/collectors/psbridge"
 	"longhaul/ingest/contract"
+	"longhaul/perfsonar/psbridge"
 )
 
 // InputKafka names results that came from the Kafka archiver's topic.
@@ -38,7 +37,7 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 	}
 	srv := &http.Server{
 		Handler: psbridge.Handler(c.Path, a.psb.tokens, psbridge.Limits{MaxBody: int64(c.MaxBody), MaxConcurrent: c.MaxConcurrent,
-			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: config.HTTPArchiver}, a.acceptFrom, a.psb),
+			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: contract.HTTPArchiver}, a.acceptFrom, a.psb),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: idleTimeout,
 	}
 	conns := connLimitFor(ln, srv)
@@ -113,7 +112,7 @@ func archiverOf(base, topic string) string {
 	if who := contract.ArchiverOf(base, topic); who != "" {
 		return who
 	}
-	return config.SharedArchiver
+	return contract.SharedArchiver
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"longhaul/collectors/psbridge"
 	"longhaul/ingest/contract"
+	"longhaul/perfsonar/psbridge"
 )
 
 // maxUnshared bounds the keys waiting to be written to the shared topic while Kafka is away

@@ -3,8 +3,8 @@ package agent
 import (
 	"testing"
 
-	"longhaul/collectors/config"
-	"longhaul/collectors/psbridge"
+	"longhaul/ingest/contract"
+	"longhaul/perfsonar/psbridge"
 )
 
 func TestAResultAnotherBridgeConvertedIsADuplicateHere(t *testing.T) {
@@ -23,7 +23,7 @@ func TestAResultAnotherBridgeConvertedIsADuplicateHere(t *testing.T) {
 	a.psb.learn(other, say)
 	a.psb.learn(other, say) // every bridge reads every share: once is news
 	a.psb.learn([]byte(`{"schema":"psbridge_seen","version":1,"src":"a","dst":"b","probe_id":"p","ts":1,"digest":"xyz","bridge":"psbridge-2"}`), say)
-	out, err := a.acceptFrom(result, psbridge.InputHTTP, config.HTTPArchiver)
+	out, err := a.acceptFrom(result, psbridge.InputHTTP, contract.HTTPArchiver)
 	if err != nil || out.Status != psbridge.Duplicate {
 		t.Fatalf("%+v %v", out, err)
 	}
@@ -33,7 +33,7 @@ func TestAResultAnotherBridgeConvertedIsADuplicateHere(t *testing.T) {
 	}
 	// not yet following the shared topic (Run does): a key converted here is counted unshared
 	again, _ := goldenResult(t, "iperf3-udp-50M-loopback")
-	if out, err := a.acceptFrom(again, psbridge.InputHTTP, config.HTTPArchiver); err != nil || out.Status != psbridge.Accepted {
+	if out, err := a.acceptFrom(again, psbridge.InputHTTP, contract.HTTPArchiver); err != nil || out.Status != psbridge.Accepted {
 		t.Fatalf("%+v %v", out, err)
 	}
 	if h := a.Health().PSBridge; h.Unshared != 1 || h.Shared != 0 {

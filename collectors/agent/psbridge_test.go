@@ -11,9 +11,10 @@ import (
 	"testing"
 
 	"longhaul/collectors/config"
-	"longhaul/collectors/psbridge"
 	"longhaul/collectors/publish"
+	"longhaul/ingest/contract"
 	"longhaul/ingest/sample"
+	"longhaul/perfsonar/psbridge"
 )
 
 // bridgeConfig is an agent that only bridges pScheduler results: no targets, no probes.
@@ -41,7 +42,7 @@ pscheduler_bridge:
 
 func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testing.T) {
 	dir := t.TempDir()
-	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	result, err := os.ReadFile("../../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,14 +54,14 @@ func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testi
 	if a.req != nil {
 		t.Fatal("a bridge-only agent consumes probe requests (which its Kafka user may not read)")
 	}
-	out, err := a.acceptFrom(result, psbridge.InputHTTP, config.HTTPArchiver)
+	out, err := a.acceptFrom(result, psbridge.InputHTTP, contract.HTTPArchiver)
 	if err != nil || out.Status != psbridge.Accepted || out.Samples == 0 {
 		t.Fatalf("%+v %v", out, err)
 	}
-	if again, _ := a.acceptFrom(result, InputKafka, config.SharedArchiver); again.Status != psbridge.Duplicate || again.Key != out.Key {
+	if again, _ := a.acceptFrom(result, InputKafka, contract.SharedArchiver); again.Status != psbridge.Duplicate || again.Key != out.Key {
 		t.Fatalf("the same result again: %+v", again)
 	}
-	bad, err := a.acceptFrom([]byte(`{"id":"r2","test":{"type":"rtt"}}`), InputKafka, config.SharedArchiver)
+	bad, err := a.acceptFrom([]byte(`{"id":"r2","test":{"type":"rtt"}}`), InputKafka, contract.SharedArchiver)
 	if err != nil || bad.Status != psbridge.DeadLettered || bad.Reason != "JSON path result: missing" {
 		t.Fatalf("bad: %+v %v", bad, err)
 	}
@@ -102,7 +103,7 @@ func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testi
 		t.Fatal(err)
 	}
 	defer b.closeAll()
-	if again, _ := b.acceptFrom(result, psbridge.InputHTTP, config.HTTPArchiver); again.Status != psbridge.Duplicate {
+	if again, _ := b.acceptFrom(result, psbridge.InputHTTP, contract.HTTPArchiver); again.Status != psbridge.Duplicate {
 		t.Errorf("after a restart: %+v", again)
 	}
 }
@@ -120,7 +121,7 @@ func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) 
 	dir := t.TempDir()
 	cfg := bridgeConfig(t, dir)
 	cfg.Spool.MaxBytes, cfg.Spool.SegmentBytes = 256<<10, 64<<10 // the smallest spool allowed
-	template, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	template, err := os.ReadFile("../../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) 
 	defer a.closeAll()
 	accepted := 0
 	for ; accepted < 10_000; accepted++ {
-		out, err := a.acceptFrom(result(accepted), psbridge.InputHTTP, config.HTTPArchiver)
+		out, err := a.acceptFrom(result(accepted), psbridge.InputHTTP, contract.HTTPArchiver)
 		if err != nil {
 			if !errors.Is(err, publish.ErrFull) {
 				t.Fatalf("result %d: %v", accepted, err)
@@ -160,7 +161,7 @@ func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) 
 	if h.Accepted != uint64(accepted) || h.Remembered != accepted || h.LastError == "" {
 		t.Errorf("health %+v", *h)
 	}
-	if out, err := a.acceptFrom(result(accepted), psbridge.InputHTTP, config.HTTPArchiver); err == nil || out.Status != "" {
+	if out, err := a.acceptFrom(result(accepted), psbridge.InputHTTP, contract.HTTPArchiver); err == nil || out.Status != "" {
 		t.Errorf("the same result again while full: %+v %v", out, err)
 	}
 }
@@ -169,7 +170,7 @@ func TestABridgeWithAFullSpoolKeepsNoPartOfAResultAndSaysTryAgain(t *testing.T) 
 // the reason, its samples dropped: one post cannot make the bridge hold an unbounded batch.
 func TestAResultOverMaxSamplesIsDeadLetteredNotSpooled(t *testing.T) {
 	dir := t.TempDir()
-	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
+	result, err := os.ReadFile("../../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestAResultOverMaxSamplesIsDeadLetteredNotSpooled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.closeAll()
-	out, err := a.acceptFrom(result, psbridge.InputHTTP, config.HTTPArchiver)
+	out, err := a.acceptFrom(result, psbridge.InputHTTP, contract.HTTPArchiver)
 	if err != nil || out.Status != psbridge.DeadLettered || out.Samples != 0 ||
 		!strings.Contains(out.Reason, "more than pscheduler_bridge.max_samples (4)") {
 		t.Fatalf("%+v %v", out, err)
@@ -208,7 +209,7 @@ func TestAPSchedulerHostReportsForItsOwnHostsOnly(t *testing.T) {
 		!strings.HasSuffix(out.Reason, " from pscheduler-lyon, which may report for perfsonar.in2p3.fr only") {
 		t.Fatalf("another host's result: %+v %v", out, err)
 	}
-	if out, _ := a.acceptFrom(result, InputKafka, config.SharedArchiver); out.Status != psbridge.DeadLettered || !strings.Contains(out.Reason, "pscheduler has no host list") {
+	if out, _ := a.acceptFrom(result, InputKafka, contract.SharedArchiver); out.Status != psbridge.DeadLettered || !strings.Contains(out.Reason, "pscheduler has no host list") {
 		t.Fatalf("the shared topic, its identity without a list: %+v", out)
 	}
 	if out, err := a.acceptFrom(result, InputKafka, archiverOf("longhaul.pscheduler.results", "longhaul.pscheduler.results.pscheduler-here")); err != nil || out.Status != psbridge.Accepted {
@@ -216,11 +217,11 @@ func TestAPSchedulerHostReportsForItsOwnHostsOnly(t *testing.T) {
 	}
 }
 
-// goldenResult is a golden pScheduler throughput result (collectors/probes/throughput/testdata)
+// goldenResult is a golden pScheduler throughput result (probes/throughput/testdata)
 // and its conversion.
 func goldenResult(t *testing.T, name string) ([]byte, psbridge.Converted) {
 	t.Helper()
-	result, err := os.ReadFile("../probes/throughput/testdata/pscheduler/" + name + "/input.json")
+	result, err := os.ReadFile("../../probes/throughput/testdata/pscheduler/" + name + "/input.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,10 +12,10 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 
-	"longhaul/collectors/probe"
 	"longhaul/collectors/schedule"
 	"longhaul/ingest/sample"
 	"longhaul/ingest/schema"
+	"longhaul/probes/probe"
 )
 
 type nopProbe struct{}

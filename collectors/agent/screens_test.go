@@ -15,7 +15,7 @@ import (
 // A throughput probe configured as a screening burst (`screens`) publishes every sample of its
 // runs marked with the probe it screens; the screened probe's own samples are not marked.
 func TestAScreeningBurstsSamplesNameTheProbeTheyScreen(t *testing.T) {
-	out, err := os.ReadFile("../probes/throughput/testdata/iperf3/tcp-1stream-lo/input.json")
+	out, err := os.ReadFile("../../probes/throughput/testdata/iperf3/tcp-1stream-lo/input.json")
 	if err != nil {
 		t.Fatal(err)
 	}

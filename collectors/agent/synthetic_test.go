@@ -8,8 +8,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"longhaul/collectors/probe"
 	"longhaul/ingest/sample"
+	"longhaul/probes/probe"
 )
 
 // The "synthetic" kind is a test fixture: it emits throughput samples without running a tool

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 // ToolCheck is one program a configured probe runs, looked up the way the runner will run it.

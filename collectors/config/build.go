@@ -5,7 +5,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 // Instance is one configured probe, built by its kind's Factory, with the targets it runs

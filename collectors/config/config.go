@@ -138,7 +138,7 @@ type Probe struct {
 }
 
 // PSConfig names a pSConfig template the agent takes its plan from, beside its targets and
-// probes (collectors/psconfig; its README.md). Defaults are in defaults.go.
+// probes (perfsonar/psconfig; its README.md). Defaults are in defaults.go.
 type PSConfig struct {
 	// URL is an https:// URL (e.g. https://psconfig.opensciencegrid.org/pub/auto/<FQDN>), a
 	// file:// URL or a path. Empty: no pSConfig.
@@ -169,7 +169,7 @@ type PSConfigScreen struct {
 // Enabled says whether a template is configured.
 func (p PSConfig) Enabled() bool { return p.URL != "" }
 
-// PSBridge is the pScheduler bridge (collectors/psbridge; its README.md): the
+// PSBridge is the pScheduler bridge (perfsonar/psbridge; its README.md): the
 // agent converts every result pScheduler's archivers deliver into samples, through its spool.
 // Defaults are in defaults.go.
 type PSBridge struct {

@@ -24,7 +24,7 @@ const (
 	DefaultPSConfigRefresh = time.Hour
 	DefaultPSConfigTimeout = 30 * time.Second
 	// DefaultScreenDuration is a screening burst's length: enough for slow start to pass a
-	// policer's rate on a long path (collectors/probes/throughput README, *A screening burst*).
+	// policer's rate on a long path (probes/throughput README, *A screening burst*).
 	DefaultScreenDuration = 2 * time.Second
 	// The pScheduler bridge: its HTTP path, the largest result it takes, its consumer group
 	// (the psbridge Kafka user may use groups named so) and how many result ids it remembers.

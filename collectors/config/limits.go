@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 // PSConfigLimits are this host's ceilings on what a pSConfig template may make it run: the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"net"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -66,9 +65,9 @@ func validatePSBridge(l *errorList, b *PSBridge) {
 func validateHosts(l *errorList, hosts map[string][]string) {
 	for _, who := range slices.Sorted(maps.Keys(hosts)) {
 		path := "pscheduler_bridge.hosts." + who
-		if who != HTTPArchiver && who != SharedArchiver && !archiverName.MatchString(who) && !IsHTTPHost(who) {
+		if !contract.IsBridgeIdentity(who) {
 			l.at(path, "%q is not an identity: %s (the HTTP token every host shares), %sNAME (one host's token, `longhaul admin add-pscheduler-host NAME --bridge-url URL`), %s (the certificate every host shared) or %sNAME (one host's certificate, `longhaul admin add-pscheduler-host NAME`)",
-				who, HTTPArchiver, HTTPHostPrefix, SharedArchiver, contract.OwnTopicArchiverPrefix)
+				who, contract.HTTPArchiver, contract.HTTPHostPrefix, contract.SharedArchiver, contract.OwnTopicArchiverPrefix)
 		}
 		if len(hosts[who]) == 0 {
 			l.at(path, "no host: list the hosts it may report for")
@@ -78,28 +77,6 @@ func validateHosts(l *errorList, hosts map[string][]string) {
 		}
 	}
 }
-
-// Identities of what delivers a result to the bridge: a pScheduler host's own Kafka topic names
-// its certificate (contract.ArchiverOf: pscheduler-NAME); the shared topic is the one certificate
-// every host used to share (SharedArchiver); on the HTTP endpoint, the token every host shares
-// (HTTPArchiver) or a host's own (HTTPHostPrefix + NAME, host_tokens_dir's NAME.token).
-const (
-	SharedArchiver = "pscheduler"
-	HTTPArchiver   = "http"
-	HTTPHostPrefix = "http-"
-)
-
-// hostName is what a pScheduler host's name may be, after its identity's prefix.
-const hostName = `[a-z0-9][a-z0-9._-]{0,62}`
-
-// archiverName is a pScheduler host's certificate's principal; httpHostName a host's token's.
-var (
-	archiverName = regexp.MustCompile("^" + regexp.QuoteMeta(contract.OwnTopicArchiverPrefix) + hostName + "$")
-	httpHostName = regexp.MustCompile("^" + regexp.QuoteMeta(HTTPHostPrefix) + hostName + "$")
-)
-
-// IsHTTPHost says whether identity is a host's own token's (http-NAME).
-func IsHTTPHost(identity string) bool { return httpHostName.MatchString(identity) }
 
 // loopback says whether host is a loopback address or localhost.
 func loopback(host string) bool {

@@ -3,8 +3,8 @@ package config
 import (
 	"strings"
 
-	"longhaul/collectors/probe"
 	"longhaul/internal/kafkaconn"
+	"longhaul/probes/probe"
 
 	"longhaul/ingest/contract"
 )

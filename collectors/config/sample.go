@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"strings"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 //go:embed sample.yaml

@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"longhaul/collectors/internal/sampletest"
+	"longhaul/internal/sampletest"
 )
 
 // testEntry stands for the kinds' sample entries, which register in their own packages.

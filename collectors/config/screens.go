@@ -3,7 +3,7 @@ package config
 import (
 	"fmt"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 // validateScreens checks each probe's `screens`: a throughput probe may screen another throughput

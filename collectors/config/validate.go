@@ -7,21 +7,16 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
+	"longhaul/probes/probekit"
 )
 
 var (
 	// hostRE is the schemas' pattern for src and dst.
 	hostRE    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
 	probeIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	addressRE = regexp.MustCompile(`^[A-Za-z0-9._:%-]+$`)
 )
-
-// shellMeta are the characters a shell would interpret. Tools are never run through a shell,
-// but an address carrying them is a mistake or an attack either way.
-const shellMeta = "`$;&|<>(){}[]*?!~'\"\\#="
 
 func validate(l *errorList, c *Config) {
 	checkHostName(l, "src", c.Src)
@@ -35,7 +30,7 @@ func validate(l *errorList, c *Config) {
 	validatePSBridge(l, &c.PSBridge)
 	if c.PSBridge.Enabled() && c.PSBridge.Hosts == nil {
 		c.warnings = append(c.warnings, c.file+": pscheduler_bridge.hosts is unset: any pScheduler host may "+
-			"report results for any host (name each identity's hosts: collectors/psbridge/README.md)")
+			"report results for any host (name each identity's hosts: perfsonar/psbridge/README.md)")
 	}
 	validateRequests(l, &c.ProbeRequests, c.Kafka)
 	// a plan from pSConfig, or a bridge alone, needs no targets of its own
@@ -133,7 +128,7 @@ func checkHostPort(s string) error {
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 		return fmt.Errorf("%q: port must be 1-65535", s)
 	}
-	if strings.HasPrefix(host, "-") || strings.ContainsAny(host, shellMeta+" \t") {
+	if strings.HasPrefix(host, "-") || strings.ContainsAny(host, probekit.ShellMeta+" \t") {
 		return fmt.Errorf("%q: invalid host", s)
 	}
 	return nil
@@ -179,7 +174,7 @@ func validateTargets(l *errorList, ts []Target, required bool) map[string]bool {
 			l.at(p+".name", "duplicate target name %q", t.Name)
 		}
 		names[t.Name] = true
-		if msg := checkAddress(t.Address); msg != "" {
+		if msg := probekit.CheckAddress(t.Address); msg != "" {
 			l.at(p+".address", "%q %s", t.Address, msg)
 		}
 		for k := range t.Labels {
@@ -190,10 +185,6 @@ func validateTargets(l *errorList, ts []Target, required bool) map[string]bool {
 	}
 	return names
 }
-
-// CheckAddress returns why addr cannot be handed to a tool as its target, or "": the rule of
-// targets[].address, for addresses that come from elsewhere (a pSConfig template).
-func CheckAddress(addr string) string { return checkAddress(addr) }
 
 // CheckName returns why name cannot be a sample's src or dst, or "".
 func CheckName(name string) string {
@@ -207,24 +198,6 @@ func CheckName(name string) string {
 func CheckProbeID(id string) string {
 	if id == "" || len(id) > 100 || !probeIDRE.MatchString(id) {
 		return fmt.Sprintf("%q: letters, digits and . _ - only, at most 100", id)
-	}
-	return ""
-}
-
-// checkAddress returns why addr cannot be handed to a tool as its target, or "".
-func checkAddress(addr string) string {
-	switch {
-	case addr == "":
-		return "is empty"
-	case strings.HasPrefix(addr, "-"):
-		return "looks like a command-line flag"
-	case strings.IndexFunc(addr, unicode.IsSpace) >= 0:
-		return "contains whitespace"
-	case strings.ContainsAny(addr, shellMeta):
-		i := strings.IndexAny(addr, shellMeta)
-		return fmt.Sprintf("contains shell metacharacter %q", addr[i:i+1])
-	case len(addr) > 253 || !addressRE.MatchString(addr):
-		return "is not a host name or IP address (letters, digits and . - : _ % only)"
 	}
 	return ""
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 // core is the scheduler's logic without goroutines or clocks: given the time, it says which

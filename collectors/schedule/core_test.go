@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/collectors/probe"
 	"longhaul/ingest/sample"
+	"longhaul/probes/probe"
 )
 
 // t0 anchors every test: a fixed instant.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 // Extra is one run asked for outside a task's slots (a probe request of the Flink job): the

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/collectors/probe"
+	"longhaul/probes/probe"
 )
 
 // A requested run starts at once when nothing runs, waits for an exclusive run in progress, and

@@ -1,8 +1,8 @@
 package schedule
 
 import (
-	"longhaul/collectors/probe"
 	"longhaul/ingest/sample"
+	"longhaul/probes/probe"
 )
 
 // NotStarter is implemented by probes that describe a run that never started with their own

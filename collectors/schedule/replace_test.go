@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/collectors/probe"
 	"longhaul/ingest/sample"
+	"longhaul/probes/probe"
 )
 
 // A new plan keeps the slots of the pairs that stay, starts the new ones from now and plans

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"longhaul/collectors/probe"
 	"longhaul/ingest/sample"
+	"longhaul/probes/probe"
 )
 
 // Result is one run's outcome, handed to the Sink: the samples it produced or, for a run that

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/collectors/probe"
 	"longhaul/ingest/sample"
 	"longhaul/ingest/schema"
+	"longhaul/probes/probe"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"longhaul/collectors/config"
-	"longhaul/collectors/probe"
 	"longhaul/ingest/sample"
+	"longhaul/probes/probe"
 )
 
 // Task is one (probe, target) pair: what the scheduler runs at an interval.

@@ -23,7 +23,7 @@ const (
 	Operator = "operator" // the operator CLI: reads results
 	Watchdog = "watchdog" // operator/watchdog: watches the pipeline, raises pipeline_degraded
 	Alerter  = "alerter"  // operator/alerting: the alert bridge, reads events into Alertmanager
-	// PSBridge is the agent as pScheduler bridge (collectors/psbridge): reads the archivers'
+	// PSBridge is the agent as pScheduler bridge (perfsonar/psbridge): reads the archivers'
 	// topic, writes samples like an agent.
 	PSBridge = "psbridge"
 	// Importer is `longhaul import`: writes backfilled samples, to the history topics only.

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"longhaul/collectors/psconfig"
+	"longhaul/perfsonar/psconfig"
 )
 
 // MetaSite is the `_meta` key with which a pSConfig address may name its site for Longhaul.

@@ -15,9 +15,9 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"longhaul/collectors/psbridge"
 	"longhaul/ingest/contract"
 	"longhaul/ingest/schema"
+	"longhaul/perfsonar/psbridge"
 )
 
 // recorder is a Producer that keeps what it is given, failing the records of one topic on demand.
@@ -43,7 +43,7 @@ func (r *recorder) Flush(context.Context) error { return nil }
 // archiveLine is a golden pScheduler archive message with its id and start replaced.
 func archiveLine(t *testing.T, kind, c, id, start string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "collectors", "probes", kind, "testdata", "pscheduler", c, "input.json"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "probes", kind, "testdata", "pscheduler", c, "input.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestALineTooLongIsRejectedAndTheRestRead(t *testing.T) {
 
 func TestSavedOutputsAreDatedByTheirFileWhenTheyCarryNoTime(t *testing.T) {
 	dir := t.TempDir()
-	b, err := os.ReadFile("../../collectors/probes/rtt/testdata/ping/busybox-ping/input.txt")
+	b, err := os.ReadFile("../../probes/rtt/testdata/ping/busybox-ping/input.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"longhaul/collectors/psbridge"
 	"longhaul/ingest/contract"
 	"longhaul/ingest/sample"
 	"longhaul/ingest/schema"
+	"longhaul/perfsonar/psbridge"
 )
 
 // Producer is what the import needs of a Kafka client (a *kgo.Client).

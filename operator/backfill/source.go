@@ -17,10 +17,10 @@ import (
 	"path/filepath"
 	"sort"
 
-	"longhaul/collectors/probes/all"
-	"longhaul/collectors/probes/probekit"
-	"longhaul/collectors/psbridge"
 	"longhaul/ingest/sample"
+	"longhaul/perfsonar/psbridge"
+	"longhaul/probes/all"
+	"longhaul/probes/probekit"
 )
 
 // Item is one record of the input (an archive line, a saved output) as samples, or why not.

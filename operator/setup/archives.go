@@ -11,7 +11,7 @@ import (
 // pscheduler: pscheduler-archiver-kafka/kafka/archive, pscheduler-archiver-http/http).
 
 // ArchiveRetry is the retry policy both archives carry: the HTTP archiver retries by it over
-// about an hour; the Kafka archiver never reaches it (collectors/psbridge/README.md).
+// about an hour; the Kafka archiver never reaches it (perfsonar/psbridge/README.md).
 var ArchiveRetry = []map[string]any{{"attempts": 5, "wait": "PT1M"}, {"attempts": 5, "wait": "PT10M"}}
 
 // KafkaArchive is the Kafka archiver's data for one host (schema 2, SSL).

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"longhaul/collectors/psbridge"
+	"longhaul/perfsonar/psbridge"
 )
 
 // The HTTP archiver retries a result by ArchiveRetry, possibly to another bridge behind the same

@@ -30,7 +30,7 @@ RUNS = 36  # 3 hours
 # an archive message of a latencybg run, as pScheduler's archivers send it (the bridge's golden case)
 POWSTREAM = (
     pathlib.Path(__file__).resolve().parents[2]
-    / "collectors/probes/latency/testdata/pscheduler/latencybg-powstream-archived/input.json"
+    / "probes/latency/testdata/pscheduler/latencybg-powstream-archived/input.json"
 )
 
 

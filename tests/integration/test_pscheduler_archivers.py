@@ -3,7 +3,7 @@ writes: the Kafka plugin's code path (kafka-python over SSL with the PEM content
 written to temporary files, one producer per result) and the HTTP archiver (POST with the bearer
 header, verify-ssl, retried by its policy) both deliver results that become samples. The HTTP
 archiver loses nothing through a bridge outage or a Kafka outage; the Kafka plugin drops what it
-cannot deliver (as collectors/psbridge/README.md says); removing one host revokes that host alone."""
+cannot deliver (as perfsonar/psbridge/README.md says); removing one host revokes that host alone."""
 
 import json
 import os
@@ -118,7 +118,7 @@ def test_removing_a_pscheduler_host_revokes_that_host_alone(bridge, tmp_path, ru
     _, kept_out, _ = add_host(tmp_path, bridge)
     longhaul("admin", "remove-pscheduler-host", gone)
     # the revoked certificate still gets a TLS session and may write nothing (the Kafka plugin would
-    # block 60 s on the topic's metadata, fail and die on its clean-up: collectors/psbridge/README.md)
+    # block 60 s on the topic's metadata, fail and die on its clean-up: perfsonar/psbridge/README.md)
     spec = archive_data(gone_out / "longhaul-kafka.json", "kafka")
     for k in ("_ssl-cert", "_ssl-key"):
         (tmp_path / k).write_text(spec[k])

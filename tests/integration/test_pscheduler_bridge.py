@@ -1,4 +1,4 @@
-"""pScheduler's archivers into the secured stack: the agent as pScheduler bridge (collectors/psbridge)
+"""pScheduler's archivers into the secured stack: the agent as pScheduler bridge (perfsonar/psbridge)
 takes results from the Kafka archiver's topic (written over the brokers' mutual-TLS archiver
 listener with the pscheduler certificate, as pScheduler's kafka-python producer does: no key, no
 SASL) and from the HTTP archiver's posts (bearer token, TLS), and publishes them as samples. A

@@ -8,7 +8,7 @@ files, one producer per result, send without waiting, close. Run in Python's iso
 
 prints {"succeeded": true} or {"succeeded": false, "error": "..."} as the plugin answers
 pScheduler; like the plugin, a failure is not retried here (it never reaches its retry-policy:
-collectors/psbridge/README.md, "Configuring pScheduler"). A model, one process per result: each temporary
+perfsonar/psbridge/README.md, "Configuring pScheduler"). A model, one process per result: each temporary
 file is removed once, so the unchanged plugin's second os.unlink (FileNotFoundError, the process
 dies: after a refusal, and on every second result of a long-lived process) is not reproduced."""
 

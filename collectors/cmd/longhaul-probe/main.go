@@ -18,8 +18,8 @@ import (
 	"os"
 
 	"longhaul/collectors/config"
-	_ "longhaul/collectors/probes/all" // registers every probe kind
 	"longhaul/internal/cli"
+	_ "longhaul/probes/all" // registers every probe kind
 )
 
 func main() {

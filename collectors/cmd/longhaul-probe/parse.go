@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"longhaul/collectors/probes/all"
-	"longhaul/collectors/probes/probekit"
 	"longhaul/ingest/sample"
 	"longhaul/internal/cli"
+	"longhaul/probes/all"
+	"longhaul/probes/probekit"
 )
 
 const parseDoc = `Parses one run's saved output into samples, written as JSON Lines to stdout. TOOL is

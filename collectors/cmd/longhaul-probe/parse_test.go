@@ -13,14 +13,14 @@ import (
 // goldenDirs are the parsers' golden cases (owned by the probe packages) by tool: the command
 // must give, byte for byte, what the package tests expect.
 var goldenDirs = map[string][]string{
-	"iperf3":     {"../../probes/throughput/testdata/iperf3"},
-	"iperf2":     {"../../probes/throughput/testdata/iperf2"},
-	"traceroute": {"../../probes/path/testdata/traceroute"},
-	"tracepath":  {"../../probes/path/testdata/tracepath"},
-	"mtr":        {"../../probes/path/testdata/mtr"},
-	"ping":       {"../../probes/rtt/testdata/ping"},
-	"pscheduler": {"../../probes/throughput/testdata/pscheduler", "../../probes/path/testdata/pscheduler", "../../probes/rtt/testdata/pscheduler",
-		"../../probes/throughput/testdata/pscheduler-result", "../../probes/all/testdata/pscheduler"},
+	"iperf3":     {"../../../probes/throughput/testdata/iperf3"},
+	"iperf2":     {"../../../probes/throughput/testdata/iperf2"},
+	"traceroute": {"../../../probes/path/testdata/traceroute"},
+	"tracepath":  {"../../../probes/path/testdata/tracepath"},
+	"mtr":        {"../../../probes/path/testdata/mtr"},
+	"ping":       {"../../../probes/rtt/testdata/ping"},
+	"pscheduler": {"../../../probes/throughput/testdata/pscheduler", "../../../probes/path/testdata/pscheduler", "../../../probes/rtt/testdata/pscheduler",
+		"../../../probes/throughput/testdata/pscheduler-result", "../../../probes/all/testdata/pscheduler"},
 }
 
 func run(args []string, stdin string) (code int, stdout, stderr string) {
@@ -115,7 +115,7 @@ func TestMalformedInputExitsNonZeroNamingWhereAndWritesNothing(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	in := "../../probes/rtt/testdata/ping/loopback-5/input.txt"
+	in := "../../../probes/rtt/testdata/ping/loopback-5/input.txt"
 	for name, c := range map[string]struct {
 		args []string
 		want string
@@ -142,12 +142,12 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestStdinFlagsAfterTheFileAndIdempotentRunIDs(t *testing.T) {
-	b, _ := os.ReadFile("../../probes/rtt/testdata/ping/loopback-5/input.txt")
+	b, _ := os.ReadFile("../../../probes/rtt/testdata/ping/loopback-5/input.txt")
 	code, fromStdin, _ := run([]string{"--tool", "ping", "-", "--src", "longhaul-dev", "--dst", "loopback", "--ts", "1795239679000"}, string(b))
 	if code != 0 {
 		t.Fatal(code)
 	}
-	want, _ := os.ReadFile("../../probes/rtt/testdata/ping/loopback-5/expected.jsonl")
+	want, _ := os.ReadFile("../../../probes/rtt/testdata/ping/loopback-5/expected.jsonl")
 	if fromStdin != string(want) {
 		t.Fatalf("stdin:\n%s\nwant:\n%s", fromStdin, want)
 	}
@@ -168,17 +168,17 @@ func runID(t *testing.T, line string) string {
 }
 
 func TestTsIsRequiredWithoutAClockAndIgnoredWithOne(t *testing.T) {
-	in := "../../probes/throughput/testdata/iperf2/seed000-umn-tcp-557Mbit/input.txt"
+	in := "../../../probes/throughput/testdata/iperf2/seed000-umn-tcp-557Mbit/input.txt"
 	code, out, errOut := run([]string{"--tool", "iperf2", "--src", "a", "--dst", "b", in}, "")
 	if code != 1 || out != "" || !strings.Contains(errOut, "--ts") {
 		t.Fatalf("iperf2 without --ts: %d %q %q", code, out, errOut)
 	}
-	in = "../../probes/throughput/testdata/iperf3/tcp-1stream-lo/input.json"
+	in = "../../../probes/throughput/testdata/iperf3/tcp-1stream-lo/input.json"
 	code, out, errOut = run([]string{"--tool", "iperf3", "--src", "a", "--dst", "b", "--ts", "1325746800000", in}, "")
 	if code != 0 || strings.Contains(out, "1325746800000") || !strings.Contains(errOut, "--ts ignored") {
 		t.Fatalf("iperf3 with its own clock: %d %q", code, errOut)
 	}
-	in = "../../probes/throughput/testdata/iperf3/connection-refused-lo/input.json"
+	in = "../../../probes/throughput/testdata/iperf3/connection-refused-lo/input.json"
 	if code, _, errOut = run([]string{"--tool", "iperf3", "--src", "a", "--dst", "b", in}, ""); code != 1 || !strings.Contains(errOut, "--ts") {
 		t.Fatalf("failed iperf3 run without --ts: %d %q", code, errOut)
 	}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"longhaul/collectors/psconfig"
 	"longhaul/internal/cli"
 	"longhaul/internal/version"
+	"longhaul/perfsonar/psconfig"
 )
 
 const planDoc = `Prints the plan a host would run from a pSConfig template (a file or an https:// URL, as

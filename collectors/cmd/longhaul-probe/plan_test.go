@@ -14,7 +14,7 @@ func TestPlanPrintsTheHostsPlanAsJSONLines(t *testing.T) {
 		{"wlcg", "psonar1.cern.ch"},
 		{"wlcg", "lhcone-ps.bnl.gov"},
 	} {
-		dir := "../../psconfig/testdata/" + c.dir
+		dir := "../../../perfsonar/psconfig/testdata/" + c.dir
 		want, err := os.ReadFile(dir + "/" + c.host + ".jsonl")
 		if err != nil {
 			t.Fatal(err)
@@ -28,14 +28,14 @@ func TestPlanPrintsTheHostsPlanAsJSONLines(t *testing.T) {
 
 // --list-hosts names the addresses of the template with its includes, for a script.
 func TestPlanListsTheHostsOfATemplateWithItsIncludes(t *testing.T) {
-	code, out, errs := invoke("plan", "--psconfig", "../../psconfig/testdata/include-chain/template.json", "--list-hosts")
+	code, out, errs := invoke("plan", "--psconfig", "../../../perfsonar/psconfig/testdata/include-chain/template.json", "--list-hosts")
 	if code != 0 || out != "ams\nchi\nsea\n" {
 		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
 }
 
 func TestPlanSaysWhatIsWrong(t *testing.T) {
-	tmpl := "../../psconfig/testdata/note-example/template.json"
+	tmpl := "../../../perfsonar/psconfig/testdata/note-example/template.json"
 	for _, c := range []struct {
 		args []string
 		code int

@@ -11,13 +11,12 @@ import (
 
 	"longhaul/internal/kafkaadmin"
 
-	"longhaul/collectors/config"
-	"longhaul/collectors/psbridge"
 	"longhaul/ingest/contract"
 	"longhaul/internal/cli"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/setup"
+	"longhaul/perfsonar/psbridge"
 )
 
 // pSchedulerHostNext is what add-pscheduler-host prints: where each file goes on the host, and
@@ -120,7 +119,7 @@ func runAddPSchedulerHost(env *cli.Env, args []string) int {
 	view := map[string]string{"Principal": principal, "Name": name, "CASubject": ca.Cert.Subject.String(),
 		"NotAfter": files.notAfter.UTC().Format(time.DateOnly), "Topic": contract.ArchiverTopic(principal), "Dir": *out,
 		"Kafka": written["longhaul-kafka.json"], "HTTP": written["longhaul-http.json"], "CA": written["ca.crt"],
-		"Token": written[name+psbridge.TokenSuffix], "HTTPIdentity": config.HTTPHostPrefix + name}
+		"Token": written[name+psbridge.TokenSuffix], "HTTPIdentity": contract.HTTPHostPrefix + name}
 	if err := template.Must(template.New("next").Parse(pSchedulerHostNext)).Execute(env.Stdout, view); err != nil {
 		return env.Fail("%v", err)
 	}

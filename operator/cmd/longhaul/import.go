@@ -13,12 +13,12 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"longhaul/collectors/probes/all"
-	"longhaul/collectors/psbridge"
 	"longhaul/ingest/schema"
 	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/backfill"
+	"longhaul/perfsonar/psbridge"
+	"longhaul/probes/all"
 )
 
 const importDoc = `Backfills history so that links have baselines on day one.

@@ -1,0 +1,167 @@
+package all
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"longhaul/ingest/sample"
+	"longhaul/probes/latency"
+	"longhaul/probes/path"
+	"longhaul/probes/probekit"
+	"longhaul/probes/rtt"
+	"longhaul/probes/throughput"
+)
+
+// shapeOfResult is the test a result's fields say it is of (probekit.ResultShapes), looking
+// into the full form's "result" too ({succeeded, error, diags, result: {…}}, rtt's).
+func shapeOfResult(top map[string]json.RawMessage) string {
+	if typ := probekit.ShapeOf(top); typ != "" {
+		return typ
+	}
+	var inner map[string]json.RawMessage
+	if r := top["result"]; len(r) > 0 && r[0] == '{' && json.Unmarshal(r, &inner) == nil {
+		return probekit.ShapeOf(inner)
+	}
+	return ""
+}
+
+// isBare: a result alone, as `pscheduler result --format json` prints it: it says whether it
+// succeeded, and has none of an archive message's envelope.
+func isBare(top map[string]json.RawMessage) bool {
+	if _, has := top["succeeded"]; !has {
+		return false
+	}
+	for _, k := range []string{"test", "schedule", "tool", "participants"} {
+		if _, has := top[k]; has {
+			return false
+		}
+	}
+	return true
+}
+
+// archiveImporters read an archive message of their test type (test.type).
+var archiveImporters = map[string]Importer{
+	"throughput": throughput.ParsePScheduler,
+	"trace":      path.ParsePScheduler,
+	"rtt":        rtt.ParsePScheduler,
+	"latency":    latency.ParsePScheduler,
+	"latencybg":  latency.ParsePScheduler,
+}
+
+// bareImporters read a bare result of the test its shape says (probekit.ResultShapes; latency
+// and latencybg share a shape, and read the same).
+var bareImporters = map[string]Importer{
+	"throughput": throughput.ParsePScheduler, // reads a bare result itself
+	"trace":      bareAsArchive("trace", path.ParsePScheduler),
+	"rtt":        bareAsArchive("rtt", rtt.ParsePScheduler),
+	"latency":    bareAsArchive("latency", latency.ParsePScheduler),
+}
+
+// ParsePScheduler imports what pScheduler archives or prints, by its form:
+//
+//   - an archive message (the http and kafka archivers'): test.type picks the importer;
+//   - a REST run record (GET /pscheduler/tasks/T/runs/R: result-merged, participant-data,
+//     state), see runRecord;
+//   - a bare result (`pscheduler result --format json`, `pscheduler task --format json`), or
+//     one wrapped as {"result": …} the way pScheduler hands it to a test's result-format:
+//     its shape says its test, --src, --dst and --ts give the rest.
+func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	ss, err := parsePScheduler(input, m)
+	if err != nil && len(err.Error()) > maxErrBytes { // the importers quote values they refuse
+		return nil, errors.New(probekit.Bounded(err.Error()))
+	}
+	return ss, err
+}
+
+// maxErrBytes bounds an error message, as every importer's.
+const maxErrBytes = 1000
+
+func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(input, &top) == nil {
+		if isRunRecord(top) {
+			return parseRunRecord(input, m)
+		}
+		if isWrappedResult(top) {
+			input, top = top["result"], nil
+			if json.Unmarshal(input, &top) != nil {
+				top = nil
+			}
+		}
+		if isBare(top) {
+			return parseBare(input, shapeOfResult(top), m)
+		}
+	}
+	a, err := probekit.DecodeArchive(input)
+	if err != nil {
+		return nil, err
+	}
+	typ := strings.TrimSpace(a.Test.Type)
+	if parse, ok := archiveImporters[typ]; ok {
+		return parse(input, m)
+	}
+	return nil, probekit.PathError("test.type", "%q: only %s results can be imported", probekit.Snippet(typ), Importable)
+}
+
+// parseBare imports a bare result by the importer of its shape.
+func parseBare(input []byte, typ string, m probekit.Meta) ([]sample.Sample, error) {
+	if parse, ok := bareImporters[typ]; ok {
+		return parse(input, m)
+	}
+	if typ == "" {
+		return nil, probekit.PathError("(top level)", "a bare pScheduler result whose fields do not say its test (no intervals, paths, roundtrips or histogram-latency: a failed run's result%s): import the archived message or the run record, which name the test", failedSnippet(input))
+	}
+	return nil, probekit.PathError("(top level)", "a bare %s result: only bare %s results can be imported", typ, Importable)
+}
+
+// Importable names the pScheduler tests whose results import (archiveImporters).
+const Importable = "throughput, trace, rtt, latency and latencybg"
+
+// bareAsArchive reads a bare result of test typ as the archive message it would be part of:
+// the hosts from --src and --dst (spec source and dest), the time from --ts.
+func bareAsArchive(typ string, parse Importer) Importer {
+	return func(input []byte, m probekit.Meta) ([]sample.Sample, error) {
+		if m.Src == "" || m.Dst == "" {
+			return nil, probekit.PathError("(top level)", "a bare %s result (pscheduler result --format json) names no hosts: pass --src and --dst", typ)
+		}
+		start, err := m.StartMS()
+		if err != nil {
+			return nil, probekit.PathError("(top level)", "a bare %s result carries no start time: pass --ts (epoch ms)", typ)
+		}
+		if m.RunID == "" {
+			m.RunID = probekit.ImportRunID("pscheduler", input)
+		}
+		msg, err := archiveOf(typ, start, m, input)
+		if err != nil {
+			return nil, err
+		}
+		return parse(msg, m)
+	}
+}
+
+// isWrappedResult: {"result": {…}} and nothing else that an archive message or a result
+// has, the form pScheduler feeds a test's result-format (and some tools save).
+func isWrappedResult(top map[string]json.RawMessage) bool {
+	r, ok := top["result"]
+	if !ok || len(r) == 0 || r[0] != '{' {
+		return false
+	}
+	for _, k := range []string{"test", "schedule", "tool", "participants", "id", "succeeded"} {
+		if _, has := top[k]; has {
+			return false
+		}
+	}
+	return true
+}
+
+// failedSnippet quotes a failed bare result's error, bounded.
+func failedSnippet(input []byte) string {
+	var r struct {
+		Error *string `json:"error"`
+	}
+	if json.Unmarshal(input, &r) != nil || r.Error == nil || strings.TrimSpace(*r.Error) == "" {
+		return ""
+	}
+	return ": " + probekit.Snippet(strings.TrimSpace(*r.Error))
+}
