@@ -88,7 +88,12 @@ def site_variable(measurement):
     and the report write them the same way."""
     v = var_query("site", "site", f'SHOW TAG VALUES FROM "{measurement}" WITH KEY IN ("src", "dst")')
     v.update(
-        {"includeAll": True, "multi": True, "allValue": ".*", "current": {"text": "All", "value": "$__all"}}
+        {
+            "includeAll": True,
+            "multi": True,
+            "allValue": ".*",
+            "current": {"text": ["All"], "value": ["$__all"]},
+        }
     )
     return v
 
