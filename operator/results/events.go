@@ -29,7 +29,7 @@ func LoadEvents(ctx context.Context, c Querier, dir string, r dashboards.Range, 
 		return nil, fmt.Errorf("the %s dashboard has no event list (a table of rows from the events measurement)", AlertsDashboard)
 	}
 	if site == "" {
-		site = ".*"
+		site = dashboards.AllValue
 	}
 	series, err := Run(ctx, c, p.Targets[0].Query, r, map[string]string{"site": site})
 	if err != nil {

@@ -19,7 +19,7 @@ from longhaul_contract import CONTRACT
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SECRETS = pathlib.Path(os.environ["LONGHAUL_SECRETS_DIR"])
-GOLDEN = ROOT / "collectors" / "probes"
+GOLDEN = ROOT / "probes"
 TOPIC = CONTRACT.topic("pscheduler.results")
 HTTP_PORT, HEALTH_PORT = 19196, 19273  # the bridge's, beside the stack's ports
 
