@@ -25,6 +25,7 @@ import time
 import zlib
 
 import common
+import grafana  # tests/lib, on the path through common
 import yaml
 
 influxdb = common.influxdb
@@ -160,28 +161,14 @@ def fill(db, admin, links, now_ms, hours, hops):
     return n, time.time() - t0
 
 
-def expand(query, frm, to, site):
-    args = [CLI, "dashboards", "expand", "--from", str(frm), "--to", str(to)]
-    if site is not None:
-        args += ["--var", f"site={site}"]
-    r = subprocess.run([*args, query], capture_output=True, text=True, timeout=30, check=True)
-    return r.stdout.rstrip("\n")
-
-
 def timed_query(q, db, reader, repeat):
     """Median seconds of repeat runs of q, and its rows."""
-    times, rows = [], 0
+    times = []
     for _ in range(repeat):
         t0 = time.time()
-        r = influxdb.request("GET", "/query", auth=reader, params={"db": db, "q": q}, timeout=300)
+        series = influxdb.series(q, db=db, auth=reader, timeout=300)
         times.append(time.time() - t0)
-        r.raise_for_status()
-        body = r.json()
-        err = [res.get("error") for res in body.get("results", []) if res.get("error")]
-        if err:
-            raise RuntimeError(f"{q[:120]}: {err[0]}")
-        rows = sum(len(s.get("values", [])) for res in body["results"] for s in res.get("series", []))
-    return statistics.median(times), rows
+    return statistics.median(times), sum(len(s.get("values", [])) for s in series)
 
 
 def queries():
@@ -199,7 +186,7 @@ def time_board(db, reader, frm, to, site, repeat):
     """Each query's (median seconds, rows) with the site variable at site (None: All)."""
     out = {}
     for name, query, has_site in queries():
-        q = expand(query, frm, to, (site if site is not None else ".*") if has_site else None)
+        q = grafana.expand(query, frm, to, {"site": site or grafana.ALL} if has_site else {})
         out[name] = timed_query(q, db, reader, repeat)
     return out
 

@@ -7,31 +7,19 @@ through Alertmanager.)"""
 import json
 import pathlib
 import re
-import subprocess
 
 import pytest
 from conftest import influx_query, now_ms
+from grafana import expand
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BOARDS = {f.stem: json.loads(f.read_text()) for f in sorted((ROOT / "dashboards/json").glob("*.json"))}
 UNITS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
-CLI = ROOT / "bin" / "longhaul"
 
 
 def relative_ms(expr):
     m = re.fullmatch(r"now-(\d+)([smhd])", expr)
     return int(m.group(1)) * UNITS[m.group(2)]
-
-
-def expand(query, frm, to, variables):
-    """Grafana's InfluxQL interpolation ($timeFilter, $__interval, variables regex-escaped inside
-    /…/) by `longhaul dashboards expand`: the one expander, the one the CLI's alerts and report run."""
-    args = [str(CLI), "dashboards", "expand", "--from", str(frm), "--to", str(to)]
-    for name, value in variables.items():
-        args += ["--var", f"{name}={value}"]
-    r = subprocess.run([*args, query], capture_output=True, text=True, timeout=30)
-    assert r.returncode == 0, f"longhaul dashboards expand: {r.stderr.strip()}"
-    return r.stdout.rstrip("\n")
 
 
 def values(series):
