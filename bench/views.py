@@ -93,9 +93,11 @@ BASELINE = {
 
 
 def hop_lines(src, dst, t, hops):
-    """A traceroute run's hops as Telegraf writes them (path_hops: a point per TTL)."""
+    """A traceroute run's hops as Telegraf writes them (ingest/telegraf: a line per hop, its
+    fields named by its TTL, all at the run's time: InfluxDB stores one point a run)."""
     for ttl in range(1, hops + 1):
-        yield f'path_hops,dst={dst},src={src},ttl={ttl} addr="10.{ttl}.{zlib.crc32(dst.encode()) % 250}.1",rtt_ms={ttl * 9.5} {t}'
+        hop = f"hop_{ttl:03d}_"
+        yield f'path_hops,dst={dst},src={src} {hop}addr="10.{ttl}.{zlib.crc32(dst.encode()) % 250}.1",{hop}rtt_ms={ttl * 9.5} {t}'
 
 
 def link_points(src, dst, now_ms, seed, hours, hops):

@@ -2,6 +2,17 @@
 
 from boards.common import IN_RANGE, LINK, dashboard, events_annotation, panel, q, var_query
 
+# A run's hops are fields of one point per run (ingest/telegraf: hop_007_addr, hop_007_rtt_ms),
+# so a link is one series however many hops its route has; the queries pick them by regex.
+HOP_ADDR = r"/^hop_\d+_addr$/"
+HOP_RTT = r"/^hop_\d+_rtt_ms$/"
+HOP_FIELDS = r"/^hop_\d+_(addr|rtt_ms)$/"
+
+
+def hop_names(pattern, name):
+    """Grafana's rename of the hop fields' columns (hop_007_rtt_ms) to what a reader calls them."""
+    return {"id": "renameByRegex", "options": {"regex": pattern, "renamePattern": name}}
+
 
 def paths():
     where = f"{LINK} AND $timeFilter"
@@ -21,15 +32,14 @@ def paths():
                 10,
                 [
                     q(
-                        'SELECT last("addr") AS "addr", last("rtt_ms") AS "rtt_ms" FROM "raw"."path_hops" '
-                        f'WHERE {where} GROUP BY "ttl"',
-                        "A",
-                        "table",
+                        f'SELECT last({HOP_FIELDS}) FROM "raw"."path_hops" WHERE {where}',
+                        alias="$col",
                     )
                 ],
                 transformations=[
-                    {"id": "merge", "options": {}},
-                    {"id": "sortBy", "options": {"sort": [{"field": "ttl"}]}},
+                    hop_names(r"^last_(hop)_(\d+)_(addr|rtt_ms)$", "$1 $2 $3"),
+                    {"id": "reduce", "options": {"mode": "seriesToRows", "reducers": ["lastNotNull"]}},
+                    {"id": "sortBy", "options": {"sort": [{"field": "Field"}]}},
                 ],
                 no_value=hops,
             ),
@@ -43,10 +53,11 @@ def paths():
                 10,
                 [
                     q(
-                        f'SELECT "addr" FROM "raw"."path_hops" WHERE {where} GROUP BY "ttl"',
-                        alias="hop $tag_ttl",
+                        f'SELECT {HOP_ADDR} FROM "raw"."path_hops" WHERE {where}',
+                        alias="$col",
                     )
                 ],
+                transformations=[hop_names(r"^hop_0*(\d+)_addr$", "hop $1")],
                 options={"showValue": "auto", "mergeValues": True},
                 no_value=hops,
             ),
@@ -60,10 +71,11 @@ def paths():
                 8,
                 [
                     q(
-                        f'SELECT mean("rtt_ms") FROM "raw"."path_hops" WHERE {where} GROUP BY time($__interval), "ttl" fill(none)',
-                        alias="hop $tag_ttl",
+                        f'SELECT mean({HOP_RTT}) FROM "raw"."path_hops" WHERE {where} GROUP BY time($__interval) fill(none)',
+                        alias="$col",
                     )
                 ],
+                transformations=[hop_names(r"^mean_hop_0*(\d+)_rtt_ms$", "hop $1")],
                 unit="ms",
                 no_value=hops,
             ),

@@ -174,7 +174,7 @@ def mesh_run(tmp_path_factory):
             "route change": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{fnal}\' AND "kind" = \'route_change\'',
             "high loss": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{triumf}\' AND "kind" = \'high_loss\'',
             "unreachable": f'SELECT * FROM "daily"."events" WHERE "dst" = \'{kek}\' AND "kind" = \'unreachable\'',
-            "path hops": f'SELECT count("rtt_ms") FROM "raw"."path_hops" WHERE "src" = \'{src}\'',
+            "path hops": f'SELECT count(/^hop_\\d+_rtt_ms$/) FROM "raw"."path_hops" WHERE "src" = \'{src}\'',
             "one-way loss": f'SELECT * FROM "daily"."events" WHERE "src" = \'{fnal}\' AND "dst" = \'{src}\' AND "kind" = \'high_loss\' AND "protocol" = \'owd\'',
             "one-way delay": f'SELECT count("owd_mean_ms") FROM "raw"."link_stats" WHERE "src" = \'{src}\' AND "dst" = \'{fnal}\' AND "protocol" = \'owd\'',
             "ping stats": f'SELECT count("loss_percent") FROM "raw"."link_stats" WHERE "dst" = \'{triumf}\' AND "protocol" = \'icmp\'',

@@ -99,7 +99,9 @@ def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, age
     # mesh job among them: each writes what it validated)
     valid = kafka.read_all(topic("paths"), lambda s: s["src"] in (name, victim), 1, timeout_s=120, quiet_s=5)
     assert {s["src"] for s in valid} == {name}, valid
-    wait_for_series(f'SELECT count("rtt_ms") FROM "raw"."path_hops" WHERE "src" = \'{name}\'', timeout_s=60)
+    wait_for_series(
+        f'SELECT count(/^hop_\\d+_rtt_ms$/) FROM "raw"."path_hops" WHERE "src" = \'{name}\'', timeout_s=60
+    )
     assert not kafka.read_all(topic("paths"), lambda s: s["src"] == victim, 1, timeout_s=3, quiet_s=0)
 
 

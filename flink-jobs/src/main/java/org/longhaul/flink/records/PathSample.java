@@ -4,8 +4,9 @@ import java.util.HashSet;
 import java.util.List;
 
 /**
- * One traceroute run (path_sample.v2, and v1). Each of its hops' TTLs is a series in InfluxDB
- * (path_hops, by src, dst and ttl): a run names each TTL once, none beyond its own max_ttl.
+ * One traceroute run (path_sample.v2, and v1). Each of its hops' TTLs names two fields of the
+ * link's one series in InfluxDB (path_hops: hop_007_addr, hop_007_rtt_ms): a run names each TTL
+ * once, none beyond its own max_ttl.
  */
 public record PathSample(
         String schema,
