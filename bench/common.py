@@ -196,7 +196,18 @@ def checkpoints(jid):
         "duration_ms_p50": s.get("end_to_end_duration", {}).get("p50"),
         "duration_ms_max": s.get("end_to_end_duration", {}).get("max"),
         "state_bytes_max": s.get("state_size", {}).get("max"),
+        "state_bytes_by_operator": state_by_operator(jid, last.get("id")),
     }
+
+
+def state_by_operator(jid, checkpoint_id):
+    """The completed checkpoint's state bytes per job vertex (operator chain), largest first."""
+    if checkpoint_id is None:
+        return {}
+    names = {v["id"]: v["name"] for v in flink_job.rest(f"/jobs/{jid}")["vertices"]}
+    tasks = flink_job.rest(f"/jobs/{jid}/checkpoints/details/{checkpoint_id}").get("tasks", {})
+    sizes = {names.get(vid, vid)[:60]: t.get("state_size", 0) for vid, t in tasks.items()}
+    return dict(sorted(((k, v) for k, v in sizes.items() if v), key=lambda kv: -kv[1]))
 
 
 def emit(result):
