@@ -7,11 +7,11 @@ import java.util.Map;
 
 /**
  * How many links one src may report on in one raw stream: distinct dsts seen within {@code
- * forgetAfter}. Every new dst is new series in InfluxDB (about 20 a link), and InfluxDB
- * refuses everyone's writes once its series limit is reached: without a cap, one identity's
- * invented dsts could stop the whole fleet's statistics. A sample for a dst beyond the cap is a
- * dead letter (reason {@value #REASON}); a dst silent for {@code forgetAfter} makes room for
- * another, so a host moved to another mesh keeps reporting.
+ * forgetAfter}. Every new dst is new series in InfluxDB (about 20 a link), and InfluxDB refuses
+ * everyone's writes once its series limit is reached: without a cap, one identity's invented dsts
+ * could stop the whole fleet's statistics. A sample for a dst beyond the cap is a dead letter
+ * (reason {@value #REASON}); a dst silent for {@code forgetAfter} makes room for another, so a host
+ * moved to another mesh keeps reporting.
  *
  * <p>Counted by each validating subtask in memory, not in checkpointed state: after a restart the
  * counts start again, and a src whose topic's partitions are read by n subtasks may open up to n
