@@ -115,13 +115,26 @@ class LinkClockTest {
     }
 
     @Test
-    void aRecordOfAMinuteItsLinkClosedIsFollowedByItsMarkerAtOnce() throws Exception {
+    void theRecordsOfAMinuteItsLinkClosedAreOneCorrectionASettleLater() throws Exception {
         try (var h = clock()) {
             feed(h, "fnal", 20_000, 80_000);
             h.setProcessingTime(WARM + SETTLE);
             feed(h, "fnal", 30_000); // posted out of its order
+            h.setProcessingTime(WARM + SETTLE + 1_000);
+            feed(h, "fnal", 40_000, 50_000); // and more of that minute, behind it
+            h.setProcessingTime(WARM + 2 * SETTLE - 1);
             assertEquals(
-                    List.of("+20s", "+80s", "close +59s", "+30s", "close +59s"), sent(h, "fnal"));
+                    List.of("+20s", "+80s", "close +59s", "+30s", "+40s", "+50s"),
+                    sent(h, "fnal"),
+                    "no marker a record: the minute is not written again for each");
+            h.setProcessingTime(WARM + 2 * SETTLE);
+            assertEquals(
+                    List.of("+20s", "+80s", "close +59s", "+30s", "+40s", "+50s", "close +59s"),
+                    sent(h, "fnal"));
+            // the link's current minute still closes by its clock: 80 s is not passed yet
+            feed(h, "fnal", 125_000);
+            h.setProcessingTime(WARM + 3 * SETTLE);
+            assertEquals("close +119s", sent(h, "fnal").get(8));
         }
     }
 
