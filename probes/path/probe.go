@@ -5,7 +5,6 @@
 package path
 
 import (
-	"context"
 	"time"
 
 	"longhaul/ingest/sample"
@@ -21,54 +20,35 @@ func init() {
 }
 
 // Factory builds a path probe from its params.
-var Factory = probe.Decoded(DecodeParams, func(p Params, exec probe.Exec) probe.Probe {
-	return &Probe{Params: p, Exec: exec, Now: time.Now}
-})
+var Factory = probe.Decoded(DecodeParams, func(p Params, exec probe.Exec) probe.Probe { return New(p, exec) })
 
 // Probe runs traceroute.
-type Probe struct {
-	Params Params
-	Exec   probe.Exec
-	Now    func() time.Time
-}
+type Probe = probekit.OneTool[*sample.Path]
 
 // Tool is the program a path run executes, looked up on PATH.
 const Tool = "traceroute"
 
-// Tools is traceroute.
-func (pr *Probe) Tools() []probe.Tool { return []probe.Tool{{Name: Tool, Without: probe.WithoutIt}} }
-
-// Exclusive is false: a traceroute is a trickle of packets.
-func (pr *Probe) Exclusive() bool { return false }
-
-// Timeout is the worst case of a run.
-func (pr *Probe) Timeout() time.Duration { return pr.Params.Timeout() }
-
-// Run traces the path to the job's target; it always returns one path sample, carrying the
-// error when traceroute could not run.
-func (pr *Probe) Run(ctx context.Context, job probe.Job) []sample.Sample {
-	m := probekit.JobMeta(job, pr.Now)
-	argv, err := Argv(pr.Params, job.Target)
-	if err != nil {
-		return []sample.Sample{failed(m, &sample.RunError{Class: sample.ErrNotStarted, Message: err.Error()})}
+// New is a path probe: it traces the path to the job's target and always returns one path
+// sample, carrying the error when traceroute could not run (or ended badly after tracing).
+func New(p Params, exec probe.Exec) *Probe {
+	q := Requested{Queries: p.Queries, MaxTTL: p.MaxTTL}
+	return &Probe{
+		Tool: Tool, Exec: exec, Now: time.Now, Limit: p.Timeout(),
+		Argv:   func(target string) ([]string, error) { return Argv(p, target) },
+		Parse:  func(out []byte, m probekit.Meta) ([]sample.Sample, error) { return ParseTraceroute(out, m, q) },
+		Failed: failed,
+		Finish: func(run probekit.ToolRun, s *sample.Path) {
+			if s.Error == nil && run.Err != nil {
+				s.Error = run.Failure()
+			}
+		},
 	}
-	run := probekit.RunTool(ctx, pr.Exec, Tool, argv)
-	ss, e := run.Parse(func(out []byte) ([]sample.Sample, error) {
-		return ParseTraceroute(out, m, Requested{Queries: pr.Params.Queries, MaxTTL: pr.Params.MaxTTL})
-	})
-	if e != nil {
-		return []sample.Sample{failed(m, e)}
-	}
-	if p := ss[0].(*sample.Path); p.Error == nil && run.Err != nil {
-		p.Error = run.Failure()
-	}
-	return ss
 }
 
 // failed is the path sample of a run that traced nothing.
 func failed(m probekit.Meta, e *sample.RunError) *sample.Path {
 	p := sample.NewPath(m.Src, m.Dst, m.ProbeID, m.RunID, m.Start.UnixMilli())
-	p.Tool = "traceroute"
+	p.Tool = Tool
 	if m.Target != "" {
 		t := m.Target
 		p.Target = &t

@@ -14,5 +14,5 @@ func TestSampleShowsEveryParamWithItsDefault(t *testing.T) {
 
 func TestToolsNameWhatRunsExecute(t *testing.T) {
 	argv, _ := Argv(DefaultParams(), "ps1.fnal.gov")
-	sampletest.OneTool(t, argv, (&Probe{Params: DefaultParams()}).Tools(), "traceroute")
+	sampletest.OneTool(t, argv, New(DefaultParams(), nil).Tools(), "traceroute")
 }

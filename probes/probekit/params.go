@@ -98,3 +98,16 @@ func explain(err error, val *yaml.Node, t reflect.Type) string {
 	}
 	return fmt.Sprintf("invalid value %q (want %s)", val.Value, want)
 }
+
+// DecodeChecked is a kind's params: defaults with node decoded over them (DecodeParams), then
+// checked by their Check; errors name the field.
+func DecodeChecked[T any, PT interface {
+	*T
+	Check() error
+}](node *yaml.Node, defaults T) (T, error) {
+	p := defaults
+	if err := DecodeParams(node, &p); err != nil {
+		return p, err
+	}
+	return p, PT(&p).Check()
+}

@@ -55,3 +55,6 @@ func (r ToolRun) Parse(parse func(out []byte) ([]sample.Sample, error)) ([]sampl
 	}
 	return ss, nil
 }
+
+// Interrupted says whether the run ended because its context did (timeout or shutdown).
+func (r ToolRun) Interrupted() bool { return r.ctx.Err() != nil }

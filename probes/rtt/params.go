@@ -25,11 +25,7 @@ func DefaultParams() Params {
 
 // DecodeParams decodes and checks a probe's params; errors name the field.
 func DecodeParams(node *yaml.Node) (Params, error) {
-	p := DefaultParams()
-	if err := probekit.DecodeParams(node, &p); err != nil {
-		return p, err
-	}
-	return p, p.Check()
+	return probekit.DecodeChecked(node, DefaultParams())
 }
 
 // Check validates the params.

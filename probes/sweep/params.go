@@ -31,14 +31,11 @@ const maxCells = 64
 
 // DecodeParams decodes and checks a sweep's params; errors name the field.
 func DecodeParams(node *yaml.Node) (Params, error) {
-	p := DefaultParams()
-	if err := probekit.DecodeParams(node, &p); err != nil {
-		return p, err
-	}
-	return p, p.check()
+	return probekit.DecodeChecked(node, DefaultParams())
 }
 
-func (p *Params) check() error {
+// Check validates the params.
+func (p *Params) Check() error {
 	if len(p.Windows) == 0 {
 		return fmt.Errorf("windows: required, e.g. [64K, 256K, 1M, 4M]")
 	}

@@ -45,11 +45,7 @@ var congestionRE = regexp.MustCompile(`^[a-z0-9_]{1,16}$`)
 
 // DecodeParams decodes and checks a probe's params; errors name the field.
 func DecodeParams(node *yaml.Node) (Params, error) {
-	p := DefaultParams()
-	if err := probekit.DecodeParams(node, &p); err != nil {
-		return p, err
-	}
-	return p, p.Check()
+	return probekit.DecodeChecked(node, DefaultParams())
 }
 
 // Check validates params set in code or decoded from YAML, and fills the UDP bitrate.
