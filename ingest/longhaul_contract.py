@@ -49,7 +49,7 @@ class Contract:
     kinds: dict  # name → Kind, in the order of the event schema's enum
     thresholds: dict  # name → value
     headers: dict  # name → the record header's name on the wire
-    own: dict  # own_topics: principal_prefix, separator, partitions
+    own: dict  # own_topics: principal_prefix, archiver_prefix, bridge_prefix, separator, partitions
 
     def topic(self, role):
         return self.topics[role]
@@ -66,9 +66,10 @@ class Contract:
         return [name for role, name in self.topics.items() if role.startswith("history.")]
 
     def own_topic(self, topic, principal):
-        """The topic principal writes topic's records to: its own raw topic for an agent (as
-        ingest/contract/own.go says), topic itself otherwise."""
-        if topic not in self.raw_topics() or not principal.startswith(self.own["principal_prefix"]):
+        """The topic principal writes topic's records to: its own raw topic for an agent or a bridge
+        of its own (as ingest/contract/own.go says), topic itself otherwise."""
+        owners = (self.own["principal_prefix"], self.own["bridge_prefix"])
+        if topic not in self.raw_topics() or not principal.startswith(owners):
             return topic
         return topic + self.own["separator"] + principal
 

@@ -26,10 +26,11 @@ func (c *Config) TopicOf() func(topic string) string {
 }
 
 // validateOwnSrc: an agent's user reports for one src, its name (agent-NAME, src NAME); the job
-// dead-letters any other src on its topics.
+// dead-letters any other src on its topics. (A bridge's user, psbridge-NAME, reports for the hosts
+// of its central list, which the job holds.)
 func validateOwnSrc(l *errorList, c *Config) {
 	p := c.Principal()
-	if contract.OwnsTopics(p) && c.Src != "" && c.Src != contract.OwnSrc(p) {
+	if contract.IsAgent(p) && c.Src != "" && c.Src != contract.OwnSrc(p) {
 		l.at("src", "%q: Kafka user %s may publish samples of src %q only (the job drops any other); "+
 			"set src: %s, or use the user `longhaul admin add-agent %s` makes", c.Src, p, contract.OwnSrc(p), contract.OwnSrc(p), c.Src)
 	}

@@ -27,6 +27,8 @@ const (
 	TopicPschedulerResults = "longhaul.pscheduler.results"
 	// TopicPsbridgeSeen (role psbridge.seen) carries psbridge_seen.v1 messages.
 	TopicPsbridgeSeen = "longhaul.psbridge.seen"
+	// TopicBridgeHosts (role bridge.hosts) carries bridge_hosts.v1 messages.
+	TopicBridgeHosts = "longhaul.bridge-hosts"
 	// TopicStats (role stats) carries link_stats.v3 messages.
 	TopicStats = "longhaul.stats"
 	// TopicEvents (role events) carries event.v4 messages.
@@ -48,6 +50,7 @@ var Topics = map[string]string{
 	"dead_letter":        TopicDeadLetter,
 	"pscheduler.results": TopicPschedulerResults,
 	"psbridge.seen":      TopicPsbridgeSeen,
+	"bridge.hosts":       TopicBridgeHosts,
 	"stats":              TopicStats,
 	"events":             TopicEvents,
 	"probe_requests":     TopicProbeRequests,
@@ -83,6 +86,8 @@ const (
 	VersionDeadLetter        = 1
 	SchemaPsbridgeSeen       = "psbridge_seen"
 	VersionPsbridgeSeen      = 1
+	SchemaBridgeHosts        = "bridge_hosts"
+	VersionBridgeHosts       = 1
 	SchemaStats              = "link_stats"
 	VersionStats             = 3
 	SchemaEvents             = "event"
@@ -241,8 +246,11 @@ const (
 	// OwnTopicArchiverPrefix starts the principal of a pScheduler host's Kafka archiver, which
 	// writes its own topic of the archivers' topic (ArchiverTopic).
 	OwnTopicArchiverPrefix = "pscheduler-"
-	OwnTopicSeparator      = "."
-	OwnTopicPartitions     = 1
+	// OwnTopicBridgePrefix starts the Kafka user of a pScheduler bridge of its own, which writes
+	// its own raw topics like an agent (OwnTopic), for the hosts of its central list only.
+	OwnTopicBridgePrefix = "psbridge-"
+	OwnTopicSeparator    = "."
+	OwnTopicPartitions   = 1
 	// OwnTopicRetentionBytes bounds each partition of an own topic (retention.bytes): what one
 	// identity keeps on the brokers, whatever its quota lets it write.
 	OwnTopicRetentionBytes = 1073741824

@@ -8,7 +8,8 @@ import (
 
 // OwnTopic is the topic principal writes a record of topic to: its own (topic, OwnTopicSeparator,
 // principal) when topic is a raw topic and principal is one whose raw topics are its own (an agent,
-// OwnTopicPrincipalPrefix); topic itself otherwise (dead letters, the bridge, a plaintext lab).
+// OwnTopicPrincipalPrefix; a bridge of its own, OwnTopicBridgePrefix); topic itself otherwise
+// (dead letters, the shared bridge user, a plaintext lab).
 func OwnTopic(topic, principal string) string {
 	if !slices.Contains(RawTopics, topic) || !OwnsTopics(principal) {
 		return topic
@@ -33,20 +34,39 @@ func OwnTopics(principal string) []string {
 	return out
 }
 
-// OwnsTopics says whether principal writes raw topics of its own: an agent's Kafka user.
-func OwnsTopics(principal string) bool {
-	return strings.HasPrefix(principal, OwnTopicPrincipalPrefix) && len(principal) > len(OwnTopicPrincipalPrefix)
+// OwnsTopics says whether principal writes raw topics of its own: an agent's Kafka user, or a
+// bridge's of its own.
+func OwnsTopics(principal string) bool { return IsAgent(principal) || IsBridge(principal) }
+
+// IsAgent says whether principal is an agent's Kafka user (agent-NAME), whose own topics carry
+// one src, NAME.
+func IsAgent(principal string) bool { return hasName(principal, OwnTopicPrincipalPrefix) }
+
+// IsBridge says whether principal is a pScheduler bridge's own Kafka user (psbridge-NAME), whose
+// own topics carry the srcs of its central host list (topic bridge.hosts) only.
+func IsBridge(principal string) bool { return hasName(principal, OwnTopicBridgePrefix) }
+
+func hasName(principal, prefix string) bool {
+	return strings.HasPrefix(principal, prefix) && len(principal) > len(prefix)
 }
 
+// ownInfixes are what separates a raw topic from its writer in an own topic's name.
+var ownInfixes = []string{OwnTopicSeparator + OwnTopicPrincipalPrefix, OwnTopicSeparator + OwnTopicBridgePrefix}
+
 // WriterOf is the principal whose own topic topic is, with the topic it stands for: what follows
-// the first OwnTopicSeparator+OwnTopicPrincipalPrefix, and what comes before it; "", "" for a
-// topic without one (a shared raw topic among them). No contract topic's name holds that infix,
-// and consumers read only the raw topics they name and the own topics of those
-// (RawTopicPattern), so among what they read only an agent's own topics name a writer; a topic
-// a benchmark names (longhaul.raw.bench-1.throughput) gets its own topics the same way.
+// the first OwnTopicSeparator+OwnTopicPrincipalPrefix (or +OwnTopicBridgePrefix), and what comes
+// before it; "", "" for a topic without one (a shared raw topic among them). No contract topic's
+// name holds those infixes, and consumers read only the raw topics they name and the own topics
+// of those (RawTopicPattern), so among what they read only an agent's or a bridge's own topics
+// name a writer; a topic a benchmark names (longhaul.raw.bench-1.throughput) gets its own topics
+// the same way.
 func WriterOf(topic string) (principal, raw string) {
-	infix := OwnTopicSeparator + OwnTopicPrincipalPrefix
-	i := strings.Index(topic, infix)
+	i := -1
+	for _, infix := range ownInfixes {
+		if j := strings.Index(topic, infix); j > 0 && (i < 0 || j < i) {
+			i = j
+		}
+	}
 	if i <= 0 || !OwnsTopics(topic[i+len(OwnTopicSeparator):]) {
 		return "", ""
 	}
@@ -58,10 +78,12 @@ func WriterOf(topic string) (principal, raw string) {
 func OwnSrc(principal string) string { return strings.TrimPrefix(principal, OwnTopicPrincipalPrefix) }
 
 // ForeignSrc says why a sample of src read from topic is refused: src is not the writer's own
-// ("" when it is, or when topic is shared and proves no writer).
+// ("" when it is, or when topic is shared and proves no writer). A bridge's own topic carries the
+// srcs of its central list, which the job holds (flink-jobs' Writers), not this function: ""
+// here.
 func ForeignSrc(topic, src string) string {
 	w, _ := WriterOf(topic)
-	if w == "" || src == OwnSrc(w) {
+	if w == "" || !IsAgent(w) || src == OwnSrc(w) {
 		return ""
 	}
 	return "foreign_src: src " + quote(src) + " on " + topic + ", where " + w + " may write only src " + quote(OwnSrc(w))
@@ -69,10 +91,11 @@ func ForeignSrc(topic, src string) string {
 
 func quote(s string) string { return "\"" + s + "\"" }
 
-// RawTopicPattern is a regular expression matching raw topic topic and every own topic of it
-// (for consumers that subscribe by pattern: the job, the watchdog, Telegraf).
+// RawTopicPattern is a regular expression matching raw topic topic and every own topic of it, an
+// agent's or a bridge's (for consumers that subscribe by pattern: the job, the watchdog).
 func RawTopicPattern(topic string) string {
-	return "^" + regexp.QuoteMeta(topic) + "(" + regexp.QuoteMeta(OwnTopicSeparator+OwnTopicPrincipalPrefix) + "[a-z0-9._-]+)?$"
+	return "^" + regexp.QuoteMeta(topic) + "(" + regexp.QuoteMeta(OwnTopicSeparator) +
+		"(?:" + regexp.QuoteMeta(OwnTopicPrincipalPrefix) + "|" + regexp.QuoteMeta(OwnTopicBridgePrefix) + ")[a-z0-9._-]+)?$"
 }
 
 // ArchiverTopic is the archivers' topic principal writes: its own (TopicPschedulerResults,

@@ -54,6 +54,27 @@ func TestTheTopicNamesItsWriterAndTheSrcItMayCarry(t *testing.T) {
 	}
 }
 
+func TestABridgeOfItsOwnWritesItsOwnRawTopicsForItsListsSrcs(t *testing.T) {
+	if got := OwnTopic(TopicRawLatency, "psbridge-cern"); got != "longhaul.raw.latency.psbridge-cern" {
+		t.Fatalf("OwnTopic = %q", got)
+	}
+	if !IsBridge("psbridge-cern") || IsAgent("psbridge-cern") || IsBridge("psbridge") || IsBridge("psbridge-") {
+		t.Fatal("IsBridge/IsAgent disagree on psbridge-cern, psbridge, psbridge-")
+	}
+	w, raw := WriterOf("longhaul.raw.latency.psbridge-cern")
+	if w != "psbridge-cern" || raw != TopicRawLatency {
+		t.Fatalf("WriterOf = %q, %q", w, raw)
+	}
+	// the first infix names the writer, whichever of the two it is
+	if w, raw := WriterOf("longhaul.raw.rtt.agent-a.psbridge-b"); w != "agent-a.psbridge-b" || raw != TopicRawRTT {
+		t.Fatalf("WriterOf = %q, %q", w, raw)
+	}
+	// its srcs are its central list's, which the job holds: no verdict here
+	if r := ForeignSrc("longhaul.raw.latency.psbridge-cern", "anyone"); r != "" {
+		t.Fatalf("ForeignSrc = %q", r)
+	}
+}
+
 func TestThePatternMatchesARawTopicAndItsOwnTopicsOnly(t *testing.T) {
 	re := regexp.MustCompile(RawTopicPattern(TopicRawThroughput))
 	for topic, want := range map[string]bool{
@@ -61,6 +82,8 @@ func TestThePatternMatchesARawTopicAndItsOwnTopicsOnly(t *testing.T) {
 		"longhaul.raw.throughput.agent-a":          true,
 		"longhaul.raw.throughput.agent-cern.ch":    true,
 		"longhaul.raw.throughput.psbridge":         false,
+		"longhaul.raw.throughput.psbridge-cern":    true,
+		"longhaul.raw.throughput.psbridge-":        false,
 		"longhaul.raw.throughputs":                 false,
 		"longhaul.raw.throughput.agent-":           false,
 		TopicHistoryThroughput:                     false,

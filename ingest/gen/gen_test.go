@@ -75,7 +75,7 @@ func TestBadContractIsRefusedWithFileLineAndField(t *testing.T) {
 		{"duplicate kind", "name: diagnosis", "name: stall",
 			[]string{`event_kinds[12].name: duplicate kind "stall"`}},
 		{"role with no topic", "schema: link_stats.v3", "schema: link_stats.v4",
-			[]string{`topic_roles[11].schema: 0 topics of ingest/topics.yaml carry "link_stats.v4"`,
+			[]string{`topic_roles[12].schema: 0 topics of ingest/topics.yaml carry "link_stats.v4"`,
 				"topic longhaul.stats (schema link_stats.v3) has no role"}},
 		{"threshold without value", "    value: 2\n", "",
 			[]string{"thresholds[0].value: required"}},

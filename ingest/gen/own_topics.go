@@ -4,10 +4,12 @@ import "regexp"
 
 // OwnTopics is the rule of per-identity raw topics: a principal starting with PrincipalPrefix
 // writes <raw topic><Separator><principal>, made with Partitions partitions; one starting with
-// ArchiverPrefix (a pScheduler host) its own topic of the archivers' topic.
+// ArchiverPrefix (a pScheduler host) its own topic of the archivers' topic; one starting with
+// BridgePrefix (a pScheduler bridge) its own raw topics, like PrincipalPrefix.
 type OwnTopics struct {
 	PrincipalPrefix string `yaml:"principal_prefix"`
 	ArchiverPrefix  string `yaml:"archiver_prefix"` // a pScheduler host's Kafka archiver's principal
+	BridgePrefix    string `yaml:"bridge_prefix"`   // a pScheduler bridge's own Kafka user
 	Separator       string `yaml:"separator"`
 	Partitions      int    `yaml:"partitions"`
 	// RetentionBytes bounds each own topic's partition on the brokers (Kafka's retention.bytes):
@@ -29,6 +31,9 @@ func checkOwnTopics(p *problems, o OwnTopics) {
 	}
 	if !principalPrefix.MatchString(o.ArchiverPrefix) || o.ArchiverPrefix == o.PrincipalPrefix {
 		p.add("%s: own_topics.archiver_prefix: %q is not lower-case letters ending in '-', other than principal_prefix", contractFile, o.ArchiverPrefix)
+	}
+	if !principalPrefix.MatchString(o.BridgePrefix) || o.BridgePrefix == o.PrincipalPrefix || o.BridgePrefix == o.ArchiverPrefix {
+		p.add("%s: own_topics.bridge_prefix: %q is not lower-case letters ending in '-', other than principal_prefix and archiver_prefix", contractFile, o.BridgePrefix)
 	}
 	if !topicSeparator.MatchString(o.Separator) {
 		p.add("%s: own_topics.separator: %q is not one of '.', '_', '-'", contractFile, o.Separator)

@@ -38,6 +38,10 @@ const (
 	// (`longhaul admin add-pscheduler-host NAME`: a certificate CN=pscheduler-NAME): it writes its
 	// own archivers' topic (contract.ArchiverTopic), revoked alone.
 	PSchedulerHostPrefix = contract.OwnTopicArchiverPrefix
+	// BridgePrefix starts the Kafka user of a pScheduler bridge of its own (`longhaul admin
+	// add-bridge NAME`: psbridge-NAME): it writes its own raw topics, and the job takes from them
+	// the srcs of its central host list only (topic bridge.hosts).
+	BridgePrefix = contract.OwnTopicBridgePrefix
 )
 
 // JobPrefix starts the name of every Flink job of Longhaul: its consumer group and its
@@ -72,6 +76,12 @@ var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 // AgentPrincipal is the Kafka user of an agent named name (a site or host name).
 func AgentPrincipal(name string) (string, error) {
 	return prefixed(AgentPrefix, "agent", name)
+}
+
+// BridgePrincipal is the Kafka user of the pScheduler bridge named name (a site's, or a central
+// fleet's).
+func BridgePrincipal(name string) (string, error) {
+	return prefixed(BridgePrefix, "bridge", name)
 }
 
 // PSchedulerHostPrincipal is the principal of the pScheduler host named name: its certificate's CN.
@@ -123,6 +133,8 @@ func Grants(principal string) []Grant {
 			topics(true, read, RawPrefix),
 			topics(false, read, contract.TopicHistoryThroughput),
 			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter, contract.TopicProbeRequests, contract.TopicPaths),
+			// the hosts each bridge identity may report for, read by partition (no group)
+			topics(false, read, contract.TopicBridgeHosts),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
 			{Resource: GroupResource, Names: otherServicesGroups, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}, Deny: true},
 			{Resource: TxnResource, Names: []string{JobPrefix}, Prefixed: true, Ops: write},
@@ -153,10 +165,16 @@ func Grants(principal string) []Grant {
 		// Reads the events topic only, by partition (no group: it rebuilds its open alerts from
 		// the topic on every start, so it has no offsets to commit).
 		return []Grant{topics(false, read, contract.TopicEvents)}
-	case principal == PSBridge:
-		// The shared raw topics, literally: not an agent's own.
+	case principal == PSBridge, contract.IsBridge(principal):
+		// The shared bridge user writes the shared raw topics, literally (not an agent's own); a
+		// bridge of its own writes its own raw topics only (contract.OwnTopics), whose srcs the job
+		// holds to its central host list.
+		raw := contract.RawTopics
+		if principal != PSBridge {
+			raw = contract.OwnTopics(principal)
+		}
 		return []Grant{
-			topics(false, write, contract.RawTopics...),
+			topics(false, write, raw...),
 			topics(false, write, contract.TopicDeadLetter),
 			// the archivers' topic and every pScheduler host's own (contract.ArchiverTopic)
 			topics(true, read, contract.TopicPschedulerResults),

@@ -94,18 +94,21 @@ func TestAgentNamesAreChecked(t *testing.T) {
 func TestOnlyTheRolesThatProduceATopicMayWriteIt(t *testing.T) {
 	agent, _ := AgentPrincipal("site")
 	other, _ := AgentPrincipal("other")
+	bridge, _ := BridgePrincipal("cern")
 	writers := map[string][]string{
-		contract.TopicStats:      {Flink},
-		contract.TopicEvents:     {Flink, Watchdog},
-		contract.TopicDeadLetter: {Flink, agent, other, PSBridge, Importer},
+		contract.TopicStats:       {Flink},
+		contract.TopicEvents:      {Flink, Watchdog},
+		contract.TopicDeadLetter:  {Flink, agent, other, PSBridge, bridge, Importer},
+		contract.TopicBridgeHosts: {}, // the admin's alone (super user)
 	}
 	for _, raw := range contract.RawTopics {
 		writers[raw] = []string{PSBridge}
 		writers[contract.OwnTopic(raw, agent)] = []string{agent}
 		writers[contract.OwnTopic(raw, other)] = []string{other}
+		writers[contract.OwnTopic(raw, bridge)] = []string{bridge}
 	}
 	for topic, want := range writers {
-		for _, p := range []string{Flink, Telegraf, Operator, Watchdog, Alerter, PSBridge, Importer, agent, other} {
+		for _, p := range []string{Flink, Telegraf, Operator, Watchdog, Alerter, PSBridge, Importer, agent, other, bridge} {
 			allowed := Allows(Grants(p), TopicResource, topic, kadm.OpWrite)
 			if allowed != contains(want, p) {
 				t.Errorf("%s writes %s: %v, want %v", p, topic, allowed, !allowed)
@@ -205,6 +208,28 @@ func TestThePSchedulerArchiverAndTheBridgeGetOnlyTheirPart(t *testing.T) {
 	}
 	if Allows(b, GroupResource, JobPrefix+"link-monitor", kadm.OpRead) || Allows(b, TopicResource, contract.TopicPschedulerResults, kadm.OpWrite) {
 		t.Error("psbridge joins the job's group or writes the archivers' topic")
+	}
+}
+
+// A bridge of its own reads and shares like the shared bridge user, and writes its own raw topics
+// alone; the job reads every bridge's host list.
+func TestABridgeOfItsOwnWritesItsOwnRawTopicsAndTheJobReadsItsList(t *testing.T) {
+	p, err := BridgePrincipal("CERN")
+	if err != nil || p != "psbridge-cern" {
+		t.Fatalf("%q %v", p, err)
+	}
+	b := Grants(p)
+	if !Allows(b, TopicResource, contract.TopicPschedulerResults+".pscheduler-x", kadm.OpRead) ||
+		!Allows(b, GroupResource, contract.PSBridgeGroupPrefix, kadm.OpRead) ||
+		!Allows(b, TopicResource, contract.TopicPsbridgeSeen, kadm.OpWrite) ||
+		Allows(b, TopicResource, contract.TopicBridgeHosts, kadm.OpRead) {
+		t.Fatalf("%s grants %+v", p, b)
+	}
+	if q, ok := QuotaOf(p); !ok || q != BridgeQuota {
+		t.Fatalf("quota %+v %v", q, ok)
+	}
+	if !Allows(Grants(Flink), TopicResource, contract.TopicBridgeHosts, kadm.OpRead) {
+		t.Fatal("the job cannot read the bridges' host lists")
 	}
 }
 

@@ -27,17 +27,23 @@ type Quota struct {
 var (
 	AgentQuota      = Quota{ProduceBps: 1 << 20, FetchBps: 256 << 10}
 	PSchedulerQuota = Quota{ProduceBps: 4 << 20, FetchBps: 64 << 10}
+	// BridgeQuota: a bridge writes its hosts' results as samples and reads their archivers' topics;
+	// a fleet's bridge carries about 1,300 results/s of 1-2 kB (docs/kubernetes-sizing.md).
+	BridgeQuota = Quota{ProduceBps: 8 << 20, FetchBps: 16 << 20}
 )
 
-// QuotaOf is the default quota of principal's role: an agent's or one pScheduler host's (`admin
-// add-agent`, `admin add-pscheduler-host` set it); false for the central services, whose volume is
-// the whole mesh's, and for the stack's own shared `pscheduler` certificate (local archiver).
+// QuotaOf is the default quota of principal's role: an agent's, one pScheduler host's or a
+// bridge's (`admin add-agent`, `admin add-pscheduler-host`, `admin add-bridge` set it); false for
+// the central services, whose volume is the whole mesh's, and for the stack's own shared
+// `pscheduler` certificate (local archiver).
 func QuotaOf(principal string) (Quota, bool) {
 	switch {
 	case strings.HasPrefix(principal, AgentPrefix):
 		return AgentQuota, true
 	case strings.HasPrefix(principal, PSchedulerHostPrefix):
 		return PSchedulerQuota, true
+	case strings.HasPrefix(principal, BridgePrefix):
+		return BridgeQuota, true
 	}
 	return Quota{}, false
 }

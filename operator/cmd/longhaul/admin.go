@@ -27,6 +27,8 @@ var adminApp = &cli.App{
 		{Name: "remove-agent", Summary: "revoke an agent at once: its ACLs, then its credential (replaced by one no one knows)", Run: runRemoveAgent},
 		{Name: "add-pscheduler-host", Summary: "issue a pScheduler host its own certificate and write its archive files (Kafka, HTTP)", Run: runAddPSchedulerHost},
 		{Name: "remove-pscheduler-host", Summary: "revoke one pScheduler host at once: its certificate can write nothing more", Run: runRemovePSchedulerHost},
+		{Name: "add-bridge", Summary: "create a pScheduler bridge's own SCRAM credential, topics and ACLs, and set its central host list", Run: runAddBridge},
+		{Name: "remove-bridge", Summary: "revoke a pScheduler bridge at once: its ACLs, its credential and its host list", Run: runRemoveBridge},
 		{Name: "rotate", Summary: "give a user a new password (written to its file) without restarting the brokers", Run: runRotate},
 	},
 }
@@ -76,36 +78,58 @@ func runAddAgent(env *cli.Env, args []string) int {
 			"quota (bytes a second on each broker; beyond it Kafka slows the agent down) is set each time.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
-	pwFile := fs.String("password-file", "", "the agent's password file (made when absent)")
-	produce := fs.Int64("produce-quota", kafkaadmin.AgentQuota.ProduceBps, "bytes a second the agent may write to each broker (Kafka slows it down beyond)")
-	fetch := fs.Int64("fetch-quota", kafkaadmin.AgentQuota.FetchBps, "bytes a second the agent may read from each broker")
+	c := addCredentialFlags(fs, "agent", kafkaadmin.AgentQuota)
 	principal, code, done := nameArg(env, fs, args, "agent", kafkaadmin.AgentPrincipal)
 	if done {
 		return code
 	}
-	if *pwFile == "" {
-		*pwFile = principal + ".password"
-	}
-	password, err := passwordIn(*pwFile, false)
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	if *produce <= 0 || *fetch <= 0 {
-		return env.UsageError("--produce-quota and --fetch-quota must be positive")
+	password, q, code, done := c.resolve(env, principal)
+	if done {
+		return code
 	}
 	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return kafkaadmin.AddAgent(ctx, conn, principal, password, kafkaadmin.Quota{ProduceBps: *produce, FetchBps: *fetch}, env.Stderr)
+		return kafkaadmin.AddAgent(ctx, conn, principal, password, q, env.Stderr)
 	}); err != nil {
 		return env.Fail("%v", err)
 	}
-	err = template.Must(template.New("snippet").Parse(agentSnippet)).Execute(env.Stdout, map[string]string{
-		"Principal": principal, "PasswordFile": *pwFile, "CA": settings.KafkaCA.Value(),
+	err := template.Must(template.New("snippet").Parse(agentSnippet)).Execute(env.Stdout, map[string]string{
+		"Principal": principal, "PasswordFile": *c.pwFile, "CA": settings.KafkaCA.Value(),
 		"Bootstrap": strings.Join(settings.List(settings.Kafka.Value()), ", "),
 	})
 	if err != nil {
 		return env.Fail("%v", err)
 	}
 	return cli.ExitOK
+}
+
+// credentialFlags are a SCRAM identity's password file and quota (add-agent, add-bridge).
+type credentialFlags struct {
+	pwFile         *string
+	produce, fetch *int64
+}
+
+func addCredentialFlags(fs *cli.FlagSet, what string, q kafkaadmin.Quota) credentialFlags {
+	return credentialFlags{
+		pwFile:  fs.String("password-file", "", "the "+what+"'s password file (made when absent)"),
+		produce: fs.Int64("produce-quota", q.ProduceBps, "bytes a second the "+what+" may write to each broker (Kafka slows it down beyond)"),
+		fetch:   fs.Int64("fetch-quota", q.FetchBps, "bytes a second the "+what+" may read from each broker"),
+	}
+}
+
+// resolve is principal's password (its file's, or a new one written to it: default
+// ./PRINCIPAL.password) and quota; done reports that the command ends with code.
+func (c credentialFlags) resolve(env *cli.Env, principal string) (password string, q kafkaadmin.Quota, code int, done bool) {
+	if *c.produce <= 0 || *c.fetch <= 0 {
+		return "", q, env.UsageError("--produce-quota and --fetch-quota must be positive"), true
+	}
+	if *c.pwFile == "" {
+		*c.pwFile = principal + ".password"
+	}
+	password, err := passwordIn(*c.pwFile, false)
+	if err != nil {
+		return "", q, env.Fail("%v", err), true
+	}
+	return password, kafkaadmin.Quota{ProduceBps: *c.produce, FetchBps: *c.fetch}, 0, false
 }
 
 func runRemoveAgent(env *cli.Env, args []string) int {
@@ -175,6 +199,23 @@ func nameArg(env *cli.Env, fs *cli.FlagSet, args []string, what string, of func(
 		return "", env.UsageError("%v", err), true
 	}
 	return principal, 0, false
+}
+
+// onOnePrincipal runs fn on the admin connection for the one NAME of the command line, as the
+// principal of: a command with no flag of its own but the admin's (remove-bridge,
+// remove-pscheduler-host).
+func onOnePrincipal(env *cli.Env, fs *cli.FlagSet, args []string, what string, of func(string) (string, error),
+	fn func(ctx context.Context, conn kafkaconn.Conn, principal string) error) int {
+	fs.ArgsUsage = "NAME"
+	f := addAdminFlags(fs.FlagSet)
+	principal, code, done := nameArg(env, fs, args, what, of)
+	if done {
+		return code
+	}
+	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error { return fn(ctx, conn, principal) }); err != nil {
+		return env.Fail("%v", err)
+	}
+	return cli.ExitOK
 }
 
 // passwordIn is the password of a file, made (random, 0600) when the file is absent or when

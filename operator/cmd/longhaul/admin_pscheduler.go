@@ -191,16 +191,8 @@ func runRemovePSchedulerHost(env *cli.Env, args []string) int {
 		"write nothing from its next request on (Kafka has no certificate revocation: the certificate still\n"+
 		"completes a TLS handshake until it expires). Other pScheduler hosts are not touched. Its HTTP\n"+
 		"archiver's own token is the bridge's: delete NAME.token from the bridge's host_tokens_dir.")
-	fs.ArgsUsage = "NAME"
-	f := addAdminFlags(fs.FlagSet)
-	principal, code, done := nameArg(env, fs, args, "pScheduler host", kafkaadmin.PSchedulerHostPrincipal)
-	if done {
-		return code
-	}
-	if err := f.do(func(ctx context.Context, conn kafkaconn.Conn) error {
-		return kafkaadmin.RevokeCert(ctx, conn, principal, env.Stdout)
-	}); err != nil {
-		return env.Fail("%v", err)
-	}
-	return cli.ExitOK
+	return onOnePrincipal(env, fs, args, "pScheduler host", kafkaadmin.PSchedulerHostPrincipal,
+		func(ctx context.Context, conn kafkaconn.Conn, principal string) error {
+			return kafkaadmin.RevokeCert(ctx, conn, principal, env.Stdout)
+		})
 }

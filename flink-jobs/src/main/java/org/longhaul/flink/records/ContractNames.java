@@ -45,6 +45,9 @@ public final class ContractNames {
     /** Role psbridge.seen: psbridge_seen.v1 messages. */
     public static final String TOPIC_PSBRIDGE_SEEN = "longhaul.psbridge.seen";
 
+    /** Role bridge.hosts: bridge_hosts.v1 messages. */
+    public static final String TOPIC_BRIDGE_HOSTS = "longhaul.bridge-hosts";
+
     /** Role stats: link_stats.v3 messages. */
     public static final String TOPIC_STATS = "longhaul.stats";
 
@@ -67,6 +70,7 @@ public final class ContractNames {
             Map.entry("dead_letter", TOPIC_DEAD_LETTER),
             Map.entry("pscheduler.results", TOPIC_PSCHEDULER_RESULTS),
             Map.entry("psbridge.seen", TOPIC_PSBRIDGE_SEEN),
+            Map.entry("bridge.hosts", TOPIC_BRIDGE_HOSTS),
             Map.entry("stats", TOPIC_STATS),
             Map.entry("events", TOPIC_EVENTS),
             Map.entry("probe_requests", TOPIC_PROBE_REQUESTS));
@@ -117,6 +121,10 @@ public final class ContractNames {
     public static final String SCHEMA_PSBRIDGE_SEEN = "psbridge_seen";
     public static final int VERSION_PSBRIDGE_SEEN = 1;
 
+    /** Role bridge.hosts: the schema field of its messages, and the version producers write (bridge_hosts.v1); consumers read it and every earlier one. */
+    public static final String SCHEMA_BRIDGE_HOSTS = "bridge_hosts";
+    public static final int VERSION_BRIDGE_HOSTS = 1;
+
     /** Role stats: the schema field of its messages, and the version producers write (link_stats.v3); consumers read it and every earlier one. */
     public static final String SCHEMA_STATS = "link_stats";
     public static final int VERSION_STATS = 3;
@@ -157,6 +165,10 @@ public final class ContractNames {
     public static final String OWN_TOPIC_PRINCIPAL_PREFIX = "agent-";
 
     public static final String OWN_TOPIC_ARCHIVER_PREFIX = "pscheduler-";
+
+    /** A pScheduler bridge's own Kafka user: writes its own raw topics, for its host list's srcs. */
+    public static final String OWN_TOPIC_BRIDGE_PREFIX = "psbridge-";
+
     public static final String OWN_TOPIC_SEPARATOR = ".";
     public static final int OWN_TOPIC_PARTITIONS = 1;
 }

@@ -1,0 +1,68 @@
+package kafkaadmin
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/ingest/contract"
+	"longhaul/ingest/schema"
+	"longhaul/internal/kafkaconn"
+)
+
+// BridgeHosts is a bridge's central host list (bridge_hosts.v1): the srcs the job takes from its
+// own raw topics.
+type BridgeHosts struct {
+	Schema  string   `json:"schema"`
+	Version int      `json:"version"`
+	Bridge  string   `json:"bridge"`
+	Hosts   []string `json:"hosts"`
+	TS      int64    `json:"ts"`
+}
+
+// NewBridgeHosts is principal's list of hosts at now, sorted and each once, checked against its
+// schema: an error names the host the schema refuses.
+func NewBridgeHosts(principal string, hosts []string, now time.Time) (BridgeHosts, []byte, error) {
+	hs := slices.Clone(hosts)
+	slices.Sort(hs)
+	b := BridgeHosts{Schema: contract.SchemaBridgeHosts, Version: contract.VersionBridgeHosts,
+		Bridge: principal, Hosts: slices.Compact(hs), TS: now.UnixMilli()}
+	msg, err := json.Marshal(b)
+	if err != nil {
+		return b, nil, err
+	}
+	reg, err := schema.Embedded()
+	if err != nil {
+		return b, nil, err
+	}
+	if err := reg.ValidateAs(fmt.Sprintf("%s.v%d", contract.SchemaBridgeHosts, contract.VersionBridgeHosts), msg); err != nil {
+		return b, nil, fmt.Errorf("%s's hosts %v: %w", principal, hosts, err)
+	}
+	return b, msg, nil
+}
+
+// SetBridgeHosts writes principal's host list (msg, NewBridgeHosts's) to the bridges' hosts topic,
+// replacing the one it had; msg nil writes its tombstone (no list: the job takes nothing from its
+// topics). It says so on log.
+func SetBridgeHosts(ctx context.Context, conn kafkaconn.Conn, principal string, msg []byte, log io.Writer) error {
+	cl, err := conn.NewClient()
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	r := &kgo.Record{Topic: contract.TopicBridgeHosts, Key: []byte(principal), Value: msg}
+	if err := cl.ProduceSync(ctx, r).FirstErr(); err != nil {
+		return fmt.Errorf("kafka %v: write %s's host list to %s: %w", conn.Bootstrap, principal, contract.TopicBridgeHosts, err)
+	}
+	if msg == nil {
+		fmt.Fprintf(log, "%s: host list removed (%s): the job takes nothing more from its topics\n", principal, contract.TopicBridgeHosts)
+	} else {
+		fmt.Fprintf(log, "%s: host list set (%s)\n", principal, contract.TopicBridgeHosts)
+	}
+	return nil
+}
