@@ -41,6 +41,17 @@ def agent(tmp_path):
     longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
 
 
+@pytest.fixture
+def bridge(tmp_path):
+    """A pScheduler bridge of its own made as an operator makes one, with its central list of one
+    host: (user, password file, the host)."""
+    name = "it-bridge-" + uuid.uuid4().hex[:8]
+    pw, host = tmp_path / "bridge.password", f"ps.{name}.example"
+    longhaul("admin", "add-bridge", name, "--hosts", host, "--password-file", str(pw))
+    yield "psbridge-" + name, str(pw), host
+    longhaul("admin", "remove-bridge", name, check=False)
+
+
 def trace(src, ts):
     """A valid path_sample.v2 of src measured at ts (the contract's example, renamed)."""
     s = json.loads(EXAMPLE.read_text())
@@ -103,6 +114,36 @@ def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, age
         f'SELECT count(/^hop_\\d+_rtt_ms$/) FROM "raw"."path_hops" WHERE "src" = \'{name}\'', timeout_s=60
     )
     assert not kafka.read_all(topic("paths"), lambda s: s["src"] == victim, 1, timeout_s=3, quiet_s=0)
+
+
+def test_the_job_takes_a_bridges_listed_hosts_and_dead_letters_any_other(job, bridge):
+    """A bridge's credential speaks for the hosts of its central list alone (issue 46): the list is
+    the admin's (`add-bridge --hosts`, on the bridge.hosts topic), held by the job, not by the
+    process the site runs. A sample written with the bridge's own credential for another host is
+    a dead letter naming the bridge, and never reaches longhaul.paths."""
+    user, pw, host = bridge
+    other = "it-victim-" + uuid.uuid4().hex[:8]
+    own = CONTRACT.own_topic(topic("raw.path"), user)
+    assert own == f"{topic('raw.path')}.{user}"
+    now = now_ms()
+    send_as(user, pw, own, [trace(host, now - 2_000), trace(other, now - 2_000)])
+
+    dead = kafka.read_all(topic("dead_letter"), lambda d: d["src"] == other, 1, timeout_s=120, quiet_s=0)
+    assert dead, f"no dead letter for the unlisted src {other} within 120 s"
+    assert dead[0]["source_topic"] == own
+    assert (
+        dead[0]["reason"]
+        == f'foreign_src: src "{other}" on {own}, where {user} may write only the 1 hosts of its list'
+    )
+    valid = kafka.read_all(topic("paths"), lambda s: s["src"] in (host, other), 1, timeout_s=120, quiet_s=5)
+    assert {s["src"] for s in valid} == {host}, valid
+    # the bridge's own credential cannot write the shared raw topics, nor another bridge's list
+    p = kafka.producer({"message.timeout.ms": 10000}, user=user, password_file=pw)
+    errors = []
+    for t in (topic("raw.path"), topic("bridge.hosts")):
+        p.produce(t, key=b"x", value=b"{}", on_delivery=lambda err, _m: errors.append(err))
+    p.flush(15)
+    assert len(errors) == 2 and all(e is not None and "AUTHORIZATION" in e.name() for e in errors), errors
 
 
 @pytest.mark.parametrize("job", [["--max-links-per-src", "2"]], indirect=True)

@@ -20,11 +20,12 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * Parses and validates each raw message of one stream against its schema: valid ones go on as
  * records, the rest to the {@link #DEAD_LETTERS} side output, and so do valid ones whose clock
  * {@link ClockSkew} judges too far from the broker's (reason "clock_skew: ...") and those an agent
- * wrote for another site's src on its own topic ({@link Writers}, reason "foreign_src: ...") or
- * that contradict themselves ({@link SelfConsistent}, reason "inconsistent: ...") or that open more
- * links for their src than {@link LinkCap} allows (reason "too_many_links: ..."). Valid backfilled
- * samples ({@link History}) go on too, in order with the live ones, without a timestamp; {@link
- * LiveOnly} keeps them from whatever must not see them. Never fails on bad input.
+ * wrote for another site's src on its own topic, or a bridge for a src outside its central host
+ * list ({@link Writers}, {@link BridgeLists}, reason "foreign_src: ...") or that contradict
+ * themselves ({@link SelfConsistent}, reason "inconsistent: ...") or that open more links for their
+ * src than {@link LinkCap} allows (reason "too_many_links: ..."). Valid backfilled samples ({@link
+ * History}) go on too, in order with the live ones, without a timestamp; {@link LiveOnly} keeps
+ * them from whatever must not see them. Never fails on bad input.
  */
 public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         implements ResultTypeQueryable<T> {
@@ -43,20 +44,23 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
     private final ClockSkew clock;
     private final LinkCap linkCap;
     private final boolean forward;
+    private final BridgeLists bridges;
     private transient MessageValidator validator;
     private transient LinkCap.Budget links;
+    private transient BridgeLists.Table bridgeHosts;
 
     /**
      * @param schemasDir a directory of *.schema.json, or null for the copy bundled in the jar
      * @param clock the rule judging each message's clock against the broker's
      */
     public ValidateFunction(String schemaName, Class<T> type, String schemasDir, ClockSkew clock) {
-        this(schemaName, type, schemasDir, clock, LinkCap.defaults(), false);
+        this(schemaName, type, schemasDir, clock, LinkCap.defaults(), false, BridgeLists.none());
     }
 
     /**
      * @param linkCap how many links one src may report on
      * @param forward also emit each valid message's bytes to {@link #VALID}
+     * @param bridges the srcs each bridge of its own may report for
      */
     public ValidateFunction(
             String schemaName,
@@ -64,19 +68,30 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
             String schemasDir,
             ClockSkew clock,
             LinkCap linkCap,
-            boolean forward) {
+            boolean forward,
+            BridgeLists bridges) {
         this.schemaName = schemaName;
         this.type = type;
         this.schemasDir = schemasDir;
         this.clock = clock;
         this.linkCap = linkCap;
         this.forward = forward;
+        this.bridges = bridges;
     }
 
     @Override
     public void open(OpenContext context) {
         validator = new MessageValidator(SchemaRegistry.load(schemasDir), REJECTED_BY);
         links = linkCap.budget();
+        bridgeHosts = bridges.open();
+    }
+
+    @Override
+    public void close() {
+        if (bridgeHosts != null) {
+            bridgeHosts.close();
+            bridgeHosts = null;
+        }
     }
 
     @Override
@@ -89,7 +104,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         }
         String foreign =
                 checked.value() instanceof HasSrc s
-                        ? Writers.foreignSrc(raw.sourceTopic(), s.src())
+                        ? Writers.foreignSrc(raw.sourceTopic(), s.src(), bridgeHosts::hostsOf)
                         : null;
         if (foreign != null) {
             ctx.output(DEAD_LETTERS, validator.reject(raw, foreign, now));

@@ -7,6 +7,7 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
 import org.longhaul.flink.records.JsonKafkaSerializer;
@@ -36,7 +37,8 @@ public final class KafkaConnectors {
                 source(o, o.pathTopic(), null),
                 source(o, o.rttTopic(), null),
                 source(o, o.latencyTopic(), null),
-                source(o, o.hostTopic(), null));
+                source(o, o.hostTopic(), null),
+                KafkaBridgeLists.of(o, ContractNames.TOPIC_BRIDGE_HOSTS));
     }
 
     public static Sinks sinks(KafkaOptions o) {

@@ -5,6 +5,7 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.longhaul.flink.functions.BridgeLists;
 import org.longhaul.flink.functions.DropReplayed;
 import org.longhaul.flink.functions.LiveOnly;
 import org.longhaul.flink.functions.RawTimestamps;
@@ -49,7 +50,8 @@ public record RawStreams(
                         Contract.THROUGHPUT,
                         ThroughputSample.class,
                         cfg,
-                        false);
+                        false,
+                        sources.bridges());
         var path =
                 validated(
                         env,
@@ -59,7 +61,8 @@ public record RawStreams(
                         Contract.PATH,
                         PathSample.class,
                         cfg,
-                        true);
+                        true,
+                        sources.bridges());
         var rtt =
                 validated(
                         env,
@@ -69,7 +72,8 @@ public record RawStreams(
                         Contract.RTT,
                         RttSample.class,
                         cfg,
-                        false);
+                        false,
+                        sources.bridges());
         var latency =
                 validated(
                         env,
@@ -79,7 +83,8 @@ public record RawStreams(
                         Contract.LATENCY,
                         LatencySample.class,
                         cfg,
-                        false);
+                        false,
+                        sources.bridges());
         var host =
                 validated(
                         env,
@@ -89,7 +94,8 @@ public record RawStreams(
                         Contract.HOST,
                         HostSnapshot.class,
                         cfg,
-                        false);
+                        false,
+                        sources.bridges());
         DataStream<DeadLetter> dead =
                 throughputAll
                         .getSideOutput(ValidateFunction.DEAD_LETTERS)
@@ -122,7 +128,8 @@ public record RawStreams(
             String schema,
             Class<T> type,
             PipelineConfig cfg,
-            boolean forward) {
+            boolean forward,
+            BridgeLists bridges) {
         return env.fromSource(source, watermarks, "source: raw " + name)
                 .uid("source-raw-" + name)
                 .process(new DropReplayed())
@@ -135,7 +142,8 @@ public record RawStreams(
                                 cfg.schemasDir(),
                                 cfg.clockSkew(),
                                 cfg.linkCap(),
-                                forward))
+                                forward,
+                                bridges))
                 .name("validate: " + schema)
                 .uid("validate-" + name);
     }

@@ -13,6 +13,7 @@ import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.longhaul.flink.functions.BridgeLists;
 import org.longhaul.flink.jobs.LinkMonitorPipeline;
 import org.longhaul.flink.jobs.PipelineConfig;
 import org.longhaul.flink.jobs.Sinks;
@@ -58,7 +59,8 @@ public final class ReplayRunner {
                             ListSource.of(input.path()),
                             ListSource.of(input.rtt()),
                             ListSource.of(input.latency()),
-                            ListSource.of(input.host()));
+                            ListSource.of(input.host()),
+                            BridgeLists.none());
             Sinks sinks =
                     new Sinks(
                             new JsonLinesSink<LinkStats>(statsCh),

@@ -28,6 +28,7 @@ import org.apache.flink.runtime.executiongraph.AccessExecutionVertex;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.longhaul.flink.functions.BridgeLists;
 import org.longhaul.flink.functions.LinkCap;
 import org.longhaul.flink.jobs.LinkMonitorPipeline;
 import org.longhaul.flink.jobs.PipelineConfig;
@@ -261,7 +262,8 @@ public final class StateBackendBench {
                         new BenchSource(week, WeekOfProbes.Kind.PATH, clock),
                         new BenchSource(week, WeekOfProbes.Kind.RTT, clock),
                         new BenchSource(week, WeekOfProbes.Kind.LATENCY, clock),
-                        new BenchSource(week, WeekOfProbes.Kind.HOST, clock));
+                        new BenchSource(week, WeekOfProbes.Kind.HOST, clock),
+                        BridgeLists.none());
         Sinks sinks =
                 new Sinks(
                         new CountingSink<LinkStats>(clock + "-stats"),

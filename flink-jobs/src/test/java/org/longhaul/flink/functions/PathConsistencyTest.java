@@ -49,7 +49,8 @@ class PathConsistencyTest {
                         null,
                         new ClockSkew(ClockSkew.contractTolerance()),
                         LinkCap.defaults(),
-                        true);
+                        true,
+                        BridgeLists.none());
         RawMessage[] messages = new RawMessage[runs.length];
         for (int i = 0; i < runs.length; i++) {
             messages[i] =

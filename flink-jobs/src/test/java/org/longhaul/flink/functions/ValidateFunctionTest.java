@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -37,6 +39,11 @@ class ValidateFunctionTest {
 
     private static Validation<RttSample> validate(LinkCap cap, RawMessage... messages)
             throws Exception {
+        return validate(cap, BridgeLists.none(), messages);
+    }
+
+    private static Validation<RttSample> validate(
+            LinkCap cap, BridgeLists bridges, RawMessage... messages) throws Exception {
         var out =
                 Validation.run(
                         new ValidateFunction<>(
@@ -45,7 +52,8 @@ class ValidateFunctionTest {
                                 null,
                                 new ClockSkew(ClockSkew.contractTolerance()),
                                 cap,
-                                true),
+                                true,
+                                bridges),
                         messages);
         for (DeadLetter d : out.deadLetters()) {
             assertEquals(
@@ -215,6 +223,39 @@ class ValidateFunctionTest {
         assertEquals(2, out.valid().size());
         assertEquals(SRC + "|" + out.samples().get(0).dst(), out.valid().get(0).link());
         assertEquals(mine.text(), new String(out.valid().get(0).payload(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A bridge of its own reports for the hosts of its central list alone: another src, or any src
+     * of a bridge without a list (removed, or never added), is a dead letter naming the bridge.
+     */
+    @Test
+    void aBridgesSampleForAHostOutsideItsCentralListIsADeadLetterNamingIt() throws Exception {
+        String topic = "longhaul.raw.rtt.psbridge-ihep";
+        BridgeLists lists = BridgeLists.fixed(Map.of("psbridge-ihep", Set.of(SRC, "ps2.ihep")));
+        RawMessage listed = withTopic(ping(BROKER, BROKER, BROKER), topic);
+        RawMessage unlisted =
+                withTopic(ping(BROKER, BROKER, BROKER), "longhaul.raw.rtt.psbridge-x");
+        Validation<RttSample> out = validate(LinkCap.defaults(), lists, listed, unlisted);
+        assertEquals(1, out.samples().size(), "a host of its list goes on");
+        assertEquals(
+                "foreign_src: src \""
+                        + SRC
+                        + "\" on longhaul.raw.rtt.psbridge-x, where psbridge-x has no host list"
+                        + " (longhaul admin add-bridge)",
+                out.deadLetters().get(0).reason());
+
+        BridgeLists other = BridgeLists.fixed(Map.of("psbridge-ihep", Set.of("ps2.ihep")));
+        out = validate(LinkCap.defaults(), other, listed);
+        assertEquals(0, out.samples().size());
+        assertEquals(
+                "foreign_src: src \""
+                        + SRC
+                        + "\" on "
+                        + topic
+                        + ", where psbridge-ihep may write only the 1 hosts of its list",
+                out.deadLetters().get(0).reason());
+        assertEquals(0, out.valid().size(), "nothing of it is forwarded");
     }
 
     private static RawMessage withTopic(RawMessage m, String topic) {

@@ -5,21 +5,45 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The topic proves the writer: an agent's own raw topics carry its own src only. */
+/**
+ * The topic proves the writer: an agent's own raw topics carry its own src only, a bridge's those
+ * of its central list.
+ */
 class WritersTest {
+    private static final Function<String, Set<String>> NO_LISTS = b -> null;
+
+    @Test
+    void aBridgesOwnTopicNamesItAndItsListTheSrcsItMayCarry() {
+        String topic = ContractNames.TOPIC_RAW_LATENCY + ".psbridge-cern";
+        assertEquals("psbridge-cern", Writers.writerOf(topic));
+        assertTrue(Writers.isBridge("psbridge-cern"));
+        assertFalse(Writers.isBridge("psbridge") || Writers.isBridge("agent-cern"));
+        Function<String, Set<String>> lists = b -> b.equals("psbridge-cern") ? Set.of("ps1") : null;
+        assertNull(Writers.foreignSrc(topic, "ps1", lists));
+        assertEquals(
+                "foreign_src: src \"ps9\" on longhaul.raw.latency.psbridge-cern, where psbridge-cern"
+                        + " may write only the 1 hosts of its list",
+                Writers.foreignSrc(topic, "ps9", lists));
+        assertNull(Writers.writerOf(ContractNames.TOPIC_RAW_LATENCY + ".psbridge-"));
+        assertTrue(
+                Writers.rawTopics(ContractNames.TOPIC_RAW_LATENCY, null).matcher(topic).matches());
+    }
+
     @Test
     void anAgentsOwnTopicNamesItAndTheSrcItMayCarry() {
         String topic = ContractNames.TOPIC_RAW_PATH + ".agent-ihep.ac.cn";
         assertEquals("agent-ihep.ac.cn", Writers.writerOf(topic));
         assertEquals("ihep.ac.cn", Writers.ownSrc(Writers.writerOf(topic)));
-        assertNull(Writers.foreignSrc(topic, "ihep.ac.cn"));
+        assertNull(Writers.foreignSrc(topic, "ihep.ac.cn", NO_LISTS));
         assertEquals(
                 "foreign_src: src \"cern.ch\" on longhaul.raw.path.agent-ihep.ac.cn, where"
                         + " agent-ihep.ac.cn may write only src \"ihep.ac.cn\"",
-                Writers.foreignSrc(topic, "cern.ch"));
+                Writers.foreignSrc(topic, "cern.ch", NO_LISTS));
     }
 
     @Test
@@ -34,7 +58,7 @@ class WritersTest {
                     null
                 }) {
             assertNull(Writers.writerOf(topic), String.valueOf(topic));
-            assertNull(Writers.foreignSrc(topic, "anyone"), String.valueOf(topic));
+            assertNull(Writers.foreignSrc(topic, "anyone", NO_LISTS), String.valueOf(topic));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.UUID;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.longhaul.flink.functions.BridgeLists;
 import org.longhaul.flink.jobs.LinkMonitorPipeline;
 import org.longhaul.flink.jobs.PipelineConfig;
 import org.longhaul.flink.jobs.Sinks;
@@ -56,7 +57,8 @@ public final class ScriptedPipeline implements AutoCloseable {
                         new ScriptedSource(in.path(), stayOpen),
                         new ScriptedSource(in.rtt(), stayOpen),
                         new ScriptedSource(in.latency(), stayOpen),
-                        new ScriptedSource(in.host(), stayOpen));
+                        new ScriptedSource(in.host(), stayOpen),
+                        BridgeLists.none());
         Sinks sinks =
                 new Sinks(
                         new JsonLinesSink<LinkStats>("stats-" + id),
