@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -65,4 +66,54 @@ func SetBridgeHosts(ctx context.Context, conn kafkaconn.Conn, principal string, 
 		fmt.Fprintf(log, "%s: host list set (%s)\n", principal, contract.TopicBridgeHosts)
 	}
 	return nil
+}
+
+// BridgeLists are the bridges' host lists as the bridge-hosts topic holds them (each bridge's last
+// record; a tombstone removes it), for a reader that judges samples like the job does (the
+// watchdog). Safe for concurrent use.
+type BridgeLists struct {
+	mu    sync.RWMutex
+	hosts map[string]map[string]bool
+}
+
+// NewBridgeLists holds no list yet.
+func NewBridgeLists() *BridgeLists { return &BridgeLists{hosts: map[string]map[string]bool{}} }
+
+// Apply takes one record of the bridge-hosts topic: its bridge's new list, or (no value) its
+// removal. A value that is not its key's list changes nothing and says why.
+func (l *BridgeLists) Apply(key, value []byte) error {
+	bridge := string(key)
+	if value == nil {
+		l.mu.Lock()
+		delete(l.hosts, bridge)
+		l.mu.Unlock()
+		return nil
+	}
+	var b BridgeHosts
+	if err := json.Unmarshal(value, &b); err != nil {
+		return fmt.Errorf("%s: %s: %w", contract.TopicBridgeHosts, bridge, err)
+	}
+	if b.Schema != contract.SchemaBridgeHosts || b.Bridge != bridge {
+		return fmt.Errorf("%s: %s: not its list (schema %q, bridge %q)", contract.TopicBridgeHosts, bridge, b.Schema, b.Bridge)
+	}
+	set := make(map[string]bool, len(b.Hosts))
+	for _, h := range b.Hosts {
+		set[h] = true
+	}
+	l.mu.Lock()
+	l.hosts[bridge] = set
+	l.mu.Unlock()
+	return nil
+}
+
+// Admits says whether a sample of src read from topic speaks for src as the job takes it: always
+// unless topic is a bridge's own, whose srcs are its list's (none for a bridge without one).
+func (l *BridgeLists) Admits(topic, src string) bool {
+	w, _ := contract.WriterOf(topic)
+	if !contract.IsBridge(w) {
+		return true
+	}
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.hosts[w][src]
 }

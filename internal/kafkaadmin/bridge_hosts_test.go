@@ -28,3 +28,24 @@ func TestABridgesHostListIsSortedOnceAndHeldToItsSchema(t *testing.T) {
 		t.Error("an agent's user taken as a bridge")
 	}
 }
+
+func TestTheListsAdmitABridgesListedSrcsAloneAndEveryOtherTopicsAny(t *testing.T) {
+	l := NewBridgeLists()
+	_, msg, _ := NewBridgeHosts("psbridge-cern", []string{"ps1.cern.ch"}, time.Now())
+	if err := l.Apply([]byte("psbridge-cern"), msg); err != nil {
+		t.Fatal(err)
+	}
+	own := "longhaul.raw.rtt.psbridge-cern"
+	if !l.Admits(own, "ps1.cern.ch") || l.Admits(own, "ps1.ihep.ac.cn") || l.Admits("longhaul.raw.rtt.psbridge-x", "ps1.cern.ch") {
+		t.Fatal("a bridge's topic admits what its list does not say")
+	}
+	if !l.Admits("longhaul.raw.rtt", "anyone") || !l.Admits("longhaul.raw.rtt.agent-a", "b") {
+		t.Fatal("the lists judge a topic that is no bridge's (an agent's src is contract.ForeignSrc's)")
+	}
+	if err := l.Apply([]byte("psbridge-other"), msg); err == nil {
+		t.Fatal("cern's list taken under another bridge's key")
+	}
+	if err := l.Apply([]byte("psbridge-cern"), nil); err != nil || l.Admits(own, "ps1.cern.ch") {
+		t.Fatalf("the tombstone left the list: %v", err)
+	}
+}

@@ -156,6 +156,8 @@ func Grants(principal string) []Grant {
 			topics(true, read, RawPrefix),
 			topics(true, read, HistoryPrefix),
 			topics(false, read, contract.TopicStats),
+			// the bridges' host lists: a bridge's sample of a host outside its list is no life
+			topics(false, read, contract.TopicBridgeHosts),
 			// the end offsets of the validated traces, for the lag of Telegraf's path group
 			topics(false, []kadm.ACLOperation{kadm.OpDescribe}, contract.TopicPaths),
 			topics(false, []kadm.ACLOperation{kadm.OpRead, kadm.OpWrite, kadm.OpDescribe}, contract.TopicEvents),

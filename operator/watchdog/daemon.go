@@ -64,6 +64,12 @@ func Serve(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	rctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	lists, err := ReadBridgeLists(rctx, o.Kafka.NewClient)
+	cancel()
+	if err != nil {
+		return err
+	}
 	open := Episodes(back, o.Job)
 	Resume(tracker, book, open)
 	fmt.Fprintf(o.Log, "read back %d watchdog events: %d episodes of its own open\n", len(back), len(open))
@@ -82,7 +88,7 @@ func Serve(ctx context.Context, o Options) error {
 	defer cancelAll()
 	followed := make(chan error, 1)
 	go func() {
-		followed <- Follow(ctx, cl, book, tip)
+		followed <- Follow(ctx, cl, book, tip, lists)
 		cancelAll()
 	}()
 	err = wd.Run(ctx)

@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/ingest/contract"
+	"longhaul/internal/kafkaadmin"
 	"longhaul/internal/kafkaconn"
 )
 
@@ -52,4 +53,18 @@ func ReadBack(ctx context.Context, newClient func(...kgo.Opt) (*kgo.Client, erro
 		return nil, err
 	}
 	return out, nil
+}
+
+// ReadBridgeLists reads the bridges' host lists from the start of their topic to its end: what
+// the job judges a bridge's samples by, so that the watchdog counts no sample of a host outside
+// its bridge's list as that host's life (Follow then takes the lists' changes).
+func ReadBridgeLists(ctx context.Context, newClient func(...kgo.Opt) (*kgo.Client, error)) (*kafkaadmin.BridgeLists, error) {
+	cl, err := newClient(kgo.ConsumeTopics(contract.TopicBridgeHosts), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	lists := kafkaadmin.NewBridgeLists()
+	_, err = kafkaconn.ReadToEnd(ctx, cl, contract.TopicBridgeHosts, func(r *kgo.Record) { _ = lists.Apply(r.Key, r.Value) })
+	return lists, err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/ingest/contract"
+	"longhaul/internal/kafkaadmin"
 	"longhaul/internal/kafkaconn"
 	"longhaul/operator/flink"
 	"longhaul/operator/influx"
@@ -212,27 +213,33 @@ func (l *Live) newest(ctx context.Context, since time.Time) (time.Time, error) {
 // Follow consumes the raw topics and the stats topic with cl (assigned partitions, no group)
 // until ctx ends, noting each agent's records in book and each 1-minute statistic in tip. It
 // returns early only when Kafka refuses the watchdog (credential or ACL: kafkaconn.Follow).
-func Follow(ctx context.Context, cl *kgo.Client, book *AgentBook, tip *StatsTip) error {
+func Follow(ctx context.Context, cl *kgo.Client, book *AgentBook, tip *StatsTip, lists *kafkaadmin.BridgeLists) error {
 	return kafkaconn.Follow(ctx, cl, kafkaconn.FollowOptions{}, func(rs []*kgo.Record) error {
 		for _, r := range rs {
-			note(r, book, tip)
+			note(r, book, tip, lists)
 		}
 		return nil
 	})
 }
 
 // FollowTopics are the patterns of the topics Follow reads (consumed with kgo.ConsumeRegex): every
-// raw topic with the agents' own (contract.RawTopicPattern), and the stats topic.
+// raw topic with the agents' and bridges' own (contract.RawTopicPattern), the stats topic, and the
+// bridges' host lists (their changes: ReadBridgeLists reads what was there at the start).
 func FollowTopics() []string {
-	out := make([]string, 0, len(contract.RawTopics)+1)
+	out := make([]string, 0, len(contract.RawTopics)+2)
 	for _, t := range contract.RawTopics {
 		out = append(out, contract.RawTopicPattern(t))
 	}
-	return append(out, "^"+regexp.QuoteMeta(contract.TopicStats)+"$")
+	return append(out, "^"+regexp.QuoteMeta(contract.TopicStats)+"$", "^"+regexp.QuoteMeta(contract.TopicBridgeHosts)+"$")
 }
 
-// note files one record: a raw sample under its agent, a 1-minute statistic in the tip.
-func note(r *kgo.Record, book *AgentBook, tip *StatsTip) {
+// note files one record: a raw sample under its agent, a 1-minute statistic in the tip, a bridge's
+// host list in lists.
+func note(r *kgo.Record, book *AgentBook, tip *StatsTip, lists *kafkaadmin.BridgeLists) {
+	if r.Topic == contract.TopicBridgeHosts {
+		_ = lists.Apply(r.Key, r.Value) // the admin's alone to write; a bad one changes nothing
+		return
+	}
 	if r.Topic == contract.TopicStats {
 		var s struct {
 			Window string `json:"window"`
@@ -244,8 +251,8 @@ func note(r *kgo.Record, book *AgentBook, tip *StatsTip) {
 		return
 	}
 	src := SampleSource(r.Key, r.Value)
-	if contract.ForeignSrc(r.Topic, src) != "" {
-		return // another site's src on an agent's own topic: not a sign of that site's life
+	if contract.ForeignSrc(r.Topic, src) != "" || !lists.Admits(r.Topic, src) {
+		return // another site's src on an agent's or a bridge's own topic: no sign of its life
 	}
 	sent, ok := SentMs(r.Headers)
 	book.Record(src, r.Timestamp, sent, ok)

@@ -9,14 +9,15 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"longhaul/ingest/contract"
+	"longhaul/internal/kafkaadmin"
 )
 
 func TestARawRecordIsFiledUnderItsAgentWithItsSentTime(t *testing.T) {
 	book, tip := NewAgentBook(10), &StatsTip{}
 	broker := at(0)
 	note(&kgo.Record{Topic: contract.TopicRawRTT, Key: []byte("perfsonar.ihep.ac.cn|cclhcone01.in2p3.fr"), Timestamp: broker,
-		Headers: []kgo.RecordHeader{{Key: contract.HeaderSentMs, Value: []byte("1795466887500")}}}, book, tip)
-	note(&kgo.Record{Topic: contract.TopicRawHost, Value: []byte(`{"src":"keyless.example.org"}`), Timestamp: broker}, book, tip)
+		Headers: []kgo.RecordHeader{{Key: contract.HeaderSentMs, Value: []byte("1795466887500")}}}, book, tip, kafkaadmin.NewBridgeLists())
+	note(&kgo.Record{Topic: contract.TopicRawHost, Value: []byte(`{"src":"keyless.example.org"}`), Timestamp: broker}, book, tip, kafkaadmin.NewBridgeLists())
 	v, _ := book.Views()
 	if len(v) != 2 || v[1].Host != "perfsonar.ihep.ac.cn" || v[1].Skews != 1 || v[1].Skew != -500*time.Millisecond || v[0].Host != "keyless.example.org" {
 		t.Fatalf("%+v", v)
@@ -28,11 +29,11 @@ func TestARawRecordIsFiledUnderItsAgentWithItsSentTime(t *testing.T) {
 
 func TestOnlyMinuteStatisticsMoveTheTip(t *testing.T) {
 	book, tip := NewAgentBook(10), &StatsTip{}
-	note(&kgo.Record{Topic: contract.TopicStats, Timestamp: at(0), Value: []byte(`{"window":"1h","ts":1795466940000}`)}, book, tip)
+	note(&kgo.Record{Topic: contract.TopicStats, Timestamp: at(0), Value: []byte(`{"window":"1h","ts":1795466940000}`)}, book, tip, kafkaadmin.NewBridgeLists())
 	if !tip.Due(at(600), time.Minute).IsZero() {
 		t.Fatal("an hourly statistic is due in the raw policy")
 	}
-	note(&kgo.Record{Topic: contract.TopicStats, Timestamp: at(0), Value: []byte(`{"window":"1m","ts":1795466880000}`)}, book, tip)
+	note(&kgo.Record{Topic: contract.TopicStats, Timestamp: at(0), Value: []byte(`{"window":"1m","ts":1795466880000}`)}, book, tip, kafkaadmin.NewBridgeLists())
 	if d := tip.Due(at(600), time.Minute); d.UnixMilli() != 1795466880000 {
 		t.Fatalf("%v", d)
 	}
@@ -61,14 +62,30 @@ func TestTheFollowedTopicsAreTheRawOnesTheAgentsOwnAndStats(t *testing.T) {
 	}
 }
 
+func TestAHostOutsideItsBridgesListIsNoSignOfLife(t *testing.T) {
+	book, tip, lists := NewAgentBook(10), &StatsTip{}, kafkaadmin.NewBridgeLists()
+	now := time.Now()
+	_, msg, _ := kafkaadmin.NewBridgeHosts("psbridge-x", []string{"ps1"}, now)
+	note(&kgo.Record{Topic: contract.TopicBridgeHosts, Key: []byte("psbridge-x"), Value: msg}, book, tip, lists)
+	own := contract.OwnTopic(contract.TopicRawLatency, "psbridge-x")
+	note(&kgo.Record{Topic: own, Key: []byte("ps9|c"), Timestamp: now}, book, tip, lists)
+	if v, _ := book.Views(); len(v) != 0 {
+		t.Fatalf("psbridge-x's record of an unlisted host made %v alive", v)
+	}
+	note(&kgo.Record{Topic: own, Key: []byte("ps1|c"), Timestamp: now}, book, tip, lists)
+	if v, _ := book.Views(); len(v) != 1 || v[0].Host != "ps1" {
+		t.Fatalf("psbridge-x's listed host: %v", v)
+	}
+}
+
 func TestAnotherSitesSrcOnAnAgentsTopicIsNoSignOfLife(t *testing.T) {
 	book, tip := NewAgentBook(10), &StatsTip{}
 	now := time.Now()
-	note(&kgo.Record{Topic: contract.OwnTopic(contract.TopicRawRTT, "agent-a"), Key: []byte("b|c"), Timestamp: now}, book, tip)
+	note(&kgo.Record{Topic: contract.OwnTopic(contract.TopicRawRTT, "agent-a"), Key: []byte("b|c"), Timestamp: now}, book, tip, kafkaadmin.NewBridgeLists())
 	if v, _ := book.Views(); len(v) != 0 {
 		t.Fatalf("agent-a's record made %v alive", v)
 	}
-	note(&kgo.Record{Topic: contract.OwnTopic(contract.TopicRawRTT, "agent-a"), Key: []byte("a|c"), Timestamp: now}, book, tip)
+	note(&kgo.Record{Topic: contract.OwnTopic(contract.TopicRawRTT, "agent-a"), Key: []byte("a|c"), Timestamp: now}, book, tip, kafkaadmin.NewBridgeLists())
 	if v, _ := book.Views(); len(v) != 1 {
 		t.Fatalf("agent-a's own record: %v", v)
 	}
