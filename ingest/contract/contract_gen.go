@@ -255,3 +255,7 @@ const (
 	// identity keeps on the brokers, whatever its quota lets it write.
 	OwnTopicRetentionBytes = 1073741824
 )
+
+// OwnTopicBridgeDestProbes are the probe_ids of the pScheduler tests their destination may run:
+// a bridge's sample of one of these may have its dst, not its src, in the bridge's list.
+var OwnTopicBridgeDestProbes = []string{"pscheduler-throughput", "pscheduler-latency", "pscheduler-latencybg"}

@@ -10,8 +10,11 @@ type OwnTopics struct {
 	PrincipalPrefix string `yaml:"principal_prefix"`
 	ArchiverPrefix  string `yaml:"archiver_prefix"` // a pScheduler host's Kafka archiver's principal
 	BridgePrefix    string `yaml:"bridge_prefix"`   // a pScheduler bridge's own Kafka user
-	Separator       string `yaml:"separator"`
-	Partitions      int    `yaml:"partitions"`
+	// BridgeDestProbes are the probe_ids of the pScheduler tests their destination may run (and so
+	// archive): a bridge's sample of one of these may have its dst, not its src, in its list.
+	BridgeDestProbes []string `yaml:"bridge_dest_probes"`
+	Separator        string   `yaml:"separator"`
+	Partitions       int      `yaml:"partitions"`
 	// RetentionBytes bounds each own topic's partition on the brokers (Kafka's retention.bytes):
 	// what one identity keeps there, whatever its quota lets it write.
 	RetentionBytes int64 `yaml:"retention_bytes"`
@@ -22,6 +25,7 @@ type OwnTopics struct {
 var (
 	principalPrefix = regexp.MustCompile(`^[a-z][a-z0-9]*-$`)
 	topicSeparator  = regexp.MustCompile(`^[._-]$`)
+	probeID         = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 )
 
 // checkOwnTopics: a principal prefix, a separator Kafka allows in a topic name, a partition count.
@@ -34,6 +38,11 @@ func checkOwnTopics(p *problems, o OwnTopics) {
 	}
 	if !principalPrefix.MatchString(o.BridgePrefix) || o.BridgePrefix == o.PrincipalPrefix || o.BridgePrefix == o.ArchiverPrefix {
 		p.add("%s: own_topics.bridge_prefix: %q is not lower-case letters ending in '-', other than principal_prefix and archiver_prefix", contractFile, o.BridgePrefix)
+	}
+	for i, id := range o.BridgeDestProbes {
+		if !probeID.MatchString(id) {
+			p.add("%s: own_topics.bridge_dest_probes[%d]: %q is not a probe_id (lower-case letters, digits, '-')", contractFile, i, id)
+		}
 	}
 	if !topicSeparator.MatchString(o.Separator) {
 		p.add("%s: own_topics.separator: %q is not one of '.', '_', '-'", contractFile, o.Separator)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"longhaul/ingest/contract"
 	"longhaul/probes/probekit"
 )
 
@@ -59,5 +60,28 @@ func TestTheParticipatingEndsArePSchedulersParticipants(t *testing.T) {
 	}
 	if n < 15 {
 		t.Fatalf("%d cases read", n)
+	}
+}
+
+// The job takes a bridge's sample by its dst, not its src, for the tests pScheduler may run at
+// their destination (contract.OwnTopicBridgeDestProbes): exactly those whose participants can
+// include the destination by this rule.
+func TestTheContractsDestinationRunTestsAreTheParticipantsRule(t *testing.T) {
+	var dest []string
+	for _, typ := range []string{"throughput", "latency", "latencybg", "trace", "rtt", "clock", "dns"} {
+		for _, spec := range []string{`{}`, `{"flip": true}`} {
+			a := &probekit.Archive{}
+			a.Test.Type, a.Test.Spec = typ, json.RawMessage(spec)
+			if participants(a).Dest {
+				dest = append(dest, ProbeIDPrefix+typ)
+				break
+			}
+		}
+	}
+	want := slices.Clone(contract.OwnTopicBridgeDestProbes)
+	slices.Sort(want)
+	slices.Sort(dest)
+	if !slices.Equal(dest, want) {
+		t.Fatalf("destination-run tests %v, the contract's bridge_dest_probes %v", dest, want)
 	}
 }

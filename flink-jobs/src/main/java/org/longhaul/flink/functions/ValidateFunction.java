@@ -104,7 +104,12 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         }
         String foreign =
                 checked.value() instanceof HasSrc s
-                        ? Writers.foreignSrc(raw.sourceTopic(), s.src(), bridgeHosts::hostsOf)
+                        ? Writers.foreignSrc(
+                                raw.sourceTopic(),
+                                s.src(),
+                                s.dst(),
+                                s.probeId(),
+                                bridgeHosts::hostsOf)
                         : null;
         if (foreign != null) {
             ctx.output(DEAD_LETTERS, validator.reject(raw, foreign, now));

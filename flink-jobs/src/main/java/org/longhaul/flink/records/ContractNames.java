@@ -169,6 +169,12 @@ public final class ContractNames {
     /** A pScheduler bridge's own Kafka user: writes its own raw topics, for its host list's srcs. */
     public static final String OWN_TOPIC_BRIDGE_PREFIX = "psbridge-";
 
+    /**
+     * The probe_ids of the pScheduler tests their destination may run: a bridge's sample of one of
+     * these may have its dst, not its src, in the bridge's list.
+     */
+    public static final List<String> OWN_TOPIC_BRIDGE_DEST_PROBES = List.of("pscheduler-throughput", "pscheduler-latency", "pscheduler-latencybg");
+
     public static final String OWN_TOPIC_SEPARATOR = ".";
     public static final int OWN_TOPIC_PARTITIONS = 1;
 }

@@ -51,11 +51,17 @@ public final class Writers {
 
     /**
      * Why a sample of {@code src} read from {@code topic} is refused, as a dead letter's reason
-     * naming both identities; null when src is the writer's own (a bridge's: in its host list,
-     * {@code hostsOf}, null for a bridge without one), or the topic proves no writer.
+     * naming both identities; null when src is the writer's own, or the topic proves no writer. A
+     * bridge's own are the hosts of its list ({@code hostsOf}, null for a bridge without one): its
+     * sample's src, or its dst for a test the destination may run ({@code probeId} among {@link
+     * ContractNames#OWN_TOPIC_BRIDGE_DEST_PROBES}: the destination's pScheduler reported it).
      */
     public static String foreignSrc(
-            String topic, String src, Function<String, Set<String>> hostsOf) {
+            String topic,
+            String src,
+            String dst,
+            String probeId,
+            Function<String, Set<String>> hostsOf) {
         String w = writerOf(topic);
         if (w == null) {
             return null;
@@ -69,10 +75,18 @@ public final class Writers {
         if (hosts == null) {
             return refusal(src, topic, w, "has no host list (longhaul admin add-bridge)");
         }
-        return hosts.contains(src)
-                ? null
-                : refusal(
-                        src, topic, w, "may write only the " + hosts.size() + " hosts of its list");
+        boolean destRuns = ContractNames.OWN_TOPIC_BRIDGE_DEST_PROBES.contains(probeId);
+        if (hosts.contains(src) || (destRuns && hosts.contains(dst))) {
+            return null;
+        }
+        return refusal(
+                src,
+                topic,
+                w,
+                "may write only the "
+                        + hosts.size()
+                        + " hosts of its list"
+                        + (destRuns ? ", as the src or the dst of " + probeId : ""));
     }
 
     /** A foreign_src dead letter's reason: src on topic, where writer w's rule says otherwise. */

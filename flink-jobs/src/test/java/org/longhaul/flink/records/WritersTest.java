@@ -24,11 +24,23 @@ class WritersTest {
         assertTrue(Writers.isBridge("psbridge-cern"));
         assertFalse(Writers.isBridge("psbridge") || Writers.isBridge("agent-cern"));
         Function<String, Set<String>> lists = b -> b.equals("psbridge-cern") ? Set.of("ps1") : null;
-        assertNull(Writers.foreignSrc(topic, "ps1", lists));
+        assertNull(Writers.foreignSrc(topic, "ps1", "far", "pscheduler-trace", lists));
         assertEquals(
                 "foreign_src: src \"ps9\" on longhaul.raw.latency.psbridge-cern, where psbridge-cern"
                         + " may write only the 1 hosts of its list",
-                Writers.foreignSrc(topic, "ps9", lists));
+                Writers.foreignSrc(topic, "ps9", "far", "pscheduler-trace", lists));
+        // a test its destination runs (throughput; latency flipped) is the destination's to report
+        assertNull(Writers.foreignSrc(topic, "far", "ps1", "pscheduler-throughput", lists));
+        assertNull(Writers.foreignSrc(topic, "far", "ps1", "pscheduler-latencybg", lists));
+        assertEquals(
+                "foreign_src: src \"far\" on longhaul.raw.latency.psbridge-cern, where psbridge-cern"
+                        + " may write only the 1 hosts of its list",
+                Writers.foreignSrc(topic, "far", "ps1", "pscheduler-trace", lists));
+        assertEquals(
+                "foreign_src: src \"far\" on longhaul.raw.latency.psbridge-cern, where psbridge-cern"
+                        + " may write only the 1 hosts of its list, as the src or the dst of"
+                        + " pscheduler-throughput",
+                Writers.foreignSrc(topic, "far", "ps9", "pscheduler-throughput", lists));
         assertNull(Writers.writerOf(ContractNames.TOPIC_RAW_LATENCY + ".psbridge-"));
         assertTrue(
                 Writers.rawTopics(ContractNames.TOPIC_RAW_LATENCY, null).matcher(topic).matches());
@@ -39,11 +51,11 @@ class WritersTest {
         String topic = ContractNames.TOPIC_RAW_PATH + ".agent-ihep.ac.cn";
         assertEquals("agent-ihep.ac.cn", Writers.writerOf(topic));
         assertEquals("ihep.ac.cn", Writers.ownSrc(Writers.writerOf(topic)));
-        assertNull(Writers.foreignSrc(topic, "ihep.ac.cn", NO_LISTS));
+        assertNull(Writers.foreignSrc(topic, "ihep.ac.cn", "far", "rtt", NO_LISTS));
         assertEquals(
                 "foreign_src: src \"cern.ch\" on longhaul.raw.path.agent-ihep.ac.cn, where"
                         + " agent-ihep.ac.cn may write only src \"ihep.ac.cn\"",
-                Writers.foreignSrc(topic, "cern.ch", NO_LISTS));
+                Writers.foreignSrc(topic, "cern.ch", "far", "rtt", NO_LISTS));
     }
 
     @Test
@@ -58,7 +70,9 @@ class WritersTest {
                     null
                 }) {
             assertNull(Writers.writerOf(topic), String.valueOf(topic));
-            assertNull(Writers.foreignSrc(topic, "anyone", NO_LISTS), String.valueOf(topic));
+            assertNull(
+                    Writers.foreignSrc(topic, "anyone", "far", "rtt", NO_LISTS),
+                    String.valueOf(topic));
         }
     }
 
