@@ -19,36 +19,38 @@ const scramIterations = 8192
 // role's ACLs (again: granting an existing ACL changes nothing). A password change applies to the
 // next authentication, without restarting the broker.
 func SetUser(ctx context.Context, conn kafkaconn.Conn, principal, password string, log io.Writer) error {
-	adm, err := conn.NewAdmin()
-	if err != nil {
+	return withAdmin(conn, func(adm *kadm.Client) error {
+		if err := upsertSCRAM(ctx, adm, principal, password); err != nil {
+			return fmt.Errorf("kafka user %s: set its SCRAM credential: %w", principal, err)
+		}
+		n, err := grant(ctx, adm, principal)
+		if err == nil {
+			fmt.Fprintf(log, "kafka user %s ready (SCRAM-SHA-512, %d ACLs)\n", principal, n)
+		}
 		return err
-	}
-	defer adm.Close()
-	if err := upsertSCRAM(ctx, adm, principal, password); err != nil {
-		return fmt.Errorf("kafka user %s: set its SCRAM credential: %w", principal, err)
-	}
-	n, err := grant(ctx, adm, principal)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "kafka user %s ready (SCRAM-SHA-512, %d ACLs)\n", principal, n)
-	return nil
+	})
 }
 
 // GrantACLs grants a certificate principal (CertPrincipals) its role's ACLs; it has no SCRAM
 // credential.
 func GrantACLs(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
+	return withAdmin(conn, func(adm *kadm.Client) error {
+		n, err := grant(ctx, adm, principal)
+		if err == nil {
+			fmt.Fprintf(log, "kafka principal %s ready (certificate CN=%s, %d ACLs)\n", principal, principal, n)
+		}
+		return err
+	})
+}
+
+// withAdmin runs fn with an admin client of conn, closed after it.
+func withAdmin(conn kafkaconn.Conn, fn func(*kadm.Client) error) error {
 	adm, err := conn.NewAdmin()
 	if err != nil {
 		return err
 	}
 	defer adm.Close()
-	n, err := grant(ctx, adm, principal)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "kafka principal %s ready (certificate CN=%s, %d ACLs)\n", principal, principal, n)
-	return nil
+	return fn(adm)
 }
 
 // grant creates principal's ACLs (again: granting an existing ACL changes nothing), then deletes
@@ -89,41 +91,34 @@ func create(ctx context.Context, adm *kadm.Client, principal string) (int, error
 // restart (collectors/internal/kafkatest's restart test). `add-agent` on the name makes it live
 // again.
 func RevokeUser(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
-	adm, err := conn.NewAdmin()
-	if err != nil {
-		return err
-	}
-	defer adm.Close()
-	deleted, err := deleteACLs(ctx, adm, principal)
-	if err != nil {
-		return err
-	}
-	unknown, err := NewPassword()
-	if err != nil {
-		return fmt.Errorf("kafka user %s: %w", principal, err)
-	}
-	if err := upsertSCRAM(ctx, adm, principal, unknown); err != nil {
-		return fmt.Errorf("kafka user %s: replace its SCRAM credential: %w", principal, err)
-	}
-	fmt.Fprintf(log, "kafka user %s revoked (%d ACLs deleted, its credential replaced by one no one knows)\n", principal, deleted)
-	return nil
+	return withAdmin(conn, func(adm *kadm.Client) error {
+		deleted, err := deleteACLs(ctx, adm, principal)
+		if err != nil {
+			return err
+		}
+		unknown, err := NewPassword()
+		if err != nil {
+			return fmt.Errorf("kafka user %s: %w", principal, err)
+		}
+		if err := upsertSCRAM(ctx, adm, principal, unknown); err != nil {
+			return fmt.Errorf("kafka user %s: replace its SCRAM credential: %w", principal, err)
+		}
+		fmt.Fprintf(log, "kafka user %s revoked (%d ACLs deleted, its credential replaced by one no one knows)\n", principal, deleted)
+		return nil
+	})
 }
 
 // RevokeCert revokes a certificate principal at once: its ACLs are deleted, so every request it
 // makes from then on is refused. Kafka has no certificate revocation: the certificate still
 // completes a TLS handshake until it expires, and can do nothing.
 func RevokeCert(ctx context.Context, conn kafkaconn.Conn, principal string, log io.Writer) error {
-	adm, err := conn.NewAdmin()
-	if err != nil {
+	return withAdmin(conn, func(adm *kadm.Client) error {
+		deleted, err := deleteACLs(ctx, adm, principal)
+		if err == nil {
+			fmt.Fprintf(log, "kafka principal %s revoked (%d ACLs deleted; its certificate can no longer write)\n", principal, deleted)
+		}
 		return err
-	}
-	defer adm.Close()
-	deleted, err := deleteACLs(ctx, adm, principal)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "kafka principal %s revoked (%d ACLs deleted; its certificate can no longer write)\n", principal, deleted)
-	return nil
+	})
 }
 
 // deleteACLs deletes every ACL of principal; it returns how many.
