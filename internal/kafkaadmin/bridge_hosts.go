@@ -106,8 +106,10 @@ func (l *BridgeLists) Apply(key, value []byte) error {
 	return nil
 }
 
-// Admits says whether a sample of src read from topic speaks for src as the job takes it: always
-// unless topic is a bridge's own, whose srcs are its list's (none for a bridge without one).
+// Admits says whether a sample of src read from topic is a sign of src's own life: always unless
+// topic is a bridge's own, where src must be in its list (none for a bridge without one). Stricter
+// than the job, which also takes a bridge's sample by its dst for a test the destination runs: that
+// sample speaks of the far src, not for it.
 func (l *BridgeLists) Admits(topic, src string) bool {
 	w, _ := contract.WriterOf(topic)
 	if !contract.IsBridge(w) {

@@ -17,11 +17,12 @@ func runAddBridge(env *cli.Env, args []string) int {
 		"Creates the Kafka user psbridge-NAME (SCRAM-SHA-512) for one pScheduler bridge (a site's, or a\n"+
 			"central fleet's): it reads the archivers' topics and shares what it converted like the shared\n"+
 			"psbridge user, and writes its own raw topics (<raw topic>.psbridge-NAME, created here) and the\n"+
-			"dead-letter topic. HOSTS is its central list: the srcs (each pScheduler host's names and\n"+
-			"addresses as its tests name the source) the job takes from its topics; a sample of any other src\n"+
-			"is dead-lettered. Run again to change the list (it replaces the old one) or the quota. Its\n"+
-			"password is FILE's when FILE exists, else a new random one written to FILE (default\n"+
-			"./psbridge-NAME.password, mode 0600): the bridge's kafka.sasl.password_file.")
+			"dead-letter topic. HOSTS is its central list (each pScheduler host's names and addresses as its\n"+
+			"tests name them): the job takes from its topics the samples whose src is one of them, or whose dst\n"+
+			"is one for a test the destination runs (throughput, latency flipped); any other is dead-lettered.\n"+
+			"Run again to change the list (it replaces the old one) or the quota. Its password is FILE's\n"+
+			"when FILE exists, else a new random one written to FILE (default ./psbridge-NAME.password,\n"+
+			"mode 0600): the bridge's kafka.sasl.password_file.")
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	hostList := fs.String("hosts", "", "the hosts (srcs) the bridge may report for, comma-separated (required)")

@@ -38,19 +38,19 @@ public interface BridgeLists extends Serializable {
         return new Fixed(copy);
     }
 
-    /** {@link #fixed}'s lists. */
-    record Fixed(HashMap<String, Set<String>> lists) implements BridgeLists {
+    /** {@link #fixed}'s lists, their own table: nothing to open or close. */
+    record Fixed(HashMap<String, Set<String>> lists) implements BridgeLists, Table {
         @Override
         public Table open() {
-            return new Table() {
-                @Override
-                public Set<String> hostsOf(String principal) {
-                    return lists.get(principal);
-                }
-
-                @Override
-                public void close() {}
-            };
+            return this;
         }
+
+        @Override
+        public Set<String> hostsOf(String principal) {
+            return lists.get(principal);
+        }
+
+        @Override
+        public void close() {}
     }
 }

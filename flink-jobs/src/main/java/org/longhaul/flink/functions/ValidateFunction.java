@@ -1,5 +1,7 @@
 package org.longhaul.flink.functions;
 
+import java.util.Set;
+import java.util.function.Function;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
@@ -48,6 +50,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
     private transient MessageValidator validator;
     private transient LinkCap.Budget links;
     private transient BridgeLists.Table bridgeHosts;
+    private transient Function<String, Set<String>> hostsOf;
 
     /**
      * @param schemasDir a directory of *.schema.json, or null for the copy bundled in the jar
@@ -84,6 +87,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         validator = new MessageValidator(SchemaRegistry.load(schemasDir), REJECTED_BY);
         links = linkCap.budget();
         bridgeHosts = bridges.open();
+        hostsOf = bridgeHosts::hostsOf;
     }
 
     @Override
@@ -105,11 +109,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         String foreign =
                 checked.value() instanceof HasSrc s
                         ? Writers.foreignSrc(
-                                raw.sourceTopic(),
-                                s.src(),
-                                s.dst(),
-                                s.probeId(),
-                                bridgeHosts::hostsOf)
+                                raw.sourceTopic(), s.src(), s.dst(), s.probeId(), hostsOf)
                         : null;
         if (foreign != null) {
             ctx.output(DEAD_LETTERS, validator.reject(raw, foreign, now));

@@ -1,6 +1,7 @@
 package org.longhaul.flink.jobs;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -11,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.longhaul.flink.functions.BridgeLists;
 import org.longhaul.flink.records.BridgeHostsRecord;
@@ -108,10 +110,9 @@ public record KafkaBridgeLists(Properties client, String topic) implements Bridg
 
         /** One record into the lists: a bridge's new list, or its removal. */
         static void apply(Map<String, Set<String>> lists, byte[] key, byte[] value) {
-            String bridge =
-                    key == null ? null : new String(key, java.nio.charset.StandardCharsets.UTF_8);
+            String bridge = key == null ? null : new String(key, StandardCharsets.UTF_8);
             try {
-                Set<String> hosts = BridgeHostsRecord.hosts(key, value);
+                Set<String> hosts = BridgeHostsRecord.hosts(bridge, value);
                 if (hosts == null) {
                     lists.remove(bridge);
                 } else {
@@ -128,7 +129,7 @@ public record KafkaBridgeLists(Properties client, String topic) implements Bridg
                 while (!closed) {
                     poll();
                 }
-            } catch (org.apache.kafka.common.errors.WakeupException e) {
+            } catch (WakeupException e) {
                 // closed
             } catch (RuntimeException e) {
                 LOG.error("following the bridges' host lists ({}) stopped: {}", id, e.toString());

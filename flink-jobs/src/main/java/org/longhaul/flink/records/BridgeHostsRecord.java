@@ -3,7 +3,6 @@ package org.longhaul.flink.records;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -17,14 +16,13 @@ public final class BridgeHostsRecord {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
-     * The hosts of bridge {@code key} in {@code value}; null for a tombstone; an {@link
-     * IOException} saying why for a value that is not its bridge's list.
+     * The hosts of {@code bridge} (the record's key) in {@code value}; null for a tombstone; an
+     * {@link IOException} saying why for a value that is not its bridge's list.
      */
-    public static Set<String> hosts(byte[] key, byte[] value) throws IOException {
+    public static Set<String> hosts(String bridge, byte[] value) throws IOException {
         if (value == null) {
             return null;
         }
-        String bridge = key == null ? null : new String(key, StandardCharsets.UTF_8);
         JsonNode n = JSON.readTree(value);
         if (n == null
                 || !ContractNames.SCHEMA_BRIDGE_HOSTS.equals(n.path("schema").asText())
