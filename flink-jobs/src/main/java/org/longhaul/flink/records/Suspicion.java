@@ -5,6 +5,8 @@ import java.util.Map;
 /**
  * Evidence that a link may have changed, which an extra throughput run would confirm or clear.
  * {@code probeId} is the throughput probe to run, or null for the link's (the one it last ran).
+ * {@code byRun}: raised by a full run of {@code probeId} at {@code ts} (not a screening burst, not
+ * a cheaper probe), which answers a request for that probe as its summary does.
  */
 public record Suspicion(
         String src,
@@ -13,7 +15,8 @@ public record Suspicion(
         long ts,
         String reason,
         String message,
-        Map<String, Object> evidence) {
+        Map<String, Object> evidence,
+        boolean byRun) {
 
     public static Suspicion of(
             String src,
@@ -23,7 +26,24 @@ public record Suspicion(
             SuspicionReason reason,
             String message,
             Map<String, Object> evidence) {
-        return new Suspicion(src, dst, probeId, ts, reason.wire(), message, evidence);
+        return new Suspicion(src, dst, probeId, ts, reason.wire(), message, evidence, false);
+    }
+
+    /** A suspicion a full run raised about itself: it answers a request for its probe. */
+    public static Suspicion ofRun(
+            ThroughputSample run,
+            SuspicionReason reason,
+            String message,
+            Map<String, Object> evidence) {
+        return new Suspicion(
+                run.src(),
+                run.dst(),
+                run.probeId(),
+                run.ts(),
+                reason.wire(),
+                message,
+                evidence,
+                true);
     }
 
     public String link() {

@@ -43,12 +43,15 @@ public final class ConfirmationPlanner
             seen(s, in.run());
         } else if (in.episode() != null) {
             s.collapsed = in.episode().open();
-        } else if (p.enabled() && worthAsking(s, in.suspicion())) {
-            ProbeRequest r = plan(s, in.suspicion());
-            if (r != null) {
-                out.collect(r);
-            } else if (s.pendingId == null || in.ts() >= s.pendingExpires) {
-                overBudget(s, in.suspicion(), ctx);
+        } else {
+            answers(s, in.suspicion());
+            if (p.enabled() && worthAsking(s, in.suspicion())) {
+                ProbeRequest r = plan(s, in.suspicion());
+                if (r != null) {
+                    out.collect(r);
+                } else if (s.pendingId == null || in.ts() >= s.pendingExpires) {
+                    overBudget(s, in.suspicion(), ctx);
+                }
             }
         }
         state.update(s);
@@ -71,10 +74,26 @@ public final class ConfirmationPlanner
         if (r.tcp() && !r.screening() && !r.notStarted()) {
             s.probeId = r.probeId();
         }
+        seen(s, r.probeId(), r.ts(), r.requestId());
+    }
+
+    /** A run of probe at ts (answering requestId, or null) answers the pending request. */
+    private static void seen(PlannerState s, String probe, long ts, String requestId) {
         if (s.pendingId != null
-                && (s.pendingId.equals(r.requestId())
-                        || r.ts() >= s.pendingTs && r.probeId().equals(s.pendingProbe))) {
+                && (s.pendingId.equals(requestId)
+                        || ts >= s.pendingTs && probe.equals(s.pendingProbe))) {
             s.pendingId = null;
+        }
+    }
+
+    /**
+     * A run's suspicion about itself answers the pending request as its summary does: the two take
+     * different paths here, and a low run that does not yet make a collapse must be able to ask for
+     * the run that does, whichever of them comes first.
+     */
+    static void answers(PlannerState s, Suspicion x) {
+        if (x.byRun()) {
+            seen(s, x.probeId(), x.ts(), null);
         }
     }
 

@@ -45,7 +45,8 @@ public final class Unserved {
                         r.ts(),
                         r.reason(),
                         r.message(),
-                        r.evidence()),
+                        r.evidence(),
+                        false),
                 budget,
                 max,
                 window);

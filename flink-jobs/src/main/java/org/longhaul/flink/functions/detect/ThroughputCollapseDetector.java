@@ -239,7 +239,7 @@ public final class ThroughputCollapseDetector
         Map<String, Object> ev = new LinkedHashMap<>();
         ev.put("observed_bps", Fmt.round(x));
         ev.put("baseline_bps", Fmt.round(baseline));
-        return Suspicion.of(run.src(), run.dst(), run.probeId(), run.ts(), reason, message, ev);
+        return Suspicion.ofRun(run, reason, message, ev);
     }
 
     private void duringEpisode(

@@ -99,6 +99,26 @@ class ConfirmationPlannerTest {
     }
 
     @Test
+    void aLowRunsOwnSuspicionAnswersItsRequestBeforeItsSummaryComes() throws Exception {
+        try (var h = harness(ConfirmParams.defaults())) {
+            h.processElement(suspect("tcp", T0, SuspicionReason.RTT_SHIFT), T0);
+            String id = h.extractOutputValues().get(0).requestId();
+            // the run asked for is low, one of the two a collapse needs: its suspicion comes
+            // through the detector, its summary straight from the source, either first
+            long at = T0 + MIN;
+            Suspicion low = new Suspicion(A, B, "tcp", at, "throughput_low", "1 of 2", null, true);
+            h.processElement(PlannerInput.of(low), at);
+            assertEquals(2, h.extractOutputValues().size(), "the run that decides is asked for");
+            h.processElement(run("tcp", at, id), at);
+            // a burst's suspicion, or a cheap probe's, answers nothing
+            Suspicion burst =
+                    new Suspicion(A, B, "tcp", at + MIN, "throughput_low", "burst", null, false);
+            h.processElement(PlannerInput.of(burst), at + MIN);
+            assertEquals(2, h.extractOutputValues().size(), "the second request is on its way");
+        }
+    }
+
+    @Test
     void aCheapSignalAsksForTheProbeTheLinkLastRanAndNothingWithout() throws Exception {
         try (var h = harness(ConfirmParams.defaults())) {
             h.processElement(suspect(null, T0, SuspicionReason.ROUTE_CHANGE), T0);
