@@ -9,14 +9,18 @@ import (
 
 // AgentBook keeps, per agent host (the src of its samples), when its records last reached the
 // broker, the gaps between its bursts of records and the offsets of its clock from the broker's.
-// It holds at most Max hosts: records of further hosts are counted, not kept, so a flood of
-// forged or misconfigured sources cannot grow it without bound. Safe for concurrent use: the
-// consumer records, the cycle reads.
+// It is bounded by who speaks: at most Max hosts first heard of from topics anyone with the shared
+// writers' credentials can fill with any name (the shared raw topics, the history topics), and
+// at most Max more heard from their own identity (an agent's own topic, a bridge's listed host:
+// as many as the admin made). Records of further hosts are counted, not kept, so a flood of forged
+// names on a shared topic cannot crowd out the hosts that speak for themselves. Safe for
+// concurrent use: the consumer records, the cycle reads.
 type AgentBook struct {
 	Max int
 
 	mu        sync.Mutex
 	hosts     map[string]*agentTrack
+	owned     int   // hosts of the book heard from their own identity
 	untracked int64 // records of hosts beyond Max
 }
 
@@ -30,6 +34,7 @@ const (
 )
 
 type agentTrack struct {
+	own        bool          // heard from its own identity (RecordOwn): counted apart from the rest
 	remembered time.Duration // the silence limit of an alert open before a restart
 	firstSeen  time.Time
 	lastSeen   time.Time
@@ -43,22 +48,29 @@ func NewAgentBook(max int) *AgentBook {
 	return &AgentBook{Max: max, hosts: map[string]*agentTrack{}}
 }
 
-// Record notes a record of host that reached the broker at broker; sentMs is the agent's own
-// clock when it sent it (the record's sent header), hasSent false when the record has none.
+// Record notes a record of host that reached the broker at broker, on a topic any shared writer
+// may fill with any name (see AgentBook); sentMs is the agent's own clock when it sent it (the
+// record's sent header), hasSent false when the record has none.
 func (b *AgentBook) Record(host string, broker time.Time, sentMs int64, hasSent bool) {
+	b.record(host, false, broker, sentMs, hasSent)
+}
+
+// RecordOwn notes a record of host from its own identity: an agent's own topic of its src, a
+// bridge's own topic of a host of its central list.
+func (b *AgentBook) RecordOwn(host string, broker time.Time, sentMs int64, hasSent bool) {
+	b.record(host, true, broker, sentMs, hasSent)
+}
+
+func (b *AgentBook) record(host string, own bool, broker time.Time, sentMs int64, hasSent bool) {
 	if host == "" {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	t := b.hosts[host]
+	t := b.track(host, own, broker)
 	if t == nil {
-		if len(b.hosts) >= b.Max {
-			b.untracked++
-			return
-		}
-		t = &agentTrack{firstSeen: broker}
-		b.hosts[host] = t
+		b.untracked++
+		return
 	}
 	if broker.Before(t.firstSeen) {
 		t.firstSeen = broker
@@ -75,6 +87,28 @@ func (b *AgentBook) Record(host string, broker time.Time, sentMs int64, hasSent 
 	}
 }
 
+// track is host's entry, made when its side of the book has room (nil when not); a host first
+// heard from a shared topic moves to the own side when its own identity speaks, room allowing.
+func (b *AgentBook) track(host string, own bool, first time.Time) *agentTrack {
+	t := b.hosts[host]
+	if t != nil {
+		if own && !t.own && b.owned < b.Max {
+			t.own = true
+			b.owned++
+		}
+		return t
+	}
+	if own && b.owned >= b.Max || !own && len(b.hosts)-b.owned >= b.Max {
+		return nil
+	}
+	t = &agentTrack{own: own, firstSeen: first}
+	b.hosts[host] = t
+	if own {
+		b.owned++
+	}
+	return t
+}
+
 // Seed carries over a restart what an open silence alert knew of host: when it was last seen
 // and the silence limit it was judged by. The host stays watched even if its last record is older
 // than what the watchdog reads back, and keeps that limit until its schedule is learned again, so
@@ -82,13 +116,9 @@ func (b *AgentBook) Record(host string, broker time.Time, sentMs int64, hasSent 
 func (b *AgentBook) Seed(host string, lastSeen time.Time, limit time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	t := b.hosts[host]
+	t := b.track(host, false, lastSeen)
 	if t == nil {
-		if len(b.hosts) >= b.Max {
-			return
-		}
-		t = &agentTrack{firstSeen: lastSeen}
-		b.hosts[host] = t
+		return
 	}
 	if lastSeen.After(t.lastSeen) {
 		t.lastSeen = lastSeen

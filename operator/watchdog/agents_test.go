@@ -1,6 +1,7 @@
 package watchdog
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -50,5 +51,24 @@ func TestSkewIsTheMedianOfSentMinusBroker(t *testing.T) {
 	v, _ := b.Views()
 	if v[0].Skews != 5 || v[0].Skew != -45*time.Second {
 		t.Fatalf("%+v", v)
+	}
+}
+
+func TestForgedNamesOnASharedTopicCannotCrowdOutHostsThatSpeakForThemselves(t *testing.T) {
+	b := NewAgentBook(2)
+	for _, h := range []string{"x1", "x2", "x3", "x4"} { // a shared writer's flood of names
+		b.Record(h, at(0), 0, false)
+	}
+	b.RecordOwn("a", at(1), 0, false)  // an agent on its own topic: its side has room
+	b.RecordOwn("x1", at(1), 0, false) // x1's own identity speaks: it moves to that side
+	b.Record("x5", at(2), 0, false)    // which leaves room on the shared side again
+	b.RecordOwn("b", at(3), 0, false)  // the own side is full too (Max each)
+	v, untracked := b.Views()
+	var hosts []string
+	for _, x := range v {
+		hosts = append(hosts, x.Host)
+	}
+	if !slices.Equal(hosts, []string{"a", "x1", "x2", "x5"}) || untracked != 3 {
+		t.Fatalf("kept %v, %d records untracked", hosts, untracked)
 	}
 }

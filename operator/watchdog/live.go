@@ -255,6 +255,10 @@ func note(r *kgo.Record, book *AgentBook, tip *StatsTip, lists *kafkaadmin.Bridg
 		return // another site's src on an agent's or a bridge's own topic: no sign of its life
 	}
 	sent, ok := SentMs(r.Headers)
+	if w, _ := contract.WriterOf(r.Topic); w != "" {
+		book.RecordOwn(src, r.Timestamp, sent, ok) // its own agent's topic, or a bridge that lists it
+		return
+	}
 	book.Record(src, r.Timestamp, sent, ok)
 }
 

@@ -1,6 +1,7 @@
 package watchdog
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"testing"
@@ -88,5 +89,20 @@ func TestAnotherSitesSrcOnAnAgentsTopicIsNoSignOfLife(t *testing.T) {
 	note(&kgo.Record{Topic: contract.OwnTopic(contract.TopicRawRTT, "agent-a"), Key: []byte("a|c"), Timestamp: now}, book, tip, kafkaadmin.NewBridgeLists())
 	if v, _ := book.Views(); len(v) != 1 {
 		t.Fatalf("agent-a's own record: %v", v)
+	}
+}
+
+func TestAFloodOfNamesOnASharedRawTopicLeavesAnAgentsOwnHostWatched(t *testing.T) {
+	book, tip, lists := NewAgentBook(3), &StatsTip{}, kafkaadmin.NewBridgeLists()
+	now := time.Now()
+	for i := range 10 {
+		key := []byte(fmt.Sprintf("forged-%d|c", i))
+		note(&kgo.Record{Topic: contract.TopicRawLatency, Key: key, Timestamp: now}, book, tip, lists)
+	}
+	own := contract.OwnTopic(contract.TopicRawLatency, contract.OwnTopicPrincipalPrefix+"cern-ps1")
+	note(&kgo.Record{Topic: own, Key: []byte("cern-ps1|c"), Timestamp: now}, book, tip, lists)
+	v, untracked := book.Views()
+	if len(v) != 4 || !slices.ContainsFunc(v, func(a AgentView) bool { return a.Host == "cern-ps1" }) || untracked != 7 {
+		t.Fatalf("%d hosts kept (%v), %d records untracked", len(v), v, untracked)
 	}
 }

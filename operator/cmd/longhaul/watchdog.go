@@ -55,7 +55,7 @@ func runWatchdog(env *cli.Env, args []string) int {
 	grace := fs.Duration("grace", time.Minute, "how long a component must stay bad before it is raised")
 	lookback := fs.Duration("lookback", 5*time.Minute, "on start, read the raw and stats topics from this long ago")
 	restoreSince := fs.Duration("restore-since", 30*24*time.Hour, "on start, read back the watchdog's events from this long ago")
-	maxHosts := fs.Int("max-hosts", 10000, "agent hosts kept (records of further hosts are counted, not kept)")
+	maxHosts := fs.Int("max-hosts", 10000, "agent hosts kept of those first named on shared topics, and as many of those heard from their own identity (records of further hosts are counted, not kept)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per request to Flink, Kafka or InfluxDB")
 	th := watchdog.DefaultThresholds()
 	fs.Int64Var(&th.RestartLimit, "restart-limit", th.RestartLimit, "restarts within --restart-window that make a loop")
