@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -29,8 +30,11 @@ func TestResultCommandsRefuseBadArguments(t *testing.T) {
 		t.Fatal(errb.String())
 	}
 	for args, want := range map[string]string{
-		"--site a --src a --dst b": "--site and --src/--dst are two scopes: give one",
-		"--site a,,b":              `--site: an empty site name in "a,,b"`,
+		"--site a --src a --dst b":                   "--site, --mesh and --src/--dst are scopes: give one",
+		"--site a,,b":                                `--site: an empty site name in "a,,b"`,
+		"--mesh wlcg-mesh":                           "--mesh and --psconfig go together",
+		"--mesh m --psconfig t.json --site a":        "--site, --mesh and --src/--dst are scopes: give one",
+		"--mesh m --psconfig t.json --src a --dst b": "--site, --mesh and --src/--dst are scopes: give one",
 	} {
 		errb.Reset()
 		if code := dispatch(append([]string{"report"}, strings.Fields(args)...), nil, &out, &errb); code != 2 {
@@ -39,6 +43,17 @@ func TestResultCommandsRefuseBadArguments(t *testing.T) {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("report %s: %s", args, errb.String())
 		}
+	}
+}
+
+func TestAMeshsSitesAreItsGroupsAddresses(t *testing.T) {
+	tpl := "../../../perfsonar/psconfig/testdata/wlcg/template.json"
+	got, err := meshSites(context.Background(), tpl, "lhcone")
+	if err != nil || strings.Join(got, "|") != "lhcone-ps.bnl.gov|ps.noagent.example|psonar1.cern.ch|psonar2.cern.ch" {
+		t.Fatalf("%q %v", got, err)
+	}
+	if _, err := meshSites(context.Background(), tpl, "lhcopn"); err == nil || !strings.Contains(err.Error(), `no group "lhcopn"`) {
+		t.Fatalf("an unknown group: %v", err)
 	}
 }
 

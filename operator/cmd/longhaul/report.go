@@ -11,20 +11,24 @@ import (
 	"longhaul/operator/dashboards"
 	"longhaul/operator/render"
 	"longhaul/operator/results"
+	"longhaul/perfsonar/psconfig"
 )
 
 func runReport(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--since 24h] [--site S[,S…] | --src S --dst D] -o report.html",
+	fs := env.FlagSet("[--since 24h] [--site S[,S…] | --mesh GROUP --psconfig T | --src S --dst D] -o report.html",
 		"One chart per panel of the Mesh overview and Link detail dashboards, from the same\n"+
 			"queries (read from the dashboard JSON), for the links with TCP statistics in the range;\n"+
 			"with --site, the links from or to those sites only (the Mesh overview's site variable;\n"+
-			"a mesh's hosts give the mesh's links and their other links).")
+			"a mesh's hosts give the mesh's links and their other links); with --mesh, the sites are\n"+
+			"the addresses of that group of the pSConfig template --psconfig.")
 	flags := addInfluxFlags(fs.FlagSet)
 	since := fs.Duration("since", 24*time.Hour, "time range: this long until now")
 	out := fs.String("o", "report.html", "output file")
 	src := fs.String("src", "", "only this source (with --dst)")
 	dst := fs.String("dst", "", "only this destination (with --src)")
 	site := fs.String("site", "", "only the links whose source or destination is one of these sites (comma-separated)")
+	mesh := fs.String("mesh", "", "only the links of this group's addresses (a mesh) of the template --psconfig")
+	template := fs.String("psconfig", "", "the pSConfig template of --mesh: a path, a file:// or an https:// URL")
 	maxLinks := fs.Int("max-links", 8, "at most this many links get a Link detail section")
 	if code, done := fs.Parse(args); done {
 		return code
@@ -32,8 +36,11 @@ func runReport(env *cli.Env, args []string) int {
 	if (*src == "") != (*dst == "") {
 		return env.UsageError("--src and --dst go together")
 	}
-	if *site != "" && *src != "" {
-		return env.UsageError("--site and --src/--dst are two scopes: give one")
+	if (*mesh == "") != (*template == "") {
+		return env.UsageError("--mesh and --psconfig go together")
+	}
+	if scopes := btoi(*site != "") + btoi(*mesh != "") + btoi(*src != ""); scopes > 1 {
+		return env.UsageError("--site, --mesh and --src/--dst are scopes: give one")
 	}
 	sites, err := siteList(*site)
 	if err != nil {
@@ -41,6 +48,11 @@ func runReport(env *cli.Env, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	if *mesh != "" {
+		if sites, err = meshSites(ctx, *template, *mesh); err != nil {
+			return env.Fail("--mesh: %v", err)
+		}
+	}
 	now := time.Now().UTC()
 	c, err := flags.client()
 	if err != nil {
@@ -69,6 +81,20 @@ func runReport(env *cli.Env, args []string) int {
 	fmt.Fprintf(env.Stdout, "wrote %s: %d sections, %d panels\n", *out, len(doc.Sections), panels)
 	render.WriteStates(env.Stdout, doc)
 	return cli.ExitOK
+}
+
+// meshSites are the sites of --mesh: the addresses of group in the template at loc (its
+// includes followed as the agent follows them).
+func meshSites(ctx context.Context, loc, group string) ([]string, error) {
+	t, _, err := psconfig.NewSource(loc, psconfig.Options{UserAgent: "longhaul-report"}).Refresh(ctx)
+	if err != nil {
+		return nil, err
+	}
+	addrs, err := t.GroupAddresses(group)
+	if err == nil && len(addrs) == 0 {
+		err = fmt.Errorf("group %q of %s has no address that runs a test", group, loc)
+	}
+	return addrs, err
 }
 
 // siteList reads --site's comma-separated site names ("" is every site).
