@@ -91,9 +91,10 @@ def taskmanagers(job_id):
 
 
 def cancel(name):
-    """Ends job `name`: stopped after a savepoint, which commits the Kafka transactions it holds
-    open (a canceled job leaves them open until their timeout, and read_committed consumers of
-    the same partitions, such as the next test's, wait behind them); canceled if it cannot save."""
+    """Ends job `name`: stopped after a savepoint, which commits what its Kafka transactions hold
+    (a cancel aborts them: the last checkpoint's records are lost); canceled if it cannot save,
+    and `longhaul job cancel` then aborts any transaction of the job left open (one would hold
+    read_committed consumers of its partitions, such as the next test's, until its timeout)."""
     try:
         _job("stop", "--name", job_name(name))
     except AssertionError:

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"longhaul/internal/kafkaadmin"
-
 	"longhaul/internal/cli"
+	"longhaul/internal/kafkaadmin"
 	"longhaul/internal/kafkaconn"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
@@ -26,7 +25,8 @@ var jobApp = &cli.App{
 		{Name: "list", Summary: "every job of the cluster: id, state, start, name", Run: runJobList},
 		{Name: "savepoint", Summary: "take a savepoint of the running job; print its location", Run: runJobSavepoint(false)},
 		{Name: "stop", Summary: "stop the job after a savepoint; print its location", Run: runJobSavepoint(true)},
-		{Name: "cancel", Summary: "cancel the job (no savepoint) and wait until it has ended", Run: runJobCancel},
+		{Name: "cancel", Summary: "cancel the job (no savepoint), wait until it has ended, and abort its open Kafka transactions", Run: runJobCancel},
+		{Name: "abort-transactions", Summary: "abort the Kafka transactions a job of that name left open (its TaskManager killed, the job gone)", Run: runJobAbortTransactions},
 		{Name: "keep", Summary: "keep the job running: resubmit it from its newest savepoint or checkpoint when none runs (a daemon)", Run: runJobKeep},
 	},
 }
@@ -241,8 +241,9 @@ func runJobSavepoint(stop bool) func(*cli.Env, []string) int {
 }
 
 func runJobCancel(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--name N]", "")
+	fs := env.FlagSet("[--name N]", "Then, as abort-transactions, aborts any Kafka transaction of the job still open.")
 	f := addJobFlags(fs.FlagSet)
+	admin := addAdminFlags(fs.FlagSet)
 	if code, done := fs.Parse(args); done {
 		return code
 	}
@@ -260,5 +261,41 @@ func runJobCancel(env *cli.Env, args []string) int {
 		return env.Fail("%v", err)
 	}
 	fmt.Fprintf(env.Stdout, "job %s (%s) canceled\n", *f.name, id)
+	return abortTransactions(env, admin, *f.name)
+}
+
+func runJobAbortTransactions(env *cli.Env, args []string) int {
+	fs := env.FlagSet("[--name N]", "A job whose TaskManager died (killed, out of memory, its host gone) and that is not\n"+
+		"restarted under its name leaves the Kafka transaction of its last checkpoint open until\n"+
+		"its timeout (the job's --transaction-timeout, 10 min): every read_committed reader of\n"+
+		"those partitions (the alert bridge, Telegraf, the agents' probe requests) waits behind it,\n"+
+		"even for what others wrote after it, such as the watchdog's alert that the job is gone.\n"+
+		"This aborts them, on the admin listener; what the job had not committed is lost either way.")
+	name := fs.String("name", flink.DefaultName, "job name")
+	admin := addAdminFlags(fs.FlagSet)
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	return abortTransactions(env, admin, *name)
+}
+
+// abortTransactions aborts job name's open Kafka transactions and says which.
+func abortTransactions(env *cli.Env, admin adminFlags, name string) int {
+	var aborted []string
+	if err := admin.do(func(ctx context.Context, conn kafkaconn.Conn) (err error) {
+		aborted, err = kafkaadmin.AbortOpenTransactions(ctx, conn, kafkaadmin.JobTransactions(name))
+		return err
+	}); err != nil {
+		return env.Fail("the open Kafka transactions of job %s were not aborted (read_committed readers of its "+
+			"topics wait until they time out): %v", name, err)
+	}
+	fmt.Fprintf(env.Stdout, "aborted %d open Kafka transactions of job %s%s\n", len(aborted), name, listed(aborted))
 	return cli.ExitOK
+}
+
+func listed(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(ids, ", ")
 }

@@ -82,8 +82,16 @@ public final class KafkaConnectors {
                 .build();
     }
 
+    /**
+     * An exactly-once sink whose transactional ids are "prefix-name-subtask-checkpoint". name is
+     * one lowercase word: `longhaul job abort-transactions` finds a job's open transactions by that
+     * shape (kafkaadmin.JobTransactions), and no other job's.
+     */
     static <T> KafkaSink<T> sink(
             KafkaOptions o, String name, KafkaRecordSerializationSchema<T> serializer) {
+        if (!name.matches("[a-z]+")) {
+            throw new IllegalArgumentException("a sink's name is one lowercase word: " + name);
+        }
         return KafkaSink.<T>builder()
                 .setKafkaProducerConfig(o.security().clientProperties())
                 .setBootstrapServers(o.bootstrapServers())
