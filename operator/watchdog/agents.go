@@ -129,6 +129,7 @@ func (b *AgentBook) Seed(host string, lastSeen time.Time, limit time.Duration) {
 // AgentView is what the book knows of one host.
 type AgentView struct {
 	Host     string        `json:"host"`
+	Own      bool          `json:"own_identity"` // heard from its own identity (RecordOwn)
 	LastSeen time.Time     `json:"-"`
 	Records  int64         `json:"records"`
 	Gaps     int           `json:"gaps"` // gaps observed (up to 16 kept)
@@ -147,7 +148,7 @@ func (b *AgentBook) Views() ([]AgentView, int64) {
 	defer b.mu.Unlock()
 	out := make([]AgentView, 0, len(b.hosts))
 	for h, t := range b.hosts {
-		v := AgentView{Host: h, LastSeen: t.lastSeen, Records: t.records, Gaps: len(t.gaps), Skews: len(t.skews),
+		v := AgentView{Host: h, Own: t.own, LastSeen: t.lastSeen, Records: t.records, Gaps: len(t.gaps), Skews: len(t.skews),
 			Span: t.lastSeen.Sub(t.firstSeen), Remembered: t.remembered}
 		if len(t.gaps) > 0 {
 			v.UsualGap = median(t.gaps)

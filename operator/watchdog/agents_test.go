@@ -71,4 +71,7 @@ func TestForgedNamesOnASharedTopicCannotCrowdOutHostsThatSpeakForThemselves(t *t
 	if !slices.Equal(hosts, []string{"a", "x1", "x2", "x5"}) || untracked != 3 {
 		t.Fatalf("kept %v, %d records untracked", hosts, untracked)
 	}
+	if !v[0].Own || !v[1].Own || v[2].Own || v[3].Own {
+		t.Fatalf("which side: %+v", v)
+	}
 }

@@ -32,6 +32,7 @@ type AgentStatus struct {
 	UsualGap float64  `json:"usual_gap_s"`
 	Limit    float64  `json:"silence_limit_s"`
 	Records  int64    `json:"records"`
+	Own      bool     `json:"own_identity"`     // heard from its own identity, not only on shared topics
 	Skew     *float64 `json:"skew_s,omitempty"` // nil: no sent time seen yet
 	SkewN    int      `json:"skew_samples"`
 }
@@ -106,7 +107,7 @@ func (st Status) Healthy() bool {
 
 func agentStatus(v AgentView, limit time.Duration) AgentStatus {
 	a := AgentStatus{Host: v.Host, LastSeen: ms(v.LastSeen), UsualGap: seconds(v.UsualGap), Limit: seconds(limit),
-		Records: v.Records, SkewN: v.Skews}
+		Records: v.Records, Own: v.Own, SkewN: v.Skews}
 	if v.Skews > 0 {
 		s := seconds(v.Skew)
 		a.Skew = &s

@@ -48,14 +48,14 @@ func TestTheTableSaysWhetherMonitoringRunsAndWhatIsDegraded(t *testing.T) {
 	skew := 31.5
 	st := Status{Written: at(10).UnixMilli(), Interval: 15, Job: "longhaul-link-monitor", Published: 1, Pending: 2,
 		Errors: []string{"publishing 2 events: broker away"}, States: tr.States(),
-		Agents: []AgentStatus{{Host: "h1", LastSeen: at(5).UnixMilli(), UsualGap: 60, Limit: 180, Skew: &skew, Records: 7}}}
+		Agents: []AgentStatus{{Host: "h1", LastSeen: at(5).UnixMilli(), UsualGap: 60, Limit: 180, Skew: &skew, Records: 7, Own: true}}}
 	var out strings.Builder
 	if err := WriteTable(&out, st, at(20)); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
 	for _, want := range []string{"pipeline DEGRADED (1)", "checked 10s ago", "2 not yet sent", "error: publishing 2 events",
-		"flink_job", "degraded", "flink_job is bad", "h1", "+31.5s", "1m0s", "3m0s"} {
+		"flink_job", "degraded", "flink_job is bad", "h1", "its own identity", "+31.5s", "1m0s", "3m0s"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("table lacks %q:\n%s", want, s)
 		}

@@ -45,13 +45,17 @@ func WriteTable(w io.Writer, st Status, now time.Time) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	a := &render.TextTable{Header: []string{"agent", "last seen (UTC)", "ago", "usual gap", "limit", "clock skew", "records"}}
+	a := &render.TextTable{Header: []string{"agent", "heard from", "last seen (UTC)", "ago", "usual gap", "limit", "clock skew", "records"}}
 	for _, g := range st.Agents {
 		skew := "-"
 		if g.Skew != nil {
 			skew = fmt.Sprintf("%+.1fs", *g.Skew)
 		}
-		a.Add(g.Host, clock(g.LastSeen), secondsCell(now.Sub(time.UnixMilli(g.LastSeen)).Seconds()),
+		from := "shared topics"
+		if g.Own {
+			from = "its own identity"
+		}
+		a.Add(g.Host, from, clock(g.LastSeen), secondsCell(now.Sub(time.UnixMilli(g.LastSeen)).Seconds()),
 			secondsCell(g.UsualGap), secondsCell(g.Limit), skew, fmt.Sprint(g.Records))
 	}
 	return a.Write(w)
