@@ -14,7 +14,9 @@ import subprocess
 import sys
 import time
 
-from conftest import kafka, topic
+import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
+from conftest import kafka
 from operator_cli import longhaul
 
 LIB = pathlib.Path(__file__).resolve().parents[1] / "lib"
@@ -39,10 +41,23 @@ def marker_readable(dead, offset, marker, timeout_s):
     return bool(got)
 
 
-def test_a_dead_jobs_open_transaction_is_aborted_and_holds_no_reader_back(run_tag):
+@pytest.fixture
+def scratch(run_tag):
+    """A topic of the test's own, one partition: what it writes (an aborted record, a marker that
+    is no dead letter) must not reach the contract's topics, which other tests read whole."""
+    name = f"longhaul-it-scratch-{run_tag}"
+    admin = AdminClient(kafka.connection())
+    for f in admin.create_topics([NewTopic(name, num_partitions=1, replication_factor=-1)]).values():
+        f.result(30)
+    yield name
+    for f in admin.delete_topics([name]).values():
+        f.result(30)
+
+
+def test_a_dead_jobs_open_transaction_is_aborted_and_holds_no_reader_back(run_tag, scratch):
     name = "longhaul-" + run_tag
     txn = f"{name}-deadletter-0-7"  # "<job>-<sink>-<subtask>-<checkpoint>", as the job's sinks name theirs
-    dead = topic("dead_letter")
+    dead = scratch
     r = subprocess.run(
         [sys.executable, "-c", KILLED_WRITER, str(LIB), txn, dead], capture_output=True, text=True, timeout=60
     )
