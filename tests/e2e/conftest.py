@@ -251,6 +251,40 @@ def runs_lost_or_doubled(raw, site, until):
     return delivered_runs.windows_lost_or_doubled(stored, raw, until)
 
 
+def said(name, m):
+    """One record of a link's story, in a line: a raw run, a probe request or an event."""
+    if name == "raw" and m.get("schema") == "rtt_sample":
+        return f"ping {m.get('probe_id')} received={m.get('received')}/{m.get('sent')} error={m.get('error')}"
+    if name == "raw" and m.get("schema") == "path_sample":
+        return f"path {m.get('probe_id')} reached={m.get('reached')} error={m.get('error')}"
+    if name == "raw":
+        return (
+            f"{m['probe_id']} screens={m.get('screens')} bps={m.get('bits_per_second')} "
+            f"error={m.get('error')} request={m.get('request_id')}"
+        )
+    if name == "requests":
+        return f"{m.get('reason')} request={m.get('request_id')} expires={m.get('expires_ts')}"
+    return f"{m['kind']} {m.get('severity')}: {m.get('message')}"
+
+
+def link_story(recs, src, dst, since, until=None):
+    """What a link's records ({name: [(arrival, message)]}) said between `since` and `until`
+    (wall clock), in arrival order, with each record's event time: printed when a test's verdict
+    hangs on a link, so a failure shows which run, ping, request or event came late, low or never.
+    src None: every sender's. Throughput runs show their summary only."""
+    lines = sorted(
+        (t, f"  +{t - since:6.1f}s {name:8} ts={m.get('ts')} {m.get('src')} {said(name, m)}")
+        for name, items in recs.items()
+        for t, m in items
+        if m.get("dst") == dst
+        and (src is None or m.get("src") == src)
+        and since <= t
+        and (until is None or t < until)
+        and m.get("record", "summary") == "summary"
+    )
+    print(f"[e2e] {src or '*'} → {dst} from {since:.1f}:\n" + "\n".join(x for _, x in lines), flush=True)
+
+
 def record(name, value):
     """Keeps a measured delay or figure in tests/out/e2e-measurements.json (docs/benchmarks.md
     quotes them) and prints it."""

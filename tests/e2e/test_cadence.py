@@ -20,7 +20,17 @@ import time
 import uuid
 
 import pytest
-from conftest import JOB_ARGS, NOMINAL, Recorder, Testbed, import_baselines, lifecycle, record, topic
+from conftest import (
+    JOB_ARGS,
+    NOMINAL,
+    Recorder,
+    Testbed,
+    import_baselines,
+    lifecycle,
+    link_story,
+    record,
+    topic,
+)
 
 COMPRESSION = 20
 TPUT_S = 4 * 3600 // COMPRESSION  # 720 s
@@ -125,30 +135,6 @@ def alarm_run(recs, alert):
     )
 
 
-def said(name, m):
-    """One record of a link's story, in a line."""
-    if name == "raw":
-        return (
-            f"{m['probe_id']} screens={m.get('screens')} bps={m.get('bits_per_second')} "
-            f"error={m.get('error')} request={m.get('request_id')}"
-        )
-    if name == "requests":
-        return f"{m.get('reason')} request={m.get('request_id')} expires={m.get('expires_ts')}"
-    return f"{m['kind']} {m.get('severity')}: {m.get('message')}"
-
-
-def story(recs, dst, since):
-    """What a link's records said from `since` on (wall clock), arrival order: printed before the
-    assertions, so a failure shows which run, request or event came late or never."""
-    lines = sorted(
-        (t, f"  +{t - since:6.1f}s {name:8} ts={m.get('ts')} {said(name, m)}")
-        for name, r in recs.items()
-        for t, m in r.snapshot()
-        if m.get("dst") == dst and t >= since and (name != "raw" or m.get("record") == "summary")
-    )
-    print(f"[e2e] {dst} from {since:.1f}:\n" + "\n".join(x for _, x in lines), flush=True)
-
-
 def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed):
     tb, recs = bed
     tb("agents-start")
@@ -189,7 +175,7 @@ def test_collapses_are_alerted_within_a_fraction_of_the_throughput_interval(bed)
 
     requests = [m for _, m in recs["requests"].snapshot()]
     for dst in ("dst-a", "dst-b", "dst-c"):
-        story(recs, dst, onset[dst] - 30)
+        link_story({n: r.snapshot() for n, r in recs.items()}, None, dst, onset[dst] - 30)
     # a failover of the job leaves its open transaction to time out (--transaction-timeout, 10 min),
     # and read_committed readers of its partitions wait behind it
     job = f"longhaul-{tb.site}"

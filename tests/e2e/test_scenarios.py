@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import alertmanager as am
 import pytest
-from conftest import influx_query, record
+from conftest import Recorder, influx_query, link_story, record, topic
 
 HEALTHY_S = int(os.environ.get("LONGHAUL_E2E_HEALTHY_S", "150"))  # ≥ 5 throughput runs per link
 FAULT_MIN_S, FAULT_MAX_S = 100, 240  # until every fault event, both incidents and 4 UDP runs under loss
@@ -42,6 +42,8 @@ INCIDENTS = {
     ("site", "dst-c"): {("s2", "dst-c"), ("s3", "dst-c")},
 }
 OWN_ALERT = {"dst-a": "throughput_collapse", "dst-d": "throughput_collapse", "dst-c": "unreachable"}
+# the links that share a sender with the carrier's and avoid it: the evidence against the senders
+WITNESSES = [("s1", "dst-b"), ("s2", "dst-c")]
 
 
 @dataclass
@@ -52,6 +54,7 @@ class Story:
     t_end: float = 0
     events: list = field(default_factory=list)  # (arrived, event), one per distinct event
     raw: list = field(default_factory=list)  # (arrived, raw throughput/path sample)
+    pings: list = field(default_factory=list)  # (arrived, raw rtt sample)
     muted: dict = field(default_factory=dict)  # (src, dst) → its own alert, once Alertmanager inhibited it
 
     def find(self, kind, src, dst, after, before=None, **match):
@@ -118,6 +121,7 @@ def story(testbed, flink_job, recorders):
     def both_incidents(kind, after):
         return lambda: len(Story(0, events=distinct(ev.snapshot())).incidents(kind, after)) >= len(INCIDENTS)
 
+    pings = Recorder([topic("raw.rtt")], testbed.site, committed=False)
     testbed("agents-start")
     try:
         log(f"healthy mesh for {HEALTHY_S}s (senders {testbed.site}-s1..s3)")
@@ -166,8 +170,10 @@ def story(testbed, flink_job, recorders):
         log(f"story over after {st.t_end - st.t_start:.0f}s")
     finally:
         testbed("agents-stop")
+        pings.close()
     st.events = distinct(ev.snapshot())
     st.raw = raw.snapshot()
+    st.pings = pings.snapshot()
     for t, e in st.events:
         log(f"event +{t - st.t_start:6.1f}s {e['kind']:20} {e['src']} → {e['dst']}: {e.get('message', '')}")
     log(f"link alerts inhibited: {sorted(st.muted)}")
@@ -215,6 +221,16 @@ def test_each_fault_is_one_incident_at_its_place(story, testbed):
         assert resolved[e["episode_id"]]["evidence"]["links_still_degraded"] == 0, resolved[e["episode_id"]]
     # the carrier: degraded links, and the healthy s1 → dst-b says the sender s1 is not the fault
     hop = where[("hop", CARRIER_HOP)]
+    opened_t = next(t for t, x in story.incidents("incident_opened", story.t_fault) if x is hop)
+    print(f"[e2e] hop incident opened at event time {hop['ts']}: {hop['evidence']}")
+    for s, d in WITNESSES:  # what each witness said until the incident opened: why it was healthy or not
+        link_story(
+            {"events": story.events, "raw": story.raw + story.pings},
+            testbed.src(s),
+            d,
+            story.t_fault - 30,
+            opened_t,
+        )
     assert (
         "throughput_collapse" in hop["evidence"]["kinds"] and hop["evidence"]["links_healthy_avoiding"] >= 1
     ), hop
