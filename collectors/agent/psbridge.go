@@ -86,7 +86,8 @@ func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
 
 // acceptFrom converts one result identity delivered through input and spools its samples, or
 // spools it whole as a dead letter with the reason: it cannot be converted, it makes too many
-// samples, or identity may not report for its hosts (pscheduler_bridge.hosts). An error means
+// samples, or identity may not report for its hosts (pscheduler_bridge.hosts). A result already
+// converted, the same run saying the same (psbridge.Converted.SeenKey), is a duplicate. An error means
 // nothing was kept: the caller delivers it again (the HTTP archiver retries on 503; the Kafka
 // input does not commit past it).
 func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcome, error) {
@@ -102,6 +103,12 @@ func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcom
 			cerr, conv.Samples = errors.New(why), nil
 		}
 	}
+	var seenKey string
+	if cerr == nil {
+		if seenKey, cerr = conv.SeenKey(); cerr != nil {
+			conv.Samples = nil
+		}
+	}
 	a.sinkMu.Lock()
 	defer a.sinkMu.Unlock()
 	b := a.psb
@@ -114,7 +121,7 @@ func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcom
 			return out, err
 		}
 		recs, out = []publish.Record{rec}, psbridge.Outcome{Status: psbridge.DeadLettered, Reason: cerr.Error()}
-	case b.seen.Has(conv.Key):
+	case b.seen.Has(seenKey):
 		b.count(input, psbridge.Outcome{Status: psbridge.Duplicate}, a.opt.Clock.Now())
 		return psbridge.Outcome{Status: psbridge.Duplicate, Key: conv.Key}, nil
 	default:
@@ -138,10 +145,10 @@ func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcom
 	}
 	if out.Status == psbridge.Accepted {
 		a.stats.add(len(recs), 0, 0)
-		if err := b.seen.Add(conv.Key); err != nil {
+		if err := b.seen.Add(seenKey); err != nil {
 			a.log.Error("pscheduler bridge: cannot remember a result; a retry of it would be converted again", "err", err)
 		}
-		b.share(conv, a.cfg.Src, a.opt.Clock.Now())
+		b.share(conv, seenKey, a.cfg.Src, a.opt.Clock.Now())
 	} else {
 		a.stats.add(0, 1, 0)
 		a.log.Warn("pScheduler result cannot be converted; spooled as a dead letter", "input", input, "reason", out.Reason)

@@ -63,9 +63,10 @@ func (a *Agent) shareSeen(ctx context.Context) {
 		})
 }
 
-// share writes the key of conv, converted by this bridge (src), for the fleet's other bridges.
-func (b *psBridge) share(conv psbridge.Converted, src string, now time.Time) {
-	key, value, ok := psbridge.EncodeShare(conv, src)
+// share writes the key of conv (seenKey), converted by this bridge (src), for the fleet's other
+// bridges.
+func (b *psBridge) share(conv psbridge.Converted, seenKey, src string, now time.Time) {
+	key, value, ok := psbridge.EncodeShare(conv, seenKey, src)
 	if !ok {
 		return
 	}

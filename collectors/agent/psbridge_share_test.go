@@ -16,7 +16,7 @@ func TestAResultAnotherBridgeConvertedIsADuplicateHere(t *testing.T) {
 	}
 	var said []string
 	say := func(msg string, _ ...any) { said = append(said, msg) }
-	_, other, ok := psbridge.EncodeShare(conv, "psbridge-2")
+	_, other, ok := psbridge.EncodeShare(conv, seenKey(t, conv), "psbridge-2")
 	if !ok {
 		t.Fatal("a result with samples not shared")
 	}
@@ -39,4 +39,13 @@ func TestAResultAnotherBridgeConvertedIsADuplicateHere(t *testing.T) {
 	if h := a.Health().PSBridge; h.Unshared != 1 || h.Shared != 0 {
 		t.Fatalf("health %+v", *h)
 	}
+}
+
+func seenKey(t *testing.T, conv psbridge.Converted) string {
+	t.Helper()
+	k, err := conv.SeenKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }

@@ -217,6 +217,47 @@ func TestAPSchedulerHostReportsForItsOwnHostsOnly(t *testing.T) {
 	}
 }
 
+// A run's id is known to both participants of a throughput test. The destination's host posting
+// the run's id first, with figures of its own, must not have the source's real result dropped as
+// a duplicate; a copy that says the same (a retry, the other participant's default archive) is
+// one result.
+func TestAParticipantPostingARunsIdFirstDoesNotDropTheRealResult(t *testing.T) {
+	dir := t.TempDir()
+	cfg := bridgeConfig(t, dir)
+	real, conv := goldenResult(t, "iperf3-tcp-2streams-tbf20mbit")
+	src, dst := conv.Samples[0].Head().Src, conv.Samples[0].Head().Dst
+	cfg.PSBridge.Hosts = map[string][]string{"pscheduler-src": {src}, "pscheduler-dst": {dst}}
+	mem := newMemKafka()
+	a, err := New(cfg, Options{Logger: quiet, Producer: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.closeAll()
+	// the run's summary at a tenth of what was measured: a collapse that never was
+	forged := []byte(strings.Replace(string(real), `27359274.99225367`, `2735927.499225367`, 1))
+	if string(forged) == string(real) {
+		t.Fatal("the forged copy is the real one: the summary's figure is not in the golden result")
+	}
+	fromDst := archiverOf(contract.TopicPschedulerResults, contract.TopicPschedulerResults+".pscheduler-dst")
+	fromSrc := archiverOf(contract.TopicPschedulerResults, contract.TopicPschedulerResults+".pscheduler-src")
+	for _, step := range []struct {
+		what     string
+		body     []byte
+		identity string
+		want     string
+	}{
+		{"the destination's forged copy, first", forged, fromDst, psbridge.Accepted},
+		{"the source's real result", real, fromSrc, psbridge.Accepted},
+		{"the source's retry", real, fromSrc, psbridge.Duplicate},
+		{"the destination's default archive of the real run", real, fromDst, psbridge.Duplicate},
+	} {
+		out, err := a.acceptFrom(step.body, InputKafka, step.identity)
+		if err != nil || out.Status != step.want || out.Key != conv.Key {
+			t.Fatalf("%s: %+v %v, want %s of %s", step.what, out, err, step.want, conv.Key)
+		}
+	}
+}
+
 // goldenResult is a golden pScheduler throughput result (probes/throughput/testdata)
 // and its conversion.
 func goldenResult(t *testing.T, name string) ([]byte, psbridge.Converted) {

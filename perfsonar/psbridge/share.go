@@ -19,24 +19,24 @@ const SeenHorizon = time.Hour
 const maxShare = 2048
 
 // Share is one result a bridge converted, as the bridges of a fleet share it (psbridge_seen.v1):
-// the envelope of its first sample (its link, probe and ts), the Digest of its key and the bridge
-// (its agent's src).
+// the envelope of its first sample (its link, probe and ts), the Digest of the key it is
+// remembered by (SeenKey) and the bridge (its agent's src).
 type Share struct {
 	sample.Envelope
 	Digest string `json:"digest"`
 	Bridge string `json:"bridge"`
 }
 
-// EncodeShare is the message that shares conv, converted by bridge, and its Kafka key (the
-// link's, as every Longhaul message's); false for a result without samples (nothing to share:
-// converted again it adds nothing either).
-func EncodeShare(conv Converted, bridge string) (key, value []byte, ok bool) {
+// EncodeShare is the message that shares conv, remembered by seenKey (SeenKey) and converted by
+// bridge, and its Kafka key (the link's, as every Longhaul message's); false for a result without
+// samples (nothing to share: converted again it adds nothing either).
+func EncodeShare(conv Converted, seenKey, bridge string) (key, value []byte, ok bool) {
 	if len(conv.Samples) == 0 {
 		return nil, nil, false
 	}
 	h := *conv.Samples[0].Head()
 	h.Schema, h.Version = contract.SchemaPsbridgeSeen, contract.VersionPsbridgeSeen
-	b, _ := json.Marshal(Share{Envelope: h, Digest: Digest(conv.Key), Bridge: bridge})
+	b, _ := json.Marshal(Share{Envelope: h, Digest: Digest(seenKey), Bridge: bridge})
 	return []byte(h.Key()), b, true
 }
 

@@ -18,7 +18,7 @@ func TestASharedKeyIsReadBackAsTheSameDigestAndValidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kafkaKey, msg, ok := EncodeShare(conv, "psbridge-cern")
+	kafkaKey, msg, ok := EncodeShare(conv, conv.Key, "psbridge-cern")
 	if !ok {
 		t.Fatal("not shared")
 	}
@@ -34,7 +34,7 @@ func TestASharedKeyIsReadBackAsTheSameDigestAndValidates(t *testing.T) {
 	if err != nil || s.Digest != Digest(conv.Key) || s.Bridge != "psbridge-cern" || s.Src != h.Src || s.Dst != h.Dst || s.TS != h.TS || string(kafkaKey) != h.Key() {
 		t.Fatalf("%+v %v", s, err)
 	}
-	if _, _, ok := EncodeShare(Converted{Key: "pscheduler-empty"}, "psbridge-cern"); ok {
+	if _, _, ok := EncodeShare(Converted{Key: "pscheduler-empty"}, "pscheduler-empty", "psbridge-cern"); ok {
 		t.Fatal("a result without samples shared")
 	}
 	// another bridge's seen keys take it by its digest: the key itself is then a duplicate there

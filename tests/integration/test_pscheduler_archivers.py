@@ -179,6 +179,45 @@ def test_a_pscheduler_host_reports_for_its_own_hosts_only(tmp_path, run_tag):
         b.stop()
 
 
+def summaries(samples):
+    return [m for m in samples if m["record"] == "summary"]
+
+
+def test_a_throughput_tests_other_end_posting_its_run_id_first_drops_nothing(tmp_path, run_tag):
+    """Both ends of a throughput test know its run's id. The destination's host posting that id
+    first, with a collapse of its own making, must not have the source's real result dropped as a
+    duplicate; the same result again (a retry, the other end's default archive) adds nothing."""
+    b = Bridge(tmp_path)
+    (src_host, src_out, _), (dst_host, _, _) = add_host(tmp_path, b, True), add_host(tmp_path, b, True)
+    src, dst = f"{run_tag}-tsrc", f"{run_tag}-tdst"
+    b.hosts = {f"http-{src_host}": [src], f"http-{dst_host}": [dst]}
+    b.write_config()
+    b.start()
+    try:
+        real = archive("throughput", "iperf3-tcp-2streams-tbf20mbit", src, dst)
+        forged = json.loads(json.dumps(real))
+        measured = forged["result"]["summary"]["summary"]
+        for k in ("throughput-bits", "receiver-throughput-bits"):
+            measured[k] /= 10
+        tokens = {h: (src_out.parent / h / f"{h}.token").read_text() for h in (src_host, dst_host)}
+        for what, msg, host, want in [
+            ("the destination's forged copy, first", forged, dst_host, "accepted"),
+            ("the source's real result", real, src_host, "accepted"),
+            ("the source's retry", real, src_host, "duplicate"),
+            ("the destination's copy of the real run", real, dst_host, "duplicate"),
+        ]:
+            r = b.post(msg, token=tokens[host])
+            assert r.status_code == 200 and r.json()["status"] == want, (what, r.text)
+        runs = summaries(samples_of("raw.throughput", src, lambda ms: len(summaries(ms)) >= 2))
+        said = sorted(m["bits_per_second"] for m in runs)
+        assert said == [
+            measured["receiver-throughput-bits"],
+            real["result"]["summary"]["summary"]["receiver-throughput-bits"],
+        ], runs
+    finally:
+        b.stop()
+
+
 def test_a_host_with_a_token_of_its_own_reports_for_its_hosts_and_is_revoked_alone(tmp_path, run_tag):
     """add-pscheduler-host gives the host's HTTP archiver a token of its own, which the bridge
     knows as http-NAME: a result of the host's own test becomes samples, one of other hosts a dead
