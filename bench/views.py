@@ -17,6 +17,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import pathlib
 import random
 import statistics
 import subprocess
@@ -178,22 +179,48 @@ def queries():
     board = json.loads(BOARD.read_text())
     has_site = any(v["name"] == "site" for v in board["templating"]["list"])
     for v in board["templating"]["list"]:
-        yield f"variable {v['name']}", v["query"], False
+        if v["type"] != "custom":  # a custom variable (the mesh) runs no query
+            yield f"variable {v['name']}", v["query"], False
     for p in board["panels"]:
         for t in p["targets"]:
             yield f"{p['title']} [{t['refId']}]", t["query"], has_site
 
 
-def time_board(db, reader, frm, to, site, repeat):
-    """Each query's (median seconds, rows) with the site variable at site (None: All)."""
+def time_board(db, reader, frm, to, variables, repeat):
+    """Each query's (median seconds, rows) with the fleet's variables (mesh, site) at these."""
     out = {}
     for name, query, has_site in queries():
-        q = grafana.expand(query, frm, to, {"site": site or grafana.ALL} if has_site else {})
+        q = grafana.expand(
+            query, frm, to, {"mesh": grafana.ALL, "site": grafana.ALL, **variables} if has_site else {}
+        )
         out[name] = timed_query(q, db, reader, repeat)
     return out
 
 
-def time_report(db, site, hours, repeat):
+def mesh_of(site, names, mesh, tmp):
+    """The mesh variable's value for the mesh of `site`, as `longhaul dashboards meshes` writes it
+    from a pSConfig template of that mesh (`tmp`: the template and the dashboards), and the
+    template's path and group for `longhaul report --mesh`."""
+    i = names.index(site) // mesh * mesh
+    hosts = names[i : i + mesh]
+    template = pathlib.Path(tmp) / "template.json"
+    test = {"type": "rtt", "spec": {"source": "{% address[0] %}", "dest": "{% address[1] %}"}}
+    template.write_text(
+        json.dumps(
+            {
+                "addresses": {h: {"address": h} for h in hosts},
+                "groups": {"bench": {"type": "mesh", "addresses": [{"name": h} for h in hosts]}},
+                "tests": {"rtt": test},
+                "tasks": {"bench-rtt": {"group": "bench", "test": "rtt"}},
+            }
+        )
+    )
+    board = grafana.meshes(template, pathlib.Path(tmp) / "boards")["mesh-overview"]
+    var = next(v for v in board["templating"]["list"] if v["name"] == "mesh")
+    return next(o["value"] for o in var["options"] if o["text"] == "bench"), template, "bench"
+
+
+def time_report(db, scope, hours, repeat):
     secrets = os.environ["LONGHAUL_SECRETS_DIR"]
     env = dict(
         os.environ,
@@ -204,9 +231,7 @@ def time_report(db, site, hours, repeat):
     times = []
     with tempfile.TemporaryDirectory() as d:
         for _ in range(repeat):
-            args = [CLI, "report", "--since", f"{hours}h", "-o", f"{d}/r.html"] + (
-                ["--site", site] if site else []
-            )
+            args = [CLI, "report", "--since", f"{hours}h", "-o", f"{d}/r.html", *scope]
             t0 = time.time()
             r = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600)
             times.append(time.time() - t0)
@@ -265,11 +290,17 @@ def main():
             "influxdb_heap_inuse_mb": [before["heap_inuse_mb"], after["heap_inuse_mb"]],
             "influxdb_sys_mb": [before["sys_mb"], after["sys_mb"]],
         }
-        for label, s in (("all", None), ("site", site)):
-            t = time_board(a.db, reader, frm, to, s, a.repeat)
-            result[f"mesh_{label}"] = {k: [round(v[0], 2), v[1]] for k, v in t.items()}
-            result[f"mesh_{label}_slowest_s"] = round(max(v[0] for v in t.values()), 2)
-            result[f"report_{label}"] = time_report(a.db, s, a.hours, a.repeat)
+        with tempfile.TemporaryDirectory() as tmp:
+            mesh, template, group = mesh_of(site, names, a.mesh, tmp)
+            for label, variables, scope in (
+                ("all", {}, []),
+                ("site", {"site": site}, ["--site", site]),
+                ("mesh", {"mesh": mesh}, ["--mesh", group, "--psconfig", str(template)]),
+            ):
+                t = time_board(a.db, reader, frm, to, variables, a.repeat)
+                result[f"mesh_{label}"] = {k: [round(v[0], 2), v[1]] for k, v in t.items()}
+                result[f"mesh_{label}_slowest_s"] = round(max(v[0] for v in t.values()), 2)
+                result[f"report_{label}"] = time_report(a.db, scope, a.hours, a.repeat)
         common.emit(result)
     finally:
         if not a.keep:

@@ -1,6 +1,6 @@
 """Alerts: open and recent events by site."""
 
-from boards.common import IN_RANGE, SITE, dashboard, data_link, panel, q, site_variable
+from boards.common import IN_RANGE, SITE, dashboard, data_link, mesh_variable, panel, q, site_variable
 
 
 def alerts():
@@ -81,5 +81,5 @@ def alerts():
                 no_value=none,
             ),
         ],
-        variables=[site_variable("events")],
+        variables=[mesh_variable(), site_variable("events")],
     )

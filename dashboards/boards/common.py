@@ -3,7 +3,10 @@ and the builders of queries, panels, variables, annotations and the dashboard it
 
 DS = {"type": "influxdb", "uid": "longhaul-influxdb"}
 LINK = "\"src\" = '$src' AND \"dst\" = '$dst'"
-SITE = '("src" =~ /^$site$/ OR "dst" =~ /^$site$/)'
+# A mesh (pSConfig's group: `longhaul dashboards meshes` gives the variable the groups of a
+# template), then sites within the view; each stands for its links from or to them. The mesh's value
+# is a regex of its addresses, put in as it is (${mesh:raw}); All is .* for both.
+SITE = '("src" =~ /^${mesh:raw}$/ OR "dst" =~ /^${mesh:raw}$/) AND ("src" =~ /^$site$/ OR "dst" =~ /^$site$/)'
 BOTH_WAYS = "((\"src\" = '$src' AND \"dst\" = '$dst') OR (\"src\" = '$dst' AND \"dst\" = '$src'))"  # a link's two directions
 LINK_URL = "/d/longhaul-link/link-detail?var-src=${__data.fields.src}&var-dst=${__data.fields.dst}&${__url_time_range}"
 ROLLING = 10  # the link's rolling throughput: a moving average of this many intervals with samples
@@ -76,6 +79,25 @@ def var_query(name, label, query):
         "query": query,
         "refresh": 2,
         "sort": 1,
+        "includeAll": False,
+        "multi": False,
+    }
+
+
+MESH_ALL = {"text": "All", "value": ".*"}
+
+
+def mesh_variable():
+    """The meshes to narrow a fleet's view to: pSConfig's groups, each a regex of its addresses,
+    which no statistic carries. The committed dashboards offer All alone; `longhaul dashboards
+    meshes --psconfig TEMPLATE` writes them with the template's groups for Grafana to provision."""
+    return {
+        "type": "custom",
+        "name": "mesh",
+        "label": "mesh",
+        "query": f"{MESH_ALL['text']} : {MESH_ALL['value']}",
+        "options": [{**MESH_ALL, "selected": True}],
+        "current": {**MESH_ALL, "selected": True},
         "includeAll": False,
         "multi": False,
     }

@@ -8,6 +8,7 @@ from boards.common import (
     SITE,
     dashboard,
     data_link,
+    mesh_variable,
     panel,
     q,
     site_variable,
@@ -181,5 +182,5 @@ def mesh():
                 transformations=[{"id": "merge", "options": {}}],
             ),
         ],
-        variables=[site_variable("link_stats")],
+        variables=[mesh_variable(), site_variable("link_stats")],
     )

@@ -45,6 +45,7 @@ func influxDuration(d time.Duration) string {
 }
 
 var (
+	rawVar   = regexp.MustCompile(`\$\{(\w+):raw\}`)
 	regexVar = regexp.MustCompile(`/\^\$(\w+)\$/`)
 	plainVar = regexp.MustCompile(`\$(\w+)`)
 	special  = regexp.MustCompile(`[\\^$.|?*+()\[\]{}/]`)
@@ -61,9 +62,9 @@ const valueSep = "\x00"
 func Values(vs ...string) string { return strings.Join(vs, valueSep) }
 
 // Expand interpolates Grafana's macros and variables into an InfluxQL query: $timeFilter,
-// $__interval, $var inside /^…$/ (regex-escaped, the variable's all-value, or several values as
-// an alternation: Values) and elsewhere (one value only). An unknown variable is an error, so a
-// query cannot silently match nothing.
+// $__interval, ${var:raw} (the value as it is: a mesh's regex), $var inside /^…$/ (regex-escaped,
+// the variable's all-value, or several values as an alternation: Values) and elsewhere (one
+// value only). An unknown variable is an error, so a query cannot silently match nothing.
 func Expand(query string, r Range, points int, vars map[string]string) (string, error) {
 	q := strings.ReplaceAll(query, "$timeFilter",
 		fmt.Sprintf("time >= %dms and time <= %dms", r.From.UnixMilli(), r.To.UnixMilli()))
@@ -76,8 +77,16 @@ func Expand(query string, r Range, points int, vars map[string]string) (string, 
 		}
 		return v
 	}
-	q = regexVar.ReplaceAllStringFunc(q, func(m string) string { return "/^" + regexValue(lookup(regexVar.FindStringSubmatch(m)[1])) + "$/" })
 	var several []string
+	q = rawVar.ReplaceAllStringFunc(q, func(m string) string {
+		name := rawVar.FindStringSubmatch(m)[1]
+		v := lookup(name)
+		if strings.Contains(v, valueSep) {
+			several = append(several, name)
+		}
+		return v
+	})
+	q = regexVar.ReplaceAllStringFunc(q, func(m string) string { return "/^" + regexValue(lookup(regexVar.FindStringSubmatch(m)[1])) + "$/" })
 	q = plainVar.ReplaceAllStringFunc(q, func(m string) string {
 		v := lookup(m[1:])
 		if strings.Contains(v, valueSep) {

@@ -28,10 +28,11 @@ func LoadEvents(ctx context.Context, c Querier, dir string, r dashboards.Range, 
 	if p == nil {
 		return nil, fmt.Errorf("the %s dashboard has no event list (a table of rows from the events measurement)", AlertsDashboard)
 	}
-	if site == "" {
-		site = dashboards.AllValue
+	var sites []string
+	if site != "" {
+		sites = []string{site}
 	}
-	series, err := Run(ctx, c, p.Targets[0].Query, r, map[string]string{"site": site})
+	series, err := Run(ctx, c, p.Targets[0].Query, r, dashboards.FleetVars(sites...))
 	if err != nil {
 		return nil, err
 	}

@@ -29,12 +29,7 @@ type Report struct {
 }
 
 // siteVars are the Mesh overview's variables: the report's sites, or all of them.
-func (b *Report) siteVars() map[string]string {
-	if len(b.Sites) == 0 {
-		return map[string]string{"site": dashboards.AllValue}
-	}
-	return map[string]string{"site": dashboards.Values(b.Sites...)}
-}
+func (b *Report) siteVars() map[string]string { return dashboards.FleetVars(b.Sites...) }
 
 // The dashboards the report draws.
 const (

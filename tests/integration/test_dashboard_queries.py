@@ -10,7 +10,7 @@ import re
 
 import pytest
 from conftest import influx_query, now_ms
-from grafana import expand
+from grafana import ALL, expand, meshes
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BOARDS = {f.stem: json.loads(f.read_text()) for f in sorted((ROOT / "dashboards/json").glob("*.json"))}
@@ -31,7 +31,7 @@ def chosen(mesh_run, board):
     in the Mesh overview the story's source (its links have throughput, a ready baseline, loss and
     events), in Alerts the site its loss alarms name."""
     site = mesh_run["src"] if board["uid"] == "longhaul-mesh" else mesh_run["triumf"]
-    return {"src": mesh_run["src"], "dst": mesh_run["fnal"], "site": site}
+    return {"src": mesh_run["src"], "dst": mesh_run["fnal"], "site": site, "mesh": ALL}
 
 
 def dashboard_queries(board):
@@ -54,7 +54,10 @@ def resolve_variables(board, mesh_run, frm, to):
     """Run each variable's query in order, as Grafana does, and check the chosen value is offered."""
     resolved = {}
     for v in board["templating"]["list"]:
-        offered = [row[-1] for row in values(influx_query(expand(v["query"], frm, to, resolved)))]
+        if v["type"] == "custom":  # its options are its own
+            offered = [o["value"] for o in v["options"]]
+        else:
+            offered = [row[-1] for row in values(influx_query(expand(v["query"], frm, to, resolved)))]
         want = chosen(mesh_run, board)[v["name"]]
         assert want in offered, f"variable {v['name']}: {want} not among {offered[:20]}"
         resolved[v["name"]] = want
@@ -80,3 +83,39 @@ def test_every_panel_and_annotation_query_returns_data(mesh_run, name, where, qu
         return
     # mesh-wide queries: the story's own links must be among the rows
     assert any(mesh_run["tag"] in json.dumps(s.get("tags", {})) + json.dumps(s["values"]) for s in series), q
+
+
+def test_a_meshs_view_shows_its_hosts_links_and_no_other(mesh_run, tmp_path):
+    """The Mesh overview with the mesh variable `longhaul dashboards meshes` writes from a pSConfig
+    template: choosing the group of the story's source and FNAL, every panel shows their links, and
+    no row of a link that has neither (the story's TRIUMF → KEK, say)."""
+    src, fnal = mesh_run["src"], mesh_run["fnal"]
+    template = tmp_path / "template.json"
+    template.write_text(
+        json.dumps(
+            {
+                "addresses": {a: {"address": a} for a in (src, fnal)},
+                "groups": {"story": {"type": "mesh", "addresses": [{"name": src}, {"name": fnal}]}},
+                "tests": {
+                    "rtt": {"type": "rtt", "spec": {"source": "{% address[0] %}", "dest": "{% address[1] %}"}}
+                },
+                "tasks": {"story-rtt": {"group": "story", "test": "rtt"}},
+            }
+        )
+    )
+    board = meshes(template, tmp_path / "boards")["mesh-overview"]
+    mesh = next(v for v in board["templating"]["list"] if v["name"] == "mesh")
+    story = next(o["value"] for o in mesh["options"] if o["text"] == "story")
+    to = now_ms()
+    frm = to - relative_ms(board["time"]["from"])
+    shown = 0
+    for where, query in dashboard_queries(board):
+        if "${mesh:raw}" not in query:
+            continue
+        series = influx_query(expand(query, frm, to, {"mesh": story, "site": ALL}))
+        assert values(series), f"{where}: nothing for the mesh"
+        for s in series:
+            ends = {s.get("tags", {}).get(k) for k in ("src", "dst")} - {None}
+            assert not ends or ends & {src, fnal}, f"{where}: a row of {ends}, outside the mesh"
+        shown += 1
+    assert shown >= 4, shown

@@ -14,6 +14,7 @@ var dashboardsApp = &cli.App{
 	Doc:  "The Grafana dashboards' queries, as the CLI runs them.",
 	Commands: []cli.Command{
 		{Name: "expand", Summary: "print a query with Grafana's macros and variables expanded", Run: runDashboardsExpand},
+		{Name: "meshes", Summary: "write the dashboards with a pSConfig template's groups as the mesh variable", Run: runDashboardsMeshes},
 	},
 }
 
