@@ -20,7 +20,8 @@ func runReport(env *cli.Env, args []string) int {
 			"queries (read from the dashboard JSON), for the links with TCP statistics in the range;\n"+
 			"with --site, the links from or to those sites only (the Mesh overview's site variable;\n"+
 			"a mesh's hosts give the mesh's links and their other links); with --mesh, the sites are\n"+
-			"the addresses of that group of the pSConfig template --psconfig.")
+			"the addresses of that group of the pSConfig template --psconfig; with --src and --dst,\n"+
+			"that link's section, and the overview of the links from or to its two ends.")
 	flags := addInfluxFlags(fs.FlagSet)
 	since := fs.Duration("since", 24*time.Hour, "time range: this long until now")
 	out := fs.String("o", "report.html", "output file")
@@ -52,6 +53,10 @@ func runReport(env *cli.Env, args []string) int {
 		if sites, err = meshSites(ctx, *template, *mesh); err != nil {
 			return env.Fail("--mesh: %v", err)
 		}
+	}
+	if *src != "" {
+		// a link's report: its overview is its ends' links, not a fleet's matrices of thousands
+		sites = []string{*src, *dst}
 	}
 	now := time.Now().UTC()
 	c, err := flags.client()
