@@ -17,7 +17,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import pathlib
 import random
 import statistics
 import subprocess
@@ -199,25 +198,11 @@ def time_board(db, reader, frm, to, variables, repeat):
 
 def mesh_of(site, names, mesh, tmp):
     """The mesh variable's value for the mesh of `site`, as `longhaul dashboards meshes` writes it
-    from a pSConfig template of that mesh (`tmp`: the template and the dashboards), and the
-    template's path and group for `longhaul report --mesh`."""
+    from a pSConfig template of that mesh (in `tmp`), and the template's path and group for
+    `longhaul report --mesh`."""
     i = names.index(site) // mesh * mesh
-    hosts = names[i : i + mesh]
-    template = pathlib.Path(tmp) / "template.json"
-    test = {"type": "rtt", "spec": {"source": "{% address[0] %}", "dest": "{% address[1] %}"}}
-    template.write_text(
-        json.dumps(
-            {
-                "addresses": {h: {"address": h} for h in hosts},
-                "groups": {"bench": {"type": "mesh", "addresses": [{"name": h} for h in hosts]}},
-                "tests": {"rtt": test},
-                "tasks": {"bench-rtt": {"group": "bench", "test": "rtt"}},
-            }
-        )
-    )
-    board = grafana.meshes(template, pathlib.Path(tmp) / "boards")["mesh-overview"]
-    var = next(v for v in board["templating"]["list"] if v["name"] == "mesh")
-    return next(o["value"] for o in var["options"] if o["text"] == "bench"), template, "bench"
+    template, _, value = grafana.mesh_overview(tmp, "bench", names[i : i + mesh])
+    return value, template, "bench"
 
 
 def time_report(db, scope, hours, repeat):

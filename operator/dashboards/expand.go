@@ -111,10 +111,13 @@ func regexValue(v string) string {
 	}
 	vs := strings.Split(v, valueSep)
 	for i := range vs {
-		vs[i] = special.ReplaceAllString(vs[i], `\$0`)
+		vs[i] = escapeRegex(vs[i])
 	}
 	if len(vs) == 1 {
 		return vs[0]
 	}
 	return "(" + strings.Join(vs, "|") + ")"
 }
+
+// escapeRegex is a value as a regex that matches it alone.
+func escapeRegex(v string) string { return special.ReplaceAllString(v, `\$0`) }

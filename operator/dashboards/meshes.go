@@ -25,7 +25,7 @@ type Mesh struct {
 func (m Mesh) Value() string {
 	escaped := make([]string, len(m.Addresses))
 	for i, a := range m.Addresses {
-		escaped[i] = special.ReplaceAllString(a, `\$0`)
+		escaped[i] = escapeRegex(a)
 	}
 	return "(" + strings.Join(escaped, "|") + ")"
 }

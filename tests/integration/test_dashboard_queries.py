@@ -10,7 +10,7 @@ import re
 
 import pytest
 from conftest import influx_query, now_ms
-from grafana import ALL, expand, meshes
+from grafana import ALL, expand, mesh_overview
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BOARDS = {f.stem: json.loads(f.read_text()) for f in sorted((ROOT / "dashboards/json").glob("*.json"))}
@@ -90,22 +90,7 @@ def test_a_meshs_view_shows_its_hosts_links_and_no_other(mesh_run, tmp_path):
     template: choosing the group of the story's source and FNAL, every panel shows their links, and
     no row of a link that has neither (the story's TRIUMF → KEK, say)."""
     src, fnal = mesh_run["src"], mesh_run["fnal"]
-    template = tmp_path / "template.json"
-    template.write_text(
-        json.dumps(
-            {
-                "addresses": {a: {"address": a} for a in (src, fnal)},
-                "groups": {"story": {"type": "mesh", "addresses": [{"name": src}, {"name": fnal}]}},
-                "tests": {
-                    "rtt": {"type": "rtt", "spec": {"source": "{% address[0] %}", "dest": "{% address[1] %}"}}
-                },
-                "tasks": {"story-rtt": {"group": "story", "test": "rtt"}},
-            }
-        )
-    )
-    board = meshes(template, tmp_path / "boards")["mesh-overview"]
-    mesh = next(v for v in board["templating"]["list"] if v["name"] == "mesh")
-    story = next(o["value"] for o in mesh["options"] if o["text"] == "story")
+    _, board, story = mesh_overview(tmp_path, "story", [src, fnal])
     to = now_ms()
     frm = to - relative_ms(board["time"]["from"])
     shown = 0

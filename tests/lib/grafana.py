@@ -20,12 +20,31 @@ def expand(query, frm, to, variables):
     return r.stdout.rstrip("\n")
 
 
-def meshes(template, out, *groups):
-    """The dashboards written into `out` by `longhaul dashboards meshes`, with the pSConfig
-    template's groups (or those given) as the mesh variable: {file stem: dashboard}."""
-    args = [str(CLI), "dashboards", "meshes", "--psconfig", str(template), "--out", str(out)]
-    for g in groups:
-        args += ["--group", g]
-    r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+def mesh_overview(tmp, group, hosts):
+    """The Mesh overview as `longhaul dashboards meshes` writes it from a pSConfig template of one
+    mesh, `group` of `hosts` (both written under the folder `tmp`): (the template's path, the
+    dashboard, the mesh variable's value for that group)."""
+    tmp = pathlib.Path(tmp)
+    template = tmp / "template.json"
+    test = {"type": "rtt", "spec": {"source": "{% address[0] %}", "dest": "{% address[1] %}"}}
+    template.write_text(
+        json.dumps(
+            {
+                "addresses": {h: {"address": h} for h in hosts},
+                "groups": {group: {"type": "mesh", "addresses": [{"name": h} for h in hosts]}},
+                "tests": {"rtt": test},
+                "tasks": {f"{group}-rtt": {"group": group, "test": "rtt"}},
+            }
+        )
+    )
+    out = tmp / "boards"
+    r = subprocess.run(
+        [str(CLI), "dashboards", "meshes", "--psconfig", str(template), "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, f"longhaul dashboards meshes: {r.stderr.strip()}"
-    return {f.stem: json.loads(f.read_text()) for f in sorted(pathlib.Path(out).glob("*.json"))}
+    board = json.loads((out / "mesh-overview.json").read_text())
+    var = next(v for v in board["templating"]["list"] if v["name"] == "mesh")
+    return template, board, next(o["value"] for o in var["options"] if o["text"] == group)

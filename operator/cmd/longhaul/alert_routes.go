@@ -40,10 +40,7 @@ func runAlertRoutes(env *cli.Env, args []string) int {
 	if *out == "" {
 		_, err = env.Stdout.Write(b)
 	} else {
-		tmp := filepath.Join(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp")
-		if err = os.WriteFile(tmp, b, 0o644); err == nil {
-			err = os.Rename(tmp, *out)
-		}
+		err = writeWhole(*out, b, 0o644)
 	}
 	if err != nil {
 		return env.Fail("%v", err)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
 	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/alerting"
@@ -28,11 +25,7 @@ func runAlertmanagerWebConfig(env *cli.Env, args []string) int {
 	if err != nil {
 		return env.Fail("%v", err)
 	}
-	tmp := filepath.Join(filepath.Dir(*out), "."+filepath.Base(*out)+".tmp")
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return env.Fail("%v", err)
-	}
-	if err := os.Rename(tmp, *out); err != nil {
+	if err := writeWhole(*out, b, 0o600); err != nil {
 		return env.Fail("%v", err)
 	}
 	return cli.ExitOK

@@ -34,7 +34,7 @@ func runDashboardsMeshes(env *cli.Env, args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	t, _, err := psconfig.NewSource(*template, psconfig.Options{UserAgent: "longhaul-dashboards"}).Refresh(ctx)
+	t, err := readTemplate(ctx, *template)
 	if err != nil {
 		return env.Fail("--psconfig: %v", err)
 	}
@@ -51,6 +51,13 @@ func runDashboardsMeshes(env *cli.Env, args []string) int {
 	}
 	fmt.Fprintf(env.Stdout, "wrote %d dashboards into %s, %d with the mesh variable\n", n.all, *out, n.meshed)
 	return cli.ExitOK
+}
+
+// readTemplate reads the pSConfig template at loc (a path, a file:// or an https:// URL), its
+// includes followed as the agent follows them.
+func readTemplate(ctx context.Context, loc string) (*psconfig.Template, error) {
+	t, _, err := psconfig.NewSource(loc, psconfig.Options{UserAgent: "longhaul"}).Refresh(ctx)
+	return t, err
 }
 
 // templateMeshes are the meshes of the template: the groups named (each must have addresses), or
@@ -99,8 +106,7 @@ func (g *groupFlags) Set(s string) error {
 type written struct{ all, meshed int }
 
 // writeMeshDashboards writes every dashboard of src into dir, those with a mesh variable offering
-// meshes; each file is written whole or not at all (a temporary file renamed), so Grafana never
-// reads half of one.
+// meshes; each file whole (writeWhole), so Grafana never reads half of one.
 func writeMeshDashboards(src fs.FS, dir string, meshes []dashboards.Mesh) (written, error) {
 	var n written
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -119,11 +125,7 @@ func writeMeshDashboards(src fs.FS, dir string, meshes []dashboards.Mesh) (writt
 		if err != nil {
 			return n, fmt.Errorf("%s: %w", name, err)
 		}
-		tmp := filepath.Join(dir, "."+name+".tmp")
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
-			return n, err
-		}
-		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		if err := writeWhole(filepath.Join(dir, name), b, 0o644); err != nil {
 			return n, err
 		}
 		n.all++

@@ -11,7 +11,6 @@ import (
 	"longhaul/operator/dashboards"
 	"longhaul/operator/render"
 	"longhaul/operator/results"
-	"longhaul/perfsonar/psconfig"
 )
 
 func runReport(env *cli.Env, args []string) int {
@@ -91,15 +90,15 @@ func runReport(env *cli.Env, args []string) int {
 // meshSites are the sites of --mesh: the addresses of group in the template at loc (its
 // includes followed as the agent follows them).
 func meshSites(ctx context.Context, loc, group string) ([]string, error) {
-	t, _, err := psconfig.NewSource(loc, psconfig.Options{UserAgent: "longhaul-report"}).Refresh(ctx)
+	t, err := readTemplate(ctx, loc)
 	if err != nil {
 		return nil, err
 	}
-	addrs, err := t.GroupAddresses(group)
-	if err == nil && len(addrs) == 0 {
-		err = fmt.Errorf("group %q of %s has no address that runs a test", group, loc)
+	meshes, err := templateMeshes(t, []string{group})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", loc, err)
 	}
-	return addrs, err
+	return meshes[0].Addresses, nil
 }
 
 // siteList reads --site's comma-separated site names ("" is every site).
