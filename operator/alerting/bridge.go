@@ -111,22 +111,27 @@ func (b *bridge) logf(format string, args ...any) {
 
 // take applies one record, queueing the change it makes.
 func (b *bridge) take(r *kgo.Record) {
+	ch := b.apply(r)
+	b.pending = append(append(b.pending, ch.Resolved...), ch.Firing...)
+}
+
+// apply applies the event r holds (a record that is none is skipped, and said).
+func (b *bridge) apply(r *kgo.Record) Change {
 	e, err := ParseEvent(r.Value)
 	if err != nil {
 		b.st.Skipped++
 		b.logf("offset %d: %v (skipped)", r.Offset, err)
-		return
+		return Change{}
 	}
 	b.st.Events++
-	ch := b.o.State.Apply(e)
-	b.pending = append(append(b.pending, ch.Resolved...), ch.Firing...)
+	return b.o.State.Apply(e)
 }
 
 // catchUp reads the topic up to its last stable offsets as they are now, applying every event
-// and posting nothing: Alertmanager learns the result in one reconcile.
+// and posting nothing, nor keeping what each would post: Alertmanager learns the result in one
+// reconcile.
 func (b *bridge) catchUp(ctx context.Context, cl *kgo.Client) (int64, error) {
-	_, err := kafkaconn.ReadToEnd(ctx, cl, contract.TopicEvents, b.take)
-	b.pending = nil
+	_, err := kafkaconn.ReadToEnd(ctx, cl, contract.TopicEvents, func(r *kgo.Record) { b.apply(r) })
 	return b.st.Events, err
 }
 
@@ -138,9 +143,9 @@ func (b *bridge) reconcile(ctx context.Context) error {
 		held, err := b.o.AM.Active(ctx, fmt.Sprintf("%s=%q", LabelSource, SourceValue))
 		if err == nil {
 			now := time.Now().UTC()
-			stale := 0
+			stale, open := 0, b.o.State.Identities()
 			for _, h := range held {
-				if !isHeartbeat(h.Labels) && !b.o.State.Has(h.Labels) {
+				if !isHeartbeat(h.Labels) && !open[identity(h.Labels)] {
 					b.pending = append(b.pending, h.Alert.resolved(now))
 					stale++
 				}

@@ -35,7 +35,7 @@ const CauseLossLimited = "loss_limited"
 // dst-a loss_limited, mailed once the hop had healed).
 func (s *State) staleConditions(e Event, alertKind string) []Alert {
 	var out []Alert
-	for _, k := range s.sortedKeys() {
+	for _, k := range sorted(s.index().byLink[e.link()]) {
 		ent := s.open[k]
 		ev := ent.event
 		if !isCondition(ev) || ev.Src != e.Src || ev.Dst != e.Dst || !ent.expires.After(e.Time()) {
@@ -43,7 +43,7 @@ func (s *State) staleConditions(e Event, alertKind string) []Alert {
 		}
 		if alertKind == contract.KindThroughputCollapse || (alertKind == contract.KindHighLoss && ev.Cause == CauseLossLimited) {
 			out = append(out, ent.alert.resolved(e.Time()))
-			delete(s.open, k)
+			s.remove(k)
 		}
 	}
 	return out

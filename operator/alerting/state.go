@@ -25,8 +25,12 @@ type State struct {
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 
-	open      map[string]*entry // by key: the episode id, else "kind|src|dst"
-	diagnosis map[string]string // link → message of its latest diagnosis
+	open map[string]*entry // by key: the episode id, else "kind|src|dst"
+	idx  *stateIndex       // open's keys by link, destination and kind (state_index.go)
+	// pipelineShown is the pipeline's state (pipelineState) the open link alerts were rendered
+	// with.
+	pipelineShown string
+	diagnosis     map[string]string // link → message of its latest diagnosis
 }
 
 type entry struct {
@@ -111,7 +115,7 @@ func (s *State) raise(e Event) Change {
 			ent.opened = old.alert.Labels
 		}
 	}
-	s.open[key] = ent
+	s.put(key, ent)
 	s.render(ent)
 	if old != nil && ent.alert.Identity() != old.alert.Identity() {
 		ch.Resolved = append(ch.Resolved, old.alert.resolved(e.Time()))
@@ -183,19 +187,18 @@ func (s *State) close(e Event, alertKind string) Change {
 	if _, ok := s.open[e.EpisodeID]; ok && e.EpisodeID != "" {
 		keys = []string{e.EpisodeID}
 	} else { // a recovery without the alert's episode: every such alert of the link
-		for k, ent := range s.open {
-			if ent.event.Kind == alertKind && ent.event.Src == e.Src && ent.event.Dst == e.Dst {
+		for _, k := range sorted(s.index().byLink[e.link()]) {
+			if ent := s.open[k]; ent.event.Kind == alertKind && ent.event.Src == e.Src && ent.event.Dst == e.Dst {
 				keys = append(keys, k)
 			}
 		}
-		sort.Strings(keys)
 	}
 	for _, k := range keys {
 		ch.Resolved = append(ch.Resolved, s.open[k].alert.resolved(e.Time()))
 		for _, m := range s.open[k].members {
 			ch.Resolved = append(ch.Resolved, m.resolved(e.Time()))
 		}
-		delete(s.open, k)
+		s.remove(k)
 	}
 	ch.Resolved = append(ch.Resolved, s.staleConditions(e, alertKind)...)
 	if len(keys) > 0 {
@@ -217,7 +220,7 @@ func (s *State) notice(e Event) Change {
 		}
 	}
 	ent := &entry{event: e, since: since, expires: e.Time().Add(s.NoticeFor)}
-	s.open[key] = ent
+	s.put(key, ent)
 	s.render(ent)
 	var ch Change
 	if old != nil && old.alert.Identity() != ent.alert.Identity() { // e.g. its severity changed
@@ -232,11 +235,24 @@ func (s *State) notice(e Event) Change {
 
 // touched re-renders the open alerts whose annotations depend on e: the alerts of e's link (a
 // new diagnosis), the site-wide alert of e's destination (its list of links), and every link
-// alert when the pipeline's state changes.
+// alert when the pipeline's state changes. An agent's own pipeline_degraded (its src, not "*")
+// or the same state raised again changes no link alert's annotation: at a fleet's scale a
+// silent fleet's agents raised thousands, each re-rendering thousands of alerts.
 func (s *State) touched(e Event) []Alert {
 	var out []Alert
 	pipeline := e.Kind == contract.KindPipelineDegraded || e.Kind == contract.KindPipelineRecovered
-	for _, k := range s.sortedKeys() {
+	if pipeline {
+		now := s.pipelineState()
+		pipeline, s.pipelineShown = now != s.pipelineShown, now
+	}
+	var keys []string
+	if pipeline {
+		keys = s.sortedKeys()
+	} else { // only e's link and its destination's site-wide alerts
+		ix := s.index()
+		keys = sorted(ix.byLink[e.link()], ix.byLink[Wildcard+"|"+e.Dst])
+	}
+	for _, k := range keys {
 		ent := s.open[k]
 		ev := ent.event
 		if !ent.expires.IsZero() || (ev.Src == e.Src && ev.Dst == e.Dst && ev.Kind == e.Kind) {
@@ -300,7 +316,7 @@ func (s *State) members(ent *entry) []Alert {
 // linksTo lists the per-link alerts open towards dst, "src (kind)" each.
 func (s *State) linksTo(dst string) string {
 	var parts []string
-	for _, k := range s.sortedKeys() {
+	for _, k := range sorted(s.index().byDst[dst]) {
 		ev := s.open[k].event
 		if ev.Dst == dst && ev.Src != Wildcard && contract.IsAlert(ev.Kind) {
 			parts = append(parts, fmt.Sprintf("%s → %s (%s)", ev.Src, ev.Dst, ev.Kind))
@@ -313,9 +329,9 @@ func (s *State) linksTo(dst string) string {
 // unknown state.
 func (s *State) pipelineState() string {
 	var parts []string
-	for _, k := range s.sortedKeys() {
+	for _, k := range sorted(s.index().pipelines) {
 		ev := s.open[k].event
-		if ev.Kind == contract.KindPipelineDegraded && ev.Src == Wildcard {
+		if isPipelineAlert(ev) {
 			parts = append(parts, fmt.Sprintf("%s degraded since %s", ev.evidenceString("component"),
 				s.open[k].since.Format(time.RFC3339)))
 		}
@@ -343,7 +359,7 @@ func (s *State) Open() []Alert {
 	for _, k := range s.sortedKeys() {
 		ent := s.open[k]
 		if !ent.expires.IsZero() && !ent.expires.After(now) {
-			delete(s.open, k)
+			s.remove(k)
 			continue
 		}
 		out = append(out, s.posted(ent))
@@ -365,17 +381,17 @@ func (s *State) Len() (alerts, notices int) {
 }
 
 // Has reports whether an alert with these labels is open (a notice counts while it lives).
-func (s *State) Has(labels map[string]string) bool {
-	id := identity(labels)
+func (s *State) Has(labels map[string]string) bool { return s.Identities()[identity(labels)] }
+
+// Identities is the identity of every open alert, notice and incident member: what Has asks
+// of one, for many at once.
+func (s *State) Identities() map[string]bool {
+	ids := make(map[string]bool, len(s.open))
 	for _, ent := range s.open {
-		if ent.alert.Identity() == id {
-			return true
-		}
+		ids[ent.alert.Identity()] = true
 		for _, m := range ent.members {
-			if m.Identity() == id {
-				return true
-			}
+			ids[m.Identity()] = true
 		}
 	}
-	return false
+	return ids
 }
