@@ -104,7 +104,7 @@ class Bridge:
             self.health_url = f"http://127.0.0.1:{HEALTH_PORT + instance}/health"
         self.tmp = tmp
         self.group = group_at_the_end(TOPIC)
-        stack.run("ensure_cert psbridge-http")
+        stack.run("ensure_cert psbridge-http ec")
         (tmp / "token").write_text(uuid.uuid4().hex + "\n")
         (tmp / "token").chmod(0o600)
         self.token = (tmp / "token").read_text().strip()
