@@ -98,4 +98,7 @@ func (e Event) evidenceNumber(name string) (float64, bool) {
 }
 
 // link is "src|dst", the key of everything known about one link.
-func (e Event) link() string { return e.Src + "|" + e.Dst }
+func (e Event) link() string { return linkKey(e.Src, e.Dst) }
+
+// linkKey names a link "src|dst" (src "*" for a destination's site-wide alert).
+func linkKey(src, dst string) string { return src + "|" + dst }

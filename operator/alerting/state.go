@@ -134,7 +134,7 @@ func (s *State) raise(e Event) Change {
 func joinedLinks(old *entry, e Event, since time.Time) map[string]time.Time {
 	joined := map[string]time.Time{}
 	for _, l := range e.Links {
-		k := l.Src + "|" + l.Dst
+		k := linkKey(l.Src, l.Dst)
 		switch t, ok := old.joinedAt(k); {
 		case ok:
 			joined[k] = t
@@ -250,7 +250,7 @@ func (s *State) touched(e Event) []Alert {
 		keys = s.sortedKeys()
 	} else { // only e's link and its destination's site-wide alerts
 		ix := s.index()
-		keys = sorted(ix.byLink[e.link()], ix.byLink[Wildcard+"|"+e.Dst])
+		keys = sorted(ix.byLink[e.link()], ix.byLink[linkKey(Wildcard, e.Dst)])
 	}
 	for _, k := range keys {
 		ent := s.open[k]
@@ -299,7 +299,7 @@ func (s *State) members(ent *entry) []Alert {
 	out := make([]Alert, 0, len(e.Links))
 	seen := map[string]bool{}
 	for _, l := range e.Links {
-		k := l.Src + "|" + l.Dst
+		k := linkKey(l.Src, l.Dst)
 		if seen[k] {
 			continue
 		}

@@ -3,6 +3,7 @@ package probekit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -66,11 +67,11 @@ type keyScanner struct {
 }
 
 // errMalformed stops the scan: the decoder, not UniqueKeys, explains malformed input.
-var errMalformed = fmt.Errorf("malformed JSON")
+var errMalformed = errors.New("malformed JSON")
 
 func (s *keyScanner) value() error {
 	err := s.scan()
-	if err == errMalformed {
+	if errors.Is(err, errMalformed) {
 		return nil
 	}
 	return err
