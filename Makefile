@@ -1,5 +1,5 @@
 # Longhaul: one entry point for building, running and testing every component.
-# Ports and heap sizes: scripts/stack/defaults.env (override any LONGHAUL_* in the environment).
+# Ports and heap sizes: deploy/services.yaml (override any LONGHAUL_* in the environment).
 # `make help` lists the targets: each `## name: text` line below is one.
 SHELL := /bin/bash
 ROOT  := $(abspath .)

@@ -67,6 +67,11 @@ stage_contract() {
   go run ./ingest/gen -root . -check && echo "the contract's generated Go and Java are fresh"
 }
 
+# the systemd units and the native stack's services.env against deploy/services.yaml's rendering
+stage_deploy() {
+  go run ./deploy/gen -root . -check && echo "the units and services.env are deploy/services.yaml's rendering"
+}
+
 stage_dashboards() {
   local fresh
   fresh="$(mktemp)"
@@ -113,7 +118,7 @@ no_early_grep() {
   return 1
 }
 
-ALL=(gofmt vet staticcheck contract gotest ruff shellcheck pytest dashboards java)
+ALL=(gofmt vet staticcheck contract deploy gotest ruff shellcheck pytest dashboards java)
 
 main() {
   local stages=("$@") s t0 rc failed=() times=() start=$SECONDS

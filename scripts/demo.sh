@@ -12,7 +12,7 @@
 # groups them and mails them to the local SMTP sink (and its webhook receiver); each subject is
 # printed as it arrives, each message stored under .stack/run/sink (run/demo/notifications).
 # It leaves everything running; `make demo-down` removes the testbed and the agents.
-# Every port comes from scripts/stack/defaults.env (override LONGHAUL_* in the environment).
+# Every port comes from deploy/services.yaml (override LONGHAUL_* in the environment).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"

@@ -26,7 +26,7 @@ export LONGHAUL_STACK_DIR="$ROOT/.stack-cluster"
 # two JobManagers in ZooKeeper HA, and no keeper: a lost leader's jobs come back by HA alone
 export LONGHAUL_KAFKA_BROKERS_N=3 LONGHAUL_FLINK_TASKMANAGERS=2 LONGHAUL_FLINK_TASK_SLOTS=1 \
   LONGHAUL_FLINK_HA=zookeeper LONGHAUL_JOB_KEEP=0
-eval "$(sed -n 's/^: "\${\(LONGHAUL_[A-Z_]*_PORT\):=\([1-9][0-9]*\)}".*/export \1=$((\2 + 10000))/p' scripts/stack/defaults.env)"
+eval "$(sed -n 's/^: "\${\(LONGHAUL_[A-Z_]*_PORT\):=\([1-9][0-9]*\)}".*/export \1=$((\2 + 10000))/p' scripts/stack/services.env)"
 export LONGHAUL_FLINK_METRICS_PORTS=16126-16127
 source scripts/stack/lib.sh
 OUT="$ROOT/tests/out"

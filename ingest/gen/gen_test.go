@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,7 +21,7 @@ func TestCommittedGeneratedFilesMatchTheContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		committed, err := os.ReadFile(filepath.Join(root, name))
 		if err != nil {
 			t.Errorf("%s: %v; run `go generate ./ingest/...`", name, err)

@@ -7,15 +7,21 @@ import re
 import shutil
 import subprocess
 
+import yaml
 from stack_programs import ROOT, defaults, stack, stack_env
 
 DEPLOY = ROOT / "deploy/systemd"
 INSTALL = DEPLOY / "install.sh"
 UNITS = sorted(p.name for p in [*DEPLOY.glob("*.service"), *DEPLOY.glob("*.target")])
 SERVICES = [u for u in UNITS if u.endswith(".service")]
-AGENT = "longhaul-probe.service"
-PSBRIDGE = "longhaul-psbridge.service"  # the agent as pScheduler bridge: any host, not the central target
-HOST_UNITS = [AGENT, PSBRIDGE]
+# deploy/services.yaml, which the units are rendered from (deploy/gen): which run on hosts of their
+# own (the agent, the pScheduler bridge), not in the central target, and which are JVMs
+DESCRIBED = {
+    f"longhaul-{s['name']}.service": s
+    for s in yaml.safe_load((ROOT / "deploy/services.yaml").read_text())["services"]
+}
+HOST_UNITS = sorted(name for name, s in DESCRIBED.items() if s.get("host"))
+JVMS = {name for name, s in DESCRIBED.items() if s.get("jvm")}
 TARGET = "longhaul.target"
 
 

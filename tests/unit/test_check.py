@@ -1,5 +1,5 @@
 """make check (scripts/check.sh) goes red on what it is there to catch: a misformatted Go file, a
-vet finding, a ruff finding, a shellcheck finding, a stale generated file. Each case runs the one
+vet finding, a ruff finding, a shellcheck finding, a stale generated file or unit. Each case runs the one
 stage on a temporary copy of the few files it reads (the script, the Go module's files, the
 contract and its generator, the linters' configs), green first, then with one fault added."""
 
@@ -24,6 +24,12 @@ COPIED = (
     "ingest/contract",
     "flink-jobs/src/main/java/org/longhaul/flink/records/ContractNames.java",
     "flink-jobs/src/main/java/org/longhaul/flink/records/EventKind.java",
+    "deploy/services.yaml",
+    "deploy/gen",
+    "internal/rendered",
+    "scripts/stack/services.env",
+    # the rendered units, not install.sh (which shellcheck would read without the stack it sources)
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "deploy/systemd").glob("longhaul*")),
 )
 GENERATED = "flink-jobs/src/main/java/org/longhaul/flink/records/ContractNames.java"
 
@@ -70,6 +76,11 @@ FAULTS = {
     "ruff": ("scripts/fault.py", "import os\n", "F401"),
     "shellcheck": ("scripts/fault.sh", "#!/usr/bin/env bash\nrm -rf $1/cache\n", "SC2086"),
     "contract": (GENERATED, "// edited by hand\n", "ContractNames.java is stale"),
+    "deploy": (
+        "deploy/systemd/longhaul-kafka.service",
+        "LimitNOFILE=1024\n",
+        "longhaul-kafka.service is stale",
+    ),
 }
 
 

@@ -20,6 +20,7 @@ import pytest
 from systemd_unit_files import (
     DEPLOY,
     HOST_UNITS,
+    JVMS,
     SERVICES,
     UNITS,
     install_users,
@@ -119,9 +120,6 @@ def test_the_installed_units_verify_without_a_word(central_root):
 
 # systemd's own measure of a unit's sandbox (0 to 10, lower is tighter): a JVM may not forbid
 # writable-then-executable memory nor filter system calls (its JIT), every other daemon does both.
-JVMS = {"longhaul-kafka.service", "longhaul-flink-jobmanager.service", "longhaul-flink-taskmanager.service"}
-
-
 @pytest.mark.parametrize("name", SERVICES)
 def test_every_unit_is_sandboxed_as_tightly_as_its_daemon_allows(name):
     limit = 3.2 if name in JVMS else 2.0

@@ -1,8 +1,9 @@
 """The systemd units against the native stack, read without booting them: every daemon
 scripts/stack supervises has a unit running its command, but the local notification sink
-(stack_programs.LOCAL_ONLY); the target, the start order, memory limits above the JVM sizes; no
-secret in a unit. (Who each unit runs as and the secrets it gets: test_systemd_identities.py; the
-units as installed, verified and sandboxed: test_systemd_install.py.)
+(stack_programs.LOCAL_ONLY); the start order, memory limits above the JVM sizes; no secret in a
+unit. (Who each unit runs as and the secrets it gets: test_systemd_identities.py; the units as
+installed, verified and sandboxed: test_systemd_install.py. The units are rendered from
+deploy/services.yaml: what the target wants and each unit's sandbox are deploy/gen's tests.)
 """
 
 import re
@@ -10,7 +11,7 @@ import shlex
 
 import pytest
 from stack_programs import LOCAL_ONLY, defaults, deployed
-from systemd_unit_files import HOST_UNITS, SERVICES, TARGET, UNITS, unit, values, words
+from systemd_unit_files import SERVICES, UNITS, unit, values, words
 
 
 def test_every_daemon_the_stack_supervises_has_a_unit():
@@ -44,18 +45,6 @@ def test_a_unit_runs_what_the_stack_runs(prog):
             assert re.search(rf"(^|[\s\"']){re.escape(word)}($|[\s\"'])", exec_start), (
                 f"scripts/stack runs {prog} with {word!r}; its unit does not"
             )
-
-
-def test_the_target_groups_every_central_service_and_nothing_else():
-    central = [s for s in SERVICES if s not in HOST_UNITS]
-    assert sorted(words(unit(TARGET), "Unit", "Wants")) == central
-    assert not words(unit(TARGET), "Unit", "Requires"), "Requires=: stopping the keeper would stop the target"
-    for name in central:
-        assert values(unit(name), "Unit", "PartOf") == [TARGET], name
-    for name in HOST_UNITS:
-        assert not values(unit(name), "Unit", "PartOf"), (
-            f"{name} runs on hosts of its own, not in the central target"
-        )
 
 
 @pytest.mark.parametrize(

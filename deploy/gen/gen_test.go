@@ -1,0 +1,138 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"longhaul/internal/rendered"
+)
+
+const root = "../.."
+
+func load(t *testing.T) *Description {
+	t.Helper()
+	d, err := Load(filepath.Join(root, descriptionFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestTheCommittedFilesAreTheirRendering(t *testing.T) {
+	files, err := render(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := rendered.Sync(root, files, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stale) > 0 {
+		t.Fatalf("%v differ from deploy/services.yaml's rendering: run `go run ./deploy/gen`", stale)
+	}
+}
+
+// A heap is one edit: the unit's command, its note and the native stack's default all follow.
+func TestASettingIsOneEditForTheUnitsAndTheStack(t *testing.T) {
+	d := load(t)
+	for i := range d.Settings {
+		if d.Settings[i].Name == "LONGHAUL_KAFKA_HEAP_OPTS" {
+			d.Settings[i].Default = "-Xmx777m -Xms222m"
+		}
+	}
+	files := d.Render()
+	unit := files["deploy/systemd/longhaul-kafka.service"]
+	if !strings.Contains(unit, "ExecStart=/usr/lib/jvm/java-17-openjdk-amd64/bin/java -Xmx777m -Xms222m \\\n") {
+		t.Errorf("the Kafka unit does not run the new heap:\n%s", unit)
+	}
+	if !strings.Contains(unit, "# heap -Xmx777m -Xms222m (LONGHAUL_KAFKA_HEAP_OPTS)") {
+		t.Errorf("the Kafka unit's note does not name the new heap:\n%s", unit)
+	}
+	if env := files[settingsFile]; !strings.Contains(env, `: "${LONGHAUL_KAFKA_HEAP_OPTS:=-Xmx777m -Xms222m}"`) {
+		t.Errorf("services.env does not default to the new heap:\n%s", env)
+	}
+	for name, text := range files {
+		if strings.Contains(text, "{{") {
+			t.Errorf("%s keeps a placeholder", name)
+		}
+	}
+}
+
+func TestTheTargetWantsEveryCentralServiceAndNoHostOne(t *testing.T) {
+	d := load(t)
+	target := d.TargetUnit()
+	for i := range d.Services {
+		s := &d.Services[i]
+		wanted := strings.Contains(target, "Wants="+unitName(s.Name)+"\n")
+		unit := d.Unit(s)
+		if wanted == s.Host {
+			t.Errorf("%s: host %v, wanted by the target %v", s.Name, s.Host, wanted)
+		}
+		if strings.Contains(unit, "PartOf=longhaul.target") == s.Host || strings.Contains(unit, "WantedBy=multi-user.target") != s.Host {
+			t.Errorf("%s (host %v) is installed as:\n%s", s.Name, s.Host, unit)
+		}
+	}
+}
+
+// Every unit has the whole sandbox; the JVMs alone go without W^X memory and the call filter.
+func TestEveryUnitIsSandboxedAndOnlyTheJVMsRunWithoutTheFilter(t *testing.T) {
+	d := load(t)
+	for i := range d.Services {
+		s := &d.Services[i]
+		unit := d.Unit(s)
+		for _, line := range append(append([]string{}, hardening...), hardeningAfterCapabilities...) {
+			if !strings.Contains(unit, "\n"+line+"\n") {
+				t.Errorf("%s lacks %s", s.Name, line)
+			}
+		}
+		if filtered := strings.Contains(unit, "\nSystemCallFilter=@system-service\n"); filtered == s.JVM {
+			t.Errorf("%s: jvm %v, system-call filter %v", s.Name, s.JVM, filtered)
+		}
+	}
+}
+
+func TestABadDescriptionNamesItsFileLineAndField(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join(root, descriptionFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(good)
+	lineOf := func(s string) int { return strings.Count(text[:strings.Index(text, s)], "\n") + 1 }
+	cases := []struct {
+		name, old, new string
+		want           string
+	}{
+		{"an unknown field", "    jvm: true\n", "    jvm: true\n    heap: 1g\n", "field heap not found"},
+		{"a size without a unit", "      max: 1G\n", "      max: 1024\n", `services[0].memory.max: "1024" is not a size`},
+		{"a dependency on no service", "after: [kafka, influxdb]\n", "after: [kafka, influx]\n", `services[2].after[1]: "influx" is not another service`},
+		{"a placeholder of no setting", "{{LONGHAUL_KAFKA_HEAP_OPTS}}\"", "{{LONGHAUL_KAFKA_HEAP}}\"", "services[0].command[0]: {{LONGHAUL_KAFKA_HEAP}} names no setting"},
+		{"a service without a user", "    user: longhaul-influxdb\n", "", "services[1].user: is required"},
+		{"a setting twice", "  - name: LONGHAUL_KAFKA_PORT_STEP\n", "  - name: LONGHAUL_KAFKA_PORT\n", "settings[8].name: LONGHAUL_KAFKA_PORT is set twice"},
+		{"a default the shell would expand", "default: 1024m\n", "default: $(id)\n", "a default is a literal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(text, c.old) {
+				t.Fatalf("the description has no %q", c.old)
+			}
+			bad := strings.Replace(text, c.old, c.new, 1)
+			_, err := Parse("deploy/services.yaml", []byte(bad))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "deploy/services.yaml:") {
+				t.Fatalf("error %q does not name the file and say %q", err, c.want)
+			}
+			// where the line is known (not for a missing field), it is the changed one
+			if c.new != "" && !strings.Contains(c.want, "not found") {
+				want := "deploy/services.yaml:" + strconv.Itoa(lineOf(c.old)) + ":"
+				if !strings.HasPrefix(err.Error(), want) {
+					t.Errorf("error %q is not at line %s", err, want)
+				}
+			}
+		})
+	}
+}
