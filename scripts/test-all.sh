@@ -42,7 +42,7 @@ stage() {
 # make check's stages that are not tests (those run in the tiers below): CI fails on them too
 tier_lint() {
   stage "Formatters, linters, generated files (scripts/check.sh)" \
-    bash scripts/check.sh gofmt vet staticcheck contract ruff shellcheck dashboards
+    bash scripts/check.sh gofmt vet staticcheck contract deploy ruff shellcheck dashboards
   stage "google-java-format (Spotless)" java_format
 }
 

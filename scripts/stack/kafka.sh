@@ -139,7 +139,7 @@ transaction.max.timeout.ms=3600000
 share.coordinator.state.topic.replication.factor=${r}
 share.coordinator.state.topic.min.isr=${isr}
 group.initial.rebalance.delay.ms=0
-# a stalled broker is fenced after this long without a heartbeat (defaults.env: a minute alone)
+# a stalled broker is fenced after this long without a heartbeat (defaults.env: 20 s alone)
 broker.session.timeout.ms=${LONGHAUL_KAFKA_SESSION_TIMEOUT_MS}
 log.cleaner.dedupe.buffer.size=${LONGHAUL_KAFKA_DEDUPE_BUFFER}
 EOF
