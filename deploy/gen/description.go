@@ -235,10 +235,9 @@ func (s *Service) check(i int, services, settings map[string]bool) error {
 			}
 		}
 	}
-	required := map[string]string{"description": s.Description, "user": s.User, "memory.max": s.Memory.Max}
-	for _, field := range []string{"description", "user", "memory.max"} {
-		if required[field] == "" {
-			return at("is required", append([]any{"services", i}, pathOf(field)...)...)
+	for _, r := range []text{{[]any{"description"}, s.Description}, {[]any{"user"}, s.User}, {[]any{"memory", "max"}, s.Memory.Max}} {
+		if r.text == "" {
+			return at("is required", append([]any{"services", i}, r.path...)...)
 		}
 	}
 	if len(s.Command) == 0 {
@@ -293,14 +292,6 @@ func (s *Service) texts() []text {
 	}
 	if s.Capabilities != nil {
 		out = append(out, text{[]any{"capabilities", "note"}, s.Capabilities.Note})
-	}
-	return out
-}
-
-func pathOf(dotted string) []any {
-	var out []any
-	for _, p := range strings.Split(dotted, ".") {
-		out = append(out, p)
 	}
 	return out
 }
