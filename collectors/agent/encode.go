@@ -52,16 +52,3 @@ func classOf(s sample.Sample) publish.Class {
 	}
 	return publish.ClassKeep
 }
-
-// errorOf is the run error a sample carries, if any.
-func errorOf(s sample.Sample) *sample.RunError {
-	switch v := s.(type) {
-	case *sample.Throughput:
-		return v.Error
-	case *sample.Path:
-		return v.Error
-	case *sample.RTT:
-		return v.Error
-	}
-	return nil
-}

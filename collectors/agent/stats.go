@@ -86,7 +86,7 @@ func (s *runStats) record(r schedule.Result) {
 	ended := r.Ended
 	p.LastRun = &ended
 	for _, smp := range r.Samples {
-		if e := errorOf(smp); e != nil {
+		if _, e := smp.Run(); e != nil {
 			p.Errors[string(e.Class)]++
 			p.LastError = e.Message
 			return

@@ -60,6 +60,10 @@ type RunError struct {
 // Sample is any message a collector publishes.
 type Sample interface {
 	Head() *Envelope
+	// Run is what the sample says of its run: the run's id ("" when it names none) and how the
+	// run failed (nil when it ran). Each kind says it itself, so a kind added is never left out of
+	// the readers of runs (the agent's health, the importer's duplicates).
+	Run() (id string, failure *RunError)
 }
 
 // Topic names of the raw samples: the contract's (ingest/topics.yaml, generated into

@@ -25,3 +25,12 @@ type Host struct {
 func NewHost(src, dst, probeID string, ts int64) *Host {
 	return &Host{Envelope: envelope(SchemaHost, contract.VersionRawHost, src, dst, probeID, ts)}
 }
+
+// Run is the run id of the throughput run the snapshot was taken with ("" on the host kind's own
+// schedule); a snapshot records no failure (Sample).
+func (h *Host) Run() (string, *RunError) {
+	if h.RunID == nil {
+		return "", nil
+	}
+	return *h.RunID, nil
+}

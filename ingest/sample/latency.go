@@ -41,3 +41,6 @@ func NewLatency(src, dst, probeID, runID string, ts int64) *Latency {
 		RunID:    runID,
 	}
 }
+
+// Run is the sample's run id and its failure (Sample).
+func (l *Latency) Run() (string, *RunError) { return l.RunID, l.Error }

@@ -46,3 +46,6 @@ func NewPath(src, dst, probeID, runID string, ts int64) *Path {
 		Hops:     []Hop{},
 	}
 }
+
+// Run is the sample's run id and its failure (Sample).
+func (p *Path) Run() (string, *RunError) { return p.RunID, p.Error }

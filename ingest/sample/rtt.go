@@ -35,3 +35,6 @@ func NewRTT(src, dst, probeID, runID string, ts int64) *RTT {
 		RunID:    runID,
 	}
 }
+
+// Run is the sample's run id and its failure (Sample).
+func (r *RTT) Run() (string, *RunError) { return r.RunID, r.Error }

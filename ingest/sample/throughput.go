@@ -74,3 +74,6 @@ func NewThroughput(src, dst, probeID, runID, record string, ts int64) *Throughpu
 		Record:   record,
 	}
 }
+
+// Run is the sample's run id and its failure (Sample).
+func (t *Throughput) Run() (string, *RunError) { return t.RunID, t.Error }

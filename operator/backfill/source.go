@@ -145,24 +145,7 @@ func (o Outputs) Read(path string) Item {
 	}
 	ss, err := parse(b, m)
 	if err == nil && key == "" && len(ss) > 0 {
-		key = runIDOf(ss[0])
+		key, _ = ss[0].Run()
 	}
 	return Item{Where: path, Key: key, Samples: ss, Err: err}
-}
-
-// runIDOf is a sample's run id ("" for a host snapshot without one).
-func runIDOf(s sample.Sample) string {
-	switch v := s.(type) {
-	case *sample.Throughput:
-		return v.RunID
-	case *sample.Path:
-		return v.RunID
-	case *sample.RTT:
-		return v.RunID
-	case *sample.Host:
-		if v.RunID != nil {
-			return *v.RunID
-		}
-	}
-	return ""
 }
