@@ -66,10 +66,11 @@ class Contract:
         return [name for role, name in self.topics.items() if role.startswith("history.")]
 
     def own_topic(self, topic, principal):
-        """The topic principal writes topic's records to: its own raw topic for an agent or a bridge
-        of its own (as ingest/contract/own.go says), topic itself otherwise."""
+        """The topic principal writes topic's records to: its own raw or dead-letter topic for an
+        agent or a bridge of its own (as ingest/contract/own.go says), topic itself otherwise."""
         owners = (self.own["principal_prefix"], self.own["bridge_prefix"])
-        if topic not in self.raw_topics() or not principal.startswith(owners):
+        ownable = self.raw_topics() + [self.topics["dead_letter"]]
+        if topic not in ownable or not principal.startswith(owners):
             return topic
         return topic + self.own["separator"] + principal
 

@@ -42,7 +42,7 @@ const itUser = config.AgentUserPrefix + "it-sender"
 // own is the topic the agent sends a record of topic to.
 func own(topic string) string { return contract.OwnTopic(topic, itUser) }
 
-var rawTopics = []string{own(sample.TopicThroughput), own(sample.TopicPath), own(sample.TopicRTT), own(sample.TopicHost), sample.TopicDeadLetter}
+var rawTopics = []string{own(sample.TopicThroughput), own(sample.TopicPath), own(sample.TopicRTT), own(sample.TopicHost), own(sample.TopicDeadLetter)}
 
 // observed is every sample the agent put in its spool, as the JSON it was published as, in
 // spool order per topic and key.

@@ -14,7 +14,7 @@ func (c *Config) Principal() string {
 }
 
 // TopicOf maps the topic a sample is spooled under (the contract's) to the one it is sent to: an
-// agent's user writes its own raw topics (contract.OwnTopic). The spool keeps the contract's
+// agent's user writes its own raw and dead-letter topics (contract.OwnTopic). The spool keeps the contract's
 // names, so what was spooled before an upgrade goes to the agent's own topics after it. Nil when
 // the agent writes the shared topics.
 func (c *Config) TopicOf() func(topic string) string {

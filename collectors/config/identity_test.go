@@ -18,8 +18,8 @@ probes: [{id: plain, kind: test-kind, interval: 1h}]
 		t.Fatal(err)
 	}
 	to := cfg.TopicOf()
-	if to == nil || to(contract.TopicRawRTT) != contract.TopicRawRTT+".agent-cern-ps1" || to(contract.TopicDeadLetter) != contract.TopicDeadLetter {
-		t.Fatal("an agent user's samples must go to its own topics, its dead letters to the shared one")
+	if to == nil || to(contract.TopicRawRTT) != contract.TopicRawRTT+".agent-cern-ps1" || to(contract.TopicDeadLetter) != contract.TopicDeadLetter+".agent-cern-ps1" {
+		t.Fatal("an agent user's samples and dead letters must go to its own topics")
 	}
 	_, err = Parse("agent.yaml", []byte(strings.Replace(agent, "src: cern-ps1", "src: bnl-ps1", 1)))
 	if err == nil || !strings.Contains(err.Error(), `agent.yaml:1: src: "bnl-ps1": Kafka user agent-cern-ps1 may publish samples of src "cern-ps1" only`) {

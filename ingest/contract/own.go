@@ -7,14 +7,30 @@ import (
 )
 
 // OwnTopic is the topic principal writes a record of topic to: its own (topic, OwnTopicSeparator,
-// principal) when topic is a raw topic and principal is one whose raw topics are its own (an agent,
-// OwnTopicPrincipalPrefix; a bridge of its own, OwnTopicBridgePrefix); topic itself otherwise
-// (dead letters, the shared bridge user, a plaintext lab).
+// principal) when topic is a raw topic or the dead-letter topic and principal is one whose topics
+// are its own (an agent, OwnTopicPrincipalPrefix; a bridge of its own, OwnTopicBridgePrefix);
+// topic itself otherwise (the shared bridge user, the importer, a plaintext lab).
 func OwnTopic(topic, principal string) string {
-	if !slices.Contains(RawTopics, topic) || !OwnsTopics(principal) {
+	if !ownable(topic) || !OwnsTopics(principal) {
 		return topic
 	}
 	return OwnTopicName(topic, principal)
+}
+
+// ownable says whether an identity with topics of its own has its own of topic: each raw topic,
+// and the dead-letter topic, so that what one identity's bad input piles up there (its own dead
+// letters, and the job's of its samples) is bounded by its own topic's retention.bytes and evicts
+// nobody else's.
+func ownable(topic string) bool { return topic == TopicDeadLetter || slices.Contains(RawTopics, topic) }
+
+// DeadLetterTopicOf is where a dead letter of a record read from sourceTopic goes: the own
+// dead-letter topic of the identity whose own topic sourceTopic is, the shared deadLetter
+// otherwise (deadLetter: the contract's, or a test's).
+func DeadLetterTopicOf(deadLetter, sourceTopic string) string {
+	if w, _ := WriterOf(sourceTopic); w != "" {
+		return OwnTopicName(deadLetter, w)
+	}
+	return deadLetter
 }
 
 // OwnTopicName is the name of principal's own topic of the raw topic topic, whichever topic a

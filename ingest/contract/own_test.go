@@ -10,7 +10,6 @@ func TestAnAgentWritesItsOwnRawTopicsAndTheSharedOthers(t *testing.T) {
 		t.Fatalf("OwnTopic = %q", got)
 	}
 	for _, c := range []struct{ topic, principal string }{
-		{TopicDeadLetter, "agent-cern-ps1"},        // not a raw topic
 		{TopicHistoryThroughput, "agent-cern-ps1"}, // the importer's
 		{TopicRawThroughput, "psbridge"},           // the bridge writes the shared topics
 		{TopicRawThroughput, ""},                   // a plaintext lab
@@ -19,6 +18,12 @@ func TestAnAgentWritesItsOwnRawTopicsAndTheSharedOthers(t *testing.T) {
 		if got := OwnTopic(c.topic, c.principal); got != c.topic {
 			t.Errorf("OwnTopic(%q, %q) = %q, want it unchanged", c.topic, c.principal, got)
 		}
+	}
+	if got := OwnTopic(TopicDeadLetter, "agent-cern-ps1"); got != "longhaul.deadletter.agent-cern-ps1" {
+		t.Fatalf("an agent's dead letters: OwnTopic = %q", got)
+	}
+	if got := OwnTopic(TopicDeadLetter, "importer"); got != TopicDeadLetter {
+		t.Fatalf("the importer's dead letters: OwnTopic = %q", got)
 	}
 	own := OwnTopics("agent-a")
 	if len(own) != len(RawTopics) || own[1] != TopicRawPath+".agent-a" {
@@ -51,6 +56,25 @@ func TestTheTopicNamesItsWriterAndTheSrcItMayCarry(t *testing.T) {
 	r := ForeignSrc("longhaul.raw.throughput.agent-a", "b")
 	if want := `foreign_src: src "b" on longhaul.raw.throughput.agent-a, where agent-a may write only src "a"`; r != want {
 		t.Fatalf("ForeignSrc = %q, want %q", r, want)
+	}
+}
+
+// One identity's bad input is dead-lettered on its own dead-letter topic, the job's verdicts on its
+// samples included: a flood from it evicts its own dead letters only.
+func TestADeadLetterOfAnIdentitysOwnTopicGoesToItsOwnDeadLetterTopic(t *testing.T) {
+	for source, want := range map[string]string{
+		"longhaul.raw.path.agent-ihep.ac.cn":       "longhaul.deadletter.agent-ihep.ac.cn",
+		"longhaul.raw.latency.psbridge-cern":       "longhaul.deadletter.psbridge-cern",
+		TopicRawPath:                               TopicDeadLetter, // the shared topic proves no writer
+		TopicHistoryThroughput:                     TopicDeadLetter,
+		"longhaul.pscheduler.results.pscheduler-x": TopicDeadLetter,
+	} {
+		if got := DeadLetterTopicOf(TopicDeadLetter, source); got != want {
+			t.Errorf("DeadLetterTopicOf(%q) = %q, want %q", source, got, want)
+		}
+	}
+	if got := DeadLetterTopicOf("it-1.deadletter", "it-1.raw.rtt.agent-a"); got != "it-1.deadletter.agent-a" {
+		t.Errorf("a test's topics: %q", got)
 	}
 }
 

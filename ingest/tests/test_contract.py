@@ -107,4 +107,9 @@ def test_a_broken_contract_is_refused(tmp_path, old, new, says):
 def test_an_agent_writes_its_own_raw_topics():
     assert CONTRACT.own_topic("longhaul.raw.rtt", "agent-cern-ps1") == "longhaul.raw.rtt.agent-cern-ps1"
     assert CONTRACT.own_topic("longhaul.raw.rtt", "psbridge") == "longhaul.raw.rtt"
-    assert CONTRACT.own_topic(CONTRACT.topic("dead_letter"), "agent-a") == CONTRACT.topic("dead_letter")
+    # its dead letters too, bounded alone; the importer's and the shared bridge's stay shared
+    assert (
+        CONTRACT.own_topic(CONTRACT.topic("dead_letter"), "agent-a")
+        == CONTRACT.topic("dead_letter") + ".agent-a"
+    )
+    assert CONTRACT.own_topic(CONTRACT.topic("dead_letter"), "importer") == CONTRACT.topic("dead_letter")

@@ -13,8 +13,8 @@ func TestAnAgentsOwnTopicsAreItsSharedTopicsSettingsWithOnePartition(t *testing.
 		t.Fatal(err)
 	}
 	specs := OwnTopicSpecs(f, "agent-a")
-	if len(specs) != len(contract.RawTopics) {
-		t.Fatalf("%d own topics, want one per raw topic (%d)", len(specs), len(contract.RawTopics))
+	if len(specs) != len(contract.RawTopics)+1 || specs[len(specs)-1].Name != "longhaul.deadletter.agent-a" {
+		t.Fatalf("%d own topics, want one per raw topic (%d) and its dead letters: %+v", len(specs), len(contract.RawTopics), specs)
 	}
 	shared := map[string]TopicSpec{}
 	for _, t := range f.Topics {
@@ -24,7 +24,7 @@ func TestAnAgentsOwnTopicsAreItsSharedTopicsSettingsWithOnePartition(t *testing.
 		w, raw := contract.WriterOf(s.Name)
 		base := shared[raw]
 		if w != "agent-a" || s.Partitions != contract.OwnTopicPartitions || s.RetentionMs != base.RetentionMs ||
-			s.TimestampType != LogAppendTime || s.CleanupPolicy != base.CleanupPolicy ||
+			s.TimestampType != base.TimestampType || s.CleanupPolicy != base.CleanupPolicy ||
 			*s.Configs()["retention.bytes"] != fmt.Sprint(contract.OwnTopicRetentionBytes) {
 			t.Errorf("%+v: want agent-a's copy of %+v with %d partitions", s, base, contract.OwnTopicPartitions)
 		}

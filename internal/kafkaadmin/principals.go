@@ -132,7 +132,9 @@ func Grants(principal string) []Grant {
 		return []Grant{
 			topics(true, read, RawPrefix),
 			topics(false, read, contract.TopicHistoryThroughput),
-			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicDeadLetter, contract.TopicProbeRequests, contract.TopicPaths),
+			topics(false, write, contract.TopicStats, contract.TopicEvents, contract.TopicProbeRequests, contract.TopicPaths),
+			// the shared dead letters and each identity's own (contract.DeadLetterTopicOf)
+			topics(true, write, contract.TopicDeadLetter),
 			// the hosts each bridge identity may report for, read by partition (no group)
 			topics(false, read, contract.TopicBridgeHosts),
 			{Resource: GroupResource, Names: []string{JobPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
@@ -177,7 +179,7 @@ func Grants(principal string) []Grant {
 		}
 		return []Grant{
 			topics(false, write, raw...),
-			topics(false, write, contract.TopicDeadLetter),
+			topics(false, write, contract.OwnTopic(contract.TopicDeadLetter, principal)),
 			// the archivers' topic and every pScheduler host's own (contract.ArchiverTopic)
 			topics(true, read, contract.TopicPschedulerResults),
 			{Resource: GroupResource, Names: []string{contract.PSBridgeGroupPrefix}, Prefixed: true, Ops: []kadm.ACLOperation{kadm.OpRead}},
@@ -192,13 +194,14 @@ func Grants(principal string) []Grant {
 		return []Grant{topics(false, read, contract.TopicStats, contract.TopicEvents)}
 	case strings.HasPrefix(principal, AgentPrefix):
 		// Writes its own raw topics only (contract.OwnTopics: the topic proves the writer, and
-		// the job takes from them only samples of the agent's own src). Reads the job's probe
+		// the job takes from them only samples of the agent's own src), and its own dead letters
+		// (bounded alone: its flood evicts no one else's). Reads the job's probe
 		// requests, in its own group (literally: contract.OwnGroup): the topic is every agent's, so
 		// an agent sees which links are suspect (it cannot write a request, nor join another
 		// agent's group and take its requests).
 		return []Grant{
 			topics(false, write, contract.OwnTopics(principal)...),
-			topics(false, write, contract.TopicDeadLetter),
+			topics(false, write, contract.OwnTopic(contract.TopicDeadLetter, principal)),
 			topics(false, read, contract.TopicProbeRequests),
 			{Resource: GroupResource, Names: []string{contract.OwnGroup(principal)}, Ops: []kadm.ACLOperation{kadm.OpRead}},
 		}

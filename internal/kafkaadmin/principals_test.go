@@ -89,7 +89,8 @@ func TestAgentNamesAreChecked(t *testing.T) {
 }
 
 // Who may write what: results only by the job (and the watchdog's own events); an agent's raw
-// samples only by that agent, on its own topics; the shared raw topics only by the bridge. A role
+// samples only by that agent, on its own topics (its dead letters too); the shared raw topics only
+// by the bridge. A role
 // given more by mistake fails here.
 func TestOnlyTheRolesThatProduceATopicMayWriteIt(t *testing.T) {
 	agent, _ := AgentPrincipal("site")
@@ -98,8 +99,12 @@ func TestOnlyTheRolesThatProduceATopicMayWriteIt(t *testing.T) {
 	writers := map[string][]string{
 		contract.TopicStats:       {Flink},
 		contract.TopicEvents:      {Flink, Watchdog},
-		contract.TopicDeadLetter:  {Flink, agent, other, PSBridge, bridge, Importer},
+		contract.TopicDeadLetter:  {Flink, PSBridge, Importer},
 		contract.TopicBridgeHosts: {}, // the admin's alone (super user)
+		// an identity's own dead letters: its own, and the job's verdicts on its samples
+		contract.OwnTopic(contract.TopicDeadLetter, agent):  {Flink, agent},
+		contract.OwnTopic(contract.TopicDeadLetter, other):  {Flink, other},
+		contract.OwnTopic(contract.TopicDeadLetter, bridge): {Flink, bridge},
 	}
 	for _, raw := range contract.RawTopics {
 		writers[raw] = []string{PSBridge}

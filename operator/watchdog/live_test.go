@@ -56,7 +56,7 @@ func TestTheFollowedTopicsAreTheRawOnesTheAgentsOwnAndStats(t *testing.T) {
 			t.Errorf("%s not followed", topic)
 		}
 	}
-	for _, topic := range []string{contract.TopicEvents, contract.TopicDeadLetter, contract.TopicStats + ".x", contract.TopicHistoryThroughput} {
+	for _, topic := range []string{contract.TopicEvents, contract.TopicDeadLetter, contract.OwnTopic(contract.TopicDeadLetter, "agent-a"), contract.TopicStats + ".x", contract.TopicHistoryThroughput} {
 		if follows(topic) {
 			t.Errorf("%s followed", topic)
 		}

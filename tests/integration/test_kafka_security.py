@@ -125,13 +125,16 @@ def test_the_operator_reads_results_but_not_raw_samples():
 def test_an_agent_writes_its_own_raw_topics_and_nothing_else(agent):
     user, pw = agent
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=pw)
-    for role in ("raw.throughput", "raw.path", "raw.rtt", "raw.latency", "raw.host"):
+    for role in ("raw.throughput", "raw.path", "raw.rtt", "raw.latency", "raw.host", "dead_letter"):
         assert (
             produce_error(p, own(user, role), b'{"schema":"security-test","src":"security-test","dst":"x"}')
             is None
         ), role
-    # not the shared raw topics (the bridge's), nor another agent's: the topic proves the writer
-    for other in (topic("raw.throughput"), CONTRACT.own_topic(topic("raw.throughput"), "agent-someone-else")):
+    # not the shared raw topics (the bridge's), nor another agent's: the topic proves the writer;
+    # nor the shared dead letters or another's: its bad input evicts its own dead letters only
+    others = [topic("raw.throughput"), topic("dead_letter")]
+    others += [CONTRACT.own_topic(topic(r), "agent-someone-else") for r in ("raw.throughput", "dead_letter")]
+    for other in others:
         err = produce_error(p, other)
         assert err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED, (other, err)
     err = produce_error(p, topic("events"))
@@ -185,7 +188,7 @@ def throttled_ms(user, pw, src, n=8, size=64 << 10):
         password_file=pw,
     )
     for value in dead_letters(n, size, src):
-        p.produce(topic("dead_letter"), key=f"{src}|{src}".encode(), value=value)
+        p.produce(own(user, "dead_letter"), key=f"{src}|{src}".encode(), value=value)
         p.poll(0)
     assert p.flush(60) == 0, "the brokers did not take every record: a quota slows down, never refuses"
     p.poll(1)  # the last responses' throttle reports

@@ -75,11 +75,14 @@ def send_as(user, password_file, own, samples):
 def test_an_agents_own_topics_are_bounded_in_bytes(agent):
     """What one identity keeps on the brokers is bounded, whatever its quota lets it write: each
     of its own topics' partitions carries the contract's retention.bytes (the shared topics' time
-    besides), and so does the dead-letter topic everyone's bad input lands in."""
+    besides), its own dead letters among them, and so does the shared dead-letter topic."""
     from confluent_kafka.admin import ConfigResource
 
     user, _ = agent
-    own = [CONTRACT.own_topic(topic(f"raw.{k}"), user) for k in ("throughput", "path", "rtt")]
+    own = [
+        CONTRACT.own_topic(topic(k), user) for k in ("raw.throughput", "raw.path", "raw.rtt", "dead_letter")
+    ]
+    assert own[-1] == f"{topic('dead_letter')}.{user}"
     want = {t: str(CONTRACT.own["retention_bytes"]) for t in own}
     spec = yaml.safe_load((ROOT / "ingest/topics.yaml").read_text())["topics"]
     want |= {t["name"]: str(t["retention_bytes"]) for t in spec if t["name"] == topic("dead_letter")}
@@ -99,8 +102,11 @@ def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, age
 
     # the job found the agent's topic, made after it started, within its discovery interval and
     # read it from its beginning: both samples
-    dead = kafka.read_all(topic("dead_letter"), lambda d: d["src"] == victim, 1, timeout_s=120, quiet_s=0)
-    assert dead, f"no dead letter for the forged src {victim} within 120 s"
+    # on the agent's own dead letters: its flood of forgeries evicts no one else's
+    mine = CONTRACT.own_topic(topic("dead_letter"), user)
+    dead = kafka.read_all(mine, lambda d: d["src"] == victim, 1, timeout_s=120, quiet_s=0)
+    assert dead, f"no dead letter for the forged src {victim} on {mine} within 120 s"
+    assert not kafka.read_all(topic("dead_letter"), lambda d: d["src"] == victim, 1, timeout_s=3, quiet_s=0)
     assert dead[0]["source_topic"] == own
     assert (
         dead[0]["reason"] == f'foreign_src: src "{victim}" on {own}, where {user} may write only src "{name}"'
@@ -128,8 +134,9 @@ def test_the_job_takes_a_bridges_listed_hosts_and_dead_letters_any_other(job, br
     now = now_ms()
     send_as(user, pw, own, [trace(host, now - 2_000), trace(other, now - 2_000)])
 
-    dead = kafka.read_all(topic("dead_letter"), lambda d: d["src"] == other, 1, timeout_s=120, quiet_s=0)
-    assert dead, f"no dead letter for the unlisted src {other} within 120 s"
+    mine = CONTRACT.own_topic(topic("dead_letter"), user)
+    dead = kafka.read_all(mine, lambda d: d["src"] == other, 1, timeout_s=120, quiet_s=0)
+    assert dead, f"no dead letter for the unlisted src {other} on {mine} within 120 s"
     assert dead[0]["source_topic"] == own
     assert (
         dead[0]["reason"]
@@ -162,7 +169,8 @@ def test_the_job_dead_letters_a_link_more_than_a_src_may_open(job, agent):
 
     # (the session's mesh job reads the agent's topic too, with the default cap: it forwards all
     # four to longhaul.paths, so only the dead letters tell this job's verdict)
-    dead = kafka.read_all(topic("dead_letter"), lambda d: d["src"] == name, 1, timeout_s=120, quiet_s=5)
+    mine = CONTRACT.own_topic(topic("dead_letter"), user)
+    dead = kafka.read_all(mine, lambda d: d["src"] == name, 1, timeout_s=120, quiet_s=5)
     assert [d["dst"] for d in dead] == [f"{name}-far-2"], dead
     assert dead[0]["reason"].startswith(
         f'too_many_links: src "{name}" already reports on 2 dsts in this stream, the most one src may '

@@ -59,9 +59,14 @@ def test_the_kafka_topics_are_those_of_ingest_topics_yaml():
 
 
 def test_an_agent_gets_its_own_raw_topics_and_may_write_only_those_and_dead_letters():
+    """Its own raw topics and its own dead letters, and no shared topic to write."""
     out = [d for d in yaml.safe_load_all(gen("-agent", "cern-ps1")) if d]
     [user] = [d for d in out if d["kind"] == "KafkaUser"]
-    own = [CONTRACT.own_topic(t, "agent-cern-ps1") for t in CONTRACT.raw_topics()]
+    own = [
+        CONTRACT.own_topic(t, "agent-cern-ps1")
+        for t in CONTRACT.raw_topics() + [CONTRACT.topic("dead_letter")]
+    ]
+    assert own[-1] == "longhaul.deadletter.agent-cern-ps1"
     shared = {t["name"]: t for t in TOPICS}
     topics = [d for d in out if d["kind"] == "KafkaTopic"]
     assert [t["spec"]["topicName"] for t in topics] == own
@@ -70,7 +75,8 @@ def test_an_agent_gets_its_own_raw_topics_and_may_write_only_those_and_dead_lett
         assert errors(t) == []
         assert t["spec"]["partitions"] == CONTRACT.own["partitions"]
         assert t["spec"]["config"]["retention.ms"] == str(base["retention_ms"])
-        assert t["spec"]["config"]["message.timestamp.type"] == base["timestamp_type"]
+        assert t["spec"]["config"]["retention.bytes"] == str(CONTRACT.own["retention_bytes"])
+        assert t["spec"]["config"].get("message.timestamp.type") == base.get("timestamp_type")
     assert errors(user) == []
     assert user["metadata"]["name"] == "agent-cern-ps1"
     rights = {
@@ -78,7 +84,6 @@ def test_an_agent_gets_its_own_raw_topics_and_may_write_only_those_and_dead_lett
         for a in user["spec"]["authorization"]["acls"]
     }
     assert rights == {("topic", t, "literal", ("Write", "Describe")) for t in own} | {
-        ("topic", "longhaul.deadletter", "literal", ("Write", "Describe")),
         ("topic", "longhaul.probe-requests", "literal", ("Read", "Describe")),
         ("group", "longhaul-agent-cern-ps1", "literal", ("Read",)),
     }

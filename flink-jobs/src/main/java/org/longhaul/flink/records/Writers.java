@@ -39,6 +39,17 @@ public final class Writers {
         return topic.substring(i + SEP.length());
     }
 
+    /**
+     * Where a dead letter of a record read from {@code sourceTopic} goes: the own dead-letter topic
+     * ({@code deadLetter.<writer>}) of the identity whose own topic {@code sourceTopic} is, so that
+     * one identity's bad input evicts its own dead letters only; {@code deadLetter} for any other
+     * topic. Mirrors contract.DeadLetterTopicOf.
+     */
+    public static String deadLetterTopicOf(String deadLetter, String sourceTopic) {
+        String w = writerOf(sourceTopic);
+        return w == null ? deadLetter : deadLetter + SEP + w;
+    }
+
     /** Whether {@code principal} is a pScheduler bridge's own user, {@code psbridge-NAME}. */
     public static boolean isBridge(String principal) {
         return principal.startsWith(BRIDGE) && principal.length() > BRIDGE.length();

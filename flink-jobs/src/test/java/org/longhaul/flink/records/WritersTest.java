@@ -17,6 +17,29 @@ import org.junit.jupiter.api.Test;
 class WritersTest {
     private static final Function<String, Set<String>> NO_LISTS = b -> null;
 
+    /** One identity's bad input, and the job's verdicts on it, land on its own dead letters. */
+    @Test
+    void aDeadLetterOfAnIdentitysOwnTopicGoesToItsOwnDeadLetterTopic() {
+        String dead = ContractNames.TOPIC_DEAD_LETTER;
+        assertEquals(
+                dead + ".agent-ihep.ac.cn",
+                Writers.deadLetterTopicOf(
+                        dead, ContractNames.TOPIC_RAW_PATH + ".agent-ihep.ac.cn"));
+        assertEquals(
+                dead + ".psbridge-cern",
+                Writers.deadLetterTopicOf(dead, ContractNames.TOPIC_RAW_RTT + ".psbridge-cern"));
+        for (String shared :
+                new String[] {
+                    ContractNames.TOPIC_RAW_PATH,
+                    ContractNames.TOPIC_HISTORY_THROUGHPUT,
+                    DeadLetter.UNKNOWN,
+                    ContractNames.TOPIC_RAW_PATH + ".agent-"
+                }) {
+            assertEquals(dead, Writers.deadLetterTopicOf(dead, shared), shared);
+        }
+        assertEquals("it.dead.agent-a", Writers.deadLetterTopicOf("it.dead", "it.raw.rtt.agent-a"));
+    }
+
     @Test
     void aBridgesOwnTopicNamesItAndItsListTheSrcsItMayCarry() {
         String topic = ContractNames.TOPIC_RAW_LATENCY + ".psbridge-cern";

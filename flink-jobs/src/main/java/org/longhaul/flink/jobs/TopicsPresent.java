@@ -1,0 +1,51 @@
+package org.longhaul.flink.jobs;
+
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which topics exist, from a listing of the brokers' topics that is asked again only when a topic
+ * not in the last one is wanted, and at most once every {@code relistMs}. A topic is never deleted
+ * under the job ({@code longhaul admin remove-agent --delete-topics} empties an agent's topics and
+ * keeps them), so what was listed stays true; a topic made later (an identity added, or given its
+ * own dead letters by {@code add-agent} again) is found within {@code relistMs} of being wanted. A
+ * listing that fails keeps the last one, with a warning, until the next is due.
+ */
+final class TopicsPresent {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicsPresent.class);
+
+    private final Callable<Set<String>> list;
+    private final LongSupplier clock;
+    private final long relistMs;
+    private Set<String> known = Set.of();
+    private long listedAt;
+    private boolean listed;
+
+    TopicsPresent(Callable<Set<String>> list, LongSupplier clock, long relistMs) {
+        this.list = list;
+        this.clock = clock;
+        this.relistMs = relistMs;
+    }
+
+    /** Whether topic exists, as of the last listing (made now if topic is not in it and due). */
+    boolean has(String topic) {
+        if (known.contains(topic)) {
+            return true;
+        }
+        long now = clock.getAsLong();
+        if (listed && now - listedAt < relistMs) {
+            return false;
+        }
+        listed = true;
+        listedAt = now;
+        try {
+            known = Set.copyOf(list.call());
+        } catch (Exception e) {
+            LOG.warn("listing the brokers' topics failed, the last listing kept: {}", e.toString());
+        }
+        return known.contains(topic);
+    }
+}
