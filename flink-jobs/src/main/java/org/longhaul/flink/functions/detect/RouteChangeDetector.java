@@ -154,8 +154,8 @@ public final class RouteChangeDetector extends KeyedStateFunction<PathSample, Ev
                                         rtt(s.dominant),
                                         rtt(s.candidate),
                                         s.candidateRuns))
-                        .evidence("rtt_before_ms", Fmt.round(s.dominant.medianRttMs()))
-                        .evidence("rtt_after_ms", Fmt.round(s.candidate.medianRttMs()))
+                        .evidence("rtt_before_ms", Fmt.round(s.dominant.delayMs()))
+                        .evidence("rtt_after_ms", Fmt.round(s.candidate.delayMs()))
                         .evidence("runs_on_new_path", (long) s.candidateRuns)
                         .evidence("dominant_share_percent", Fmt.round(100 * share))
                         .evidence("hops_before", (long) s.dominant.length())
@@ -163,9 +163,9 @@ public final class RouteChangeDetector extends KeyedStateFunction<PathSample, Ev
         return e.build();
     }
 
-    /** A model's delay in the event: the median of its latest runs' RTTs. */
+    /** A model's delay in the event: the lower quartile of its latest runs' RTTs. */
     private static String rtt(PathModel m) {
-        double ms = m.medianRttMs();
+        double ms = m.delayMs();
         return Double.isNaN(ms) ? "unknown" : Fmt.ms(ms);
     }
 }

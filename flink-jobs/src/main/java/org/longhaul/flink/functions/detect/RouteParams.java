@@ -13,9 +13,9 @@ import java.io.Serializable;
  *     younger model takes the new path's addresses in as siblings, silently
  * @param maxAddrsPerHop addresses remembered per hop; the rarest is forgotten beyond (8)
  * @param balancedRttMs a new path as long as the old, differing only at hops both answered, whose
- *     least and median RTTs are within this many ms of the old one's median (or {@code
- *     balancedRttShare} of it, the larger) is a load-balanced sibling of equal length and delay,
- *     not a change (5 ms; {@link SiblingRtt})
+ *     least and median RTTs are within this many ms of the old one's delay, its lower quartile (or
+ *     {@code balancedRttShare} of it, the larger) is a load-balanced sibling of equal length and
+ *     delay, not a change (5 ms; {@link SiblingRtt})
  * @param balancedRttShare see balancedRttMs (0.05)
  * @param settleRuns a streak whose least and median RTTs disagree on whether it is a sibling
  *     ({@link SiblingRtt}) is judged by its median once it has this many runs, and waits until then
