@@ -1,5 +1,6 @@
 package org.longhaul.flink.jobs;
 
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
@@ -7,12 +8,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which topics exist, from a listing of the brokers' topics that is asked again only when a topic
- * not in the last one is wanted, and at most once every {@code relistMs}. A topic is never deleted
- * under the job ({@code longhaul admin remove-agent --delete-topics} empties an agent's topics and
- * keeps them), so what was listed stays true; a topic made later (an identity added, or given its
- * own dead letters by {@code add-agent} again) is found within {@code relistMs} of being wanted. A
- * listing that fails keeps the last one, with a warning, until the next is due.
+ * Which topics exist, from a listing of the brokers' topics that is asked again when a topic not in
+ * the last one is wanted for the first time, and for a topic still missing at most once every
+ * {@code relistMs}. A topic is never deleted under the job ({@code longhaul admin remove-agent
+ * --delete-topics} empties an agent's topics and keeps them), so what was listed stays true. An
+ * identity added while the job runs has its own dead-letter topic made with its raw topics, before
+ * the job reads any of its samples: the first of its dead letters finds it (a listing a minute old
+ * did not, and the session's other job wrote a new agent's dead letter to the shared topic in make
+ * test); one given its own dead letters later, by {@code add-agent} again, is found within {@code
+ * relistMs}. A listing that fails keeps the last one, with a warning, until the next is due.
  */
 final class TopicsPresent {
     private static final Logger LOG = LoggerFactory.getLogger(TopicsPresent.class);
@@ -21,8 +25,9 @@ final class TopicsPresent {
     private final LongSupplier clock;
     private final long relistMs;
     private Set<String> known = Set.of();
+    // the topics asked for and missing from a listing (one an identity: bounded by the admin)
+    private final Set<String> missed = new HashSet<>();
     private long listedAt;
-    private boolean listed;
 
     TopicsPresent(Callable<Set<String>> list, LongSupplier clock, long relistMs) {
         this.list = list;
@@ -36,10 +41,9 @@ final class TopicsPresent {
             return true;
         }
         long now = clock.getAsLong();
-        if (listed && now - listedAt < relistMs) {
+        if (!missed.add(topic) && now - listedAt < relistMs) {
             return false;
         }
-        listed = true;
         listedAt = now;
         try {
             known = Set.copyOf(list.call());

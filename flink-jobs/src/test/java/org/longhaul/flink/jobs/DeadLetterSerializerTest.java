@@ -76,6 +76,27 @@ class DeadLetterSerializerTest {
         assertEquals(2, listing.calls);
     }
 
+    /**
+     * An agent added while the job runs: its own dead-letter topic is made with its raw topics, so
+     * the first of its dead letters lists the topics again, however recent the last listing (make
+     * test: the session's other job had listed a minute before and wrote it to the shared topic).
+     */
+    @Test
+    void shouldListAgainForTheFirstDeadLetterOfAnIdentityAddedSinceTheLastListing() {
+        AtomicLong now = new AtomicLong(0);
+        Listing listing =
+                new Listing(
+                        List.of(
+                                Set.of(DEAD + ".agent-a"),
+                                Set.of(DEAD + ".agent-a", DEAD + ".agent-b")));
+        TopicsPresent present = new TopicsPresent(listing::list, now::get, 60_000);
+        DeadLetterSerializer s = new DeadLetterSerializer(DEAD, new Properties());
+        assertEquals(DEAD + ".agent-a", s.topicOf(AGENT_A, present));
+        now.addAndGet(1_000);
+        assertEquals(DEAD + ".agent-b", s.topicOf("longhaul.raw.rtt.agent-b", present));
+        assertEquals(2, listing.calls);
+    }
+
     @Test
     void shouldKeepTheLastListingWhenTheBrokersCannotBeAsked() {
         AtomicLong now = new AtomicLong(0);
@@ -91,10 +112,13 @@ class DeadLetterSerializerTest {
                         now::get,
                         60_000);
         assertTrue(present.has(DEAD + ".agent-a"));
-        assertFalse(present.has(DEAD + ".agent-b"));
-        now.addAndGet(60_000);
-        assertFalse(present.has(DEAD + ".agent-b")); // the failed listing kept the last
-        assertTrue(present.has(DEAD + ".agent-a"));
+        assertFalse(present.has(DEAD + ".agent-b")); // asked first: listed, failed, the last kept
+        now.addAndGet(30_000);
+        assertFalse(present.has(DEAD + ".agent-b")); // within a minute: not asked again
         assertEquals(2, calls[0]);
+        now.addAndGet(30_000);
+        assertFalse(present.has(DEAD + ".agent-b")); // asked again, failed again
+        assertTrue(present.has(DEAD + ".agent-a"));
+        assertEquals(3, calls[0]);
     }
 }
