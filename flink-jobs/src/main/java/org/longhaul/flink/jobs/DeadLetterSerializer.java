@@ -1,6 +1,5 @@
 package org.longhaul.flink.jobs;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
@@ -11,17 +10,18 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.longhaul.flink.records.DeadLetter;
-import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.JsonKafkaSerializer;
 import org.longhaul.flink.records.Writers;
 
 /**
- * Writes a dead letter as JSON, keyed "src|dst", to the own dead-letter topic of the identity whose
- * own topic it was read from ({@link Writers#deadLetterTopicOf}: an agent's or a bridge's, which
- * {@code longhaul admin add-agent} and {@code add-bridge} make), so one identity's flood of bad
- * input is bounded by its own topic's retention.bytes and evicts no other's dead letters; to the
- * shared topic for a record of a shared topic, a late one (whose topic the statistics no longer
- * know), or while the identity's own dead-letter topic does not exist (made before this release,
- * and not added again yet): a producer would wait a minute for a topic that is not there.
+ * Writes a dead letter as {@link JsonKafkaSerializer} does, to the own dead-letter topic of the
+ * identity whose own topic it was read from ({@link Writers#deadLetterTopicOf}: an agent's or a
+ * bridge's, which {@code longhaul admin add-agent} and {@code add-bridge} make), so one identity's
+ * flood of bad input is bounded by its own topic's retention.bytes and evicts no other's dead
+ * letters; to the shared topic for a record of a shared topic, a late one (whose topic the
+ * statistics no longer know), or while the identity's own dead-letter topic does not exist (made
+ * before this release, and not added again yet): a producer would wait a minute for a topic that is
+ * not there.
  */
 final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadLetter> {
     private static final long serialVersionUID = 1L;
@@ -58,12 +58,7 @@ final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadL
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
             DeadLetter d, KafkaSinkContext context, Long ignored) {
-        return new ProducerRecord<>(
-                topicOf(d.sourceTopic(), present),
-                null,
-                null,
-                d.link().getBytes(StandardCharsets.UTF_8),
-                Json.bytes(d));
+        return JsonKafkaSerializer.record(topicOf(d.sourceTopic(), present), d);
     }
 
     /** The topic of a dead letter read from sourceTopic, given which topics exist. */

@@ -35,9 +35,7 @@ public record KafkaBridgeLists(Properties client, String topic) implements Bridg
 
     /** The lists of the job's Kafka (its security, its bootstrap servers). */
     public static KafkaBridgeLists of(KafkaOptions o, String topic) {
-        Properties p = o.security().clientProperties();
-        p.setProperty("bootstrap.servers", o.bootstrapServers());
-        return new KafkaBridgeLists(p, topic);
+        return new KafkaBridgeLists(o.clientProperties(), topic);
     }
 
     @Override

@@ -1,13 +1,11 @@
 package org.longhaul.flink.jobs;
 
 import java.time.Duration;
-import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.Event;
@@ -46,17 +44,12 @@ public final class KafkaConnectors {
         return new Sinks(
                 sink(o, "stats", new JsonKafkaSerializer<LinkStats>(o.statsTopic())),
                 sink(o, "events", new JsonKafkaSerializer<Event>(o.eventsTopic())),
-                sink(o, "deadletter", new DeadLetterSerializer(o.deadLetterTopic(), admin(o))),
+                sink(
+                        o,
+                        "deadletter",
+                        new DeadLetterSerializer(o.deadLetterTopic(), o.clientProperties())),
                 sink(o, "requests", new JsonKafkaSerializer<ProbeRequest>(o.probeRequestsTopic())),
                 sink(o, "paths", new ValidatedKafkaSerializer(o.pathsTopic())));
-    }
-
-    /** The properties of an admin client of the job's brokers, as the job's identity. */
-    static Properties admin(KafkaOptions o) {
-        Properties p = new Properties();
-        p.putAll(o.security().clientProperties());
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
-        return p;
     }
 
     /**

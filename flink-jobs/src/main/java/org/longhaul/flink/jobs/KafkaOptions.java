@@ -2,6 +2,7 @@ package org.longhaul.flink.jobs;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Properties;
 
 /**
  * Where the job reads and writes. Topic defaults are the contract's names (ingest/topics.yaml).
@@ -29,4 +30,15 @@ public record KafkaOptions(
         String transactionalIdPrefix,
         Duration transactionTimeout,
         KafkaSecurity security)
-        implements Serializable {}
+        implements Serializable {
+
+    /**
+     * The properties of a client of the job's brokers made outside a source or a sink (the bridges'
+     * lists, the dead letters' topic listing): its security and its bootstrap servers.
+     */
+    public Properties clientProperties() {
+        Properties p = security.clientProperties();
+        p.setProperty("bootstrap.servers", bootstrapServers);
+        return p;
+    }
+}

@@ -28,6 +28,11 @@ public final class JsonKafkaSerializer<T extends OnLink>
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
             T element, KafkaSinkContext context, Long ignored) {
+        return record(topic, element);
+    }
+
+    /** The record of element on topic: keyed by its link, its JSON the value, no timestamp. */
+    public static ProducerRecord<byte[], byte[]> record(String topic, OnLink element) {
         return new ProducerRecord<>(
                 topic,
                 null,
