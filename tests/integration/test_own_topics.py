@@ -7,6 +7,7 @@ topics) is moved to its own topics in place, by `add-agent` run again, while the
 
 import json
 import pathlib
+import time
 import uuid
 
 import pytest
@@ -176,6 +177,36 @@ def test_the_job_dead_letters_a_link_more_than_a_src_may_open(job, agent):
         f'too_many_links: src "{name}" already reports on 2 dsts in this stream, the most one src may '
         "(--max-links-per-src 2)"
     ), dead[0]["reason"]
+
+
+def test_a_sample_too_late_for_its_minute_is_a_dead_letter_of_its_own_writer(job, agent):
+    """A sample that reaches the job after the watermark has passed its minute (a spool emptied
+    late, an archiver's retries) is a dead letter with the reason, on its writer's own dead-letter
+    topic like its other dead letters: one identity's late samples evict no one else's (issue 46)."""
+    user, pw = agent
+    name = user.removeprefix("agent-")
+    own = CONTRACT.own_topic(topic("raw.path"), user)
+    send_as(user, pw, own, [trace(name, now_ms() - 2_000)])
+    # the job found the agent's topic (made after it started) and read it
+    assert kafka.read_all(topic("paths"), lambda s: s["src"] == name, 1, timeout_s=120, quiet_s=0)
+    for _ in range(4):  # live traces: the watermark reaches now - 1 s (the other partitions go idle)
+        send_as(user, pw, own, [trace(name, now_ms())])
+        time.sleep(1)
+    late = trace(name, now_ms() - 300_000)  # sent now by a right clock: late, not skewed
+    send_as(user, pw, own, [late])
+
+    mine = CONTRACT.own_topic(topic("dead_letter"), user)
+    dead = kafka.read_all(
+        mine,
+        lambda d: d["src"] == name and d["reason"].startswith("late for the link statistics"),
+        1,
+        timeout_s=90,
+        quiet_s=0,
+    )
+    assert dead, f"no late dead letter of {name} on {mine} within 90 s"
+    assert dead[0]["source_topic"] == own
+    assert json.loads(dead[0]["payload"])["ts"] == late["ts"]
+    assert not kafka.read_all(topic("dead_letter"), lambda d: d["src"] == name, 1, timeout_s=3, quiet_s=0)
 
 
 # --- moving an agent of the earlier layout to its own topics -------------------------------------

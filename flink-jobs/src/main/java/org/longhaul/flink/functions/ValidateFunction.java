@@ -8,6 +8,8 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.longhaul.flink.functions.stats.Observation;
+import org.longhaul.flink.functions.stats.Observer;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.HasSrc;
 import org.longhaul.flink.records.Links;
@@ -27,7 +29,9 @@ import org.longhaul.flink.validate.SchemaRegistry;
  * themselves ({@link SelfConsistent}, reason "inconsistent: ...") or that open more links for their
  * src than {@link LinkCap} allows (reason "too_many_links: ..."). Valid backfilled samples ({@link
  * History}) go on too, in order with the live ones, without a timestamp; {@link LiveOnly} keeps
- * them from whatever must not see them. Never fails on bad input.
+ * them from whatever must not see them. With an {@link Observer}, each valid live sample's
+ * contribution to the link statistics goes to {@link #OBSERVATIONS}, naming the raw topic it came
+ * from. Never fails on bad input.
  */
 public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         implements ResultTypeQueryable<T> {
@@ -35,6 +39,13 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
     public static final String REJECTED_BY = "flink:validate";
     public static final OutputTag<DeadLetter> DEAD_LETTERS =
             new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
+
+    /**
+     * What each valid live sample gives the link statistics (with an {@link Observer}), naming its
+     * raw topic: where its dead letter goes should it come too late for its minute.
+     */
+    public static final OutputTag<Observation> OBSERVATIONS =
+            new OutputTag<>("observations", TypeInformation.of(Observation.class));
 
     /** Valid messages as they came (with {@code forward}): what the job passes on unchanged. */
     public static final OutputTag<Validated> VALID =
@@ -47,6 +58,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
     private final LinkCap linkCap;
     private final boolean forward;
     private final BridgeLists bridges;
+    private final Observer<T> observer;
     private transient MessageValidator validator;
     private transient LinkCap.Budget links;
     private transient BridgeLists.Table bridgeHosts;
@@ -57,13 +69,23 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
      * @param clock the rule judging each message's clock against the broker's
      */
     public ValidateFunction(String schemaName, Class<T> type, String schemasDir, ClockSkew clock) {
-        this(schemaName, type, schemasDir, clock, LinkCap.defaults(), false, BridgeLists.none());
+        this(
+                schemaName,
+                type,
+                schemasDir,
+                clock,
+                LinkCap.defaults(),
+                false,
+                BridgeLists.none(),
+                null);
     }
 
     /**
      * @param linkCap how many links one src may report on
      * @param forward also emit each valid message's bytes to {@link #VALID}
      * @param bridges the srcs each bridge of its own may report for
+     * @param observer what a valid live sample gives the statistics ({@link #OBSERVATIONS}), or
+     *     null for a kind they do not count
      */
     public ValidateFunction(
             String schemaName,
@@ -72,7 +94,8 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
             ClockSkew clock,
             LinkCap linkCap,
             boolean forward,
-            BridgeLists bridges) {
+            BridgeLists bridges,
+            Observer<T> observer) {
         this.schemaName = schemaName;
         this.type = type;
         this.schemasDir = schemasDir;
@@ -80,6 +103,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
         this.linkCap = linkCap;
         this.forward = forward;
         this.bridges = bridges;
+        this.observer = observer;
     }
 
     @Override
@@ -133,6 +157,12 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
             return;
         }
         out.collect(checked.value());
+        if (observer != null && !History.is(ctx.timestamp())) {
+            Observation o = observer.of(checked.value(), raw.sourceTopic());
+            if (o != null) {
+                ctx.output(OBSERVATIONS, o);
+            }
+        }
         if (forward && !raw.history() && checked.value() instanceof HasSrc s) {
             ctx.output(VALID, new Validated(Links.key(s.src(), s.dst()), raw.payload()));
         }

@@ -10,6 +10,8 @@ import org.longhaul.flink.functions.DropReplayed;
 import org.longhaul.flink.functions.LiveOnly;
 import org.longhaul.flink.functions.RawTimestamps;
 import org.longhaul.flink.functions.ValidateFunction;
+import org.longhaul.flink.functions.stats.Observation;
+import org.longhaul.flink.functions.stats.Observer;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.HostSnapshot;
@@ -25,7 +27,9 @@ import org.longhaul.flink.records.Validated;
  * validated into typed streams of live samples, and the valid traces as they came ({@code
  * validPaths}, for longhaul.paths); beside them the throughput samples with the backfilled ones
  * among them, in partition order ({@code throughputWithHistory}, see functions/History). Backfilled
- * traces, pings and host snapshots are not used: their baselines learn live within the hour.
+ * traces, pings and host snapshots are not used: their baselines learn live within the hour. And
+ * what each valid live throughput, path, ping and latency sample gives the link statistics, with
+ * the raw topic it came from ({@code observations}).
  */
 public record RawStreams(
         DataStream<ThroughputSample> throughput,
@@ -35,7 +39,8 @@ public record RawStreams(
         DataStream<LatencySample> latency,
         DataStream<HostSnapshot> host,
         DataStream<DeadLetter> deadLetters,
-        DataStream<Validated> validPaths) {
+        DataStream<Validated> validPaths,
+        DataStream<Observation> observations) {
 
     public static RawStreams wire(
             StreamExecutionEnvironment env, Sources sources, PipelineConfig cfg) {
@@ -51,7 +56,8 @@ public record RawStreams(
                         ThroughputSample.class,
                         cfg,
                         false,
-                        sources.bridges());
+                        sources.bridges(),
+                        Observer.throughput());
         var path =
                 validated(
                         env,
@@ -62,7 +68,8 @@ public record RawStreams(
                         PathSample.class,
                         cfg,
                         true,
-                        sources.bridges());
+                        sources.bridges(),
+                        Observer.path());
         var rtt =
                 validated(
                         env,
@@ -73,7 +80,8 @@ public record RawStreams(
                         RttSample.class,
                         cfg,
                         false,
-                        sources.bridges());
+                        sources.bridges(),
+                        Observer.rtt());
         var latency =
                 validated(
                         env,
@@ -84,7 +92,8 @@ public record RawStreams(
                         LatencySample.class,
                         cfg,
                         false,
-                        sources.bridges());
+                        sources.bridges(),
+                        Observer.latency());
         var host =
                 validated(
                         env,
@@ -95,7 +104,8 @@ public record RawStreams(
                         HostSnapshot.class,
                         cfg,
                         false,
-                        sources.bridges());
+                        sources.bridges(),
+                        null);
         DataStream<DeadLetter> dead =
                 throughputAll
                         .getSideOutput(ValidateFunction.DEAD_LETTERS)
@@ -112,7 +122,13 @@ public record RawStreams(
                 live(latency, "latency", LatencySample.class),
                 live(host, "host", HostSnapshot.class),
                 dead,
-                path.getSideOutput(ValidateFunction.VALID));
+                path.getSideOutput(ValidateFunction.VALID),
+                throughputAll
+                        .getSideOutput(ValidateFunction.OBSERVATIONS)
+                        .union(
+                                path.getSideOutput(ValidateFunction.OBSERVATIONS),
+                                rtt.getSideOutput(ValidateFunction.OBSERVATIONS),
+                                latency.getSideOutput(ValidateFunction.OBSERVATIONS)));
     }
 
     /** The live samples of a validated stream (functions/LiveOnly), chained to it. */
@@ -129,7 +145,8 @@ public record RawStreams(
             Class<T> type,
             PipelineConfig cfg,
             boolean forward,
-            BridgeLists bridges) {
+            BridgeLists bridges,
+            Observer<T> observer) {
         return env.fromSource(source, watermarks, "source: raw " + name)
                 .uid("source-raw-" + name)
                 .process(new DropReplayed())
@@ -143,7 +160,8 @@ public record RawStreams(
                                 cfg.clockSkew(),
                                 cfg.linkCap(),
                                 forward,
-                                bridges))
+                                bridges,
+                                observer))
                 .name("validate: " + schema)
                 .uid("validate-" + name);
     }

@@ -16,7 +16,6 @@ import org.longhaul.flink.functions.stats.LinkClock;
 import org.longhaul.flink.functions.stats.LinkCloseTrigger;
 import org.longhaul.flink.functions.stats.LinkStatsAggregate;
 import org.longhaul.flink.functions.stats.Observation;
-import org.longhaul.flink.functions.stats.ObserveFunction;
 import org.longhaul.flink.functions.stats.RollupAggregate;
 import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.functions.stats.StaggeredTumblingWindows;
@@ -61,26 +60,8 @@ public final class StatsTopology {
     public record Stats(DataStream<LinkStats> stats, DataStream<DeadLetter> late) {}
 
     public static Stats wire(RawStreams raw, Stagger stagger, Duration settle, Duration backstop) {
-        DataStream<Observation> observations =
-                raw.throughput()
-                        .flatMap(ObserveFunction.throughput())
-                        .name("observe: throughput")
-                        .uid("observe-throughput")
-                        .union(
-                                raw.rtt()
-                                        .flatMap(ObserveFunction.rtt())
-                                        .name("observe: rtt")
-                                        .uid("observe-rtt"),
-                                raw.latency()
-                                        .flatMap(ObserveFunction.latency())
-                                        .name("observe: latency")
-                                        .uid("observe-latency"),
-                                raw.path()
-                                        .flatMap(ObserveFunction.path())
-                                        .name("observe: path")
-                                        .uid("observe-path"));
         KeyedStream<Observation, String> links =
-                observations.keyBy(Observation::key, LinkKeyType.INSTANCE);
+                raw.observations().keyBy(Observation::key, LinkKeyType.INSTANCE);
         if (settle != null) {
             // chained to the windows (no second exchange): the clock sees their watermark
             links =

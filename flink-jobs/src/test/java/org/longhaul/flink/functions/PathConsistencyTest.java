@@ -50,7 +50,8 @@ class PathConsistencyTest {
                         new ClockSkew(ClockSkew.contractTolerance()),
                         LinkCap.defaults(),
                         true,
-                        BridgeLists.none());
+                        BridgeLists.none(),
+                        null);
         RawMessage[] messages = new RawMessage[runs.length];
         for (int i = 0; i < runs.length; i++) {
             messages[i] =

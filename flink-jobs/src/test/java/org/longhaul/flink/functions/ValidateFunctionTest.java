@@ -17,6 +17,8 @@ import org.apache.flink.streaming.api.operators.ProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
+import org.longhaul.flink.functions.stats.Observation;
+import org.longhaul.flink.functions.stats.Observer;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
@@ -53,7 +55,8 @@ class ValidateFunctionTest {
                                 new ClockSkew(ClockSkew.contractTolerance()),
                                 cap,
                                 true,
-                                bridges),
+                                bridges,
+                                null),
                         messages);
         for (DeadLetter d : out.deadLetters()) {
             assertEquals(
@@ -199,6 +202,40 @@ class ValidateFunctionTest {
                     List.of(validated.get(1).getValue()),
                     live.extractOutputValues(),
                     "only the live sample");
+        }
+    }
+
+    /**
+     * Each valid live sample's observation for the statistics names the raw topic it came from
+     * (where its dead letter goes, should it come too late for its minute); a backfilled one and a
+     * dead-lettered one give none.
+     */
+    @Test
+    void aLiveValidSampleIsObservedWithItsRawTopic() throws Exception {
+        String own = "longhaul.raw.rtt.agent-" + SRC;
+        var fn =
+                new ValidateFunction<>(
+                        Contract.RTT,
+                        RttSample.class,
+                        null,
+                        new ClockSkew(ClockSkew.contractTolerance()),
+                        LinkCap.defaults(),
+                        false,
+                        BridgeLists.none(),
+                        Observer.rtt());
+        try (var h = new OneInputStreamOperatorTestHarness<>(new ProcessOperator<>(fn))) {
+            h.open();
+            h.processElement(
+                    withTopic(ping(BROKER - 40 * 24 * HOUR, BROKER, BROKER), own).withHistory(true),
+                    History.TIMESTAMP);
+            h.processElement(withTopic(ping(BROKER - 1_000, BROKER, BROKER), own), BROKER - 1_000);
+            h.processElement(RawMessage.of(own, 0, 3L, "{}"), BROKER);
+            var observed = h.getSideOutput(ValidateFunction.OBSERVATIONS);
+            assertEquals(1, observed.size(), "the live valid sample alone");
+            Observation o = observed.peek().getValue();
+            assertEquals(own, o.sourceTopic());
+            assertEquals(BROKER - 1_000, o.ts());
+            assertEquals("icmp", o.protocol());
         }
     }
 

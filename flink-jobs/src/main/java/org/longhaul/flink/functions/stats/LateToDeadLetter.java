@@ -13,7 +13,10 @@ import org.longhaul.flink.records.Json;
  * An observation that reached its one-minute window after the watermark had passed it becomes a
  * dead letter with the reason, instead of vanishing: a pScheduler result retried twice by its
  * archiver (a minute each) arrives behind the watermark. Counted as {@link #LATE_METRIC}, the
- * metric the watchdog sums over the job to warn of late records.
+ * metric the watchdog sums over the job to warn of late records. The dead letter names the raw
+ * topic the sample came from, so it goes where its writer's other dead letters go (an agent's or a
+ * bridge's own dead-letter topic, DeadLetterSerializer): one identity's late samples evict no one
+ * else's dead letters.
  */
 public final class LateToDeadLetter extends ProcessFunction<Observation, DeadLetter> {
     private static final long serialVersionUID = 1L;
@@ -48,7 +51,7 @@ public final class LateToDeadLetter extends ProcessFunction<Observation, DeadLet
                 o.dst(),
                 DeadLetter.UNKNOWN,
                 now,
-                DeadLetter.UNKNOWN,
+                o.sourceTopic() != null ? o.sourceTopic() : DeadLetter.UNKNOWN,
                 null,
                 null,
                 REJECTED_BY,

@@ -4,7 +4,10 @@ import org.longhaul.flink.records.Links;
 
 /**
  * What one raw sample contributes to the statistics of its link and protocol. Null numbers mean "no
- * evidence"; a sample may carry an RTT range (ping) or a single RTT (TCP interval).
+ * evidence"; a sample may carry an RTT range (ping) or a single RTT (TCP interval). {@code
+ * sourceTopic} is the raw topic the sample was read from (null for a {@link #closing} marker), so
+ * that an observation too late for its minute is dead-lettered where its writer's other dead
+ * letters go ({@link LateToDeadLetter}).
  */
 public record Observation(
         String src,
@@ -24,7 +27,8 @@ public record Observation(
         Double rttMinMs,
         Double rttMeanMs,
         Double rttMaxMs,
-        Double hopCount) {
+        Double hopCount,
+        String sourceTopic) {
 
     /** The statistics key: "src|dst|protocol". */
     public String key() {
@@ -39,7 +43,7 @@ public record Observation(
         String[] k = key.split("\\|", 3);
         return new Observation(
                 k[0], k[1], k[2], ts, 0, 0, 0, null, null, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null);
     }
 
     /**

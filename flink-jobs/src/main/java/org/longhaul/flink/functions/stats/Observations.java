@@ -10,7 +10,8 @@ import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.records.ThroughputSample;
 
 /**
- * Maps raw samples to {@link Observation}s (null when a sample contributes nothing):
+ * Maps raw samples, each with the raw topic it was read from, to {@link Observation}s (null when a
+ * sample contributes nothing):
  *
  * <ul>
  *   <li>throughput intervals (not omitted): one sample of throughput, bytes, retransmits, RTT;
@@ -29,7 +30,7 @@ import org.longhaul.flink.records.ThroughputSample;
 public final class Observations {
     private Observations() {}
 
-    public static Observation of(ThroughputSample t) {
+    public static Observation of(ThroughputSample t, String sourceTopic) {
         if (t.screening()) {
             return null;
         }
@@ -52,7 +53,8 @@ public final class Observations {
                     t.rttMs(),
                     t.rttMs(),
                     t.rttMs(),
-                    null);
+                    null,
+                    sourceTopic);
         }
         if (!t.summary() || (t.error() != null && t.error().notStarted())) {
             return null;
@@ -76,10 +78,11 @@ public final class Observations {
                 t.minRttMs(),
                 null,
                 t.maxRttMs(),
-                null);
+                null,
+                sourceTopic);
     }
 
-    public static Observation of(RttSample r) {
+    public static Observation of(RttSample r, String sourceTopic) {
         if (r.error() != null && r.error().notStarted()) {
             return null;
         }
@@ -103,10 +106,11 @@ public final class Observations {
                 r.rttMinMs(),
                 r.rttAvgMs(),
                 r.rttMaxMs(),
-                null);
+                null,
+                sourceTopic);
     }
 
-    public static Observation of(LatencySample l) {
+    public static Observation of(LatencySample l, String sourceTopic) {
         if (l.error() != null && l.error().notStarted()) {
             return null;
         }
@@ -129,10 +133,11 @@ public final class Observations {
                 l.delayMinMs(),
                 l.delayMeanMs(),
                 l.delayMaxMs(),
-                null);
+                null,
+                sourceTopic);
     }
 
-    public static Observation of(PathSample p) {
+    public static Observation of(PathSample p, String sourceTopic) {
         if (p.error() != null && p.error().notStarted()) {
             return null;
         }
@@ -160,7 +165,8 @@ public final class Observations {
                         ? null
                         : rtts.stream().mapToDouble(Double::doubleValue).average().getAsDouble(),
                 rtts.isEmpty() ? null : rtts.stream().max(Double::compare).get(),
-                measured ? (double) last.ttl() : null);
+                measured ? (double) last.ttl() : null,
+                sourceTopic);
     }
 
     static List<Double> rttsOf(PathHop hop) {

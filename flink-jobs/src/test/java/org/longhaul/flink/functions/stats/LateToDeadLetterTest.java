@@ -14,8 +14,10 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.OutputTag;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
+import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
+import org.longhaul.flink.records.Writers;
 import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
@@ -27,10 +29,17 @@ class LateToDeadLetterTest {
     private static final OutputTag<Observation> LATE =
             new OutputTag<>("late", TypeInformation.of(Observation.class));
 
+    /** The own raw topic of cern's agent, where the sample was read. */
+    private static final String OWN =
+            ContractNames.TOPIC_RAW_LATENCY
+                    + "."
+                    + ContractNames.OWN_TOPIC_PRINCIPAL_PREFIX
+                    + "cern";
+
     private static Observation sample(long ts) {
         return new Observation(
                 "cern", "fnal", "owd", ts, 1, 1, 0, null, null, null, 0L, 600L, 0.0, 0.1, 140.0,
-                141.0, 142.0, null);
+                141.0, 142.0, null, OWN);
     }
 
     @Test
@@ -79,5 +88,20 @@ class LateToDeadLetterTest {
                 d.reason());
         assertTrue(d.reason().contains("watermark 2026-"), d.reason());
         assertEquals(T + 30_000, Json.read(d.payload(), Observation.class).ts());
+    }
+
+    /**
+     * Issue 46: a late sample's dead letter names the raw topic it came from, so it goes to its
+     * writer's own dead-letter topic, not the shared one that every identity's would evict.
+     */
+    @Test
+    void itsDeadLetterGoesWhereItsWritersOtherDeadLettersGo() {
+        DeadLetter d = LateToDeadLetter.of(sample(T + 30_000), T + 60_000, T + 200_000);
+        assertEquals(OWN, d.sourceTopic());
+        assertEquals(
+                ContractNames.TOPIC_DEAD_LETTER + ".agent-cern",
+                Writers.deadLetterTopicOf(ContractNames.TOPIC_DEAD_LETTER, d.sourceTopic()));
+        Observation marker = Observation.closing("cern|fnal|owd", T);
+        assertEquals(DeadLetter.UNKNOWN, LateToDeadLetter.of(marker, T + 60_000, T).sourceTopic());
     }
 }

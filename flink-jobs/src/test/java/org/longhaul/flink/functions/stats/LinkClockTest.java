@@ -24,7 +24,7 @@ class LinkClockTest {
     static Observation sample(String dst, long ts) {
         return new Observation(
                 "cern", dst, "owd", ts, 1, 1, 0, null, null, null, 0L, 600L, 0.0, 0.1, 140.0, 141.0,
-                142.0, null);
+                142.0, null, null);
     }
 
     static KeyedOneInputStreamOperatorTestHarness<String, Observation, Observation> clock()

@@ -10,6 +10,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.LinkStats;
+import org.longhaul.flink.records.PathSample;
+import org.longhaul.flink.records.RttSample;
+import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.testing.Samples;
 
 /** What each kind of sample contributes, through the accumulator to the link_stats fields. */
@@ -36,10 +39,7 @@ class ObservationsTest {
                         .put("retransmits", 1)
                         .put("bytes", 1_000_000)
                         .put("rtt_ms", 290.0);
-        LinkStats s =
-                fold(
-                        Observations.of(Samples.throughput(a)),
-                        Observations.of(Samples.throughput(b)));
+        LinkStats s = fold(observe(Samples.throughput(a)), observe(Samples.throughput(b)));
         assertEquals("tcp", s.protocol());
         assertEquals(2, s.samples());
         assertEquals(6e6, s.throughputMeanBps());
@@ -55,21 +55,19 @@ class ObservationsTest {
     @Test
     void omittedIntervalsAndNotStartedRunsContributeNothing() {
         assertNull(
-                Observations.of(
+                observe(
                         Samples.throughput(
                                 Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6)
                                         .put("omitted", true))));
+        assertNull(observe(Samples.throughput(Samples.failed(SRC, DST, "r", T0, "not_started"))));
         assertNull(
-                Observations.of(
-                        Samples.throughput(Samples.failed(SRC, DST, "r", T0, "not_started"))));
-        assertNull(
-                Observations.of(
+                observe(
                         Samples.throughput(
                                 Samples.interval(SRC, DST, "r", T0, 0, 1, 1e6)
                                         .put("screens", "tcp-default"))),
                 "a screening burst is not the link's throughput");
         assertNull(
-                Observations.of(
+                observe(
                         Samples.throughput(
                                 Samples.summary(SRC, DST, "r", T0, 1e6)
                                         .put("screens", "tcp-default"))));
@@ -79,11 +77,10 @@ class ObservationsTest {
     void failedRunsAreErrorsAndSuccessfulOnesRuns() {
         LinkStats s =
                 fold(
-                        Observations.of(
+                        observe(
                                 Samples.throughput(
                                         Samples.failed(SRC, DST, "a", T0, "connection_refused"))),
-                        Observations.of(
-                                Samples.throughput(Samples.summary(SRC, DST, "b", T0, 1e6))));
+                        observe(Samples.throughput(Samples.summary(SRC, DST, "b", T0, 1e6))));
         assertEquals(2, s.runs());
         assertEquals(1, s.errors());
         assertEquals(0, s.samples());
@@ -94,10 +91,10 @@ class ObservationsTest {
     void udpSummariesGiveLossOverPacketsAndJitter() {
         LinkStats s =
                 fold(
-                        Observations.of(
+                        observe(
                                 Samples.throughput(
                                         Samples.udpSummary(SRC, DST, "u1", T0, 4.0, 0.15))),
-                        Observations.of(
+                        observe(
                                 Samples.throughput(
                                         Samples.udpSummary(SRC, DST, "u2", T0, 0.0, 0.25))));
         assertEquals("udp", s.protocol());
@@ -111,9 +108,8 @@ class ObservationsTest {
     void pingsAreIcmpWithLossRttAndMdevAsJitter() {
         LinkStats s =
                 fold(
-                        Observations.of(
-                                Samples.rtt(Samples.ping(SRC, DST, T0, 10, 10, 283.3, 0.4))),
-                        Observations.of(Samples.rtt(Samples.ping(SRC, DST, T0, 10, 0, 0, 0))));
+                        observe(Samples.rtt(Samples.ping(SRC, DST, T0, 10, 10, 283.3, 0.4))),
+                        observe(Samples.rtt(Samples.ping(SRC, DST, T0, 10, 0, 0, 0))));
         assertEquals("icmp", s.protocol());
         assertEquals(2, s.samples());
         assertEquals(50.0, s.lossPercent());
@@ -131,9 +127,8 @@ class ObservationsTest {
                         List.of("193.48.99.78"));
         LinkStats s =
                 fold(
-                        Observations.of(
-                                Samples.pathSample(Samples.path(SRC, DST, T0, true, 283.0, hops))),
-                        Observations.of(
+                        observe(Samples.pathSample(Samples.path(SRC, DST, T0, true, 283.0, hops))),
+                        observe(
                                 Samples.pathSample(
                                         Samples.path(
                                                 SRC,
@@ -150,5 +145,18 @@ class ObservationsTest {
         assertEquals(3.5, s.hopCount());
         assertEquals(283.0, s.rttMinMs());
         assertEquals(285.0, s.rttMaxMs());
+    }
+
+    /** What a sample of the shared raw topics gives the statistics. */
+    private static Observation observe(ThroughputSample t) {
+        return Observations.of(t, null);
+    }
+
+    private static Observation observe(RttSample r) {
+        return Observations.of(r, null);
+    }
+
+    private static Observation observe(PathSample p) {
+        return Observations.of(p, null);
     }
 }

@@ -51,6 +51,7 @@ class StateSizeTest {
                             283.0,
                             283.0,
                             283.0,
+                            null,
                             null));
         }
         int bytes = serializedBytes(day);
@@ -65,7 +66,7 @@ class StateSizeTest {
             acc.add(
                     new Observation(
                             "a", "b", "tcp", 0, 1, 0, 0, v, null, null, null, null, null, null,
-                            null, null, null, null));
+                            null, null, null, null, null));
         }
         int bytes = serializedBytes(acc);
         System.out.println("LinkAccumulator worst case: " + bytes + " bytes");
