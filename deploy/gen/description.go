@@ -22,10 +22,11 @@ type Description struct {
 // Setting is one default of the native stack (rendered into scripts/stack/services.env), or the
 // start of a section of them (Section set, nothing else).
 type Setting struct {
-	Section string `yaml:"section"`
-	Name    string `yaml:"name"`
-	Default string `yaml:"default"`
-	Note    string `yaml:"note"`
+	Section    string      `yaml:"section"`
+	Name       string      `yaml:"name"`
+	Default    string      `yaml:"default"`
+	Note       string      `yaml:"note"`
+	RenderedIn []Placement `yaml:"rendered_in"` // the lines of hand-written files that carry its value
 }
 
 // Target is longhaul.target: every service that is not Host, wanted in the description's order.
@@ -193,8 +194,8 @@ func (d *Description) check() error {
 	values := map[string]bool{}
 	for i, s := range d.Settings {
 		switch {
-		case s.Section != "" && (s.Name != "" || s.Default != "" || s.Note != ""):
-			return at("a section starts a group of settings and has no name, default or note", "settings", i)
+		case s.Section != "" && (s.Name != "" || s.Default != "" || s.Note != "" || len(s.RenderedIn) > 0):
+			return at("a section starts a group of settings and has no name, default, note or rendered_in", "settings", i)
 		case s.Section != "":
 		case !settingName.MatchString(s.Name):
 			return at(fmt.Sprintf("%q is not a LONGHAUL_ setting's name", s.Name), "settings", i, "name")
@@ -204,6 +205,11 @@ func (d *Description) check() error {
 			return at("a default is a literal: no quote, $, backquote, backslash or line break", "settings", i, "default")
 		default:
 			values[s.Name] = true
+		}
+		for j, p := range s.RenderedIn {
+			if field, msg := checkPlacement(p); msg != "" {
+				return at(msg, "settings", i, "rendered_in", j, field)
+			}
 		}
 	}
 	names := map[string]bool{}

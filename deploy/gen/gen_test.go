@@ -112,6 +112,8 @@ func TestABadDescriptionNamesItsFileLineAndField(t *testing.T) {
 		{"a service without a user", "    user: longhaul-influxdb\n", "", "services[1].user: is required"},
 		{"a setting twice", "  - name: LONGHAUL_KAFKA_PORT_STEP\n", "  - name: LONGHAUL_KAFKA_PORT\n", "settings[8].name: LONGHAUL_KAFKA_PORT is set twice"},
 		{"a default the shell would expand", "default: 1024m\n", "default: $(id)\n", "a default is a literal"},
+		{"a placed line without its value", "line: '    jobmanager.memory.process.size: {}'", "line: '    jobmanager.memory.process.size: 1024m'", `settings[25].rendered_in[0].line: "    jobmanager.memory.process.size: 1024m" has not one {}`},
+		{"a placement outside the repository", "file: docker-compose.yml\n", "file: ../docker-compose.yml\n", `settings[23].rendered_in[0].file: "../docker-compose.yml" is not a file of the repository`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,5 +136,57 @@ func TestABadDescriptionNamesItsFileLineAndField(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A heap is one edit for the hand-written deployments too: each line its rendered_in names
+// follows, and nothing else in those files changes.
+func TestASettingIsOneEditForComposeAndKubernetes(t *testing.T) {
+	d := load(t)
+	for i := range d.Settings {
+		if d.Settings[i].Name == "LONGHAUL_FLINK_TM_PROCESS_SIZE" {
+			d.Settings[i].Default = "3072m"
+		}
+	}
+	read := func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(root, name)) }
+	files, err := d.RenderPlacements(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"docker-compose.yml":                        "\n    taskmanager.memory.process.size: 3072m\n",
+		"deploy/kubernetes/flink/link-monitor.yaml": "\n      memory: 3072m  # taskmanager.memory.process.size: LONGHAUL_FLINK_TM_PROCESS_SIZE of deploy/services.yaml\n",
+	} {
+		old, err := read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(files[name], want) {
+			t.Errorf("%s does not carry the new size:\n%s", name, files[name])
+		}
+		if a, b := strings.Count(string(old), "\n"), strings.Count(files[name], "\n"); a != b || len(old)-len(files[name]) != len("2048m")-len("3072m") {
+			t.Errorf("%s changed beyond the one value: %d lines before, %d after", name, a, b)
+		}
+	}
+}
+
+// A placed line must find exactly one line of its file: none (the file was edited) or two (the
+// line says too little) is refused, naming the file and the setting.
+func TestAPlacedLineMatchingNoneOrTwoLinesIsRefused(t *testing.T) {
+	file := "a line\n  size: 1m\n  other: 2m  # a note\n  other: 3m  # a note\n"
+	read := func(string) ([]byte, error) { return []byte(file), nil }
+	for line, want := range map[string]string{
+		"  size: {}":            "",
+		"  width: {}":           `f.yaml: LONGHAUL_X: no line reads "  width: {}"`,
+		"  other: {}  # a note": `f.yaml: LONGHAUL_X: lines 3 and 4 both read "  other: {}  # a note"`,
+	} {
+		d := &Description{Settings: []Setting{{Name: "LONGHAUL_X", Default: "9m", RenderedIn: []Placement{{File: "f.yaml", Line: line}}}}}
+		got, err := d.RenderPlacements(read)
+		switch {
+		case want == "" && (err != nil || got["f.yaml"] != strings.Replace(file, "size: 1m", "size: 9m", 1)):
+			t.Errorf("%q: %v\n%s", line, err, got["f.yaml"])
+		case want != "" && (err == nil || err.Error() != want):
+			t.Errorf("%q: error %v, want %q", line, err, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 // Command gen renders every deployment file that deploy/services.yaml describes: the systemd units
-// of deploy/systemd (longhaul-<name>.service, longhaul.target) and the native stack's shared
-// defaults (scripts/stack/services.env). With -check it writes nothing and fails naming each file
+// of deploy/systemd (longhaul-<name>.service, longhaul.target), the native stack's shared defaults
+// (scripts/stack/services.env), and each setting's value in the lines of docker-compose.yml and the
+// Kubernetes manifests that its rendered_in names. With -check it writes nothing and fails naming each file
 // that differs from a fresh rendering (`make check` runs it).
 //
 //	go run ./deploy/gen             rewrite the rendered files
@@ -8,6 +9,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 
 	"longhaul/internal/rendered"
@@ -28,6 +30,15 @@ func render(root string) (map[string][]byte, error) {
 	}
 	files := map[string][]byte{}
 	for name, text := range d.Render() {
+		files[name] = []byte(text)
+	}
+	placed, err := d.RenderPlacements(func(name string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(root, name))
+	})
+	if err != nil {
+		return nil, err
+	}
+	for name, text := range placed {
 		files[name] = []byte(text)
 	}
 	return files, nil

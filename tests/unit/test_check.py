@@ -9,6 +9,7 @@ import shutil
 import subprocess
 
 import pytest
+import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 COPIED = (
@@ -28,6 +29,14 @@ COPIED = (
     "deploy/gen",
     "internal/rendered",
     "scripts/stack/services.env",
+    # the hand-written files a setting's value is rendered into (its rendered_in)
+    *sorted(
+        {
+            p["file"]
+            for s in yaml.safe_load((ROOT / "deploy/services.yaml").read_text())["settings"]
+            for p in s.get("rendered_in", [])
+        }
+    ),
     # the rendered units, not install.sh (which shellcheck would read without the stack it sources)
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "deploy/systemd").glob("longhaul*")),
 )

@@ -243,26 +243,3 @@ def test_flinks_internal_connections_are_mutual_tls_as_on_the_native_stack(tmp_p
     )
     holders = [who for who, files in given if "flink-internal.p12" in files.split()]
     assert holders == ["flink"], holders
-
-
-def test_compose_sizes_its_services_as_the_description_does():
-    """The heap, the Flink processes' sizes and slots and the TaskManager's collector are
-    deploy/services.yaml's, which the native stack and the systemd units are rendered from."""
-    described = {
-        s["name"]: s["default"]
-        for s in yaml.safe_load((ROOT / "deploy/services.yaml").read_text())["settings"]
-        if "name" in s
-    }
-    props = flink_properties()
-    for key, setting in {
-        "jobmanager.memory.process.size": "LONGHAUL_FLINK_JM_PROCESS_SIZE",
-        "taskmanager.memory.process.size": "LONGHAUL_FLINK_TM_PROCESS_SIZE",
-        "taskmanager.memory.managed.fraction": "LONGHAUL_FLINK_TM_MANAGED_FRACTION",
-        "taskmanager.numberOfTaskSlots": "LONGHAUL_FLINK_TASK_SLOTS",
-        "env.java.opts.taskmanager": "LONGHAUL_FLINK_TM_JVM_OPTS",
-    }.items():
-        assert str(props[key]) == described[setting], (
-            f"compose's {key} {props[key]}, {setting} {described[setting]}"
-        )
-    heap = SERVICES["kafka"]["environment"]["KAFKA_HEAP_OPTS"]
-    assert sorted(heap.split()) == sorted(described["LONGHAUL_KAFKA_HEAP_OPTS"].split()), heap

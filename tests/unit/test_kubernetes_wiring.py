@@ -321,13 +321,11 @@ def test_the_flink_job_keeps_its_state_on_the_shared_volume_and_upgrades_by_save
         volume, _ = file_on_volume(conf[key].removeprefix("file://"), mounts)
         claim = one("PersistentVolumeClaim", volume["persistentVolumeClaim"]["claimName"])
         assert claim["spec"]["accessModes"] == ["ReadWriteMany"], key
-    # the settings docker-compose's Flink runs with (heap state, no managed memory, restart forever)
+    # the settings docker-compose's Flink runs with (heap state, restart forever); its memory, slots
+    # and collector are rendered into both from deploy/services.yaml (deploy/gen, rendered_in)
     compose = yaml.safe_load(COMPOSE["jobmanager"]["environment"]["FLINK_PROPERTIES"])
     for key in (
         "state.backend.type",
-        "taskmanager.memory.managed.fraction",
-        "taskmanager.numberOfTaskSlots",
-        "env.java.opts.taskmanager",
         "restart-strategy.type",
         "execution.checkpointing.num-retained",
     ):
