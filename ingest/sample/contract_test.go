@@ -54,6 +54,33 @@ func TestGoTypesRoundTripEveryValidExample(t *testing.T) {
 	}
 }
 
+// Every valid event example, of every version, decodes into Event with no unknown field and encodes
+// back into a message that still validates: the one Go form of events (the watchdog writes it, the
+// alert bridge reads it) cannot drift from the schemas.
+func TestTheEventTypeRoundTripsEveryValidEventExample(t *testing.T) {
+	reg, err := schema.Load("../../ingest/schemas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../../ingest/schemas/examples/event.v*/valid/*.json")
+	if len(files) < 4 {
+		t.Fatalf("%d event examples", len(files))
+	}
+	for _, f := range files {
+		raw, _ := os.ReadFile(f)
+		var e Event
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if err := reg.Validate(e.Marshal()); err != nil {
+			t.Errorf("%s re-encoded: %v\n%s", f, err, e.Marshal())
+		}
+	}
+}
+
 // Every raw topic of the contract has a sample type that is published to it, and no type is
 // published anywhere else: a raw topic added to ingest/topics.yaml without a Go type fails here.
 func TestEveryRawTopicOfTheContractHasItsSampleType(t *testing.T) {

@@ -14,7 +14,7 @@ func conditionKey(e Event) (string, bool) {
 	if e.Kind != contract.KindDiagnosis || e.Cause == "" || e.Src == Wildcard || e.Dst == Wildcard {
 		return "", false
 	}
-	return "condition|" + e.Kind + "|" + e.link() + "|" + e.Cause, true
+	return "condition|" + e.Kind + "|" + e.Key() + "|" + e.Cause, true
 }
 
 // isCondition reports whether e's notice is labelled as a condition (link, cause and the
@@ -35,7 +35,7 @@ const CauseLossLimited = "loss_limited"
 // dst-a loss_limited, mailed once the hop had healed).
 func (s *State) staleConditions(e Event, alertKind string) []Alert {
 	var out []Alert
-	for _, k := range sorted(s.index().byLink[e.link()]) {
+	for _, k := range sorted(s.index().byLink[e.Key()]) {
 		ent := s.open[k]
 		ev := ent.event
 		if !isCondition(ev) || ev.Src != e.Src || ev.Dst != e.Dst || !ent.expires.After(e.Time()) {

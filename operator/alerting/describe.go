@@ -63,7 +63,7 @@ func (d Describer) annotations(e Event, since time.Time) map[string]string {
 	if d.RunbookURL != "" {
 		a[AnnRunbook] = d.RunbookURL + "#" + e.Kind
 	}
-	if e.incident() {
+	if e.Incident() {
 		a[AnnLocation] = e.Location.String()
 		a[AnnHeadline] = incidentHeadline(e)
 		a[AnnLinks] = incidentLinks(e.Links)
@@ -132,7 +132,7 @@ func (d Describer) dashboardURL(src, dst string) string {
 // collapse states the baseline the detector judged it against as the detector has it, with its
 // spread and the runs it holds: the one the mesh matrix and the link detail show.
 func baselineVsNow(e Event) string {
-	num := e.evidenceNumber
+	num := e.EvidenceNumber
 	if base, ok := num("baseline_bps"); ok {
 		if now, ok := num("observed_bps"); ok {
 			then := render.FormatValue(base, "bps")

@@ -81,13 +81,13 @@ func labels(e Event, sites Sites, teams Contacts) map[string]string {
 	if e.Dst == Wildcard {
 		l[LabelSite] = l[LabelSrcSite]
 	}
-	if p := e.evidenceString("probe"); p != "" {
+	if p := e.EvidenceString("probe"); p != "" {
 		l[LabelProbe] = p
 	}
 	if e.Protocol != "" {
 		l[LabelProtocol] = e.Protocol
 	}
-	if c := e.evidenceString("component"); c != "" {
+	if c := e.EvidenceString("component"); c != "" {
 		l[LabelComponent] = c
 	}
 	if e.Kind == contract.KindPipelineDegraded {
@@ -96,8 +96,8 @@ func labels(e Event, sites Sites, teams Contacts) map[string]string {
 			l[LabelScope] = ScopePipeline
 		}
 	}
-	if e.incident() {
-		l[LabelIncident] = e.incidentID()
+	if e.Incident() {
+		l[LabelIncident] = e.IncidentID()
 		if t := teams.TeamOf(*e.Location, sites); t != "" {
 			l[LabelTeam] = t
 		}
@@ -126,7 +126,7 @@ func memberLabels(e Event, link Link) map[string]string {
 		LabelAlertname: AlertIncidentMember,
 		LabelSrc:       link.Src,
 		LabelDst:       link.Dst,
-		LabelIncident:  e.incidentID(),
+		LabelIncident:  e.IncidentID(),
 		LabelRole:      RoleMember,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"longhaul/ingest/contract"
+	"longhaul/ingest/sample"
 )
 
 // State is what the events say is open: every alert without its recovery yet, and every notice
@@ -101,7 +102,7 @@ func (s *State) raise(e Event) Change {
 	var ch Change
 	key := entryKey(e, e.Kind)
 	since := e.Time()
-	if ms, ok := e.evidenceNumber("since_ms"); ok && ms > 0 {
+	if ms, ok := e.EvidenceNumber("since_ms"); ok && ms > 0 {
 		since = time.UnixMilli(int64(ms)).UTC()
 	}
 	old := s.open[key]
@@ -109,7 +110,7 @@ func (s *State) raise(e Event) Change {
 		since = old.since // the same episode raised again (escalated, re-evaluated)
 	}
 	ent := &entry{event: e, since: since}
-	if e.incident() {
+	if e.Incident() {
 		ent.joined = joinedLinks(old, e, since)
 		if old != nil {
 			ent.opened = old.alert.Labels
@@ -134,7 +135,7 @@ func (s *State) raise(e Event) Change {
 func joinedLinks(old *entry, e Event, since time.Time) map[string]time.Time {
 	joined := map[string]time.Time{}
 	for _, l := range e.Links {
-		k := linkKey(l.Src, l.Dst)
+		k := sample.LinkKey(l.Src, l.Dst)
 		switch t, ok := old.joinedAt(k); {
 		case ok:
 			joined[k] = t
@@ -187,7 +188,7 @@ func (s *State) close(e Event, alertKind string) Change {
 	if _, ok := s.open[e.EpisodeID]; ok && e.EpisodeID != "" {
 		keys = []string{e.EpisodeID}
 	} else { // a recovery without the alert's episode: every such alert of the link
-		for _, k := range sorted(s.index().byLink[e.link()]) {
+		for _, k := range sorted(s.index().byLink[e.Key()]) {
 			if ent := s.open[k]; ent.event.Kind == alertKind && ent.event.Src == e.Src && ent.event.Dst == e.Dst {
 				keys = append(keys, k)
 			}
@@ -209,7 +210,7 @@ func (s *State) close(e Event, alertKind string) Change {
 
 func (s *State) notice(e Event) Change {
 	if e.Kind == contract.KindDiagnosis && e.Src != Wildcard && e.Dst != Wildcard {
-		s.diagnosis[e.link()] = e.Message
+		s.diagnosis[e.Key()] = e.Message
 	}
 	key, since := fmt.Sprintf("notice|%s|%s|%s|%d", e.Kind, e.Src, e.Dst, e.TS), e.Time()
 	var old *entry
@@ -250,7 +251,7 @@ func (s *State) touched(e Event) []Alert {
 		keys = s.sortedKeys()
 	} else { // only e's link and its destination's site-wide alerts
 		ix := s.index()
-		keys = sorted(ix.byLink[e.link()], ix.byLink[linkKey(Wildcard, e.Dst)])
+		keys = sorted(ix.byLink[e.Key()], ix.byLink[sample.LinkKey(Wildcard, e.Dst)])
 	}
 	for _, k := range keys {
 		ent := s.open[k]
@@ -275,10 +276,10 @@ func (s *State) render(ent *entry) {
 		a.Labels = keepIncidentIdentity(ent.opened, a.Labels)
 	}
 	a.GeneratorURL = a.Annotations[AnnDashboard]
-	if d, ok := s.diagnosis[e.link()]; ok && contract.IsAlert(e.Kind) {
+	if d, ok := s.diagnosis[e.Key()]; ok && contract.IsAlert(e.Kind) {
 		a.Annotations[AnnDiagnosis] = d
 	}
-	if e.Src == Wildcard && e.Dst != Wildcard && !e.incident() { // an incident lists its own links
+	if e.Src == Wildcard && e.Dst != Wildcard && !e.Incident() { // an incident lists its own links
 		if links := s.linksTo(e.Dst); links != "" {
 			a.Annotations[AnnLinks] = links
 		}
@@ -287,7 +288,7 @@ func (s *State) render(ent *entry) {
 		a.Annotations[AnnPipeline] = p
 	}
 	ent.alert = a
-	if e.incident() {
+	if e.Incident() {
 		ent.members = s.members(ent)
 	}
 }
@@ -295,11 +296,11 @@ func (s *State) render(ent *entry) {
 // members are the member alerts of an incident entry, one per link, in the event's order.
 func (s *State) members(ent *entry) []Alert {
 	e := ent.event
-	summary := fmt.Sprintf("explained by the incident at %s (%s): its alerts are inhibited while it is open", e.Location, e.incidentID())
+	summary := fmt.Sprintf("explained by the incident at %s (%s): its alerts are inhibited while it is open", e.Location, e.IncidentID())
 	out := make([]Alert, 0, len(e.Links))
 	seen := map[string]bool{}
 	for _, l := range e.Links {
-		k := linkKey(l.Src, l.Dst)
+		k := sample.LinkKey(l.Src, l.Dst)
 		if seen[k] {
 			continue
 		}
@@ -332,7 +333,7 @@ func (s *State) pipelineState() string {
 	for _, k := range sorted(s.index().pipelines) {
 		ev := s.open[k].event
 		if isPipelineAlert(ev) {
-			parts = append(parts, fmt.Sprintf("%s degraded since %s", ev.evidenceString("component"),
+			parts = append(parts, fmt.Sprintf("%s degraded since %s", ev.EvidenceString("component"),
 				s.open[k].since.Format(time.RFC3339)))
 		}
 	}

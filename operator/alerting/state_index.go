@@ -46,7 +46,7 @@ func (s *State) remove(key string) {
 
 func (ix *stateIndex) add(key string, ent *entry) {
 	e := ent.event
-	addKey(ix.byLink, e.link(), key)
+	addKey(ix.byLink, e.Key(), key)
 	addKey(ix.byDst, e.Dst, key)
 	if isPipelineAlert(e) {
 		ix.pipelines[key] = true
@@ -55,7 +55,7 @@ func (ix *stateIndex) add(key string, ent *entry) {
 
 func (ix *stateIndex) drop(key string, ent *entry) {
 	e := ent.event
-	dropKey(ix.byLink, e.link(), key)
+	dropKey(ix.byLink, e.Key(), key)
 	dropKey(ix.byDst, e.Dst, key)
 	delete(ix.pipelines, key)
 }

@@ -1,7 +1,6 @@
 package watchdog
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -9,40 +8,18 @@ import (
 	"unicode/utf8"
 
 	"longhaul/ingest/contract"
+	"longhaul/ingest/sample"
 )
 
 // ProbeID is the event schema probe_id of every event the watchdog raises.
 const ProbeID = "watchdog"
 
-// Event is an event schema message as the watchdog writes it.
-type Event struct {
-	Schema    string         `json:"schema"`
-	Version   int            `json:"version"`
-	Kind      string         `json:"kind"`
-	Src       string         `json:"src"`
-	Dst       string         `json:"dst"`
-	ProbeID   string         `json:"probe_id"`
-	TS        int64          `json:"ts"`
-	Severity  string         `json:"severity"`
-	Message   string         `json:"message"`
-	EpisodeID string         `json:"episode_id,omitempty"`
-	Evidence  map[string]any `json:"evidence,omitempty"`
-}
+// Event is an event message as the watchdog writes it: the contract's Go form (ingest/sample),
+// of kind pipeline_degraded or pipeline_recovered, with evidence.component naming the part.
+type Event = sample.Event
 
-// Key is the event's Kafka key: "src|dst", as every Longhaul topic is keyed.
-func (e Event) Key() []byte { return []byte(e.Src + "|" + e.Dst) }
-
-// Component is the component the event is about (evidence.component).
-func (e Event) Component() string {
-	s, _ := e.Evidence["component"].(string)
-	return s
-}
-
-// Marshal is the event as JSON.
-func (e Event) Marshal() []byte {
-	b, _ := json.Marshal(e) // strings, numbers and booleans only: cannot fail
-	return b
-}
+// componentOf is the component event e is about (evidence.component).
+func componentOf(e Event) string { return e.EvidenceString("component") }
 
 // EpisodeID names an episode of a watchdog instance, component and subject by when it turned
 // bad: the same for the alert and its recovery.

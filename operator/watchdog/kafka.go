@@ -19,7 +19,7 @@ func Publisher(cl *kgo.Client) func(ctx context.Context, events []Event) error {
 	return func(ctx context.Context, events []Event) error {
 		recs := make([]*kgo.Record, len(events))
 		for i, e := range events {
-			recs[i] = &kgo.Record{Topic: contract.TopicEvents, Key: e.Key(), Value: e.Marshal()}
+			recs[i] = &kgo.Record{Topic: contract.TopicEvents, Key: []byte(e.Key()), Value: e.Marshal()}
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()

@@ -17,7 +17,7 @@ func Episodes(records [][]byte, instance string) []Episode {
 	var order []string
 	for _, raw := range records {
 		var e Event
-		if json.Unmarshal(raw, &e) != nil || e.ProbeID != ProbeID || e.Component() == "" {
+		if json.Unmarshal(raw, &e) != nil || e.ProbeID != ProbeID || componentOf(e) == "" {
 			continue
 		}
 		if by, _ := e.Evidence[EvidenceInstance].(string); by != instance {
@@ -26,7 +26,7 @@ func Episodes(records [][]byte, instance string) []Episode {
 		if e.Kind != contract.KindPipelineDegraded && e.Kind != contract.KindPipelineRecovered {
 			continue
 		}
-		key := Finding{Component: e.Component(), Subject: e.Src}.Key()
+		key := Finding{Component: componentOf(e), Subject: e.Src}.Key()
 		if _, ok := last[key]; !ok {
 			order = append(order, key)
 		}
@@ -48,7 +48,7 @@ func Episodes(records [][]byte, instance string) []Episode {
 				ev[k] = v
 			}
 		}
-		open = append(open, Episode{Component: e.Component(), Subject: e.Src, ID: e.EpisodeID, Since: since,
+		open = append(open, Episode{Component: componentOf(e), Subject: e.Src, ID: e.EpisodeID, Since: since,
 			Severity: e.Severity, Message: e.Message, Evidence: ev})
 	}
 	return open

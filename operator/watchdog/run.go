@@ -74,7 +74,7 @@ func (w *Watchdog) Cycle(ctx context.Context) error {
 	}
 	raised := w.Tracker.Observe(now, findings)
 	for _, e := range raised {
-		fmt.Fprintf(w.Log, "%s %s (%s): %s\n", e.Kind, describe(e.Component(), e.Src), e.EpisodeID, e.Message)
+		fmt.Fprintf(w.Log, "%s %s (%s): %s\n", e.Kind, describe(componentOf(e), e.Src), e.EpisodeID, e.Message)
 	}
 	w.outbox = append(w.outbox, raised...)
 	if n := len(w.outbox) - maxOutbox; n > 0 {

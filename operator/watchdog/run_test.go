@@ -43,7 +43,7 @@ func TestACycleRaisesPublishesAndKeepsWhatKafkaDidNotTake(t *testing.T) {
 	kafkaDown = false
 	now = at(45)
 	wd.Cycle(context.Background())
-	if len(sent) != 1 || sent[0].Kind != contract.KindPipelineDegraded || sent[0].Component() != ComponentJob || sent[0].TS != at(30).UnixMilli() {
+	if len(sent) != 1 || sent[0].Kind != contract.KindPipelineDegraded || componentOf(sent[0]) != ComponentJob || sent[0].TS != at(30).UnixMilli() {
 		t.Fatalf("%+v", sent)
 	}
 	if st, _ := ReadStatus(wd.StatusFile); st.Pending != 0 || st.Published != 1 {

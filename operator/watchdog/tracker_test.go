@@ -33,7 +33,7 @@ func TestAlertAfterTheGraceThenOneRecoveryWithTheSameEpisode(t *testing.T) {
 		t.Fatalf("%v", ev)
 	}
 	alert := ev[0]
-	if alert.Src != "*" || alert.Dst != "*" || alert.ProbeID != ProbeID || alert.Component() != ComponentJob ||
+	if alert.Src != "*" || alert.Dst != "*" || alert.ProbeID != ProbeID || componentOf(alert) != ComponentJob ||
 		alert.Evidence["since_ms"] != at(0).UnixMilli() || alert.TS != at(30).UnixMilli() || alert.Severity != SeverityWarning {
 		t.Fatalf("%+v", alert)
 	}

@@ -158,7 +158,7 @@ func (e *events) poll(max time.Duration) {
 }
 
 func kind(component, k string) func(Event) bool {
-	return func(e Event) bool { return e.Component() == component && e.Kind == k }
+	return func(e Event) bool { return componentOf(e) == component && e.Kind == k }
 }
 
 func since(t0 time.Time, e Event) float64 { return float64(e.TS-t0.UnixMilli()) / 1000 }
