@@ -5,14 +5,15 @@
 # it each time before it execs Alertmanager, so a changed .env reaches Alertmanager with the next
 # `docker compose up -d`.
 #
-# Why here, with sed: the native stack renders the same file with envsubst
-# (scripts/stack/alertmanager.sh), but the Alertmanager image has only busybox (sh, sed), and the
-# compose `secrets` service runs in the operator image, which has no envsubst either. The config
-# holds no secret, so it is rendered where it is used instead of being written into ./secrets or
-# the checkout. Like envsubst given a variable list, it replaces ${LONGHAUL_ALERT_*} only and
-# leaves any other $ alone; a placeholder whose variable is not set is an error, so Alertmanager
-# never starts on a half-filled config. Values are taken literally (sed's \ & | escaped) and may
-# not hold a newline. POSIX sh and sed only; tests/unit/test_compose_alerting.py runs it.
+# Why with sed, and here: the Alertmanager image has only busybox (sh, sed), and the compose
+# `secrets` service runs in the operator image, which has no envsubst either. The native stack
+# (scripts/stack/alertmanager.sh, and so `deploy/systemd/install.sh central`) and Kubernetes run
+# this same file, so a new placeholder needs no list of names anywhere. The config holds no secret,
+# so it is rendered where it is used instead of being written into ./secrets or the checkout. It
+# replaces ${LONGHAUL_ALERT_*} only and leaves any other $ alone; a placeholder whose variable is
+# not set is an error, so Alertmanager never starts on a half-filled config. Values are taken
+# literally (sed's \ & | escaped) and may not hold a newline. POSIX sh and sed only;
+# tests/unit/test_compose_alerting.py runs it.
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 IN OUT" >&2; exit 2; }
 in="$1" out="$2"

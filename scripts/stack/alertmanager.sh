@@ -21,25 +21,21 @@ install_alertmanager() {
     || die "go install alertmanager@v${LONGHAUL_ALERTMANAGER_VERSION} failed"
 }
 
-# The variables alerting/alertmanager.yml may use; envsubst leaves any other $ alone.
-# shellcheck disable=SC2016  # envsubst's list of names, not expanded here
-ALERTMANAGER_VARS='${LONGHAUL_ALERT_SMTP} ${LONGHAUL_ALERT_FROM} ${LONGHAUL_ALERT_SMTP_REQUIRE_TLS} ${LONGHAUL_ALERT_TEMPLATES}
-${LONGHAUL_ALERT_GROUP_WAIT} ${LONGHAUL_ALERT_LINK_GROUP_WAIT} ${LONGHAUL_ALERT_GROUP_INTERVAL} ${LONGHAUL_ALERT_REPEAT_INTERVAL} ${LONGHAUL_ALERT_EMAIL_TO}
-${LONGHAUL_ALERT_WEBHOOK_URL} ${LONGHAUL_ALERT_HEARTBEAT_URL}'
-
-# render_alertmanager_config OUT: alerting/alertmanager.yml with the stack's values.
+# render_alertmanager_config OUT: alerting/alertmanager.yml with the stack's values: every
+# ${LONGHAUL_ALERT_*} placeholder filled from the LONGHAUL_ALERT_* settings (defaults.env), by the
+# one renderer compose and Kubernetes run too (compose/alertmanager/render.sh), which refuses a
+# placeholder without a value; the templates are the checkout's.
 render_alertmanager_config() {
+  local v
+  for v in $(compgen -v LONGHAUL_ALERT_); do export "${v?}"; done
   LONGHAUL_ALERT_TEMPLATES="${LONGHAUL_ROOT}/alerting/templates" \
-    envsubst "${ALERTMANAGER_VARS}" <"${LONGHAUL_ROOT}/alerting/alertmanager.yml" >"$1.tmp" && mv "$1.tmp" "$1"
+    sh "${LONGHAUL_ROOT}/compose/alertmanager/render.sh" "${LONGHAUL_ROOT}/alerting/alertmanager.yml" "$1"
 }
 
 configure_alertmanager() {
   local run d u
   run="$(run_dir alertmanager)"
   mkdir -p "$run/data"
-  export LONGHAUL_ALERT_SMTP LONGHAUL_ALERT_FROM LONGHAUL_ALERT_SMTP_REQUIRE_TLS LONGHAUL_ALERT_GROUP_WAIT LONGHAUL_ALERT_LINK_GROUP_WAIT \
-    LONGHAUL_ALERT_GROUP_INTERVAL LONGHAUL_ALERT_REPEAT_INTERVAL LONGHAUL_ALERT_EMAIL_TO LONGHAUL_ALERT_WEBHOOK_URL \
-    LONGHAUL_ALERT_HEARTBEAT_URL
   render_alertmanager_config "$run/alertmanager.yml" || die "cannot write $run/alertmanager.yml"
   ensure_cert alertmanager
   d="$(secrets_dir)"

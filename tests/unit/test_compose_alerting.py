@@ -124,8 +124,9 @@ def test_alertmanager_config_is_the_native_one_filled_in(tmp_path):
     # the templates Alertmanager loads are the repo's
     assert config["templates"] == [f"{env['LONGHAUL_ALERT_TEMPLATES']}/*.tmpl"]
     assert host_path("alertmanager", env["LONGHAUL_ALERT_TEMPLATES"]) == "./alerting/templates"
-    # and the whole file is what the native stack writes (scripts/stack/alertmanager.sh, envsubst)
-    # with the same values, but for where the templates are
+    # and the whole file is what the native stack writes (scripts/stack/alertmanager.sh, through the
+    # same renderer, its LONGHAUL_ALERT_* from defaults.env) with the same values, but for where the
+    # templates are
     native = tmp_path / "native.yml"
     values = {k: compose_value(v) for k, v in env.items() if k != "LONGHAUL_ALERT_TEMPLATES"}
     subprocess.run(
