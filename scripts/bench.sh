@@ -38,6 +38,8 @@ if [ "$SHORT" = 1 ]; then
   export LONGHAUL_ALERT_GROUP_WAIT=5s LONGHAUL_ALERT_LINK_GROUP_WAIT=5s LONGHAUL_ALERT_GROUP_INTERVAL=15s
 fi
 flink_get /overview >/dev/null 2>&1 || bash "$ROOT/scripts/stack/up.sh"
+test_super_user_ready || die "the running stack lists no topic to the benchmarks' Kafka user ${LONGHAUL_KAFKA_TEST_SUPER_USER}: \
+it was started without LONGHAUL_KAFKA_TEST_SUPER_USER (make up, make demo); make down, then make bench starts its own"
 
 if want machine; then
   say "== machine"

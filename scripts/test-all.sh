@@ -105,12 +105,6 @@ stack_env() {
   export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
 }
 
-# test_super_user_ready: the running brokers make the tests' SCRAM user a super user (a stack that
-# `make up` or `make demo` started has none: no password is a super user's there)
-test_super_user_ready() {
-  grep -q "^super.users=.*;User:${LONGHAUL_KAFKA_TEST_SUPER_USER}\$" "$LONGHAUL_STACK_DIR/run/kafka/server.properties" 2>/dev/null
-}
-
 # stack_fits_tests: the running stack is the one the tests need (stack_env): their super user,
 # their Alertmanager timings and task slots, and no production job, which would raise every
 # event of the tests' links a second time and hold a slot. One that `make demo`, `make up` or
@@ -118,10 +112,11 @@ test_super_user_ready() {
 # integration tests: no slot for their jobs, mails after the demo's 2-minute group_wait).
 stack_fits_tests() {
   local run="$LONGHAUL_STACK_DIR/run"
+  load_services
   test_super_user_ready &&
     grep -qx "  group_wait: ${LONGHAUL_ALERT_GROUP_WAIT}" "$run/alertmanager/alertmanager.yml" 2>/dev/null &&
     grep -qx "  numberOfTaskSlots: ${LONGHAUL_FLINK_TASK_SLOTS}" "$run/flink/conf/config.yaml" 2>/dev/null &&
-    [ -z "$(load_services && job_overview_line 2>/dev/null)" ]
+    [ -z "$(job_overview_line 2>/dev/null)" ]
 }
 
 stack_up() {

@@ -21,6 +21,13 @@ install_kafka() {
     "org.apache.logging.log4j:log4j-core:${LONGHAUL_LOG4J_VERSION}"
 }
 
+# test_super_user_ready: the running brokers make LONGHAUL_KAFKA_TEST_SUPER_USER, the tests' and
+# benchmarks' SCRAM user, a super user (a stack that `make up` or `make demo` started has none: no
+# password is a super user's there)
+test_super_user_ready() {
+  grep -q "^super.users=.*;User:${LONGHAUL_KAFKA_TEST_SUPER_USER}\$" "$(kafka_run)/server.properties" 2>/dev/null
+}
+
 kafka_class() { "$JAVA" -cp "$(kafka_home)/libs/*" "$@"; }
 
 # kafka_listeners: the broker's listeners. Secured (the default): clients on SASL_SSL with

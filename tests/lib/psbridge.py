@@ -65,7 +65,13 @@ def group_at_the_end(topic):
     c = kafka.consumer({"group.id": group, "enable.auto.commit": False})
     try:
         ends = []
-        for name, meta in c.list_topics(timeout=30).topics.items():
+        listed = c.list_topics(timeout=30).topics
+        assert topic in listed, (
+            f"{topic} is not among the {len(listed)} topics Kafka lists to the tests' user: a stack started "
+            "without LONGHAUL_KAFKA_TEST_SUPER_USER lists nothing to the tests' user (make test and make "
+            "bench start theirs with it)"
+        )
+        for name, meta in listed.items():
             if name == topic or name.startswith(
                 topic + CONTRACT.own["separator"] + CONTRACT.own["archiver_prefix"]
             ):
