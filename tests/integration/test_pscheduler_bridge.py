@@ -46,10 +46,11 @@ def test_results_from_both_archivers_become_samples_once(bridge, run_tag):
     assert all(s["dst"] == dst and s["probe_id"].startswith("pscheduler-") for s in samples)
 
     # the bridge's: the junk message. (The golden results' runs are years old: behind the job's
-    # watermark, their observations are the statistics' dead letters, source_topic "unknown".)
+    # watermark, their observations are the statistics' dead letters, rejected_by
+    # LateToDeadLetter.REJECTED_BY and naming the raw topic their sample came from.)
     dead = kafka.read_all(
         CONTRACT.topic("dead_letter"),
-        lambda m: run_tag in m.get("payload", "") and m["source_topic"] != "unknown",
+        lambda m: run_tag in m.get("payload", "") and m["rejected_by"] != "longhaul-flink statistics",
         1,
     )
     assert len(dead) == 1 and dead[0]["source_topic"] == TOPIC, dead
