@@ -42,10 +42,14 @@ func checkPlacement(p Placement) (field, msg string) {
 // from the repository's root) with each placed value set to the setting's default. A line that
 // matches no line of its file, or more than one, is an error naming the file and the setting.
 func (d *Description) RenderPlacements(read func(name string) ([]byte, error)) (map[string]string, error) {
-	byFile := map[string][]int{}
-	for i, s := range d.Settings {
-		for _, p := range s.RenderedIn {
-			byFile[p.File] = append(byFile[p.File], i)
+	type placed struct {
+		setting *Setting
+		at      Placement
+	}
+	byFile := map[string][]placed{}
+	for i := range d.Settings {
+		for _, p := range d.Settings[i].RenderedIn {
+			byFile[p.File] = append(byFile[p.File], placed{&d.Settings[i], p})
 		}
 	}
 	out := map[string]string{}
@@ -55,15 +59,9 @@ func (d *Description) RenderPlacements(read func(name string) ([]byte, error)) (
 			return nil, err
 		}
 		lines := strings.SplitAfter(string(data), "\n")
-		for _, i := range byFile[file] {
-			s := d.Settings[i]
-			for _, p := range s.RenderedIn {
-				if p.File != file {
-					continue
-				}
-				if err := place(lines, p, s.Default); err != nil {
-					return nil, fmt.Errorf("%s: %s: %w", file, s.Name, err)
-				}
+		for _, p := range byFile[file] {
+			if err := place(lines, p.at, p.setting.Default); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", file, p.setting.Name, err)
 			}
 		}
 		out[file] = strings.Join(lines, "")
