@@ -70,13 +70,19 @@ def stage_times(out):
     path = out / "stages.tsv"
     if not path.exists():
         return
-    print("Stage times:")
+    print("Stage times (and how busy the machine's CPUs were meanwhile):")
     total = 0
     for line in path.read_text().splitlines():
-        name, secs, result = line.split("\t")
+        name, secs, result, *cpu = line.split("\t")
         total += int(secs)
-        print(f"  {int(secs):5d} s  {result:6}  {name}")
-    print(f"  {total:5d} s  in all ({total / 60:.1f} min)")
+        busy = f"{int(cpu[0]):3d} %" if cpu else "    -"
+        print(f"  {int(secs):5d} s  {busy}  {result:6}  {name}")
+    wall = out / "wall_s"
+    if wall.exists():
+        w = int(wall.read_text())
+        print(f"  {w:5d} s  wall ({w / 60:.1f} min; the stages add up to {total} s, some ran side by side)")
+    else:
+        print(f"  {total:5d} s  in all ({total / 60:.1f} min)")
 
 
 def slowest(out, n=15):

@@ -52,11 +52,22 @@ def test_the_summary_has_stage_times_the_slowest_tests_and_one_total_line(tmp_pa
         '<testcase classname="t" name="a" time="3.0"/><testcase classname="t" name="b" time="0.1"/>'
         "</testsuite></testsuites>"
     )
-    (tmp_path / "stages.tsv").write_text("Go unit tests\t70\tok\nPython unit tests\t50\tFAILED\n")
+    # the machine's CPU busy during a stage (a fourth column since 2026-12-05)
+    (tmp_path / "stages.tsv").write_text("Go unit tests\t70\tok\t85\nPython unit tests\t50\tFAILED\n")
     assert summary.main(tmp_path) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert "     70 s  ok      Go unit tests" in lines and "    120 s  in all (2.0 min)" in lines
+    assert "     70 s   85 %  ok      Go unit tests" in lines, lines
+    assert "     50 s      -  FAILED  Python unit tests" in lines
+    assert "    120 s  in all (2.0 min)" in lines
     slow = lines[lines.index("The 4 slowest tests:") + 1 :][:2]
     assert slow == ["      9.0 s  p.TestSlow", "      3.0 s  t.a"]
     # subtests count as tests (go test -json reports each), as before
     assert lines[-1] == "3 passed, 1 failed, 1 skipped"
+
+
+def test_stages_side_by_side_add_up_to_more_than_the_wall_time_it_gives(tmp_path, capsys):
+    (tmp_path / "stages.tsv").write_text("Install\t250\tok\t90\nCluster\t500\tok\t95\n")
+    (tmp_path / "wall_s").write_text("520\n")
+    assert summary.main(tmp_path) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "    520 s  wall (8.7 min; the stages add up to 750 s, some ran side by side)" in lines, lines
