@@ -219,7 +219,7 @@ go_integration() {
 
 go_integration_own_brokers() {
   local pkgs
-  pkgs="$(go list ./... | grep -v '^longhaul/operator/')" || return
+  pkgs="$(go list -tags integration ./... | grep -v '^longhaul/operator/')" || return
   # shellcheck disable=SC2086  # one package a word
   go_integration go-integration $pkgs
 }

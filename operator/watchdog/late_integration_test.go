@@ -21,6 +21,7 @@ import (
 // a failover): the watchdog warns that the statistics miss it, and clears the warning once no
 // record has come late for its window.
 func TestIntegrationWatchdogWarnsOfRecordsTheStatisticsDroppedAsLate(t *testing.T) {
+	t.Parallel() // beside the job's and the series' tests (watchdog_integration_test.go's head)
 	name := fmt.Sprintf("longhaul-wdit-late-%d", time.Now().UnixNano()%1_000_000)
 	host := fmt.Sprintf("wdit-late-%d.example.org", time.Now().UnixNano()%1_000_000)
 	ev := followEvents(t, name)

@@ -7,6 +7,11 @@ package watchdog
 // among the stack's secrets) and its events are read back from the events topic. Each test's
 // watchdog is an instance of its own (a job name of its own) and judges only what the test makes,
 // so it raises nothing about the rest of the stack.
+//
+// Side by side (t.Parallel, after the others; 110 s in a row, 2026-12-05): the late records' test,
+// the job's and the series' each judge only their own job or subject, and the first two hold a
+// task slot each (the test stack has 3). The agent's test runs alone, first: its pings, 60 s
+// behind, would come late to the late records' test's job and count in the window it judges.
 
 import (
 	"bytes"
@@ -184,6 +189,7 @@ func cli(t *testing.T, args ...string) string {
 // The Flink job: missing, then running, then stopped. A restarted watchdog does not raise the open
 // alert again, and closes it when the job runs.
 func TestIntegrationWatchdogFollowsTheFlinkJobAcrossItsOwnRestart(t *testing.T) {
+	t.Parallel() // beside the late records' test (this file's head)
 	name := fmt.Sprintf("longhaul-wdit-%d", time.Now().UnixNano()%1_000_000)
 	ev := followEvents(t, name)
 	opts := Options{Job: name, Interval: time.Second, Grace: 3 * time.Second, Thresholds: DefaultThresholds(),
@@ -365,6 +371,7 @@ func publishPing(t *testing.T, prod *kgo.Client, host string, ts, sent time.Time
 // InfluxDB's own count of its series, read by the live watchdog: over a budget of 1 (any series)
 // a warning naming the count; the default budget holds the test stack's.
 func TestIntegrationWatchdogCountsInfluxDBsSeriesAgainstTheBudget(t *testing.T) {
+	t.Parallel() // beside the late records' test (this file's head)
 	name := fmt.Sprintf("longhaul-wdit-%d", time.Now().UnixNano()%1_000_000)
 	ev := followEvents(t, name)
 	opts := Options{Job: name, Interval: time.Second, Grace: 2 * time.Second, Thresholds: DefaultThresholds(),
