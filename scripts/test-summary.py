@@ -80,7 +80,8 @@ def stage_times(out):
     wall = out / "wall_s"
     if wall.exists():
         w = int(wall.read_text())
-        print(f"  {w:5d} s  wall ({w / 60:.1f} min; the stages add up to {total} s, some ran side by side)")
+        beside = ", some ran side by side" if total > w else ""
+        print(f"  {w:5d} s  wall ({w / 60:.1f} min; the stages add up to {total} s{beside})")
     else:
         print(f"  {total:5d} s  in all ({total / 60:.1f} min)")
 

@@ -71,3 +71,6 @@ def test_stages_side_by_side_add_up_to_more_than_the_wall_time_it_gives(tmp_path
     assert summary.main(tmp_path) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "    520 s  wall (8.7 min; the stages add up to 750 s, some ran side by side)" in lines, lines
+    (tmp_path / "wall_s").write_text("760\n")  # one after the other, and the run's own seconds
+    summary.main(tmp_path)
+    assert "    760 s  wall (12.7 min; the stages add up to 750 s)" in capsys.readouterr().out.splitlines()
