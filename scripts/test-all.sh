@@ -269,14 +269,13 @@ cluster_story() {
 }
 
 tier_cluster() {
-  if [ -n "${BG_PID[cluster]:-}" ]; then
-    # begun beside the install tier: the default stack's CPU and memory go to it now
-    if [ "$started_here" = 1 ]; then stage "Native stack down" stack_down; fi
-    stage_end cluster
-    return
-  fi
+  # the default stack's CPU and memory go to the cluster's stories now
   if [ "$started_here" = 1 ]; then stage "Native stack down" stack_down; fi
-  stage "$CLUSTER_STAGE" cluster_story
+  if [ -n "${BG_PID[cluster]:-}" ]; then
+    stage_end cluster # begun beside the install tier
+  else
+    stage "$CLUSTER_STAGE" cluster_story
+  fi
 }
 
 # on the way out (a tier failed, ^C): what still runs in the background ends first (a cluster

@@ -150,9 +150,7 @@ public record IncidentInput(
      * A throughput run summary: one that measured says the link works; a failed one that it is no
      * evidence of health (it may be the start of an outage no alert has named yet). A run its agent
      * could not start (not_started: the slot was missed, the previous run still going) says nothing
-     * of the link, as in the statistics and the reachability detectors: null. (Counted as failed, a
-     * witness whose run a confirmation run had delayed stopped counting as healthy, and the
-     * carrier's incident in the e2e story lost its one witness: CI-like run, 2026-12-05.)
+     * of the link, as in the statistics and the reachability detectors: null.
      */
     public static IncidentInput of(ThroughputSample t) {
         if (t.error() != null && t.error().notStarted()) {
