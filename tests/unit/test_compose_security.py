@@ -160,6 +160,14 @@ def test_unauthenticated_ports_are_on_loopback_only():
     assert "ports" not in SERVICES["kafka"]
 
 
+def test_influxdbs_backup_port_is_its_containers_alone():
+    """It has no authentication: on the container's loopback (its own network namespace, which no
+    other container shares), never published."""
+    assert SERVICES["influxdb"]["environment"]["INFLUXDB_BIND_ADDRESS"] == "127.0.0.1:8088"
+    assert SERVICES["influxdb"]["ports"] == ["127.0.0.1:8086:8086"]
+    assert all("network_mode" not in s for s in SERVICES.values()), "a service shares a network namespace"
+
+
 def native_kafka_security():
     """The native broker's security keys, as scripts/stack/kafka.sh writes them (secured mode)."""
     script = ". scripts/stack/lib.sh && load_services && kafka_listeners"

@@ -448,6 +448,22 @@ def test_influxdb_is_secured_as_on_the_native_stack():
     assert volume["secret"]["secretName"] == "longhaul-influxdb-tls" and name == "influxdb.pem"
 
 
+def test_influxdbs_pods_take_their_http_port_alone():
+    """The chart binds InfluxDB's backup and restore port (no authentication) on every address of
+    the pod: the policy selects the pods the chart labels for the release and admits 8086 only."""
+    assert "helm install influxdb influxdata/influxdb" in (KDIR / "helm/influxdb-values.yaml").read_text(), (
+        "the release is named influxdb"
+    )
+    assert "nameOverride" not in helm_values("influxdb"), "the chart's name labels the pods"
+    policy = one("NetworkPolicy", "influxdb-http-only")["spec"]
+    assert policy["podSelector"] == {
+        "matchLabels": {"app.kubernetes.io/name": "influxdb", "app.kubernetes.io/instance": "influxdb"}
+    }
+    assert policy["policyTypes"] == ["Ingress"]
+    assert policy["ingress"] == [{"ports": [{"protocol": "TCP", "port": 8086}]}]
+    assert helm_values("influxdb")["config"]["http"].get("bind-address", ":8086") == ":8086"
+
+
 # Where each daemon scripts/stack supervises runs on Kubernetes: (kind, name) of its manifest, or
 # the Helm values file. The keeper is the Flink operator's work (upgradeMode savepoint, above).
 COUNTERPARTS = {
@@ -456,6 +472,8 @@ COUNTERPARTS = {
     "flink-taskmanager": ("FlinkDeployment", "longhaul-link-monitor"),
     "job-keeper": ("FlinkDeployment", "longhaul-link-monitor"),
     "influxdb": ("helm", "influxdb"),
+    # the relay of InfluxDB's HTTP port out of its network namespace: the chart's Service
+    "influxdb-http": ("helm", "influxdb"),
     "telegraf": ("Deployment", "telegraf"),
     "watchdog": ("Deployment", "watchdog"),
     "alertmanager": ("StatefulSet", "alertmanager"),
