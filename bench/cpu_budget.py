@@ -20,7 +20,8 @@ ROLES = [
     ("bare consumer", ("BareConsumerBench",)),
     ("kafka", ("kafka.Kafka",)),
     ("telegraf", ("telegraf",)),
-    ("influxdb", ("influxd",)),
+    # InfluxDB and systemd-socket-proxyd, which relays its HTTP port out of its namespace
+    ("influxdb", ("influxd", "systemd-socket-proxyd")),
 ]
 
 

@@ -57,6 +57,22 @@ type Service struct {
 	OpenFiles       *Limit       `yaml:"open_files"`
 	Capabilities    *Capability  `yaml:"capabilities"`
 	Memory          Limit        `yaml:"memory"`
+	PrivateNetwork  *Noted       `yaml:"private_network"`  // a network namespace of its own, only its loopback
+	JoinsNetworkOf  string       `yaml:"joins_network_of"` // another service's private network
+	Socket          *Socket      `yaml:"socket"`           // a port the supervisor opens and hands it
+}
+
+// Noted is a setting that is on when given, with the comment that says why.
+type Noted struct {
+	Note string `yaml:"note"`
+}
+
+// Socket is longhaul-<name>.socket: systemd listens on Listen and starts the service at the first
+// connection, handing it the socket; the socket starts only once Condition's path exists.
+type Socket struct {
+	Listen    string `yaml:"listen"`
+	Condition string `yaml:"condition"`
+	Note      string `yaml:"note"`
 }
 
 // Credential is a secret of /etc/longhaul/secrets the unit loads (LoadCredential=).
@@ -225,15 +241,19 @@ func (d *Description) check() error {
 	if d.Target.Description == "" {
 		return at("the target has no description", "target")
 	}
+	private := map[string]bool{}
+	for _, s := range d.Services {
+		private[s.Name] = s.PrivateNetwork != nil
+	}
 	for i, s := range d.Services {
-		if err := s.check(i, names, values); err != nil {
+		if err := s.check(i, names, private, values); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (s *Service) check(i int, services, settings map[string]bool) error {
+func (s *Service) check(i int, services, private, settings map[string]bool) error {
 	for _, t := range s.texts() {
 		for _, m := range placeholder.FindAllStringSubmatch(t.text, -1) {
 			if !settings[m[1]] {
@@ -270,6 +290,12 @@ func (s *Service) check(i int, services, settings map[string]bool) error {
 	if s.State != nil && s.State.Dir == "" {
 		return at("is required", "services", i, "state", "dir")
 	}
+	if s.Socket != nil && s.Socket.Listen == "" {
+		return at("is required", "services", i, "socket", "listen")
+	}
+	if s.JoinsNetworkOf != "" && !private[s.JoinsNetworkOf] {
+		return at(fmt.Sprintf("%q is not another service of this description with a private_network", s.JoinsNetworkOf), "services", i, "joins_network_of")
+	}
 	return nil
 }
 
@@ -298,6 +324,12 @@ func (s *Service) texts() []text {
 	}
 	if s.Capabilities != nil {
 		out = append(out, text{[]any{"capabilities", "note"}, s.Capabilities.Note})
+	}
+	if s.PrivateNetwork != nil {
+		out = append(out, text{[]any{"private_network", "note"}, s.PrivateNetwork.Note})
+	}
+	if s.Socket != nil {
+		out = append(out, text{[]any{"socket", "listen"}, s.Socket.Listen}, text{[]any{"socket", "note"}, s.Socket.Note})
 	}
 	return out
 }

@@ -67,12 +67,53 @@ func TestTheTargetWantsEveryCentralServiceAndNoHostOne(t *testing.T) {
 	for i := range d.Services {
 		s := &d.Services[i]
 		wanted := strings.Contains(target, "Wants="+unitName(s.Name)+"\n")
+		if s.Socket != nil { // started by its socket, which the target wants instead
+			wanted = strings.Contains(target, "Wants="+socketName(s.Name)+"\n") && !wanted
+		}
 		unit := d.Unit(s)
 		if wanted == s.Host {
 			t.Errorf("%s: host %v, wanted by the target %v", s.Name, s.Host, wanted)
 		}
 		if strings.Contains(unit, "PartOf=longhaul.target") == s.Host || strings.Contains(unit, "WantedBy=multi-user.target") != s.Host {
 			t.Errorf("%s (host %v) is installed as:\n%s", s.Name, s.Host, unit)
+		}
+	}
+}
+
+// A relay serves a port of another service's private network: it starts at its socket's first
+// connection, in that service's namespace, and the socket only once its condition holds.
+func TestARelayServesFromItsServicesNetworkAtItsSocketsFirstConnection(t *testing.T) {
+	d := load(t)
+	var relay, influx *Service
+	for i := range d.Services {
+		switch d.Services[i].Name {
+		case "influxdb-http":
+			relay = &d.Services[i]
+		case "influxdb":
+			influx = &d.Services[i]
+		}
+	}
+	if relay == nil || influx == nil {
+		t.Fatal("no influxdb-http or influxdb service")
+	}
+	for _, line := range []string{
+		"Requires=longhaul-influxdb.service longhaul-influxdb-http.socket",
+		"After=network-online.target longhaul-influxdb.service longhaul-influxdb-http.socket",
+		"JoinsNamespaceOf=longhaul-influxdb.service",
+		"PrivateNetwork=yes",
+		"ExecStart=/usr/lib/systemd/systemd-socket-proxyd --connections-max=1024 127.0.0.1:8086",
+	} {
+		if !strings.Contains(d.Unit(relay), "\n"+line+"\n") {
+			t.Errorf("the relay's unit lacks %s:\n%s", line, d.Unit(relay))
+		}
+	}
+	if !strings.Contains(d.Unit(influx), "\nPrivateNetwork=yes\n") {
+		t.Errorf("InfluxDB's unit has a network of the host's:\n%s", d.Unit(influx))
+	}
+	socket := d.SocketUnit(relay)
+	for _, line := range []string{"ListenStream=127.0.0.1:8086", "ConditionPathExists=/var/lib/longhaul/influxdb/meta/longhaul-admin", "PartOf=longhaul.target"} {
+		if !strings.Contains(socket, "\n"+line+"\n") {
+			t.Errorf("the socket lacks %s:\n%s", line, socket)
 		}
 	}
 }
@@ -107,12 +148,14 @@ func TestABadDescriptionNamesItsFileLineAndField(t *testing.T) {
 	}{
 		{"an unknown field", "    jvm: true\n", "    jvm: true\n    heap: 1g\n", "field heap not found"},
 		{"a size without a unit", "      max: 1G\n", "      max: 1024\n", `services[0].memory.max: "1024" is not a size`},
-		{"a dependency on no service", "after: [kafka, influxdb]\n", "after: [kafka, influx]\n", `services[2].after[1]: "influx" is not another service`},
+		{"a dependency on no service", "after: [kafka, influxdb]\n", "after: [kafka, influx]\n", `services[3].after[1]: "influx" is not another service`},
 		{"a placeholder of no setting", "{{LONGHAUL_KAFKA_HEAP_OPTS}}\"", "{{LONGHAUL_KAFKA_HEAP}}\"", "services[0].command[0]: {{LONGHAUL_KAFKA_HEAP}} names no setting"},
 		{"a service without a user", "    user: longhaul-influxdb\n", "", "services[1].user: is required"},
 		{"a setting twice", "  - name: LONGHAUL_KAFKA_PORT_STEP\n", "  - name: LONGHAUL_KAFKA_PORT\n", "settings[8].name: LONGHAUL_KAFKA_PORT is set twice"},
 		{"a default the shell would expand", "default: 1024m\n", "default: $(id)\n", "a default is a literal"},
 		{"a placed line without its value", "line: '    jobmanager.memory.process.size: {}'", "line: '    jobmanager.memory.process.size: 1024m'", `settings[25].rendered_in[0].line: "    jobmanager.memory.process.size: 1024m" has not one {}`},
+		{"a relay into a service with no private network", "    joins_network_of: influxdb\n", "    joins_network_of: kafka\n", `services[2].joins_network_of: "kafka" is not another service of this description with a private_network`},
+		{"a socket listening nowhere", "      listen: 127.0.0.1:{{LONGHAUL_INFLUX_PORT}}\n", "      listen: \"\"\n", "services[2].socket.listen: is required"},
 		{"a placement outside the repository", "file: docker-compose.yml\n", "file: ../docker-compose.yml\n", `settings[23].rendered_in[0].file: "../docker-compose.yml" is not a file of the repository`},
 	}
 	for _, c := range cases {

@@ -51,7 +51,11 @@ func (d *Description) Render() map[string]string {
 		settingsFile:                        d.SettingsEnv(),
 	}
 	for i := range d.Services {
-		files[filepath.Join(unitsDir, unitName(d.Services[i].Name))] = d.Unit(&d.Services[i])
+		s := &d.Services[i]
+		files[filepath.Join(unitsDir, unitName(s.Name))] = d.Unit(s)
+		if s.Socket != nil {
+			files[filepath.Join(unitsDir, socketName(s.Name))] = d.SocketUnit(s)
+		}
 	}
 	return files
 }

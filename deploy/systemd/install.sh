@@ -101,7 +101,7 @@ files() {
   copy_tree "${ROOT}/alerting/templates" "${dest}${SHARE}/alerting/templates"
   copy_tree "$(kafka_home)/libs" "$p/kafka/libs"
   copy_tree "$(flink_home)" "$p/flink"
-  install -m 0644 "${UNITS}"/*.service "${UNITS}"/*.target "${dest}/etc/systemd/system/"
+  install -m 0644 "${UNITS}"/*.service "${UNITS}"/*.socket "${UNITS}"/*.target "${dest}/etc/systemd/system/"
   log "installed into ${dest:-/} (now: systemctl daemon-reload)"
 }
 
@@ -222,6 +222,9 @@ central() {
   log "central host ready; edit ${ETC}/kafka/server.properties (listeners) for remote agents, then: install.sh setup"
 }
 
+# influxdb_running: its unit is active with a main process (whose network namespace is InfluxDB's).
+influxdb_running() { [ "$(systemctl show -p MainPID --value longhaul-influxdb)" -gt 0 ] 2>/dev/null; }
+
 # setup: InfluxDB's admin (the one statement a fresh auth-enabled InfluxDB takes without a user,
 # as scripts/stack/influxdb.sh makes it), then `longhaul setup` as up.sh runs it.
 setup() {
@@ -231,7 +234,14 @@ setup() {
   svc_given_up() { ! systemctl is-active --quiet "longhaul-$1"; }
   # shellcheck disable=SC2317  # called by the sourced bootstrap_influxdb_admin
   influxdb_log() { echo "(journalctl -u longhaul-influxdb)"; }
+  # InfluxDB runs in a network namespace of its own (PrivateNetwork=): the admin is made from
+  # inside it, before longhaul-influxdb-http.socket opens the host's port (its condition is the
+  # admin's marker), so no local user can race for it
+  # shellcheck disable=SC2317  # called by the sourced bootstrap_influxdb_admin
+  influxdb_in_ns() { nsenter -t "$(systemctl show -p MainPID --value longhaul-influxdb)" -n "$@"; }
+  wait_for "${LONGHAUL_START_TIMEOUT}" influxdb_running || die "InfluxDB not running (journalctl -u longhaul-influxdb)"
   [ -f "${STATE}/influxdb/meta/longhaul-admin" ] || bootstrap_influxdb_admin
+  systemctl start longhaul-influxdb-http.socket
   wait_for "${LONGHAUL_START_TIMEOUT}" health_kafka || die "Kafka not healthy (journalctl -u longhaul-kafka)"
   LONGHAUL_INFLUX_USER=admin LONGHAUL_INFLUX_PASSWORD_FILE="${LONGHAUL_SECRETS_DIR}/influx-admin.password" \
     "${BINDIR}/longhaul" setup --users-from "${LONGHAUL_SECRETS_DIR}"

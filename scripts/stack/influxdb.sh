@@ -8,9 +8,47 @@
 influxdb_home() { echo "${CACHE_DIR}/influxdb-${LONGHAUL_INFLUXDB_VERSION}"; }
 influxdb_run()  { echo "${RUN_ROOT}/influxdb"; }
 influxdb_log()  { echo "$(influxdb_run)/influxd.log"; }
-procs_influxdb() { echo influxdb; }
+influxdb_http_log() { echo "$(influxdb_run)/http-proxy.log"; }
+procs_influxdb() { echo influxdb; [ -z "$(influxdb_netns)" ] || echo influxdb-http; }
 ports_influxdb() { echo "${LONGHAUL_INFLUX_PORT}"; }
-logs_influxdb()  { influxdb_log; }
+logs_influxdb()  { influxdb_log; [ -z "$(influxdb_netns)" ] || influxdb_http_log; }
+
+# InfluxDB runs in a network namespace of its own when the stack runs as root (the demo and the
+# tests do): its backup and restore port (bind-address, LONGHAUL_INFLUX_RPC_PORT), which has no
+# authentication and which 1.8 cannot turn off, then listens on that namespace's loopback alone,
+# out of any local user's reach. Its HTTP port reaches the host's 127.0.0.1 through
+# systemd-socket-proxyd (program influxdb-http), started once the admin user exists, so no local
+# user can race for it either. A backup runs in the namespace, as root: docs/operations.md,
+# *Backup*. Not root: no namespace, and both ports listen on the host's 127.0.0.1 as before.
+# The name is this stack's (one per RUN_ROOT): two stacks side by side have two.
+influxdb_netns() {
+  [ "$(id -u)" = 0 ] || return 0
+  printf 'lhi-%s\n' "$(printf '%s' "${RUN_ROOT}" | sha256sum | cut -c1-10)"
+}
+
+# influxdb_in_ns CMD...: runs CMD where InfluxDB's own ports are (its namespace, if any).
+influxdb_in_ns() {
+  local ns
+  ns="$(influxdb_netns)"
+  if [ -n "$ns" ]; then ip netns exec "$ns" "$@"; else "$@"; fi
+}
+
+# A namespace with its loopback up; one left by a stack that died is taken over.
+ensure_influxdb_netns() {
+  local ns="$1"
+  [ -e "/run/netns/${ns}" ] || ip netns add "$ns" || die "influxdb: cannot create network namespace ${ns}"
+  ip -n "$ns" link set lo up || die "influxdb: cannot bring up the loopback of ${ns}"
+}
+
+# systemd-socket-proxyd is systemd's own relay for a service in a private network namespace:
+# systemd-socket-activate listens on the host's port and hands the socket to it in the namespace.
+socket_proxyd() {
+  local p
+  for p in /usr/lib/systemd/systemd-socket-proxyd /lib/systemd/systemd-socket-proxyd; do
+    [ -x "$p" ] && { echo "$p"; return 0; }
+  done
+  die "systemd-socket-proxyd not found (Debian's systemd package has it)"
+}
 
 # The server's own address (always 127.0.0.1), http or https as LONGHAUL_INFLUX says.
 influxdb_https() { case "${LONGHAUL_INFLUX}" in https://*) return 0 ;; *) return 1 ;; esac; }
@@ -88,20 +126,33 @@ EOF
 }
 
 start_influxdb() {
-  local run
+  local run ns in_ns=() activate=()
   run="$(influxdb_run)"
-  SUP_PRIORITY=10 start_daemon influxdb "$(influxdb_log)" "$(influxdb_home)/influxd" run -config "$run/influxdb.conf"
+  ns="$(influxdb_netns)"
+  if [ -n "$ns" ]; then
+    ensure_influxdb_netns "$ns"
+    in_ns=(ip netns exec "$ns")
+  else
+    warn "influxdb: not root, so no network namespace: its backup port ${LONGHAUL_INFLUX_RPC_PORT} is open to local users"
+  fi
+  SUP_PRIORITY=10 start_daemon influxdb "$(influxdb_log)" "${in_ns[@]}" "$(influxdb_home)/influxd" run -config "$run/influxdb.conf"
   # The marker lives in meta/: a fresh meta store (first start, or wiped) has no users yet.
   [ -f "$run/meta/longhaul-admin" ] || bootstrap_influxdb_admin
+  [ -n "$ns" ] || return 0
+  # The host's port is the supervisor's to open (here systemd-socket-activate; on a host the unit
+  # longhaul-influxdb-http.socket), the relay's to serve from InfluxDB's namespace.
+  activate=(systemd-socket-activate -l "127.0.0.1:${LONGHAUL_INFLUX_PORT}")
+  SUP_PRIORITY=11 start_daemon influxdb-http "$(influxdb_http_log)" "${activate[@]}" "${in_ns[@]}" "$(socket_proxyd)" --connections-max=1024 "127.0.0.1:${LONGHAUL_INFLUX_PORT}"
 }
 
-# influx_curl USER PASSWORD_FILE CURL_ARGS...: curl InfluxDB as USER; the credentials reach curl
-# through a config file descriptor, never its command line.
+# influx_curl USER PASSWORD_FILE CURL_ARGS...: curl InfluxDB as USER, from its own namespace (the
+# admin's bootstrap runs before the host's port is open); the credentials reach curl through a
+# config file descriptor, never its command line.
 influx_curl() {
   local user="$1" pw
   pw="$(cat "$2")" || return 1
   shift 2
-  curl -sS --max-time 10 "${INFLUX_CURL_TLS[@]}" \
+  influxdb_in_ns curl -sS --max-time 10 "${INFLUX_CURL_TLS[@]}" \
     -K <(printf 'user = "%s:%s"\n' "$user" "$(printf '%s' "$pw" | sed 's/[\\"]/\\&/g')") "$@"
 }
 
@@ -112,15 +163,16 @@ influxdb_curl_tls() {
 }
 
 # The first start of an auth-enabled InfluxDB accepts exactly one statement without credentials:
-# CREATE USER … WITH ALL PRIVILEGES. Done here, seconds after the start (only local users could
-# race for it, and then the admin password would not work: this fails loudly, as would setup).
+# CREATE USER … WITH ALL PRIVILEGES. Done here, in InfluxDB's namespace before its port reaches the
+# host (without a namespace, seconds after the start: a local user could race for it, and then the
+# admin password would not work: this fails loudly, as would setup).
 bootstrap_influxdb_admin() {
   local run pwfile deadline answer
   run="$(influxdb_run)"
   pwfile="$(ensure_secret influx-admin.password)"
   influxdb_curl_tls
   deadline=$(($(date +%s) + LONGHAUL_START_TIMEOUT))
-  until health_influxdb; do
+  until grep -q '"status":"pass"' <<<"$(influxdb_in_ns curl -fsS --max-time 3 "${INFLUX_CURL_TLS[@]}" "$(influxdb_url)/health" 2>/dev/null)"; do
     ! svc_given_up influxdb || { show_log "$(influxdb_log)"; die "influxdb exited while starting"; }
     [ "$(date +%s)" -lt "$deadline" ] || die "influxdb not healthy within ${LONGHAUL_START_TIMEOUT}s"
     sleep 0.2
@@ -133,7 +185,7 @@ bootstrap_influxdb_admin() {
       # The statement goes on stdin (q@-): the password is in no command line.
       answer="$(printf "CREATE USER \"admin\" WITH PASSWORD '%s' WITH ALL PRIVILEGES" \
         "$(sed "s/[\\\\']/\\\\&/g" "$pwfile")" |
-        curl -sS --max-time 10 "${INFLUX_CURL_TLS[@]}" -XPOST "$(influxdb_url)/query" --data-urlencode 'q@-')"
+        influxdb_in_ns curl -sS --max-time 10 "${INFLUX_CURL_TLS[@]}" -XPOST "$(influxdb_url)/query" --data-urlencode 'q@-')"
       case "$answer" in
         *'"error"'*) die "influxdb: creating the admin user failed: ${answer}" ;;
       esac
@@ -150,4 +202,10 @@ health_influxdb() {
   grep -q '"status":"pass"' <<<"$(http_get "${INFLUX_CURL_TLS[@]}" "$(influxdb_url)/health")"
 }
 
-stop_influxdb() { stop_daemon influxdb; }
+stop_influxdb() {
+  local ns
+  stop_daemon influxdb-http
+  stop_daemon influxdb
+  ns="$(influxdb_netns)"
+  [ -z "$ns" ] || [ ! -e "/run/netns/${ns}" ] || ip netns del "$ns" || warn "influxdb: network namespace ${ns} not removed"
+}

@@ -83,8 +83,13 @@ class Machine:
     systemd-nspawn), leader (the machine's PID 1, its systemd), state ("running" or "degraded"),
     failed_units (when degraded), timings (seconds: unpack, boot to ready, stop)."""
 
-    def __init__(self, tarball=None, *, log_dir=None, boot_timeout=60, stop_timeout=10, workdir=None):
+    def __init__(
+        self, tarball=None, *, log_dir=None, boot_timeout=60, stop_timeout=10, workdir=None, capabilities=()
+    ):
         self.tarball = pathlib.Path(tarball) if tarball else None
+        # beyond nspawn's default set, e.g. CAP_NET_ADMIN, without which the machine's systemd
+        # cannot bring up a PrivateNetwork= namespace's loopback (a host's systemd can)
+        self.capabilities = list(capabilities)
         self.log_dir = pathlib.Path(log_dir) if log_dir else None
         self.boot_timeout = boot_timeout
         self.stop_timeout = stop_timeout
@@ -136,7 +141,16 @@ class Machine:
         t0 = time.monotonic()
         # setpriv: systemd-nspawn gets SIGTERM (an orderly shutdown) should this process die
         self.process = subprocess.Popen(
-            ["setpriv", "--pdeathsig", "TERM", *NSPAWN, "-D", str(self.root), f"--machine={self.name}"],
+            [
+                "setpriv",
+                "--pdeathsig",
+                "TERM",
+                *NSPAWN,
+                *(f"--capability={c}" for c in self.capabilities),
+                "-D",
+                str(self.root),
+                f"--machine={self.name}",
+            ],
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=subprocess.STDOUT,

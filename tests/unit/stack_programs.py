@@ -76,6 +76,9 @@ def daemons():
 LOCAL_ONLY = {"sink", "zookeeper"}
 # A program's name where a deployment names it otherwise (compose service, longhaul-NAME.service).
 DEPLOYED_AS = {"bridge": "alert-bridge"}
+# Relays of a port into another program's network namespace, by that program: on a host a unit of
+# their own (with a socket unit); in compose the service's published port, on Kubernetes its Service.
+PORT_RELAYS = {"influxdb-http": "influxdb"}
 
 
 def deployed():

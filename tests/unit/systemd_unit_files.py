@@ -12,7 +12,9 @@ from stack_programs import ROOT, defaults, stack, stack_env
 
 DEPLOY = ROOT / "deploy/systemd"
 INSTALL = DEPLOY / "install.sh"
-UNITS = sorted(p.name for p in [*DEPLOY.glob("*.service"), *DEPLOY.glob("*.target")])
+UNITS = sorted(
+    p.name for p in [*DEPLOY.glob("*.service"), *DEPLOY.glob("*.socket"), *DEPLOY.glob("*.target")]
+)
 SERVICES = [u for u in UNITS if u.endswith(".service")]
 # deploy/services.yaml, which the units are rendered from (deploy/gen): which run on hosts of their
 # own (the agent, the pScheduler bridge), not in the central target, and which are JVMs
@@ -22,6 +24,12 @@ DESCRIBED = {
 }
 HOST_UNITS = sorted(name for name, s in DESCRIBED.items() if s.get("host"))
 JVMS = {name for name, s in DESCRIBED.items() if s.get("jvm")}
+# a relay into another service's network namespace, by that service (both run as its user)
+RELAYS = {
+    name: f"longhaul-{s['joins_network_of']}.service"
+    for name, s in DESCRIBED.items()
+    if s.get("joins_network_of")
+}
 TARGET = "longhaul.target"
 
 
@@ -83,7 +91,8 @@ def fake_build(tmp):
 
 def make_root(tmp, *install_args):
     """A root as a host has it after `install.sh files ARGS`: the units, the programs, the host's
-    system units and the OS packages the units run (JDK 17 at defaults.env's path, /bin/sh)."""
+    system units and the OS packages the units run (JDK 17 at defaults.env's path, /bin/sh,
+    systemd's own socket relay)."""
     root = tmp / "root"
     subprocess.run(
         ["bash", str(INSTALL), "files", *install_args, "--destdir", str(root)],
@@ -95,6 +104,7 @@ def make_root(tmp, *install_args):
     shutil.copytree("/usr/lib/systemd/system", root / "usr/lib/systemd/system", symlinks=True)
     stub(root / defaults()["LONGHAUL_JAVA_HOME"].lstrip("/") / "bin/java")
     stub(root / "bin/sh")
+    stub(root / "usr/lib/systemd/systemd-socket-proxyd")
     return root
 
 

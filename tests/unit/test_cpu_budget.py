@@ -20,6 +20,7 @@ def test_roles_by_command_line():
     assert cpu_budget.role("java -Xmx384m kafka.Kafka server.properties") == "kafka"
     assert cpu_budget.role("/opt/telegraf/telegraf --config t.conf") == "telegraf"
     assert cpu_budget.role("/opt/influxdb/influxd -config i.conf") == "influxdb"
+    assert cpu_budget.role("/usr/lib/systemd/systemd-socket-proxyd 127.0.0.1:8086") == "influxdb"
     assert cpu_budget.role("java org.longhaul.flink.bench.BareConsumerBench a,b 10") == "bare consumer"
     assert cpu_budget.role("/usr/bin/sshd -D") is None
 

@@ -1,5 +1,5 @@
 """Who each central unit runs as and which secrets it gets, read without booting them: one system
-user per service (the job keeper is Flink's), every secret a unit reads loaded as its own systemd
+user per service (the job keeper is Flink's, InfluxDB's HTTP relay InfluxDB's), every secret a unit reads loaded as its own systemd
 credential (LoadCredential=) from the secrets folder, which install.sh leaves root's, and no unit
 given an administrator's secret. (On a booted Debian, with the package: tests/install/
 test_central_package.py.)"""
@@ -7,7 +7,7 @@ test_central_package.py.)"""
 import re
 import shlex
 
-from systemd_unit_files import HOST_UNITS, INSTALL, ROOT, SERVICES, install_users, unit, values
+from systemd_unit_files import HOST_UNITS, INSTALL, RELAYS, ROOT, SERVICES, install_users, unit, values
 
 CENTRAL = [s for s in SERVICES if s not in HOST_UNITS]
 FLINK = {
@@ -54,7 +54,9 @@ def environment(name):
 def test_every_central_service_runs_as_a_user_of_its_own():
     users = {name: user(name) for name in CENTRAL}
     assert {users[n] for n in FLINK} == {"longhaul-flink"}, "Flink's units and its keeper"
-    others = [users[n] for n in CENTRAL if n not in FLINK]
+    for relay, of in RELAYS.items():
+        assert users[relay] == users[of], f"{relay} relays into {of}'s network as its user"
+    others = [users[n] for n in CENTRAL if n not in FLINK and n not in RELAYS]
     assert len(set(others)) == len(others), f"two services share a user: {users}"
     made = install_users() - {user(n) for n in HOST_UNITS}
     assert set(users.values()) == made, "install.sh central makes exactly the units' users"

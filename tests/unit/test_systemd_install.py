@@ -66,7 +66,9 @@ def central_root(tmp_path_factory):
 
 def installed_units(root):
     return sorted(
-        p.name for p in (root / "etc/systemd/system").iterdir() if p.suffix in (".service", ".target")
+        p.name
+        for p in (root / "etc/systemd/system").iterdir()
+        if p.suffix in (".service", ".socket", ".target")
     )
 
 
