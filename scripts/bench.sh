@@ -4,7 +4,7 @@
 # benchmark of bench/ and the publisher's Go benchmarks, prints each figure (RESULT lines, JSON)
 # and keeps them in .stack/run/bench/results-<time>.txt. Figures and their commands:
 # docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf relay paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security" selects some.
 # BENCH_SHORT=1 (make bench-short, which CI runs after make test): every benchmark once at a small
 # size, so none rots (figures printed, not judged; about 20 minutes); the ones that only repeat
 # another's code with other arguments (profile, scaleout, objectreuse, sites, knee) and the one that
@@ -15,8 +15,8 @@ source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
 SHORT="${BENCH_SHORT:-0}"
-ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security"
-[ "$SHORT" = 1 ] && ALL="machine throughput hotpath latency telegraf paths detection incidents alerting parsers psbridge backfill fleet views agent publish"
+ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf relay paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security"
+[ "$SHORT" = 1 ] && ALL="machine throughput hotpath latency telegraf relay paths detection incidents alerting parsers psbridge backfill fleet views agent publish"
 ONLY="${BENCH_ONLY:-$ALL}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
 # the tests' own clients: SCRAM user admin, which this stack's brokers make a super user
@@ -100,6 +100,10 @@ fi
 if want paths; then
   say "== Telegraf's traces into InfluxDB: $PY bench/telegraf_paths.py --traces $(sz 10000 2000)"
   "$PY" "$ROOT/bench/telegraf_paths.py" --traces "$(sz 10000 2000)" | tee -a "$LOG"
+fi
+if want relay; then
+  say "== InfluxDB's HTTP relay out of its namespace: $PY bench/influx_relay.py --batches $(sz 20 5) --points 10000 --rounds $(sz 3 1)"
+  "$PY" "$ROOT/bench/influx_relay.py" --batches "$(sz 20 5)" --points 10000 --rounds "$(sz 3 1)" | tee -a "$LOG"
 fi
 if want telegraf; then
   say "== Telegraf burst drain: $PY bench/telegraf_burst.py --links $(sz 20000 2000) --repeat $(sz 5 1)"
