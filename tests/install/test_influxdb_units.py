@@ -81,31 +81,64 @@ def wait(what, cond, timeout_s=30):
     return got
 
 
+def units(tmp_path, before=False):
+    """The rendered units with the HTTP port moved; before: InfluxDB's unit as the release before
+    rendered it (no PrivateNetwork=, no relay)."""
+    out = {}
+    for name in UNITS[: 1 if before else None]:
+        text = (ROOT / "deploy/systemd" / name).read_text().replace(f"127.0.0.1:{PORT}", f"127.0.0.1:{MOVED}")
+        if before:
+            text, n = re.subn(r"(?:# .*\n)*PrivateNetwork=yes\n", "", text)
+            assert n == 1
+        out[name] = tmp_path / name
+        out[name].write_text(text)
+    return out
+
+
+def install(m, tmp_path, before=False):
+    """What install.sh files and central leave for InfluxDB: the program, its config, its units,
+    its user, the credential its unit loads (unused on http)."""
+    m.copy_in(pathlib.Path(stack("influxdb_home")) / "influxd", "/opt/longhaul/bin/influxd")
+    m.copy_in(influxdb_conf(tmp_path), "/etc/longhaul/influxdb/influxdb.conf")
+    (tmp_path / "influxdb.pem").write_text("unused: plain http here\n")
+    m.copy_in(tmp_path / "influxdb.pem", "/etc/longhaul/secrets/influxdb.pem")
+    m.run(
+        "id longhaul-influxdb || useradd --system --no-create-home --shell /usr/sbin/nologin longhaul-influxdb"
+    )
+    install_units(m, tmp_path, before)
+
+
+def install_units(m, tmp_path, before=False):
+    """install.sh files' units into /etc/systemd/system, then systemctl daemon-reload."""
+    for name, path in units(tmp_path, before).items():
+        m.copy_in(path, f"/etc/systemd/system/{name}")
+    m.run("systemctl daemon-reload")
+
+
+def main_pid(m):
+    return int(m.run(["systemctl", "show", "-p", "MainPID", "--value", "longhaul-influxdb"]).stdout or 0)
+
+
+def active(m, unit):
+    return m.run(["systemctl", "is-active", unit], check=False).stdout.strip() == "active"
+
+
+def create_admin(m, pid=None):
+    """install.sh setup's bootstrap: the admin (from inside the namespace: pid), then its marker."""
+    q = f"q=CREATE USER admin WITH PASSWORD '{PASSWORD}' WITH ALL PRIVILEGES"
+    assert http(m, "POST", "/query", q.replace(" ", "+"), pid=pid).startswith("HTTP/1.0 200")
+    m.run(f"touch {STATE}/meta/longhaul-admin")
+
+
+ADMIN = base64.b64encode(f"admin:{PASSWORD}".encode()).decode()
+
+
 def test_influxdbs_backup_port_is_its_namespaces_alone_and_http_opens_after_the_admin(tmp_path):
-    influxd = pathlib.Path(stack("influxdb_home")) / "influxd"
     # CAP_NET_ADMIN: systemd brings up the loopback of InfluxDB's namespace, as a host's does
     with nspawn.Machine(log_dir=tmp_path, capabilities=["CAP_NET_ADMIN"]) as m:
-        m.copy_in(influxd, "/opt/longhaul/bin/influxd")
-        m.copy_in(influxdb_conf(tmp_path), "/etc/longhaul/influxdb/influxdb.conf")
-        for name in UNITS:
-            unit = (
-                (ROOT / "deploy/systemd" / name)
-                .read_text()
-                .replace(f"127.0.0.1:{PORT}", f"127.0.0.1:{MOVED}")
-            )
-            (tmp_path / name).write_text(unit)
-            m.copy_in(tmp_path / name, f"/etc/systemd/system/{name}")
-        # what install.sh central makes: the user, the credential the unit loads (unused on http)
-        (tmp_path / "influxdb.pem").write_text("unused: plain http here\n")
-        m.copy_in(tmp_path / "influxdb.pem", "/etc/longhaul/secrets/influxdb.pem")
-        m.run("useradd --system --no-create-home --shell /usr/sbin/nologin longhaul-influxdb")
-        m.run("systemctl daemon-reload && systemctl start longhaul-influxdb")
-        pid = wait(
-            "InfluxDB's main process",
-            lambda: int(
-                m.run(["systemctl", "show", "-p", "MainPID", "--value", "longhaul-influxdb"]).stdout or 0
-            ),
-        )
+        install(m, tmp_path)
+        m.run("systemctl start longhaul-influxdb")
+        pid = wait("InfluxDB's main process", lambda: main_pid(m))
 
         # the backup port: in InfluxDB's namespace, not on the machine's loopback
         wait("the backup port in InfluxDB's namespace", lambda: connects(m, RPC, pid))
@@ -114,22 +147,16 @@ def test_influxdbs_backup_port_is_its_namespaces_alone_and_http_opens_after_the_
 
         # no admin yet: the socket's condition holds it shut, so nobody can race for the admin
         m.run("systemctl start longhaul-influxdb-http.socket")
-        assert (
-            m.run(["systemctl", "is-active", "longhaul-influxdb-http.socket"], check=False).stdout.strip()
-            != "active"
-        )
+        assert not active(m, "longhaul-influxdb-http.socket")
         assert not connects(m, MOVED)
 
         # install.sh setup's order: the admin from inside, its marker, then the socket
-        q = f"q=CREATE USER admin WITH PASSWORD '{PASSWORD}' WITH ALL PRIVILEGES"
-        assert http(m, "POST", "/query", q.replace(" ", "+"), pid=pid).startswith("HTTP/1.0 200")
-        m.run(f"touch {STATE}/meta/longhaul-admin")
+        create_admin(m, pid)
         m.run("systemctl start longhaul-influxdb-http.socket")
-        assert m.run(["systemctl", "is-active", "longhaul-influxdb-http.socket"]).stdout.strip() == "active"
+        assert active(m, "longhaul-influxdb-http.socket")
         assert http(m, "GET", "/ping").startswith("HTTP/1.0 204"), "the relay does not reach InfluxDB"
-        assert m.run(["systemctl", "is-active", "longhaul-influxdb-http.service"]).stdout.strip() == "active"
-        admin = base64.b64encode(f"admin:{PASSWORD}".encode()).decode()
-        assert http(m, "POST", "/query", "q=SHOW+USERS", auth=admin).startswith("HTTP/1.0 200")
+        assert active(m, "longhaul-influxdb-http.service")
+        assert http(m, "POST", "/query", "q=SHOW+USERS", auth=ADMIN).startswith("HTTP/1.0 200")
         assert http(m, "POST", "/query", "q=SHOW+USERS").startswith("HTTP/1.0 401")
         assert not connects(m, RPC), "the relay opened the backup port"
 
@@ -140,3 +167,37 @@ def test_influxdbs_backup_port_is_its_namespaces_alone_and_http_opens_after_the_
             timeout=120,
         )
         assert any(re.search(r"\.manifest$", f) for f in m.run("ls /root/backup").stdout.split()), r.stderr
+
+
+def test_a_running_installation_upgrades_in_place_keeping_its_data(tmp_path):
+    """docs/operations.md, *InfluxDB in a network namespace of its own*: an install of the release
+    before (InfluxDB on the host's loopback, backup port open, admin made) takes the new units."""
+    with nspawn.Machine(log_dir=tmp_path, capabilities=["CAP_NET_ADMIN"]) as m:
+        install(m, tmp_path, before=True)
+        m.run("systemctl start longhaul-influxdb")
+        wait("InfluxDB on the machine's loopback", lambda: connects(m, MOVED))
+        assert connects(m, RPC), "the release before: the backup port on the machine's loopback"
+        create_admin(m)
+        point = "q=CREATE+DATABASE+longhaul"
+        assert http(m, "POST", "/query", point, auth=ADMIN).startswith("HTTP/1.0 200")
+        body = "upgrade_probe v=42i 1700000000000000000"
+        assert http(m, "POST", "/write?db=longhaul", body, auth=ADMIN).startswith("HTTP/1.0 204")
+
+        # the upgrade: install.sh files (the new units), daemon-reload, restart, the target
+        install_units(m, tmp_path)
+        m.run("systemctl restart longhaul-influxdb && systemctl start longhaul-influxdb-http.socket")
+        pid = wait("InfluxDB's main process", lambda: main_pid(m))
+        wait("the backup port in InfluxDB's namespace", lambda: connects(m, RPC, pid))
+        assert not connects(m, RPC), "the backup port still on the machine's loopback"
+        assert active(m, "longhaul-influxdb-http.socket"), "the admin's marker, made before, opens the socket"
+        q = "/query?db=longhaul&q=SELECT+v+FROM+upgrade_probe"
+        r = m.run(
+            [
+                "bash",
+                "-c",
+                f'exec 3<>/dev/tcp/127.0.0.1/{MOVED} && printf "%s" "$1" >&3 && cat <&3',
+                "_",
+                f"GET {q} HTTP/1.0\r\nAuthorization: Basic {ADMIN}\r\n\r\n",
+            ],
+        ).stdout
+        assert r.startswith("HTTP/1.0 200") and '"values":[["2023-11-14T22:13:20Z",42]]' in r, r
