@@ -28,6 +28,8 @@ export LONGHAUL_KAFKA_BROKERS_N=3 LONGHAUL_FLINK_TASKMANAGERS=2 LONGHAUL_FLINK_T
   LONGHAUL_FLINK_HA=zookeeper LONGHAUL_JOB_KEEP=0
 eval "$(sed -n 's/^: "\${\(LONGHAUL_[A-Z_]*_PORT\):=\([1-9][0-9]*\)}".*/export \1=$((\2 + 10000))/p' scripts/stack/services.env)"
 export LONGHAUL_FLINK_METRICS_PORTS=16126-16127
+# seven JVMs on two cores beside the install tier: Flink's RPCs get 30 s, not 10 (deploy/services.yaml)
+export LONGHAUL_FLINK_ASK_TIMEOUT=30s
 source scripts/stack/lib.sh
 OUT="$ROOT/tests/out"
 mkdir -p "$OUT"

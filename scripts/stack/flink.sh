@@ -215,6 +215,9 @@ io:
 $(flink_ha_conf "$run")
 parallelism:
   default: 1
+pekko:
+  ask:
+    timeout: ${LONGHAUL_FLINK_ASK_TIMEOUT}
 # JM and TM start side by side: a TM that finds no ResourceManager yet retries after this pause
 # (default 10 s, which made every start take ~20 s).
 cluster:

@@ -212,7 +212,9 @@ def story():
     s1 = s.tb.src("s1")
     senders = SENDERS
     try:
-        s.tb("agents-start")
+        # 15 supervised programs (3 agents, each with a forwarder per broker), each start waiting
+        # for RUNNING: past 120 s at 99 % CPU beside the install tier (2026-12-06)
+        s.tb("agents-start", timeout=300)
         import_baselines(s.tb, {("s1", "dst-a"): NOMINAL["dst-a"]})
         log(f"healthy mesh for {HEALTHY_S}s")
         time.sleep(HEALTHY_S)

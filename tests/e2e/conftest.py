@@ -43,13 +43,13 @@ class Testbed:
             "LONGHAUL_KAFKA": kafka.BOOTSTRAP,
         }
 
-    def __call__(self, *args):
+    def __call__(self, *args, timeout=120):
         r = subprocess.run(
             ["bash", str(ROOT / "tests/testbed/testbed.sh"), *args],
             env=self.env,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=timeout,
         )
         assert r.returncode == 0, f"testbed.sh {' '.join(args)}: {r.stdout}{r.stderr}"
         return r.stdout
