@@ -60,7 +60,7 @@ check: prereqs
 	bash scripts/check.sh
 
 ## test: every test of every tier below, with stage times and one "N passed, N failed" line
-test: prereqs build-go
+test: prereqs build
 	bash scripts/test-all.sh
 
 ## test-go: Go unit tests, the fuzz targets on their committed corpora

@@ -14,6 +14,7 @@ import sys
 import time
 
 import common
+import stack  # tests/lib, on the path through common
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 MEASUREMENT = "bench_relay"
@@ -44,16 +45,6 @@ def cpu_ticks(pid):
     return int(rest[11]) + int(rest[12])
 
 
-def stack(func):
-    return subprocess.run(
-        ["bash", "-c", f". scripts/stack/lib.sh && load_services && {func}"],
-        cwd=common.ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--batches", type=int, default=20)
@@ -65,10 +56,12 @@ def main():
         s, n = write(a.direct_only, a.batches, a.points)
         print(f"{s} {n}")
         return
-    ns = stack("influxdb_netns")
+    ns = stack.run("influxdb_netns").stdout.strip()
     if not ns:
         sys.exit("no namespace for InfluxDB: run the stack as root")
-    relay = int(stack("svc_pid influxdb-http"))
+    relay = stack.pid("influxdb-http")
+    if not relay:
+        sys.exit("no influxdb-http relay runs: make up as root")
     tag = common.tag("bench-relay")
     relayed, direct, relay_cpu, relay_bytes = [], [], 0, 0
     for _ in range(a.rounds):

@@ -27,6 +27,14 @@ shaded_jar() {
     | sort -rn | head -n 1 | cut -d' ' -f2-
 }
 
+# install_jar JAR: JAR to bin/, renamed into place: a job submitted meanwhile (make test's
+# stories, beside its niced Java tier) reads the old jar or the new one, never half of one
+install_jar() {
+  mkdir -p "$(dirname "$OUT")"
+  cp "$1" "$OUT.tmp.$$"
+  mv -f "$OUT.tmp.$$" "$OUT"
+}
+
 main() {
   local jar
   [ -f "${JOBS_DIR}/pom.xml" ] || die "no flink-jobs/pom.xml yet: nothing to build"
@@ -36,8 +44,7 @@ main() {
   fi
   jar="$(shaded_jar)"
   if [ -n "$jar" ] && newer_than_sources "$jar"; then
-    mkdir -p "$(dirname "$OUT")"
-    cp "$jar" "$OUT"
+    install_jar "$jar"
     log "bin/longhaul-flink.jar from target/${jar##*/}, already built from these sources"
     return 0
   fi
@@ -48,8 +55,7 @@ main() {
     package) || die "mvn package failed in flink-jobs/"
   jar="$(shaded_jar)"
   [ -n "$jar" ] || die "no target/longhaul-flink-jobs-*.jar after mvn package (check artifactId/shade plugin)"
-  mkdir -p "$(dirname "$OUT")"
-  cp "$jar" "$OUT"
+  install_jar "$jar"
   log "built bin/longhaul-flink.jar from target/${jar##*/}"
 }
 
