@@ -26,6 +26,7 @@ from confluent_kafka.admin import (
 from conftest import CONTRACT, kafka, now_ms, topic, wait_for_series
 from local_agent import LocalAgent
 from operator_cli import longhaul
+from psbridge import Bridge, archive
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SENT_MS = CONTRACT.header("sent_ms")
@@ -152,6 +153,57 @@ def test_the_job_takes_a_bridges_listed_hosts_and_dead_letters_any_other(job, br
         p.produce(t, key=b"x", value=b"{}", on_delivery=lambda err, _m: errors.append(err))
     p.flush(15)
     assert len(errors) == 2 and all(e is not None and "AUTHORIZATION" in e.name() for e in errors), errors
+
+
+def fresh_trace(src, dst):
+    """pScheduler's archive of a traceroute from src to dst, run now (its run id new each time)."""
+    msg = archive("path", "traceroute-ecmp-3-hops", src, dst)
+    msg["schedule"]["start"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 5))
+    return msg
+
+
+def test_a_bridge_moves_to_its_own_identity_in_place_losing_and_doubling_nothing(job, tmp_path):
+    """docs/operations.md, *Giving each bridge its own identity*, step 2 on the real stack with the
+    real bridge: a bridge of the shared psbridge user, holding results it took in its spool (it
+    cannot reach the brokers), is given its own identity (`add-bridge NAME --hosts`) and restarted
+    as psbridge-NAME on the same spool. What it had spooled and what it takes after go to its own
+    topics, each sample once, none to the shared ones, and the job takes them as its listed host's."""
+    name = "it-bmove-" + uuid.uuid4().hex[:8]
+    user, pw = "psbridge-" + name, tmp_path / "bridge.password"
+    src, dst = f"ps.{name}.example", f"{name}-far"
+    results = [fresh_trace(src, dst) for _ in range(4)]
+    bridge = Bridge(tmp_path, bootstrap="127.0.0.1:9")  # the shared user, and no broker: it spools
+    bridge.start(await_kafka=False)
+    try:
+        for msg in results[:3]:
+            r = bridge.post(msg)
+            assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
+        bridge.wait(lambda h: h["samples"] >= 3, "the three results' samples spooled")
+    finally:
+        bridge.stop()
+    longhaul("admin", "add-bridge", name, "--hosts", src, "--password-file", str(pw))
+    try:
+        bridge.user, bridge.password_file, bridge.bootstrap = user, pw, None
+        bridge.write_config()
+        bridge.start()
+        try:
+            r = bridge.post(results[3])
+            assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
+            deadline = time.time() + 60
+            while (spool := bridge.full_health()["spool"])["depth_samples"] > 0:
+                assert time.time() < deadline, f"the spool did not drain into Kafka within 60 s: {spool}"
+                time.sleep(0.5)
+        finally:
+            bridge.stop()
+        runs = sorted("pscheduler-" + m["id"] for m in results)
+        own = CONTRACT.own_topic(topic("raw.path"), user)
+        got = kafka.read_all(own, lambda s: s["src"] == src, len(runs), timeout_s=60)
+        assert sorted(s["run_id"] for s in got) == runs, f"{own}: {[s['run_id'] for s in got]}"
+        assert not kafka.read_all(topic("raw.path"), lambda s: s["src"] == src, 1, timeout_s=3, quiet_s=0)
+        valid = kafka.read_all(topic("paths"), lambda s: s["src"] == src, len(runs), timeout_s=120, quiet_s=5)
+        assert sorted(s["run_id"] for s in valid) == runs, f"the job validated {len(valid)} of {len(runs)}"
+    finally:
+        longhaul("admin", "remove-bridge", name, check=False)
 
 
 @pytest.mark.parametrize("job", [["--max-links-per-src", "2"]], indirect=True)

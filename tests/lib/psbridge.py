@@ -91,14 +91,24 @@ def group_at_the_end(topic):
 
 
 class Bridge:
-    """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user, in a
-    consumer group of its own that starts at the end of the archivers' topic."""
+    """longhaul-probe run with only a pscheduler_bridge section, as the psbridge Kafka user (or
+    another), in a consumer group of its own that starts at the end of the archivers' topic."""
 
     def __init__(
-        self, tmp, fsync="always", bootstrap=None, hosts=None, host_rate=None, max_concurrent=None, instance=0
+        self,
+        tmp,
+        fsync="always",
+        bootstrap=None,
+        hosts=None,
+        host_rate=None,
+        max_concurrent=None,
+        instance=0,
+        user="psbridge",
+        password_file=None,
     ):
         """bootstrap: the brokers the bridge is given (default the stack's: another one makes a
-        bridge that cannot reach Kafka, whose spool holds what it takes); hosts: its
+        bridge that cannot reach Kafka, whose spool holds what it takes); user, password_file: its
+        Kafka user (default the stack's shared psbridge, with its password file); hosts: its
         pscheduler_bridge.hosts (default none: any identity for any host); host_rate: its
         pscheduler_bridge.host_rate, max_concurrent: its pscheduler_bridge.max_concurrent (each
         default the bridge's); instance: another bridge of the same fleet beside the first (0),
@@ -118,6 +128,7 @@ class Bridge:
         self.host_tokens = tmp / "host-tokens"
         self.host_tokens.mkdir(mode=0o700, exist_ok=True)
         self.bootstrap, self.fsync = bootstrap, fsync
+        self.user, self.password_file = user, password_file or SECRETS / "kafka-psbridge.password"
         self.write_config()
         self.proc = None
 
@@ -128,7 +139,7 @@ kafka:
   bootstrap: [{bootstrap or os.environ["LONGHAUL_KAFKA"]}]
   security: sasl_ssl
   tls: {{ca_file: {SECRETS}/ca.crt}}
-  sasl: {{user: psbridge, password_file: {SECRETS}/kafka-psbridge.password}}
+  sasl: {{user: {self.user}, password_file: {self.password_file}}}
 spool: {{dir: {tmp}/spool, fsync: {fsync}}}
 health: {{listen: "127.0.0.1:{HEALTH_PORT + self.instance}"}}
 schemas_dir: {ROOT}/ingest/schemas
@@ -184,8 +195,12 @@ pscheduler_bridge:
 
     health_url = f"http://127.0.0.1:{HEALTH_PORT}/health"
 
+    def full_health(self):
+        """The agent's whole health document: its spool, its Kafka connection, the bridge's part."""
+        return requests.get(self.health_url, timeout=5).json()
+
     def health(self):
-        return requests.get(self.health_url, timeout=5).json()["pscheduler_bridge"]
+        return self.full_health()["pscheduler_bridge"]
 
     url = f"https://127.0.0.1:{HTTP_PORT}/pscheduler/results"
     ca = str(SECRETS / "ca.crt")
