@@ -17,6 +17,7 @@ from confluent_kafka.admin import (
     AclBinding,
     AclOperation,
     AclPermissionType,
+    NewTopic,
     ResourcePatternType,
     ResourceType,
     ScramCredentialInfo,
@@ -200,8 +201,9 @@ def test_a_bridge_moves_to_its_own_identity_in_place_losing_and_doubling_nothing
         got = kafka.read_all(own, lambda s: s["src"] == src, len(runs), timeout_s=60)
         assert sorted(s["run_id"] for s in got) == runs, f"{own}: {[s['run_id'] for s in got]}"
         assert not kafka.read_all(topic("raw.path"), lambda s: s["src"] == src, 1, timeout_s=3, quiet_s=0)
+        # every job running reads the bridge's topics (the session's mesh job too): each forwards them
         valid = kafka.read_all(topic("paths"), lambda s: s["src"] == src, len(runs), timeout_s=120, quiet_s=5)
-        assert sorted(s["run_id"] for s in valid) == runs, f"the job validated {len(valid)} of {len(runs)}"
+        assert {s["run_id"] for s in valid} == set(runs), f"the job validated {len(valid)} of {len(runs)}"
     finally:
         longhaul("admin", "remove-bridge", name, check=False)
 
@@ -287,6 +289,82 @@ def earlier_layout(user, password):
     for f in adm.create_acls(acls).values():
         f.result(30)
     assert not [t for t in adm.list_topics(timeout=30).topics if t.endswith("." + user)]
+
+
+def own_topics_layout_without_dead_letters(user, password):
+    """The agent user as release 0.9 made it: its credential, its own raw topics and the rights to
+    write them, and the right to write the shared dead letters, which had no topic of its own."""
+    adm = kafka.admin()
+    cred = UserScramCredentialUpsertion(
+        user, ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password.encode()
+    )
+    for f in adm.alter_user_scram_credentials([cred]).values():
+        f.result(30)
+    own = [CONTRACT.own_topic(t, user) for t in CONTRACT.raw_topics()]
+    for f in adm.create_topics([NewTopic(t, 1, 1) for t in own]).values():
+        f.result(30)
+    acls = [
+        AclBinding(
+            ResourceType.TOPIC,
+            t,
+            ResourcePatternType.LITERAL,
+            f"User:{user}",
+            "*",
+            op,
+            AclPermissionType.ALLOW,
+        )
+        for t in [*own, topic("dead_letter")]
+        for op in (AclOperation.WRITE, AclOperation.DESCRIBE)
+    ]
+    for f in adm.create_acls(acls).values():
+        f.result(30)
+
+
+def dead_letter_of(src, topics, timeout_s):
+    """The topic of `topics` that holds a dead letter naming src, once one does (None after timeout_s)."""
+    deadline = time.time() + timeout_s
+    while time.time() < deadline:
+        for t in topics:
+            if kafka.read_all(t, lambda d: d.get("src") == src, 1, timeout_s=3, quiet_s=0):
+                return t
+    return None
+
+
+def test_an_agents_dead_letters_move_to_its_own_topic_with_add_agent_again(job, tmp_path):
+    """docs/operations.md, *Each identity's own dead letters*, on the real stack: an agent user of
+    release 0.9 (its own raw topics; its dead letters on the shared topic). The running job writes
+    the dead letter of a foreign src on its topic to the shared topic, its own being absent;
+    `add-agent` again with the agent's password file makes its own and takes the shared one's
+    right away; from then on (the job looks for the topic again at most once a minute) its dead
+    letters go to its own topic. Every dead letter is in one of the two: none is lost."""
+    name = "it-dl-" + uuid.uuid4().hex[:8]
+    user, pw = "agent-" + name, tmp_path / "agent.password"
+    pw.write_text(uuid.uuid4().hex)
+    pw.chmod(0o600)
+    own_raw = CONTRACT.own_topic(topic("raw.path"), user)
+    own_dead, shared_dead = CONTRACT.own_topic(topic("dead_letter"), user), topic("dead_letter")
+    own_topics_layout_without_dead_letters(user, pw.read_text())
+    try:
+        first = "it-victim-" + uuid.uuid4().hex[:8]
+        send_as(user, str(pw), own_raw, [trace(first, now_ms() - 2_000)])
+        assert dead_letter_of(first, [shared_dead], 120) == shared_dead, "no dead letter on the shared topic"
+
+        longhaul("admin", "add-agent", name, "--password-file", str(pw))
+        p = kafka.producer({"message.timeout.ms": 10000}, user=user, password_file=str(pw))
+        result = {}
+        p.produce(shared_dead, key=b"x", value=b"{}", on_delivery=lambda err, _m: result.update(err=err))
+        p.flush(20)
+        assert result.get("err") is not None, "add-agent left the agent its write on the shared dead letters"
+
+        went, deadline = [], time.time() + 150
+        while not went or went[-1][1] != own_dead:
+            assert time.time() < deadline, f"no dead letter on {own_dead} within 150 s: {went}"
+            victim = "it-victim-" + uuid.uuid4().hex[:8]
+            send_as(user, str(pw), own_raw, [trace(victim, now_ms() - 2_000)])
+            went.append((victim, dead_letter_of(victim, [own_dead, shared_dead], 30)))
+        assert all(t is not None for _, t in went), f"a dead letter lost: {went}"
+    finally:
+        longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
 
 
 # an rtt probe to itself every second
