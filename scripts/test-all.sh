@@ -60,10 +60,18 @@ declare -A BG_PID=()
 stage_begin() {
   local key="$1"
   shift
+  background "$key" stage "$@"
+}
+
+# background KEY COMMAND...: COMMAND (a function that runs stages) in a subshell in the background,
+# its output in $OUT/KEY.log, its stages' failures its exit status (stage_end KEY reads both)
+background() {
+  local key="$1"
+  shift
   (
     status=0
     exec >"$OUT/$key.log" 2>&1
-    stage "$@"
+    "$@"
     exit "$status"
   ) &
   BG_PID[$key]=$!
@@ -258,9 +266,9 @@ java_integration_stage() {
   stage "Java integration tests (Maven Failsafe)" java_integration
 }
 
-INSTALL_STAGE="Packages on a clean Debian 12 (nspawn): install, samples to the stack, upgrade, remove, purge; lintian, rpmlint"
 install_stage() {
-  stage "$INSTALL_STAGE" "$PY" -m pytest -q -s tests/install --junitxml="$OUT/pytest-install.xml"
+  stage "Packages on a clean Debian 12 (nspawn): install, samples to the stack, upgrade, remove, purge; lintian, rpmlint" \
+    "$PY" -m pytest -q -s tests/install --junitxml="$OUT/pytest-install.xml"
 }
 
 tier_install() {
@@ -288,13 +296,19 @@ tier_cluster() {
   # the default stack's CPU and memory go to the cluster's stories now; with the stories begun
   # beside the install tier, its shutdown runs beside them too (76 s at full load, 2026-12-06)
   if [ -n "${BG_PID[cluster]:-}" ]; then
-    if [ "$started_here" = 1 ]; then stage_begin down "Native stack down" stack_down; fi
-    stage_end cluster # begun beside the install tier
-    stage_end down && started_here=0 stack_ready=0 # stack_down's own, set in its subshell
+    stack_down_beside stage_end cluster # begun beside the install tier
   else
     if [ "$started_here" = 1 ]; then stage "Native stack down" stack_down; fi
     stage "$CLUSTER_STAGE" cluster_story
   fi
+}
+
+# stack_down_beside COMMAND...: the default stack (if this run started it) stops in the
+# background while COMMAND runs
+stack_down_beside() {
+  if [ "$started_here" = 1 ]; then stage_begin down "Native stack down" stack_down; fi
+  "$@"
+  stage_end down && started_here=0 stack_ready=0 # stack_down's own, set in its subshell
 }
 
 # on the way out (a tier failed, ^C): what still runs in the background ends first (a cluster
@@ -339,25 +353,25 @@ every_tier() {
   python_integration_stage
   tier_e2e
   stage_end niced
-  if [ "$started_here" = 1 ]; then stage_begin down "Native stack down" stack_down; fi
-  stage "$CLUSTER_STAGE" cluster_story
-  stage_end down && started_here=0 stack_ready=0 # stack_down's own, set in its subshell
+  stack_down_beside stage "$CLUSTER_STAGE" cluster_story
 }
 
 # begin_niced KEY FUNCTION...: runs the functions (tiers, stages) one after another in the
 # background at nice 19 and best-effort IO priority 7, beside the stages that follow; what they
 # print goes to $OUT/KEY.log, which stage_end KEY prints (each stage records its own time).
 begin_niced() {
-  local key="$1" f
+  local key="$1"
   shift
-  (
-    status=0
-    exec >"$OUT/$key.log" 2>&1
-    renice -n 19 -p "$BASHPID" >/dev/null && ionice -c 2 -n 7 -p "$BASHPID" || exit 1
-    for f in "$@"; do "$f"; done
-    exit "$status"
-  ) &
-  BG_PID[$key]=$!
+  background "$key" niced "$@"
+}
+
+niced() {
+  local f
+  if ! renice -n 19 -p "$BASHPID" >/dev/null || ! ionice -c 2 -n 7 -p "$BASHPID"; then
+    status=1
+    return
+  fi
+  for f in "$@"; do "$f"; done
 }
 
 GO_OWN_BROKERS_STAGE="Go integration tests on brokers of their own (begun with the run)"
