@@ -7,11 +7,10 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.longhaul.flink.records.Json;
+import org.longhaul.flink.testing.JsonLines;
 
 /**
  * A savepoint fixture as committed: the savepoint, the input it was built from and the events it
@@ -72,13 +71,7 @@ public record Fixture(String release, Path dir, List<JsonNode> input, List<JsonN
 
     private static List<JsonNode> jsonLines(Path file) {
         try {
-            List<JsonNode> nodes = new ArrayList<>();
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (!line.isBlank()) {
-                    nodes.add(Json.mapper().readTree(line));
-                }
-            }
-            return nodes;
+            return JsonLines.parse(Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -2,12 +2,9 @@ package org.longhaul.flink.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.flink.core.execution.CheckpointingMode;
@@ -20,13 +17,13 @@ import org.longhaul.flink.jobs.Sinks;
 import org.longhaul.flink.jobs.Sources;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Event;
-import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.Validated;
 import org.longhaul.flink.replay.Channels;
 import org.longhaul.flink.replay.JsonLinesSink;
 import org.longhaul.flink.replay.ReplayInput;
+import org.longhaul.flink.testing.JsonLines;
 
 /**
  * The job graph of {@link LinkMonitorPipeline} (the production wiring, uids and all) fed by {@link
@@ -96,7 +93,6 @@ public final class ScriptedPipeline implements AutoCloseable {
     }
 
     private static List<JsonNode> parse(ByteArrayOutputStream out) {
-        List<JsonNode> nodes = new ArrayList<>();
         String text;
         synchronized (out) {
             text = out.toString(StandardCharsets.UTF_8);
@@ -105,15 +101,6 @@ public final class ScriptedPipeline implements AutoCloseable {
                 text.substring(
                         0,
                         text.lastIndexOf('\n') + 1); // complete lines only: a sink may be writing
-        for (String line : text.split("\n")) {
-            if (!line.isBlank()) {
-                try {
-                    nodes.add(Json.mapper().readTree(line));
-                } catch (IOException e) {
-                    throw new UncheckedIOException("not a JSON line: " + line, e);
-                }
-            }
-        }
-        return nodes;
+        return JsonLines.parse(text);
     }
 }

@@ -3,12 +3,9 @@ package org.longhaul.flink.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.longhaul.flink.records.Json;
 import org.longhaul.flink.replay.Replay;
 
 /**
@@ -36,7 +33,7 @@ public record ReplayCli(int exit, List<String> stdout, List<String> stderr) {
 
     /** stdout as JSON; every line must be JSON. */
     public List<JsonNode> json() {
-        return stdout.stream().map(ReplayCli::parse).toList();
+        return stdout.stream().map(JsonLines::node).toList();
     }
 
     public List<JsonNode> events() {
@@ -50,16 +47,8 @@ public record ReplayCli(int exit, List<String> stdout, List<String> stderr) {
     public List<JsonNode> deadLetters() {
         return stderr.stream()
                 .filter(l -> l.startsWith("{"))
-                .map(ReplayCli::parse)
+                .map(JsonLines::node)
                 .filter(n -> "dead_letter".equals(n.path("schema").asText()))
                 .toList();
-    }
-
-    private static JsonNode parse(String line) {
-        try {
-            return Json.mapper().readTree(line);
-        } catch (IOException e) {
-            throw new UncheckedIOException("not a JSON line: " + line, e);
-        }
     }
 }

@@ -2,15 +2,11 @@ package org.longhaul.flink.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import org.longhaul.flink.jobs.PipelineConfig;
-import org.longhaul.flink.records.Json;
 import org.longhaul.flink.replay.ReplayInput;
 import org.longhaul.flink.replay.ReplayRunner;
 
@@ -51,16 +47,6 @@ public record ReplayOutput(
     }
 
     private static List<JsonNode> parse(ByteArrayOutputStream out) {
-        List<JsonNode> nodes = new ArrayList<>();
-        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
-            if (!line.isBlank()) {
-                try {
-                    nodes.add(Json.mapper().readTree(line));
-                } catch (IOException e) {
-                    throw new UncheckedIOException("not a JSON line: " + line, e);
-                }
-            }
-        }
-        return nodes;
+        return JsonLines.parse(out.toString(StandardCharsets.UTF_8));
     }
 }
