@@ -185,23 +185,22 @@ public final class ThroughputCollapseDetector
                             s.lowSum / s.lowRuns,
                             ""));
             s.screenCounted = false;
-        } else if (waits && s.awaitUntil == 0) {
-            s.awaitUntil = run.ts() + p.catastrophicWait().toMillis();
-            s.awaitProtocol = run.protocol();
-            awaitTimer.accept(s.awaitUntil);
-            suspect.accept(
-                    suspicion(
-                            run,
-                            SuspicionReason.THROUGHPUT_LOW,
-                            x,
-                            median,
-                            String.format(
-                                    "a run at %s, %s below the baseline of %s: confirming before paging (alone by %s)",
-                                    Fmt.bps(x),
-                                    Fmt.percent(100 * (1 - x / median)),
-                                    Fmt.bps(median),
-                                    Fmt.seconds(p.catastrophicWait().toSeconds()))));
         } else {
+            String progress;
+            if (waits && s.awaitUntil == 0) {
+                s.awaitUntil = run.ts() + p.catastrophicWait().toMillis();
+                s.awaitProtocol = run.protocol();
+                awaitTimer.accept(s.awaitUntil);
+                progress =
+                        String.format(
+                                "confirming before paging (alone by %s)",
+                                Fmt.seconds(p.catastrophicWait().toSeconds()));
+            } else {
+                progress =
+                        String.format(
+                                "%d of the %d low runs that make a collapse",
+                                s.lowRuns, p.confirmRuns());
+            }
             suspect.accept(
                     suspicion(
                             run,
@@ -209,12 +208,11 @@ public final class ThroughputCollapseDetector
                             x,
                             median,
                             String.format(
-                                    "a run at %s, %s below the baseline of %s: %d of the %d low runs that make a collapse",
+                                    "a run at %s, %s below the baseline of %s: %s",
                                     Fmt.bps(x),
                                     Fmt.percent(100 * (1 - x / median)),
                                     Fmt.bps(median),
-                                    s.lowRuns,
-                                    p.confirmRuns())));
+                                    progress)));
         }
     }
 
