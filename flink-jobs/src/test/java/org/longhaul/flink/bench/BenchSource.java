@@ -10,23 +10,20 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.ReaderOutput;
-import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
-import org.apache.flink.api.connector.source.SplitEnumerator;
-import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.longhaul.flink.records.RawMessage;
-import org.longhaul.flink.testing.AssignedFlagSerializer;
+import org.longhaul.flink.testing.OneSplitSource;
 
 /**
  * One stream of {@link WeekOfProbes} as a source (parallelism 1), paced by a {@link BenchClock}.
  * Its one split carries the index of the next record, so a restored job goes on where the
  * checkpoint was taken, like a Kafka source from its offsets.
  */
-public final class BenchSource implements Source<RawMessage, BenchSource.Split, Boolean> {
+public final class BenchSource extends OneSplitSource<BenchSource.Split> {
     private static final long serialVersionUID = 1L;
     private final WeekOfProbes week;
     private final WeekOfProbes.Kind kind;
@@ -57,14 +54,8 @@ public final class BenchSource implements Source<RawMessage, BenchSource.Split, 
     }
 
     @Override
-    public SplitEnumerator<Split, Boolean> createEnumerator(SplitEnumeratorContext<Split> context) {
-        return new Enumerator(context, false);
-    }
-
-    @Override
-    public SplitEnumerator<Split, Boolean> restoreEnumerator(
-            SplitEnumeratorContext<Split> context, Boolean assigned) {
-        return new Enumerator(context, assigned);
+    protected Split split() {
+        return new Split(0);
     }
 
     @Override
@@ -93,48 +84,6 @@ public final class BenchSource implements Source<RawMessage, BenchSource.Split, 
                 }
             }
         };
-    }
-
-    @Override
-    public SimpleVersionedSerializer<Boolean> getEnumeratorCheckpointSerializer() {
-        return new AssignedFlagSerializer();
-    }
-
-    private static final class Enumerator implements SplitEnumerator<Split, Boolean> {
-        private final SplitEnumeratorContext<Split> context;
-        private boolean assigned;
-
-        Enumerator(SplitEnumeratorContext<Split> context, boolean assigned) {
-            this.context = context;
-            this.assigned = assigned;
-        }
-
-        @Override
-        public void start() {}
-
-        @Override
-        public void handleSplitRequest(int subtaskId, String requesterHostname) {}
-
-        @Override
-        public void addSplitsBack(List<Split> splits, int subtaskId) {
-            context.assignSplit(splits.get(0), 0);
-        }
-
-        @Override
-        public void addReader(int subtaskId) {
-            if (subtaskId == 0 && !assigned) {
-                context.assignSplit(new Split(0), 0);
-                assigned = true;
-            }
-        }
-
-        @Override
-        public Boolean snapshotState(long checkpointId) {
-            return assigned;
-        }
-
-        @Override
-        public void close() {}
     }
 
     private static final class Reader implements SourceReader<RawMessage, Split> {

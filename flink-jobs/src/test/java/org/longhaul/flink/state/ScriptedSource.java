@@ -7,16 +7,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.ReaderOutput;
-import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SourceSplit;
-import org.apache.flink.api.connector.source.SplitEnumerator;
-import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.longhaul.flink.records.RawMessage;
-import org.longhaul.flink.testing.AssignedFlagSerializer;
+import org.longhaul.flink.testing.OneSplitSource;
 
 /**
  * A source of a fixed list of raw messages (parallelism 1) that survives a savepoint: its one split
@@ -27,7 +24,7 @@ import org.longhaul.flink.testing.AssignedFlagSerializer;
  * <p>Its split and enumerator formats are written into the savepoint fixtures ({@code
  * src/test/resources/savepoints}): change them and every fixture must be regenerated.
  */
-public final class ScriptedSource implements Source<RawMessage, ScriptedSource.Split, Boolean> {
+public final class ScriptedSource extends OneSplitSource<ScriptedSource.Split> {
     private static final long serialVersionUID = 1L;
     private final ArrayList<RawMessage> messages;
     private final boolean stayOpen;
@@ -56,14 +53,8 @@ public final class ScriptedSource implements Source<RawMessage, ScriptedSource.S
     }
 
     @Override
-    public SplitEnumerator<Split, Boolean> createEnumerator(SplitEnumeratorContext<Split> context) {
-        return new Enumerator(context, false, stayOpen);
-    }
-
-    @Override
-    public SplitEnumerator<Split, Boolean> restoreEnumerator(
-            SplitEnumeratorContext<Split> context, Boolean assigned) {
-        return new Enumerator(context, assigned, stayOpen);
+    protected Split split() {
+        return new Split("script");
     }
 
     @Override
@@ -84,54 +75,6 @@ public final class ScriptedSource implements Source<RawMessage, ScriptedSource.S
                 return new Split(new String(bytes, StandardCharsets.UTF_8));
             }
         };
-    }
-
-    @Override
-    public SimpleVersionedSerializer<Boolean> getEnumeratorCheckpointSerializer() {
-        return new AssignedFlagSerializer();
-    }
-
-    /** Gives the one split to subtask 0 once; a restored enumerator knows it was given. */
-    private static final class Enumerator implements SplitEnumerator<Split, Boolean> {
-        private final SplitEnumeratorContext<Split> context;
-        private final boolean stayOpen;
-        private boolean assigned;
-
-        Enumerator(SplitEnumeratorContext<Split> context, boolean assigned, boolean stayOpen) {
-            this.context = context;
-            this.assigned = assigned;
-            this.stayOpen = stayOpen;
-        }
-
-        @Override
-        public void start() {}
-
-        @Override
-        public void handleSplitRequest(int subtaskId, String requesterHostname) {}
-
-        @Override
-        public void addSplitsBack(List<Split> splits, int subtaskId) {
-            assigned = false;
-        }
-
-        @Override
-        public void addReader(int subtaskId) {
-            if (subtaskId == 0 && !assigned) {
-                context.assignSplit(new Split("script"), 0);
-                assigned = true;
-            }
-            if (!stayOpen) {
-                context.signalNoMoreSplits(subtaskId);
-            }
-        }
-
-        @Override
-        public Boolean snapshotState(long checkpointId) {
-            return assigned;
-        }
-
-        @Override
-        public void close() {}
     }
 
     private static final class Reader implements SourceReader<RawMessage, Split> {
