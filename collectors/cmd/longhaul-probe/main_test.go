@@ -2,14 +2,7 @@ package main
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
-	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +13,7 @@ import (
 	"time"
 
 	"longhaul/collectors/agent"
+	"longhaul/internal/certtest"
 )
 
 const example = "../../longhaul-probe.example.yaml"
@@ -56,7 +50,8 @@ func noKafkaEnv(t *testing.T) (ca, passwordFile string) {
 	}
 	dir := t.TempDir()
 	ca, passwordFile = filepath.Join(dir, "ca.crt"), filepath.Join(dir, "kafka.password")
-	if err := os.WriteFile(ca, testCA(t), 0o644); err != nil {
+	caPEM, _ := certtest.SelfSigned(t, true)
+	if err := os.WriteFile(ca, caPEM, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(passwordFile, []byte(knownPassword+"\n"), 0o600); err != nil {
@@ -69,23 +64,6 @@ func noKafkaEnv(t *testing.T) (ca, passwordFile string) {
 
 // knownPassword is the agent's password in these tests: no output may show it.
 const knownPassword = "kn0wn-Passw0rd-never-printed"
-
-// testCA is the PEM of a self-signed CA certificate.
-func testCA(t *testing.T) []byte {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"}, IsCA: true,
-		BasicConstraintsValid: true, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageCertSign}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-}
 
 func writeFile(t *testing.T, body string) string {
 	t.Helper()

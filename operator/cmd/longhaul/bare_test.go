@@ -1,19 +1,13 @@
 package main
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"longhaul/internal/certtest"
 )
 
 // TestBinariesCopiedAloneToABareFolderWork builds both binaries, copies them into an empty
@@ -65,27 +59,12 @@ func TestBinariesCopiedAloneToABareFolderWork(t *testing.T) {
 	ca := filepath.Join(bare, "ca.crt")
 	pw := filepath.Join(bare, "kafka.password")
 	os.WriteFile(pw, []byte("secret\n"), 0o600)
-	os.WriteFile(ca, selfSignedCA(t), 0o644)
+	caPEM, _ := certtest.SelfSigned(t, true)
+	os.WriteFile(ca, caPEM, 0o644)
 	cfg := strings.NewReplacer("/etc/longhaul/ca.crt", ca, "/etc/longhaul/kafka.password", pw,
 		"# dir: /var/lib/longhaul/spool", "dir: "+filepath.Join(bare, "spool")).Replace(sample)
 	os.WriteFile(filepath.Join(bare, "probe.yaml"), []byte(cfg), 0o644)
 	if out, code := run("", "longhaul-probe", "check", "--config", "probe.yaml"); code != 0 {
 		t.Errorf("check in a bare folder: exit %d\n%s", code, out)
 	}
-}
-
-// selfSignedCA is a CA certificate in PEM, for a config that names one.
-func selfSignedCA(t *testing.T) []byte {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
-		BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
 }
