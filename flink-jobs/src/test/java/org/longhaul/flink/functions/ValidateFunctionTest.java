@@ -3,6 +3,7 @@ package org.longhaul.flink.functions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.longhaul.flink.functions.ClockSkewTest.ping;
+import static org.longhaul.flink.testing.ContractAssert.assertAllValid;
 import static org.longhaul.flink.testing.Samples.HOUR;
 import static org.longhaul.flink.testing.Samples.SRC;
 import static org.longhaul.flink.testing.Samples.T0;
@@ -21,12 +22,10 @@ import org.longhaul.flink.functions.stats.Observation;
 import org.longhaul.flink.functions.stats.Observer;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
-import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.records.RttSample;
 import org.longhaul.flink.testing.Samples;
 import org.longhaul.flink.testing.Validation;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * Validation under Flink's operator harness: valid samples go on, the rest become dead letters with
@@ -58,12 +57,7 @@ class ValidateFunctionTest {
                                 bridges,
                                 null),
                         messages);
-        for (DeadLetter d : out.deadLetters()) {
-            assertEquals(
-                    List.of(),
-                    SchemaRegistry.bundled()
-                            .problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(d)));
-        }
+        assertAllValid(Contract.DEAD_LETTER, out.deadLetters());
         return out;
     }
 

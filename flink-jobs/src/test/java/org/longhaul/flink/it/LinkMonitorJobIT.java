@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertAllValid;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.testing.Samples;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * The shaded jar on the REAL native stack: uploaded to the standalone Flink cluster over REST, fed
@@ -120,25 +120,9 @@ class LinkMonitorJobIT {
                 assertEquals(raw + "throughput", dead.get("source_topic").asText());
                 assertTrue(dead.get("reason").asText().startsWith("not JSON"), dead.toString());
                 assertFalse(o.stats.isEmpty());
-                SchemaRegistry schemas = SchemaRegistry.bundled();
-                o.events.forEach(
-                        e ->
-                                assertEquals(
-                                        List.of(),
-                                        schemas.problems(Contract.EVENT, e),
-                                        e.toString()));
-                o.stats.forEach(
-                        s ->
-                                assertEquals(
-                                        List.of(),
-                                        schemas.problems(Contract.LINK_STATS, s),
-                                        s.toString()));
-                o.deadLetters.forEach(
-                        d ->
-                                assertEquals(
-                                        List.of(),
-                                        schemas.problems(Contract.DEAD_LETTER, d),
-                                        d.toString()));
+                assertAllValid(Contract.EVENT, o.events);
+                assertAllValid(Contract.LINK_STATS, o.stats);
+                assertAllValid(Contract.DEAD_LETTER, o.deadLetters);
                 if (kafka.scram()) {
                     String secret = Files.readString(Path.of(kafka.jobPasswordFile())).strip();
                     assertFalse(

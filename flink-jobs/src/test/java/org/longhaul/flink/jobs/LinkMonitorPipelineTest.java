@@ -3,6 +3,7 @@ package org.longhaul.flink.jobs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertAllValid;
 import static org.longhaul.flink.testing.Samples.DST;
 import static org.longhaul.flink.testing.Samples.SRC;
 import static org.longhaul.flink.testing.Samples.T0;
@@ -18,7 +19,6 @@ import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.testing.ReplayOutput;
 import org.longhaul.flink.testing.Samples;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /** The whole graph on a MiniCluster: validation, dead letters and 1-minute statistics. */
 class LinkMonitorPipelineTest {
@@ -88,18 +88,8 @@ class LinkMonitorPipelineTest {
         assertEquals(3.0e6, baseline.get("baseline_bps").asDouble());
         assertEquals(1, baseline.get("runs").asLong());
         assertFalse(baseline.get("baseline_ready").asBoolean(), "1 run of the 10 it needs");
-        for (JsonNode s : out.stats()) {
-            assertEquals(
-                    List.of(),
-                    SchemaRegistry.bundled().problems(Contract.LINK_STATS, s),
-                    s.toString());
-        }
-        for (JsonNode d : out.deadLetters()) {
-            assertEquals(
-                    List.of(),
-                    SchemaRegistry.bundled().problems(Contract.DEAD_LETTER, d),
-                    d.toString());
-        }
+        assertAllValid(Contract.LINK_STATS, out.stats());
+        assertAllValid(Contract.DEAD_LETTER, out.deadLetters());
         assertTrue(out.events().isEmpty(), out.events().toString());
     }
 

@@ -2,6 +2,7 @@ package org.longhaul.flink.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertAllValid;
 import static org.longhaul.flink.testing.Samples.HOUR;
 import static org.longhaul.flink.testing.Samples.MINUTE;
 import static org.longhaul.flink.testing.Samples.T0;
@@ -15,7 +16,6 @@ import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.testing.ReplayCli;
 import org.longhaul.flink.testing.Samples;
 import org.longhaul.flink.testing.Scenario;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * The incident stories through the whole job (the replay command: the Kafka job's graph on a
@@ -68,10 +68,7 @@ class IncidentScenariosTest {
     private static ReplayCli replay(Scenario s) {
         ReplayCli r = ReplayCli.run(s.lines());
         assertEquals(0, r.exit(), r.stderr().toString());
-        for (JsonNode e : r.events()) {
-            assertEquals(
-                    List.of(), SchemaRegistry.bundled().problems(Contract.EVENT, e), e.toString());
-        }
+        assertAllValid(Contract.EVENT, r.events());
         return r;
     }
 

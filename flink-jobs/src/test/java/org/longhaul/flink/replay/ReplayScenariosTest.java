@@ -2,6 +2,7 @@ package org.longhaul.flink.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertAllValid;
 import static org.longhaul.flink.testing.Samples.HOUR;
 import static org.longhaul.flink.testing.Samples.MINUTE;
 import static org.longhaul.flink.testing.Samples.T0;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.testing.ReplayCli;
 import org.longhaul.flink.testing.Scenario;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * Whole scenarios through the replay command, i.e. through exactly the job graph of the Kafka job
@@ -29,10 +29,7 @@ class ReplayScenariosTest {
     private static ReplayCli replay(Scenario s, String... args) {
         ReplayCli r = ReplayCli.run(s.lines(), args);
         assertEquals(0, r.exit(), r.stderr().toString());
-        for (JsonNode e : r.events()) {
-            assertEquals(
-                    List.of(), SchemaRegistry.bundled().problems(Contract.EVENT, e), e.toString());
-        }
+        assertAllValid(Contract.EVENT, r.events());
         return r;
     }
 

@@ -1,7 +1,5 @@
 package org.longhaul.flink.testing;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -11,8 +9,6 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Event;
-import org.longhaul.flink.records.Json;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * A detector under Flink's keyed operator test harness: feed records with their event time, drive
@@ -46,12 +42,7 @@ public final class Harness<IN> implements AutoCloseable {
     /** Every event emitted so far, each validated against the contract. */
     public List<Event> events() {
         List<Event> all = h.extractOutputValues();
-        for (Event e : all) {
-            assertEquals(
-                    List.of(),
-                    SchemaRegistry.bundled().problems(Contract.EVENT, Json.mapper().valueToTree(e)),
-                    () -> "invalid event " + Json.write(e));
-        }
+        ContractAssert.assertAllValid(Contract.EVENT, all);
         return all;
     }
 

@@ -3,11 +3,11 @@ package org.longhaul.flink.validate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertValid;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
@@ -26,12 +26,7 @@ class MessageValidatorTest {
     private DeadLetter reject(String payload) {
         var checked = throughput(RawMessage.of("longhaul.raw.throughput", 2, 1041L, payload));
         assertFalse(checked.valid(), "accepted: " + payload);
-        assertEquals(
-                List.of(),
-                SchemaRegistry.bundled()
-                        .problems(
-                                Contract.DEAD_LETTER,
-                                Json.mapper().valueToTree(checked.deadLetter())));
+        assertValid(Contract.DEAD_LETTER, checked.deadLetter());
         return checked.deadLetter();
     }
 

@@ -2,6 +2,7 @@ package org.longhaul.flink.functions.confirm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertValid;
 import static org.longhaul.flink.testing.Samples.T0;
 
 import java.time.Duration;
@@ -12,11 +13,9 @@ import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Event;
-import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.Suspicion;
 import org.longhaul.flink.records.SuspicionReason;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 class ConfirmationPlannerTest {
     private static final long MIN = 60_000;
@@ -39,11 +38,7 @@ class ConfirmationPlannerTest {
     }
 
     static void valid(ProbeRequest r) {
-        assertEquals(
-                List.of(),
-                SchemaRegistry.bundled()
-                        .problems(Contract.PROBE_REQUEST, Json.mapper().valueToTree(r)),
-                Json.write(r));
+        assertValid(Contract.PROBE_REQUEST, r);
     }
 
     @Test
@@ -86,10 +81,7 @@ class ConfirmationPlannerTest {
             assertTrue(
                     e.message().contains("the link's budget of 2 per 30 min is spent"),
                     e.message());
-            assertEquals(
-                    List.of(),
-                    SchemaRegistry.bundled()
-                            .problems(Contract.EVENT, Json.mapper().valueToTree(e)));
+            assertValid(Contract.EVENT, e);
             // 30 min after the first, room again
             h.processElement(
                     suspect("tcp-default", T0 + 31 * MIN, SuspicionReason.THROUGHPUT_LOW),

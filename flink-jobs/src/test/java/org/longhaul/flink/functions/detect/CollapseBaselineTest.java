@@ -2,6 +2,7 @@ package org.longhaul.flink.functions.detect;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertAllValid;
 import static org.longhaul.flink.testing.Samples.DST;
 import static org.longhaul.flink.testing.Samples.HOUR;
 import static org.longhaul.flink.testing.Samples.MINUTE;
@@ -16,13 +17,11 @@ import org.longhaul.flink.functions.common.Fmt;
 import org.longhaul.flink.functions.common.RobustStats;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.Event;
-import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.LinkStats;
 import org.longhaul.flink.records.Links;
 import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.testing.Harness;
 import org.longhaul.flink.testing.Samples;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * The baseline the collapse detector publishes after each live run (side output BASELINE,
@@ -61,13 +60,7 @@ class CollapseBaselineTest {
     /** Every baseline published so far, each checked against the contract. */
     private static List<LinkStats> baselines(Harness<ThroughputSample> h) {
         List<LinkStats> all = h.sideOutput(ThroughputCollapseDetector.BASELINE);
-        for (LinkStats b : all) {
-            assertEquals(
-                    List.of(),
-                    SchemaRegistry.bundled()
-                            .problems(Contract.LINK_STATS, Json.mapper().valueToTree(b)),
-                    () -> "invalid baseline " + Json.write(b));
-        }
+        assertAllValid(Contract.LINK_STATS, all);
         return all;
     }
 

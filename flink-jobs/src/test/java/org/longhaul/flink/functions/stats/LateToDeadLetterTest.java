@@ -2,9 +2,9 @@ package org.longhaul.flink.functions.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.longhaul.flink.testing.ContractAssert.assertValid;
 
 import java.time.Duration;
-import java.util.List;
 import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -18,7 +18,6 @@ import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.Writers;
-import org.longhaul.flink.validate.SchemaRegistry;
 
 /**
  * A result behind the watermark of its minute is a dead letter with the reason, not a silent drop
@@ -76,10 +75,7 @@ class LateToDeadLetterTest {
     @Test
     void itsDeadLetterNamesTheLinkAndWhyAndValidates() {
         DeadLetter d = LateToDeadLetter.of(sample(T + 30_000), T + 60_000, T + 200_000);
-        assertEquals(
-                List.of(),
-                SchemaRegistry.bundled()
-                        .problems(Contract.DEAD_LETTER, Json.mapper().valueToTree(d)));
+        assertValid(Contract.DEAD_LETTER, d);
         assertEquals("cern", d.src());
         assertEquals("fnal", d.dst());
         assertEquals(T + 200_000, d.ts());
