@@ -8,10 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"longhaul/internal/logtest"
 )
 
 // Issue 14, exactly: the agent's password file is wrong. The agent says it is refused (log,
@@ -131,23 +132,14 @@ func cpuTime(t *testing.T) time.Duration {
 
 // capturedLog is the test log, kept for assertions too.
 type capturedLog struct {
-	t   *testing.T
-	mu  sync.Mutex
-	buf bytes.Buffer
+	t *testing.T
+	logtest.Buffer
 }
 
 func (c *capturedLog) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	c.buf.Write(p)
-	c.mu.Unlock()
+	c.Buffer.Write(p)
 	c.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
-}
-
-func (c *capturedLog) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.buf.String()
 }
 
 func (c *capturedLog) logger() *slog.Logger {

@@ -20,6 +20,7 @@ import (
 
 	"longhaul/collectors/publish"
 	"longhaul/collectors/schedule"
+	"longhaul/internal/logtest"
 )
 
 // refusingKafka refuses the agent's credential until fixed, as a broker with a wrong password
@@ -95,9 +96,8 @@ func TestARefusedAgentSaysSoOnceKeepsSpoolingAndDrainsWhenAccepted(t *testing.T)
 `)
 	clock := schedule.NewFakeClock(t0)
 	k := &refusingKafka{changed: make(chan struct{}, 1)}
-	var logs bytes.Buffer
-	var logMu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(lockedWriter{&logMu, &logs}, nil))
+	var logs logtest.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	a, err := New(cfg, Options{Version: "test", Logger: logger, Clock: clock, Rand: rand.New(rand.NewPCG(1, 2)), Producer: k,
 		Publisher: publish.PublisherOptions{PingEvery: 5 * time.Millisecond, RecheckMin: 10 * time.Millisecond, RecheckMax: 20 * time.Millisecond}})
 	if err != nil {
@@ -149,9 +149,7 @@ func TestARefusedAgentSaysSoOnceKeepsSpoolingAndDrainsWhenAccepted(t *testing.T)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	logMu.Lock()
 	log := logs.String()
-	logMu.Unlock()
 	if n := strings.Count(log, `msg="kafka refuses this agent: authentication refused`); n != 1 {
 		t.Errorf("the refusal was logged %d times:\n%s", n, log)
 	}
@@ -179,15 +177,4 @@ func TestAnUnreadablePasswordFileStopsTheAgentAtStart(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("got  %v\nwant %s", err, want)
 	}
-}
-
-type lockedWriter struct {
-	mu *sync.Mutex
-	w  *bytes.Buffer
-}
-
-func (l lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

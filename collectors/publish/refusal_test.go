@@ -1,7 +1,6 @@
 package publish
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"longhaul/internal/logtest"
 )
 
 // scramBroker stands in for a secured Kafka in these unit tests (the integration test uses a
@@ -144,33 +145,9 @@ func (f *passwordFile) write(s string, err error) {
 	f.mu.Unlock()
 }
 
-// logBuffer collects the publisher's log lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) count(s string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Count(l.buf.String(), s)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-func startRefusable(t *testing.T, s *Spool, b *scramBroker, pw *passwordFile) (*Publisher, *logBuffer) {
+func startRefusable(t *testing.T, s *Spool, b *scramBroker, pw *passwordFile) (*Publisher, *logtest.Buffer) {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &logtest.Buffer{}
 	first, _ := pw.read()
 	p := NewPublisher(s, b.dial(first), PublisherOptions{MaxInFlight: 50, MinBackoff: time.Millisecond,
 		MaxBackoff: 5 * time.Millisecond, PingEvery: 5 * time.Millisecond,
@@ -236,7 +213,7 @@ func TestARefusedPasswordKeepsEverySampleAndDrainsOnceTheFileIsFixed(t *testing.
 	if n := dials - dials0; n < 3 || n > int(elapsed/(80*time.Millisecond))+2 {
 		t.Errorf("%d re-checks in %s (backoff 20 ms doubling to 80 ms)", n, elapsed)
 	}
-	if n := logs.count("kafka refuses this agent"); n != 1 {
+	if n := logs.Count("kafka refuses this agent"); n != 1 {
 		t.Errorf("the refusal was logged %d times:\n%s", n, logs)
 	}
 	if !strings.Contains(logs.String(), "user=agent-test") {
@@ -253,7 +230,7 @@ func TestARefusedPasswordKeepsEverySampleAndDrainsOnceTheFileIsFixed(t *testing.
 	if st := p.Stats(); st.Refused || !st.Connected || st.Reason != "" {
 		t.Errorf("after the fix: %+v", st)
 	}
-	if n := logs.count("kafka accepts this agent again"); n != 1 {
+	if n := logs.Count("kafka accepts this agent again"); n != 1 {
 		t.Errorf("acceptance logged %d times:\n%s", n, logs)
 	}
 	if strings.Contains(logs.String(), "pw-R1ght-9") || strings.Contains(logs.String(), "pw-Wr0ng-7") {
@@ -281,7 +258,7 @@ func TestARefusedTopicIsARefusalAndDrainsOnceTheACLIsBack(t *testing.T) {
 	if n := produced - produced0; n > 8*50 {
 		t.Errorf("%d sends in 500 ms while refused", n)
 	}
-	if n := logs.count("kafka refuses this agent"); n != 1 {
+	if n := logs.Count("kafka refuses this agent"); n != 1 {
 		t.Errorf("the refusal was logged %d times:\n%s", n, logs)
 	}
 	b.set(func(b *scramBroker) { b.noACL = false })
@@ -290,7 +267,7 @@ func TestARefusedTopicIsARefusalAndDrainsOnceTheACLIsBack(t *testing.T) {
 	if fmt.Sprint(delivered) != fmt.Sprint(valuesOf("r", 300)) {
 		t.Fatalf("delivered %d records, want the 300 once each in order", len(delivered))
 	}
-	if st := p.Stats(); st.Refused || logs.count("kafka accepts this agent again") != 1 {
+	if st := p.Stats(); st.Refused || logs.Count("kafka accepts this agent again") != 1 {
 		t.Errorf("after the fix: %+v\n%s", st, logs)
 	}
 }
@@ -306,7 +283,7 @@ func TestAnUnreadablePasswordFileAtARecheckKeepsTheRefusal(t *testing.T) {
 	pw.write("", errors.New("kafka.sasl.password_file: password file /etc/longhaul/kafka.password is empty"))
 	waitFor(t, b, "the new reason", func() bool { return strings.HasPrefix(p.Stats().Reason, "the credential cannot be read: ") })
 	time.Sleep(200 * time.Millisecond)
-	if n := logs.count("kafka still refuses this agent, now: the credential cannot be read"); n != 1 {
+	if n := logs.Count("kafka still refuses this agent, now: the credential cannot be read"); n != 1 {
 		t.Errorf("the new reason was logged %d times:\n%s", n, logs)
 	}
 	pw.write("pw-R1ght-9", nil)
@@ -361,10 +338,10 @@ func TestARevokedAgentIsRefusedUntilAddedAgainAndLosesNothing(t *testing.T) {
 	if want := append(valuesOf("r", 100), valuesOf("s", 100)...); fmt.Sprint(delivered) != fmt.Sprint(want) {
 		t.Fatalf("delivered %d records, want the 200 once each in order", len(delivered))
 	}
-	if n := logs.count("kafka refuses this agent"); n != 1 {
+	if n := logs.Count("kafka refuses this agent"); n != 1 {
 		t.Errorf("the refusal was logged %d times:\n%s", n, logs)
 	}
-	if n := logs.count("kafka still refuses this agent, now: authentication refused"); n != 1 {
+	if n := logs.Count("kafka still refuses this agent, now: authentication refused"); n != 1 {
 		t.Errorf("the new reason was logged %d times:\n%s", n, logs)
 	}
 }

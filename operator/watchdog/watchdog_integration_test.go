@@ -14,17 +14,14 @@ package watchdog
 // behind, would come late to the late records' test's job and count in the window it judges.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +29,7 @@ import (
 
 	"longhaul/ingest/contract"
 	"longhaul/internal/kafkaconn"
+	"longhaul/internal/logtest"
 	"longhaul/internal/settings"
 	"longhaul/operator/flink"
 	"longhaul/operator/influx"
@@ -71,7 +69,7 @@ func itAdmin(t *testing.T) kafkaconn.Conn {
 type running struct {
 	cancel context.CancelFunc
 	done   chan error
-	log    *syncBuffer
+	log    *logtest.Buffer
 }
 
 func (r *running) stop(t *testing.T) {
@@ -107,7 +105,7 @@ func serve(t *testing.T, o Options) *running {
 	o.Influx = ic
 	o.Timeout, o.MaxHosts, o.RestoreSince = 10*time.Second, 100, time.Hour
 	o.StatusFile = filepath.Join(t.TempDir(), "status.json")
-	log := &syncBuffer{}
+	log := &logtest.Buffer{}
 	o.Log = log
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{cancel: cancel, done: make(chan error, 1), log: log}
@@ -326,26 +324,6 @@ func (s subjectOnly) Judge(o *Observations) []Finding {
 	}
 	return out
 }
-
-// syncBuffer is a log the watchdog writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-var _ io.Writer = (*syncBuffer)(nil)
 
 // publishPing sends host's ping (the contract's example) measured at ts, stamped as sent at sent
 // (the agent's clock: longhaul-sent-ms), and waits for the broker to take it.
