@@ -5,7 +5,6 @@ import (
 	"math/rand"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,16 +21,6 @@ const (
 	maxAllocated = 300 << 20
 	maxDuration  = 3 * time.Second // of CPU, each test's own budget; the requirement is 10 s
 )
-
-// cpuTime is the CPU time this process has used: the bounds are of work done, which a
-// loaded machine (a CI run beside) does not stretch as it stretches the wall clock.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // hostileInputs are the inputs every parser is held to.
 func hostileInputs() map[string][]byte {
@@ -58,9 +47,9 @@ func checkBounded(t *testing.T, parse parser) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			start, cpu := time.Now(), cpuTime()
+			start, cpu := time.Now(), golden.CPUTime()
 			ss, err := parse(in)
-			took, cpu := time.Since(start), cpuTime()-cpu
+			took, cpu := time.Since(start), golden.CPUTime()-cpu
 			runtime.ReadMemStats(&after)
 			allocated := after.TotalAlloc - before.TotalAlloc
 			if err == nil {
