@@ -33,11 +33,14 @@ public final class JsonKafkaSerializer<T extends OnLink>
 
     /** The record of element on topic: keyed by its link, its JSON the value, no timestamp. */
     public static ProducerRecord<byte[], byte[]> record(String topic, OnLink element) {
+        return record(topic, element.link(), Json.bytes(element));
+    }
+
+    /**
+     * A record of topic keyed by link ("src|dst"), no partition and no timestamp (the producer's).
+     */
+    static ProducerRecord<byte[], byte[]> record(String topic, String link, byte[] value) {
         return new ProducerRecord<>(
-                topic,
-                null,
-                null,
-                element.link().getBytes(StandardCharsets.UTF_8),
-                Json.bytes(element));
+                topic, null, null, link.getBytes(StandardCharsets.UTF_8), value);
     }
 }

@@ -1,10 +1,12 @@
 package org.longhaul.flink.records;
 
-import java.nio.charset.StandardCharsets;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-/** Writes validated messages to one topic as they came, keyed by their link. */
+/**
+ * Writes validated messages to one topic as they came, keyed by their link as {@link
+ * JsonKafkaSerializer} keys every message.
+ */
 public final class ValidatedKafkaSerializer implements KafkaRecordSerializationSchema<Validated> {
     private static final long serialVersionUID = 1L;
 
@@ -17,11 +19,6 @@ public final class ValidatedKafkaSerializer implements KafkaRecordSerializationS
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
             Validated element, KafkaSinkContext context, Long ignored) {
-        return new ProducerRecord<>(
-                topic,
-                null,
-                null,
-                element.link().getBytes(StandardCharsets.UTF_8),
-                element.payload());
+        return JsonKafkaSerializer.record(topic, element.link(), element.payload());
     }
 }
