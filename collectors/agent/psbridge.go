@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -27,6 +26,9 @@ type psBridge struct {
 	mu     sync.Mutex
 	st     PSBridgeHealth
 	conns  *connLimit // the HTTP endpoint's connections, once it serves
+	// settling: results written to the spool and not yet durable (psbridge_accept.go), by their
+	// seen key, each closed once settled; under the agent's sinkMu
+	settling map[string]chan struct{}
 }
 
 // PSBridgeHealth is the bridge's part of /health.
@@ -60,7 +62,7 @@ type PSBridgeHealth struct {
 const maxDeadPayload = 768 << 10
 
 func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
-	b := &psBridge{cfg: cfg, st: PSBridgeHealth{Topic: cfg.Topic, ByInput: map[string]uint64{}}}
+	b := &psBridge{cfg: cfg, st: PSBridgeHealth{Topic: cfg.Topic, ByInput: map[string]uint64{}}, settling: map[string]chan struct{}{}}
 	if cfg.Listen != "" {
 		var shared []byte
 		if cfg.TokenFile != "" {
@@ -82,79 +84,6 @@ func newPSBridge(cfg config.PSBridge) (*psBridge, error) {
 	}
 	b.seen = seen
 	return b, nil
-}
-
-// acceptFrom converts one result identity delivered through input and spools its samples, or
-// spools it whole as a dead letter with the reason: it cannot be converted, it makes too many
-// samples, or identity may not report for its hosts (pscheduler_bridge.hosts). A result already
-// converted, the same run saying the same (psbridge.Converted.SeenKey), is a duplicate. An error means
-// nothing was kept: the caller delivers it again (the HTTP archiver retries on 503; the Kafka
-// input does not commit past it).
-func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcome, error) {
-	conv, cerr := psbridge.Convert(body)
-	if cerr == nil && len(conv.Samples) > a.psb.cfg.MaxSamples {
-		// kept whole in a dead letter with the reason, like a result that cannot be converted:
-		// a retry would be no smaller
-		cerr = fmt.Errorf("the result makes %d samples, more than pscheduler_bridge.max_samples (%d)", len(conv.Samples), a.psb.cfg.MaxSamples)
-		conv.Samples = nil
-	}
-	if cerr == nil {
-		if why := psbridge.Hosts(a.psb.cfg.Hosts).Refusal(identity, conv); why != "" {
-			cerr, conv.Samples = errors.New(why), nil
-		}
-	}
-	var seenKey string
-	if cerr == nil {
-		if seenKey, cerr = conv.SeenKey(); cerr != nil {
-			conv.Samples = nil
-		}
-	}
-	a.sinkMu.Lock()
-	defer a.sinkMu.Unlock()
-	b := a.psb
-	var out psbridge.Outcome
-	var recs []publish.Record
-	switch {
-	case cerr != nil:
-		rec, err := a.deadResult(body, input, cerr)
-		if err != nil {
-			return out, err
-		}
-		recs, out = []publish.Record{rec}, psbridge.Outcome{Status: psbridge.DeadLettered, Reason: cerr.Error()}
-	case b.seen.Has(seenKey):
-		b.count(input, psbridge.Outcome{Status: psbridge.Duplicate}, a.opt.Clock.Now())
-		return psbridge.Outcome{Status: psbridge.Duplicate, Key: conv.Key}, nil
-	default:
-		for _, s := range conv.Samples {
-			rec, dl, err := a.enc.encode(s)
-			if err != nil {
-				return out, err
-			}
-			if dl {
-				a.log.Warn("a pScheduler result's sample failed validation; spooled as a dead letter",
-					"key", conv.Key, "schema", s.Head().Schema)
-			}
-			recs = append(recs, rec)
-		}
-		out = psbridge.Outcome{Status: psbridge.Accepted, Key: conv.Key, Samples: len(recs)}
-	}
-	// all of the result or none: an archiver told "accepted" forgets the result
-	if err := a.appendAllRetry(recs); err != nil {
-		b.fail(err, a.opt.Clock.Now())
-		return psbridge.Outcome{}, fmt.Errorf("the spool cannot store it: %w", err)
-	}
-	if out.Status == psbridge.Accepted {
-		a.stats.add(len(recs), 0, 0)
-		if err := b.seen.Add(seenKey); err != nil {
-			a.log.Error("pscheduler bridge: cannot remember a result; a retry of it would be converted again", "err", err)
-		}
-		b.share(conv, seenKey, a.cfg.Src, a.opt.Clock.Now())
-	} else {
-		a.stats.add(0, 1, 0)
-		a.log.Warn("pScheduler result cannot be converted; spooled as a dead letter", "input", input, "reason", out.Reason)
-	}
-	b.count(input, out, a.opt.Clock.Now())
-	return out, nil
 }
 
 // deadResult is the dead letter of a result that cannot be converted.

@@ -87,16 +87,7 @@ func (a *Agent) consumePSchedulerTopic(ctx context.Context) {
 	defer cl.Close()
 	a.log.Info("pscheduler bridge: consuming the Kafka archiver's topic", "topic", c.Topic, "group", c.Group)
 	a.followInput(ctx, cl, "pscheduler bridge", 500, func(err error) { a.psb.fail(err, a.opt.Clock.Now()) }, func(rs []*kgo.Record) {
-		var done []*kgo.Record
-		for _, r := range rs {
-			for ctx.Err() == nil {
-				if _, err := a.acceptFrom(r.Value, InputKafka, archiverOf(c.Topic, r.Topic)); err == nil {
-					done = append(done, r)
-					break
-				}
-				sleepCtx(ctx, time.Second)
-			}
-		}
+		done := rs[:a.acceptAll(ctx, rs, func(r *kgo.Record) string { return archiverOf(c.Topic, r.Topic) })]
 		// commit what was kept, also when stopping half-way through a batch
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		if err := cl.CommitRecords(cctx, done...); err != nil {

@@ -48,10 +48,8 @@ func (a *Agent) sink(r schedule.Result) {
 // appendRetry appends one batch to the spool, trying three times a second apart.
 func (a *Agent) appendRetry(recs []publish.Record) error { return a.retry(a.spool.Append, recs) }
 
-// appendAllRetry stores all of one batch or none of it (publish.ErrFull at once: a full spool
-// does not empty in a second), trying three times a second apart on other errors.
-func (a *Agent) appendAllRetry(recs []publish.Record) error { return a.retry(a.spool.AppendAll, recs) }
-
+// retry stores one batch by appendFn, trying three times a second apart (publish.ErrFull at
+// once: a full spool does not empty in a second).
 func (a *Agent) retry(appendFn func([]publish.Record) error, recs []publish.Record) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {

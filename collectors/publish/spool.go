@@ -39,15 +39,19 @@ type Spool struct {
 	pending               int   // records not acknowledged
 	pendingBytes          int64 // their encoded size
 	dirty                 bool  // written since the last fsync
-	rd                    reader
-	inflight              []flight        // handed out by Next, ascending
-	skip                  map[uint64]bool // acknowledged out of order before a Rewind
-	notify                chan struct{}
-	st                    Stats
-	closed                bool
-	stop                  chan struct{}
-	done                  sync.WaitGroup
-	lock                  *os.File // flock'ed: one process per spool directory
+	// written counts writes; synced is the newest write known on disk (Durable, seal, Close).
+	// syncMu lets one caller at a time fsync the active segment outside mu (Durable).
+	written, synced uint64
+	syncMu          sync.Mutex
+	rd              reader
+	inflight        []flight        // handed out by Next, ascending
+	skip            map[uint64]bool // acknowledged out of order before a Rewind
+	notify          chan struct{}
+	st              Stats
+	closed          bool
+	stop            chan struct{}
+	done            sync.WaitGroup
+	lock            *os.File // flock'ed: one process per spool directory
 }
 
 // Stats are the spool's counters.
@@ -63,6 +67,7 @@ type Stats struct {
 	DroppedOther    uint64 // other records dropped because the spool was full
 	Refused         uint64 // records AppendAll did not store (full): their sender keeps them
 	Corrupt         uint64 // damaged or torn records skipped when loading
+	Fsyncs          uint64 // fsyncs Durable made, each for every write before it (group commit)
 	CorruptBytes    int64
 }
 
@@ -254,7 +259,10 @@ func (s *Spool) Close() error {
 	}
 	err := s.checkpointLocked()
 	if s.w != nil {
-		if serr := s.w.Sync(); err == nil {
+		serr := s.w.Sync()
+		if serr == nil {
+			s.synced = s.written
+		} else if err == nil {
 			err = serr
 		}
 		s.w.Close()

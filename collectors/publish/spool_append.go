@@ -13,27 +13,83 @@ var ErrFull = errors.New("spool: full")
 // Append stores records in order, assigning their sequence numbers. Under the "always"
 // fsync policy they are on disk when it returns. If the spool is full, room is made by the
 // drop policy (spool_drop.go); an error means the records could not be stored at all.
-func (s *Spool) Append(recs []Record) error { return s.append(recs, false) }
+func (s *Spool) Append(recs []Record) error { return s.wait(s.write(recs, false)) }
 
 // AppendAll stores every one of recs or none (ErrFull): room is made only by dropping older
 // interval rows, never other samples, and none of recs is dropped. What someone else holds
 // until the spool says yes (a pScheduler archiver's result) is not taken at the cost of what
 // the spool already took.
-func (s *Spool) AppendAll(recs []Record) error { return s.append(recs, true) }
+func (s *Spool) AppendAll(recs []Record) error { return s.wait(s.write(recs, true)) }
 
-func (s *Spool) append(recs []Record, all bool) error {
-	if len(recs) == 0 {
+// Written is what WriteAll wrote: Durable waits until it is on disk.
+type Written uint64
+
+// WriteAll stores recs as AppendAll does but returns before the fsync: Durable(w) waits for it.
+// Its records may be handed out (Next) before they are durable. Callers that write and then
+// wait outside their own lock share fsyncs: one fsync makes durable everything written before
+// it began, whoever wrote it (group commit: a bridge's concurrent results, a batch of the
+// Kafka archiver's).
+func (s *Spool) WriteAll(recs []Record) (Written, error) { return s.write(recs, true) }
+
+func (s *Spool) wait(w Written, err error) error {
+	if err != nil {
+		return err
+	}
+	return s.Durable(w)
+}
+
+// Durable returns once what was written up to w is on disk under the "always" policy (at once
+// under the others), or the error of the fsync that should have made it so. One caller at a time
+// fsyncs, outside the spool's lock, so appends and Next go on meanwhile; the callers that wait
+// behind it find their writes made durable by its fsync or the next one.
+func (s *Spool) Durable(w Written) error {
+	if w == 0 || s.opt.Fsync != "always" {
 		return nil
+	}
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	s.mu.Lock()
+	if s.synced >= uint64(w) {
+		s.mu.Unlock()
+		return nil
+	}
+	f, upto, path := s.w, s.written, ""
+	if f != nil {
+		path = s.segs[len(s.segs)-1].path
+	}
+	s.mu.Unlock()
+	var err error
+	if f == nil {
+		err = ErrClosed
+	} else {
+		err = f.Sync()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err == nil {
+		s.st.Fsyncs++
+		s.synced = max(s.synced, upto)
+	}
+	if s.synced >= uint64(w) {
+		return nil // by this fsync, or by sealing the segment while it ran (which closed f)
+	}
+	return fmt.Errorf("spool: fsync %s: %w", path, err)
+}
+
+// write stores recs without the "always" policy's fsync, whose turn it returns: Durable's.
+func (s *Spool) write(recs []Record, all bool) (Written, error) {
+	if len(recs) == 0 {
+		return 0, nil
 	}
 	for i := range recs {
 		if err := validRecord(&recs[i]); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return ErrClosed
+		return 0, ErrClosed
 	}
 	size := int64(0)
 	for i := range recs {
@@ -46,7 +102,7 @@ func (s *Spool) append(recs []Record, all bool) error {
 			s.makeRoomUpTo(need, ClassInterval)
 			if s.bytes+size > s.opt.MaxBytes {
 				s.st.Refused += uint64(len(recs))
-				return fmt.Errorf("%w: %d records (%d bytes) do not fit in the %d bytes left", ErrFull, len(recs), size, s.opt.MaxBytes-s.bytes)
+				return 0, fmt.Errorf("%w: %d records (%d bytes) do not fit in the %d bytes left", ErrFull, len(recs), size, s.opt.MaxBytes-s.bytes)
 			}
 		} else {
 			s.makeRoom(need)
@@ -54,13 +110,13 @@ func (s *Spool) append(recs []Record, all bool) error {
 		if s.bytes+size > s.opt.MaxBytes {
 			recs, size = s.dropIncoming(recs, s.opt.MaxBytes-s.bytes)
 			if len(recs) == 0 {
-				return nil
+				return 0, nil
 			}
 		}
 	}
 	if s.w == nil || s.segs[len(s.segs)-1].size+size > s.opt.SegmentBytes {
 		if err := s.rotate(); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	seg := s.segs[len(s.segs)-1]
@@ -73,13 +129,10 @@ func (s *Spool) append(recs []Record, all bool) error {
 	if _, err := s.w.Write(buf); err != nil {
 		// Leave no torn record behind; the sequence numbers are simply not used.
 		s.w.Truncate(seg.size)
-		return fmt.Errorf("spool: write %s: %w", seg.path, err)
+		return 0, fmt.Errorf("spool: write %s: %w", seg.path, err)
 	}
-	if s.opt.Fsync == "always" {
-		if err := s.w.Sync(); err != nil {
-			return fmt.Errorf("spool: fsync %s: %w", seg.path, err)
-		}
-	} else {
+	s.written++
+	if s.opt.Fsync != "always" {
 		s.dirty = true
 	}
 	seg.size += size
@@ -98,7 +151,7 @@ func (s *Spool) append(recs []Record, all bool) error {
 	case s.notify <- struct{}{}:
 	default:
 	}
-	return nil
+	return Written(s.written), nil
 }
 
 // rotate seals the active segment and starts a new one at the next sequence number.
@@ -128,6 +181,9 @@ func (s *Spool) seal() error {
 		return nil
 	}
 	err := s.w.Sync()
+	if err == nil {
+		s.synced = s.written // every earlier segment was sealed so, or failed to be
+	}
 	if cerr := s.w.Close(); err == nil {
 		err = cerr
 	}

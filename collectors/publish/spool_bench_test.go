@@ -34,6 +34,29 @@ func BenchmarkSpoolAppendFsyncAlwaysBatch31(b *testing.B) { benchmarkAppend(b, "
 func BenchmarkSpoolAppendFsyncAlways1(b *testing.B)       { benchmarkAppend(b, "always", 1) }
 func BenchmarkSpoolAppendFsyncNever1(b *testing.B)        { benchmarkAppend(b, "never", 1) }
 
+// 16 writers of one record each at a time, as a bridge's concurrent results: each told durable,
+// sharing fsyncs (Durable). Against BenchmarkSpoolAppendFsyncAlways1, one writer.
+func BenchmarkSpoolAppendFsyncAlways1Concurrent16(b *testing.B) {
+	opt := Options{MaxBytes: 1 << 30, SegmentBytes: 8 << 20, Fsync: "always", Logger: quiet}
+	s, err := Open(b.TempDir(), opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.SetParallelism(8) // × GOMAXPROCS (2 here)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := s.AppendAll([]Record{benchRecord()}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+	b.ReportMetric(float64(b.N)/float64(max(s.Stats().Fsyncs, 1)), "records/fsync")
+}
+
 // Drain: Next + Ack of spooled records, the publisher's side without Kafka. Records are
 // appended (untimed) 10 000 at a time so the spool stays under its limit.
 func BenchmarkSpoolDrain(b *testing.B) {
