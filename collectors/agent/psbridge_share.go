@@ -11,6 +11,13 @@ import (
 	"longhaul/perfsonar/psbridge"
 )
 
+// shareDelay is how long a shared key may wait to be written, and a fetch of the fleet's keys to
+// fill: a few Kafka requests a second instead of one produce and one fetch for each result (at
+// WLCG's 130 results/s, every one of them a request the broker answered). A retry reaches another
+// bridge a minute or more later (pScheduler's retry policy); two ends posting one throughput
+// result to two bridges within about a second are converted twice, as the Flink job expects.
+const shareDelay = 500 * time.Millisecond
+
 // maxUnshared bounds the keys waiting to be written to the shared topic while Kafka is away
 // (a few dozen bytes each); beyond it a key is not shared (health: unshared).
 const maxUnshared = 100_000
@@ -25,7 +32,7 @@ const maxUnshared = 100_000
 // missing: health's unshared and last_error) leaves a retry elsewhere to be converted again. Its
 // samples are then byte for byte the first's, on the same topic and partition, which the Flink job
 // drops as a replay while it remembers them (DropReplayed). Two ends posting the same result
-// to two bridges within the follow's delay (well under a second) are converted twice, the same way.
+// to two bridges within the follow's delay (shareDelay twice at most) are converted twice, the same way.
 func (a *Agent) shareSeen(ctx context.Context) {
 	from := a.opt.Clock.Now().Add(-psbridge.SeenHorizon).UnixMilli()
 	conn, err := a.cfg.KafkaConn()
@@ -33,7 +40,8 @@ func (a *Agent) shareSeen(ctx context.Context) {
 	if err == nil {
 		cl, err = conn.NewClient(kgo.ConsumeTopics(contract.TopicPsbridgeSeen),
 			kgo.ConsumeResetOffset(kgo.NewOffset().AfterMilli(from)),
-			kgo.MaxBufferedRecords(maxUnshared), kgo.ClientID(a.cfg.Kafka.ClientID+"-psbridge-seen"))
+			kgo.MaxBufferedRecords(maxUnshared), kgo.ClientID(a.cfg.Kafka.ClientID+"-psbridge-seen"),
+			kgo.ProducerLinger(shareDelay), kgo.FetchMinBytes(1<<20), kgo.FetchMaxWait(shareDelay))
 	}
 	if err != nil {
 		a.psb.fail(fmt.Errorf("shared keys: %w", err), a.opt.Clock.Now())
