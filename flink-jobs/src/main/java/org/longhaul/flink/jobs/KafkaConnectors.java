@@ -59,6 +59,20 @@ public final class KafkaConnectors {
     static final String DISCOVERY_MS = "10000";
 
     /**
+     * A fetch of a source waits for this many bytes, or {@link #FETCH_MAX_WAIT_MS}: at a fleet's
+     * cadence most of its partitions are idle, and with Kafka's default of one byte the broker
+     * answered a fetch for every few records the bridges wrote (docs/benchmarks.md, The fleet). A
+     * busy source fills it at once.
+     */
+    static final String FETCH_MIN_BYTES = String.valueOf(256 << 10);
+
+    /**
+     * The longest a fetch waits for {@link #FETCH_MIN_BYTES}: what a sparse record may be late.
+     * Kafka's default, so an idle source fetches as often as before.
+     */
+    static final String FETCH_MAX_WAIT_MS = "500";
+
+    /**
      * How long listing a source's topics may keep failing (a broker hangs) before the job fails:
      * the partitions known meanwhile are read ({@link PatientSubscriber}).
      */
@@ -78,6 +92,8 @@ public final class KafkaConnectors {
                         PatientSubscriber.of(
                                 Writers.rawTopics(topic, historyTopic), DISCOVERY_PATIENCE))
                 .setProperty("partition.discovery.interval.ms", DISCOVERY_MS)
+                .setProperty("fetch.min.bytes", FETCH_MIN_BYTES)
+                .setProperty("fetch.max.wait.ms", FETCH_MAX_WAIT_MS)
                 .setStartingOffsets(startingOffsets(o.startingOffsets()))
                 .setDeserializer(new RawKafkaDeserializer(historyTopic))
                 .setProperty("isolation.level", "read_committed")
