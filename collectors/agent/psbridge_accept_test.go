@@ -23,15 +23,22 @@ func withID(t *testing.T, body []byte, id string) []byte {
 	return []byte(out)
 }
 
-// One fetch of the Kafka archiver's topic is one fsync, a result repeated in it a duplicate, and
-// every offset of it may be committed.
-func TestAcceptAllOneFsyncForAFetchAndItsRepeatADuplicate(t *testing.T) {
-	real, _ := goldenResult(t, "iperf3-tcp-2streams-tbf20mbit")
+// bridgeAgent is a bridge-only agent (bridgeConfig) publishing to memory, closed with the test.
+func bridgeAgent(t *testing.T) *Agent {
+	t.Helper()
 	a, err := New(bridgeConfig(t, t.TempDir()), Options{Logger: quiet, Producer: newMemKafka()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.closeAll()
+	t.Cleanup(func() { a.closeAll() })
+	return a
+}
+
+// One fetch of the Kafka archiver's topic is one fsync, a result repeated in it a duplicate, and
+// every offset of it may be committed.
+func TestAcceptAllOneFsyncForAFetchAndItsRepeatADuplicate(t *testing.T) {
+	real, _ := goldenResult(t, "iperf3-tcp-2streams-tbf20mbit")
+	a := bridgeAgent(t)
 	var rs []*kgo.Record
 	for _, id := range []string{"run-0", "run-1", "run-2", "run-0", "run-3"} {
 		rs = append(rs, &kgo.Record{Topic: contract.TopicPschedulerResults, Value: withID(t, real, id)})
@@ -55,11 +62,7 @@ func TestAcceptAllOneFsyncForAFetchAndItsRepeatADuplicate(t *testing.T) {
 // stored): one copy spooled, the others answered duplicate only once it is durable.
 func TestAcceptFromTheSameResultAtOnceIsSpooledOnce(t *testing.T) {
 	real, _ := goldenResult(t, "iperf3-tcp-2streams-tbf20mbit")
-	a, err := New(bridgeConfig(t, t.TempDir()), Options{Logger: quiet, Producer: newMemKafka()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.closeAll()
+	a := bridgeAgent(t)
 	const posts = 8
 	outs := make([]psbridge.Outcome, posts)
 	errs := make([]error, posts)
