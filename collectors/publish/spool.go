@@ -67,8 +67,8 @@ type Stats struct {
 	DroppedOther    uint64 // other records dropped because the spool was full
 	Refused         uint64 // records AppendAll did not store (full): their sender keeps them
 	Corrupt         uint64 // damaged or torn records skipped when loading
-	Fsyncs          uint64 // fsyncs Durable made, each for every write before it (group commit)
 	CorruptBytes    int64
+	Fsyncs          uint64 // fsyncs Durable made, each for every write before it (group commit)
 }
 
 // Dropped is every record dropped.
