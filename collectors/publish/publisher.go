@@ -239,15 +239,18 @@ func (p *Publisher) send(r *Record) {
 	}
 	kr := &kgo.Record{Topic: topic, Key: r.Key, Value: r.Value, Headers: []kgo.RecordHeader{sentHeader(p.opt.Clock())}}
 	// Not the run context: cancelling it must not fail records already handed over.
-	prod.Produce(context.Background(), kr, func(_ *kgo.Record, err error) { p.done(seq, err) })
+	prod.Produce(context.Background(), kr, func(r *kgo.Record, err error) { p.done(seq, r.Topic, err) })
 }
 
-func (p *Publisher) done(seq uint64, err error) {
+func (p *Publisher) done(seq uint64, topic string, err error) {
 	undeliverable := errors.Is(err, kerr.MessageTooLarge) || errors.Is(err, kerr.RecordListTooLarge)
 	if err == nil || undeliverable {
 		p.spool.Ack(seq)
 	}
 	reason, refused := kafkaconn.Refusal(err)
+	if errors.Is(err, kerr.TopicAuthorizationFailed) {
+		reason = topic + ": " + reason // which right is missing: the raw topics' or the dead letters'
+	}
 	p.mu.Lock()
 	switch {
 	case err == nil:

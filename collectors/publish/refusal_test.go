@@ -248,7 +248,7 @@ func TestARefusedTopicIsARefusalAndDrainsOnceTheACLIsBack(t *testing.T) {
 	p, logs := startRefusable(t, s, b, &passwordFile{content: "pw-R1ght-9"})
 	appendN(t, s, "r", 300, ClassKeep)
 	waitFor(t, b, "the refusal", func() bool { return p.Stats().Refused })
-	if st := p.Stats(); st.Reason != "not authorized for the topic (no ACL for this user, or it was revoked)" {
+	if st := p.Stats(); st.Reason != "longhaul.raw.throughput: not authorized for the topic (no ACL for this user, or it was revoked)" {
 		t.Fatalf("reason %q", st.Reason)
 	}
 	_, _, produced0 := b.snapshot()

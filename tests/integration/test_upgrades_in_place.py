@@ -2,9 +2,11 @@
 them: an agent of the earlier layout (writing the shared raw topics) moved to its own topics in
 place by `add-agent` run again, while the real agent (`longhaul-probe run`) keeps publishing; a
 bridge of the shared psbridge user moved to an identity of its own (`add-bridge`) with results in
-its spool; an agent of 0.9 whose dead letters move to a topic of its own. Nothing lost, nothing
-doubled."""
+its spool; an agent of 0.9 whose dead letters move to a topic of its own, the job's and (the real
+agent, upgraded first) its own. Nothing lost, nothing doubled."""
 
+import json
+import shutil
 import time
 import uuid
 
@@ -12,7 +14,7 @@ from confluent_kafka import TopicPartition
 from confluent_kafka.admin import AclOperation, NewTopic, ResourcePatternType, ResourceType
 from conftest import CONTRACT, kafka, now_ms, topic
 from identities import send_as, trace, user_of_a_release
-from local_agent import LocalAgent
+from local_agent import ROOT, LocalAgent
 from operator_cli import longhaul
 from psbridge import Bridge, archive
 
@@ -142,6 +144,69 @@ def test_an_agents_dead_letters_move_to_its_own_topic_with_add_agent_again(job, 
             send_as(user, str(pw), own_raw, [trace(victim, now_ms() - 2_000)])
             went.append((victim, dead_letter_of(victim, [own_dead, shared_dead], 30)))
         assert all(t is not None for _, t in went), f"a dead letter lost: {went}"
+    finally:
+        longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
+
+
+def schemas_refusing_ping(folder):
+    """The contract's schemas, but for an rtt sample's tool, which may only be pScheduler: every
+    ping run of the real agent is then a sample its own schemas refuse, a dead letter of its own."""
+    shutil.copytree(ROOT / "ingest" / "schemas", folder)
+    for f in folder.glob("rtt_sample.*.schema.json"):
+        schema = json.loads(f.read_text())
+        schema["properties"]["tool"] = {"enum": ["pscheduler"]}
+        f.write_text(json.dumps(schema))
+    return folder
+
+
+def test_an_agent_upgraded_before_add_agent_holds_its_dead_letters_until_their_topic_exists(tmp_path):
+    """docs/operations.md, *Each identity's own dead letters*, the agent's side on the real stack:
+    the upgraded agent (`longhaul-probe run`) of an agent user of 0.9 (its own raw topics, the
+    shared dead letters, no dead-letter topic of its own) makes dead letters of its own (every run
+    its schemas refuse). Kafka refuses them, on a topic the user has no right to yet: the agent says
+    it is refused and holds them in its spool. `add-agent` again with its password file makes the
+    topic; within the agent's re-check its spool drains there, each dead letter once, none on the
+    shared topic, which the agent may no longer write."""
+    name = "it-adl-" + uuid.uuid4().hex[:8]
+    user, pw = "agent-" + name, tmp_path / "agent.password"
+    pw.write_text(uuid.uuid4().hex)
+    pw.chmod(0o600)
+    own_dead, shared_dead = CONTRACT.own_topic(topic("dead_letter"), user), topic("dead_letter")
+    own_topics_layout_without_dead_letters(user, pw.read_text())
+    mesh = SELF_RTT.format(name=name)
+    probe = LocalAgent(tmp_path, name, pw, mesh, schemas_dir=schemas_refusing_ping(tmp_path / "schemas"))
+    try:
+        held = probe.wait(
+            lambda h: h["kafka"]["state"] == "refused" and h["spool"]["depth_samples"] >= 3,
+            "its dead letters refused and held in its spool",
+        )
+        assert held["samples"]["dead_lettered"] >= 3 and held["kafka"]["acked"] == 0, held
+        assert held["kafka"]["reason"].startswith(own_dead + ": not authorized"), held["kafka"]
+        longhaul("admin", "add-agent", name, "--password-file", str(pw))
+        after = probe.wait(
+            lambda h: (
+                h["spool"]["depth_samples"] == 0
+                and h["kafka"]["acked"] >= held["samples"]["dead_lettered"] + 3
+            ),
+            "its spool drained into its own dead letters, and runs after it",
+            timeout_s=90,
+        )
+    finally:
+        probe.stop()
+    try:
+        assert after["kafka"]["state"] == "connected" and after["spool"]["dropped_total"] == 0, after
+        got = kafka.read_all(own_dead, lambda d: d["src"] == name, after["kafka"]["acked"], timeout_s=60)
+        runs = [json.loads(d["payload"])["run_id"] for d in got]
+        assert len(runs) == len(set(runs)), "a dead letter doubled"
+        assert len(runs) >= after["samples"]["dead_lettered"] - after["kafka"]["in_flight"], (
+            f"{len(runs)} of {after['samples']['dead_lettered']} dead letters"
+        )
+        assert all("pscheduler" in d["reason"] for d in got), got[0]["reason"]
+        assert not kafka.read_all(shared_dead, lambda d: d["src"] == name, 1, timeout_s=3, quiet_s=0)
+        print(
+            f"\nheld while refused: {held['spool']['depth_samples']} dead letters; "
+            f"{len(runs)} in {own_dead} after add-agent, none doubled, none on the shared topic"
+        )
     finally:
         longhaul("admin", "remove-agent", name, "--delete-topics", check=False)
 

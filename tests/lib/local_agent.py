@@ -14,8 +14,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 class LocalAgent:
-    def __init__(self, tmp, name, password_file, mesh):
-        """mesh: the config's `targets:` and `probes:` (YAML)."""
+    def __init__(self, tmp, name, password_file, mesh, schemas_dir=ROOT / "ingest" / "schemas"):
+        """mesh: the config's `targets:` and `probes:` (YAML); schemas_dir: what the agent validates
+        its samples against (a sample they refuse is a dead letter of its own)."""
         self.tmp, self.src = tmp, name
         self.health_url = f"http://127.0.0.1:{free_port()}/health"
         listen = self.health_url.removeprefix("http://").removesuffix("/health")
@@ -27,7 +28,7 @@ kafka:
   sasl: {{user: agent-{name}, password_file: {password_file}}}
 spool: {{dir: {tmp}/spool}}
 health: {{listen: "{listen}"}}
-schemas_dir: {ROOT}/ingest/schemas
+schemas_dir: {schemas_dir}
 {mesh}""")
         # the agent's identity is its config's: none of the tests' own Kafka settings
         env = {k: v for k, v in os.environ.items() if not k.startswith("LONGHAUL_KAFKA_")}
