@@ -26,15 +26,21 @@ def trace(src, ts):
     return s
 
 
+def with_src_given_twice(sample, first_src):
+    """The bytes of sample with its "src" given twice: first_src first, the sample's own last
+    (what a reader keeping the first copy and one keeping the last would read differently)."""
+    return f'{{"src": {json.dumps(first_src)}, {json.dumps(sample)[1:]}'.encode()
+
+
 def send_as(user, password_file, own, samples):
-    """Writes samples to the agent's own topic as the agent does (its credential, sent_ms)."""
+    """Writes samples (dicts, or the bytes of one) to the agent's own topic as the agent does (its
+    credential, sent_ms)."""
     p = kafka.producer({"message.timeout.ms": 15000}, user=user, password_file=password_file)
     for s in samples:
+        value = s if isinstance(s, bytes) else json.dumps(s).encode()
+        link = json.loads(value)  # the last copy of a key given twice
         p.produce(
-            own,
-            key=f"{s['src']}|{s['dst']}",
-            value=json.dumps(s).encode(),
-            headers=[(SENT_MS, str(now_ms()).encode())],
+            own, key=f"{link['src']}|{link['dst']}", value=value, headers=[(SENT_MS, str(now_ms()).encode())]
         )
     assert p.flush(15) == 0, "Kafka did not take the agent's samples"
 

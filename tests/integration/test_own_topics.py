@@ -10,8 +10,8 @@ import uuid
 
 import pytest
 import yaml
-from conftest import CONTRACT, kafka, now_ms, topic, wait_for_series
-from identities import ROOT, send_as, trace
+from conftest import CONTRACT, influx_query, kafka, now_ms, topic, wait_for_series
+from identities import ROOT, send_as, trace, with_src_given_twice
 from operator_cli import longhaul
 
 
@@ -58,14 +58,25 @@ def test_an_agents_own_topics_are_bounded_in_bytes(agent):
 
 
 def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, agent):
+    """An agent's credential speaks for its own src alone: a trace of another site's src on its
+    topic is a dead letter naming both, and so is one that gives "src" twice, another site's first
+    and its own last (which Jackson would read as the last and Telegraf as the first): neither
+    reaches longhaul.paths nor InfluxDB (issue 46, "two readings of one message")."""
     user, pw = agent
     name, victim = user.removeprefix("agent-"), "it-victim-" + uuid.uuid4().hex[:8]
+    twice = "it-twice-" + uuid.uuid4().hex[:8]
     own = CONTRACT.own_topic(topic("raw.path"), user)
     now = now_ms()
-    send_as(user, pw, own, [trace(name, now - 2_000), trace(victim, now - 2_000)])
+    forged = trace(name, now - 2_000) | {"run_id": f"trace-twice-{now}"}
+    send_as(
+        user,
+        pw,
+        own,
+        [trace(name, now - 2_000), trace(victim, now - 2_000), with_src_given_twice(forged, twice)],
+    )
 
     # the job found the agent's topic, made after it started, within its discovery interval and
-    # read it from its beginning: both samples
+    # read it from its beginning: all three samples
     # on the agent's own dead letters: its flood of forgeries evicts no one else's
     mine = CONTRACT.own_topic(topic("dead_letter"), user)
     dead = kafka.read_all(mine, lambda d: d["src"] == victim, 1, timeout_s=120, quiet_s=0)
@@ -84,6 +95,14 @@ def test_the_job_takes_an_agents_own_src_and_dead_letters_another_sites(job, age
         f'SELECT count(/^hop_\\d+_rtt_ms$/) FROM "raw"."path_hops" WHERE "src" = \'{name}\'', timeout_s=60
     )
     assert not kafka.read_all(topic("paths"), lambda s: s["src"] == victim, 1, timeout_s=3, quiet_s=0)
+    # the key given twice: a dead letter of its writer's, naming the key, and neither copy's link
+    # anywhere downstream
+    dead = kafka.read_all(mine, lambda d: f'"{twice}"' in d["payload"], 1, timeout_s=30, quiet_s=0)
+    assert dead and dead[0]["reason"].startswith("a key given twice: Duplicate field 'src'"), dead
+    assert not [s for s in valid if s["run_id"] == forged["run_id"]], valid
+    assert not influx_query(
+        f'SELECT count(/^hop_\\d+_rtt_ms$/) FROM "raw"."path_hops" WHERE "src" = \'{twice}\''
+    )
 
 
 def test_the_job_takes_a_bridges_listed_hosts_and_dead_letters_any_other(job, bridge):
