@@ -21,6 +21,7 @@ import collections
 import json
 import os
 import pathlib
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -165,6 +166,20 @@ def proc_cpu_s(pid):
         return cpu_budget._cpu(f.read())[1] / cpu_budget.CLK_TCK
 
 
+# descriptors the simulator keeps for itself: its archive, output, Kafka and TLS files
+SPARE_FDS = 1000
+
+
+def parallel_for(hosts):
+    """Connections each simulated host may keep: pScheduler's archiver pool (25), or as many as
+    the open-files limit the simulator inherits holds for every host at once (a host opens them
+    only as its posts overlap, but a backlog opens them all; 20,000 here, which cannot be raised:
+    12 a host at 1,500 hosts, 7 at 2,400)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    limit = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    return max(1, min(25, (limit - SPARE_FDS) // hosts))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--hosts", type=int, default=250)
@@ -195,12 +210,14 @@ def main():
         "--parallel",
         type=int,
         default=None,
-        help="connections a host keeps (the simulator's -parallel, pScheduler's archiver pool; default 25)",
+        help="connections a host keeps (the simulator's -parallel; default pScheduler's archiver pool, 25, or "
+        "fewer when this process's open-files limit cannot hold hosts x 25: parallel_for)",
     )
     ap.add_argument(
         "--drain", type=int, default=90, help="seconds the simulator waits for retries at the end"
     )
     a = ap.parse_args()
+    a.parallel = a.parallel or parallel_for(a.hosts)
     name = common.tag("fleet")
     names = [f"{name}-h{i:04d}" for i in range(a.hosts)]
     jid = job_id()
@@ -246,7 +263,7 @@ def main():
                 str(tmp / "outcomes.jsonl"),
             ]
             cmd += ["-duration", f"{a.duration}s", "-speed", str(a.speed), "-drain", f"{a.drain}s"]
-            cmd += ["-parallel", str(a.parallel)] if a.parallel else []
+            cmd += ["-parallel", str(a.parallel)]
             cmd += [x for f in a.fault for x in ("-fault", f)] + (
                 ["-pattern", a.pattern] if a.pattern else []
             )
