@@ -38,8 +38,18 @@ def run_tag():
     return "it-" + uuid.uuid4().hex[:10]
 
 
-# A test job's short out-of-orderness, idleness and checkpoints, so its results come within seconds.
-QUICK_JOB_ARGS = ["--out-of-orderness", "1s", "--idleness", "3s", "--checkpoint-interval", "2s"]
+# A test job's short out-of-orderness, idleness, checkpoints and own-topic relisting, so its results
+# come within seconds.
+QUICK_JOB_ARGS = [
+    "--out-of-orderness",
+    "1s",
+    "--idleness",
+    "3s",
+    "--checkpoint-interval",
+    "2s",
+    "--topic-relist",
+    "5s",
+]
 # A test's own job: from the end of the topics, quick.
 LIVE_JOB_ARGS = ["--starting-offsets", "latest", *QUICK_JOB_ARGS]
 

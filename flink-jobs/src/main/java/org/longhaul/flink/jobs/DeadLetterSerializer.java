@@ -26,23 +26,25 @@ import org.longhaul.flink.records.Writers;
 final class DeadLetterSerializer implements KafkaRecordSerializationSchema<DeadLetter> {
     private static final long serialVersionUID = 1L;
 
-    /** How often a missing own dead-letter topic is looked for again while it is wanted. */
-    static final Duration RELIST = Duration.ofMinutes(1);
-
     private final String topic;
     private final Properties client;
+    private final long relistMs;
     private transient TopicsPresent present;
 
-    /** topic: the shared dead-letter topic; client: the job's Kafka client properties. */
-    DeadLetterSerializer(String topic, Properties client) {
+    /**
+     * topic: the shared dead-letter topic; client: the job's Kafka client properties; relist: how
+     * often a missing own dead-letter topic is looked for again while it is wanted.
+     */
+    DeadLetterSerializer(String topic, Properties client, Duration relist) {
         this.topic = topic;
         this.client = client;
+        this.relistMs = relist.toMillis();
     }
 
     @Override
     public void open(
             SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
-        present = new TopicsPresent(this::listTopics, System::currentTimeMillis, RELIST.toMillis());
+        present = new TopicsPresent(this::listTopics, System::currentTimeMillis, relistMs);
     }
 
     /** Every topic of the brokers, by an admin client made for the one listing (rarely needed). */

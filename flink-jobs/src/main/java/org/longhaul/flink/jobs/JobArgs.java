@@ -34,6 +34,7 @@ public record JobArgs(
                         a.string("topic-paths", Contract.TOPIC_PATHS),
                         a.string("transactional-id-prefix", "longhaul-link-monitor"),
                         a.duration("transaction-timeout", Duration.ofMinutes(10)),
+                        a.duration("topic-relist", Duration.ofMinutes(1)),
                         KafkaSecurity.parse(a));
         KafkaConnectors.startingOffsets(kafka.startingOffsets());
         PipelineConfig pipeline = pipeline(a);

@@ -47,7 +47,8 @@ public final class KafkaConnectors {
                 sink(
                         o,
                         "deadletter",
-                        new DeadLetterSerializer(o.deadLetterTopic(), o.clientProperties())),
+                        new DeadLetterSerializer(
+                                o.deadLetterTopic(), o.clientProperties(), o.topicRelist())),
                 sink(o, "requests", new JsonKafkaSerializer<ProbeRequest>(o.probeRequestsTopic())),
                 sink(o, "paths", new ValidatedKafkaSerializer(o.pathsTopic())));
     }

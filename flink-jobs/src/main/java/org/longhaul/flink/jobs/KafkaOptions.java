@@ -10,6 +10,9 @@ import java.util.Properties;
  * @param startingOffsets committed (falls back to earliest), earliest or latest
  * @param transactionTimeout Kafka transaction timeout of the exactly-once sinks; must stay below
  *     the broker's transaction.max.timeout.ms (15 min by default)
+ * @param topicRelist how often a missing own dead-letter topic of an identity is looked for again
+ *     while its dead letters go to the shared one (an identity made before own dead letters, until
+ *     `longhaul admin add-agent` or `add-bridge` makes it)
  * @param security TLS and credentials, the same for every source and sink
  */
 public record KafkaOptions(
@@ -29,6 +32,7 @@ public record KafkaOptions(
         String pathsTopic,
         String transactionalIdPrefix,
         Duration transactionTimeout,
+        Duration topicRelist,
         KafkaSecurity security)
         implements Serializable {
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -47,7 +48,8 @@ class DeadLetterSerializerTest {
     void shouldWriteASharedTopicsDeadLetterToTheSharedTopicWithoutAskingTheBrokers()
             throws Exception {
         DeadLetterSerializer s =
-                InstantiationUtil.clone(new DeadLetterSerializer(DEAD, new Properties()));
+                InstantiationUtil.clone(
+                        new DeadLetterSerializer(DEAD, new Properties(), Duration.ofMinutes(1)));
         s.open(null, null); // Flink ships the sink, then opens it where it runs
         ProducerRecord<byte[], byte[]> r = s.serialize(letterFrom("longhaul.raw.path"), null, null);
         assertEquals(DEAD, r.topic());
@@ -60,7 +62,8 @@ class DeadLetterSerializerTest {
         AtomicLong now = new AtomicLong(1_000_000);
         Listing listing = new Listing(List.of(Set.of(DEAD), Set.of(DEAD, DEAD + ".agent-a")));
         TopicsPresent present = new TopicsPresent(listing::list, now::get, 60_000);
-        DeadLetterSerializer s = new DeadLetterSerializer(DEAD, new Properties());
+        DeadLetterSerializer s =
+                new DeadLetterSerializer(DEAD, new Properties(), Duration.ofMinutes(1));
 
         // made before this release: its own dead letters do not exist yet, the shared topic
         // takes them, and the brokers are asked once a minute at most
@@ -90,7 +93,8 @@ class DeadLetterSerializerTest {
                                 Set.of(DEAD + ".agent-a"),
                                 Set.of(DEAD + ".agent-a", DEAD + ".agent-b")));
         TopicsPresent present = new TopicsPresent(listing::list, now::get, 60_000);
-        DeadLetterSerializer s = new DeadLetterSerializer(DEAD, new Properties());
+        DeadLetterSerializer s =
+                new DeadLetterSerializer(DEAD, new Properties(), Duration.ofMinutes(1));
         assertEquals(DEAD + ".agent-a", s.topicOf(AGENT_A, present));
         now.addAndGet(1_000);
         assertEquals(DEAD + ".agent-b", s.topicOf("longhaul.raw.rtt.agent-b", present));
