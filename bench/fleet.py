@@ -21,7 +21,6 @@ import collections
 import json
 import os
 import pathlib
-import resource
 import shutil
 import subprocess
 import tempfile
@@ -33,6 +32,7 @@ import cpu_budget
 from common import CONTRACT
 from confluent_kafka import TopicPartition
 from fleet_freshness import freshness
+from fleet_parallel import parallel_for
 from fleet_verdict import verdict
 from operator_cli import longhaul
 from psbridge import Bridge
@@ -164,20 +164,6 @@ def proc_cpu_s(pid):
     """The process's CPU seconds so far, read as cpu_budget reads every stack process's."""
     with open(f"/proc/{pid}/stat") as f:
         return cpu_budget._cpu(f.read())[1] / cpu_budget.CLK_TCK
-
-
-# descriptors the simulator keeps for itself: its archive, output, Kafka and TLS files
-SPARE_FDS = 1000
-
-
-def parallel_for(hosts):
-    """Connections each simulated host may keep: pScheduler's archiver pool (25), or as many as
-    the open-files limit the simulator inherits holds for every host at once (a host opens them
-    only as its posts overlap, but a backlog opens them all; 20,000 here, which cannot be raised:
-    12 a host at 1,500 hosts, 7 at 2,400)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    limit = hard if hard != resource.RLIM_INFINITY else 1 << 20
-    return max(1, min(25, (limit - SPARE_FDS) // hosts))
 
 
 def main():
