@@ -68,14 +68,15 @@ kafka:
     password_file: /etc/longhaul/kafka.password
 `
 
+const addAgentDoc = `Creates the Kafka user agent-NAME (SCRAM-SHA-512) with the rights of an agent: write its own raw
+topics (<raw topic>.agent-NAME, created here; the job takes from them samples of src NAME only)
+and the dead-letter topic, read probe requests in its own group; nothing else. Run again on an
+agent of an earlier release, it moves it to its own topics. Its password is FILE's when FILE
+exists, else a new random one written to FILE (default ./agent-NAME.password, mode 0600). Its
+quota (bytes a second on each broker; beyond it Kafka slows the agent down) is set each time.`
+
 func runAddAgent(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME [--password-file FILE]",
-		"Creates the Kafka user agent-NAME (SCRAM-SHA-512) with the rights of an agent: write its own raw\n"+
-			"topics (<raw topic>.agent-NAME, created here; the job takes from them samples of src NAME only)\n"+
-			"and the dead-letter topic, read probe requests in its own group; nothing else. Run again on an\n"+
-			"agent of an earlier release, it moves it to its own topics. Its password is FILE's when FILE\n"+
-			"exists, else a new random one written to FILE (default ./agent-NAME.password, mode 0600). Its\n"+
-			"quota (bytes a second on each broker; beyond it Kafka slows the agent down) is set each time.")
+	fs := env.FlagSet("NAME [--password-file FILE]", addAgentDoc)
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	c := addCredentialFlags(fs, "agent", kafkaadmin.AgentQuota)
@@ -132,12 +133,14 @@ func (c credentialFlags) resolve(env *cli.Env, principal string) (password strin
 	return password, kafkaadmin.Quota{ProduceBps: *c.produce, FetchBps: *c.fetch}, 0, false
 }
 
+const removeAgentDoc = `Deletes agent-NAME's ACLs (refused from its next request on) and replaces its SCRAM credential
+by one made from a random password kept nowhere (no new login). add-agent NAME makes it live again.
+Its own raw topics keep their records (the job may not have read them yet; retention empties them)
+unless --delete-topics, for a site that is gone for good: their records are deleted, the topics
+stay (a topic the job's checkpoints name must exist for the job to restore).`
+
 func runRemoveAgent(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME [--delete-topics]", "Deletes agent-NAME's ACLs (refused from its next request on) and replaces its SCRAM credential\n"+
-		"by one made from a random password kept nowhere (no new login). add-agent NAME makes it live again.\n"+
-		"Its own raw topics keep their records (the job may not have read them yet; retention empties them)\n"+
-		"unless --delete-topics, for a site that is gone for good: their records are deleted, the topics\n"+
-		"stay (a topic the job's checkpoints name must exist for the job to restore).")
+	fs := env.FlagSet("NAME [--delete-topics]", removeAgentDoc)
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	deleteTopics := fs.Bool("delete-topics", false, "also delete every record of the agent's own raw topics, keeping the empty topics (what the job has not read is lost)")
@@ -156,10 +159,11 @@ func runRemoveAgent(env *cli.Env, args []string) int {
 	return cli.ExitOK
 }
 
+const rotateDoc = `Writes a new random password to FILE and gives it to USER (an agent-… or a service user);
+clients pick it up at their next authentication from the same file. Brokers keep running.`
+
 func runRotate(env *cli.Env, args []string) int {
-	fs := env.FlagSet("USER --password-file FILE",
-		"Writes a new random password to FILE and gives it to USER (an agent-… or a service user);\n"+
-			"clients pick it up at their next authentication from the same file. Brokers keep running.")
+	fs := env.FlagSet("USER --password-file FILE", rotateDoc)
 	fs.ArgsUsage = "USER"
 	f := addAdminFlags(fs.FlagSet)
 	pwFile := fs.String("password-file", "", "the user's password file (required; overwritten)")

@@ -12,17 +12,18 @@ import (
 	"longhaul/internal/settings"
 )
 
+const addBridgeDoc = `Creates the Kafka user psbridge-NAME (SCRAM-SHA-512) for one pScheduler bridge (a site's, or a
+central fleet's): it reads the archivers' topics and shares what it converted like the shared
+psbridge user, and writes its own raw topics (<raw topic>.psbridge-NAME, created here) and the
+dead-letter topic. HOSTS is its central list (each pScheduler host's names and addresses as its
+tests name them): the job takes from its topics the samples whose src is one of them, or whose dst
+is one for a test the destination runs (throughput, latency flipped); any other is dead-lettered.
+Run again to change the list (it replaces the old one) or the quota. Its password is FILE's
+when FILE exists, else a new random one written to FILE (default ./psbridge-NAME.password,
+mode 0600): the bridge's kafka.sasl.password_file.`
+
 func runAddBridge(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME --hosts HOST[,HOST...] [--password-file FILE]",
-		"Creates the Kafka user psbridge-NAME (SCRAM-SHA-512) for one pScheduler bridge (a site's, or a\n"+
-			"central fleet's): it reads the archivers' topics and shares what it converted like the shared\n"+
-			"psbridge user, and writes its own raw topics (<raw topic>.psbridge-NAME, created here) and the\n"+
-			"dead-letter topic. HOSTS is its central list (each pScheduler host's names and addresses as its\n"+
-			"tests name them): the job takes from its topics the samples whose src is one of them, or whose dst\n"+
-			"is one for a test the destination runs (throughput, latency flipped); any other is dead-lettered.\n"+
-			"Run again to change the list (it replaces the old one) or the quota. Its password is FILE's\n"+
-			"when FILE exists, else a new random one written to FILE (default ./psbridge-NAME.password,\n"+
-			"mode 0600): the bridge's kafka.sasl.password_file.")
+	fs := env.FlagSet("NAME --hosts HOST[,HOST...] [--password-file FILE]", addBridgeDoc)
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	hostList := fs.String("hosts", "", "the hosts (srcs) the bridge may report for, comma-separated (required)")
@@ -57,10 +58,12 @@ func runAddBridge(env *cli.Env, args []string) int {
 	return cli.ExitOK
 }
 
+const removeBridgeDoc = `Revokes psbridge-NAME at once: deletes its ACLs, replaces its SCRAM credential by one made from
+a random password kept nowhere, and removes its host list, so the job takes nothing more from its
+topics (what they hold is dead-lettered as it is read). add-bridge NAME makes it live again.`
+
 func runRemoveBridge(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME", "Revokes psbridge-NAME at once: deletes its ACLs, replaces its SCRAM credential by one made from\n"+
-		"a random password kept nowhere, and removes its host list, so the job takes nothing more from its\n"+
-		"topics (what they hold is dead-lettered as it is read). add-bridge NAME makes it live again.")
+	fs := env.FlagSet("NAME", removeBridgeDoc)
 	return onOnePrincipal(env, fs, args, "bridge", kafkaadmin.BridgePrincipal,
 		func(ctx context.Context, conn kafkaconn.Conn, principal string) error {
 			if err := kafkaadmin.RevokeUser(ctx, conn, principal, env.Stdout); err != nil {

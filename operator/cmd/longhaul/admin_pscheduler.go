@@ -43,17 +43,18 @@ const pSchedulerHostNext = `# {{.Principal}}: certificate CN={{.Principal}} issu
 # Revoke with: longhaul admin remove-pscheduler-host {{.Name}}{{if .Token}}, and delete its token from the bridge's host_tokens_dir{{end}}
 `
 
+const addPSchedulerHostDoc = `Issues pScheduler host NAME a client certificate of its own (CN=pscheduler-NAME, signed by the
+CA of --kafka-ca with --ca-key), creates its own archivers' topic (longhaul.pscheduler.results.
+pscheduler-NAME) and grants it the right to write that and nothing else, and writes the archive
+files that host's /etc/pscheduler/default-archives/ takes:
+longhaul-kafka.json (the Kafka archiver, with the PEM contents), and with --bridge-url
+longhaul-http.json (the HTTP archiver to the pScheduler bridge, with its bearer token): a token
+of the host's own, also written as NAME.token for the bridge's host_tokens_dir (the bridge knows
+the host by it: identity http-NAME), or with --bridge-token-file the one every host shares.
+Files go to DIR (default ./pscheduler-NAME), mode 0600; what to do with them is printed.`
+
 func runAddPSchedulerHost(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME [--out DIR] [--bridge-url URL [--bridge-token-file FILE]]",
-		"Issues pScheduler host NAME a client certificate of its own (CN=pscheduler-NAME, signed by the\n"+
-			"CA of --kafka-ca with --ca-key), creates its own archivers' topic (longhaul.pscheduler.results.\n"+
-			"pscheduler-NAME) and grants it the right to write that and nothing else, and writes the archive\n"+
-			"files that host's /etc/pscheduler/default-archives/ takes:\n"+
-			"longhaul-kafka.json (the Kafka archiver, with the PEM contents), and with --bridge-url\n"+
-			"longhaul-http.json (the HTTP archiver to the pScheduler bridge, with its bearer token): a token\n"+
-			"of the host's own, also written as NAME.token for the bridge's host_tokens_dir (the bridge knows\n"+
-			"the host by it: identity http-NAME), or with --bridge-token-file the one every host shares.\n"+
-			"Files go to DIR (default ./pscheduler-NAME), mode 0600; what to do with them is printed.")
+	fs := env.FlagSet("NAME [--out DIR] [--bridge-url URL [--bridge-token-file FILE]]", addPSchedulerHostDoc)
 	fs.ArgsUsage = "NAME"
 	f := addAdminFlags(fs.FlagSet)
 	caCert, caKey := settings.KafkaCA.String(fs.FlagSet), settings.CAKey.String(fs.FlagSet)
@@ -186,11 +187,13 @@ func writePrivate(dir string, files hostFiles) (map[string]string, error) {
 	return paths, nil
 }
 
+const removePSchedulerHostDoc = `Revokes pScheduler host NAME at once: deletes the ACLs of pscheduler-NAME, so its certificate can
+write nothing from its next request on (Kafka has no certificate revocation: the certificate still
+completes a TLS handshake until it expires). Other pScheduler hosts are not touched. Its HTTP
+archiver's own token is the bridge's: delete NAME.token from the bridge's host_tokens_dir.`
+
 func runRemovePSchedulerHost(env *cli.Env, args []string) int {
-	fs := env.FlagSet("NAME", "Revokes pScheduler host NAME at once: deletes the ACLs of pscheduler-NAME, so its certificate can\n"+
-		"write nothing from its next request on (Kafka has no certificate revocation: the certificate still\n"+
-		"completes a TLS handshake until it expires). Other pScheduler hosts are not touched. Its HTTP\n"+
-		"archiver's own token is the bridge's: delete NAME.token from the bridge's host_tokens_dir.")
+	fs := env.FlagSet("NAME", removePSchedulerHostDoc)
 	return onOnePrincipal(env, fs, args, "pScheduler host", kafkaadmin.PSchedulerHostPrincipal,
 		func(ctx context.Context, conn kafkaconn.Conn, principal string) error {
 			return kafkaadmin.RevokeCert(ctx, conn, principal, env.Stdout)

@@ -6,11 +6,12 @@ import (
 	"longhaul/operator/alerting"
 )
 
+const alertmanagerWebConfigDoc = `Writes Alertmanager's --web.config.file: TLS with --cert and --key, and basic auth for each user
+(bridge, operator, grafana) whose alertmanager-<user>.password is in the secrets folder, hashed
+with bcrypt (the passwords never appear in it). The file is written 0600.`
+
 func runAlertmanagerWebConfig(env *cli.Env, args []string) int {
-	fs := env.FlagSet("--cert FILE --key FILE -o web.yml",
-		"Writes Alertmanager's --web.config.file: TLS with --cert and --key, and basic auth for each user\n"+
-			"(bridge, operator, grafana) whose alertmanager-<user>.password is in the secrets folder, hashed\n"+
-			"with bcrypt (the passwords never appear in it). The file is written 0600.")
+	fs := env.FlagSet("--cert FILE --key FILE -o web.yml", alertmanagerWebConfigDoc)
 	secrets := settings.SecretsDir.String(fs.FlagSet)
 	cert := fs.String("cert", "", "PEM certificate Alertmanager serves (empty with --key empty: no TLS)")
 	key := fs.String("key", "", "its private key")

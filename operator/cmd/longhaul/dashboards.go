@@ -36,11 +36,12 @@ func (v varFlags) Set(s string) error {
 	return nil
 }
 
+const dashboardsExpandDoc = `Prints QUERY with $timeFilter, $__interval and every $variable expanded the way Grafana
+expands InfluxQL (the code the alerts and report commands run), so tests and scripts run
+exactly what a panel runs. An unknown variable is an error.`
+
 func runDashboardsExpand(env *cli.Env, args []string) int {
-	fs := env.FlagSet("--from MS --to MS [--points N] [--var NAME=VALUE]... QUERY",
-		"Prints QUERY with $timeFilter, $__interval and every $variable expanded the way Grafana\n"+
-			"expands InfluxQL (the code the alerts and report commands run), so tests and scripts run\n"+
-			"exactly what a panel runs. An unknown variable is an error.")
+	fs := env.FlagSet("--from MS --to MS [--points N] [--var NAME=VALUE]... QUERY", dashboardsExpandDoc)
 	fs.ArgsUsage = "QUERY"
 	from := fs.Int64("from", 0, "range start, epoch milliseconds")
 	to := fs.Int64("to", 0, "range end, epoch milliseconds")

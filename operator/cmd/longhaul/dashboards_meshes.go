@@ -15,13 +15,14 @@ import (
 	"longhaul/perfsonar/psconfig"
 )
 
+const dashboardsMeshesDoc = `Writes the dashboards the binary carries into DIR (Grafana's provisioned folder, or a copy
+for it), with the mesh variable of the Mesh overview and Alerts offering each group of the
+pSConfig TEMPLATE: its addresses stand for it (its links, and those hosts' other links),
+as with 'longhaul report --mesh'. Run it again when the template's groups change; Grafana
+reads the folder again by itself.`
+
 func runDashboardsMeshes(env *cli.Env, args []string) int {
-	fs := env.FlagSet("--psconfig TEMPLATE --out DIR [--group G]...",
-		"Writes the dashboards the binary carries into DIR (Grafana's provisioned folder, or a copy\n"+
-			"for it), with the mesh variable of the Mesh overview and Alerts offering each group of the\n"+
-			"pSConfig TEMPLATE: its addresses stand for it (its links, and those hosts' other links),\n"+
-			"as with `longhaul report --mesh`. Run it again when the template's groups change; Grafana\n"+
-			"reads the folder again by itself.")
+	fs := env.FlagSet("--psconfig TEMPLATE --out DIR [--group G]...", dashboardsMeshesDoc)
 	template := fs.String("psconfig", "", "the pSConfig template: a path, a file:// or an https:// URL")
 	out := fs.String("out", "", "the folder to write the dashboards into (made if missing)")
 	var only groupFlags

@@ -14,11 +14,12 @@ import (
 	"longhaul/operator/results"
 )
 
+const incidentsDoc = `Open and recent incidents (one location explaining several degraded links), open ones first:
+place, links and their alert kinds, since when, the correlator's evidence and the command that
+silences each, from the Mesh overview's incidents panel.`
+
 func runIncidents(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--since 24h] [--json]",
-		"Open and recent incidents (one location explaining several degraded links), open ones first:\n"+
-			"place, links and their alert kinds, since when, the correlator's evidence and the command that\n"+
-			"silences each, from the Mesh overview's incidents panel.")
+	fs := env.FlagSet("[--since 24h] [--json]", incidentsDoc)
 	flags := addInfluxFlags(fs.FlagSet)
 	since := fs.Duration("since", 24*time.Hour, "incidents with an event in this long until now")
 	asJSON := fs.Bool("json", false, "print the incidents as a JSON array")

@@ -53,13 +53,14 @@ func (f jobFlags) context() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), *f.wait+time.Minute)
 }
 
+const jobSubmitDoc = `Job arguments after -- (flink-jobs/README.md). Unless given there, the job gets --kafka from
+LONGHAUL_KAFKA and its Kafka security from the stack's environment: --kafka-security
+(LONGHAUL_KAFKA_SECURITY), --kafka-ca (LONGHAUL_KAFKA_CA) and its own identity, --kafka-user flink
+--kafka-password-file $LONGHAUL_SECRETS_DIR/kafka-flink.password (a path: the job's Kafka clients
+read the file on the cluster's hosts). Prints the job's id on stdout, what happened on stderr.`
+
 func runJobSubmit(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--name N] [--replace] [--from-savepoint PATH] [-- JOB ARGUMENTS]",
-		"Job arguments after -- (flink-jobs/README.md). Unless given there, the job gets --kafka from\n"+
-			"LONGHAUL_KAFKA and its Kafka security from the stack's environment: --kafka-security\n"+
-			"(LONGHAUL_KAFKA_SECURITY), --kafka-ca (LONGHAUL_KAFKA_CA) and its own identity, --kafka-user flink\n"+
-			"--kafka-password-file $LONGHAUL_SECRETS_DIR/kafka-flink.password (a path: the job's Kafka clients\n"+
-			"read the file on the cluster's hosts). Prints the job's id on stdout, what happened on stderr.")
+	fs := env.FlagSet("[--name N] [--replace] [--from-savepoint PATH] [-- JOB ARGUMENTS]", jobSubmitDoc)
 	fs.ArgsUsage = "JOB ARGUMENTS"
 	f := addJobFlags(fs.FlagSet)
 	jar := settings.FlinkJar.String(fs.FlagSet)
@@ -264,13 +265,15 @@ func runJobCancel(env *cli.Env, args []string) int {
 	return abortTransactions(env, admin, *f.name)
 }
 
+const jobAbortTransactionsDoc = `A job whose TaskManager died (killed, out of memory, its host gone) and that is not
+restarted under its name leaves the Kafka transaction of its last checkpoint open until
+its timeout (the job's --transaction-timeout, 10 min): every read_committed reader of
+those partitions (the alert bridge, Telegraf, the agents' probe requests) waits behind it,
+even for what others wrote after it, such as the watchdog's alert that the job is gone.
+This aborts them, on the admin listener; what the job had not committed is lost either way.`
+
 func runJobAbortTransactions(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--name N]", "A job whose TaskManager died (killed, out of memory, its host gone) and that is not\n"+
-		"restarted under its name leaves the Kafka transaction of its last checkpoint open until\n"+
-		"its timeout (the job's --transaction-timeout, 10 min): every read_committed reader of\n"+
-		"those partitions (the alert bridge, Telegraf, the agents' probe requests) waits behind it,\n"+
-		"even for what others wrote after it, such as the watchdog's alert that the job is gone.\n"+
-		"This aborts them, on the admin listener; what the job had not committed is lost either way.")
+	fs := env.FlagSet("[--name N]", jobAbortTransactionsDoc)
 	name := fs.String("name", flink.DefaultName, "job name")
 	admin := addAdminFlags(fs.FlagSet)
 	if code, done := fs.Parse(args); done {

@@ -14,13 +14,14 @@ import (
 	"longhaul/operator/flink"
 )
 
+const jobKeepDoc = `Runs until SIGTERM, under a supervisor (supervisord on the native stack, systemd on a real host):
+whenever the cluster has a TaskManager but no job of that name is alive (two looks in a row), it
+submits the job, restoring the newest savepoint or retained checkpoint under --state-dir. The job's
+arguments are read from --args-file at each submission (one or more per line, # comments), the
+Kafka connection and identity added as 'job submit' adds them. Logs one line per action.`
+
 func runJobKeep(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--name N] [--args-file F] [--interval 10s]",
-		"Runs until SIGTERM, under a supervisor (supervisord on the native stack, systemd on a real host):\n"+
-			"whenever the cluster has a TaskManager but no job of that name is alive (two looks in a row), it\n"+
-			"submits the job, restoring the newest savepoint or retained checkpoint under --state-dir. The job's\n"+
-			"arguments are read from --args-file at each submission (one or more per line, # comments), the\n"+
-			"Kafka connection and identity added as `job submit` adds them. Logs one line per action.")
+	fs := env.FlagSet("[--name N] [--args-file F] [--interval 10s]", jobKeepDoc)
 	f := addJobFlags(fs.FlagSet)
 	jar := settings.FlinkJar.String(fs.FlagSet)
 	argsFile := fs.String("args-file", "", "file of job arguments (default: none beyond Kafka's)")

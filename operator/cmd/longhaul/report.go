@@ -13,14 +13,15 @@ import (
 	"longhaul/operator/results"
 )
 
+const reportDoc = `One chart per panel of the Mesh overview and Link detail dashboards, from the same
+queries (read from the dashboard JSON), for the links with TCP statistics in the range;
+with --site, the links from or to those sites only (the Mesh overview's site variable;
+a mesh's hosts give the mesh's links and their other links); with --mesh, the sites are
+the addresses of that group of the pSConfig template --psconfig; with --src and --dst,
+that link's section, and the overview of the links from or to its two ends.`
+
 func runReport(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--since 24h] [--site S[,S…] | --mesh GROUP --psconfig T | --src S --dst D] -o report.html",
-		"One chart per panel of the Mesh overview and Link detail dashboards, from the same\n"+
-			"queries (read from the dashboard JSON), for the links with TCP statistics in the range;\n"+
-			"with --site, the links from or to those sites only (the Mesh overview's site variable;\n"+
-			"a mesh's hosts give the mesh's links and their other links); with --mesh, the sites are\n"+
-			"the addresses of that group of the pSConfig template --psconfig; with --src and --dst,\n"+
-			"that link's section, and the overview of the links from or to its two ends.")
+	fs := env.FlagSet("[--since 24h] [--site S[,S…] | --mesh GROUP --psconfig T | --src S --dst D] -o report.html", reportDoc)
 	flags := addInfluxFlags(fs.FlagSet)
 	since := fs.Duration("since", 24*time.Hour, "time range: this long until now")
 	out := fs.String("o", "report.html", "output file")

@@ -17,11 +17,12 @@ import (
 	"longhaul/operator/setup"
 )
 
+const setupDoc = `Creates missing Kafka topics (a topic whose partition count differs is reported, never changed)
+and the InfluxDB database with its retention policies; with --users-from, the services' Kafka
+users and InfluxDB's writer and reader. Runs as an InfluxDB admin (--influx-user). Safe to run again.`
+
 func runSetup(env *cli.Env, args []string) int {
-	fs := env.FlagSet("[--no-kafka] [--no-influx] [--topics FILE] [--retention FILE]",
-		"Creates missing Kafka topics (a topic whose partition count differs is reported, never changed)\n"+
-			"and the InfluxDB database with its retention policies; with --users-from, the services' Kafka\n"+
-			"users and InfluxDB's writer and reader. Runs as an InfluxDB admin (--influx-user). Safe to run again.")
+	fs := env.FlagSet("[--no-kafka] [--no-influx] [--topics FILE] [--retention FILE]", setupDoc)
 	f := addAdminFlags(fs.FlagSet)
 	influxURL := settings.Influx.String(fs.FlagSet)
 	influxUser := settings.InfluxUser.String(fs.FlagSet)

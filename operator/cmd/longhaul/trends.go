@@ -10,11 +10,12 @@ import (
 	"longhaul/operator/results"
 )
 
+const trendsDoc = `One row per bucket: mean throughput (TCP), p10, retransmits, loss and jitter (UDP, ping), RTT (ping).
+Reads the retention policy that matches --every (raw < 1h ≤ hourly < 1d ≤ daily), and finer ones
+when that one has no statistics for the link yet. Durations take d for days (90d).`
+
 func runTrends(env *cli.Env, args []string) int {
-	fs := env.FlagSet("--src S --dst D [--since 90d] [--every 1d]",
-		"One row per bucket: mean throughput (TCP), p10, retransmits, loss and jitter (UDP, ping), RTT (ping).\n"+
-			"Reads the retention policy that matches --every (raw < 1h ≤ hourly < 1d ≤ daily), and finer ones\n"+
-			"when that one has no statistics for the link yet. Durations take d for days (90d).")
+	fs := env.FlagSet("--src S --dst D [--since 90d] [--every 1d]", trendsDoc)
 	flags := addInfluxFlags(fs.FlagSet)
 	src := fs.String("src", "", "source (required)")
 	dst := fs.String("dst", "", "destination (required)")

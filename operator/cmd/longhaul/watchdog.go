@@ -142,13 +142,14 @@ func logf(env *cli.Env, format string, args ...any) {
 	fmt.Fprintf(env.Stderr, "%s %s: %s\n", time.Now().UTC().Format(time.RFC3339), env.Name, fmt.Sprintf(format, args...))
 }
 
+const watchdogStatusDoc = `Prints the watchdog's status file: whether the watchdog runs (a status older than three intervals
+means monitoring stopped) and the pipeline is healthy, each component's state, since when and why,
+and each agent's last record and clock skew. Exits 0 when the watchdog runs and nothing is
+degraded, 1 otherwise (no status file, a stale one, or a degraded component).`
+
 func runWatchdogStatus(env *cli.Env, args []string) int {
 	env = &cli.Env{Name: env.Name + " status", Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr}
-	fs := env.FlagSet("[--status-file FILE] [--json]",
-		"Prints the watchdog's status file: whether the watchdog runs (a status older than three intervals\n"+
-			"means monitoring stopped) and the pipeline is healthy, each component's state, since when and why,\n"+
-			"and each agent's last record and clock skew. Exits 0 when the watchdog runs and nothing is\n"+
-			"degraded, 1 otherwise (no status file, a stale one, or a degraded component).")
+	fs := env.FlagSet("[--status-file FILE] [--json]", watchdogStatusDoc)
 	statusFile := settings.WatchdogStatus.String(fs.FlagSet)
 	asJSON := fs.Bool("json", false, "print the status file as it is")
 	if code, done := fs.Parse(args); done {
