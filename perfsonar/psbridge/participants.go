@@ -1,8 +1,7 @@
 package psbridge
 
 import (
-	"encoding/json"
-
+	"longhaul/probes/all"
 	"longhaul/probes/probekit"
 )
 
@@ -13,30 +12,12 @@ type Sides struct {
 	Source, Dest bool
 }
 
-// participants is pScheduler's participants rule for each test type the bridge converts, read
-// from the test plugins' `participants` programs (perfsonar/pscheduler,
-// pscheduler-test-<type>/<type>/participants):
-//
-//	throughput         source; and dest, unless the spec has single-ended or loopback (present, whatever its value)
-//	latency, latencybg dest when flip is true, else source (owping and powstream run on one side)
-//	trace, rtt         source
-//
-// A test type not listed runs at its source.
+// participants is pScheduler's participants rule for the archived test (each test type's in
+// all.PSchedulerTests, read from its plugin's `participants` program: perfsonar/pscheduler,
+// pscheduler-test-<type>/<type>/participants). A test type not listed runs at its source.
 func participants(a *probekit.Archive) Sides {
-	var spec map[string]json.RawMessage
-	_ = json.Unmarshal(a.Test.Spec, &spec) // a spec that is no object names no flags (Convert refuses it)
-	switch a.Test.Type {
-	case "throughput":
-		_, single := spec["single-ended"]
-		_, loop := spec["loopback"]
-		return Sides{Source: true, Dest: !single && !loop}
-	case "latency", "latencybg":
-		var flip bool
-		_ = json.Unmarshal(spec["flip"], &flip)
-		return Sides{Source: !flip, Dest: flip}
-	default:
-		return Sides{Source: true}
-	}
+	source, dest := all.Ends(a.Test.Type, a.Test.Spec)
+	return Sides{Source: source, Dest: dest}
 }
 
 // String names the participating ends: "source", "destination" or "source and destination".

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"longhaul/ingest/contract"
+	"longhaul/probes/all"
 	"longhaul/probes/probekit"
 )
 
@@ -68,7 +69,11 @@ func TestTheParticipatingEndsArePSchedulersParticipants(t *testing.T) {
 // include the destination by this rule.
 func TestTheContractsDestinationRunTestsAreTheParticipantsRule(t *testing.T) {
 	var dest []string
-	for _, typ := range []string{"throughput", "latency", "latencybg", "trace", "rtt", "clock", "dns"} {
+	types := []string{"clock", "dns"} // two Longhaul takes none of: they run at their source
+	for _, t := range all.PSchedulerTests {
+		types = append(types, t.Type)
+	}
+	for _, typ := range types {
 		for _, spec := range []string{`{}`, `{"flip": true}`} {
 			a := &probekit.Archive{}
 			a.Test.Type, a.Test.Spec = typ, json.RawMessage(spec)

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"longhaul/probes/all"
 )
 
 // runner says how Longhaul runs one pSConfig test type: the probe kind, its tool, and the spec
@@ -56,14 +58,20 @@ var runners = map[string]runner{
 	}},
 }
 
-// measuredBy: the test types pScheduler measures itself and Longhaul reads from its archivers
-// (probes/latency through the pScheduler bridge): one-way delay and loss need owamp
-// at both ends, which the agent does not run; its rtt probe (ping) mixes both directions.
-var measuredBy = map[string]string{"latency": "pscheduler", "latencybg": "pscheduler"}
+// measuredBy is who measures a test type Longhaul runs no probe of and reads from pScheduler's
+// archivers instead (all.PSchedulerTests' ByPScheduler: one-way delay and loss need owamp at both
+// ends, which the agent does not run; its rtt probe, ping, mixes both directions), "" otherwise.
+func measuredBy(testType string) string {
+	if t, ok := all.PSchedulerTestOf(testType); ok && t.ByPScheduler {
+		return "pscheduler"
+	}
+	return ""
+}
 
 // notRun says why a test type has no Longhaul probe.
 func notRun(testType string) string {
-	return fmt.Sprintf("no Longhaul probe for test type %q (it runs throughput, trace and rtt; pScheduler's latency and latencybg results come through the pScheduler bridge)", testType)
+	return fmt.Sprintf("no Longhaul probe for test type %q (it runs %s; pScheduler's %s results come through the pScheduler bridge)",
+		testType, all.PSchedulerTypes(false), all.PSchedulerTypes(true))
 }
 
 // specFields a plan always reads (they are the pair, not params).

@@ -137,7 +137,7 @@ func (t *Template) entry(name string, k *Task, test *Test, pair []*endpoint, hos
 		e.Src = sched.Address
 	}
 	e.Dst, _ = specMap["dest"].(string)
-	if by, ok := measuredBy[e.Test]; ok {
+	if by := measuredBy(e.Test); by != "" {
 		e.MeasuredBy = by
 		return e, true
 	}

@@ -6,11 +6,7 @@ import (
 	"strings"
 
 	"longhaul/ingest/sample"
-	"longhaul/probes/latency"
-	"longhaul/probes/path"
 	"longhaul/probes/probekit"
-	"longhaul/probes/rtt"
-	"longhaul/probes/throughput"
 )
 
 // shapeOfResult is the test a result's fields say it is of (probekit.ResultShapes), looking
@@ -38,24 +34,6 @@ func isBare(top map[string]json.RawMessage) bool {
 		}
 	}
 	return true
-}
-
-// archiveImporters read an archive message of their test type (test.type).
-var archiveImporters = map[string]Importer{
-	"throughput": throughput.ParsePScheduler,
-	"trace":      path.ParsePScheduler,
-	"rtt":        rtt.ParsePScheduler,
-	"latency":    latency.ParsePScheduler,
-	"latencybg":  latency.ParsePScheduler,
-}
-
-// bareImporters read a bare result of the test its shape says (probekit.ResultShapes; latency
-// and latencybg share a shape, and read the same).
-var bareImporters = map[string]Importer{
-	"throughput": throughput.ParsePScheduler, // reads a bare result itself
-	"trace":      bareAsArchive("trace", path.ParsePScheduler),
-	"rtt":        bareAsArchive("rtt", rtt.ParsePScheduler),
-	"latency":    bareAsArchive("latency", latency.ParsePScheduler),
 }
 
 // ParsePScheduler imports what pScheduler archives or prints, by its form:
@@ -98,25 +76,26 @@ func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 		return nil, err
 	}
 	typ := strings.TrimSpace(a.Test.Type)
-	if parse, ok := archiveImporters[typ]; ok {
-		return parse(input, m)
+	if t, ok := PSchedulerTestOf(typ); ok {
+		return t.Import(input, m)
 	}
-	return nil, probekit.PathError("test.type", "%q: only %s results can be imported", probekit.Snippet(typ), Importable)
+	return nil, probekit.PathError("test.type", "%q: only %s results can be imported", probekit.Snippet(typ), Importable())
 }
 
-// parseBare imports a bare result by the importer of its shape.
+// parseBare imports a bare result by the importer of the test its shape says
+// (probekit.ResultShapes: latencybg shares latency's, and reads as latency).
 func parseBare(input []byte, typ string, m probekit.Meta) ([]sample.Sample, error) {
-	if parse, ok := bareImporters[typ]; ok {
-		return parse(input, m)
+	if t, ok := PSchedulerTestOf(typ); ok {
+		if t.ReadsBare {
+			return t.Import(input, m)
+		}
+		return bareAsArchive(t.Type, t.Import)(input, m)
 	}
 	if typ == "" {
 		return nil, probekit.PathError("(top level)", "a bare pScheduler result whose fields do not say its test (no intervals, paths, roundtrips or histogram-latency: a failed run's result%s): import the archived message or the run record, which name the test", failedSnippet(input))
 	}
-	return nil, probekit.PathError("(top level)", "a bare %s result: only bare %s results can be imported", typ, Importable)
+	return nil, probekit.PathError("(top level)", "a bare %s result: only bare %s results can be imported", typ, Importable())
 }
-
-// Importable names the pScheduler tests whose results import (archiveImporters).
-const Importable = "throughput, trace, rtt, latency and latencybg"
 
 // bareAsArchive reads a bare result of test typ as the archive message it would be part of:
 // the hosts from --src and --dst (spec source and dest), the time from --ts.

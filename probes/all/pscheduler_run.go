@@ -75,9 +75,9 @@ func parseRunRecord(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if typ == "" {
 		return nil, probekit.PathError("result-merged", "the result's fields do not say its test (a failed run%s): include the task (GET …/tasks/T) as \"task\", or import the archived message", failedSnippet(result))
 	}
-	parse, ok := archiveImporters[typ]
+	taken, ok := PSchedulerTestOf(typ)
 	if !ok {
-		return nil, probekit.PathError("task.test.type", "%q (%s): only %s results can be imported", probekit.Snippet(typ), where, Importable)
+		return nil, probekit.PathError("task.test.type", "%q (%s): only %s results can be imported", probekit.Snippet(typ), where, Importable())
 	}
 	if spec == nil && (m.Src == "" || m.Dst == "") {
 		return nil, probekit.PathError("(top level)", "a %s run record without its task names no test hosts: pass --src and --dst (or include the task as \"task\")", typ)
@@ -103,7 +103,7 @@ func parseRunRecord(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if r.Href == "" && m.RunID == "" {
 		m.RunID = probekit.ImportRunID("pscheduler", input)
 	}
-	return parse(msg, m)
+	return taken.Import(msg, m)
 }
 
 // envelope is the archive message a bare result or a run record is read as.
