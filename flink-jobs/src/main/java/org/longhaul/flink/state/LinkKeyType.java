@@ -1,7 +1,6 @@
 package org.longhaul.flink.state;
 
 import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
@@ -9,22 +8,12 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * serializer writes each key in one call ({@link LinkKeySerializer}). Every {@code keyBy} of the
  * job uses it instead of {@code Types.STRING}.
  */
-public final class LinkKeyType extends TypeInformation<String> {
+public final class LinkKeyType extends OpaqueType<String> {
     private static final long serialVersionUID = 1L;
 
     public static final LinkKeyType INSTANCE = new LinkKeyType();
 
     private LinkKeyType() {}
-
-    @Override
-    public boolean isBasicType() {
-        return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-        return false;
-    }
 
     @Override
     public int getArity() {
@@ -64,11 +53,6 @@ public final class LinkKeyType extends TypeInformation<String> {
     @Override
     public int hashCode() {
         return LinkKeyType.class.hashCode();
-    }
-
-    @Override
-    public boolean canEqual(Object o) {
-        return o instanceof LinkKeyType;
     }
 
     private Object readResolve() {

@@ -15,7 +15,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * OneWriteSerializer}) in the format of the wrapped type. Used for the job's composite state values
  * (POJOs, sketches, pending runs, window accumulators); a single number is one write already.
  */
-public final class OneWriteType<T> extends TypeInformation<T> {
+public final class OneWriteType<T> extends OpaqueType<T> {
     private static final long serialVersionUID = 1L;
 
     private final TypeInformation<T> inner;
@@ -49,16 +49,6 @@ public final class OneWriteType<T> extends TypeInformation<T> {
     public static <K, V> MapState<K, V> mapState(
             RuntimeContext rc, String name, TypeInformation<K> keys, Class<V> type) {
         return mapState(rc, name, keys, TypeInformation.of(type));
-    }
-
-    @Override
-    public boolean isBasicType() {
-        return false;
-    }
-
-    @Override
-    public boolean isTupleType() {
-        return false;
     }
 
     @Override
@@ -99,10 +89,5 @@ public final class OneWriteType<T> extends TypeInformation<T> {
     @Override
     public int hashCode() {
         return 31 * OneWriteType.class.hashCode() + inner.hashCode();
-    }
-
-    @Override
-    public boolean canEqual(Object o) {
-        return o instanceof OneWriteType;
     }
 }

@@ -1,7 +1,6 @@
 package org.longhaul.flink.functions.detect;
 
 import java.io.Serializable;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.longhaul.flink.functions.common.Fmt;
 import org.longhaul.flink.functions.common.RobustStats;
@@ -110,9 +109,7 @@ public final class Screening implements Serializable {
             double x,
             double baseline,
             String message) {
-        Map<String, Object> ev = new LinkedHashMap<>();
-        ev.put("observed_bps", Fmt.round(x));
-        ev.put("baseline_bps", Fmt.round(baseline));
+        Map<String, Object> ev = ThroughputCollapseDetector.evidence(x, baseline);
         ev.put("screening_probe", run.probeId());
         return Suspicion.of(run.src(), run.dst(), run.screens(), run.ts(), reason, message, ev);
     }

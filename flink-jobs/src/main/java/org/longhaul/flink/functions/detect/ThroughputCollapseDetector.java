@@ -234,10 +234,15 @@ public final class ThroughputCollapseDetector
             double x,
             double baseline,
             String message) {
+        return Suspicion.ofRun(run, reason, message, evidence(x, baseline));
+    }
+
+    /** A suspicion's evidence of a run's rate against its link's baseline. */
+    static Map<String, Object> evidence(double x, double baseline) {
         Map<String, Object> ev = new LinkedHashMap<>();
         ev.put("observed_bps", Fmt.round(x));
         ev.put("baseline_bps", Fmt.round(baseline));
-        return Suspicion.ofRun(run, reason, message, ev);
+        return ev;
     }
 
     private void duringEpisode(
