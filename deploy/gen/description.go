@@ -15,6 +15,7 @@ import (
 // every service a deployment runs.
 type Description struct {
 	Settings []Setting `yaml:"settings"`
+	Lists    []List    `yaml:"lists"`
 	Target   Target    `yaml:"target"`
 	Services []Service `yaml:"services"`
 }
@@ -27,6 +28,7 @@ type Setting struct {
 	Default    string      `yaml:"default"`
 	Note       string      `yaml:"note"`
 	RenderedIn []Placement `yaml:"rendered_in"` // the lines of hand-written files that carry its value
+	ListedIn   []string    `yaml:"listed_in"`   // the lists (of lines in hand-written files) it has a line in
 }
 
 // Target is longhaul.target: every service that is not Host, wanted in the description's order.
@@ -207,11 +209,21 @@ func (e *fieldError) line(root *yaml.Node) int {
 }
 
 func (d *Description) check() error {
+	lists := map[string]bool{}
+	for i, l := range d.Lists {
+		if field, msg := checkList(l); msg != "" {
+			return at(msg, "lists", i, field)
+		}
+		if lists[l.Name] {
+			return at(l.Name+" is described twice", "lists", i, "name")
+		}
+		lists[l.Name] = true
+	}
 	values := map[string]bool{}
 	for i, s := range d.Settings {
 		switch {
-		case s.Section != "" && (s.Name != "" || s.Default != "" || s.Note != "" || len(s.RenderedIn) > 0):
-			return at("a section starts a group of settings and has no name, default, note or rendered_in", "settings", i)
+		case s.Section != "" && (s.Name != "" || s.Default != "" || s.Note != "" || len(s.RenderedIn) > 0 || len(s.ListedIn) > 0):
+			return at("a section starts a group of settings and has no name, default, note, rendered_in or listed_in", "settings", i)
 		case s.Section != "":
 		case !settingName.MatchString(s.Name):
 			return at(fmt.Sprintf("%q is not a LONGHAUL_ setting's name", s.Name), "settings", i, "name")
@@ -225,6 +237,11 @@ func (d *Description) check() error {
 		for j, p := range s.RenderedIn {
 			if field, msg := checkPlacement(p); msg != "" {
 				return at(msg, "settings", i, "rendered_in", j, field)
+			}
+		}
+		for j, name := range s.ListedIn {
+			if !lists[name] {
+				return at(fmt.Sprintf("%q is no list of this description", name), "settings", i, "listed_in", j)
 			}
 		}
 	}

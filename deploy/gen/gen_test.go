@@ -157,6 +157,8 @@ func TestABadDescriptionNamesItsFileLineAndField(t *testing.T) {
 		{"a relay into a service with no private network", "    joins_network_of: influxdb\n", "    joins_network_of: kafka\n", `services[2].joins_network_of: "kafka" is not another service of this description with a private_network`},
 		{"a socket listening nowhere", "      listen: 127.0.0.1:{{LONGHAUL_INFLUX_PORT}}\n", "      listen: \"\"\n", "services[2].socket.listen: is required"},
 		{"a placement outside the repository", "file: docker-compose.yml\n", "file: ../docker-compose.yml\n", `settings[23].rendered_in[0].file: "../docker-compose.yml" is not a file of the repository`},
+		{"a setting listed in no list", "listed_in: [compose-alerting, ", "listed_in: [compose-alert, ", `settings[33].listed_in[0]: "compose-alert" is no list of this description`},
+		{"a list's line without the setting's name", "line: '# {name}={value}'", "line: '# NAME={value}'", `lists[2].line: "# NAME={value}" names no setting`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -230,6 +232,54 @@ func TestAPlacedLineMatchingNoneOrTwoLinesIsRefused(t *testing.T) {
 			t.Errorf("%q: %v\n%s", line, err, got["f.yaml"])
 		case want != "" && (err == nil || err.Error() != want):
 			t.Errorf("%q: error %v, want %q", line, err, want)
+		}
+	}
+}
+
+// A new setting every deployment hands Alertmanager is one edit: listed in the three lists, it
+// gets a line in compose's environment, the Kubernetes ConfigMap and .env.example.
+func TestANewListedSettingIsOneEditForEveryDeployment(t *testing.T) {
+	d := load(t)
+	d.Settings = append(d.Settings, Setting{Name: "LONGHAUL_ALERT_RESOLVE_TIMEOUT", Default: "5m",
+		ListedIn: []string{"compose-alerting", "kubernetes-alerting", "env-example-alerting"}})
+	read := func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(root, name)) }
+	files, err := d.RenderPlacements(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"docker-compose.yml":                       "      LONGHAUL_ALERT_REPEAT_INTERVAL: ${LONGHAUL_ALERT_REPEAT_INTERVAL:-4h}\n      LONGHAUL_ALERT_RESOLVE_TIMEOUT: ${LONGHAUL_ALERT_RESOLVE_TIMEOUT:-5m}\n      # end of",
+		"deploy/kubernetes/operator/alerting.yaml": "  LONGHAUL_ALERT_RESOLVE_TIMEOUT: \"5m\"\n  # end of",
+		".env.example":                             "# LONGHAUL_ALERT_RESOLVE_TIMEOUT=5m\n# end of",
+	} {
+		old, err := read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(files[name], want) || strings.Count(files[name], "\n") != strings.Count(string(old), "\n")+1 {
+			t.Errorf("%s: not one more line, before the list's end:\n%s", name, files[name])
+		}
+	}
+}
+
+// A list's marks must stand once each, the beginning first, or the file is refused, naming it.
+func TestAListWhoseMarksAreMissingDoubledOrSwappedIsRefused(t *testing.T) {
+	b, e := "# "+listBegin+"l", "# "+listEnd+"l"
+	for file, want := range map[string]string{
+		"a\n" + b + "\nold\n" + e + "\nz\n": "",
+		"a\n" + e + "\n":                    "f: list l: no line ends with \"" + listBegin + "l\"",
+		b + "\n":                            "f: list l: no line ends with \"" + listEnd + "l\"",
+		b + "\n" + b + "\n" + e + "\n":      "f: list l: lines 1 and 2 both end with \"" + listBegin + "l\"",
+		e + "\n" + b + "\n":                 "f: list l: the end of the list (line 1) comes before its beginning (line 2)",
+	} {
+		d := &Description{Lists: []List{{Name: "l", File: "f", Line: "{name}={value}"}},
+			Settings: []Setting{{Name: "LONGHAUL_X", Default: "1", ListedIn: []string{"l"}}, {Name: "LONGHAUL_Y", Default: "2"}}}
+		got, err := d.RenderPlacements(func(string) ([]byte, error) { return []byte(file), nil })
+		switch {
+		case want == "" && (err != nil || got["f"] != "a\n"+b+"\nLONGHAUL_X=1\n"+e+"\nz\n"):
+			t.Errorf("%q: %v\n%s", file, err, got["f"])
+		case want != "" && (err == nil || err.Error() != want):
+			t.Errorf("%q: error %v, want %q", file, err, want)
 		}
 	}
 }

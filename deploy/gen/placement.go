@@ -38,18 +38,26 @@ func checkPlacement(p Placement) (field, msg string) {
 	return "", ""
 }
 
-// RenderPlacements is every file named by a setting's rendered_in, as read by read (by its path
-// from the repository's root) with each placed value set to the setting's default. A line that
-// matches no line of its file, or more than one, is an error naming the file and the setting.
+// RenderPlacements is every file named by a setting's rendered_in or by a list, as read by read
+// (by its path from the repository's root) with each list's run written anew and then each placed
+// value set to the setting's default. A line that matches no line of its file, or more than one,
+// or a list's marks missing or doubled, is an error naming the file and the setting or the list.
 func (d *Description) RenderPlacements(read func(name string) ([]byte, error)) (map[string]string, error) {
 	type placed struct {
 		setting *Setting
 		at      Placement
 	}
 	byFile := map[string][]placed{}
+	listsOf := map[string][]List{}
 	for i := range d.Settings {
 		for _, p := range d.Settings[i].RenderedIn {
 			byFile[p.File] = append(byFile[p.File], placed{&d.Settings[i], p})
+		}
+	}
+	for _, l := range d.Lists {
+		listsOf[l.File] = append(listsOf[l.File], l)
+		if _, ok := byFile[l.File]; !ok {
+			byFile[l.File] = nil
 		}
 	}
 	out := map[string]string{}
@@ -59,6 +67,11 @@ func (d *Description) RenderPlacements(read func(name string) ([]byte, error)) (
 			return nil, err
 		}
 		lines := strings.SplitAfter(string(data), "\n")
+		for _, l := range listsOf[file] {
+			if lines, err = d.fill(lines, l); err != nil {
+				return nil, fmt.Errorf("%s: list %s: %w", file, l.Name, err)
+			}
+		}
 		for _, p := range byFile[file] {
 			if err := place(lines, p.at, p.setting.Default); err != nil {
 				return nil, fmt.Errorf("%s: %s: %w", file, p.setting.Name, err)

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+DESCRIPTION = yaml.safe_load((ROOT / "deploy/services.yaml").read_text())
 COPIED = (
     "scripts/check.sh",
     "go.mod",
@@ -29,13 +30,10 @@ COPIED = (
     "deploy/gen",
     "internal/rendered",
     "scripts/stack/services.env",
-    # the hand-written files a setting's value is rendered into (its rendered_in)
+    # the hand-written files a setting's value is rendered into (its rendered_in, its lists)
     *sorted(
-        {
-            p["file"]
-            for s in yaml.safe_load((ROOT / "deploy/services.yaml").read_text())["settings"]
-            for p in s.get("rendered_in", [])
-        }
+        {p["file"] for s in DESCRIPTION["settings"] for p in s.get("rendered_in", [])}
+        | {lst["file"] for lst in DESCRIPTION.get("lists", [])}
     ),
     # the rendered units, not install.sh (which shellcheck would read without the stack it sources)
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "deploy/systemd").glob("longhaul*")),
