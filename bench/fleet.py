@@ -12,7 +12,9 @@ does (bin/longhaul-fleet, bench/fleet/), to the production job. Measures:
   - the job's sources' pending records (Kafka lag) over the run, late records dropped;
   - the InfluxDB series the fleet's links made;
   - with a carrier or site --fault: the incidents the job opened for the fleet's links, each with
-    its place, its links and its time after the fault began (event time: the simulated clock).
+    its place, its links and its time after the fault began (event time: the simulated clock);
+  - with --kill-broker, on the scaled-out stack (scripts/test-cluster.sh fleet): a broker lost
+    mid-run, back and in sync when (fleet_broker_loss.py).
 
 python bench/fleet.py --hosts 250 --mesh 30 --duration 600 [--speed 1] [--fault SPEC ...]"""
 
@@ -31,6 +33,7 @@ import common
 import cpu_budget
 from common import CONTRACT
 from confluent_kafka import TopicPartition
+from fleet_broker_loss import BrokerLoss
 from fleet_freshness import freshness
 from fleet_parallel import parallel_for
 from fleet_verdict import verdict
@@ -202,8 +205,10 @@ def main():
     ap.add_argument(
         "--drain", type=int, default=90, help="seconds the simulator waits for retries at the end"
     )
+    ap.add_argument("--kill-broker", help="BROKER@SECONDS: kill -9 that broker then (fleet_broker_loss.py)")
     a = ap.parse_args()
     a.parallel = a.parallel or parallel_for(a.hosts)
+    loss = BrokerLoss(a.kill_broker) if a.kill_broker else None
     name = common.tag("fleet")
     names = [f"{name}-h{i:04d}" for i in range(a.hosts)]
     jid = job_id()
@@ -254,6 +259,8 @@ def main():
                 ["-pattern", a.pattern] if a.pattern else []
             )
             sim = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+            if loss:
+                loss.start()
             while sim.poll() is None:
                 lag.append(pending(jid))
                 time.sleep(10)
@@ -316,6 +323,9 @@ def main():
                 "late_dropped": common.flink_job.late_dropped(jid) - late0,
                 "influx_series": series_of(name),
             }
+            if loss:
+                loss.join(timeout=600)
+                res["broker_loss"] = loss.result
             if a.fault:
                 res["incidents"] = incidents(fleet_events(name, events0), a.fault, summary["start_ms"])
             res["verdict"] = verdict(res, summary["taken"] / max(summary["simulated_s"], 1) * a.speed)

@@ -4,18 +4,18 @@
 # benchmark of bench/ and the publisher's Go benchmarks, prints each figure (RESULT lines, JSON)
 # and keeps them in .stack/run/bench/results-<time>.txt. Figures and their commands:
 # docs/benchmarks.md.
-# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf relay paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security" selects some.
+# BENCH_ONLY="machine throughput hotpath scaleout objectreuse latency sites telegraf relay paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security cluster" selects some.
 # BENCH_SHORT=1 (make bench-short, which CI runs after make test): every benchmark once at a small
 # size, so none rots (figures printed, not judged; about 20 minutes); the ones that only repeat
-# another's code with other arguments (profile, scaleout, objectreuse, sites, knee) and the one that
-# starts a stack of its own (security) are left out.
+# another's code with other arguments (profile, scaleout, objectreuse, sites, knee) and the ones that
+# start a stack of their own (security, cluster) are left out.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/stack/lib.sh"
 export PATH="/usr/local/go/bin:$PATH"
 PY="$ROOT/.venv/bin/python"
 SHORT="${BENCH_SHORT:-0}"
-ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf relay paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security"
+ALL="machine throughput profile hotpath scaleout objectreuse latency sites telegraf relay paths detection incidents alerting parsers psbridge backfill fleet knee views agent publish security cluster"
 [ "$SHORT" = 1 ] && ALL="machine throughput hotpath latency telegraf relay paths detection incidents alerting parsers psbridge backfill fleet views agent publish"
 ONLY="${BENCH_ONLY:-$ALL}"
 # The benchmarks produce to and read every topic: Kafka's admin user, as the tests are.
@@ -191,5 +191,16 @@ fi
 if want security; then
   say "== what security costs the job: bash bench/security_cost.sh 180 (TLS + SCRAM, then a plaintext stack of its own)"
   bash "$ROOT/bench/security_cost.sh" 180 | tee -a "$LOG"
+fi
+# The fleet on the scaled-out stack (3 brokers, 2 TaskManagers, 2 JobManagers in ZooKeeper HA, the
+# job at parallelism 2: scripts/test-cluster.sh's, a stack of its own), broker 2 killed -9 mid-run:
+# nothing lost, the statistics still fresh. The default stack is stopped first: the two would share
+# the 2 cores (and make bench starts it again at its next run).
+if want cluster; then
+  args="--hosts ${CLUSTER_HOSTS:-250} --mesh 30 --duration 300 --settle 120 --drain 60 --kill-broker 2@150"
+  say "== the fleet on the scaled-out stack: bash scripts/test-cluster.sh fleet $args"
+  bash "$ROOT/scripts/stack/down.sh"
+  # shellcheck disable=SC2086  # the arguments are words
+  bash "$ROOT/scripts/test-cluster.sh" fleet $args 2>&1 | tee -a "$LOG"
 fi
 say "results: $LOG"

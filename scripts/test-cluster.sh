@@ -12,9 +12,14 @@
 #                                   while the install tier runs, beside the default stack)
 #   scripts/test-cluster.sh tests   run tests/cluster on the stack `up` started, then stop it
 #   scripts/test-cluster.sh down    stop it (its processes are named by the settings above)
+#   scripts/test-cluster.sh fleet [ARGS]  start it anew with the production job kept (parallelism
+#                                   2, one task a TaskManager), run bench/fleet.py ARGS on it (the
+#                                   fleet simulator through the bridge; --kill-broker N@S loses a
+#                                   broker mid-run), stop it (`BENCH_ONLY=cluster make bench`)
 set -uo pipefail
 mode="${1:-all}"
-case "$mode" in all | up | tests | down) ;; *) echo "usage: $0 [up|tests|down]" >&2; exit 2 ;; esac
+case "$mode" in all | up | tests | down | fleet) ;; *) echo "usage: $0 [up|tests|down|fleet [ARGS]]" >&2; exit 2 ;; esac
+shift $(($# > 0 ? 1 : 0))
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT" || exit 1
 cache="${LONGHAUL_STACK_CACHE:-}" # the caller's cache, else defaults.env's
@@ -26,6 +31,10 @@ export LONGHAUL_STACK_DIR="$ROOT/.stack-cluster"
 # two JobManagers in ZooKeeper HA, and no keeper: a lost leader's jobs come back by HA alone
 export LONGHAUL_KAFKA_BROKERS_N=3 LONGHAUL_FLINK_TASKMANAGERS=2 LONGHAUL_FLINK_TASK_SLOTS=1 \
   LONGHAUL_FLINK_HA=zookeeper LONGHAUL_JOB_KEEP=0
+if [ "$mode" = fleet ]; then # the production job, as make up keeps it, on both TaskManagers
+  export LONGHAUL_JOB_KEEP=1 LONGHAUL_JOB_ARGS_FILE="$ROOT/.stack-cluster/fleet-job.args"
+  mkdir -p "$ROOT/.stack-cluster" && echo "--parallelism 2" >"$LONGHAUL_JOB_ARGS_FILE"
+fi
 eval "$(sed -n 's/^: "\${\(LONGHAUL_[A-Z_]*_PORT\):=\([1-9][0-9]*\)}".*/export \1=$((\2 + 10000))/p' scripts/stack/services.env)"
 export LONGHAUL_FLINK_METRICS_PORTS=16126-16127
 # seven JVMs on two cores beside the install tier: Flink's RPCs get 30 s, not 10 (deploy/services.yaml)
@@ -44,11 +53,15 @@ start_anew() {
 case "$mode" in
   up) start_anew || { bash scripts/stack/down.sh; exit 1; }; exit 0 ;;
   down) exec bash scripts/stack/down.sh ;;
-  all) trap 'bash "$ROOT/scripts/stack/down.sh"' EXIT && start_anew || exit 1 ;;
+  all | fleet) trap 'bash "$ROOT/scripts/stack/down.sh"' EXIT && start_anew || exit 1 ;;
   tests)
     trap 'bash "$ROOT/scripts/stack/down.sh"' EXIT
     sup_running || { echo "no 3-broker stack runs: $0 up starts one"; exit 1; } ;;
 esac
 export LONGHAUL_STACK_DIR
 export LONGHAUL_KAFKA_USER=admin LONGHAUL_KAFKA_PASSWORD_FILE="$LONGHAUL_SECRETS_DIR/kafka-admin.password"
+if [ "$mode" = fleet ]; then
+  "$ROOT/.venv/bin/python" "$ROOT/bench/fleet.py" "$@"
+  exit $? # the trap stops the stack
+fi
 "$ROOT/.venv/bin/python" -m pytest -q tests/cluster --junitxml="$OUT/pytest-cluster.xml"
