@@ -1,6 +1,7 @@
 // Command gen writes the Go and Java forms of Longhaul's contract names from
 // ingest/contract.yaml and ingest/topics.yaml: topic names by role, event kinds and which
-// recovery closes which alert, and the shared thresholds. Run it with `go generate ./ingest/...`
+// recovery closes which alert, and the shared thresholds; and the kind enum of the events
+// topic's schema, from the same event kinds. Run it with `go generate ./ingest/...`
 // (ingest/contract/doc.go); the tests of this package fail when a committed file differs from
 // what it would write.
 package main
@@ -29,5 +30,5 @@ func Generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{goFile: goSrc, javaKindFile: kinds, javaNamesFile: names}, nil
+	return map[string][]byte{goFile: goSrc, javaKindFile: kinds, javaNamesFile: names, c.EventSchemaFile: c.EventSchema}, nil
 }

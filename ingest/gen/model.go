@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +28,10 @@ type Contract struct {
 	Thresholds []Threshold
 	Headers    []Header
 	Own        OwnTopics
+	// EventSchemaFile is the events topic's schema, EventSchema its text with the kind enum
+	// rendered from Kinds (kinds_schema.go).
+	EventSchemaFile string
+	EventSchema     []byte
 }
 
 // Topic is one topic of topics.yaml with the role contract.yaml gives it.
@@ -120,19 +123,18 @@ func Load(root string) (*Contract, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds, schemaFile, err := schemaKinds(root, c)
-	if err != nil {
-		return nil, err
-	}
 	p := &problems{doc: &doc}
 	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds, Headers: c.Headers, Own: c.Own}
 	out.Topics = joinTopics(p, c, topics)
-	checkKinds(p, c.EventKinds, kinds, schemaFile)
+	checkKinds(p, c.EventKinds)
 	checkThresholds(p, c.Thresholds)
 	checkHeaders(p, c.Headers)
 	checkOwnTopics(p, c.Own)
 	if len(p.errs) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(p.errs, "\n"))
+	}
+	if out.EventSchemaFile, out.EventSchema, err = renderEventSchema(root, c, c.EventKinds); err != nil {
+		return nil, err
 	}
 	for i, k := range out.Kinds {
 		for _, r := range out.Kinds {
@@ -259,7 +261,7 @@ func joinTopics(p *problems, c contractYAML, topics []Topic) []Topic {
 
 // checkKinds: unique names equal to the event schema's enum, known roles, every alert closed by
 // exactly one recovery, and every update of an alert kind.
-func checkKinds(p *problems, kinds []Kind, enum []string, eventSchema string) {
+func checkKinds(p *problems, kinds []Kind) {
 	role := map[string]string{}
 	for _, k := range kinds {
 		if _, dup := role[k.Name]; !dup {
@@ -292,13 +294,6 @@ func checkKinds(p *problems, kinds []Kind, enum []string, eventSchema string) {
 		if k.Role == "alert" && closers[k.Name] != 1 {
 			p.at("event_kinds", i, "name", "alert %q is closed by %d recovery kinds; it needs exactly one", k.Name, closers[k.Name])
 		}
-	}
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
-		names[i] = k.Name
-	}
-	if !slices.Equal(names, enum) {
-		p.add("%s: event_kinds %v differ from the kind enum of %s %v (same kinds, same order)", contractFile, names, eventSchema, enum)
 	}
 }
 
@@ -333,36 +328,4 @@ func checkHeaders(p *problems, hs []Header) {
 			p.at("record_headers", i, "doc", "required: say what the value is and who reads it")
 		}
 	}
-}
-
-// schemaKinds is the kind enum of the schema contract.yaml gives the events role (the newest
-// version of event, which every consumer reads), and that schema's file.
-func schemaKinds(root string, c contractYAML) ([]string, string, error) {
-	var eventSchema string
-	for _, r := range c.TopicRoles {
-		if r.Role == eventsRole {
-			eventSchema = filepath.ToSlash(filepath.Join(schemasDir, r.Schema+".schema.json"))
-		}
-	}
-	if eventSchema == "" {
-		return nil, "", fmt.Errorf("%s: topic_roles: no role %q", contractFile, eventsRole)
-	}
-	raw, err := os.ReadFile(filepath.Join(root, eventSchema))
-	if err != nil {
-		return nil, "", err
-	}
-	var s struct {
-		Properties struct {
-			Kind struct {
-				Enum []string `json:"enum"`
-			} `json:"kind"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", eventSchema, err)
-	}
-	if len(s.Properties.Kind.Enum) == 0 {
-		return nil, "", fmt.Errorf("%s: no properties.kind.enum", eventSchema)
-	}
-	return s.Properties.Kind.Enum, eventSchema, nil
 }
