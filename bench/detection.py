@@ -36,11 +36,15 @@ def main():
         if v.get("src") == name and v.get("kind") == collapse and v["dst"] not in events:
             events[v["dst"]] = (now, v["ts"])
 
-    t = threading.Thread(
-        target=common.consume,
-        args=(common.EVENTS_TOPIC, name, "read_committed", stop, handle, 100),
-        daemon=True,
-    )
+    failed = []
+
+    def follow():
+        try:
+            common.consume(common.EVENTS_TOPIC, name, "read_committed", stop, handle)
+        except Exception as e:  # any: without its reader the figure would be "none detected"
+            failed.append(e)
+
+    t = threading.Thread(target=follow, daemon=True)
     t.start()
     time.sleep(3)
     try:
@@ -70,6 +74,8 @@ def main():
         time.sleep(10)
         stop.set()
         t.join(5)
+        if failed:
+            raise SystemExit(f"the events reader failed: {failed[0]!r}")
         onsets = {o["dst"]: o["onset_ts"] for o in map(json.loads, gen.stdout.split())}
         secs = [(events[d][0] - ts) / 1000 for d, ts in onsets.items() if d in events]
         intervals = [(events[d][1] - ts) / 1000 / a.probe_interval for d, ts in onsets.items() if d in events]
