@@ -25,10 +25,9 @@ const (
 
 // checkList is a List's own mistake, found before any file is read: the field and why.
 func checkList(l List) (field, msg string) {
-	if field, msg := checkPlacement(Placement{File: l.File, Line: "x" + valueMark}); msg != "" {
-		return field, msg
-	}
 	switch {
+	case !inRepository(l.File):
+		return "file", fmt.Sprintf("%q is not a file of the repository", l.File)
 	case !serviceName.MatchString(l.Name):
 		return "name", fmt.Sprintf("%q is not a list's name (lower case, digits, -)", l.Name)
 	case !strings.Contains(l.Line, "{name}"):

@@ -28,7 +28,7 @@ func (p Placement) around() (before, after string) {
 // checkPlacement is a Placement's own mistake, found before any file is read: the field and why.
 func checkPlacement(p Placement) (field, msg string) {
 	switch {
-	case p.File == "" || strings.HasPrefix(p.File, "/") || strings.Contains(p.File, ".."):
+	case !inRepository(p.File):
 		return "file", fmt.Sprintf("%q is not a file of the repository", p.File)
 	case strings.Count(p.Line, valueMark) != 1:
 		return "line", fmt.Sprintf("%q has not one %s where the value stands", p.Line, valueMark)
@@ -36,6 +36,11 @@ func checkPlacement(p Placement) (field, msg string) {
 		return "line", "no text around the value to find the line by"
 	}
 	return "", ""
+}
+
+// inRepository: a path from the repository's root that stays inside it.
+func inRepository(file string) bool {
+	return file != "" && !strings.HasPrefix(file, "/") && !strings.Contains(file, "..")
 }
 
 // RenderPlacements is every file named by a setting's rendered_in or by a list, as read by read
