@@ -34,24 +34,9 @@ type Template struct {
 // Meta is an object's `_meta`: free-form, for people (display names, URLs).
 type Meta map[string]any
 
-// Address is one measurement point: `address` is the host name or IP the tools use.
-type Address struct {
-	Address           string                    `json:"address"`
-	Host              string                    `json:"host"`
-	Labels            map[string]*AddressLabel  `json:"labels"`
-	RemoteAddresses   map[string]*RemoteAddress `json:"remote-addresses"`
-	LeadBindAddress   string                    `json:"lead-bind-address"`
-	PSchedulerAddress string                    `json:"pscheduler-address"`
-	Contexts          []string                  `json:"contexts"`
-	Tags              []string                  `json:"tags"`
-	Disabled          bool                      `json:"disabled"`
-	NoAgent           bool                      `json:"no-agent"`
-	Meta              Meta                      `json:"_meta"`
-}
-
-// AddressLabel is another address of the same point (an IPv6 one, another interface), chosen
-// by a selector's `label`.
-type AddressLabel struct {
+// BaseAddress is what an address, its labels and its remote addresses all have (pSConfig's
+// Addresses::BaseAddress): `address` is the host name or IP the tools use.
+type BaseAddress struct {
 	Address           string   `json:"address"`
 	LeadBindAddress   string   `json:"lead-bind-address"`
 	PSchedulerAddress string   `json:"pscheduler-address"`
@@ -61,16 +46,25 @@ type AddressLabel struct {
 	Meta              Meta     `json:"_meta"`
 }
 
+// Address is one measurement point.
+type Address struct {
+	BaseAddress
+	Host            string                    `json:"host"`
+	Labels          map[string]*AddressLabel  `json:"labels"`
+	RemoteAddresses map[string]*RemoteAddress `json:"remote-addresses"`
+	Tags            []string                  `json:"tags"`
+}
+
+// AddressLabel is another address of the same point (an IPv6 one, another interface), chosen
+// by a selector's `label`.
+type AddressLabel struct {
+	BaseAddress
+}
+
 // RemoteAddress is the address used for this point when it is paired with the named one.
 type RemoteAddress struct {
-	Address           string                   `json:"address"`
-	Labels            map[string]*AddressLabel `json:"labels"`
-	LeadBindAddress   string                   `json:"lead-bind-address"`
-	PSchedulerAddress string                   `json:"pscheduler-address"`
-	Contexts          []string                 `json:"contexts"`
-	Disabled          bool                     `json:"disabled"`
-	NoAgent           bool                     `json:"no-agent"`
-	Meta              Meta                     `json:"_meta"`
+	BaseAddress
+	Labels map[string]*AddressLabel `json:"labels"`
 }
 
 // Host groups addresses of one machine; its disabled and no-agent apply to them all.
@@ -207,6 +201,12 @@ func decode(source string, raw []byte) (*Template, error) {
 }
 
 // jsonError says where a decoding error is: line and column.
+// documentPath is a decoding error's field path as the document names it: encoding/json puts in
+// the Go name of an embedded struct (addresses.BaseAddress.address), a key no document has.
+func documentPath(field string) string {
+	return strings.ReplaceAll(field, "BaseAddress.", "")
+}
+
 func jsonError(raw []byte, err error) string {
 	var off int64 = -1
 	var se *json.SyntaxError
@@ -219,7 +219,7 @@ func jsonError(raw []byte, err error) string {
 	case errors.As(err, &te):
 		off = te.Offset
 		if te.Field != "" {
-			return fmt.Sprintf("line %d: %s: a JSON %s, want %s", lineAt(raw, off), te.Field, te.Value, te.Type)
+			return fmt.Sprintf("line %d: %s: a JSON %s, want %s", lineAt(raw, off), documentPath(te.Field), te.Value, te.Type)
 		}
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
