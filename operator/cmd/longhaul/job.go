@@ -49,8 +49,19 @@ func addJobFlags(fs *flag.FlagSet) jobFlags {
 
 func (f jobFlags) client() (*flink.Client, error) { return flink.New(*f.url, *f.cert) }
 
-func (f jobFlags) context() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), *f.wait+time.Minute)
+// run parses a job action's arguments, then acts with the cluster's client within the action's
+// deadline: the wait, and a minute more.
+func (f jobFlags) run(env *cli.Env, fs *cli.FlagSet, args []string, act func(context.Context, *flink.Client) int) int {
+	if code, done := fs.Parse(args); done {
+		return code
+	}
+	c, err := f.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *f.wait+time.Minute)
+	defer cancel()
+	return act(ctx, c)
 }
 
 const jobSubmitDoc = `Job arguments after -- (flink-jobs/README.md). Unless given there, the job gets --kafka from
@@ -67,36 +78,29 @@ func runJobSubmit(env *cli.Env, args []string) int {
 	restore := fs.String("from-savepoint", "", "restore the job's state from this savepoint or retained checkpoint")
 	replace := fs.Bool("replace", false, "cancel a running job of the same name first")
 	kafka := settings.Kafka.String(fs.FlagSet)
-	if code, done := fs.Parse(args); done {
-		return code
-	}
-	c, err := f.client()
-	if err != nil {
-		return env.UsageError("%v", err)
-	}
-	jobArgs, err := withKafka(fs.Args(), *kafka, *f.name)
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	build, err := flink.JarBuild(*jar)
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	fmt.Fprintf(env.Stderr, "job %s: %s from %s\n", *f.name, build, *jar)
-	ctx, cancel := f.context()
-	defer cancel()
-	id, started, err := c.Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,
-		Replace: *replace, Wait: *f.wait, Args: jobArgs, StateDir: *f.state})
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	if started {
-		fmt.Fprintf(env.Stderr, "job %s running (%s)\n", *f.name, id)
-	} else {
-		fmt.Fprintf(env.Stderr, "job %s already running (%s): kept\n", *f.name, id)
-	}
-	fmt.Fprintln(env.Stdout, id)
-	return cli.ExitOK
+	return f.run(env, fs, args, func(ctx context.Context, c *flink.Client) int {
+		jobArgs, err := withKafka(fs.Args(), *kafka, *f.name)
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		build, err := flink.JarBuild(*jar)
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		fmt.Fprintf(env.Stderr, "job %s: %s from %s\n", *f.name, build, *jar)
+		id, started, err := c.Submit(ctx, flink.Submission{Name: *f.name, Jar: *jar, Savepoint: *restore,
+			Replace: *replace, Wait: *f.wait, Args: jobArgs, StateDir: *f.state})
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		if started {
+			fmt.Fprintf(env.Stderr, "job %s running (%s)\n", *f.name, id)
+		} else {
+			fmt.Fprintf(env.Stderr, "job %s already running (%s): kept\n", *f.name, id)
+		}
+		fmt.Fprintln(env.Stdout, id)
+		return cli.ExitOK
+	})
 }
 
 // withKafka puts before the job arguments where Kafka is and how the job authenticates to it,
@@ -173,25 +177,18 @@ func absolute(path string) string {
 func runJobList(env *cli.Env, args []string) int {
 	fs := env.FlagSet("", "")
 	f := addJobFlags(fs.FlagSet)
-	if code, done := fs.Parse(args); done {
-		return code
-	}
-	c, err := f.client()
-	if err != nil {
-		return env.UsageError("%v", err)
-	}
-	ctx, cancel := f.context()
-	defer cancel()
-	jobs, err := c.Jobs(ctx)
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	t := &render.TextTable{Header: []string{"id", "state", "started (UTC)", "name"}}
-	for _, j := range jobs {
-		t.Add(j.ID, j.State, render.FormatTime(j.Start), j.Name)
-	}
-	_ = t.Write(env.Stdout)
-	return cli.ExitOK
+	return f.run(env, fs, args, func(ctx context.Context, c *flink.Client) int {
+		jobs, err := c.Jobs(ctx)
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		t := &render.TextTable{Header: []string{"id", "state", "started (UTC)", "name"}}
+		for _, j := range jobs {
+			t.Add(j.ID, j.State, render.FormatTime(j.Start), j.Name)
+		}
+		_ = t.Write(env.Stdout)
+		return cli.ExitOK
+	})
 }
 
 // running finds the running job of the flags' name.
@@ -211,33 +208,26 @@ func runJobSavepoint(stop bool) func(*cli.Env, []string) int {
 		fs := env.FlagSet("[--name N] [--dir DIR]", "")
 		f := addJobFlags(fs.FlagSet)
 		dir := fs.String("dir", "", "savepoint folder (default: savepoints/<name> of --state-dir, else the cluster's)")
-		if code, done := fs.Parse(args); done {
-			return code
-		}
-		if *dir == "" && *f.state != "" {
-			*dir = "file://" + flink.SavepointDir(*f.state, *f.name)
-		}
-		c, err := f.client()
-		if err != nil {
-			return env.UsageError("%v", err)
-		}
-		ctx, cancel := f.context()
-		defer cancel()
-		id, err := f.running(ctx, c)
-		if err != nil {
-			return env.Fail("%v", err)
-		}
-		var loc string
-		if stop {
-			loc, err = c.StopWithSavepoint(ctx, id, *dir, *f.wait)
-		} else {
-			loc, err = c.TakeSavepoint(ctx, id, *dir, *f.wait)
-		}
-		if err != nil {
-			return env.Fail("%v", err)
-		}
-		fmt.Fprintln(env.Stdout, loc)
-		return cli.ExitOK
+		return f.run(env, fs, args, func(ctx context.Context, c *flink.Client) int {
+			if *dir == "" && *f.state != "" {
+				*dir = "file://" + flink.SavepointDir(*f.state, *f.name)
+			}
+			id, err := f.running(ctx, c)
+			if err != nil {
+				return env.Fail("%v", err)
+			}
+			var loc string
+			if stop {
+				loc, err = c.StopWithSavepoint(ctx, id, *dir, *f.wait)
+			} else {
+				loc, err = c.TakeSavepoint(ctx, id, *dir, *f.wait)
+			}
+			if err != nil {
+				return env.Fail("%v", err)
+			}
+			fmt.Fprintln(env.Stdout, loc)
+			return cli.ExitOK
+		})
 	}
 }
 
@@ -245,24 +235,17 @@ func runJobCancel(env *cli.Env, args []string) int {
 	fs := env.FlagSet("[--name N]", "Then, as abort-transactions, aborts any Kafka transaction of the job still open.")
 	f := addJobFlags(fs.FlagSet)
 	admin := addAdminFlags(fs.FlagSet)
-	if code, done := fs.Parse(args); done {
-		return code
-	}
-	c, err := f.client()
-	if err != nil {
-		return env.UsageError("%v", err)
-	}
-	ctx, cancel := f.context()
-	defer cancel()
-	id, err := f.running(ctx, c)
-	if err == nil {
-		err = c.CancelAndWait(ctx, id, *f.wait)
-	}
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	fmt.Fprintf(env.Stdout, "job %s (%s) canceled\n", *f.name, id)
-	return abortTransactions(env, admin, *f.name)
+	return f.run(env, fs, args, func(ctx context.Context, c *flink.Client) int {
+		id, err := f.running(ctx, c)
+		if err == nil {
+			err = c.CancelAndWait(ctx, id, *f.wait)
+		}
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		fmt.Fprintf(env.Stdout, "job %s (%s) canceled\n", *f.name, id)
+		return abortTransactions(env, admin, *f.name)
+	})
 }
 
 const jobAbortTransactionsDoc = `A job whose TaskManager died (killed, out of memory, its host gone) and that is not
