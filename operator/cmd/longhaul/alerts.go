@@ -10,6 +10,7 @@ import (
 	"longhaul/ingest/contract"
 	"longhaul/internal/cli"
 	"longhaul/operator/dashboards"
+	"longhaul/operator/influx"
 	"longhaul/operator/render"
 	"longhaul/operator/results"
 )
@@ -23,23 +24,19 @@ func runAlerts(env *cli.Env, args []string) int {
 	if code, done := fs.Parse(args); done {
 		return code
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	now := time.Now()
-	c, err := flags.client()
-	if err != nil {
-		return env.UsageError("%v", err)
-	}
-	events, err := results.LoadEvents(ctx, c, flags.dashboardsDir(), dashboards.Range{From: now.Add(-*since), To: now}, *site)
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	open := results.OpenAlerts(events, contract.Closes)
-	fmt.Fprintf(env.Stdout, "open alerts (%d)\n", len(open))
-	writeEvents(env.Stdout, open)
-	fmt.Fprintf(env.Stdout, "\nevents in the last %s (%d)\n", *since, len(events))
-	writeEvents(env.Stdout, events)
-	return cli.ExitOK
+	return flags.query(env, func(ctx context.Context, c *influx.Client) int {
+		events, err := results.LoadEvents(ctx, c, flags.dashboardsDir(), dashboards.Range{From: now.Add(-*since), To: now}, *site)
+		if err != nil {
+			return env.Fail("%v", err)
+		}
+		open := results.OpenAlerts(events, contract.Closes)
+		fmt.Fprintf(env.Stdout, "open alerts (%d)\n", len(open))
+		writeEvents(env.Stdout, open)
+		fmt.Fprintf(env.Stdout, "\nevents in the last %s (%d)\n", *since, len(events))
+		writeEvents(env.Stdout, events)
+		return cli.ExitOK
+	})
 }
 
 func writeEvents(w io.Writer, events []results.Event) {

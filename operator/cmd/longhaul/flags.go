@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"time"
 
+	"longhaul/internal/cli"
 	"longhaul/internal/settings"
 	"longhaul/operator/influx"
 )
@@ -32,4 +35,15 @@ func (f influxFlags) client() (*influx.Client, error) {
 	a := influx.AuthFromEnv()
 	a.User, a.PasswordFile, a.CAFile = *f.user, *f.passwordFile, *f.ca
 	return influx.New(*f.url, *f.db, a)
+}
+
+// query runs a reading command's queries: act with the client, within a minute.
+func (f influxFlags) query(env *cli.Env, act func(context.Context, *influx.Client) int) int {
+	c, err := f.client()
+	if err != nil {
+		return env.UsageError("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return act(ctx, c)
 }

@@ -10,6 +10,7 @@ import (
 
 	"longhaul/internal/cli"
 	"longhaul/operator/dashboards"
+	"longhaul/operator/influx"
 	"longhaul/operator/render"
 	"longhaul/operator/results"
 )
@@ -29,30 +30,26 @@ func runIncidents(env *cli.Env, args []string) int {
 	if *since <= 0 {
 		return env.UsageError("--since %s: must be positive", *since)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	now := time.Now()
-	c, err := flags.client()
-	if err != nil {
-		return env.UsageError("%v", err)
-	}
-	incidents, err := results.LoadIncidents(ctx, c, flags.dashboardsDir(), dashboards.Range{From: now.Add(-*since), To: now})
-	if err != nil {
-		return env.Fail("%v", err)
-	}
-	if *asJSON {
-		if incidents == nil {
-			incidents = []results.Incident{}
-		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(incidents); err != nil {
+	return flags.query(env, func(ctx context.Context, c *influx.Client) int {
+		incidents, err := results.LoadIncidents(ctx, c, flags.dashboardsDir(), dashboards.Range{From: now.Add(-*since), To: now})
+		if err != nil {
 			return env.Fail("%v", err)
 		}
+		if *asJSON {
+			if incidents == nil {
+				incidents = []results.Incident{}
+			}
+			enc := json.NewEncoder(env.Stdout)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(incidents); err != nil {
+				return env.Fail("%v", err)
+			}
+			return cli.ExitOK
+		}
+		writeIncidents(env.Stdout, incidents, *since)
 		return cli.ExitOK
-	}
-	writeIncidents(env.Stdout, incidents, *since)
-	return cli.ExitOK
+	})
 }
 
 // writeIncidents prints each incident as a block: its place and state first, then its links.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"longhaul/internal/cli"
+	"longhaul/operator/influx"
 	"longhaul/operator/render"
 	"longhaul/operator/results"
 )
@@ -35,32 +36,28 @@ func runTrends(env *cli.Env, args []string) int {
 	if err != nil || everyD <= 0 {
 		return env.UsageError("--every: want a positive duration such as 1d or 10m, got %q", *every)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := flags.client()
-	if err != nil {
-		return env.UsageError("%v", err)
-	}
-	for _, rp := range results.Fallback(results.PolicyFor(everyD)) {
-		rows, err := results.Trends(ctx, c, rp, *src, *dst, sinceD, everyD)
-		if err != nil {
-			return env.Fail("%v", err)
+	return flags.query(env, func(ctx context.Context, c *influx.Client) int {
+		for _, rp := range results.Fallback(results.PolicyFor(everyD)) {
+			rows, err := results.Trends(ctx, c, rp, *src, *dst, sinceD, everyD)
+			if err != nil {
+				return env.Fail("%v", err)
+			}
+			if len(rows) == 0 {
+				continue
+			}
+			fmt.Fprintf(env.Stdout, "%s → %s, last %s every %s (from the %s statistics)\n", *src, *dst, *since, *every, rp)
+			t := &render.TextTable{Header: []string{"time (UTC)"}}
+			for _, col := range results.TrendColumns {
+				t.Header = append(t.Header, col.Name)
+			}
+			for _, r := range rows {
+				t.Rows = append(t.Rows, trendCells(r))
+			}
+			_ = t.Write(env.Stdout)
+			return cli.ExitOK
 		}
-		if len(rows) == 0 {
-			continue
-		}
-		fmt.Fprintf(env.Stdout, "%s → %s, last %s every %s (from the %s statistics)\n", *src, *dst, *since, *every, rp)
-		t := &render.TextTable{Header: []string{"time (UTC)"}}
-		for _, col := range results.TrendColumns {
-			t.Header = append(t.Header, col.Name)
-		}
-		for _, r := range rows {
-			t.Rows = append(t.Rows, trendCells(r))
-		}
-		_ = t.Write(env.Stdout)
-		return cli.ExitOK
-	}
-	return env.Fail("no statistics for %s → %s in the last %s", *src, *dst, *since)
+		return env.Fail("no statistics for %s → %s in the last %s", *src, *dst, *since)
+	})
 }
 
 // trendCells formats one bucket: rates with their unit, counts whole, the rest to 2 decimals.
