@@ -25,6 +25,15 @@ public record HostSnapshot(
 
     public static final String SCHEMA = ContractNames.SCHEMA_RAW_HOST;
 
+    /**
+     * Its envelope, made from its own components: a snapshot is keyed state (the diagnosis
+     * detector's), whose serialized form keeps the six fields flat.
+     */
+    @Override
+    public Envelope envelope() {
+        return new Envelope(schema, version, src, dst, probeId, ts);
+    }
+
     /** Largest send buffer TCP autotuning may reach (tcp_wmem max). */
     public long autotuneSendMax() {
         return tcpWmem.get(2);

@@ -1,16 +1,13 @@
 package org.longhaul.flink.records;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 /**
  * One run of a one-way latency test in one direction, src to dst (latency_sample.v1): pScheduler's
  * latency and latencybg tests (owping, powstream, twping).
  */
 public record LatencySample(
-        String schema,
-        int version,
-        String src,
-        String dst,
-        String probeId,
-        long ts,
+        @JsonUnwrapped Envelope envelope,
         String runId,
         String tool,
         Double durationS,

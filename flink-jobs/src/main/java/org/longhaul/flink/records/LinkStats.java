@@ -1,5 +1,7 @@
 package org.longhaul.flink.records;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 /**
  * Statistics of one link and protocol over a tumbling event-time window (link_stats.v3; v2 adds the
  * one-way delay of protocol owd). Numbers the window has no evidence for are null.
@@ -10,12 +12,7 @@ package org.longhaul.flink.records;
  * series}, {@code baseline*} fields are null on every other window.
  */
 public record LinkStats(
-        String schema,
-        int version,
-        String src,
-        String dst,
-        String probeId,
-        long ts,
+        @JsonUnwrapped Envelope envelope,
         String protocol,
         String window,
         long windowStart,
@@ -46,7 +43,7 @@ public record LinkStats(
         Double baselineSpreadBps,
         Integer baselineMinRuns,
         Boolean baselineReady)
-        implements OnLink {
+        implements Enveloped {
 
     public static final String SCHEMA = ContractNames.SCHEMA_STATS;
 
@@ -73,12 +70,7 @@ public record LinkStats(
             int minRuns,
             boolean ready) {
         return new LinkStats(
-                SCHEMA,
-                ContractNames.VERSION_STATS,
-                src,
-                dst,
-                producer,
-                ts,
+                new Envelope(SCHEMA, ContractNames.VERSION_STATS, src, dst, producer, ts),
                 protocol,
                 WINDOW_BASELINE,
                 ts,

@@ -1,5 +1,6 @@
 package org.longhaul.flink.records;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.HashSet;
 import java.util.List;
 
@@ -9,12 +10,7 @@ import java.util.List;
  * once, none beyond its own max_ttl.
  */
 public record PathSample(
-        String schema,
-        int version,
-        String src,
-        String dst,
-        String probeId,
-        long ts,
+        @JsonUnwrapped Envelope envelope,
         String runId,
         String tool,
         String target,

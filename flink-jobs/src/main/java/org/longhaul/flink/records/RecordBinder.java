@@ -2,6 +2,7 @@ package org.longhaul.flink.records;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.PropertyNamingStrategy;
@@ -13,6 +14,7 @@ import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,8 +34,10 @@ import java.util.Optional;
  * contract example and on tens of thousands of mutated ones.
  *
  * <p>Names are the mapper's: its naming strategy on each component, or the component's own
- * {@code @JsonProperty}. A record with any other Jackson annotation, or a component of another
- * type, gets no binder ({@link #of} is empty) and is always bound by Jackson.
+ * {@code @JsonProperty}. A record component marked {@code @JsonUnwrapped} (the {@link Envelope})
+ * takes its fields from the outer object, as Jackson does. A record with any other Jackson
+ * annotation, or a component of another type, gets no binder ({@link #of} is empty) and is always
+ * bound by Jackson.
  */
 final class RecordBinder<T> {
     /** What a conversion returns when Jackson, not this binder, must decide. */
@@ -47,18 +51,32 @@ final class RecordBinder<T> {
 
     private record Slot(int index, Conversion conversion) {}
 
+    /** A {@code @JsonUnwrapped} component: its arguments from {@code offset} on, its binder. */
+    private record Unwrapped(int index, int offset, RecordBinder<?> binder) {}
+
     private final Constructor<T> constructor;
+    private final int arity;
     private final Map<String, Slot> slots;
 
     /**
-     * Per component, its value when the field is absent: null, or {@link #UNSURE} for a primitive.
+     * Per argument, its value when the field is absent: null, or {@link #UNSURE} for a primitive.
+     * The record's components come first, then each unwrapped component's own arguments.
      */
     private final Object[] absent;
 
-    private RecordBinder(Constructor<T> constructor, Map<String, Slot> slots, Object[] absent) {
+    private final Unwrapped[] unwrapped;
+
+    private RecordBinder(
+            Constructor<T> constructor,
+            int arity,
+            Map<String, Slot> slots,
+            Object[] absent,
+            Unwrapped[] unwrapped) {
         this.constructor = constructor;
+        this.arity = arity;
         this.slots = slots;
         this.absent = absent;
+        this.unwrapped = unwrapped;
     }
 
     /**
@@ -82,11 +100,26 @@ final class RecordBinder<T> {
             return Optional.empty();
         }
         Map<String, Slot> slots = new HashMap<>();
-        Object[] absent = new Object[components.length];
+        List<Object> absent = new ArrayList<>();
+        List<Unwrapped> unwrapped = new ArrayList<>();
+        for (int i = 0; i < components.length; i++) {
+            absent.add(types[i].isPrimitive() ? UNSURE : null);
+        }
         Annotation[][] annotations = constructor.getParameterAnnotations();
         for (int i = 0; i < components.length; i++) {
-            if (!onlyAnnotatedWith(annotations[i], JsonProperty.class, JsonInclude.class)) {
+            if (!onlyAnnotatedWith(
+                    annotations[i], JsonProperty.class, JsonInclude.class, JsonUnwrapped.class)) {
                 return Optional.empty();
+            }
+            JsonUnwrapped flat = constructor.getParameters()[i].getAnnotation(JsonUnwrapped.class);
+            if (flat != null) {
+                if (!flat.enabled()
+                        || !flat.prefix().isEmpty()
+                        || !flat.suffix().isEmpty()
+                        || !unwrap(i, types[i], naming, slots, absent, unwrapped)) {
+                    return Optional.empty();
+                }
+                continue;
             }
             Conversion c = conversion(components[i].getGenericType(), naming);
             if (c == null) {
@@ -103,9 +136,43 @@ final class RecordBinder<T> {
             if (slots.put(name, new Slot(i, c)) != null) {
                 return Optional.empty();
             }
-            absent[i] = types[i].isPrimitive() ? UNSURE : null;
         }
-        return Optional.of(new RecordBinder<>(constructor, Map.copyOf(slots), absent));
+        return Optional.of(
+                new RecordBinder<>(
+                        constructor,
+                        components.length,
+                        Map.copyOf(slots),
+                        absent.toArray(),
+                        unwrapped.toArray(Unwrapped[]::new)));
+    }
+
+    /**
+     * Takes the fields of the {@code @JsonUnwrapped} record component {@code index} among the outer
+     * object's, as Jackson does: its binder's slots, shifted past the arguments so far, whose
+     * record becomes the component at construction. False when Jackson must bind it (a component
+     * type it cannot bind, a name the outer record has too, an unwrapping with a prefix or suffix).
+     */
+    private static boolean unwrap(
+            int index,
+            Class<?> type,
+            PropertyNamingStrategy naming,
+            Map<String, Slot> slots,
+            List<Object> absent,
+            List<Unwrapped> unwrapped) {
+        RecordBinder<?> inner = of(type, naming).orElse(null);
+        if (inner == null) {
+            return false;
+        }
+        int offset = absent.size();
+        for (Map.Entry<String, Slot> e : inner.slots.entrySet()) {
+            Slot s = e.getValue();
+            if (slots.put(e.getKey(), new Slot(offset + s.index(), s.conversion())) != null) {
+                return false;
+            }
+        }
+        absent.addAll(Arrays.asList(inner.absent));
+        unwrapped.add(new Unwrapped(index, offset, inner));
+        return true;
     }
 
     /** The record for {@code node}, or null when Jackson must bind it. */
@@ -167,13 +234,22 @@ final class RecordBinder<T> {
      * refuses.
      */
     private Object construct(Object[] args) {
-        for (Object a : args) {
+        for (Unwrapped u : unwrapped) {
+            int width = u.binder.absent.length;
+            Object inner = u.binder.construct(Arrays.copyOfRange(args, u.offset, u.offset + width));
+            if (inner == UNSURE) {
+                return UNSURE;
+            }
+            args[u.index] = inner;
+        }
+        Object[] own = args.length == arity ? args : Arrays.copyOf(args, arity);
+        for (Object a : own) {
             if (a == UNSURE) {
                 return UNSURE;
             }
         }
         try {
-            return constructor.newInstance(args);
+            return constructor.newInstance(own);
         } catch (InvocationTargetException
                 | InstantiationException
                 | IllegalAccessException

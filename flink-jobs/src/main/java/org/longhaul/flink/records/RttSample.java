@@ -1,13 +1,10 @@
 package org.longhaul.flink.records;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 /** One ping run (rtt_sample.v2, and v1). */
 public record RttSample(
-        String schema,
-        int version,
-        String src,
-        String dst,
-        String probeId,
-        long ts,
+        @JsonUnwrapped Envelope envelope,
         String runId,
         String tool,
         String target,

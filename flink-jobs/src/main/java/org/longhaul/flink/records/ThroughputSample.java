@@ -1,17 +1,14 @@
 package org.longhaul.flink.records;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 /**
  * One throughput record (throughput_sample.v2, and v1 without its new fields): a per-interval row
  * or the summary of a run. Nullable numbers are boxed; names follow the schema in snake_case
  * through {@link Json}.
  */
 public record ThroughputSample(
-        String schema,
-        int version,
-        String src,
-        String dst,
-        String probeId,
-        long ts,
+        @JsonUnwrapped Envelope envelope,
         String runId,
         String record,
         String tool,
@@ -96,6 +93,6 @@ public record ThroughputSample(
      * screens (the collapse detector keeps the burst's baseline beside that probe's).
      */
     public String series() {
-        return screening() ? screens : probeId;
+        return screening() ? screens : probeId();
     }
 }

@@ -190,7 +190,8 @@ final class CompiledSchema {
                 }
                 case "properties" -> {
                     s.properties = new HashMap<>();
-                    for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+                    for (Iterator<Map.Entry<String, JsonNode>> it = v.properties().iterator();
+                            it.hasNext(); ) {
                         Map.Entry<String, JsonNode> e = it.next();
                         s.properties.put(
                                 e.getKey(),

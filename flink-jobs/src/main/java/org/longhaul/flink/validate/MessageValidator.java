@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import org.longhaul.flink.records.Contract;
-import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.RawMessage;
@@ -124,12 +123,8 @@ public final class MessageValidator {
                         : raw.sourceTopic();
         DeadLetter letter =
                 new DeadLetter(
-                        DeadLetter.SCHEMA,
-                        ContractNames.VERSION_DEAD_LETTER,
-                        host(node, "src"),
-                        host(node, "dst"),
-                        probeId(node),
-                        now,
+                        DeadLetter.envelope(
+                                host(node, "src"), host(node, "dst"), probeId(node), now),
                         topic,
                         raw.partition(),
                         raw.offset(),

@@ -308,7 +308,7 @@ final class SchemaCheck {
         }
         Verdict v = Verdict.VALID;
         int requiredMet = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
                 it.hasNext() && v != Verdict.INVALID; ) {
             Map.Entry<String, JsonNode> f = it.next();
             Property p = properties == null ? null : properties.get(f.getKey());

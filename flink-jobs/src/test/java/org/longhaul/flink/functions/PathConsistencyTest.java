@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
+import org.longhaul.flink.records.Envelope;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.testing.Samples;
@@ -95,12 +96,7 @@ class PathConsistencyTest {
         var hops = List.of(new org.longhaul.flink.records.PathHop(200, List.of()));
         var p =
                 new PathSample(
-                        "path_sample",
-                        2,
-                        SRC,
-                        DST,
-                        "path",
-                        BROKER,
+                        new Envelope("path_sample", 2, SRC, DST, "path", BROKER),
                         "r",
                         "traceroute",
                         null,

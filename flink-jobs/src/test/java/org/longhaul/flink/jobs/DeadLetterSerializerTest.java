@@ -26,7 +26,7 @@ class DeadLetterSerializerTest {
 
     private static DeadLetter letterFrom(String sourceTopic) {
         return new DeadLetter(
-                DeadLetter.SCHEMA, 1, "a", "b", "p", 1L, sourceTopic, 0, 0L, "v", "bad", "{}");
+                DeadLetter.envelope("a", "b", "p", 1L), sourceTopic, 0, 0L, "v", "bad", "{}");
     }
 
     /** A listing that answers the given sets in turn (the last one again), counting its calls. */

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class JsonKafkaSerializerTest {
     private static final DeadLetter LETTER =
-            new DeadLetter(DeadLetter.SCHEMA, 1, "a", "b", "p", 1L, "t", 0, 0L, "v", "bad", "{}");
+            new DeadLetter(DeadLetter.envelope("a", "b", "p", 1L), "t", 0, 0L, "v", "bad", "{}");
     private static final Event EVENT =
             Event.builder(EventKind.THROUGHPUT_COLLAPSE, "c", "d", "test", 2L)
                     .severity("warning")

@@ -57,7 +57,12 @@ class ContractExamplesTest {
                     Map.entry("probe_request.v1", ProbeRequest.class),
                     Map.entry("probe_request.v2", ProbeRequest.class));
     private static final ObjectMapper WITHOUT_NULLS =
-            Json.mapper().copy().setSerializationInclusion(JsonInclude.Include.NON_NULL);
+            Json.mapper()
+                    .copy()
+                    .setDefaultPropertyInclusion(
+                            JsonInclude.Value.construct(
+                                    JsonInclude.Include.NON_NULL,
+                                    JsonInclude.Include.USE_DEFAULTS));
 
     @TestFactory
     Stream<DynamicTest> everyValidExampleValidatesAndParses() throws IOException {

@@ -5,7 +5,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
-import org.longhaul.flink.records.ContractNames;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Json;
 
@@ -45,12 +44,7 @@ public final class LateToDeadLetter extends ProcessFunction<Observation, DeadLet
     /** The dead letter of late observation o, given the watermark it came behind. */
     public static DeadLetter of(Observation o, long watermark, long now) {
         return new DeadLetter(
-                DeadLetter.SCHEMA,
-                ContractNames.VERSION_DEAD_LETTER,
-                o.src(),
-                o.dst(),
-                DeadLetter.UNKNOWN,
-                now,
+                DeadLetter.envelope(o.src(), o.dst(), DeadLetter.UNKNOWN, now),
                 o.sourceTopic() != null ? o.sourceTopic() : DeadLetter.UNKNOWN,
                 null,
                 null,

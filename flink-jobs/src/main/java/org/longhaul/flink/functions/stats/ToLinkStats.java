@@ -2,6 +2,7 @@ package org.longhaul.flink.functions.stats;
 
 import org.apache.flink.api.common.functions.MapFunction;
 import org.longhaul.flink.records.ContractNames;
+import org.longhaul.flink.records.Envelope;
 import org.longhaul.flink.records.LatencySample;
 import org.longhaul.flink.records.LinkStats;
 
@@ -29,12 +30,13 @@ public final class ToLinkStats implements MapFunction<WindowedStats, LinkStats> 
         Double delayMean = a.rttCount > 0 ? a.rttSum / a.rttCount : null;
         Double delayMax = Double.isFinite(a.rttMax) ? a.rttMax : null;
         return new LinkStats(
-                LinkStats.SCHEMA,
-                ContractNames.VERSION_STATS,
-                key[0],
-                key[1],
-                LinkStats.PRODUCER,
-                w.windowEnd(),
+                new Envelope(
+                        LinkStats.SCHEMA,
+                        ContractNames.VERSION_STATS,
+                        key[0],
+                        key[1],
+                        LinkStats.PRODUCER,
+                        w.windowEnd()),
                 key[2],
                 w.window(),
                 w.windowStart(),
