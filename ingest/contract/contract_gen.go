@@ -63,6 +63,22 @@ var RawTopics = []string{TopicRawThroughput, TopicRawPath, TopicRawRTT, TopicRaw
 // topics.yaml: the importer's alone, so a sample on them is history whoever else writes raw ones.
 var HistoryTopics = []string{TopicHistoryThroughput, TopicHistoryPath}
 
+// RawTopicOfSchema maps the schema field of a raw sample to its raw topic (roles raw.*).
+var RawTopicOfSchema = map[string]string{
+	"throughput_sample": TopicRawThroughput,
+	"path_sample":       TopicRawPath,
+	"rtt_sample":        TopicRawRTT,
+	"latency_sample":    TopicRawLatency,
+	"host_snapshot":     TopicRawHost,
+}
+
+// HistoryTopicOfSchema maps the schema field of a backfilled sample to its history topic (roles
+// history.*); a kind without one has no history that anything reads.
+var HistoryTopicOfSchema = map[string]string{
+	"throughput_sample": TopicHistoryThroughput,
+	"path_sample":       TopicHistoryPath,
+}
+
 // Schemas by role: the schema field of each topic's messages, and the version producers write
 // (the topic's schema in ingest/contract.yaml). Consumers read that version and every earlier one.
 const (

@@ -155,6 +155,19 @@ func TestATopicOfASharedSchemaNamesItsRole(t *testing.T) {
 	}
 }
 
+func TestTwoRawTopicsOfOneSampleFamilyAreRefused(t *testing.T) {
+	p := &problems{}
+	checkSampleFamilies(p, []Topic{
+		{Role: "raw.rtt", Name: "longhaul.raw.rtt", Schema: "rtt_sample.v2"},
+		{Role: "raw.ping", Name: "longhaul.raw.ping", Schema: "rtt_sample.v1"},
+		{Role: "history.rtt", Name: "longhaul.history.rtt", Schema: "rtt_sample.v2"},
+	})
+	want := "topics longhaul.raw.rtt and longhaul.raw.ping both carry rtt_sample samples (roles raw.*)"
+	if len(p.errs) != 1 || !strings.Contains(p.errs[0], want) {
+		t.Fatalf("errors %q, want one with %q", p.errs, want)
+	}
+}
+
 func read(t *testing.T, name string) []byte {
 	b, err := os.ReadFile(filepath.Join(root, name))
 	if err != nil {

@@ -126,6 +126,7 @@ func Load(root string) (*Contract, error) {
 	p := &problems{doc: &doc}
 	out := &Contract{Kinds: c.EventKinds, Thresholds: c.Thresholds, Headers: c.Headers, Own: c.Own}
 	out.Topics = joinTopics(p, c, topics)
+	checkSampleFamilies(p, out.Topics)
 	checkKinds(p, c.EventKinds)
 	checkThresholds(p, c.Thresholds)
 	checkHeaders(p, c.Headers)
@@ -257,6 +258,20 @@ func joinTopics(p *problems, c contractYAML, topics []Topic) []Topic {
 		}
 	}
 	return out
+}
+
+// checkSampleFamilies: a sample's schema field names its raw topic (RawTopicOfSchema) and its
+// history topic, so no two raw.* topics, nor two history.*, carry one schema family.
+func checkSampleFamilies(p *problems, topics []Topic) {
+	for _, prefix := range []string{"raw.", "history."} {
+		seen := map[string]string{}
+		for _, t := range roleFamily(topics, prefix) {
+			if other, ok := seen[t.Family()]; ok {
+				p.add("%s: topics %s and %s both carry %s samples (roles %s*): a sample's topic would be ambiguous", topicsFile, other, t.Name, t.Family(), prefix)
+			}
+			seen[t.Family()] = t.Name
+		}
+	}
 }
 
 // checkKinds: unique names equal to the event schema's enum, known roles, every alert closed by

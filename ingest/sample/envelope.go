@@ -77,33 +77,20 @@ const (
 	TopicDeadLetter = contract.TopicDeadLetter
 )
 
-// TopicOf returns the raw topic a sample is published to.
+// TopicOf returns the raw topic a sample is published to (the contract's raw.* role of its
+// schema), or the dead-letter topic for a schema no raw topic carries.
 func TopicOf(s Sample) string {
-	switch s.Head().Schema {
-	case SchemaThroughput:
-		return TopicThroughput
-	case SchemaPath:
-		return TopicPath
-	case SchemaRTT:
-		return TopicRTT
-	case SchemaLatency:
-		return TopicLatency
-	case SchemaHost:
-		return TopicHost
+	if t, ok := contract.RawTopicOfSchema[s.Head().Schema]; ok {
+		return t
 	}
 	return TopicDeadLetter
 }
 
 // HistoryTopicOf returns the history topic a backfilled sample is published to, or "" for a kind
-// whose history nothing uses (pings, one-way delay and host snapshots learn live within the hour).
+// whose history nothing uses (pings, one-way delay and host snapshots learn live within the hour):
+// the contract's history.* role of its schema.
 func HistoryTopicOf(s Sample) string {
-	switch s.Head().Schema {
-	case SchemaThroughput:
-		return contract.TopicHistoryThroughput
-	case SchemaPath:
-		return contract.TopicHistoryPath
-	}
-	return ""
+	return contract.HistoryTopicOfSchema[s.Head().Schema]
 }
 
 // F64 and I64 make nullable numbers from literals.

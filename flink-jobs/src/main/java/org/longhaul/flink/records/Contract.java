@@ -97,18 +97,11 @@ public final class Contract {
         return version >= 1 && version <= takes.size() ? takes.get(version - 1) : schema;
     }
 
-    /** The raw topic a message of this schema is published to, or null for a non-raw schema. */
+    /**
+     * The raw topic a message of this schema is published to (the contract's raw.* role of its
+     * schema), or null for a non-raw schema.
+     */
     public static String rawTopicOf(String schemaField) {
-        if (schemaField == null) {
-            return null;
-        }
-        return switch (schemaField) {
-            case ThroughputSample.SCHEMA -> TOPIC_THROUGHPUT;
-            case PathSample.SCHEMA -> TOPIC_PATH;
-            case RttSample.SCHEMA -> TOPIC_RTT;
-            case LatencySample.SCHEMA -> TOPIC_LATENCY;
-            case HostSnapshot.SCHEMA -> TOPIC_HOST;
-            default -> null;
-        };
+        return schemaField == null ? null : ContractNames.RAW_TOPIC_OF_SCHEMA.get(schemaField);
     }
 }

@@ -81,6 +81,14 @@ public final class ContractNames {
     /** The topics of backfilled samples (roles history.*): the importer's alone. */
     public static final List<String> HISTORY_TOPICS = List.of(TOPIC_HISTORY_THROUGHPUT, TOPIC_HISTORY_PATH);
 
+    /** The schema field of a raw sample to its raw topic (roles raw.*). */
+    public static final Map<String, String> RAW_TOPIC_OF_SCHEMA = Map.ofEntries(
+            Map.entry("throughput_sample", TOPIC_RAW_THROUGHPUT),
+            Map.entry("path_sample", TOPIC_RAW_PATH),
+            Map.entry("rtt_sample", TOPIC_RAW_RTT),
+            Map.entry("latency_sample", TOPIC_RAW_LATENCY),
+            Map.entry("host_snapshot", TOPIC_RAW_HOST));
+
     /** Role raw.throughput: the schema field of its messages, and the version producers write (throughput_sample.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_RAW_THROUGHPUT = "throughput_sample";
     public static final int VERSION_RAW_THROUGHPUT = 2;

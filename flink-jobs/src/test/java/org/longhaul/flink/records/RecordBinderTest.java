@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.testing.ContractFiles;
+import org.longhaul.flink.testing.ContractRecords;
 import org.longhaul.flink.testing.JsonMutations;
 
 /**
@@ -30,23 +30,7 @@ class RecordBinderTest {
      * The records the job binds raw messages to, by the schema of their examples (in name order:
      * the mutants repeat).
      */
-    private static final Map<String, Class<?>> TYPES =
-            new TreeMap<>(
-                    Map.of(
-                            "throughput_sample.v1",
-                            ThroughputSample.class,
-                            "throughput_sample.v2",
-                            ThroughputSample.class,
-                            "rtt_sample.v1",
-                            RttSample.class,
-                            "rtt_sample.v2",
-                            RttSample.class,
-                            "path_sample.v1",
-                            PathSample.class,
-                            "path_sample.v2",
-                            PathSample.class,
-                            "host_snapshot.v1",
-                            HostSnapshot.class));
+    private static final Map<String, Class<?>> TYPES = ContractRecords.raw();
 
     private static Object bind(Class<?> type, JsonNode node) {
         return RecordBinder.of(

@@ -18,17 +18,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.longhaul.flink.records.DeadLetter;
-import org.longhaul.flink.records.Event;
-import org.longhaul.flink.records.HostSnapshot;
 import org.longhaul.flink.records.Json;
-import org.longhaul.flink.records.LatencySample;
-import org.longhaul.flink.records.LinkStats;
-import org.longhaul.flink.records.PathSample;
-import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.RawMessage;
-import org.longhaul.flink.records.RttSample;
-import org.longhaul.flink.records.ThroughputSample;
 import org.longhaul.flink.testing.ContractFiles;
+import org.longhaul.flink.testing.ContractRecords;
 
 /**
  * Every example of ingest/schemas/examples — the files the Go and Python tests load too: each valid
@@ -36,26 +29,7 @@ import org.longhaul.flink.testing.ContractFiles;
  * with a dead letter. Run against the bundled schemas and the repository's copy.
  */
 class ContractExamplesTest {
-    private static final Map<String, Class<?>> RECORDS =
-            Map.ofEntries(
-                    Map.entry("throughput_sample.v1", ThroughputSample.class),
-                    Map.entry("path_sample.v1", PathSample.class),
-                    Map.entry("rtt_sample.v1", RttSample.class),
-                    Map.entry("host_snapshot.v1", HostSnapshot.class),
-                    Map.entry("link_stats.v1", LinkStats.class),
-                    Map.entry("event.v1", Event.class),
-                    Map.entry("dead_letter.v1", DeadLetter.class),
-                    Map.entry("throughput_sample.v2", ThroughputSample.class),
-                    Map.entry("path_sample.v2", PathSample.class),
-                    Map.entry("rtt_sample.v2", RttSample.class),
-                    Map.entry("event.v2", Event.class),
-                    Map.entry("event.v3", Event.class),
-                    Map.entry("event.v4", Event.class),
-                    Map.entry("link_stats.v2", LinkStats.class),
-                    Map.entry("link_stats.v3", LinkStats.class),
-                    Map.entry("latency_sample.v1", LatencySample.class),
-                    Map.entry("probe_request.v1", ProbeRequest.class),
-                    Map.entry("probe_request.v2", ProbeRequest.class));
+    private static final Map<String, Class<?>> RECORDS = ContractRecords.all();
     private static final ObjectMapper WITHOUT_NULLS =
             Json.mapper()
                     .copy()
