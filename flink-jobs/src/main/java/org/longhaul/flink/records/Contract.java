@@ -35,18 +35,21 @@ public final class Contract {
     public static final String PROBE_REQUEST =
             versioned(ContractNames.SCHEMA_PROBE_REQUESTS, ContractNames.VERSION_PROBE_REQUESTS);
 
-    /** The newest version of every schema. */
+    /**
+     * The newest version of every schema the job validates, in name order: every role's of
+     * contract.yaml but the bridges' own records (what they share of the results they converted,
+     * and the admin's host lists of the bridges, which {@link BridgeHostsRecord} reads).
+     */
     public static final List<String> SCHEMAS =
-            List.of(
-                    THROUGHPUT,
-                    PATH,
-                    RTT,
-                    LATENCY,
-                    HOST,
-                    LINK_STATS,
-                    EVENT,
-                    DEAD_LETTER,
-                    PROBE_REQUEST);
+            ContractNames.ROLE_SCHEMAS.values().stream()
+                    .filter(
+                            s ->
+                                    !s.startsWith(ContractNames.SCHEMA_PSBRIDGE_SEEN + ".v")
+                                            && !s.startsWith(
+                                                    ContractNames.SCHEMA_BRIDGE_HOSTS + ".v"))
+                    .distinct()
+                    .sorted()
+                    .toList();
 
     /** Every version of every schema, oldest first within each: what the registry compiles. */
     public static final List<String> ALL_VERSIONS =

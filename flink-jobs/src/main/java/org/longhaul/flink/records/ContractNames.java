@@ -89,6 +89,23 @@ public final class ContractNames {
             Map.entry("latency_sample", TOPIC_RAW_LATENCY),
             Map.entry("host_snapshot", TOPIC_RAW_HOST));
 
+    /** The schema of every role whose messages are Longhaul's, with the version producers write. */
+    public static final Map<String, String> ROLE_SCHEMAS = Map.ofEntries(
+            Map.entry("raw.throughput", "throughput_sample.v2"),
+            Map.entry("raw.path", "path_sample.v2"),
+            Map.entry("raw.rtt", "rtt_sample.v2"),
+            Map.entry("raw.latency", "latency_sample.v1"),
+            Map.entry("raw.host", "host_snapshot.v1"),
+            Map.entry("history.throughput", "throughput_sample.v2"),
+            Map.entry("history.path", "path_sample.v2"),
+            Map.entry("paths", "path_sample.v2"),
+            Map.entry("dead_letter", "dead_letter.v1"),
+            Map.entry("psbridge.seen", "psbridge_seen.v1"),
+            Map.entry("bridge.hosts", "bridge_hosts.v1"),
+            Map.entry("stats", "link_stats.v3"),
+            Map.entry("events", "event.v4"),
+            Map.entry("probe_requests", "probe_request.v2"));
+
     /** Role raw.throughput: the schema field of its messages, and the version producers write (throughput_sample.v2); consumers read it and every earlier one. */
     public static final String SCHEMA_RAW_THROUGHPUT = "throughput_sample";
     public static final int VERSION_RAW_THROUGHPUT = 2;
