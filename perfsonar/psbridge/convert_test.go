@@ -7,25 +7,30 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"longhaul/probes/all"
 )
 
-// goldenArchives are the archive messages of the parsers' pScheduler golden cases: what the
-// Kafka and HTTP archivers send.
+// goldenArchives are the archive messages of every probe kind's pScheduler golden cases: what the
+// Kafka and HTTP archivers send. A test type whose case is there but which all.PSchedulerTests
+// does not take fails the conversion tests.
 func goldenArchives(t *testing.T) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for _, kind := range []string{"throughput", "path", "rtt", "latency"} {
-		paths, _ := filepath.Glob(filepath.Join("..", "..", "probes", kind, "testdata", "pscheduler", "*", "input.json"))
-		for _, p := range paths {
-			if strings.HasPrefix(filepath.Base(filepath.Dir(p)), "bare-") {
-				continue // a bare result: archivers always send the whole run
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[kind+"/"+filepath.Base(filepath.Dir(p))] = b
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "probes", "*", "testdata", "pscheduler", "*", "input.json"))
+	for _, p := range paths {
+		kind := filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(p)))))
+		switch {
+		case strings.HasPrefix(filepath.Base(filepath.Dir(p)), "bare-"):
+			continue // a bare result: archivers always send the whole run
+		case kind == "all":
+			continue // the importer's run records and wrapped results, not archive messages
 		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[kind+"/"+filepath.Base(filepath.Dir(p))] = b
 	}
 	if len(out) < 8 {
 		t.Fatalf("only %d golden archive messages", len(out))
@@ -67,7 +72,7 @@ func TestWhatCannotBeConvertedSaysWhy(t *testing.T) {
 	}
 	for body, want := range map[string]string{
 		`not json`: "line 1 col 3: invalid JSON",
-		`{"id":"x","test":{"type":"clock","spec":{}},"schedule":{"start":"2026-01-02T03:04:05Z"},"result":{"succeeded":true}}`: `"clock": only throughput, trace, rtt, latency and latencybg`,
+		`{"id":"x","test":{"type":"clock","spec":{}},"schedule":{"start":"2026-01-02T03:04:05Z"},"result":{"succeeded":true}}`: `"clock": only ` + all.Importable(),
 		`{"id":"x","test":{"type":"rtt"}}`: "result: missing",
 		strings.Repeat("[", 1<<20):         "",
 	} {

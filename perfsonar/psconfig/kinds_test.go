@@ -21,7 +21,8 @@ func TestEveryTestTypeTakenIsRunOrMeasuredByPScheduler(t *testing.T) {
 			t.Errorf("runner of %q, a test type all.PSchedulerTests does not take", typ)
 		}
 	}
-	if got := notRun("dns"); !strings.Contains(got, "it runs throughput, trace and rtt; pScheduler's latency and latencybg results") {
+	want := "it runs " + all.PSchedulerTypes(false) + "; pScheduler's " + all.PSchedulerTypes(true) + " results"
+	if got := notRun("dns"); !strings.Contains(got, want) || !strings.Contains(got, `"dns"`) {
 		t.Error(got)
 	}
 }

@@ -2,6 +2,7 @@ package all
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"longhaul/probes/probekit"
@@ -24,11 +25,41 @@ func TestTestTypesAreListedOnceEach(t *testing.T) {
 		}
 		seen[tt.Type] = true
 	}
-	if got := Importable(); got != "throughput, trace, rtt, latency and latencybg" {
+	// the lists name each type of the registry once, in its order, as prose: a type added is in
+	// them without an edit here
+	var all, by, agents []string
+	for _, tt := range PSchedulerTests {
+		all = append(all, tt.Type)
+		if tt.ByPScheduler {
+			by = append(by, tt.Type)
+		} else {
+			agents = append(agents, tt.Type)
+		}
+	}
+	if got := Importable(); got != prose(all) || !strings.HasPrefix(got, "throughput, trace, rtt") {
 		t.Errorf("Importable() = %q", got)
 	}
-	if got := PSchedulerTypes(true); got != "latency and latencybg" {
+	if got := PSchedulerTypes(true); got != prose(by) || !strings.Contains(got, "latencybg") {
 		t.Errorf("PSchedulerTypes(true) = %q", got)
+	}
+	if got := PSchedulerTypes(false); got != prose(agents) {
+		t.Errorf("PSchedulerTypes(false) = %q", got)
+	}
+}
+
+func TestProseListsNamesAsASentenceDoes(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"rtt"}, "rtt"},
+		{[]string{"latency", "latencybg"}, "latency and latencybg"},
+		{[]string{"throughput", "trace", "rtt"}, "throughput, trace and rtt"},
+	} {
+		if got := prose(c.names); got != c.want {
+			t.Errorf("prose(%q) = %q, want %q", c.names, got, c.want)
+		}
 	}
 }
 
