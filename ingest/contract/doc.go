@@ -5,3 +5,4 @@
 package contract
 
 //go:generate go run ../gen -root ../..
+//go:generate go run ../../deploy/kubernetes/gen -topics ../topics.yaml -out ../../deploy/kubernetes/kafka

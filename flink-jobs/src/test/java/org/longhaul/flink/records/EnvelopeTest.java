@@ -6,21 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 import org.junit.jupiter.api.Test;
+import org.longhaul.flink.testing.ContractRecords;
 
 class EnvelopeTest {
-    private static final List<Class<?>> ENVELOPED =
-            List.of(
-                    ThroughputSample.class,
-                    RttSample.class,
-                    LatencySample.class,
-                    PathSample.class,
-                    LinkStats.class,
-                    DeadLetter.class);
-
     record Prefixed(@JsonUnwrapped(prefix = "e_") Envelope envelope, String runId) {}
 
     record Clashing(@JsonUnwrapped Envelope envelope, String src) {}
@@ -42,7 +33,13 @@ class EnvelopeTest {
     @Test
     void eachEnvelopedRecordIsBoundInOnePassAndSerializedByFlinkFieldByField() {
         var naming = Json.mapper().getDeserializationConfig().getPropertyNamingStrategy();
-        for (Class<?> type : ENVELOPED) {
+        var enveloped =
+                ContractRecords.all().values().stream()
+                        .distinct()
+                        .filter(t -> t.isRecord() && Enveloped.class.isAssignableFrom(t))
+                        .toList();
+        assertTrue(enveloped.size() >= 6, enveloped.toString());
+        for (Class<?> type : enveloped) {
             assertTrue(RecordBinder.of(type, naming).isPresent(), type.getName());
             assertInstanceOf(PojoTypeInfo.class, TypeInformation.of(type), type.getName());
         }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.testing.ContractFiles;
+import org.longhaul.flink.testing.ContractRecords;
 import org.longhaul.flink.testing.JsonMutations;
 
 /**
@@ -49,12 +50,7 @@ class TsScanTest {
                 decided++;
             }
         }
-        for (String schema :
-                List.of(
-                        "throughput_sample.v2",
-                        "rtt_sample.v2",
-                        "path_sample.v2",
-                        "host_snapshot.v1")) {
+        for (String schema : ContractRecords.raw().keySet()) {
             for (Path f : ContractFiles.examples(schema, "valid")) {
                 byte[] compact =
                         Json.mapper().writeValueAsBytes(Json.mapper().readTree(f.toFile()));
