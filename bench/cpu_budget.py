@@ -73,7 +73,9 @@ def _processes():
     {(pid, tid): (thread name, jiffies)} of the threads of THREADS_OF."""
     out, threads = {}, {}
     for pid in os.listdir("/proc"):
-        if not pid.isdigit():
+        # not the benchmark's own process, which does the producing and polling: its command line
+        # may name a role (bench/telegraf_burst.py is not Telegraf)
+        if not pid.isdigit() or int(pid) == os.getpid():
             continue
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:

@@ -4,7 +4,8 @@ longhaul.stats receives links × 2 statistics at once (staggered, the default, a
 second). Produces --links
 link_stats messages (the contract's tcp-1m example, one dst per link) for one window end, then
 polls InfluxDB until all are readable. Repeats --repeat times with a new window each (existing
-series after the first, as in production).
+series after the first, as in production). Also the CPU each statistic cost every process over
+the bursts (cpu_budget; InfluxDB's includes answering the 50 ms polls).
 
 python bench/telegraf_burst.py --links 20000 --repeat 5"""
 
@@ -13,6 +14,7 @@ import json
 import time
 
 import common
+import cpu_budget
 
 EXAMPLE = common.ROOT / "ingest" / "schemas" / "examples" / "link_stats.v1" / "valid" / "tcp-1m.json"
 
@@ -51,10 +53,12 @@ def main():
     producer = common.kafka.producer({"linger.ms": 20})
     minute = int(time.time() // 60) * 60000
     runs = []
+    cpu0 = cpu_budget.snapshot()
     for k in range(a.repeat):
         produced, readable, count = burst(producer, base, src, a.links, minute - (k + 30) * 60000, a.timeout)
         runs.append({"produced_s": round(produced, 2), "all_readable_s": round(readable, 2), "count": count})
         time.sleep(2)
+    cpu = cpu_budget.per_record(cpu0, cpu_budget.snapshot(), a.links * a.repeat)
     times = [r["all_readable_s"] for r in runs]
     common.emit(
         {
@@ -65,6 +69,7 @@ def main():
             "all_readable_s_median": common.pct(times, 50),
             "all_readable_s_max": max(times),
             "lost": sum(a.links - r["count"] for r in runs),
+            "cpu_per_statistic": cpu,
         }
     )
 

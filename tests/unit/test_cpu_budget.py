@@ -105,3 +105,18 @@ def test_snapshot_reads_a_live_process_cpu():
     finally:
         p.kill()
         p.wait()
+
+
+def test_the_benchmarks_own_process_is_no_role_whatever_its_name():
+    # bench/telegraf_burst.py's command line holds "telegraf": its producing is not Telegraf's CPU
+    probe = (
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(pathlib.Path(cpu_budget.__file__).parent)!r})\n"
+        "import cpu_budget\n"
+        "print(any(pid == os.getpid() for pid, _ in cpu_budget.snapshot()['procs']))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, "bench/telegraf_burst.py"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False", out.stderr
+    assert cpu_budget.role(f"{sys.executable} -c x bench/telegraf_burst.py") == "telegraf"  # why it must
