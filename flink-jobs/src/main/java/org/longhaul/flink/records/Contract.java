@@ -44,9 +44,9 @@ public final class Contract {
             ContractNames.ROLE_SCHEMAS.values().stream()
                     .filter(
                             s ->
-                                    !s.startsWith(ContractNames.SCHEMA_PSBRIDGE_SEEN + ".v")
-                                            && !s.startsWith(
-                                                    ContractNames.SCHEMA_BRIDGE_HOSTS + ".v"))
+                                    !familyOf(s).equals(ContractNames.SCHEMA_PSBRIDGE_SEEN)
+                                            && !familyOf(s)
+                                                    .equals(ContractNames.SCHEMA_BRIDGE_HOSTS))
                     .distinct()
                     .sorted()
                     .toList();
@@ -76,11 +76,15 @@ public final class Contract {
         return family + ".v" + version;
     }
 
+    /** "throughput_sample" of "throughput_sample.v2": the {@code schema} field of its messages. */
+    public static String familyOf(String schema) {
+        return schema.substring(0, schema.lastIndexOf(".v"));
+    }
+
     /** The versions a topic whose schema is {@code schema} takes: "x.v1" … {@code schema}. */
     public static List<String> accepted(String schema) {
-        int dot = schema.lastIndexOf(".v");
-        String family = schema.substring(0, dot);
-        int newest = Integer.parseInt(schema.substring(dot + 2));
+        String family = familyOf(schema);
+        int newest = Integer.parseInt(schema.substring(family.length() + 2));
         return java.util.stream.IntStream.rangeClosed(1, newest)
                 .mapToObj(v -> versioned(family, v))
                 .toList();

@@ -40,8 +40,7 @@ public final class ContractRecords {
     public static SortedMap<String, Class<?>> all() {
         SortedMap<String, Class<?>> out = new TreeMap<>();
         for (String schema : Contract.ALL_VERSIONS) {
-            String family = schema.substring(0, schema.lastIndexOf(".v"));
-            Class<?> type = BY_FAMILY.get(family);
+            Class<?> type = BY_FAMILY.get(Contract.familyOf(schema));
             if (type == null) {
                 throw new IllegalStateException(
                         schema + " has no record in ContractRecords: add the one the job makes");
@@ -60,9 +59,7 @@ public final class ContractRecords {
         SortedMap<String, Class<?>> out = all();
         out.keySet()
                 .removeIf(
-                        s ->
-                                !ContractNames.RAW_TOPIC_OF_SCHEMA.containsKey(
-                                        s.substring(0, s.lastIndexOf(".v"))));
+                        s -> !ContractNames.RAW_TOPIC_OF_SCHEMA.containsKey(Contract.familyOf(s)));
         return out;
     }
 }
