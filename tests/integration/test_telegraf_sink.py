@@ -1,8 +1,15 @@
 """Telegraf consumes the result topics from the real Kafka and writes line protocol to the real
 InfluxDB: each statistic lands in the retention policy of its window, events in `daily`."""
 
-from conftest import now_ms, rows, topic, wait_for_series
+import json
+import pathlib
+
+from conftest import CONTRACT, influx_query, now_ms, rows, topic, wait_for_series
 from messages import link_stats
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# an InfluxDB field's type, by its schema property's JSON type
+INFLUX_TYPE = {"integer": "integer", "number": "float", "boolean": "boolean"}
 
 
 def stats(src, window, ts, **numbers):
@@ -113,3 +120,36 @@ def test_the_collapse_detectors_baseline_reaches_raw_with_its_probe_as_a_tag(pro
     )
     assert len(window) == 1 and window[0]["throughput_mean_bps"] == 2.81e6
     assert window[0].get("series") is None and window[0].get("baseline_bps") is None, window[0]
+
+
+def test_every_statistic_field_has_its_schemas_type_in_influxdb(produce, run_tag):
+    """Telegraf's parser reads numbers as floats: the schema's integers must reach InfluxDB as
+    integers and its booleans as booleans (a field keeps the type it was first written with)."""
+    ts = now_ms() // 60_000 * 60_000
+    produce(topic("stats"), stats(run_tag, "1m", ts, retransmits=3))
+    produce(
+        topic("stats"),
+        link_stats(run_tag, "lyon", ts, version=3, window="baseline", samples=2, runs=2, series="tcp-x")
+        | {"baseline_bps": 9.4e7, "baseline_min_runs": 5, "baseline_ready": False},
+    )
+    wait_for_series(
+        f'SELECT * FROM "raw"."link_stats" WHERE "src" = \'{run_tag}\' AND "window" = \'baseline\''
+    )
+    schema = json.loads((ROOT / f"ingest/schemas/{CONTRACT.schema('stats')}.schema.json").read_text())
+    want = {}
+    for name, prop in schema["properties"].items():
+        t = prop.get("type", [])
+        (json_type,) = [x for x in ([t] if isinstance(t, str) else t) if x != "null"] or [None]
+        if json_type in INFLUX_TYPE:
+            want[name] = INFLUX_TYPE[json_type]
+    got = {k: t for s in influx_query('SHOW FIELD KEYS FROM "raw"."link_stats"') for k, t in s["values"]}
+    for name in (
+        "samples",
+        "runs",
+        "retransmits",
+        "baseline_min_runs",
+        "baseline_ready",
+        "throughput_mean_bps",
+    ):
+        assert got.get(name) == want[name], (name, got.get(name), want[name])
+    assert {k: t for k, t in got.items() if k in want and t != want[k]} == {}
