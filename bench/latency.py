@@ -99,8 +99,8 @@ def main():
         default=90,
         help="the steady_* figures: window ends from STEADY_AFTER s after the first whole window's end",
     )
-    # The default checkpoint interval (5 s): Telegraf reads uncommitted records, so InfluxDB does not
-    # wait for the transaction; only the read_committed figure does.
+    # The default checkpoint interval (30 s since 2026-12-07, 5 s before): Telegraf reads uncommitted
+    # records, so InfluxDB does not wait for the transaction; only the read_committed figure does.
     ap.add_argument("--job-args", default="--out-of-orderness 1s --idleness 30s")
     ap.add_argument(
         "--sites",

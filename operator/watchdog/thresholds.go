@@ -21,7 +21,8 @@ type Thresholds struct {
 }
 
 // DefaultThresholds are the defaults: a TaskManager lost and replaced is one restart, not a loop;
-// the job checkpoints every 5 s, so 10 intervals is under a minute; an idle consumer of a
+// the job checkpoints every 30 s, so 10 intervals is 5 minutes (a failed one is reported at once,
+// a hung one fails at Flink's 10-minute timeout); an idle consumer of a
 // transactionally written topic keeps a lag of one marker per partition, far under 100; Telegraf
 // writes a statistic within seconds; agents probe every minute (rtt) or more, so three usual gaps
 // and at least two minutes.

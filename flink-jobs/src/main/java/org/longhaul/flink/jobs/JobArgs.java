@@ -14,6 +14,16 @@ public record JobArgs(
         String jobName,
         boolean objectReuse) {
 
+    /**
+     * How often the exactly-once checkpoints run, and so when the sinks' output becomes visible to
+     * a reader of committed records (the alert bridge, the watchdog, {@code longhaul tail});
+     * Telegraf reads uncommitted and writes InfluxDB at once. Each checkpoint snapshots the whole
+     * heap state: every 5 s that was a quarter of the TaskManager's CPU a record at 10k links (28.7
+     * / 32.9 µs a record at 5 s, 22.2 / 24.1 at 30 s; docs/benchmarks.md, Flink throughput), for
+     * events a minute's detection windows make anyway.
+     */
+    static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(30);
+
     public static JobArgs parse(String[] argv) {
         Args a = new Args(argv);
         KafkaOptions kafka =
@@ -42,7 +52,7 @@ public record JobArgs(
                 new JobArgs(
                         kafka,
                         pipeline,
-                        a.duration("checkpoint-interval", Duration.ofSeconds(5)),
+                        a.duration("checkpoint-interval", CHECKPOINT_INTERVAL),
                         (int) a.integer("parallelism", -1),
                         a.string("job-name", "longhaul-link-monitor"),
                         objectReuse(a.string("object-reuse", "true")));

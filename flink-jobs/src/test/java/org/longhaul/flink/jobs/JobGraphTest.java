@@ -39,7 +39,7 @@ class JobGraphTest {
         assertEquals("longhaul.stats", args.kafka().statsTopic());
         assertEquals("longhaul.events", args.kafka().eventsTopic());
         assertEquals("longhaul.deadletter", args.kafka().deadLetterTopic());
-        assertEquals(Duration.ofSeconds(5), args.checkpointInterval());
+        assertEquals(Duration.ofSeconds(30), args.checkpointInterval());
     }
 
     @Test
