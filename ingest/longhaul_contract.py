@@ -11,6 +11,7 @@ The generator (ingest/gen) checks the same rules as load(); the drift tests are
 ingest/tests/test_contract.py and tests/unit/test_dashboards.py."""
 
 import dataclasses
+import json
 import pathlib
 import re
 
@@ -31,6 +32,17 @@ def telegraf_groups(conf=INGEST / "telegraf" / "telegraf.conf"):
         topics = re.search(r"^\s*topics\s*=\s*\[(.*)\]", section, re.M)
         if group and topics:
             out[group.group(1)] = re.findall(r'"([^"]+)"', topics.group(1))
+    return out
+
+
+def schema_types(schema, ingest=INGEST):
+    """Each property of a versioned schema ("link_stats.v3"): the JSON types it may have, null
+    apart (none for a property given by a $ref)."""
+    props = json.loads((ingest / "schemas" / f"{schema}.schema.json").read_text())["properties"]
+    out = {}
+    for name, prop in props.items():
+        t = prop.get("type", [])
+        out[name] = {x for x in ([t] if isinstance(t, str) else t) if x != "null"}
     return out
 
 

@@ -3,7 +3,6 @@ keeps each field of link_stats in its schema's type (an InfluxDB field keeps the
 written with, so a float where an integer was refuses the points), and the native stack's trimmed
 Telegraf build has every plugin and data format the config names (a missing one fails its start)."""
 
-import json
 import pathlib
 import re
 import sys
@@ -11,24 +10,15 @@ import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "ingest"))
-from longhaul_contract import CONTRACT  # noqa: E402
+from longhaul_contract import CONTRACT, schema_types  # noqa: E402
 
 CONF = tomllib.loads((ROOT / "ingest/telegraf/telegraf.conf").read_text())
+STATS_TYPES = schema_types(CONTRACT.schema("stats"))
 
 
 def stats_input():
     (stats,) = [i for i in CONF["inputs"]["kafka_consumer"] if i["alias"] == "stats"]
     return stats
-
-
-def stats_schema_types():
-    """Each property of the stats topic's schema: the JSON types it may have, null apart."""
-    schema = json.loads((ROOT / f"ingest/schemas/{CONTRACT.schema('stats')}.schema.json").read_text())
-    out = {}
-    for name, prop in schema["properties"].items():
-        t = prop.get("type", [])
-        out[name] = {x for x in ([t] if isinstance(t, str) else t) if x != "null"}
-    return out
 
 
 def converted_integers():
@@ -38,20 +28,15 @@ def converted_integers():
 
 def test_the_statistics_integers_are_written_as_integers():
     stats = stats_input()
-    kept = (
-        set(stats_schema_types())
-        - set(stats["tag_keys"])
-        - set(stats["fieldexclude"])
-        - {stats["json_time_key"]}
-    )
-    integers = {n for n, t in stats_schema_types().items() if t == {"integer"} and n in kept}
+    kept = set(STATS_TYPES) - set(stats["tag_keys"]) - set(stats["fieldexclude"]) - {stats["json_time_key"]}
+    integers = {n for n, t in STATS_TYPES.items() if t == {"integer"} and n in kept}
     assert stats["data_format"] == "json"
     assert converted_integers() == integers
 
 
 def test_the_statistics_booleans_are_kept_and_their_strings_are_tags():
     stats = stats_input()
-    types = stats_schema_types()
+    types = STATS_TYPES
     booleans = {n for n, t in types.items() if t == {"boolean"}}
     assert set(stats["json_string_fields"]) == booleans
     assert set(stats["tag_keys"]) <= set(types)

@@ -2,6 +2,7 @@ package org.longhaul.flink.records;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -35,6 +36,10 @@ public final class Contract {
     public static final String PROBE_REQUEST =
             versioned(ContractNames.SCHEMA_PROBE_REQUESTS, ContractNames.VERSION_PROBE_REQUESTS);
 
+    /** The families of the bridges' own records, which the job does not validate as samples. */
+    private static final Set<String> BRIDGES_OWN =
+            Set.of(ContractNames.SCHEMA_PSBRIDGE_SEEN, ContractNames.SCHEMA_BRIDGE_HOSTS);
+
     /**
      * The newest version of every schema the job validates, in name order: every role's of
      * contract.yaml but the bridges' own records (what they share of the results they converted,
@@ -42,11 +47,7 @@ public final class Contract {
      */
     public static final List<String> SCHEMAS =
             ContractNames.ROLE_SCHEMAS.values().stream()
-                    .filter(
-                            s ->
-                                    !familyOf(s).equals(ContractNames.SCHEMA_PSBRIDGE_SEEN)
-                                            && !familyOf(s)
-                                                    .equals(ContractNames.SCHEMA_BRIDGE_HOSTS))
+                    .filter(s -> !BRIDGES_OWN.contains(familyOf(s)))
                     .distinct()
                     .sorted()
                     .toList();
