@@ -17,6 +17,7 @@ import alertmanager  # noqa: E402, F401  (tests/lib: Alertmanager's API)
 import flink_job  # noqa: E402  (the job lifecycle through bin/longhaul job)
 import influxdb  # noqa: E402  (tests/lib: the one InfluxDB client, re-exported for the bench modules)
 import kafka  # noqa: E402  (the Kafka connection)
+from confluent_kafka.admin import NewTopic  # noqa: E402
 from longhaul_contract import CONTRACT  # noqa: E402
 from percentile import pct  # noqa: E402, F401  (re-exported: common.pct)
 
@@ -44,6 +45,35 @@ def raw_topics(name):
     """The run's own raw topics (throughput, path): each benchmark reads fresh ones, named under
     the raw prefix the job's Kafka user may read."""
     return f"{RAW_PREFIX}{name}.throughput", f"{RAW_PREFIX}{name}.path"
+
+
+# The inputs a run gives its data (raw_topics); every other input of the job gets an empty topic of
+# the run's (quiet_topics): each raw role, and the one history role the job reads (JobArgs:
+# --topic-history-throughput; an argument the job does not know stops it).
+RUN_ROLES = ("raw.throughput", "raw.path")
+JOB_HISTORY_ROLES = ("history.throughput",)
+
+
+def quiet_topics(name):
+    """The run's own empty topics for each input of the job it gives no data ({job argument:
+    topic}), under the raw prefix the job's user may read. The job reads every input from its
+    earliest offset: on the stack's shared topics it read what earlier fleets and runs had left
+    there (on 2026-12-07 the last session's fleet's latencybg results, counted in the run's rate,
+    its state 52 MB against 23, 10-11k samples/s against 34k on a stack wiped of them)."""
+    inputs = [
+        r for r in CONTRACT.topics if (r.startswith("raw.") or r in JOB_HISTORY_ROLES) and r not in RUN_ROLES
+    ]
+    return {"--topic-" + r.removeprefix("raw.").replace(".", "-"): f"{RAW_PREFIX}{name}.{r}" for r in inputs}
+
+
+def create_quiet_topics(name):
+    """Creates the run's quiet topics (one partition each); returns the job's arguments naming them."""
+    topics = quiet_topics(name)
+    admin = kafka.admin()  # held until the futures are done: its handle ends with it
+    futures = admin.create_topics([NewTopic(t, num_partitions=1) for t in topics.values()])
+    for fut in futures.values():
+        fut.result()
+    return [w for arg, topic in topics.items() for w in (arg, topic)]
 
 
 def empty_raw_topics(name, partitions=4, sites=0, src="bench-src"):
@@ -110,7 +140,17 @@ def submit_on(name, topics, args):
     """Submits the job reading the given raw topics (throughput, path) from their start."""
     tp, path = topics
     return submit(
-        name, ["--starting-offsets", "earliest", "--topic-throughput", tp, "--topic-path", path, *args]
+        name,
+        [
+            "--starting-offsets",
+            "earliest",
+            "--topic-throughput",
+            tp,
+            "--topic-path",
+            path,
+            *create_quiet_topics(name),
+            *args,
+        ],
     )
 
 
@@ -166,10 +206,11 @@ def drop_series(name):
 
 
 def drop_topics(name):
-    """Deletes the run's raw topics and their agents' own topics (--sites)."""
+    """Deletes the run's raw topics, their agents' own topics (--sites) and its quiet topics."""
     raw = list(raw_topics(name))
     admin = kafka.admin()
-    names = [n for n in raw + own_topics_of(raw) if n in admin.list_topics(timeout=60).topics]
+    mine = raw + own_topics_of(raw) + list(quiet_topics(name).values())
+    names = [n for n in mine if n in admin.list_topics(timeout=60).topics]
     for fut in admin.delete_topics(names, operation_timeout=60).values():
         fut.result()
 
