@@ -9,6 +9,7 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.functions.stats.Observation;
+import org.longhaul.flink.functions.stats.ObservationType;
 import org.longhaul.flink.functions.stats.Observer;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.HasSrc;
@@ -45,7 +46,7 @@ public final class ValidateFunction<T> extends ProcessFunction<RawMessage, T>
      * raw topic: where its dead letter goes should it come too late for its minute.
      */
     public static final OutputTag<Observation> OBSERVATIONS =
-            new OutputTag<>("observations", TypeInformation.of(Observation.class));
+            new OutputTag<>("observations", ObservationType.INSTANCE);
 
     /** Valid messages as they came (with {@code forward}): what the job passes on unchanged. */
     public static final OutputTag<Validated> VALID =

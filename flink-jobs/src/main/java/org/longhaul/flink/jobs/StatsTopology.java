@@ -16,6 +16,7 @@ import org.longhaul.flink.functions.stats.LinkClock;
 import org.longhaul.flink.functions.stats.LinkCloseTrigger;
 import org.longhaul.flink.functions.stats.LinkStatsAggregate;
 import org.longhaul.flink.functions.stats.Observation;
+import org.longhaul.flink.functions.stats.ObservationType;
 import org.longhaul.flink.functions.stats.RollupAggregate;
 import org.longhaul.flink.functions.stats.Stagger;
 import org.longhaul.flink.functions.stats.StaggeredTumblingWindows;
@@ -54,7 +55,7 @@ public final class StatsTopology {
 
     /** Observations that came behind the watermark of their minute. */
     static final OutputTag<Observation> LATE =
-            new OutputTag<>("stats-late", TypeInformation.of(Observation.class));
+            new OutputTag<>("stats-late", ObservationType.INSTANCE);
 
     /** The statistics, and the dead letters of observations too late for them. */
     public record Stats(DataStream<LinkStats> stats, DataStream<DeadLetter> late) {}
@@ -71,7 +72,8 @@ public final class StatsTopology {
                                                     Duration.ofMinutes(1),
                                                     stagger,
                                                     settle,
-                                                    backstop))
+                                                    backstop),
+                                            ObservationType.INSTANCE)
                                     .name("stats: link clocks")
                                     .uid("stats-link-clock"),
                             Observation::key,

@@ -4,9 +4,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 
 /**
  * A type the job gives its own serializer: neither a basic nor a tuple type to Flink, equal only to
- * its own kind. {@link LinkKeyType} and {@link OneWriteType} say the rest.
+ * its own kind. {@link WholeType} and {@link OneWriteType} say the rest.
  */
-abstract class OpaqueType<T> extends TypeInformation<T> {
+public abstract class OpaqueType<T> extends TypeInformation<T> {
     private static final long serialVersionUID = 1L;
 
     @Override
