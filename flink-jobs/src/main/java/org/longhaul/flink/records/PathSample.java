@@ -1,7 +1,7 @@
 package org.longhaul.flink.records;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import java.util.HashSet;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -29,17 +29,20 @@ public record PathSample(
         if (hops == null) {
             return null;
         }
-        var seen = new HashSet<Integer>();
+        // a bit a TTL (the schema's 1..255), not a set of boxed ones: every trace is checked
+        var seen = new BitSet(256);
         for (PathHop h : hops) {
-            if (maxTtl != null && h.ttl() > maxTtl) {
-                return "inconsistent: a hop of ttl "
-                        + h.ttl()
-                        + " beyond the run's max_ttl "
-                        + maxTtl;
+            int ttl = h.ttl();
+            if (ttl < 1) {
+                return "inconsistent: a hop of ttl " + ttl + ", below 1";
             }
-            if (!seen.add(h.ttl())) {
-                return "inconsistent: ttl " + h.ttl() + " given twice";
+            if (maxTtl != null && ttl > maxTtl) {
+                return "inconsistent: a hop of ttl " + ttl + " beyond the run's max_ttl " + maxTtl;
             }
+            if (seen.get(ttl)) {
+                return "inconsistent: ttl " + ttl + " given twice";
+            }
+            seen.set(ttl);
         }
         return null;
     }

@@ -93,19 +93,37 @@ class PathConsistencyTest {
 
     @Test
     void aRunWithoutMaxTtlIsBoundByTheSchemaAlone() {
-        var hops = List.of(new org.longhaul.flink.records.PathHop(200, List.of()));
-        var p =
-                new PathSample(
-                        new Envelope("path_sample", 2, SRC, DST, "path", BROKER),
-                        "r",
-                        "traceroute",
-                        null,
-                        null,
-                        null,
-                        null,
-                        true,
-                        hops,
-                        null);
-        assertNull(p.inconsistency());
+        assertNull(
+                path(List.of(new org.longhaul.flink.records.PathHop(200, List.of())))
+                        .inconsistency());
+    }
+
+    @Test
+    void eachTtlOfTheSchemasRangeIsItsOwnAndNoneBelowOne() {
+        var all = new java.util.ArrayList<org.longhaul.flink.records.PathHop>();
+        for (int ttl = 255; ttl >= 1; ttl--) { // every TTL once, in any order
+            all.add(new org.longhaul.flink.records.PathHop(ttl, List.of()));
+        }
+        assertNull(path(all).inconsistency());
+        all.add(new org.longhaul.flink.records.PathHop(255, List.of()));
+        assertEquals("inconsistent: ttl 255 given twice", path(all).inconsistency());
+        assertEquals(
+                "inconsistent: a hop of ttl 0, below 1",
+                path(List.of(new org.longhaul.flink.records.PathHop(0, List.of())))
+                        .inconsistency());
+    }
+
+    private static PathSample path(List<org.longhaul.flink.records.PathHop> hops) {
+        return new PathSample(
+                new Envelope("path_sample", 2, SRC, DST, "path", BROKER),
+                "r",
+                "traceroute",
+                null,
+                null,
+                null,
+                null,
+                true,
+                hops,
+                null);
     }
 }
