@@ -498,18 +498,3 @@ def test_every_daemon_of_the_stack_has_a_kubernetes_counterpart(daemon):
         flags = [w for w in words[1:] if w.startswith("--")]
         assert c["command"][:2] == ["longhaul", words[1]]
         assert [w for w in c["command"] if w.startswith("--")] == flags
-
-
-def test_influxdbs_storage_settings_are_the_native_stacks():
-    """The chart's and compose's data settings (the series caps, the index, the cache's snapshot
-    size) are the ones scripts/stack/influxdb.sh writes for the native stack and systemd's install:
-    one sizing, three config formats."""
-    section = (ROOT / "scripts/stack/influxdb.sh").read_text().split("\n[data]\n", 1)[1].split("\n[", 1)[0]
-    native = {k: v for k, v in re.findall(r'^  ([a-z-]+) = "?([^"\n]*)"?$', section, re.M)}
-    local = {"dir", "wal-dir", "query-log-enabled"}  # the machine's paths; the chart leaves the log as it is
-    chart = {k: str(v).lower() for k, v in helm_values("influxdb")["config"]["data"].items()}
-    assert chart == {k: v for k, v in native.items() if k not in local}
-    env = COMPOSE["influxdb"]["environment"]
-    compose = {k.removeprefix("INFLUXDB_DATA_").lower().replace("_", "-"): v for k, v in env.items()}
-    assert {k: compose.get(k) for k in chart} == chart
-    assert chart["cache-snapshot-memory-size"] == "256m"

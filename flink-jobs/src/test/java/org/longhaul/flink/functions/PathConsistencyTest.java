@@ -8,11 +8,13 @@ import static org.longhaul.flink.testing.Samples.SRC;
 import static org.longhaul.flink.testing.Samples.T0;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.longhaul.flink.records.Contract;
 import org.longhaul.flink.records.DeadLetter;
 import org.longhaul.flink.records.Envelope;
+import org.longhaul.flink.records.PathHop;
 import org.longhaul.flink.records.PathSample;
 import org.longhaul.flink.records.RawMessage;
 import org.longhaul.flink.testing.Samples;
@@ -93,27 +95,24 @@ class PathConsistencyTest {
 
     @Test
     void aRunWithoutMaxTtlIsBoundByTheSchemaAlone() {
-        assertNull(
-                path(List.of(new org.longhaul.flink.records.PathHop(200, List.of())))
-                        .inconsistency());
+        assertNull(path(List.of(new PathHop(200, List.of()))).inconsistency());
     }
 
     @Test
     void eachTtlOfTheSchemasRangeIsItsOwnAndNoneBelowOne() {
-        var all = new java.util.ArrayList<org.longhaul.flink.records.PathHop>();
+        var all = new ArrayList<PathHop>();
         for (int ttl = 255; ttl >= 1; ttl--) { // every TTL once, in any order
-            all.add(new org.longhaul.flink.records.PathHop(ttl, List.of()));
+            all.add(new PathHop(ttl, List.of()));
         }
         assertNull(path(all).inconsistency());
-        all.add(new org.longhaul.flink.records.PathHop(255, List.of()));
+        all.add(new PathHop(255, List.of()));
         assertEquals("inconsistent: ttl 255 given twice", path(all).inconsistency());
         assertEquals(
                 "inconsistent: a hop of ttl 0, below 1",
-                path(List.of(new org.longhaul.flink.records.PathHop(0, List.of())))
-                        .inconsistency());
+                path(List.of(new PathHop(0, List.of()))).inconsistency());
     }
 
-    private static PathSample path(List<org.longhaul.flink.records.PathHop> hops) {
+    private static PathSample path(List<PathHop> hops) {
         return new PathSample(
                 new Envelope("path_sample", 2, SRC, DST, "path", BROKER),
                 "r",
