@@ -18,6 +18,7 @@ import time
 
 import common
 import cpu_budget
+import metric_marks
 import profile_jfr
 
 
@@ -92,13 +93,13 @@ def timed_job(a, name, topics, total):
             if n >= total:
                 break
             time.sleep(0.5)
-        lo = next(m for m in marks if m[1] >= 0.1 * total)
-        hi = next((m for m in marks if m[1] >= 0.9 * total), marks[-1])
-        if hi[0] <= lo[0]:
-            # Flink's REST metrics refresh every 10 s: a backlog read between two refreshes has no rate.
+        span = metric_marks.timed_span(marks, total)
+        if span is None:
+            # Flink's REST metrics refresh every 10 s: a backlog read within two refreshes has no rate.
             raise SystemExit(
-                f"the job read {total} records between two metric refreshes: too few to time, raise --steps"
+                f"the job read {total} records within two metric refreshes: too few to time, raise --steps"
             )
+        lo, hi = span
         rate = (hi[1] - lo[1]) / (hi[0] - lo[0])
         time.sleep(6)  # at least one checkpoint with the state of the run
         cp = common.checkpoints(jid)
