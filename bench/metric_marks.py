@@ -3,7 +3,7 @@
 A job's numRecordsIn, read through the REST API, is the value of the JobManager's last metric fetch
 (`metrics.fetcher.update-interval`, 10 s by default), not the TaskManager's counter now. A poll
 every half second sees the same number for up to 10 s, then a jump. Paired with the poll's own
-time, a count is up to 10 s old: over a 30-second read, a rate off by a third either way. Only the
+time, a count is up to 10 s old: over a 30-second read, a rate off by a fifth or more. Only the
 poll that first sees a whole refresh has both in step (within a poll's interval of the fetch). A
 poll sums several vertices, one REST call each, and a fetch may land between two of its calls:
 that poll sees part of the refresh and the next one the rest, so a new count counts as a refresh
