@@ -7,6 +7,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.longhaul.flink.functions.common.KeyedStateFunction;
 import org.longhaul.flink.records.Event;
+import org.longhaul.flink.records.Json;
 import org.longhaul.flink.records.ProbeRequest;
 import org.longhaul.flink.records.Suspicion;
 import org.longhaul.flink.records.SuspicionReason;
@@ -19,6 +20,7 @@ import org.longhaul.flink.records.SuspicionReason;
  * ConfirmParams#linkWindow()}: one more is reported unserved ({@link Unserved}, side output {@link
  * #UNSERVED}). The host's and the mesh's budgets come after ({@link RequestBudget}). While the
  * link's collapse is open, only a run back at the baseline asks for another ({@link #worthAsking}).
+ * A suspicion that comes before any run has named the link's probe waits for one ({@link #hold}).
  */
 public final class ConfirmationPlanner
         extends KeyedStateFunction<PlannerInput, ProbeRequest, PlannerState> {
@@ -41,20 +43,67 @@ public final class ConfirmationPlanner
         cleanup.touch(ctx.timerService(), in.ts());
         if (in.run() != null) {
             seen(s, in.run());
+            Suspicion held =
+                    release(
+                            s,
+                            in.run(),
+                            ctx.timerService().currentWatermark(),
+                            p.requestTtl().toMillis());
+            if (held != null) {
+                suspect(s, held, ctx, out);
+            }
         } else if (in.episode() != null) {
             s.collapsed = in.episode().open();
         } else {
             answers(s, in.suspicion());
-            if (p.enabled() && worthAsking(s, in.suspicion())) {
-                ProbeRequest r = plan(s, in.suspicion());
-                if (r != null) {
-                    out.collect(r);
-                } else if (s.pendingId == null || in.ts() >= s.pendingExpires) {
-                    overBudget(s, in.suspicion(), ctx);
-                }
-            }
+            suspect(s, in.suspicion(), ctx, out);
         }
         state.update(s);
+    }
+
+    /** A suspicion asks for a run, is held for the link's probe, or is turned down. */
+    private void suspect(PlannerState s, Suspicion x, Context ctx, Collector<ProbeRequest> out) {
+        if (!p.enabled() || !worthAsking(s, x) || hold(s, x, p.requestTtl().toMillis())) {
+            return;
+        }
+        ProbeRequest r = plan(s, x);
+        if (r != null) {
+            out.collect(r);
+        } else if (s.pendingId == null || x.ts() >= s.pendingExpires) {
+            overBudget(s, x, ctx);
+        }
+    }
+
+    /**
+     * Holds a suspicion that names no probe while no run of the link has named one, and says so:
+     * the planner's inputs come from several topics, read at their own pace (a source's fetch waits
+     * up to half a second, a backlog is read faster on one topic than another), so the run that
+     * names the probe may be earlier in event time and still on its way. The first such suspicion
+     * is kept, until it expires (ttl) and a later one takes its place.
+     */
+    static boolean hold(PlannerState s, Suspicion x, long ttl) {
+        if (x.probeId() != null || s.probeId != null) {
+            return false;
+        }
+        if (s.held == null || x.ts() >= Json.read(s.held, Suspicion.class).ts() + ttl) {
+            s.held = Json.write(x);
+        }
+        return true;
+    }
+
+    /**
+     * The held suspicion a run of the link releases, or null. Once a run has named the probe the
+     * suspicion is no longer held; it is asked for if it is at or after the run in event time and
+     * not expired at the watermark. A run after it measured the link after what it suspects, and
+     * answers it.
+     */
+    static Suspicion release(PlannerState s, RunSeen r, long watermark, long ttl) {
+        if (s.held == null || s.probeId == null) {
+            return null;
+        }
+        Suspicion x = Json.read(s.held, Suspicion.class);
+        s.held = null;
+        return r.ts() <= x.ts() && watermark < x.ts() + ttl ? x : null;
     }
 
     /**

@@ -2,7 +2,8 @@ package org.longhaul.flink.functions.confirm;
 
 /**
  * Per link state of {@link ConfirmationPlanner}: the throughput probe it last ran, the times of its
- * recent requests (the link's budget) and the request on its way. A Flink POJO.
+ * recent requests (the link's budget), the request on its way and a suspicion waiting for the
+ * link's probe. A Flink POJO.
  */
 public final class PlannerState {
     public String probeId;
@@ -17,4 +18,11 @@ public final class PlannerState {
 
     /** When the link's spent budget was last reported: once per budget window is enough. */
     public long reportedSpent = Long.MIN_VALUE;
+
+    /**
+     * A suspicion that came before any run of the link had named its probe (JSON of the {@link
+     * org.longhaul.flink.records.Suspicion}, null when none): the run earlier in event time may
+     * still be on its way from another topic ({@link ConfirmationPlanner#release}).
+     */
+    public String held;
 }

@@ -128,6 +128,55 @@ class ConfirmationPlannerTest {
     }
 
     @Test
+    void aSuspicionBeforeTheRunThatNamesTheProbeAsksOnceThatRunComes() throws Exception {
+        try (var h = harness(ConfirmParams.defaults())) {
+            // the sender's tuning changed at T0 + 2 min; the run of T0 is read later, from its
+            // own topic
+            Suspicion tuning =
+                    Suspicion.of(
+                            A,
+                            B,
+                            null,
+                            T0 + 2 * MIN,
+                            SuspicionReason.HOST_TUNING_CHANGE,
+                            "tcp_wmem max 65536 to 33554432",
+                            java.util.Map.of("tuning_before", "tcp_wmem max 65536"));
+            h.processElement(PlannerInput.of(tuning), T0 + 2 * MIN);
+            h.processElement(suspect(null, T0 + 3 * MIN, SuspicionReason.RTT_SHIFT), T0 + 3 * MIN);
+            assertEquals(List.of(), h.extractOutputValues(), "no probe known yet");
+            h.processElement(run("tput", T0, null), T0);
+            List<ProbeRequest> out = h.extractOutputValues();
+            assertEquals(1, out.size(), "the first suspicion held, asked for once");
+            ProbeRequest r = out.get(0);
+            valid(r);
+            assertEquals("tput", r.probeId());
+            assertEquals("host_tuning_change", r.reason());
+            assertEquals(T0 + 2 * MIN + 15 * MIN, r.expiresTs());
+            assertEquals("tcp_wmem max 65536", r.evidence().get("tuning_before"));
+            h.processElement(run("tput", T0 + MIN, null), T0 + MIN);
+            assertEquals(1, h.extractOutputValues().size(), "released once");
+        }
+    }
+
+    @Test
+    void aHeldSuspicionIsAnsweredByALaterRunAndDropsOnceExpired() throws Exception {
+        try (var h = harness(ConfirmParams.defaults())) {
+            h.processElement(suspect(null, T0, SuspicionReason.ROUTE_CHANGE), T0);
+            h.processElement(run("tput", T0 + MIN, null), T0 + MIN);
+            assertEquals(List.of(), h.extractOutputValues(), "the run measured after it");
+        }
+        try (var h = harness(ConfirmParams.defaults())) {
+            h.processElement(suspect(null, T0 + MIN, SuspicionReason.LOSS), T0 + MIN);
+            h.processWatermark(T0 + 16 * MIN);
+            h.processElement(run("tput", T0, null), T0);
+            assertEquals(List.of(), h.extractOutputValues(), "its request would have expired");
+            // a later suspicion asks at once: the probe is known now
+            h.processElement(suspect(null, T0 + 17 * MIN, SuspicionReason.LOSS), T0 + 17 * MIN);
+            assertEquals("tput", h.extractOutputValues().get(0).probeId());
+        }
+    }
+
+    @Test
     void aScreeningBurstIsNeverTheProbeACheapSignalAsksFor() throws Exception {
         try (var h = harness(ConfirmParams.defaults())) {
             h.processElement(run("tcp-4h", T0, null), T0);
