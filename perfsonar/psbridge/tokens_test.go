@@ -24,7 +24,7 @@ func tokens(t *testing.T, shared, dir string) *Tokens {
 	return ts
 }
 
-func writeToken(t *testing.T, dir, name, token string) {
+func writeToken(t testing.TB, dir, name, token string) {
 	t.Helper()
 	tmp := filepath.Join(dir, "."+name+".new")
 	if err := os.WriteFile(tmp, []byte(token+"\n"), 0o600); err != nil {
@@ -128,6 +128,30 @@ func TestABadTokensFolderIsAConfigErrorAtStartAndRefusesItsHostsLater(t *testing
 		t.Error("the shared token refused while the folder is bad")
 	}
 	if ts.Err() == nil || !strings.Contains(ts.Err().Error(), "fnal.token") {
+		t.Errorf("Err() = %v", ts.Err())
+	}
+}
+
+// Two hosts' files holding one token would let either post as the other: the folder is refused,
+// naming both files, at the start as a config error and later as a folder gone bad.
+func TestOneTokenInTwoHostsFilesIsRefusedNamingBoth(t *testing.T) {
+	dir := t.TempDir()
+	writeToken(t, dir, "lyon", "tok-same")
+	writeToken(t, dir, "fnal", "tok-same")
+	_, err := NewTokens(nil, "http", dir, "http-", func(string) bool { return true })
+	if err == nil || !strings.Contains(err.Error(), "fnal.token and lyon.token hold the same token") {
+		t.Errorf("at the start: %v", err)
+	}
+
+	dir = t.TempDir()
+	writeToken(t, dir, "lyon", "tok-lyon")
+	ts := tokens(t, "", dir)
+	writeToken(t, dir, "fnal", "tok-lyon")
+	touch(t, dir)
+	if who, ok := ts.Identify("tok-lyon"); ok {
+		t.Errorf("taken as %q while two hosts hold the token", who)
+	}
+	if ts.Err() == nil || !strings.Contains(ts.Err().Error(), "hold the same token") {
 		t.Errorf("Err() = %v", ts.Err())
 	}
 }
