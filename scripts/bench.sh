@@ -120,6 +120,8 @@ fi
 if want psbridge; then
   say "== pScheduler bridge, who posted: go test -run '^\$' -bench Identify -benchtime $(sz 2s 200x) ./perfsonar/psbridge/"
   (cd "$ROOT" && go test -run '^$' -bench Identify -benchtime "$(sz 2s 200x)" ./perfsonar/psbridge/) | tee -a "$LOG"
+  say "== pScheduler bridge, a result's samples: go test -run '^\$' -bench ConvertAndEncode -benchtime $(sz 2s 200x) ./collectors/agent/"
+  (cd "$ROOT" && go test -run '^$' -bench ConvertAndEncode -benchtime "$(sz 2s 200x)" ./collectors/agent/) | tee -a "$LOG"
   for run in $(seq "$(sz 3 1)"); do
     say "== pScheduler bridge (run $run of $(sz 3 1)): $PY bench/psbridge.py --results $(sz 3000 300) --clients 4"
     "$PY" "$ROOT/bench/psbridge.py" --results "$(sz 3000 300)" --clients 4 | tee -a "$LOG"

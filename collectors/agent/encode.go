@@ -30,7 +30,7 @@ func (e *encoder) encode(s sample.Sample) (publish.Record, bool, error) {
 	case topic == sample.TopicDeadLetter:
 		reason = fmt.Sprintf("no raw topic for schema %q", h.Schema)
 	case e.reg != nil:
-		if err := e.reg.Validate(raw); err != nil {
+		if err := e.reg.ValidateAs(schema.Name(h.Schema, h.Version), raw); err != nil {
 			reason = err.Error()
 		}
 	}

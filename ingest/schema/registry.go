@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -108,7 +109,12 @@ func (r *Registry) Validate(msg []byte) error {
 	if head.Schema == "" || head.Version == 0 {
 		return fmt.Errorf("message names no schema and version")
 	}
-	return r.ValidateAs(fmt.Sprintf("%s.v%d", head.Schema, head.Version), msg)
+	return r.ValidateAs(Name(head.Schema, head.Version), msg)
+}
+
+// Name is the registry's name of a schema's version: "throughput_sample.v2".
+func Name(schema string, version int) string {
+	return schema + ".v" + strconv.Itoa(version)
 }
 
 // Open is the registry of dir, or the embedded one when dir is "".

@@ -37,15 +37,15 @@ var ErrBare = errors.New("a bare result (no test, tool or participants): archive
 // test's source, else its first participant; the test's dest). The error says what is wrong,
 // quoting the field, and is bounded.
 func Convert(body []byte) (Converted, error) {
-	if _, bare := probekit.BareResult(body); bare {
-		return Converted{}, ErrBare
-	}
-	a, err := probekit.DecodeArchive(body)
+	a, err := probekit.DecodeArchive(body) // once: the test's importer reads it decoded
 	if err != nil {
+		if _, bare := probekit.BareResult(body); bare {
+			return Converted{}, ErrBare
+		}
 		return Converted{}, err
 	}
 	key := a.RunID(body)
-	ss, err := all.ParsePScheduler(body, probekit.Meta{ProbeID: ProbeIDPrefix + a.Test.Type, RunID: key})
+	ss, err := all.ImportArchive(a, body, probekit.Meta{ProbeID: ProbeIDPrefix + a.Test.Type, RunID: key})
 	if err != nil {
 		return Converted{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"longhaul/probes/all"
+	"longhaul/probes/probekit"
 )
 
 // goldenArchives are the archive messages of every probe kind's pScheduler golden cases: what the
@@ -58,6 +59,26 @@ func TestEveryGoldenArchiveConvertsWithItsLinkFromTheResult(t *testing.T) {
 		again, _ := Convert(body)
 		if again.Key != c.Key {
 			t.Errorf("%s: the key changes between conversions: %q, %q", name, c.Key, again.Key)
+		}
+	}
+}
+
+// Convert decodes a result once and hands it decoded to its test's importer: the samples are
+// the importer's own, as `longhaul-probe parse --tool pscheduler` reads the file.
+func TestConvertGivesTheImportersOwnSamples(t *testing.T) {
+	for name, body := range goldenArchives(t) {
+		c, err := Convert(body)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := all.ParsePScheduler(body, probekit.Meta{ProbeID: c.Samples[0].Head().ProbeID, RunID: c.Key})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, _ := json.Marshal(c.Samples)
+		exp, _ := json.Marshal(want)
+		if string(got) != string(exp) {
+			t.Errorf("%s: Convert gave\n%s\nthe importer\n%s", name, got, exp)
 		}
 	}
 }

@@ -46,10 +46,15 @@ func isBare(top map[string]json.RawMessage) bool {
 //     its shape says its test, --src, --dst and --ts give the rest.
 func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	ss, err := parsePScheduler(input, m)
-	if err != nil && len(err.Error()) > maxErrBytes { // the importers quote values they refuse
-		return nil, errors.New(probekit.Bounded(err.Error()))
+	return ss, bounded(err)
+}
+
+// bounded is err, or its message bounded when the importer quoted a long value it refuses.
+func bounded(err error) error {
+	if err != nil && len(err.Error()) > maxErrBytes {
+		return errors.New(probekit.Bounded(err.Error()))
 	}
-	return ss, err
+	return err
 }
 
 // maxErrBytes bounds an error message, as every importer's.
@@ -75,11 +80,27 @@ func parsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if err != nil {
 		return nil, err
 	}
+	return importArchive(a, input, m)
+}
+
+// ImportArchive imports an archive message decoded already (probekit.DecodeArchive) from input
+// by its test type's importer, as ParsePScheduler does: the pScheduler bridge decodes each
+// result once.
+func ImportArchive(a *probekit.Archive, input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	ss, err := importArchive(a, input, m)
+	return ss, bounded(err)
+}
+
+func importArchive(a *probekit.Archive, input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	typ := strings.TrimSpace(a.Test.Type)
-	if t, ok := PSchedulerTestOf(typ); ok {
-		return t.Import(input, m)
+	t, ok := PSchedulerTestOf(typ)
+	switch {
+	case !ok:
+		return nil, probekit.PathError("test.type", "%q: only %s results can be imported", probekit.Snippet(typ), Importable())
+	case t.FromArchive != nil:
+		return t.FromArchive(a, input, m)
 	}
-	return nil, probekit.PathError("test.type", "%q: only %s results can be imported", probekit.Snippet(typ), Importable())
+	return t.Import(input, m)
 }
 
 // parseBare imports a bare result by the importer of the test its shape says

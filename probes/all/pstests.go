@@ -6,6 +6,7 @@ import (
 
 	"longhaul/probes/latency"
 	"longhaul/probes/path"
+	"longhaul/probes/probekit"
 	"longhaul/probes/rtt"
 	"longhaul/probes/throughput"
 )
@@ -21,6 +22,9 @@ type PSchedulerTest struct {
 	// Import reads an archive message of the test (the http and kafka archivers', a run record
 	// made one).
 	Import Importer
+	// FromArchive, when set, is Import of an archive message decoded already: the message is
+	// not decoded again (ImportArchive).
+	FromArchive probekit.ArchiveImporter
 	// ReadsBare: Import reads a bare result of the test itself; otherwise a bare one is read as
 	// the archive message it would be part of (bareAsArchive), when its shape says the test.
 	ReadsBare bool
@@ -37,10 +41,10 @@ type PSchedulerTest struct {
 // messages name them.
 var PSchedulerTests = []PSchedulerTest{
 	{Type: "throughput", Import: throughput.ParsePScheduler, ReadsBare: true, Participants: bothUnlessSingleEnded},
-	{Type: "trace", Import: path.ParsePScheduler},
-	{Type: "rtt", Import: rtt.ParsePScheduler},
-	{Type: "latency", Import: latency.ParsePScheduler, Participants: oneSideByFlip, ByPScheduler: true},
-	{Type: "latencybg", Import: latency.ParsePScheduler, Participants: oneSideByFlip, ByPScheduler: true},
+	{Type: "trace", Import: path.ParsePScheduler, FromArchive: path.FromArchive},
+	{Type: "rtt", Import: rtt.ParsePScheduler, FromArchive: rtt.FromArchive},
+	{Type: "latency", Import: latency.ParsePScheduler, FromArchive: latency.FromArchive, Participants: oneSideByFlip, ByPScheduler: true},
+	{Type: "latencybg", Import: latency.ParsePScheduler, FromArchive: latency.FromArchive, Participants: oneSideByFlip, ByPScheduler: true},
 }
 
 // PSchedulerTestOf is the entry of a test type, false when Longhaul takes none of its results.

@@ -23,8 +23,16 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if err := probekit.CheckSize(input, maxPSLatency, "pScheduler run"); err != nil {
 		return nil, err
 	}
+	return probekit.ParseArchive(input, m, FromArchive)
+}
+
+// FromArchive is ParsePScheduler of a message decoded already (probekit.ArchiveImporter).
+func FromArchive(a *probekit.Archive, input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	if err := probekit.CheckSize(input, maxPSLatency, "pScheduler run"); err != nil {
+		return nil, err
+	}
 	given := m.Src != "" || m.Dst != ""
-	a, ts, err := probekit.OpenArchiveOf(input, &m, TestTypes...)
+	ts, err := a.Open(input, &m, TestTypes...)
 	if err != nil {
 		return nil, err
 	}

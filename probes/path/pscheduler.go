@@ -58,7 +58,12 @@ var icmpAnnotation = map[string]string{
 // ISO 8601 durations; ts is schedule.start; src and dst default to the test's source (or first
 // participant) and dest; the run id is the message's id.
 func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
-	a, ts, err := probekit.OpenArchive(input, "trace", &m)
+	return probekit.ParseArchive(input, m, FromArchive)
+}
+
+// FromArchive is ParsePScheduler of a message decoded already (probekit.ArchiveImporter).
+func FromArchive(a *probekit.Archive, input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	ts, err := a.Open(input, &m, "trace")
 	if err != nil {
 		return nil, err
 	}

@@ -2,10 +2,11 @@ package probekit
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"longhaul/ingest/sample"
 )
 
 // Archive is the envelope pScheduler's archivers (http, kafka) send: the run's schedule, its
@@ -93,13 +94,27 @@ func (a *Archive) Link(src, dst string) (string, string, error) {
 // RunID is "pscheduler-<id>" when the message carries its run id, so re-imports of the same
 // run agree even when the JSON was re-serialised; otherwise the hash of the input.
 func (a *Archive) RunID(input []byte) string {
-	if runIDRE.MatchString(a.ID) {
+	if isRunID(a.ID) {
 		return "pscheduler-" + a.ID
 	}
 	return ImportRunID("pscheduler", input)
 }
 
-var runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,180}$`)
+// isRunID: id can name a run in a sample, ^[A-Za-z0-9][A-Za-z0-9._:-]{0,180}$ (a loop, not a
+// regexp: the bridge asks it of every result).
+func isRunID(id string) bool {
+	if id == "" || len(id) > 181 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		alnum := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != ':' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Decode decodes the test's spec into spec and the run's result into result, an error naming the
 // JSON path (test.spec…, result…) of what does not fit.
@@ -123,28 +138,29 @@ func (a *Archive) Complete(input []byte, m *Meta) error {
 	return m.Check()
 }
 
-// OpenArchive decodes a pScheduler archive message of the given test type and completes m
-// from it: src and dst (unless given), the run id (unless given), checked; it returns the
-// archive and the run's start in epoch ms. Every pScheduler importer starts here.
-func OpenArchive(input []byte, testType string, m *Meta) (*Archive, int64, error) {
-	return OpenArchiveOf(input, m, testType)
-}
+// ArchiveImporter imports an archive message already decoded (DecodeArchive) from its input: a
+// test type's importer, so that a message read by several (the bridge, probes/all) is decoded
+// once.
+type ArchiveImporter func(a *Archive, input []byte, m Meta) ([]sample.Sample, error)
 
-// OpenArchiveOf is OpenArchive for an importer of several test types (latency and latencybg).
-func OpenArchiveOf(input []byte, m *Meta, testTypes ...string) (*Archive, int64, error) {
+// ParseArchive decodes input and imports it with from.
+func ParseArchive(input []byte, m Meta, from ArchiveImporter) ([]sample.Sample, error) {
 	a, err := DecodeArchive(input)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
+	return from(a, input, m)
+}
+
+// Open checks that a, decoded from input, is of one of testTypes and completes m from it: src
+// and dst (unless given), the run id (unless given), checked; it returns the run's start in
+// epoch ms. Every pScheduler importer of a decoded message starts here.
+func (a *Archive) Open(input []byte, m *Meta, testTypes ...string) (int64, error) {
 	if !slices.Contains(testTypes, a.Test.Type) {
-		return nil, 0, PathError("test.type", "%q is not a %s test", Snippet(a.Test.Type), strings.Join(testTypes, " or "))
+		return 0, PathError("test.type", "%q is not a %s test", Snippet(a.Test.Type), strings.Join(testTypes, " or "))
 	}
 	if err := a.Complete(input, m); err != nil {
-		return nil, 0, err
+		return 0, err
 	}
-	start, err := a.StartMS()
-	if err != nil {
-		return nil, 0, err
-	}
-	return a, start, nil
+	return a.StartMS()
 }

@@ -67,7 +67,15 @@ func ParsePScheduler(input []byte, m probekit.Meta) ([]sample.Sample, error) {
 	if err := probekit.CheckSize(input, maxPSRTT, "pScheduler run"); err != nil {
 		return nil, err
 	}
-	a, ts, err := probekit.OpenArchive(input, "rtt", &m)
+	return probekit.ParseArchive(input, m, FromArchive)
+}
+
+// FromArchive is ParsePScheduler of a message decoded already (probekit.ArchiveImporter).
+func FromArchive(a *probekit.Archive, input []byte, m probekit.Meta) ([]sample.Sample, error) {
+	if err := probekit.CheckSize(input, maxPSRTT, "pScheduler run"); err != nil {
+		return nil, err
+	}
+	ts, err := a.Open(input, &m, "rtt")
 	if err != nil {
 		return nil, err
 	}
