@@ -14,12 +14,13 @@ import (
 
 // taken is a result written to the spool (take) and not yet known durable (settle). Results
 // taken one after another, by concurrent posts or from one fetch of the Kafka archiver's topic,
-// share the fsync of the first of them settled (publish.Spool.Durable).
+// share the fsync of the first of them settled (publish.Spool.Durable). It holds neither the
+// result nor its samples: a post settles outside its conversion slot (psbridge.Settle).
 type taken struct {
 	input   string
 	out     psbridge.Outcome
-	conv    psbridge.Converted
 	seenKey string // an accepted result's: remembered once durable
+	share   shareMsg
 	written publish.Written
 }
 
@@ -29,13 +30,14 @@ type errSettling chan struct{}
 
 func (errSettling) Error() string { return "the same result is being stored" }
 
-// acceptFrom converts one result identity delivered through input and spools its samples, or
-// spools it whole as a dead letter with the reason: it cannot be converted, it makes too many
-// samples, or identity may not report for its hosts (pscheduler_bridge.hosts). A result already
-// converted, the same run saying the same (psbridge.Converted.SeenKey), is a duplicate. An error
-// means the result is not known to be kept: the caller delivers it again (the HTTP archiver
-// retries on 503; the Kafka input does not commit past it).
-func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcome, error) {
+// takeFrom converts one result identity delivered through input and writes its samples to the
+// spool, or writes it whole as a dead letter with the reason: it cannot be converted, it makes
+// too many samples, or identity may not report for its hosts (pscheduler_bridge.hosts). A result
+// already converted, the same run saying the same (psbridge.Converted.SeenKey), is a duplicate.
+// The settle it returns waits until the result is durable; an error from either means the result
+// is not known to be kept: the caller delivers it again (the HTTP archiver retries on 503; the
+// Kafka input does not commit past it). It is the HTTP endpoint's psbridge.Acceptor.
+func (a *Agent) takeFrom(body []byte, input, identity string) (psbridge.Settle, error) {
 	for {
 		t, err := a.take(body, input, identity)
 		var wait errSettling
@@ -44,9 +46,9 @@ func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcom
 			continue
 		}
 		if err != nil {
-			return psbridge.Outcome{}, err
+			return nil, err
 		}
-		return a.settle(t)
+		return func() (psbridge.Outcome, error) { return a.settle(t) }, nil
 	}
 }
 
@@ -120,7 +122,7 @@ func (a *Agent) take(body []byte, input, identity string) (taken, error) {
 			recs = append(recs, rec)
 		}
 		t.out = psbridge.Outcome{Status: psbridge.Accepted, Key: conv.Key, Samples: len(recs)}
-		t.conv, t.seenKey = conv, seenKey
+		t.seenKey, t.share = seenKey, shareOf(conv, seenKey, a.cfg.Src)
 	}
 	a.sinkMu.Lock()
 	defer a.sinkMu.Unlock()
@@ -163,7 +165,7 @@ func (a *Agent) settle(t taken) (psbridge.Outcome, error) {
 			if aerr := b.seen.Add(t.seenKey); aerr != nil {
 				a.log.Error("pscheduler bridge: cannot remember a result; a retry of it would be converted again", "err", aerr)
 			}
-			b.share(t.conv, t.seenKey, a.cfg.Src, now)
+			b.share(t.share, now)
 		}
 		a.sinkMu.Lock()
 		close(b.settling[t.seenKey])

@@ -37,7 +37,7 @@ func (a *Agent) servePSBridge() (*http.Server, error) {
 	}
 	srv := &http.Server{
 		Handler: psbridge.Handler(c.Path, a.psb.tokens, psbridge.Limits{MaxBody: int64(c.MaxBody), MaxConcurrent: c.MaxConcurrent,
-			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: contract.HTTPArchiver}, a.acceptFrom, a.psb),
+			PerHost: psbridge.HostRate{PerSecond: c.HostRate, Burst: c.HostBurst}, Shared: contract.HTTPArchiver}, a.takeFrom, a.psb),
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: idleTimeout,
 	}
 	conns := connLimitFor(ln, srv)

@@ -71,11 +71,22 @@ func (a *Agent) shareSeen(ctx context.Context) {
 		})
 }
 
-// share writes the key of conv (seenKey), converted by this bridge (src), for the fleet's other
-// bridges.
-func (b *psBridge) share(conv psbridge.Converted, seenKey, src string, now time.Time) {
+// shareMsg is a result's key as the fleet's other bridges read it (psbridge.EncodeShare): made
+// when the result is taken, written once it is durable. Empty for a result without samples.
+type shareMsg struct{ key, value []byte }
+
+// shareOf is the message that shares conv's key (seenKey), converted by this bridge (src).
+func shareOf(conv psbridge.Converted, seenKey, src string) shareMsg {
 	key, value, ok := psbridge.EncodeShare(conv, seenKey, src)
 	if !ok {
+		return shareMsg{}
+	}
+	return shareMsg{key, value}
+}
+
+// share writes a result's key (shareOf) for the fleet's other bridges.
+func (b *psBridge) share(m shareMsg, now time.Time) {
+	if m.value == nil {
 		return
 	}
 	b.mu.Lock()
@@ -86,7 +97,7 @@ func (b *psBridge) share(conv psbridge.Converted, seenKey, src string, now time.
 		return
 	}
 	b.mu.Unlock()
-	r := &kgo.Record{Topic: contract.TopicPsbridgeSeen, Key: key, Value: value}
+	r := &kgo.Record{Topic: contract.TopicPsbridgeSeen, Key: m.key, Value: m.value}
 	cl.TryProduce(context.Background(), r, func(_ *kgo.Record, err error) {
 		b.mu.Lock()
 		defer b.mu.Unlock()

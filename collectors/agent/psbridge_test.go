@@ -40,6 +40,15 @@ pscheduler_bridge:
 	return loadConfig(t, path, body)
 }
 
+// acceptFrom takes a result and settles it at once, as the HTTP endpoint does for one post.
+func (a *Agent) acceptFrom(body []byte, input, identity string) (psbridge.Outcome, error) {
+	settle, err := a.takeFrom(body, input, identity)
+	if err != nil {
+		return psbridge.Outcome{}, err
+	}
+	return settle()
+}
+
 func TestTheBridgeSpoolsEachResultOnceAndDeadLettersWhatItCannotConvert(t *testing.T) {
 	dir := t.TempDir()
 	result, err := os.ReadFile("../../probes/throughput/testdata/pscheduler/iperf3-tcp-2streams-tbf20mbit/input.json")

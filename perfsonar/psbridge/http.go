@@ -26,10 +26,15 @@ const (
 	DeadLettered = "dead_lettered" // cannot be converted: kept whole, with the reason, on the dead-letter topic
 )
 
-// Acceptor takes one result identity delivered through input: converts it and spools its
-// samples, or dead-letters it. An error means nothing was kept (the spool failed) and the sender
-// should try again.
-type Acceptor func(body []byte, input, identity string) (Outcome, error)
+// Acceptor takes one result identity delivered through input: converts it and writes its samples
+// to the spool, or dead-letters it, and returns how to settle it. An error means nothing was kept
+// (the spool failed) and the sender should try again.
+type Acceptor func(body []byte, input, identity string) (Settle, error)
+
+// Settle waits until what an Acceptor wrote is durable (an fsync it may share with others) and
+// says what became of the result; an error means it is not known to be kept. It holds neither the
+// result nor its samples: a post waits for it outside its conversion slot.
+type Settle func() (Outcome, error)
 
 // Identifier tells who sent a bearer token (Tokens).
 type Identifier interface {
@@ -64,7 +69,9 @@ const InputHTTP = "http"
 //   - while maxConcurrent results are being read and converted, a post waits for a slot (up to
 //     AdmitWait, with at most AdmitQueuePerSlot waiting per slot: admit.go), then 429 with
 //     Retry-After: what the bridge holds in memory is at most maxConcurrent results and their
-//     samples, whoever posts;
+//     samples, whoever posts. A post gives its slot back once its result is written, before
+//     the fsync that makes it durable, so the slots convert while the disk syncs and one
+//     fsync settles every post written meanwhile;
 //   - 503 when the spool could not take it: the archiver's retry policy sends it again.
 func Handler(path string, tokens Identifier, lim Limits, accept Acceptor, refused Refusals) http.Handler {
 	return handler(path, tokens, lim.MaxBody, newGate(lim.MaxConcurrent, AdmitWait),
@@ -101,19 +108,12 @@ func handler(path string, tokens Identifier, maxBody int64, slots *gate, rate *r
 				itoa(slots.maxWaiting)+" may wait "+slots.wait.String()+" for them: try again", http.StatusTooManyRequests)
 			return
 		}
-		defer release()
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			refused.TooLarge()
-			http.Error(w, "result larger than "+humanBytes(maxBody)+" (pscheduler_bridge.max_body)", http.StatusRequestEntityTooLarge)
-			return
-		case err != nil:
-			http.Error(w, "reading the result: "+err.Error(), http.StatusBadRequest)
+		settle, status, why := takeOne(w, r, maxBody, accept, identity, refused, release)
+		if settle == nil {
+			http.Error(w, why, status)
 			return
 		}
-		out, err := accept(body, InputHTTP, identity)
+		out, err := settle()
 		if err != nil {
 			http.Error(w, "not kept, try again: "+err.Error(), http.StatusServiceUnavailable)
 			return
@@ -122,6 +122,26 @@ func handler(path string, tokens Identifier, maxBody int64, slots *gate, rate *r
 		json.NewEncoder(w).Encode(out)
 	})
 	return mux
+}
+
+// takeOne reads one result and has accept take it inside the post's slot, which it gives back
+// (release) as it returns: the settle to wait for, or the status and why it was not taken.
+func takeOne(w http.ResponseWriter, r *http.Request, maxBody int64, accept Acceptor, identity string, refused Refusals, release func()) (Settle, int, string) {
+	defer release()
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		refused.TooLarge()
+		return nil, http.StatusRequestEntityTooLarge, "result larger than " + humanBytes(maxBody) + " (pscheduler_bridge.max_body)"
+	case err != nil:
+		return nil, http.StatusBadRequest, "reading the result: " + err.Error()
+	}
+	settle, err := accept(body, InputHTTP, identity)
+	if err != nil {
+		return nil, http.StatusServiceUnavailable, "not kept, try again: " + err.Error()
+	}
+	return settle, 0, ""
 }
 
 // identify is who the request's bearer token is.

@@ -20,12 +20,12 @@ func (r *refusals) Throttled()    { r.throttled++ }
 func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 	var got []string
 	fail := false
-	accept := func(body []byte, input, identity string) (Outcome, error) {
+	accept := func(body []byte, input, identity string) (Settle, error) {
 		if fail {
-			return Outcome{}, errors.New("disk full")
+			return nil, errors.New("disk full")
 		}
 		got = append(got, input+":"+identity+":"+string(body))
-		return Outcome{Status: Accepted, Key: "pscheduler-1", Samples: 3}, nil
+		return settled(Outcome{Status: Accepted, Key: "pscheduler-1", Samples: 3}), nil
 	}
 	ref := &refusals{}
 	h := Handler("/pscheduler/results", tokens(t, "s3cret", ""), Limits{MaxBody: 64, MaxConcurrent: 1}, accept, ref)
@@ -73,7 +73,7 @@ func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 }
 
 func TestNoTokenConfiguredLetsNothingIn(t *testing.T) {
-	h := Handler("/p", tokens(t, "", ""), Limits{MaxBody: 64, MaxConcurrent: 1}, func([]byte, string, string) (Outcome, error) { t.Fatal("accepted"); return Outcome{}, nil }, &refusals{})
+	h := Handler("/p", tokens(t, "", ""), Limits{MaxBody: 64, MaxConcurrent: 1}, func([]byte, string, string) (Settle, error) { t.Fatal("accepted"); return nil, nil }, &refusals{})
 	r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
 	r.Header.Set("Authorization", "Bearer ")
 	w := httptest.NewRecorder()
@@ -89,10 +89,10 @@ func TestNoTokenConfiguredLetsNothingIn(t *testing.T) {
 // many hosts post at once, and a post that waited gets in as soon as one is done.
 func TestAPostBeyondMaxConcurrentWaitsForASlot(t *testing.T) {
 	inside, release := make(chan struct{}), make(chan struct{})
-	accept := func([]byte, string, string) (Outcome, error) {
+	accept := func([]byte, string, string) (Settle, error) {
 		inside <- struct{}{}
 		<-release
-		return Outcome{Status: Accepted}, nil
+		return settled(Outcome{Status: Accepted}), nil
 	}
 	ref := &refusals{}
 	h := Handler("/p", tokens(t, "t", ""), Limits{MaxBody: 64, MaxConcurrent: 2}, accept, ref)
@@ -127,10 +127,10 @@ func TestAPostBeyondMaxConcurrentWaitsForASlot(t *testing.T) {
 func TestAPostIsToldToComeBackWhenTheWaitRunsOutOrTheQueueIsFull(t *testing.T) {
 	inside, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
-	accept := func([]byte, string, string) (Outcome, error) {
+	accept := func([]byte, string, string) (Settle, error) {
 		inside <- struct{}{}
 		<-release
-		return Outcome{Status: Accepted}, nil
+		return settled(Outcome{Status: Accepted}), nil
 	}
 	for name, g := range map[string]*gate{
 		"wait ran out": {slots: make(chan struct{}, 1), maxWaiting: 8, wait: 50 * time.Millisecond},
@@ -148,6 +148,49 @@ func TestAPostIsToldToComeBackWhenTheWaitRunsOutOrTheQueueIsFull(t *testing.T) {
 		release <- struct{}{}
 	}
 }
+
+// A post gives its slot back once its result is written, before the fsync that makes it durable:
+// while it waits for the disk, the next post converts (and shares that fsync), so a slow disk does
+// not hold the slots that bound the bridge's memory. It is answered only once settled.
+func TestAPostSettlesOutsideItsSlot(t *testing.T) {
+	syncing, synced := make(chan struct{}), make(chan struct{})
+	var took []string
+	accept := func(body []byte, _, _ string) (Settle, error) {
+		took = append(took, string(body)) // one slot: never two at once
+		if len(took) > 1 {
+			return settled(Outcome{Status: Accepted}), nil
+		}
+		return func() (Outcome, error) {
+			syncing <- struct{}{}
+			<-synced
+			return Outcome{Status: Accepted, Key: "first"}, nil
+		}, nil
+	}
+	ref := &refusals{}
+	h := handler("/p", tokens(t, "t", ""), 64, &gate{slots: make(chan struct{}, 1), maxWaiting: 8, wait: 2 * time.Second},
+		newRateLimiter(HostRate{}, "", time.Now), accept, ref)
+	first := make(chan *httptest.ResponseRecorder)
+	go func() { first <- postTo(h) }()
+	<-syncing
+	if w := postTo(h); w.Code != 200 {
+		t.Fatalf("a post while the first settles: %d %s", w.Code, w.Body)
+	}
+	select {
+	case w := <-first:
+		t.Fatalf("the first post answered %d before its result was durable", w.Code)
+	default:
+	}
+	close(synced)
+	if w := <-first; w.Code != 200 || !strings.Contains(w.Body.String(), `"first"`) {
+		t.Errorf("the first post: %d %s", w.Code, w.Body)
+	}
+	if len(took) != 2 || ref.busy != 0 {
+		t.Errorf("took %q, busy %d", took, ref.busy)
+	}
+}
+
+// settled is a Settle that is already durable.
+func settled(o Outcome) Settle { return func() (Outcome, error) { return o, nil } }
 
 func postTo(h http.Handler) *httptest.ResponseRecorder {
 	r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))

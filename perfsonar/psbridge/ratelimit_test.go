@@ -48,7 +48,10 @@ func TestTheEndpointAnswers429WithRetryAfterToAHostOverItsRate(t *testing.T) {
 	ref := &refusals{}
 	accepted := 0
 	h := Handler("/p", tokens(t, "shared", dir), Limits{MaxBody: 64, MaxConcurrent: 1, PerHost: HostRate{PerSecond: 0.5, Burst: 2}, Shared: "http"},
-		func([]byte, string, string) (Outcome, error) { accepted++; return Outcome{Status: Accepted}, nil }, ref)
+		func([]byte, string, string) (Settle, error) {
+			accepted++
+			return settled(Outcome{Status: Accepted}), nil
+		}, ref)
 	post := func(tok string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
 		r.Header.Set("Authorization", "Bearer "+tok)

@@ -61,8 +61,8 @@ func TestAHostsFileDeletedRevokesItAloneFromItsNextPost(t *testing.T) {
 	dir := t.TempDir()
 	writeToken(t, dir, "lyon", "tok-lyon")
 	writeToken(t, dir, "fnal", "tok-fnal")
-	h := Handler("/p", tokens(t, "", dir), Limits{MaxBody: 64, MaxConcurrent: 1}, func(_ []byte, _, who string) (Outcome, error) {
-		return Outcome{Status: Accepted, Key: who}, nil
+	h := Handler("/p", tokens(t, "", dir), Limits{MaxBody: 64, MaxConcurrent: 1}, func(_ []byte, _, who string) (Settle, error) {
+		return settled(Outcome{Status: Accepted, Key: who}), nil
 	}, &refusals{})
 	post := func(tok string) int {
 		r := httptest.NewRequest("POST", "/p", strings.NewReader("{}"))
