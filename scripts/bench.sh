@@ -161,12 +161,13 @@ fi
 # the bridge's admission (pscheduler_bridge.max_concurrent; default the bridge's own). KNEE_PARALLEL:
 # the connections each host keeps (default 25, pScheduler's archiver pool, or fewer where the
 # open-files limit cannot hold 25 × hosts: bench/fleet.py's parallel_for). KNEE_BRIDGES: bridges
-# behind the fleet's one name (default 1), each host posting to one of them. The default sizes start
-# at the last knee measured here (between 1,500 and 1,750) and end at the public fleet's 2,400.
+# behind the fleet's one name (default 1), each host posting to one of them. The default sizes go
+# from the largest held a size before the public fleet's 2,400 (held here since 2026-12-07) to one
+# beyond it.
 if want knee; then
   knee_args="--mesh 30 --duration 600 --settle 180 --drain 60${KNEE_MAX_CONCURRENT:+ --max-concurrent $KNEE_MAX_CONCURRENT}"
   knee_args+="${KNEE_PARALLEL:+ --parallel $KNEE_PARALLEL}${KNEE_BRIDGES:+ --bridges $KNEE_BRIDGES}"
-  for h in ${KNEE_HOSTS:-1500 1750 2000 2400}; do
+  for h in ${KNEE_HOSTS:-2000 2400 2800}; do
     say "== the knee, $h hosts: $PY bench/fleet.py --hosts $h $knee_args"
     # shellcheck disable=SC2086  # the arguments are words
     line="$("$PY" "$ROOT/bench/fleet.py" --hosts "$h" $knee_args | tee -a "$LOG" | grep '^RESULT ' | tail -n 1)"
