@@ -294,6 +294,7 @@ def main():
                             "duplicates",
                             "dead_letters",
                             "busy",
+                            "busy_queue_full",
                             "shared",
                             "unshared",
                             "learnt",

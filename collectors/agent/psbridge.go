@@ -43,6 +43,7 @@ type PSBridgeHealth struct {
 	Unauthorized uint64            `json:"unauthorized"`    // posts without the right token
 	TooLarge     uint64            `json:"too_large"`       // posts over max_body
 	Busy         uint64            `json:"busy"`            // posts refused while max_concurrent were converted
+	BusyFull     uint64            `json:"busy_queue_full"` // of them, turned away at once: the queue behind the slots full (the rest waited it out)
 	Throttled    uint64            `json:"throttled"`       // posts of a host's own token over host_rate
 	Remembered   int               `json:"remembered"`      // result keys kept to spot duplicates
 	Shared       uint64            `json:"shared"`          // keys of results converted here, written for the fleet's other bridges
@@ -123,11 +124,20 @@ func (b *psBridge) fail(err error, now time.Time) {
 	b.st.LastError, b.st.LastErrorAt = err.Error(), &now
 }
 
-// Unauthorized, TooLarge and Busy count the endpoint's refusals (psbridge.Refusals).
+// Unauthorized, TooLarge and Throttled count the endpoint's refusals (psbridge.Refusals).
 func (b *psBridge) Unauthorized() { b.mu.Lock(); b.st.Unauthorized++; b.mu.Unlock() }
 func (b *psBridge) TooLarge()     { b.mu.Lock(); b.st.TooLarge++; b.mu.Unlock() }
-func (b *psBridge) Busy()         { b.mu.Lock(); b.st.Busy++; b.mu.Unlock() }
 func (b *psBridge) Throttled()    { b.mu.Lock(); b.st.Throttled++; b.mu.Unlock() }
+
+// Busy counts a post the endpoint had no slot for, and whether the queue was full.
+func (b *psBridge) Busy(queueFull bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.st.Busy++
+	if queueFull {
+		b.st.BusyFull++
+	}
+}
 
 func (b *psBridge) health() *PSBridgeHealth {
 	b.mu.Lock()

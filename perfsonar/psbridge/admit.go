@@ -37,24 +37,25 @@ func newGate(slots int, wait time.Duration) *gate {
 	return &gate{slots: make(chan struct{}, slots), maxWaiting: int64(slots * AdmitQueuePerSlot), wait: wait}
 }
 
-// enter takes a slot, waiting up to g.wait (or until ctx ends) when all are taken; ok is false
-// when the queue is full or the wait ran out. release gives the slot back.
-func (g *gate) enter(ctx context.Context) (release func(), ok bool) {
+// enter takes a slot, waiting up to g.wait (or until ctx ends) when all are taken. release gives
+// the slot back; it is nil when the post got none: queueFull says the queue had no place for it
+// (turned away at once), else the wait ran out or its client left.
+func (g *gate) enter(ctx context.Context) (release func(), queueFull bool) {
 	select {
 	case g.slots <- struct{}{}:
-		return g.leave, true
+		return g.leave, false
 	default:
 	}
 	if g.waiting.Add(1) > g.maxWaiting {
 		g.waiting.Add(-1)
-		return nil, false
+		return nil, true
 	}
 	defer g.waiting.Add(-1)
 	t := time.NewTimer(g.wait)
 	defer t.Stop()
 	select {
 	case g.slots <- struct{}{}:
-		return g.leave, true
+		return g.leave, false
 	case <-t.C:
 	case <-ctx.Done():
 	}

@@ -45,7 +45,7 @@ type Identifier interface {
 type Refusals interface {
 	Unauthorized()
 	TooLarge()
-	Busy()
+	Busy(queueFull bool) // no slot: the queue was full, or the wait ran out
 	Throttled()
 }
 
@@ -100,9 +100,9 @@ func handler(path string, tokens Identifier, maxBody int64, slots *gate, rate *r
 				" results a second, "+itoa(int64(rate.rate.Burst))+" at once (pscheduler_bridge.host_rate, host_burst): try again", http.StatusTooManyRequests)
 			return
 		}
-		release, ok := slots.enter(r.Context())
-		if !ok {
-			refused.Busy()
+		release, queueFull := slots.enter(r.Context())
+		if release == nil {
+			refused.Busy(queueFull)
 			w.Header().Set("Retry-After", "5")
 			http.Error(w, itoa(int64(cap(slots.slots)))+" results are being converted (pscheduler_bridge.max_concurrent) and "+
 				itoa(slots.maxWaiting)+" may wait "+slots.wait.String()+" for them: try again", http.StatusTooManyRequests)

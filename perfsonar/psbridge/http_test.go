@@ -10,12 +10,17 @@ import (
 	"time"
 )
 
-type refusals struct{ unauthorized, tooLarge, busy, throttled int }
+type refusals struct{ unauthorized, tooLarge, busy, queueFull, throttled int }
 
 func (r *refusals) Unauthorized() { r.unauthorized++ }
 func (r *refusals) TooLarge()     { r.tooLarge++ }
-func (r *refusals) Busy()         { r.busy++ }
-func (r *refusals) Throttled()    { r.throttled++ }
+func (r *refusals) Busy(full bool) {
+	r.busy++
+	if full {
+		r.queueFull++
+	}
+}
+func (r *refusals) Throttled() { r.throttled++ }
 
 func TestTheEndpointWantsTheTokenAndKeepsOrRefusesEachResult(t *testing.T) {
 	var got []string
@@ -132,18 +137,22 @@ func TestAPostIsToldToComeBackWhenTheWaitRunsOutOrTheQueueIsFull(t *testing.T) {
 		<-release
 		return settled(Outcome{Status: Accepted}), nil
 	}
-	for name, g := range map[string]*gate{
-		"wait ran out": {slots: make(chan struct{}, 1), maxWaiting: 8, wait: 50 * time.Millisecond},
-		"queue full":   {slots: make(chan struct{}, 1), maxWaiting: 0, wait: time.Hour},
+	for name, c := range map[string]struct {
+		g    *gate
+		full int
+	}{
+		"wait ran out": {&gate{slots: make(chan struct{}, 1), maxWaiting: 8, wait: 50 * time.Millisecond}, 0},
+		"queue full":   {&gate{slots: make(chan struct{}, 1), maxWaiting: 0, wait: time.Hour}, 1},
 	} {
+		g := c.g
 		ref := &refusals{}
 		h := handler("/p", tokens(t, "t", ""), 64, g, newRateLimiter(HostRate{}, "", time.Now), accept, ref)
 		go postTo(h)
 		<-inside
 		w := postTo(h)
 		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" ||
-			!strings.Contains(w.Body.String(), "pscheduler_bridge.max_concurrent") || ref.busy != 1 {
-			t.Errorf("%s: %d %q %s (busy %d)", name, w.Code, w.Header().Get("Retry-After"), w.Body, ref.busy)
+			!strings.Contains(w.Body.String(), "pscheduler_bridge.max_concurrent") || ref.busy != 1 || ref.queueFull != c.full {
+			t.Errorf("%s: %d %q %s (busy %d, queue full %d)", name, w.Code, w.Header().Get("Retry-After"), w.Body, ref.busy, ref.queueFull)
 		}
 		release <- struct{}{}
 	}
