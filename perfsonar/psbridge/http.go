@@ -57,6 +57,10 @@ type Limits struct {
 	Shared        string   // the shared token's identity, which PerHost does not bound
 }
 
+// notKept begins the 503's text: the result is not known to be kept (the spool refused it or its
+// fsync failed), and the archiver's retry policy sends it again.
+const notKept = "not kept, try again: "
+
 // InputHTTP names results that came through the HTTP endpoint (dead letters and health say it).
 const InputHTTP = "http"
 
@@ -115,7 +119,7 @@ func handler(path string, tokens Identifier, maxBody int64, slots *gate, rate *r
 		}
 		out, err := settle()
 		if err != nil {
-			http.Error(w, "not kept, try again: "+err.Error(), http.StatusServiceUnavailable)
+			http.Error(w, notKept+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -139,7 +143,7 @@ func takeOne(w http.ResponseWriter, r *http.Request, maxBody int64, accept Accep
 	}
 	settle, err := accept(body, InputHTTP, identity)
 	if err != nil {
-		return nil, http.StatusServiceUnavailable, "not kept, try again: " + err.Error()
+		return nil, http.StatusServiceUnavailable, notKept + err.Error()
 	}
 	return settle, 0, ""
 }
