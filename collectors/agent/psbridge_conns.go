@@ -31,15 +31,15 @@ type connLimit struct {
 	shed      atomic.Uint64 // times keep-alives were turned off
 }
 
-// connLimitFor is the limit for this process: its open-files limit less descriptorsKept, and
-// keep-alives off past 80 % of that.
-func connLimitFor(ln net.Listener, srv *http.Server) *connLimit {
+// processConnMax is the connections this process may hold: its open-files limit less
+// descriptorsKept (keep-alives off past 80 % of that).
+func processConnMax() int {
 	var r syscall.Rlimit
 	limit := uint64(4096) // if the limit cannot be read
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err == nil {
 		limit = r.Cur
 	}
-	return newConnLimit(ln, srv, connMax(limit))
+	return connMax(limit)
 }
 
 // connMax is the connections a process with limit descriptors may hold: limit less

@@ -15,12 +15,9 @@ import (
 const (
 	// AdmitWait is how long a post waits for a slot.
 	AdmitWait = 20 * time.Second
-	// AdmitQueuePerSlot is how many posts may wait per slot (max_concurrent): what waits holds a
-	// connection and its headers, not its body, which is read only once it has a slot, and the
-	// connection is the archiver's kept-alive one anyway. AdmitWait bounds the wait; this only
-	// bounds the goroutines. At 64, 4 slots let 256 wait: half a second of 1,000 hosts' posts
-	// (529 results/s), and 3.8 % of them were answered 429 while the bridge took them at 0.44
-	// cores (issue 45, docs/benchmarks.md, The knee). 1,024 lets 8 s of them wait.
+	// AdmitQueuePerSlot is how many posts may wait per slot (max_concurrent) when Limits.MaxWaiting
+	// is not given: what waits holds a connection and its headers, not its body, which is read only
+	// once it has a slot. AdmitWait bounds the wait; this only bounds the goroutines.
 	AdmitQueuePerSlot = 1024
 )
 
@@ -32,9 +29,14 @@ type gate struct {
 	wait       time.Duration
 }
 
-func newGate(slots int, wait time.Duration) *gate {
+// newGate has slots slots and lets maxWaiting posts wait for them (slots × AdmitQueuePerSlot when
+// not positive).
+func newGate(slots, maxWaiting int, wait time.Duration) *gate {
 	slots = max(slots, 1)
-	return &gate{slots: make(chan struct{}, slots), maxWaiting: int64(slots * AdmitQueuePerSlot), wait: wait}
+	if maxWaiting <= 0 {
+		maxWaiting = slots * AdmitQueuePerSlot
+	}
+	return &gate{slots: make(chan struct{}, slots), maxWaiting: int64(maxWaiting), wait: wait}
 }
 
 // enter takes a slot, waiting up to g.wait (or until ctx ends) when all are taken. release gives

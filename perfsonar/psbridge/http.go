@@ -53,6 +53,7 @@ type Refusals interface {
 type Limits struct {
 	MaxBody       int64    // one result's bytes (413 beyond)
 	MaxConcurrent int      // results read and converted at once (admit.go)
+	MaxWaiting    int      // posts that may wait for one of them (0: MaxConcurrent × AdmitQueuePerSlot)
 	PerHost       HostRate // each host's own token (ratelimit.go)
 	Shared        string   // the shared token's identity, which PerHost does not bound
 }
@@ -71,14 +72,14 @@ const InputHTTP = "http"
 //   - 401 without the right token, 413 for a body over maxBody, 405 for another method;
 //   - 429 with Retry-After when a host's own token posts faster than lim.PerHost;
 //   - while maxConcurrent results are being read and converted, a post waits for a slot (up to
-//     AdmitWait, with at most AdmitQueuePerSlot waiting per slot: admit.go), then 429 with
+//     AdmitWait, with at most lim.MaxWaiting waiting: admit.go), then 429 with
 //     Retry-After: what the bridge holds in memory is at most maxConcurrent results and their
 //     samples, whoever posts. A post gives its slot back once its result is written, before
 //     the fsync that makes it durable, so the slots convert while the disk syncs and one
 //     fsync settles every post written meanwhile;
 //   - 503 when the spool could not take it: the archiver's retry policy sends it again.
 func Handler(path string, tokens Identifier, lim Limits, accept Acceptor, refused Refusals) http.Handler {
-	return handler(path, tokens, lim.MaxBody, newGate(lim.MaxConcurrent, AdmitWait),
+	return handler(path, tokens, lim.MaxBody, newGate(lim.MaxConcurrent, lim.MaxWaiting, AdmitWait),
 		newRateLimiter(lim.PerHost, lim.Shared, time.Now), accept, refused)
 }
 
