@@ -107,11 +107,14 @@ bind-address = "127.0.0.1:${LONGHAUL_INFLUX_RPC_PORT}"
   max-series-per-database = 0
   max-values-per-tag = 0
   index-version = "tsi1"
-  # The in-memory cache is written to a TSM file once it holds 256 MB, not 1.8's 25 MB: fewer,
-  # larger files to compact. InfluxDB's CPU a record of the Flink throughput benchmark 5.7-7.3
-  # against 12.1-14.1 µs (docs/benchmarks.md, Flink throughput); the cost: up to 256 MB more
-  # memory and WAL, replayed at a restart.
-  cache-snapshot-memory-size = "256m"
+  # The in-memory cache is written to a TSM file once it holds 64 MB, not 1.8's 25 MB: fewer,
+  # larger files to compact (InfluxDB's CPU a record of the Flink throughput benchmark 12.1-14.1 µs
+  # at 25 MB, 5.7-7.3 at 256). Not 256 MB: writing that took one core for 29 s at once, and at
+  # 2,400 simulated pScheduler hosts on two cores the bridge and the hosts' posts waited behind
+  # it (the result -> its 1m point p99 106.6 s); at 64 MB, 4-5 s each 45 s, p99 73.9 s, InfluxDB
+  # 0.19 ms a result either way (docs/benchmarks.md, The knee). Up to 64 MB more memory and WAL,
+  # replayed at a restart.
+  cache-snapshot-memory-size = "64m"
 
 [http]
   enabled = true

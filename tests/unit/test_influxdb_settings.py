@@ -25,4 +25,4 @@ def test_influxdbs_storage_settings_are_the_native_stacks():
     env = COMPOSE["influxdb"]["environment"]
     compose = {k.removeprefix("INFLUXDB_DATA_").lower().replace("_", "-"): v for k, v in env.items()}
     assert {k: compose.get(k) for k in chart} == chart
-    assert chart["cache-snapshot-memory-size"] == "256m"
+    assert chart["cache-snapshot-memory-size"] == "64m"
