@@ -6,11 +6,15 @@ rate is also given as a fraction of it. And the second anchor, the validated rea
 consumer doing what the job must do to every record before its statistics (the dedupe of replays
 and the contract's check and typed binding, by the job's own classes; `fraction_of_validated`). For both, the CPU each record cost every process of the
 machine over the timed window (cpu_budget), and the fraction the job could reach if its
-TaskManager spent no more than the bare consumer does (`fraction_ceiling`).
+TaskManager spent no more than the bare consumer does (`fraction_ceiling`). With `--sinks stopped`,
+Telegraf is stopped while the job and the two readers read (bench/sinks.py): the job's own rate, as
+where InfluxDB and Telegraf have machines of their own; started after, it writes all the run left
+(`sinks_drained_s`).
 
-python bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 180 [--profile 20]"""
+python bench/flink_throughput.py --partitions 4 --parallelism 2 --steps 180 [--profile 20] [--sinks stopped]"""
 
 import argparse
+import contextlib
 import json
 import subprocess
 import threading
@@ -20,6 +24,7 @@ import common
 import cpu_budget
 import metric_marks
 import profile_jfr
+import sinks
 
 
 def main():
@@ -36,6 +41,12 @@ def main():
         type=int,
         default=0,
         help="spread the links over this many agents, each writing its own topics (one partition each)",
+    )
+    ap.add_argument(
+        "--sinks",
+        choices=("running", "stopped"),
+        default="running",
+        help="stopped: Telegraf stopped while the job and the readers read, started and drained after",
     )
     a = ap.parse_args()
     name = common.tag("bench-tput")
@@ -62,14 +73,19 @@ def main():
         ]
     )
     print(f"preloaded {total} records in {time.time() - t0:.1f} s", flush=True)
+    drained = {}
     try:
-        res, rate = timed_job(a, name, (tp, path), total)
-        # the same topics, once the job is gone: they are deleted only after this read
-        topics = (tp, path, *common.own_topics_of((tp, path)))
-        base, bare_cpu = bare_consumer(topics, total)
-        checked, checked_cpu = bare_consumer(topics, total, validated=True)
+        with sinks.stopped() if a.sinks == "stopped" else contextlib.nullcontext(drained) as drained:
+            res, rate = timed_job(a, name, (tp, path), total)
+            # the same topics, once the job is gone: they are deleted only after this read
+            topics = (tp, path, *common.own_topics_of((tp, path)))
+            base, bare_cpu = bare_consumer(topics, total)
+            checked, checked_cpu = bare_consumer(topics, total, validated=True)
     finally:
         common.drop_run(name)
+    res["sinks"] = a.sinks
+    if a.sinks == "stopped":
+        res["sinks_drained_s"] = drained["s"]
     res["bare_consumer_samples_per_s"] = base
     res["fraction_of_bare"] = round(rate / base, 2)
     res["bare_cpu"] = bare_cpu

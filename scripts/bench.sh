@@ -58,6 +58,11 @@ if want throughput; then
     say "== Flink throughput, run $i of $runs (1 partition, parallelism 1): $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps $steps"
     "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps "$steps" | tee -a "$LOG"
   done
+  # the job's own rate: its sinks (Telegraf, InfluxDB's writes) stopped while it reads, as where
+  # they have machines of their own; 600 steps (6.8 M records) for a JIT warmed as a running job's
+  steps=$(sz 600 150)
+  say "== Flink throughput, its sinks stopped: $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps $steps --sinks stopped"
+  "$PY" "$ROOT/bench/flink_throughput.py" --partitions 1 --parallelism 1 --steps "$steps" --sinks stopped | tee -a "$LOG"
 fi
 if want profile; then
   say "== Flink throughput with a JFR profile: $PY bench/flink_throughput.py --partitions 1 --parallelism 1 --steps 180 --profile 15"
