@@ -21,6 +21,11 @@ import org.apache.flink.core.memory.DataOutputView;
  * #snapshotConfiguration()}): state written with or without this wrapper restores with or without
  * it, and a savepoint does not record that it was used. It keeps a buffer, so it is duplicated per
  * thread (the backend duplicates serializers for its asynchronous snapshots).
+ *
+ * <p>For a value that is never changed in place once it is in state ({@code unchanged}: whoever
+ * changes one puts a new one), a copy is the value itself. The heap backend copies a key's value
+ * the first time it is read after a checkpoint began, so that the snapshot keeps the old one: for a
+ * map state that is every entry of the key's map, deeply, by reflection for a POJO or a record.
  */
 public final class OneWriteSerializer<T> extends TypeSerializer<T> {
     private static final long serialVersionUID = 1L;
@@ -32,10 +37,17 @@ public final class OneWriteSerializer<T> extends TypeSerializer<T> {
     static final int KEPT_BUFFER = 1 << 20;
 
     private final TypeSerializer<T> inner;
+    private final boolean unchanged;
     private transient DataOutputSerializer buffer;
 
     public OneWriteSerializer(TypeSerializer<T> inner) {
+        this(inner, false);
+    }
+
+    /** With {@code unchanged}, for values never changed in place: a copy is the value itself. */
+    public OneWriteSerializer(TypeSerializer<T> inner, boolean unchanged) {
         this.inner = Objects.requireNonNull(inner, "inner");
+        this.unchanged = unchanged;
     }
 
     /** The serializer whose format this one writes. */
@@ -78,7 +90,7 @@ public final class OneWriteSerializer<T> extends TypeSerializer<T> {
 
     @Override
     public TypeSerializer<T> duplicate() {
-        return new OneWriteSerializer<>(inner.duplicate());
+        return new OneWriteSerializer<>(inner.duplicate(), unchanged);
     }
 
     @Override
@@ -88,12 +100,12 @@ public final class OneWriteSerializer<T> extends TypeSerializer<T> {
 
     @Override
     public T copy(T from) {
-        return inner.copy(from);
+        return unchanged ? from : inner.copy(from);
     }
 
     @Override
     public T copy(T from, T reuse) {
-        return inner.copy(from, reuse);
+        return unchanged ? from : inner.copy(from, reuse);
     }
 
     @Override
@@ -108,16 +120,19 @@ public final class OneWriteSerializer<T> extends TypeSerializer<T> {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof OneWriteSerializer<?> other && inner.equals(other.inner);
+        return o instanceof OneWriteSerializer<?> other
+                && inner.equals(other.inner)
+                && unchanged == other.unchanged;
     }
 
     @Override
     public int hashCode() {
-        return 31 * OneWriteSerializer.class.hashCode() + inner.hashCode();
+        return 31 * (31 * OneWriteSerializer.class.hashCode() + inner.hashCode())
+                + Boolean.hashCode(unchanged);
     }
 
     @Override
     public String toString() {
-        return "OneWrite(" + inner + ")";
+        return (unchanged ? "OneWriteUnchanged(" : "OneWrite(") + inner + ")";
     }
 }

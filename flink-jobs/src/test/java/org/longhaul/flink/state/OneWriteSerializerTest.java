@@ -3,7 +3,9 @@ package org.longhaul.flink.state;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -153,6 +155,34 @@ class OneWriteSerializerTest {
         assertEquals(s, s.duplicate());
         assertEquals(OneWriteType.of(ACC), OneWriteType.of(LinkAccumulator.class));
         assertEquals(LinkAccumulator.class, OneWriteType.of(ACC).getTypeClass());
+    }
+
+    @Test
+    void shouldShareAnUnchangedValueAndCopyTheOthers() throws IOException {
+        TypeInformation<List<String>> lists = Types.LIST(Types.STRING);
+        TypeSerializer<List<String>> copies = OneWriteType.of(lists).createSerializer(CONFIG);
+        TypeSerializer<List<String>> shares =
+                OneWriteType.unchanged(lists).createSerializer(CONFIG);
+        List<String> hops = new ArrayList<>(List.of("10.0.0.1", "192.0.2.7"));
+
+        assertNotSame(hops, copies.copy(hops));
+        assertEquals(hops, copies.copy(hops));
+        assertSame(hops, shares.copy(hops));
+        assertSame(hops, shares.copy(hops, new ArrayList<>()));
+        assertSame(hops, shares.duplicate().copy(hops));
+        // the same bytes and the same snapshot: state written with either restores with the other
+        List<List<String>> values = List.of(hops, List.of(), List.of("x"));
+        assertArrayEquals(bytes(copies, values), bytes(shares, values));
+        assertEquals(
+                copies.snapshotConfiguration().getClass(),
+                shares.snapshotConfiguration().getClass());
+        assertTrue(
+                shares.snapshotConfiguration()
+                        .resolveSchemaCompatibility(copies.snapshotConfiguration())
+                        .isCompatibleAsIs());
+        assertNotEquals(copies, shares);
+        assertNotEquals(OneWriteType.of(lists), OneWriteType.unchanged(lists));
+        assertEquals(shares, shares.duplicate());
     }
 
     /** Keeps an accumulator per key, stored with the given value type. */

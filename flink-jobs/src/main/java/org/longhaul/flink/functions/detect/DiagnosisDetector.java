@@ -45,12 +45,15 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
     @Override
     public void open(OpenContext context) {
         var rc = getRuntimeContext();
+        // a time's inputs are a list added to in place; an input is never changed, so the heap
+        // backend's copy of a link's pending runs at a checkpoint copies the lists, not the inputs
         pending =
                 OneWriteType.mapState(
                         rc,
                         "diagnosis-pending",
                         Types.LONG,
-                        Types.LIST(TypeInformation.of(DiagnosisInput.class)));
+                        Types.LIST(
+                                OneWriteType.unchanged(TypeInformation.of(DiagnosisInput.class))));
         host = OneWriteType.valueState(rc, "host", HostSnapshot.class);
         pingRtt = rc.getState(new ValueStateDescriptor<>("ping-rtt", Types.DOUBLE));
         probes = OneWriteType.mapState(rc, "probes", Types.STRING, ProbeHistory.class);
@@ -66,7 +69,7 @@ public final class DiagnosisDetector extends KeyedProcessFunction<String, Diagno
             return;
         }
         List<DiagnosisInput> at = pending.get(in.ts());
-        List<DiagnosisInput> list = at == null ? new ArrayList<>() : new ArrayList<>(at);
+        List<DiagnosisInput> list = at == null ? new ArrayList<>() : at;
         list.add(in);
         pending.put(in.ts(), list);
         ctx.timerService().registerEventTimeTimer(in.ts());

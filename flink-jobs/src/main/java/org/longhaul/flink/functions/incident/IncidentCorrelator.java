@@ -49,12 +49,16 @@ public final class IncidentCorrelator extends KeyedProcessFunction<String, Incid
         var rc = getRuntimeContext();
         links = OneWriteType.mapState(rc, "incident-links", Types.STRING, LinkView.class);
         incidents = OneWriteType.mapState(rc, "incidents", Types.STRING, OpenIncident.class);
+        // a time's inputs are a list added to in place (a mesh's runs share their second: a
+        // copy of the list at each add was quadratic); an input is never changed, so the heap
+        // backend's copy of the buffer at a checkpoint copies the lists, not the inputs
         buffered =
                 OneWriteType.mapState(
                         rc,
                         "incident-buffered",
                         Types.LONG,
-                        Types.LIST(TypeInformation.of(IncidentInput.class)));
+                        Types.LIST(
+                                OneWriteType.unchanged(TypeInformation.of(IncidentInput.class))));
         localiseAt = rc.getState(new ValueStateDescriptor<>("incident-localise-at", Types.LONG));
     }
 
@@ -72,7 +76,7 @@ public final class IncidentCorrelator extends KeyedProcessFunction<String, Incid
             return;
         }
         List<IncidentInput> at = buffered.get(in.ts());
-        List<IncidentInput> list = at == null ? new ArrayList<>() : new ArrayList<>(at);
+        List<IncidentInput> list = at == null ? new ArrayList<>() : at;
         list.add(in);
         buffered.put(in.ts(), list);
         ctx.timerService().registerEventTimeTimer(in.ts());
