@@ -1,7 +1,8 @@
 """deploy/kubernetes as the tests read it: the manifests of its kustomization, by kind and name,
 and the validators of their schemas (test_kubernetes_manifests.py checks every manifest against
-them, test_kubernetes_wiring.py what no schema sees)."""
+them, test_kubernetes_wiring.py and test_kubernetes_versions.py what no schema sees)."""
 
+import copy
 import json
 
 import jsonschema
@@ -89,3 +90,33 @@ def errors(doc):
         f"no schema for {doc.get('apiVersion')} {doc.get('kind')}: add it to testdata/kubernetes-crds"
     )
     return [f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(doc)]
+
+
+def pod_specs():
+    """{workload: its pod spec} of every manifest that runs containers."""
+    out = {}
+    for d in docs():
+        spec = d.get("spec", {})
+        if d["kind"] in ("Deployment", "StatefulSet", "Job"):
+            pod = copy.deepcopy(spec["template"]["spec"])
+            # a StatefulSet's claims are its pods' volumes too
+            pod.setdefault("volumes", []).extend(
+                {"name": t["metadata"]["name"], "persistentVolumeClaim": {}}
+                for t in spec.get("volumeClaimTemplates", [])
+            )
+            out[d["metadata"]["name"]] = pod
+        elif d["kind"] == "FlinkDeployment":
+            out[d["metadata"]["name"]] = spec["podTemplate"]["spec"]
+    return out
+
+
+def helm_values(chart):
+    return yaml.safe_load((KDIR / f"helm/{chart}-values.yaml").read_text())
+
+
+def file_on_volume(path, mounts):
+    """The (volume, file name) a path is on, or None."""
+    for mount, volume in mounts.items():
+        if path == mount or path.startswith(mount + "/"):
+            return volume, path[len(mount) + 1 :]
+    return None

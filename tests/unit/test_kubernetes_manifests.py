@@ -5,7 +5,7 @@ says where each came from). A CRD's schema is closed here wherever the CRD does 
 `x-kubernetes-preserve-unknown-fields`: the API server prunes an unknown field silently, and
 `kubectl apply` (strict field validation, its default) refuses it, so a misspelt field is an error
 in both. Corrupted copies (a misspelt field, a wrong type, a value outside an enum) must fail, so
-the validation is not vacuous. What no schema sees is test_kubernetes_wiring.py's.
+the validation is not vacuous. What no schema sees is test_kubernetes_wiring.py's and test_kubernetes_versions.py's.
 """
 
 import copy

@@ -3,12 +3,10 @@ every Secret and ConfigMap mounted is made by secrets.sh (from files
 scripts/secrets.sh makes), configmaps.sh (from files in the repo) or Strimzi, and no secret value
 is in a manifest; every *_FILE path lies on a mounted volume; each workload's Kafka user is the
 Secret it mounts; the Flink job keeps its state on the mounted volume and upgrades by savepoint;
-versions are docker-compose's; the Helm values name only keys the charts know; every daemon
-scripts/stack supervises has its Kubernetes counterpart. (Schemas: test_kubernetes_manifests.py.)
+(versions, Helm values and the stack's daemons: test_kubernetes_versions.py; schemas:
+test_kubernetes_manifests.py).
 """
 
-import copy
-import json
 import os
 import pathlib
 import re
@@ -17,28 +15,20 @@ import subprocess
 
 import pytest
 import yaml
-from kubernetes_manifests import COMPOSE, KDIR, KUSTOMIZATION, SCHEMAS, STRIMZI_CA, docs, one
-from stack_programs import ROOT, deployed
+from kubernetes_manifests import (
+    COMPOSE,
+    KDIR,
+    KUSTOMIZATION,
+    STRIMZI_CA,
+    docs,
+    file_on_volume,
+    helm_values,
+    one,
+    pod_specs,
+)
+from stack_programs import ROOT
 
 # --- what the workloads mount and read -----------------------------------------------------------
-
-
-def pod_specs():
-    """{workload: its pod spec} of every manifest that runs containers."""
-    out = {}
-    for d in docs():
-        spec = d.get("spec", {})
-        if d["kind"] in ("Deployment", "StatefulSet", "Job"):
-            pod = copy.deepcopy(spec["template"]["spec"])
-            # a StatefulSet's claims are its pods' volumes too
-            pod.setdefault("volumes", []).extend(
-                {"name": t["metadata"]["name"], "persistentVolumeClaim": {}}
-                for t in spec.get("volumeClaimTemplates", [])
-            )
-            out[d["metadata"]["name"]] = pod
-        elif d["kind"] == "FlinkDeployment":
-            out[d["metadata"]["name"]] = spec["podTemplate"]["spec"]
-    return out
 
 
 def volume_sources(volume):
@@ -116,10 +106,6 @@ def strimzi_secrets():
     }
     out[("secret", STRIMZI_CA)] = {"ca.crt", "ca.p12", "ca.password"}
     return out
-
-
-def helm_values(chart):
-    return yaml.safe_load((KDIR / f"helm/{chart}-values.yaml").read_text())
 
 
 def mounted():
@@ -206,14 +192,6 @@ def mount_paths(pod, container):
     """{mount path: the volume} of a container."""
     vols = {v["name"]: v for v in pod.get("volumes", [])}
     return {m["mountPath"]: vols[m["name"]] for m in container.get("volumeMounts", [])}
-
-
-def file_on_volume(path, mounts):
-    """The (volume, file name) a path is on, or None."""
-    for mount, volume in mounts.items():
-        if path == mount or path.startswith(mount + "/"):
-            return volume, path[len(mount) + 1 :]
-    return None
 
 
 def projected_files(volume):
@@ -371,130 +349,3 @@ def test_grafanas_datasources_find_their_variables_and_files(created):
         mount = mounts.get(path) or next(m for p, m in mounts.items() if path.startswith(p + "/"))
         key = mount.get("subPath") or path.rpartition("/")[2]
         assert key in created[("secret", mount["secretName"])], path
-
-
-# --- versions, Helm values, coverage of the stack ------------------------------------------------
-
-
-def image_tag(image):
-    return image.rpartition(":")[2]
-
-
-def test_versions_are_those_of_docker_compose():
-    compose = {name: image_tag(s["image"]) for name, s in COMPOSE.items() if "image" in s}
-    assert one("Kafka", "longhaul")["spec"]["kafka"]["version"] == compose["kafka"]
-    fd = one("FlinkDeployment", "longhaul-link-monitor")["spec"]
-    major, minor, _ = compose["jobmanager"].split("-")[0].split(".")
-    assert fd["flinkVersion"] == f"v{major}_{minor}"
-    assert "FROM flink:" + compose["jobmanager"] in (ROOT / "flink-jobs/Dockerfile").read_text()
-    images = {c["image"] for pod in pod_specs().values() for c in pod["containers"] if "image" in c}
-    assert f"telegraf:{compose['telegraf']}" in images
-    assert f"prom/alertmanager:{compose['alertmanager']}" in images
-    assert helm_values("influxdb")["image"]["tag"] == compose["influxdb"]
-    grafana = helm_values("grafana")["image"]
-    assert f"{grafana['repository']}:{grafana['tag']}" == COMPOSE["grafana"]["image"]
-
-
-# Subtrees of the charts' values that the chart passes on as they are (InfluxDB's config sections,
-# grafana.ini, environment variables), besides those whose default is empty ({} or []).
-FREE_FORM = {"influxdb": {("config",)}, "grafana": {("grafana.ini",), ("env",)}}
-
-
-def unknown_keys(values, defaults, templates, free, path=()):
-    """Keys of values that the chart neither has a default for nor reads in a template: Helm
-    ignores them without a word, so each is a typo or a key of another chart version."""
-    for key, value in values.items():
-        p = path + (key,)
-        dotted = ".".join(p)
-        read = {t for t in templates if t == dotted or t.startswith(dotted + ".")}
-        if key not in defaults and not read:
-            yield dotted
-        elif (
-            isinstance(value, dict)
-            and p not in free
-            and isinstance(defaults.get(key), dict)
-            and defaults[key]
-        ):
-            yield from unknown_keys(value, defaults[key], templates, free, p)
-
-
-@pytest.mark.parametrize("chart,version", [("influxdb", "4.12.5"), ("grafana", "12.11.1")])
-def test_the_helm_values_name_only_keys_the_chart_knows(chart, version):
-    defaults = yaml.safe_load((SCHEMAS / f"helm-charts/{chart}-{version}-values.yaml").read_text())
-    templates = set(json.loads((SCHEMAS / f"helm-charts/{chart}-{version}-templates.json").read_text()))
-    values = helm_values(chart)
-    assert list(unknown_keys(values, defaults, templates, FREE_FORM[chart])) == []
-    assert f"--version {version}" in (KDIR / f"helm/{chart}-values.yaml").read_text()
-    broken = copy.deepcopy(values)
-    broken["persistance"] = broken.pop("persistence")
-    broken["image"]["tagg"] = broken["image"].pop("tag")
-    assert list(unknown_keys(broken, defaults, templates, FREE_FORM[chart])) == ["image.tagg", "persistance"]
-
-
-def test_influxdb_is_secured_as_on_the_native_stack():
-    http = helm_values("influxdb")["config"]["http"]
-    assert (
-        http["auth-enabled"] is True and http["https-enabled"] is True and http["pprof-auth-enabled"] is True
-    )
-    volume, name = file_on_volume(
-        http["https-certificate"],
-        {
-            m["mountPath"]: v
-            for m in helm_values("influxdb")["mountPoints"]
-            for v in helm_values("influxdb")["volumes"]
-            if v["name"] == m["name"]
-        },
-    )
-    assert volume["secret"]["secretName"] == "longhaul-influxdb-tls" and name == "influxdb.pem"
-
-
-def test_influxdbs_pods_take_their_http_port_alone():
-    """The chart binds InfluxDB's backup and restore port (no authentication) on every address of
-    the pod: the policy selects the pods the chart labels for the release and admits 8086 only."""
-    assert "helm install influxdb influxdata/influxdb" in (KDIR / "helm/influxdb-values.yaml").read_text(), (
-        "the release is named influxdb"
-    )
-    assert "nameOverride" not in helm_values("influxdb"), "the chart's name labels the pods"
-    policy = one("NetworkPolicy", "influxdb-http-only")["spec"]
-    assert policy["podSelector"] == {
-        "matchLabels": {"app.kubernetes.io/name": "influxdb", "app.kubernetes.io/instance": "influxdb"}
-    }
-    assert policy["policyTypes"] == ["Ingress"]
-    assert policy["ingress"] == [{"ports": [{"protocol": "TCP", "port": 8086}]}]
-    assert helm_values("influxdb")["config"]["http"].get("bind-address", ":8086") == ":8086"
-
-
-# Where each daemon scripts/stack supervises runs on Kubernetes: (kind, name) of its manifest, or
-# the Helm values file. The keeper is the Flink operator's work (upgradeMode savepoint, above).
-COUNTERPARTS = {
-    "kafka": ("Kafka", "longhaul"),
-    "flink-jobmanager": ("FlinkDeployment", "longhaul-link-monitor"),
-    "flink-taskmanager": ("FlinkDeployment", "longhaul-link-monitor"),
-    "job-keeper": ("FlinkDeployment", "longhaul-link-monitor"),
-    "influxdb": ("helm", "influxdb"),
-    # the relay of InfluxDB's HTTP port out of its network namespace: the chart's Service
-    "influxdb-http": ("helm", "influxdb"),
-    "telegraf": ("Deployment", "telegraf"),
-    "watchdog": ("Deployment", "watchdog"),
-    "alertmanager": ("StatefulSet", "alertmanager"),
-    "alert-bridge": ("Deployment", "alert-bridge"),
-}
-
-
-@pytest.mark.parametrize("daemon", sorted(deployed()))
-def test_every_daemon_of_the_stack_has_a_kubernetes_counterpart(daemon):
-    assert daemon in COUNTERPARTS, (
-        f"scripts/stack supervises {daemon}: deploy it in deploy/kubernetes and name it here"
-    )
-    kind, name = COUNTERPARTS[daemon]
-    if kind == "helm":
-        assert (KDIR / f"helm/{name}-values.yaml").exists()
-    else:
-        assert one(kind, name)
-    words = deployed()[daemon]
-    if words[0].endswith("/longhaul") and daemon != "job-keeper":
-        # the same longhaul command with the same flags (the status file's path aside)
-        [c] = pod_specs()[name]["containers"]
-        flags = [w for w in words[1:] if w.startswith("--")]
-        assert c["command"][:2] == ["longhaul", words[1]]
-        assert [w for w in c["command"] if w.startswith("--")] == flags
