@@ -73,9 +73,8 @@ def main():
         ]
     )
     print(f"preloaded {total} records in {time.time() - t0:.1f} s", flush=True)
-    drained = {}
     try:
-        with sinks.stopped() if a.sinks == "stopped" else contextlib.nullcontext(drained) as drained:
+        with sinks.stopped() if a.sinks == "stopped" else contextlib.nullcontext({}) as drained:
             res, rate = timed_job(a, name, (tp, path), total)
             # the same topics, once the job is gone: they are deleted only after this read
             topics = (tp, path, *common.own_topics_of((tp, path)))

@@ -27,10 +27,10 @@ def stopped(drain_timeout_s=1800):
         yield drained
     finally:
         t0 = time.time()
-        stack.run("start_telegraf")
-        while not stack.healthy("telegraf"):
-            if time.time() - t0 > 120:
-                raise SystemExit(f"Telegraf not healthy 120 s after its start: {stack.log_tail('telegraf')}")
-            time.sleep(0.5)
+        # the stack's own wait (scripts/stack/lib.sh): it gives up early if supervisord gives up on it
+        if stack.run(
+            "start_telegraf && WAIT_PID_OF=telegraf wait_for 120 health_telegraf", check=False
+        ).returncode:
+            raise SystemExit(f"Telegraf not healthy 120 s after its start: {stack.log_tail('telegraf')}")
         kafka.wait_caught_up(telegraf_groups(), timeout_s=drain_timeout_s)
         drained["s"] = round(time.time() - t0, 1)
